@@ -1,0 +1,44 @@
+// GpuCatalog: what knobsim knows about each GPU model — memory, relative speed, CUDA context.
+//
+// Speed is relative to the reference card (A10 = 1.0): a request whose work is w seconds takes
+// w / speed seconds alone on the card. Memory is what NVML reports (MiB), the number cGPU's
+// visible-memory rule and the device plugin's unit count start from. Every entry carries the
+// source of its numbers (models/README.md lists them); scenarios may add or override entries.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace knobsim {
+
+struct GpuType {
+  std::string name;         // catalog key, e.g. "A100-40G"
+  int64_t memory_mib = 0;   // physical memory as NVML reports it
+  double speed = 1.0;       // relative to the reference card (A10 = 1.0)
+  int64_t context_mib = 0;  // CUDA context per process (counted against the quota)
+  std::string interconnect; // "pcie" or "nvlink"
+  std::string source;       // where the numbers come from
+};
+
+// ACK's device plugin reports gpu-mem in whole GiB per card: floor(NVML MiB / 1024)
+// (gpushare-device-plugin setGPUMemory). V100-16G (16130 MiB) -> 15, A10 (23028 MiB) -> 22.
+int CardMemoryUnits(int64_t memory_mib);
+
+class GpuCatalog {
+ public:
+  // The built-in catalog: T4, A10, V100-16G, V100-32G, A100-40G, A100-80G, L20, H100, H200.
+  static GpuCatalog BuiltIn();
+
+  // Adds a type or replaces the one with the same name.
+  void Put(GpuType type);
+  const GpuType* Find(std::string_view name) const;
+  const std::vector<GpuType>& types() const { return types_; }
+
+ private:
+  std::vector<GpuType> types_;
+};
+
+}  // namespace knobsim

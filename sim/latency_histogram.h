@@ -1,0 +1,35 @@
+// LatencyHistogram: a mergeable log-bucketed histogram for latency percentiles.
+//
+// Buckets grow geometrically so that any percentile read back is within 1 % (relative) of a
+// value actually recorded near it (DESIGN.md §3.5). Means never come from here: callers keep
+// exact sums. Merging two histograms gives exactly the histogram of the union of their samples.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace knobsim {
+
+class LatencyHistogram {
+ public:
+  LatencyHistogram();
+
+  void Record(double value);  // value >= 0 (any unit; knobsim records milliseconds)
+  void Merge(const LatencyHistogram& other);
+  void Clear();
+
+  uint64_t count() const { return count_; }
+  // The q-quantile (q in [0, 1]) of the recorded values; 0 when empty. Relative error <= 1 %.
+  double Quantile(double q) const;
+
+ private:
+  int BucketOf(double value) const;
+  double BucketValue(int bucket) const;
+
+  std::vector<uint64_t> buckets_;
+  uint64_t zero_count_ = 0;  // values below the smallest bucket
+  uint64_t count_ = 0;
+  double min_ = 0, max_ = 0;
+};
+
+}  // namespace knobsim

@@ -1,0 +1,98 @@
+// Results of one simulation run (one variant, one replication), as plain data.
+//
+// Field meanings are those of DESIGN.md §3.5 and docs/results.md. Counts refer to requests that
+// arrived after warm-up; conservation holds exactly per workload:
+//   completed + oom + fake_ready + timeout + no_replica + in_system_end == requests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/event_queue.h"
+#include "sim/latency_histogram.h"
+
+namespace knobsim {
+
+struct ErrorCounts {
+  int64_t oom = 0;         // CUDA OOM: activation beyond quota (hard) or beyond the card (soft)
+  int64_t fake_ready = 0;  // routed to a Ready pod whose model never loaded
+  int64_t timeout = 0;     // deadline passed
+  int64_t no_replica = 0;  // no Ready replica at arrival
+  int64_t total() const { return oom + fake_ready + timeout + no_replica; }
+};
+
+struct LatencySummary {  // milliseconds, over successful requests only
+  double mean = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0;
+};
+
+struct WorkloadResult {
+  std::string name;
+  int64_t requests = 0;
+  int64_t completed = 0;
+  ErrorCounts errors;
+  LatencySummary latency_ms;
+  double throughput_rps = 0;
+  bool slo_met = false;
+  double slo_latency_ms = 0;       // the SLO percentile's value that was compared (ms)
+  double error_ratio = 0;          // Σ errors / requests
+  int64_t in_system_end = 0;
+  double in_system_mean = 0;
+  double measured_s = 0;
+  double time_in_system_mean_ms = 0;
+  LatencyHistogram histogram;      // successes, ms (kept for merging replications)
+};
+
+struct CardResult {
+  std::string node;
+  int index = 0;
+  std::string gpu;
+  double busy = 0;             // fraction of time with >= 1 active pod
+  double effective = 0;        // time-average of Σ_A share
+  double switch_overhead = 0;  // time-average of (1 - eta) while >= 2 pods active (POLICY 5)
+  double waste = 0;            // busy - effective - switch_overhead
+  int64_t memory_physical_mib = 0;
+  int64_t memory_quota_mib = 0;  // Σ visible quotas of the pods placed on the card
+  double memory_used_mib = 0;    // time-average after warm-up
+  int64_t memory_peak_mib = 0;   // maximum after warm-up
+  std::vector<std::string> pods; // namespace/name of the pods placed on the card
+};
+
+struct PodResult {
+  std::string namespace_;
+  std::string name;
+  std::string workload;
+  std::string node;         // empty when Pending
+  std::vector<int> cards;   // card indexes on that node
+  std::string state;        // Running, Pending, Unready, FakeReady, CrashLoopBackOff, Starting
+  int restarts = 0;
+  std::string message;      // FailedScheduling text, or why it is not serving
+};
+
+struct ClusterEvent {
+  SimTime time = 0;
+  std::string kind;   // LoadOOM, FakeReady, CrashLoopBackOff, FailedScheduling
+  std::string pod;    // namespace/name
+  std::string message;
+};
+
+struct ClusterResult {
+  int64_t gpu_mem_allocated_units = 0;  // Σ gpu-mem of placed pods
+  int64_t gpu_mem_total_units = 0;      // Σ card units of shared-GPU nodes
+  double allocation_ratio = 0;          // allocated / total
+  int pending_pods = 0;
+  int fake_ready_pods = 0;
+  int64_t request_oom_errors = 0;       // runtime CUDA OOMs over all workloads
+  std::vector<ClusterEvent> events;
+};
+
+struct RunResult {
+  std::vector<WorkloadResult> workloads;  // in scenario order
+  std::vector<CardResult> cards;          // node order, then card index
+  std::vector<PodResult> pods;            // workload order, then replica ordinal
+  ClusterResult cluster;
+  uint64_t events_processed = 0;
+  uint64_t requests_simulated = 0;        // all arrivals, warm-up included
+};
+
+}  // namespace knobsim

@@ -1,0 +1,227 @@
+// Scenario: everything a run needs — GPU catalog, node pools, cluster knobs, workloads, run
+// settings and the named variants (knob changes on top of the base). Plain data, no behaviour:
+// sim/io/scenario_reader.cpp fills it from YAML (docs/scenario.md documents every key), and
+// sim/variant.cpp applies a variant to give the scenario one run simulates.
+//
+// Units: times in nanoseconds (SimTime), memory in MiB, rates per second, GPU memory quotas in
+// ACK gpu-mem units (GiB), percentages 0..100.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/gpu_catalog.h"
+#include "models/memory_isolation.h"
+#include "models/sharing_policy.h"
+#include "sim/event_queue.h"
+
+namespace knobsim {
+
+using Labels = std::map<std::string, std::string>;
+
+struct Taint {
+  std::string key;
+  std::string value;
+  std::string effect;  // NoSchedule | PreferNoSchedule | NoExecute
+};
+
+struct Toleration {
+  std::string key;       // empty with operator Exists = tolerate everything
+  std::string op = "Equal";  // Equal | Exists
+  std::string value;
+  std::string effect;    // empty = all effects
+  std::optional<int64_t> toleration_seconds;
+};
+
+struct LabelSelectorRequirement {
+  std::string key;
+  std::string op;  // In | NotIn | Exists | DoesNotExist
+  std::vector<std::string> values;
+};
+
+struct LabelSelector {
+  Labels match_labels;
+  std::vector<LabelSelectorRequirement> match_expressions;
+};
+
+struct TopologySpreadConstraint {
+  int max_skew = 1;
+  std::string topology_key;                         // e.g. topology.kubernetes.io/zone
+  std::string when_unsatisfiable = "DoNotSchedule"; // DoNotSchedule | ScheduleAnyway
+  LabelSelector label_selector;                     // default: the workload's own labels
+  std::vector<std::string> match_label_keys;
+  std::optional<int> min_domains;
+  std::string node_affinity_policy = "Honor";  // Honor | Ignore
+  std::string node_taints_policy = "Ignore";   // Ignore | Honor
+};
+
+struct NodeSelectorRequirement {
+  std::string key;
+  std::string op;  // In | NotIn | Exists | DoesNotExist | Gt | Lt
+  std::vector<std::string> values;
+};
+
+// Required node affinity: terms are ORed, expressions in a term ANDed.
+struct NodeAffinity {
+  std::vector<std::vector<NodeSelectorRequirement>> required_terms;
+  struct Preferred {
+    int weight = 1;
+    std::vector<NodeSelectorRequirement> expressions;
+  };
+  std::vector<Preferred> preferred;
+};
+
+// How a node pool's cards are shared (label ack.node.gpu.schedule).
+enum class GpuSchedule { kDefault, kShare, kCgpu, kCoreMem };
+
+struct NodePool {
+  std::string name;
+  int count = 1;
+  std::string gpu_type;            // catalog key; empty = CPU-only pool
+  int gpus_per_node = 0;
+  int64_t cpu_milli = 0;           // allocatable cpu
+  int64_t memory_mib = 0;          // allocatable memory
+  int pods = 110;                  // allocatable pods
+  std::vector<std::string> zones;  // nodes take zones round-robin; label topology.kubernetes.io/zone
+  Labels labels;                   // includes ack.node.gpu.schedule / ack.node.gpu.placement
+  std::vector<Taint> taints;
+  std::string instance_type;
+  GpuSchedule schedule = GpuSchedule::kCgpu;  // from ack.node.gpu.schedule (default cgpu here)
+  std::string placement;           // from ack.node.gpu.placement; empty = cluster default
+  MemoryIsolation isolation = MemoryIsolation::kHard;  // hard unless share/disabled/buggy module
+  bool cgpu_active = true;         // false on share nodes or cgpu.disable.isolation=true
+  std::string cgpu_version;        // informational (the upgrade check reads it)
+  int max_pods_per_card = 0;       // label ack.node.gpu.max-pod; 0 = unlimited
+};
+
+struct ClusterKnobs {
+  SharingPolicy policy = SharingPolicy::kNative;
+  int max_inst = 0;              // POLICY 0 slots per card, 1..25; 0 = unset
+  double switch_overhead = 0.05; // POLICY 5: 1 - eta with >= 2 active pods (assumption, §2.4)
+  std::string default_placement = "binpack";  // when a pool has no ack.node.gpu.placement
+};
+
+enum class ArrivalKind { kPoisson, kPiecewise, kDiurnal, kNone };
+
+struct RatePoint {
+  SimTime at = 0;       // start of this piece
+  double rate = 0;      // requests per second from `at` until the next piece
+};
+
+struct Traffic {
+  ArrivalKind kind = ArrivalKind::kNone;
+  double rate = 0;                   // Poisson rate (per second)
+  std::vector<RatePoint> pieces;     // piecewise-constant rate, sorted by `at`; last piece holds
+  double diurnal_mean = 0;           // diurnal: mean rate
+  double diurnal_amplitude = 0;      // relative amplitude in [0, 1]
+  SimTime diurnal_period = 24 * 3600 * kNanosPerSecond;
+  SimTime diurnal_peak_at = 14 * 3600 * kNanosPerSecond;
+  double scale = 1.0;                // multiplies every rate (variants' traffic_scale)
+};
+
+enum class WorkDistribution { kConstant, kExponential, kLognormal, kGamma };
+
+struct WorkModel {
+  WorkDistribution dist = WorkDistribution::kExponential;
+  double mean_s = 0.01;  // seconds of reference-GPU time per request
+  double cv = 1.0;       // coefficient of variation (lognormal, gamma)
+};
+
+struct Batching {
+  int max_batch = 1;       // 1 = no batching
+  SimTime max_wait = 0;
+  double beta = 0.0;       // w(b) = w_max * (1 + beta (b - 1))
+};
+
+enum class Routing { kRandom, kRoundRobin, kLeastOutstanding };
+enum class ProbeKind { kTcp, kModel };        // port-only vs model-aware readiness
+enum class LoadOomReaction { kStayUp, kExit };
+enum class TimeoutAction { kAbort, kComplete };
+
+struct Slo {
+  double percentile = 99;        // which latency percentile the SLO bounds
+  SimTime latency = 0;           // 0 = no latency objective
+  double error_budget = 0.001;   // max fraction of failed requests
+};
+
+struct GpuMemoryDemand {
+  int64_t weights_mib = 0;       // model weights, allocated when the model load ends
+  int64_t activation_mib = 0;    // per in-flight request
+  std::optional<int64_t> context_mib;  // CUDA context; default from the GPU catalog
+};
+
+struct Workload {
+  std::string name;
+  std::string namespace_ = "default";
+  int replicas = 1;
+  Labels labels;                  // default {app: name}
+  std::map<std::string, std::string> node_selector;
+  NodeAffinity node_affinity;
+  std::vector<Toleration> tolerations;
+  std::vector<TopologySpreadConstraint> topology_spread;
+  int priority = 0;
+  int64_t cpu_milli = 0;          // container requests
+  int64_t memory_mib = 0;
+  int gpu_mem = 0;                // aliyun.com/gpu-mem units (GiB) for the whole pod
+  int gpu_core = 0;               // aliyun.com/gpu-core.percentage per card; 0 = unset
+  int gpu_count = 1;              // cards per pod (pod label aliyun.com/gpu-count)
+  int whole_gpus = 0;             // nvidia.com/gpu (exclusive cards); excludes gpu_mem
+  int schd_weight = 0;            // ALIYUN_COM_GPU_SCHD_WEIGHT; 0 = unset
+  GpuMemoryDemand memory;
+  SimTime image_pull = 0;
+  SimTime model_load = 0;
+  ProbeKind probe = ProbeKind::kModel;
+  LoadOomReaction on_load_oom = LoadOomReaction::kStayUp;
+  Traffic traffic;
+  WorkModel work;
+  int concurrency = 1;            // in-flight requests on the GPU per pod; 0 = unlimited
+  Batching batching;
+  SimTime cpu_before = 0;
+  SimTime cpu_after = 0;
+  SimTime timeout = 0;            // 0 = none
+  TimeoutAction on_timeout = TimeoutAction::kAbort;
+  Routing routing = Routing::kRandom;
+  Slo slo;
+};
+
+struct RunSettings {
+  SimTime duration = 3600 * kNanosPerSecond;  // simulated time, warm-up included
+  SimTime warmup = 300 * kNanosPerSecond;
+  uint64_t seed = 1;
+  int replications = 1;
+};
+
+// A named set of knob changes applied on top of the base scenario. Unset = unchanged.
+// Map keys name a pool or a workload; the key "*" means all of them.
+struct Variant {
+  std::string name;
+  std::string description;
+  std::optional<SharingPolicy> policy;
+  std::optional<int> max_inst;
+  std::optional<double> switch_overhead;
+  std::map<std::string, std::string> placement;                 // pool -> placement
+  std::map<std::string, MemoryIsolation> memory_isolation;      // pool -> hard/soft
+  std::map<std::string, std::vector<TopologySpreadConstraint>> topology_spread;  // workload ->
+  std::map<std::string, int> gpu_mem;                           // workload -> quota units
+  std::map<std::string, int> gpu_core;                          // workload -> percent
+  std::map<std::string, int> replicas;                          // workload -> replicas
+  std::map<std::string, int> node_count;                        // pool -> nodes
+  std::map<std::string, double> traffic_scale;                  // workload (or "*") -> factor
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string file;  // where it was read from (for messages)
+  GpuCatalog catalog = GpuCatalog::BuiltIn();
+  std::vector<NodePool> node_pools;
+  ClusterKnobs cluster;
+  std::vector<Workload> workloads;
+  RunSettings run;
+  std::vector<Variant> variants;
+};
+
+}  // namespace knobsim
