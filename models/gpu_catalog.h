@@ -32,9 +32,10 @@ class GpuCatalog {
   // The built-in catalog: T4, A10, V100-16G, V100-32G, A100-40G, A100-80G, L20, H100, H200.
   static GpuCatalog BuiltIn();
 
-  // Adds a type or replaces the one with the same name.
+  // Adds a type or replaces the one with the same name. Names compare ignoring case, in Put and
+  // in Find, so a scenario's "a10" overrides and finds the built-in "A10".
   void Put(GpuType type);
-  const GpuType* Find(std::string_view name) const;
+  const GpuType* Find(std::string_view name) const;  // nullptr when unknown
   const std::vector<GpuType>& types() const { return types_; }
 
  private:

@@ -1,0 +1,39 @@
+#include "sim/cluster.h"
+
+namespace knobsim {
+
+Cluster BuildCluster(const Scenario& scenario) {
+  Cluster cluster;
+  for (size_t p = 0; p < scenario.node_pools.size(); ++p) {
+    const NodePool& pool = scenario.node_pools[p];
+    const GpuType* gpu = pool.gpu_type.empty() ? nullptr : scenario.catalog.Find(pool.gpu_type);
+    const int num_cards = gpu ? pool.gpus_per_node : 0;
+    for (int i = 0; i < pool.count; ++i) {
+      Node node;
+      node.name = pool.name + "-" + std::to_string(i);
+      node.pool = static_cast<int>(p);
+      if (!pool.zones.empty()) node.zone = pool.zones[i % pool.zones.size()];
+      node.labels = pool.labels;
+      node.labels["kubernetes.io/hostname"] = node.name;
+      if (!node.zone.empty()) node.labels["topology.kubernetes.io/zone"] = node.zone;
+      node.first_card = static_cast<int>(cluster.cards.size());
+      node.num_cards = num_cards;
+      node.cpu_free_milli = pool.cpu_milli;
+      node.memory_free_mib = pool.memory_mib;
+      node.pods_free = pool.pods;
+      for (int c = 0; c < num_cards; ++c) {
+        Card card;
+        card.node = static_cast<int>(cluster.nodes.size());
+        card.index = c;
+        card.gpu = gpu;
+        card.units = CardMemoryUnits(gpu->memory_mib);
+        card.free_units = card.units;
+        cluster.cards.push_back(card);
+      }
+      cluster.nodes.push_back(std::move(node));
+    }
+  }
+  return cluster;
+}
+
+}  // namespace knobsim

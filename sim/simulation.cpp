@@ -1,0 +1,1012 @@
+// The run loop: pods start, requests arrive, cards share their time, results are collected.
+//
+// Shape of the model (DESIGN.md §3):
+//  * Every pod is placed once at t = 0 (sim/scheduler), pulls its image, starts its container
+//    (it joins P on its cards and allocates its CUDA context), loads its model (weights are
+//    allocated at the end of the load), and becomes Ready — or fails the load with a CUDA OOM and
+//    reacts as its workload says (stay_up: fake Ready with a port-only probe, Unready with a
+//    model-aware one; exit: restarts into CrashLoopBackOff).
+//  * Requests arrive per workload, are routed to a Ready replica, optionally spend CPU time, wait
+//    in the pod's FIFO queue, run on the GPU as jobs (a job is one request, or one dynamic batch)
+//    under the card-sharing model, optionally spend CPU time again, and depart.
+//  * Fluid sharing: a pod's share comes from models/sharing_policy; a pod with k jobs in service
+//    advances each at v * min_d share_d / k reference-ns per ns. Each pod keeps an "attained"
+//    counter (progress of each of its jobs since the pod last went idle) so that a job's finish
+//    is a fixed attained value; only the cards whose state changed are re-shared and re-scheduled.
+#include "sim/simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "models/memory_isolation.h"
+#include "models/sharing_policy.h"
+#include "sim/cluster.h"
+#include "sim/random_stream.h"
+#include "sim/scheduler/first_fit.h"
+#include "sim/traffic.h"
+
+namespace knobsim {
+namespace {
+
+constexpr int32_t kNone = -1;
+constexpr size_t kMaxEvents = 1000;  // cluster events kept in the results
+
+enum EventKind : uint32_t {
+  kArrival,         // target: workload
+  kCardCompletion,  // target: card
+  kCpuBeforeDone,   // target: request
+  kCpuAfterDone,    // target: request
+  kTimeout,         // target: request
+  kContainerStart,  // target: pod (image pulled, or restart back-off over)
+  kLoadDone,        // target: pod
+  kBatchWait,       // target: pod
+  kWarmupEnd,
+};
+
+enum class PodPhase { kPending, kPulling, kLoading, kServing, kFakeReady, kUnready, kCrashLoop };
+
+const char* PhaseName(PodPhase phase) {
+  switch (phase) {
+    case PodPhase::kPending: return "Pending";
+    case PodPhase::kPulling: return "Starting";
+    case PodPhase::kLoading: return "Starting";
+    case PodPhase::kServing: return "Running";
+    case PodPhase::kFakeReady: return "FakeReady";
+    case PodPhase::kUnready: return "Unready";
+    case PodPhase::kCrashLoop: return "CrashLoopBackOff";
+  }
+  return "Unknown";
+}
+
+enum class RequestStage : uint8_t { kCpuBefore, kQueued, kOnGpu, kCpuAfter, kGone };
+
+struct Request {
+  SimTime arrival = 0;
+  SimTime enqueued = 0;
+  double work_s = 0;
+  int32_t workload = 0;
+  int32_t pod = kNone;
+  int32_t next = kNone;  // next in the pod's FIFO queue, or in its job
+  int32_t job = kNone;
+  uint32_t generation = 0;  // bumps cancel its pending timeout / cpu events
+  RequestStage stage = RequestStage::kGone;
+  bool counted = false;  // arrived after warm-up
+};
+
+struct Job {
+  double finish = 0;  // the pod's attained value at which it completes
+  int32_t first = kNone;
+  int32_t pod = kNone;
+  int32_t live = 0;   // requests of the job still waiting for it
+  int64_t activation_mib = 0;  // per card
+  bool in_service = false;
+};
+
+struct CardRun {
+  double speed = 1;
+  int64_t physical_mib = 0;
+  int units = 0;
+  SharingParams params;
+  MemoryIsolation isolation = MemoryIsolation::kHard;
+  std::vector<int32_t> running;  // pods in P (GPU container running)
+  std::vector<PodOnCard> view;   // scratch for the policy
+  std::vector<double> shares;    // scratch for the policy
+  // state that the metrics integrate
+  int active = 0;
+  double sum_share = 0;
+  double eta = 1;
+  int64_t memory_used_mib = 0;
+  // metrics (after warm-up)
+  SimTime last = 0;
+  double busy_ns = 0, effective_ns = 0, switch_ns = 0, memory_integral = 0;
+  int64_t memory_peak_mib = 0;
+  // completion event
+  uint32_t generation = 0;
+  SimTime scheduled = -1;
+  bool dirty = false;
+};
+
+struct PodRun {
+  int32_t workload = 0;
+  std::string name;
+  int node = -1;
+  std::vector<int32_t> cards;
+  std::vector<double> share_on;  // share on each of `cards`
+  PodPhase phase = PodPhase::kPending;
+  bool in_p = false;
+  bool model_loaded = false;
+  bool context_ok = false;
+  int restarts = 0;
+  std::string message;
+  uint32_t generation = 0;   // lifecycle events
+  uint32_t batch_generation = 0;
+  // memory, per card
+  int64_t quota_mib = 0;
+  int64_t used_mib = 0;
+  int64_t context_mib = 0;
+  int64_t weights_mib = 0;
+  int64_t activation_mib = 0;
+  double percent = 0;
+  int weight = 1;
+  // queue and service
+  int32_t queue_head = kNone, queue_tail = kNone;
+  int32_t queue_len = 0;
+  int32_t outstanding = 0;  // routed here and not yet departed
+  std::vector<int32_t> service;  // heap of job ids by finish
+  int32_t jobs = 0;              // jobs in service
+  double attained = 0;
+  double rate = 0;  // reference-ns of progress per ns for each job
+  SimTime last_update = 0;
+};
+
+struct WorkloadRun {
+  // Streams are named after the workload, so every variant draws the same arrivals and work.
+  WorkloadRun(const Workload& w, uint64_t seed)
+      : spec(&w),
+        arrivals(w.traffic, RandomStream(seed, "workload/" + w.namespace_ + "/" + w.name + "/arrivals")),
+        work_stream(seed, "workload/" + w.namespace_ + "/" + w.name + "/work"),
+        route_stream(seed, "workload/" + w.namespace_ + "/" + w.name + "/route") {
+    result.name = w.name;
+  }
+
+  const Workload* spec;
+  ArrivalProcess arrivals;
+  RandomStream work_stream;
+  RandomStream route_stream;
+  std::vector<int32_t> pods;
+  std::vector<int32_t> ready;  // Ready pods (FakeReady included), in pod order
+  uint64_t round_robin = 0;
+  // metrics
+  WorkloadResult result;
+  int64_t in_system = 0;  // counted requests in the system
+  SimTime in_system_last = 0;
+  double in_system_integral = 0;
+  int64_t departures = 0;
+  double time_in_system_sum_ns = 0;
+  double latency_sum_ms = 0;
+};
+
+class Simulator {
+ public:
+  Simulator(const Scenario& scenario, uint64_t seed);
+  RunResult Run();
+
+ private:
+  // setup
+  void PlacePods();
+  // lifecycle
+  void StartContainer(int32_t p);
+  void FinishLoad(int32_t p);
+  void StopContainer(int32_t p);
+  void SetPhase(int32_t p, PodPhase phase);
+  void RefreshReady(int32_t w);
+  void Note(const char* kind, int32_t p, std::string message);
+  // requests
+  void Arrive(int32_t w);
+  void Enqueue(int32_t r);
+  void TryStartService(int32_t p);
+  void CompleteCard(int32_t c);
+  void FinishJob(int32_t j);
+  void Depart(int32_t r, bool success, int64_t ErrorCounts::*cause);
+  void Account(int32_t r, bool success, int64_t ErrorCounts::*cause);
+  void FreeJobRequests(int32_t j);
+  void Timeout(int32_t r);
+  int32_t Route(WorkloadRun& w);
+  // sharing
+  void Touch(int32_t p);
+  void AdvanceCard(int32_t c);
+  void AdvancePod(PodRun& pod);
+  void Flush();
+  void ScheduleCompletion(int32_t c);
+  bool ChangeMemory(int32_t p, int64_t delta_mib, bool check);
+  // pools
+  int32_t NewRequest();
+  void FreeRequest(int32_t r);
+  int32_t NewJob();
+  void FreeJob(int32_t j);
+  void PopDeadJobs(PodRun& pod);
+  // metrics
+  void AccountInSystem(WorkloadRun& w);
+  RunResult Collect();
+
+  const Scenario& scenario_;
+  SimTime now_ = 0;
+  SimTime warmup_;
+  SimTime end_;
+  EventQueue queue_;
+  Cluster cluster_;
+  std::vector<CardRun> cards_;
+  std::vector<PodRun> pods_;
+  std::vector<WorkloadRun> workloads_;
+  std::vector<Request> requests_;
+  std::vector<int32_t> free_requests_;
+  std::vector<Job> jobs_;
+  std::vector<int32_t> free_jobs_;
+  std::vector<int32_t> dirty_;
+  std::vector<int32_t> done_jobs_;  // scratch for CompleteCard
+  ClusterResult cluster_result_;
+  uint64_t events_ = 0;
+  uint64_t arrivals_ = 0;
+};
+
+bool SharingNode(const NodePool& pool) {
+  return pool.schedule != GpuSchedule::kDefault;
+}
+
+Simulator::Simulator(const Scenario& scenario, uint64_t seed)
+    : scenario_(scenario),
+      warmup_(scenario.run.warmup),
+      end_(scenario.run.duration),
+      cluster_(BuildCluster(scenario)) {
+  cards_.resize(cluster_.cards.size());
+  for (size_t c = 0; c < cards_.size(); ++c) {
+    const Card& card = cluster_.cards[c];
+    const NodePool& pool = scenario_.node_pools[cluster_.nodes[card.node].pool];
+    CardRun& run = cards_[c];
+    run.speed = card.gpu->speed;
+    run.physical_mib = card.gpu->memory_mib;
+    run.units = card.units;
+    run.isolation = pool.isolation;
+    run.params.max_inst = scenario.cluster.max_inst;
+    run.params.switch_overhead = scenario.cluster.switch_overhead;
+    // Where cGPU does not run (share nodes, cgpu.disable.isolation, whole-GPU nodes), the
+    // driver's own time-slicing shares compute whatever the cluster POLICY (DESIGN.md §3.2).
+    run.params.policy = pool.cgpu_active ? scenario.cluster.policy : SharingPolicy::kNative;
+  }
+  workloads_.reserve(scenario.workloads.size());
+  for (const Workload& w : scenario.workloads) workloads_.emplace_back(w, seed);
+}
+
+void Simulator::PlacePods() {
+  FirstFitScheduler scheduler(scenario_, cluster_);
+  for (int32_t w = 0; w < static_cast<int32_t>(workloads_.size()); ++w) {
+    const Workload& spec = *workloads_[w].spec;
+    for (int i = 0; i < spec.replicas; ++i) {
+      const int32_t p = static_cast<int32_t>(pods_.size());
+      pods_.emplace_back();
+      PodRun& pod = pods_.back();
+      pod.workload = w;
+      pod.name = spec.name + "-" + std::to_string(i);
+      workloads_[w].pods.push_back(p);
+      Binding binding = scheduler.Place(spec);
+      if (binding.node < 0) {
+        pod.message = binding.message;
+        Note("FailedScheduling", p, binding.message);
+        continue;
+      }
+      pod.node = binding.node;
+      pod.cards.assign(binding.cards.begin(), binding.cards.end());
+      pod.share_on.assign(pod.cards.size(), 0.0);
+      const int m = std::max<int>(1, static_cast<int>(pod.cards.size()));
+      if (!pod.cards.empty()) {
+        const CardRun& card = cards_[pod.cards[0]];
+        const GpuType& gpu = *cluster_.cards[pod.cards[0]].gpu;
+        if (spec.whole_gpus > 0) {
+          pod.quota_mib = card.physical_mib;
+        } else {
+          pod.quota_mib = VisibleQuotaMib(card.physical_mib, spec.gpu_mem / m, card.units);
+        }
+        pod.context_mib = spec.memory.context_mib.value_or(gpu.context_mib);
+        // A multi-card pod spreads its weights and activations evenly over its cards (assumption,
+        // models/README.md); its CUDA context exists once per card.
+        pod.weights_mib = (spec.memory.weights_mib + m - 1) / m;
+        pod.activation_mib = (spec.memory.activation_mib + m - 1) / m;
+        const int units = spec.whole_gpus > 0 ? card.units : spec.gpu_mem / m;
+        pod.percent = spec.whole_gpus > 0 ? 100.0 : EffectivePercent(spec.gpu_core, units, card.units);
+        pod.weight = EffectiveWeight(spec.schd_weight, spec.gpu_core);
+      }
+      pod.phase = PodPhase::kPulling;
+      queue_.Push(spec.image_pull, kContainerStart, static_cast<uint32_t>(p), pod.generation);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pod lifecycle
+
+void Simulator::Note(const char* kind, int32_t p, std::string message) {
+  if (cluster_result_.events.size() >= kMaxEvents) return;
+  const PodRun& pod = pods_[p];
+  cluster_result_.events.push_back(
+      {now_, kind, workloads_[pod.workload].spec->namespace_ + "/" + pod.name, std::move(message)});
+}
+
+void Simulator::SetPhase(int32_t p, PodPhase phase) {
+  PodRun& pod = pods_[p];
+  const bool was_ready = pod.phase == PodPhase::kServing || pod.phase == PodPhase::kFakeReady;
+  pod.phase = phase;
+  const bool ready = phase == PodPhase::kServing || phase == PodPhase::kFakeReady;
+  if (was_ready != ready) RefreshReady(pod.workload);
+}
+
+void Simulator::RefreshReady(int32_t w) {
+  WorkloadRun& run = workloads_[w];
+  run.ready.clear();
+  for (int32_t p : run.pods)
+    if (pods_[p].phase == PodPhase::kServing || pods_[p].phase == PodPhase::kFakeReady)
+      run.ready.push_back(p);
+}
+
+void Simulator::StartContainer(int32_t p) {
+  PodRun& pod = pods_[p];
+  const Workload& spec = *workloads_[pod.workload].spec;
+  pod.phase = PodPhase::kLoading;
+  if (!pod.cards.empty()) {
+    Touch(p);
+    pod.in_p = true;
+    for (int32_t c : pod.cards) cards_[c].running.push_back(p);
+    pod.context_ok = ChangeMemory(p, pod.context_mib, true);
+  }
+  queue_.Push(now_ + spec.model_load, kLoadDone, static_cast<uint32_t>(p), pod.generation);
+}
+
+void Simulator::FinishLoad(int32_t p) {
+  PodRun& pod = pods_[p];
+  const Workload& spec = *workloads_[pod.workload].spec;
+  bool loaded = true;
+  if (!pod.cards.empty()) {
+    Touch(p);
+    loaded = pod.context_ok && ChangeMemory(p, pod.weights_mib, true);
+  }
+  if (loaded) {
+    pod.model_loaded = true;
+    pod.message.clear();
+    SetPhase(p, PodPhase::kServing);
+    return;
+  }
+  // CUDA OOM at load: cudaMalloc fails, it is not a container OOM kill (DESIGN.md §3.3).
+  const std::string why = "CUDA out of memory loading the model: needs " +
+                          std::to_string(pod.context_mib + pod.weights_mib) + " MiB per card, quota " +
+                          std::to_string(pod.quota_mib) + " MiB";
+  if (spec.on_load_oom == LoadOomReaction::kExit) {
+    pod.restarts += 1;
+    if (pod.phase != PodPhase::kCrashLoop) Note("CrashLoopBackOff", p, why);
+    pod.message = why;
+    StopContainer(p);
+    SetPhase(p, PodPhase::kCrashLoop);
+    // kubelet's restart back-off: 10 s doubling to a 5 min cap.
+    const int doublings = std::min(pod.restarts - 1, 5);
+    const SimTime backoff = std::min<SimTime>(10 * kNanosPerSecond << doublings, 300 * kNanosPerSecond);
+    queue_.Push(now_ + backoff, kContainerStart, static_cast<uint32_t>(p), pod.generation);
+    return;
+  }
+  pod.message = why;
+  if (spec.probe == ProbeKind::kTcp) {
+    Note("FakeReady", p, why + "; the port-only readiness probe passes, every request fails");
+    SetPhase(p, PodPhase::kFakeReady);
+  } else {
+    Note("LoadOOM", p, why + "; the model-aware readiness probe keeps the pod unready");
+    SetPhase(p, PodPhase::kUnready);
+  }
+}
+
+void Simulator::StopContainer(int32_t p) {
+  PodRun& pod = pods_[p];
+  if (!pod.in_p) return;
+  Touch(p);
+  ChangeMemory(p, -pod.used_mib, false);
+  for (int32_t c : pod.cards) {
+    auto& running = cards_[c].running;
+    running.erase(std::find(running.begin(), running.end(), p));
+  }
+  pod.in_p = false;
+  pod.context_ok = false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory
+
+// Changes the pod's memory on each of its cards by delta_mib. With `check`, an increase happens
+// only if it fits on every card under the card's isolation mode; returns whether it happened.
+bool Simulator::ChangeMemory(int32_t p, int64_t delta_mib, bool check) {
+  PodRun& pod = pods_[p];
+  if (check && delta_mib > 0) {
+    for (int32_t c : pod.cards) {
+      const CardRun& card = cards_[c];
+      AllocationCheck ac{card.isolation, pod.used_mib, pod.quota_mib, card.memory_used_mib,
+                         card.physical_mib};
+      if (!AllocationFits(ac, delta_mib)) return false;
+    }
+  }
+  pod.used_mib += delta_mib;
+  for (int32_t c : pod.cards) {
+    CardRun& card = cards_[c];
+    card.memory_used_mib += delta_mib;
+    if (now_ >= warmup_) card.memory_peak_mib = std::max(card.memory_peak_mib, card.memory_used_mib);
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Card sharing
+
+void Simulator::AdvancePod(PodRun& pod) {
+  if (pod.jobs > 0) pod.attained += pod.rate * static_cast<double>(now_ - pod.last_update);
+  pod.last_update = now_;
+}
+
+// Integrates the card's metrics up to now and advances its active pods at their current rates.
+void Simulator::AdvanceCard(int32_t c) {
+  CardRun& card = cards_[c];
+  if (card.last < now_) {
+    const SimTime from = std::max(card.last, warmup_);
+    if (now_ > from) {
+      const double dt = static_cast<double>(now_ - from);
+      if (card.active > 0) card.busy_ns += dt;
+      card.effective_ns += card.sum_share * dt;
+      if (card.active >= 2) card.switch_ns += (1 - card.eta) * dt;
+      card.memory_integral += static_cast<double>(card.memory_used_mib) * dt;
+    }
+    card.last = now_;
+  }
+  for (int32_t p : card.running) AdvancePod(pods_[p]);
+}
+
+// Call before changing anything that a pod's cards depend on (its jobs, P, memory).
+void Simulator::Touch(int32_t p) {
+  for (int32_t c : pods_[p].cards) {
+    AdvanceCard(c);
+    if (!cards_[c].dirty) {
+      cards_[c].dirty = true;
+      dirty_.push_back(c);
+    }
+  }
+  AdvancePod(pods_[p]);
+}
+
+// Re-shares every card touched by the event just handled, updates the rates of their pods and
+// reschedules the completions that moved. Multi-card pods take the minimum of their shares.
+void Simulator::Flush() {
+  if (dirty_.empty()) return;
+  for (int32_t c : dirty_) {
+    CardRun& card = cards_[c];
+    const size_t n = card.running.size();
+    card.view.resize(n);
+    card.shares.resize(n);
+    card.active = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const PodRun& pod = pods_[card.running[i]];
+      card.view[i] = PodOnCard{pod.jobs > 0, pod.weight, pod.percent};
+      card.active += pod.jobs > 0;
+    }
+    card.eta = ComputeShares(card.params, card.view, card.shares);
+    card.sum_share = 0;
+    for (size_t i = 0; i < n; ++i) {
+      PodRun& pod = pods_[card.running[i]];
+      card.sum_share += card.shares[i];
+      for (size_t k = 0; k < pod.cards.size(); ++k)
+        if (pod.cards[k] == c) pod.share_on[k] = card.shares[i];
+    }
+  }
+  const size_t touched = dirty_.size();
+  for (size_t d = 0; d < touched; ++d) {
+    CardRun& card = cards_[dirty_[d]];
+    for (int32_t p : card.running) {
+      PodRun& pod = pods_[p];
+      if (pod.jobs == 0) {
+        pod.rate = 0;
+        continue;
+      }
+      const double share = *std::min_element(pod.share_on.begin(), pod.share_on.end());
+      pod.rate = card.speed * share / pod.jobs;
+      // A multi-card pod's new rate moves the completions of its other cards too.
+      for (int32_t other : pod.cards) {
+        if (!cards_[other].dirty) {
+          cards_[other].dirty = true;
+          dirty_.push_back(other);
+        }
+      }
+    }
+  }
+  for (int32_t c : dirty_) {
+    ScheduleCompletion(c);
+    cards_[c].dirty = false;
+  }
+  dirty_.clear();
+}
+
+void Simulator::PopDeadJobs(PodRun& pod) {
+  auto later = [this](int32_t a, int32_t b) { return jobs_[a].finish > jobs_[b].finish; };
+  while (!pod.service.empty() && !jobs_[pod.service.front()].in_service) {
+    std::pop_heap(pod.service.begin(), pod.service.end(), later);
+    FreeJob(pod.service.back());
+    pod.service.pop_back();
+  }
+}
+
+void Simulator::ScheduleCompletion(int32_t c) {
+  CardRun& card = cards_[c];
+  double best = std::numeric_limits<double>::infinity();
+  for (int32_t p : card.running) {
+    PodRun& pod = pods_[p];
+    if (pod.jobs == 0 || pod.rate <= 0) continue;
+    PopDeadJobs(pod);
+    const double attained =
+        pod.attained + pod.rate * static_cast<double>(now_ - pod.last_update);
+    const double remaining = jobs_[pod.service.front()].finish - attained;
+    best = std::min(best, remaining / pod.rate);
+  }
+  if (!std::isfinite(best)) {
+    if (card.scheduled >= 0) {
+      ++card.generation;
+      card.scheduled = -1;
+    }
+    return;
+  }
+  const SimTime at = now_ + std::max<SimTime>(0, static_cast<SimTime>(std::ceil(best)));
+  if (at == card.scheduled) return;
+  ++card.generation;
+  card.scheduled = at;
+  queue_.Push(at, kCardCompletion, static_cast<uint32_t>(c), card.generation);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+int32_t Simulator::NewRequest() {
+  if (!free_requests_.empty()) {
+    const int32_t r = free_requests_.back();
+    free_requests_.pop_back();
+    return r;
+  }
+  requests_.emplace_back();
+  return static_cast<int32_t>(requests_.size() - 1);
+}
+
+void Simulator::FreeRequest(int32_t r) {
+  Request& req = requests_[r];
+  req.stage = RequestStage::kGone;
+  ++req.generation;
+  free_requests_.push_back(r);
+}
+
+int32_t Simulator::NewJob() {
+  if (!free_jobs_.empty()) {
+    const int32_t j = free_jobs_.back();
+    free_jobs_.pop_back();
+    return j;
+  }
+  jobs_.emplace_back();
+  return static_cast<int32_t>(jobs_.size() - 1);
+}
+
+void Simulator::FreeJob(int32_t j) {
+  jobs_[j] = Job{};
+  free_jobs_.push_back(j);
+}
+
+void Simulator::AccountInSystem(WorkloadRun& w) {
+  if (now_ > w.in_system_last) {
+    w.in_system_integral += static_cast<double>(w.in_system) * static_cast<double>(now_ - w.in_system_last);
+    w.in_system_last = now_;
+  }
+}
+
+int32_t Simulator::Route(WorkloadRun& w) {
+  const auto& ready = w.ready;
+  if (ready.empty()) return kNone;
+  switch (w.spec->routing) {
+    case Routing::kRandom:
+      return ready[w.route_stream.Below(ready.size())];
+    case Routing::kRoundRobin:
+      return ready[w.round_robin++ % ready.size()];
+    case Routing::kLeastOutstanding: {
+      int32_t best = ready[0];
+      for (int32_t p : ready)
+        if (pods_[p].outstanding < pods_[best].outstanding) best = p;
+      return best;
+    }
+  }
+  return kNone;
+}
+
+void Simulator::Arrive(int32_t w_index) {
+  WorkloadRun& w = workloads_[w_index];
+  const Workload& spec = *w.spec;
+  // Draw the work first, whatever happens to the request, so that variants stay in step.
+  const double work_s = DrawWorkSeconds(spec.work, w.work_stream);
+  const SimTime next = w.arrivals.Next(now_);
+  if (next < end_) queue_.Push(next, kArrival, static_cast<uint32_t>(w_index));
+  ++arrivals_;
+
+  const int32_t r = NewRequest();
+  Request& req = requests_[r];
+  req.arrival = now_;
+  req.work_s = work_s;
+  req.workload = w_index;
+  req.pod = kNone;
+  req.next = kNone;
+  req.job = kNone;
+  req.counted = now_ >= warmup_;
+  if (req.counted) {
+    AccountInSystem(w);
+    ++w.result.requests;
+    ++w.in_system;
+  }
+  const int32_t p = Route(w);
+  if (p == kNone) {
+    Depart(r, false, &ErrorCounts::no_replica);
+    return;
+  }
+  if (pods_[p].phase == PodPhase::kFakeReady) {
+    // The server answers from a process with no model loaded: the request fails at once.
+    Depart(r, false, &ErrorCounts::fake_ready);
+    return;
+  }
+  req.pod = p;
+  ++pods_[p].outstanding;
+  if (spec.timeout > 0)
+    queue_.Push(now_ + spec.timeout, kTimeout, static_cast<uint32_t>(r), req.generation);
+  if (spec.cpu_before > 0) {
+    req.stage = RequestStage::kCpuBefore;
+    queue_.Push(now_ + spec.cpu_before, kCpuBeforeDone, static_cast<uint32_t>(r), req.generation);
+    return;
+  }
+  Enqueue(r);
+}
+
+void Simulator::Enqueue(int32_t r) {
+  Request& req = requests_[r];
+  PodRun& pod = pods_[req.pod];
+  req.stage = RequestStage::kQueued;
+  req.enqueued = now_;
+  req.next = kNone;
+  if (pod.queue_tail == kNone) {
+    pod.queue_head = r;
+  } else {
+    requests_[pod.queue_tail].next = r;
+  }
+  pod.queue_tail = r;
+  ++pod.queue_len;
+  TryStartService(req.pod);
+}
+
+void Simulator::TryStartService(int32_t p) {
+  PodRun& pod = pods_[p];
+  const Workload& spec = *workloads_[pod.workload].spec;
+  while (pod.queue_len > 0 && (spec.concurrency == 0 || pod.jobs < spec.concurrency)) {
+    int batch = 1;
+    if (spec.batching.max_batch > 1) {
+      const SimTime oldest = requests_[pod.queue_head].enqueued;
+      if (pod.queue_len < spec.batching.max_batch && now_ < oldest + spec.batching.max_wait) {
+        ++pod.batch_generation;
+        queue_.Push(oldest + spec.batching.max_wait, kBatchWait, static_cast<uint32_t>(p),
+                    pod.batch_generation);
+        return;
+      }
+      batch = std::min(pod.queue_len, spec.batching.max_batch);
+    }
+    // Take `batch` requests off the queue into one job.
+    const int32_t j = NewJob();
+    Job& job = jobs_[j];
+    job.pod = p;
+    job.first = pod.queue_head;
+    double max_work = 0;
+    int32_t last = kNone;
+    for (int i = 0; i < batch; ++i) {
+      const int32_t r = pod.queue_head;
+      pod.queue_head = requests_[r].next;
+      requests_[r].job = j;
+      requests_[r].stage = RequestStage::kOnGpu;
+      max_work = std::max(max_work, requests_[r].work_s);
+      last = r;
+    }
+    requests_[last].next = kNone;
+    if (pod.queue_head == kNone) pod.queue_tail = kNone;
+    pod.queue_len -= batch;
+    job.live = batch;
+    job.activation_mib = pod.activation_mib * batch;
+
+    if (!pod.cards.empty()) Touch(p);
+    if (!ChangeMemory(p, job.activation_mib, true)) {
+      // The activation does not fit: CUDA OOM for every request of the job.
+      for (int32_t r = job.first; r != kNone;) {
+        const int32_t next = requests_[r].next;
+        Depart(r, false, &ErrorCounts::oom);
+        r = next;
+      }
+      FreeJob(j);
+      continue;
+    }
+    const double work_ns = max_work * 1e9 * (1 + spec.batching.beta * (batch - 1));
+    if (pod.jobs == 0) {
+      // Rebasing while idle keeps the counter small and exact; whatever is left in the service
+      // heap then is dead (aborted) jobs.
+      for (int32_t dead : pod.service) FreeJob(dead);
+      pod.service.clear();
+      pod.attained = 0;
+      pod.last_update = now_;
+    }
+    job.finish = pod.attained + work_ns;
+    job.in_service = true;
+    pod.service.push_back(j);
+    std::push_heap(pod.service.begin(), pod.service.end(),
+                   [this](int32_t a, int32_t b) { return jobs_[a].finish > jobs_[b].finish; });
+    ++pod.jobs;
+  }
+}
+
+// Every job on the card whose remaining work is at most its progress in 1 ns completes, in
+// arrival order of its first request.
+void Simulator::CompleteCard(int32_t c) {
+  CardRun& card = cards_[c];
+  card.scheduled = -1;
+  AdvanceCard(c);
+  done_jobs_.clear();
+  auto later = [this](int32_t a, int32_t b) { return jobs_[a].finish > jobs_[b].finish; };
+  for (int32_t p : card.running) {
+    PodRun& pod = pods_[p];
+    if (pod.jobs == 0) continue;
+    const double slack = pod.rate * 1.0 + 1e-13 * std::max(1.0, pod.attained);
+    while (!pod.service.empty()) {
+      PopDeadJobs(pod);
+      if (pod.service.empty()) break;
+      const int32_t j = pod.service.front();
+      if (jobs_[j].finish - pod.attained > slack) break;
+      std::pop_heap(pod.service.begin(), pod.service.end(), later);
+      pod.service.pop_back();
+      done_jobs_.push_back(j);
+    }
+  }
+  std::sort(done_jobs_.begin(), done_jobs_.end(), [this](int32_t a, int32_t b) {
+    return requests_[jobs_[a].first].arrival < requests_[jobs_[b].first].arrival;
+  });
+  for (size_t i = 0; i < done_jobs_.size(); ++i) FinishJob(done_jobs_[i]);
+  if (!card.dirty) {
+    card.dirty = true;
+    dirty_.push_back(c);
+  }
+}
+
+void Simulator::FinishJob(int32_t j) {
+  Job& job = jobs_[j];
+  const int32_t p = job.pod;
+  PodRun& pod = pods_[p];
+  const Workload& spec = *workloads_[pod.workload].spec;
+  Touch(p);
+  --pod.jobs;
+  ChangeMemory(p, -job.activation_mib, false);
+  for (int32_t r = job.first; r != kNone;) {
+    Request& req = requests_[r];
+    const int32_t next = req.next;
+    if (req.stage == RequestStage::kGone) {
+      FreeRequest(r);  // timed out while on the GPU; already counted
+    } else if (spec.cpu_after > 0) {
+      req.job = kNone;
+      req.stage = RequestStage::kCpuAfter;
+      queue_.Push(now_ + spec.cpu_after, kCpuAfterDone, static_cast<uint32_t>(r), req.generation);
+    } else {
+      Depart(r, true, nullptr);
+    }
+    r = next;
+  }
+  FreeJob(j);
+  TryStartService(p);
+}
+
+// The request leaves the system (success, or failure by `cause`): count it, free its record.
+void Simulator::Depart(int32_t r, bool success, int64_t ErrorCounts::*cause) {
+  Account(r, success, cause);
+  FreeRequest(r);
+}
+
+// Counts the request's departure. Its record stays allocated (a request that left its job early
+// is still linked in it until the job ends; see FreeJobRequests).
+void Simulator::Account(int32_t r, bool success, int64_t ErrorCounts::*cause) {
+  Request& req = requests_[r];
+  WorkloadRun& w = workloads_[req.workload];
+  if (req.pod != kNone) --pods_[req.pod].outstanding;
+  req.pod = kNone;
+  req.stage = RequestStage::kGone;
+  ++req.generation;
+  if (!req.counted) return;
+  req.counted = false;
+  AccountInSystem(w);
+  --w.in_system;
+  ++w.departures;
+  const SimTime sojourn = now_ - req.arrival;
+  w.time_in_system_sum_ns += static_cast<double>(sojourn);
+  if (success) {
+    ++w.result.completed;
+    const double ms = static_cast<double>(sojourn) / 1e6;
+    w.latency_sum_ms += ms;
+    w.result.histogram.Record(ms);
+  } else {
+    ++(w.result.errors.*cause);
+  }
+}
+
+// Frees the records of the requests of job j that already left it (timed out on the GPU).
+void Simulator::FreeJobRequests(int32_t j) {
+  for (int32_t q = jobs_[j].first; q != kNone;) {
+    const int32_t next = requests_[q].next;
+    if (requests_[q].stage == RequestStage::kGone) free_requests_.push_back(q);
+    q = next;
+  }
+}
+
+void Simulator::Timeout(int32_t r) {
+  Request& req = requests_[r];
+  const Workload& spec = *workloads_[req.workload].spec;
+  switch (req.stage) {
+    case RequestStage::kQueued: {
+      PodRun& pod = pods_[req.pod];
+      // Unlink from the FIFO (a singly linked list: find the predecessor).
+      int32_t prev = kNone;
+      for (int32_t q = pod.queue_head; q != r; q = requests_[q].next) prev = q;
+      if (prev == kNone) pod.queue_head = req.next; else requests_[prev].next = req.next;
+      if (pod.queue_tail == r) pod.queue_tail = prev;
+      --pod.queue_len;
+      Depart(r, false, &ErrorCounts::timeout);
+      return;
+    }
+    case RequestStage::kOnGpu: {
+      const int32_t j = req.job;
+      Job& job = jobs_[j];
+      const int32_t p = job.pod;
+      // The client gives up now. Its record stays linked in the job until the job ends.
+      Account(r, false, &ErrorCounts::timeout);
+      // complete: the GPU finishes the job anyway (wasted work). abort: the request leaves the
+      // GPU; the job ends when no request is left in it.
+      if (spec.on_timeout == TimeoutAction::kComplete || --job.live > 0) return;
+      PodRun& pod = pods_[p];
+      Touch(p);
+      --pod.jobs;
+      job.in_service = false;  // dropped lazily from the service heap
+      ChangeMemory(p, -job.activation_mib, false);
+      FreeJobRequests(j);
+      TryStartService(p);
+      return;
+    }
+    case RequestStage::kCpuBefore:
+    case RequestStage::kCpuAfter:
+      Depart(r, false, &ErrorCounts::timeout);
+      return;
+    case RequestStage::kGone:
+      return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+RunResult Simulator::Run() {
+  PlacePods();
+  queue_.Push(warmup_, kWarmupEnd, 0);
+  for (int32_t w = 0; w < static_cast<int32_t>(workloads_.size()); ++w) {
+    const SimTime first = workloads_[w].arrivals.Next(0);
+    if (first < end_) queue_.Push(first, kArrival, static_cast<uint32_t>(w));
+  }
+  while (!queue_.empty() && queue_.top().time <= end_) {
+    const Event e = queue_.Pop();
+    now_ = e.time;
+    ++events_;
+    switch (e.kind) {
+      case kArrival:
+        Arrive(static_cast<int32_t>(e.target));
+        break;
+      case kCardCompletion:
+        if (cards_[e.target].generation == e.generation) CompleteCard(static_cast<int32_t>(e.target));
+        break;
+      case kCpuBeforeDone:
+        if (requests_[e.target].generation == e.generation) Enqueue(static_cast<int32_t>(e.target));
+        break;
+      case kCpuAfterDone:
+        if (requests_[e.target].generation == e.generation) Depart(static_cast<int32_t>(e.target), true, nullptr);
+        break;
+      case kTimeout:
+        if (requests_[e.target].generation == e.generation) Timeout(static_cast<int32_t>(e.target));
+        break;
+      case kContainerStart:
+        if (pods_[e.target].generation == e.generation) StartContainer(static_cast<int32_t>(e.target));
+        break;
+      case kLoadDone:
+        if (pods_[e.target].generation == e.generation) FinishLoad(static_cast<int32_t>(e.target));
+        break;
+      case kWarmupEnd:
+        // Memory peaks count from the end of the warm-up.
+        for (size_t c = 0; c < cards_.size(); ++c)
+          cards_[c].memory_peak_mib = std::max(cards_[c].memory_peak_mib, cards_[c].memory_used_mib);
+        break;
+      case kBatchWait:
+        if (pods_[e.target].batch_generation == e.generation) TryStartService(static_cast<int32_t>(e.target));
+        break;
+    }
+    Flush();
+  }
+  now_ = end_;
+  return Collect();
+}
+
+RunResult Simulator::Collect() {
+  RunResult result;
+  const double measured_ns = static_cast<double>(end_ - warmup_);
+  const double measured_s = measured_ns / 1e9;
+  for (auto& w : workloads_) {
+    AccountInSystem(w);
+    WorkloadResult r = std::move(w.result);
+    const Slo& slo = w.spec->slo;
+    r.measured_s = measured_s;
+    r.in_system_end = w.in_system;
+    r.in_system_mean = measured_ns > 0 ? w.in_system_integral / measured_ns : 0;
+    r.time_in_system_mean_ms = w.departures > 0 ? w.time_in_system_sum_ns / 1e6 / static_cast<double>(w.departures) : 0;
+    r.throughput_rps = measured_s > 0 ? static_cast<double>(r.completed) / measured_s : 0;
+    if (r.completed > 0) {
+      r.latency_ms.mean = w.latency_sum_ms / static_cast<double>(r.completed);
+      r.latency_ms.p50 = r.histogram.Quantile(0.50);
+      r.latency_ms.p90 = r.histogram.Quantile(0.90);
+      r.latency_ms.p99 = r.histogram.Quantile(0.99);
+      r.latency_ms.p999 = r.histogram.Quantile(0.999);
+    }
+    r.error_ratio = r.requests > 0 ? static_cast<double>(r.errors.total()) / static_cast<double>(r.requests) : 0;
+    r.slo_latency_ms = r.completed > 0 ? r.histogram.Quantile(slo.percentile / 100.0) : 0;
+    const bool latency_ok =
+        slo.latency <= 0 || (r.completed > 0 && r.slo_latency_ms <= static_cast<double>(slo.latency) / 1e6);
+    r.slo_met = latency_ok && r.error_ratio <= slo.error_budget;
+    cluster_result_.request_oom_errors += r.errors.oom;
+    result.workloads.push_back(std::move(r));
+  }
+  for (size_t c = 0; c < cards_.size(); ++c) {
+    AdvanceCard(static_cast<int32_t>(c));
+    const CardRun& run = cards_[c];
+    const Card& card = cluster_.cards[c];
+    CardResult r;
+    r.node = cluster_.nodes[card.node].name;
+    r.index = card.index;
+    r.gpu = card.gpu->name;
+    if (measured_ns > 0) {
+      r.busy = run.busy_ns / measured_ns;
+      r.effective = run.effective_ns / measured_ns;
+      r.switch_overhead = run.switch_ns / measured_ns;
+      r.waste = std::max(0.0, r.busy - r.effective - r.switch_overhead);
+      r.memory_used_mib = run.memory_integral / measured_ns;
+    }
+    r.memory_physical_mib = run.physical_mib;
+    r.memory_peak_mib = run.memory_peak_mib;
+    result.cards.push_back(std::move(r));
+  }
+  const auto& node_pools = scenario_.node_pools;
+  for (const Card& card : cluster_.cards)
+    if (SharingNode(node_pools[cluster_.nodes[card.node].pool])) cluster_result_.gpu_mem_total_units += card.units;
+  for (const PodRun& pod : pods_) {
+    const Workload& spec = *workloads_[pod.workload].spec;
+    PodResult r;
+    r.namespace_ = spec.namespace_;
+    r.name = pod.name;
+    r.workload = spec.name;
+    // A restarting container that is loading again still shows CrashLoopBackOff to the user.
+    r.state = pod.restarts > 0 && pod.phase == PodPhase::kLoading ? "CrashLoopBackOff" : PhaseName(pod.phase);
+    r.restarts = pod.restarts;
+    r.message = pod.message;
+    if (pod.node >= 0) {
+      r.node = cluster_.nodes[pod.node].name;
+      cluster_result_.gpu_mem_allocated_units += spec.gpu_mem;
+      for (int32_t c : pod.cards) {
+        r.cards.push_back(cluster_.cards[c].index);
+        CardResult& card = result.cards[c];
+        card.memory_quota_mib += pod.quota_mib;
+        card.pods.push_back(spec.namespace_ + "/" + pod.name);
+      }
+    } else {
+      ++cluster_result_.pending_pods;
+    }
+    if (pod.phase == PodPhase::kFakeReady) ++cluster_result_.fake_ready_pods;
+    result.pods.push_back(std::move(r));
+  }
+  if (cluster_result_.gpu_mem_total_units > 0)
+    cluster_result_.allocation_ratio = static_cast<double>(cluster_result_.gpu_mem_allocated_units) /
+                                       static_cast<double>(cluster_result_.gpu_mem_total_units);
+  result.cluster = std::move(cluster_result_);
+  result.events_processed = events_;
+  result.requests_simulated = arrivals_;
+  return result;
+}
+
+}  // namespace
+
+RunResult Simulate(const Scenario& scenario, uint64_t seed) {
+  Simulator simulator(scenario, seed);
+  return simulator.Run();
+}
+
+}  // namespace knobsim

@@ -1,0 +1,106 @@
+#include "sim/traffic.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace knobsim {
+
+ArrivalProcess::ArrivalProcess(const Traffic& traffic, RandomStream stream)
+    : traffic_(traffic), stream_(stream) {}
+
+double ArrivalProcess::RateAt(SimTime t) const {
+  switch (traffic_.kind) {
+    case ArrivalKind::kPoisson:
+      return traffic_.rate * traffic_.scale;
+    case ArrivalKind::kPiecewise: {
+      double rate = 0;
+      for (const RatePoint& p : traffic_.pieces) {
+        if (p.at > t) break;
+        rate = p.rate;
+      }
+      return rate * traffic_.scale;
+    }
+    case ArrivalKind::kDiurnal: {
+      const double phase = 2 * std::numbers::pi * static_cast<double>(t - traffic_.diurnal_peak_at) /
+                           static_cast<double>(traffic_.diurnal_period);
+      return traffic_.diurnal_mean * (1 + traffic_.diurnal_amplitude * std::cos(phase)) *
+             traffic_.scale;
+    }
+    case ArrivalKind::kNone:
+      break;
+  }
+  return 0;
+}
+
+namespace {
+SimTime ToNanos(double seconds) {
+  const double ns = std::round(seconds * 1e9);
+  return ns >= 9.0e18 ? ArrivalProcess::kNever : static_cast<SimTime>(ns);
+}
+}  // namespace
+
+SimTime ArrivalProcess::Next(SimTime now) {
+  switch (traffic_.kind) {
+    case ArrivalKind::kNone:
+      return kNever;
+    case ArrivalKind::kPoisson: {
+      const double rate = RateAt(now);
+      if (rate <= 0) return kNever;
+      const SimTime dt = ToNanos(stream_.Exponential(1.0 / rate));
+      return dt == kNever ? kNever : now + dt;
+    }
+    case ArrivalKind::kPiecewise: {
+      // Time rescaling: spend one Exp(1) of integrated rate across the pieces.
+      double budget = stream_.Exponential(1.0);
+      SimTime t = now;
+      const auto& pieces = traffic_.pieces;
+      size_t i = 0;
+      while (i + 1 < pieces.size() && pieces[i + 1].at <= t) ++i;
+      if (!pieces.empty() && pieces[0].at > t) i = SIZE_MAX;  // before the first piece: rate 0
+      while (true) {
+        const double rate = (i == SIZE_MAX ? 0.0 : pieces[i].rate) * traffic_.scale;
+        const size_t next = i == SIZE_MAX ? 0 : i + 1;
+        const bool last = next >= pieces.size();
+        if (last) {
+          if (rate <= 0) return kNever;
+          const SimTime dt = ToNanos(budget / rate);
+          return dt == kNever ? kNever : t + dt;
+        }
+        const double span_s = static_cast<double>(pieces[next].at - t) / 1e9;
+        if (rate * span_s >= budget) return t + ToNanos(budget / rate);
+        budget -= rate * span_s;
+        t = pieces[next].at;
+        i = next;
+      }
+    }
+    case ArrivalKind::kDiurnal: {
+      const double peak = traffic_.diurnal_mean * (1 + traffic_.diurnal_amplitude) * traffic_.scale;
+      if (peak <= 0) return kNever;
+      SimTime t = now;
+      while (true) {  // thinning
+        t += ToNanos(stream_.Exponential(1.0 / peak));
+        if (stream_.Uniform01() * peak < RateAt(t)) return t;
+      }
+    }
+  }
+  return kNever;
+}
+
+double DrawWorkSeconds(const WorkModel& model, RandomStream& stream) {
+  switch (model.dist) {
+    case WorkDistribution::kConstant:
+      return model.mean_s;
+    case WorkDistribution::kExponential:
+      return stream.Exponential(model.mean_s);
+    case WorkDistribution::kLognormal:
+      return stream.LogNormal(model.mean_s, model.cv);
+    case WorkDistribution::kGamma: {
+      if (model.cv <= 0) return model.mean_s;
+      const double shape = 1.0 / (model.cv * model.cv);
+      return stream.Gamma(shape, model.mean_s / shape);
+    }
+  }
+  return model.mean_s;
+}
+
+}  // namespace knobsim
