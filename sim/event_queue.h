@@ -7,6 +7,7 @@
 // No virtual call and no allocation per event once the heap has grown to its working size.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
