@@ -1,15 +1,15 @@
 #include "sim/input_error.h"
 
+#include <fmt/format.h>
+
 namespace knobsim {
 
 std::string InputError::ToString() const {
-  std::string s = file.empty() ? std::string("<input>") : file;
-  if (line > 0) s += ":" + std::to_string(line);
-  s += ": ";
-  if (!path.empty()) s += path + ": ";
-  s += message;
-  if (!hint.empty()) s += "; " + hint;
-  return s;
+  // fmt rather than std::string operator+: GCC 12 warns falsely (-Wrestrict, PR 105651) there.
+  return fmt::format("{}{}: {}{}{}", file.empty() ? "<input>" : file,
+                     line > 0 ? fmt::format(":{}", line) : std::string(),
+                     path.empty() ? std::string() : path + ": ", message,
+                     hint.empty() ? std::string() : "; " + hint);
 }
 
 }  // namespace knobsim

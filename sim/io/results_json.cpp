@@ -1,0 +1,233 @@
+#include "sim/io/results_json.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+namespace knobsim {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// nlohmann would write NaN and infinity as null too, but saying so here keeps the rule visible
+// and independent of the library's defaults.
+Json Num(double x) {
+  return std::isfinite(x) ? Json(x) : Json(nullptr);
+}
+
+double Seconds(SimTime t) {
+  return static_cast<double>(t) / kNanosPerSecond;
+}
+
+// How one replicated number is written: with one replication the value itself (counts stay
+// integers), with several the mean, and the half-width goes to the sibling "ci95" object.
+class Writer {
+ public:
+  explicit Writer(int replications) : replicated_(replications > 1) {}
+  bool replicated() const { return replicated_; }
+
+  Json Count(const MeanCi& m) const {
+    return replicated_ ? Num(m.mean) : Json(static_cast<int64_t>(std::llround(m.mean)));
+  }
+  Json Real(const MeanCi& m) const { return Num(m.mean); }
+  Json Ci(const MeanCi& m) const { return Num(m.half_width); }
+
+ private:
+  bool replicated_;
+};
+
+Json ErrorsJson(const ErrorStats& e, const Writer& w, bool ci) {
+  auto f = [&](const MeanCi& m) { return ci ? w.Ci(m) : w.Count(m); };
+  Json j;
+  j["oom"] = f(e.oom);
+  j["fake_ready"] = f(e.fake_ready);
+  j["timeout"] = f(e.timeout);
+  j["no_replica"] = f(e.no_replica);
+  return j;
+}
+
+// Latency is over successes only: with none, there is no latency to report (null, not 0 ms).
+Json LatencyJson(const WorkloadStats& s, const Writer& w, bool ci) {
+  const bool any = s.latency_replications > 0;
+  auto f = [&](const MeanCi& m) { return !any ? Json(nullptr) : ci ? w.Ci(m) : w.Real(m); };
+  Json j;
+  j["mean"] = f(s.latency_ms.mean);
+  j["p50"] = f(s.latency_ms.p50);
+  j["p90"] = f(s.latency_ms.p90);
+  j["p99"] = f(s.latency_ms.p99);
+  j["p999"] = f(s.latency_ms.p999);
+  return j;
+}
+
+Json WorkloadJson(const WorkloadStats& s, const Writer& w) {
+  const bool any = s.latency_replications > 0;
+  Json j;
+  j["name"] = s.name;
+  j["requests"] = w.Count(s.requests);
+  j["completed"] = w.Count(s.completed);
+  j["errors"] = ErrorsJson(s.errors, w, false);
+  j["latency_ms"] = LatencyJson(s, w, false);
+  j["throughput_rps"] = w.Real(s.throughput_rps);
+  j["slo_met"] = s.slo_met;
+  j["in_system_end"] = w.Count(s.in_system_end);
+  j["in_system_mean"] = w.Real(s.in_system_mean);
+  j["measured_s"] = w.Real(s.measured_s);
+  j["time_in_system_mean_ms"] = w.Real(s.time_in_system_mean_ms);
+  // Extras beyond the contract.
+  j["error_ratio"] = w.Real(s.error_ratio);
+  j["slo_latency_ms"] = any ? w.Real(s.slo_latency_ms) : Json(nullptr);
+  Json slo;
+  slo["percentile"] = Num(s.slo.percentile);
+  slo["latency_ms"] =
+      s.slo.latency > 0 ? Num(static_cast<double>(s.slo.latency) / kNanosPerMilli) : Json(nullptr);
+  slo["error_budget"] = Num(s.slo.error_budget);
+  j["slo"] = std::move(slo);
+  if (w.replicated()) {
+    j["slo_met_replications"] = s.slo_met_replications;
+    Json ci;
+    ci["requests"] = w.Ci(s.requests);
+    ci["completed"] = w.Ci(s.completed);
+    ci["errors"] = ErrorsJson(s.errors, w, true);
+    ci["latency_ms"] = LatencyJson(s, w, true);
+    ci["throughput_rps"] = w.Ci(s.throughput_rps);
+    ci["in_system_end"] = w.Ci(s.in_system_end);
+    ci["in_system_mean"] = w.Ci(s.in_system_mean);
+    ci["measured_s"] = w.Ci(s.measured_s);
+    ci["time_in_system_mean_ms"] = w.Ci(s.time_in_system_mean_ms);
+    ci["error_ratio"] = w.Ci(s.error_ratio);
+    ci["slo_latency_ms"] = any ? w.Ci(s.slo_latency_ms) : Json(nullptr);
+    j["ci95"] = std::move(ci);
+  }
+  return j;
+}
+
+Json CardJson(const CardStats& c, const Writer& w) {
+  Json j;
+  j["node"] = c.node;
+  j["index"] = c.index;
+  j["gpu"] = c.gpu;
+  j["busy"] = w.Real(c.busy);
+  j["effective"] = w.Real(c.effective);
+  j["switch_overhead"] = w.Real(c.switch_overhead);
+  j["waste"] = w.Real(c.waste);
+  j["memory_physical_mib"] = c.memory_physical_mib;
+  j["memory_quota_mib"] = w.Count(c.memory_quota_mib);
+  j["memory_used_mib"] = w.Real(c.memory_used_mib);
+  j["memory_peak_mib"] = w.Count(c.memory_peak_mib);
+  j["pods"] = c.pods;
+  if (w.replicated()) {
+    Json ci;
+    ci["busy"] = w.Ci(c.busy);
+    ci["effective"] = w.Ci(c.effective);
+    ci["switch_overhead"] = w.Ci(c.switch_overhead);
+    ci["waste"] = w.Ci(c.waste);
+    ci["memory_quota_mib"] = w.Ci(c.memory_quota_mib);
+    ci["memory_used_mib"] = w.Ci(c.memory_used_mib);
+    ci["memory_peak_mib"] = w.Ci(c.memory_peak_mib);
+    j["ci95"] = std::move(ci);
+  }
+  return j;
+}
+
+Json PodJson(const PodResult& p) {
+  Json j;
+  j["namespace"] = p.namespace_;
+  j["name"] = p.name;
+  j["workload"] = p.workload;
+  j["node"] = p.node.empty() ? Json(nullptr) : Json(p.node);  // null: not placed (Pending)
+  j["cards"] = p.cards;
+  j["state"] = p.state;
+  j["restarts"] = p.restarts;
+  j["message"] = p.message;
+  return j;
+}
+
+Json ClusterJson(const ClusterResult& c) {
+  Json j;
+  j["gpu_mem_allocated_units"] = c.gpu_mem_allocated_units;
+  j["gpu_mem_total_units"] = c.gpu_mem_total_units;
+  j["allocation_ratio"] = Num(c.allocation_ratio);
+  j["pending_pods"] = c.pending_pods;
+  j["fake_ready_pods"] = c.fake_ready_pods;
+  j["request_oom_errors"] = c.request_oom_errors;
+  Json events = Json::array();
+  for (const ClusterEvent& e : c.events) {
+    Json ev;
+    ev["time_s"] = Num(Seconds(e.time));
+    ev["kind"] = e.kind;
+    ev["pod"] = e.pod;
+    ev["message"] = e.message;
+    events.push_back(std::move(ev));
+  }
+  j["events"] = std::move(events);
+  return j;
+}
+
+Json VariantJson(const VariantSummary& v, const Writer& w) {
+  Json j;
+  j["name"] = v.name;
+  j["description"] = v.description;
+  Json workloads = Json::array();
+  for (const WorkloadStats& s : v.workloads) workloads.push_back(WorkloadJson(s, w));
+  j["workloads"] = std::move(workloads);
+  Json cards = Json::array();
+  for (const CardStats& c : v.cards) cards.push_back(CardJson(c, w));
+  j["cards"] = std::move(cards);
+  Json pods = Json::array();
+  for (const PodResult& p : v.pods) pods.push_back(PodJson(p));
+  j["pods"] = std::move(pods);
+  j["cluster"] = ClusterJson(v.cluster);
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json ResultsToJson(const RunSetResult& results,
+                                     std::string_view knobsim_version) {
+  const Writer w(results.replications);
+  Json j;
+  j["schema"] = kResultsSchema;
+  j["knobsim_version"] = knobsim_version;
+  j["scenario"] = results.scenario;
+  j["seed"] = results.seed;
+  j["replications"] = results.replications;
+  j["duration_s"] = Num(Seconds(results.duration));
+  j["warmup_s"] = Num(Seconds(results.warmup));
+  Json variants = Json::array();
+  for (const VariantSummary& v : results.variants) variants.push_back(VariantJson(v, w));
+  j["variants"] = std::move(variants);
+  return j;
+}
+
+std::string ResultsJsonText(const RunSetResult& results, std::string_view knobsim_version) {
+  // Strings from input files may hold invalid UTF-8; replace rather than throw mid-write.
+  return ResultsToJson(results, knobsim_version)
+             .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
+         "\n";
+}
+
+std::optional<InputError> WriteFileAtomically(const std::string& path, std::string_view text) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  auto fail = [&](const char* what) {
+    InputError e;
+    e.file = path;
+    e.message = std::string(what) + ": " + std::strerror(errno);
+    std::remove(tmp.c_str());
+    return e;
+  };
+  std::FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (f == nullptr) return fail("cannot create file");
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const bool flushed = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
+  if (std::fclose(f) != 0 || !written || !flushed) return fail("cannot write file");
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) return fail("cannot replace file");
+  return std::nullopt;
+}
+
+}  // namespace knobsim

@@ -1,0 +1,35 @@
+// The results document: a run set as versioned JSON (schema "knobsim.results/v1").
+//
+// docs/results.md documents every field. The core fields are a contract with other tools (CI
+// gates, notebooks, reports): additive changes keep v1, anything that renames, removes or changes
+// the meaning of a field bumps the schema to v2. Output is deterministic: the same run set gives
+// the same bytes (keys in a fixed order, nlohmann's shortest round-trip doubles), and a number
+// that is not finite is written as null, never as invalid JSON.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "sim/input_error.h"
+#include "sim/run_set.h"
+
+namespace knobsim {
+
+inline constexpr std::string_view kResultsSchema = "knobsim.results/v1";
+
+// The whole document. With replications > 1 every number is the mean over replications, counts
+// become doubles, and each workload and card carries a "ci95" object of half-widths.
+nlohmann::ordered_json ResultsToJson(const RunSetResult& results, std::string_view knobsim_version);
+
+// ResultsToJson as text: two-space indentation and a final newline.
+std::string ResultsJsonText(const RunSetResult& results, std::string_view knobsim_version);
+
+// Writes `text` to `path` so that a reader never sees half a file and a failed write leaves the
+// old file intact: it writes `path.tmp.<pid>` and renames it over `path`. Returns the reason on
+// failure. (Writing to stdout for `--json -` is the command line's job: only it prints.)
+std::optional<InputError> WriteFileAtomically(const std::string& path, std::string_view text);
+
+}  // namespace knobsim

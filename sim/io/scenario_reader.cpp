@@ -1,0 +1,1209 @@
+#include "sim/io/scenario_reader.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "sim/io/quantity.h"
+
+namespace knobsim {
+namespace {
+
+// Node labels with a meaning (semantics.md §1.2).
+constexpr std::string_view kScheduleLabel = "ack.node.gpu.schedule";
+constexpr std::string_view kPlacementLabel = "ack.node.gpu.placement";
+constexpr std::string_view kDisableIsolationLabel = "cgpu.disable.isolation";
+constexpr std::string_view kMaxPodLabel = "ack.node.gpu.max-pod";
+
+// ---- Small text helpers ------------------------------------------------------------------
+
+std::string Quote(std::string_view s) {
+  return "\"" + std::string(s) + "\"";
+}
+
+std::string Join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::string FormatNumber(double v) {
+  std::ostringstream out;
+  out << v;
+  return out.str();
+}
+
+std::string FormatDuration(SimTime ns) {
+  const std::pair<SimTime, const char*> units[] = {{3600 * kNanosPerSecond, "h"},
+                                                   {60 * kNanosPerSecond, "m"},
+                                                   {kNanosPerSecond, "s"},
+                                                   {kNanosPerMilli, "ms"},
+                                                   {1000, "us"}};
+  for (const auto& [size, name] : units) {
+    if (ns != 0 && ns % size == 0) return std::to_string(ns / size) + name;
+  }
+  return std::to_string(ns) + "ns";
+}
+
+// Optimal string alignment distance (Levenshtein plus adjacent swaps), case-insensitive: the
+// typos people make in keys are a dropped, doubled, swapped or wrong-case letter.
+size_t EditDistance(std::string_view a, std::string_view b) {
+  auto low = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t cost = low(a[i - 1]) == low(b[j - 1]) ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && low(a[i - 1]) == low(b[j - 2]) && low(a[i - 2]) == low(b[j - 1])) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+// The candidate nearest to `word`, if near enough to be the likely meaning; else empty. One
+// edit per three letters: `replica` finds `replicas`, but `base` does not find `name`.
+std::string Closest(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    const size_t d = EditDistance(word, c);
+    if (d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+// "did you mean `x`?" when a candidate is close, else "<list_intro> a, b, c".
+std::string SuggestName(std::string_view word, const std::vector<std::string>& candidates,
+                        std::string_view list_intro) {
+  if (std::string c = Closest(word, candidates); !c.empty()) return "did you mean `" + c + "`?";
+  if (candidates.empty()) return "";
+  return std::string(list_intro) + " " + Join(candidates);
+}
+
+// DNS-1123 label: what Kubernetes requires of names that become object names.
+bool IsDnsLabel(std::string_view s) {
+  if (s.empty() || s.size() > 63) return false;
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
+  if (!alnum(s.front()) || !alnum(s.back())) return false;
+  return std::all_of(s.begin(), s.end(), [&](char c) { return alnum(c) || c == '-'; });
+}
+
+std::string DnsLabelHint(std::string_view s) {
+  std::string fixed;
+  for (char c : s) {
+    fixed += c == '_' || c == '.' || c == ' '
+                 ? '-'
+                 : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  std::string hint =
+      "names are DNS-1123 labels: lower-case letters, digits and '-', at most 63 characters";
+  if (IsDnsLabel(fixed)) hint = "did you mean `" + fixed + "`? " + hint;
+  return hint;
+}
+
+// Placement values: ACK's own (also spelt ack-binpack / ack-spread) and the FGD paper's
+// (DESIGN.md §1 item 5, fgd-policies.md).
+const std::vector<std::string>& PlacementNames() {
+  static const std::vector<std::string> names = {"binpack",    "spread",  "random",  "dotprod",
+                                                 "clustering", "packing", "bestfit", "fgd"};
+  return names;
+}
+
+std::optional<std::string> NormalizePlacement(std::string_view value) {
+  if (value == "ack-binpack") return "binpack";
+  if (value == "ack-spread") return "spread";
+  for (const std::string& name : PlacementNames()) {
+    if (value == name) return name;
+  }
+  return std::nullopt;
+}
+
+// ---- Positions and failures --------------------------------------------------------------
+
+// A value in the document: its node, its field path and the 1-based line to report (the
+// line of its key, so an empty value still points at the right place).
+struct Field {
+  YAML::Node node;
+  std::string path;
+  int line = 0;
+};
+
+int LineOf(const YAML::Node& node, int fallback) {
+  const int line = node.Mark().line;
+  return line >= 0 ? line + 1 : fallback;
+}
+
+std::string Describe(const YAML::Node& node) {
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar:
+      return Quote(node.Scalar());
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Map:
+      return "a mapping";
+    default:
+      return "nothing";
+  }
+}
+
+// Thrown inside this file only, caught by ReadScenarioString: the reader stops at the first
+// error, and unwinding is the shortest way out of a deep descent.
+struct Failure {
+  InputError error;
+};
+
+template <class E>
+using EnumTable = std::initializer_list<std::pair<std::string_view, E>>;
+
+class Reader {
+ public:
+  explicit Reader(std::string file) : file_(std::move(file)) {}
+
+  Scenario Read(const YAML::Node& root) const;
+
+ private:
+  // A mapping checked against the keys its section knows; unknown and duplicate keys fail.
+  class Section {
+   public:
+    Section(const Reader& reader, const Field& field,
+            std::initializer_list<std::string_view> known);
+    std::optional<Field> Get(std::string_view key) const;
+    Field Require(std::string_view key) const;
+    bool Has(std::string_view key) const { return Get(key).has_value(); }
+
+   private:
+    const Reader& reader_;
+    Field field_;
+    std::vector<std::pair<std::string, Field>> entries_;
+  };
+
+  [[noreturn]] void Fail(const Field& f, std::string message, std::string hint = "") const {
+    throw Failure{InputError{file_, f.line, f.path, std::move(message), std::move(hint)}};
+  }
+
+  // Collections.
+  std::vector<std::pair<std::string, Field>> Entries(const Field& f) const;
+  std::vector<Field> Items(const Field& f) const;
+  Labels StringMap(const Field& f) const;
+  std::vector<std::string> StringList(const Field& f) const;
+  Field EntryOf(const Field& map, std::string_view key) const;
+
+  // Scalars.
+  std::string Scalar(const Field& f, std::string_view what) const;
+  std::string String(const Field& f) const { return Scalar(f, "a string"); }
+  std::string NonEmptyString(const Field& f) const;
+  int64_t Integer(const Field& f, int64_t lo, int64_t hi, std::string_view hint = "") const;
+  int Int(const Field& f, int lo, int hi = std::numeric_limits<int>::max(),
+          std::string_view hint = "") const {
+    return static_cast<int>(Integer(f, lo, hi, hint));
+  }
+  double Number(const Field& f, double lo, double hi, bool lo_open, bool hi_open,
+                std::string_view hint = "") const;
+  template <class T>
+  T Unit(const Field& f, Parsed<T> (*parse)(std::string_view), std::string_view what) const {
+    Parsed<T> p = parse(Scalar(f, what));
+    if (!p.ok()) Fail(f, p.error, p.hint);
+    return *p.value;
+  }
+  SimTime Duration(const Field& f) const { return Unit(f, &ParseDuration, "a duration"); }
+  template <class E>
+  E Enum(const Field& f, std::string_view what, EnumTable<E> table) const;
+  std::string Placement(const Field& f) const;
+  std::string DnsName(const Field& f) const;
+
+  // Sections.
+  void ReadGpuTypes(const Field& f, GpuCatalog& catalog) const;
+  ClusterKnobs ReadCluster(const Field& f) const;
+  NodePool ReadNodePool(const Field& f, const GpuCatalog& catalog) const;
+  Taint ReadTaint(const Field& f) const;
+  Workload ReadWorkload(const Field& f) const;
+  NodeAffinity ReadNodeAffinity(const Field& f) const;
+  std::vector<NodeSelectorRequirement> ReadNodeSelectorTerm(const Field& f) const;
+  Toleration ReadToleration(const Field& f) const;
+  TopologySpreadConstraint ReadSpread(const Field& f, const Labels& own_labels) const;
+  std::vector<TopologySpreadConstraint> ReadSpreadList(const Field& f, const Labels& own) const;
+  LabelSelector ReadLabelSelector(const Field& f) const;
+  void CheckValues(const Field& f, std::string_view op, const std::vector<std::string>& values,
+                   bool numeric_ops) const;
+  Traffic ReadTraffic(const Field& f) const;
+  WorkModel ReadWork(const Field& f) const;
+  Slo ReadSlo(const Field& f) const;
+  RunSettings ReadRun(const Field& f) const;
+  Variant ReadVariant(const Field& f, const Scenario& s) const;
+  void CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const;
+
+  std::string file_;
+};
+
+// ---- Collections -------------------------------------------------------------------------
+
+std::vector<std::pair<std::string, Field>> Reader::Entries(const Field& f) const {
+  if (!f.node.IsMap()) Fail(f, "expected a mapping, found " + Describe(f.node));
+  std::vector<std::pair<std::string, Field>> entries;
+  for (const auto& kv : f.node) {
+    const int line = LineOf(kv.first, f.line);
+    if (!kv.first.IsScalar()) {
+      Fail(Field{kv.first, f.path, line},
+           "keys must be plain strings, found " + Describe(kv.first));
+    }
+    const std::string key = kv.first.Scalar();
+    Field value{kv.second, f.path.empty() ? key : f.path + "." + key, line};
+    for (const auto& [seen, unused] : entries) {
+      if (seen == key) Fail(value, "duplicate key", "each key may appear once in a mapping");
+    }
+    entries.emplace_back(key, std::move(value));
+  }
+  return entries;
+}
+
+std::vector<Field> Reader::Items(const Field& f) const {
+  if (!f.node.IsSequence()) {
+    Fail(f, "expected a list, found " + Describe(f.node),
+         f.node.IsMap() ? "start each list item with `- `" : "");
+  }
+  std::vector<Field> items;
+  for (size_t i = 0; i < f.node.size(); ++i) {
+    const YAML::Node item = f.node[i];
+    items.push_back(Field{item, f.path + "[" + std::to_string(i) + "]", LineOf(item, f.line)});
+  }
+  return items;
+}
+
+// A string-to-string map (labels, node selectors). An empty value is a valid label value.
+Labels Reader::StringMap(const Field& f) const {
+  Labels map;
+  for (const auto& [key, value] : Entries(f)) {
+    map[key] = value.node.IsNull() ? "" : Scalar(value, "a string");
+  }
+  return map;
+}
+
+std::vector<std::string> Reader::StringList(const Field& f) const {
+  std::vector<std::string> out;
+  for (const Field& item : Items(f)) out.push_back(NonEmptyString(item));
+  return out;
+}
+
+// The entry `key` of the mapping `map` (to point an error about a derived value at its line).
+Field Reader::EntryOf(const Field& map, std::string_view key) const {
+  for (auto& [k, value] : Entries(map)) {
+    if (k == key) return value;
+  }
+  return map;
+}
+
+Reader::Section::Section(const Reader& reader, const Field& field,
+                         std::initializer_list<std::string_view> known)
+    : reader_(reader), field_(field), entries_(reader.Entries(field)) {
+  for (const auto& [key, value] : entries_) {
+    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+    std::vector<std::string> names(known.begin(), known.end());
+    std::string hint = key == "<<" ? "YAML merge keys (<<) are not supported"
+                                   : SuggestName(key, names, "known keys:");
+    reader_.Fail(value, "unknown key", hint);
+  }
+}
+
+std::optional<Field> Reader::Section::Get(std::string_view key) const {
+  for (const auto& [k, value] : entries_) {
+    if (k == key) return value;
+  }
+  return std::nullopt;
+}
+
+Field Reader::Section::Require(std::string_view key) const {
+  if (auto f = Get(key)) return *f;
+  reader_.Fail(field_, "missing required key `" + std::string(key) + "`");
+}
+
+// ---- Scalars -----------------------------------------------------------------------------
+
+std::string Reader::Scalar(const Field& f, std::string_view what) const {
+  if (!f.node.IsScalar()) {
+    Fail(f, "expected " + std::string(what) + ", found " + Describe(f.node));
+  }
+  return f.node.Scalar();
+}
+
+std::string Reader::NonEmptyString(const Field& f) const {
+  std::string s = String(f);
+  if (s.empty()) Fail(f, "must not be empty");
+  return s;
+}
+
+int64_t Reader::Integer(const Field& f, int64_t lo, int64_t hi, std::string_view hint) const {
+  const std::string text = Scalar(f, "a whole number");
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size()) {
+    Fail(f, Quote(text) + " is not a whole number", std::string(hint));
+  }
+  constexpr int64_t kIntMax = std::numeric_limits<int>::max();
+  const std::string range = " is not in " + std::to_string(lo) + ".." + std::to_string(hi);
+  if (v < lo) {
+    Fail(f,
+         text + (lo == 0         ? " is negative"
+                 : hi >= kIntMax ? " is less than " + std::to_string(lo)
+                                 : range),
+         std::string(hint));
+  }
+  if (v > hi) Fail(f, text + (hi >= kIntMax ? " is too large" : range), std::string(hint));
+  return v;
+}
+
+double Reader::Number(const Field& f, double lo, double hi, bool lo_open, bool hi_open,
+                      std::string_view hint) const {
+  const std::string text = Scalar(f, "a number");
+  double v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) {
+    Fail(f, Quote(text) + " is not a number", std::string(hint));
+  }
+  const bool below = lo_open ? v <= lo : v < lo;
+  const bool above = hi_open ? v >= hi : v > hi;
+  if (below || above) {
+    std::string message;
+    if (std::isinf(hi)) {
+      message = text + (lo_open ? " is not positive" : " is negative");
+      if (lo != 0) message = text + " is less than " + FormatNumber(lo);
+    } else {
+      message = text + " is not in " + (lo_open ? "(" : "[") + FormatNumber(lo) + ", " +
+                FormatNumber(hi) + (hi_open ? ")" : "]");
+    }
+    Fail(f, message, std::string(hint));
+  }
+  return v;
+}
+
+template <class E>
+E Reader::Enum(const Field& f, std::string_view what, EnumTable<E> table) const {
+  const std::string text = Scalar(f, "a " + std::string(what));
+  std::vector<std::string> names;
+  for (const auto& [name, value] : table) {
+    if (text == name) return value;
+    names.emplace_back(name);
+  }
+  Fail(f, Quote(text) + " is not a valid " + std::string(what),
+       SuggestName(text, names, "use one of"));
+}
+
+std::string Reader::Placement(const Field& f) const {
+  const std::string text = Scalar(f, "a placement");
+  if (auto p = NormalizePlacement(text)) return *p;
+  Fail(f, Quote(text) + " is not a valid placement",
+       SuggestName(text, PlacementNames(), "use one of"));
+}
+
+std::string Reader::DnsName(const Field& f) const {
+  const std::string name = NonEmptyString(f);
+  if (!IsDnsLabel(name)) Fail(f, Quote(name) + " is not a valid name", DnsLabelHint(name));
+  return name;
+}
+
+// ---- Sections ----------------------------------------------------------------------------
+
+// gpu_types: add a card or override fields of a catalog entry; an override keeps the fields it
+// does not name, so `{name: A10, speed: 1.1}` changes only the speed.
+void Reader::ReadGpuTypes(const Field& f, GpuCatalog& catalog) const {
+  std::set<std::string> seen;
+  for (const Field& item : Items(f)) {
+    Section s(*this, item, {"name", "memory", "speed", "context", "interconnect", "source"});
+    const Field name_field = s.Require("name");
+    GpuType type;
+    type.name = NonEmptyString(name_field);
+    std::string lower = type.name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (!seen.insert(lower).second) Fail(name_field, "duplicate GPU type " + Quote(type.name));
+    if (const GpuType* existing = catalog.Find(type.name)) {
+      type = *existing;
+    } else {
+      type.interconnect = "pcie";
+      s.Require("memory");
+    }
+    if (auto v = s.Get("memory")) {
+      type.memory_mib = Unit(*v, &ParseMemoryMib, "a quantity");
+      if (type.memory_mib <= 0) Fail(*v, "a card needs memory");
+    }
+    if (auto v = s.Get("speed")) {
+      type.speed = Number(*v, 0, INFINITY, true, false, "speed is relative to the A10 (1.0)");
+    }
+    if (auto v = s.Get("context")) type.context_mib = Unit(*v, &ParseMemoryMib, "a quantity");
+    if (auto v = s.Get("interconnect")) {
+      type.interconnect = std::string(
+          Enum<std::string_view>(*v, "interconnect", {{"pcie", "pcie"}, {"nvlink", "nvlink"}}));
+    }
+    if (auto v = s.Get("source")) type.source = String(*v);
+    catalog.Put(std::move(type));
+  }
+}
+
+ClusterKnobs Reader::ReadCluster(const Field& f) const {
+  Section s(*this, f, {"policy", "max_inst", "switch_overhead", "default_placement"});
+  ClusterKnobs c;
+  if (auto v = s.Get("policy")) {
+    c.policy = static_cast<SharingPolicy>(
+        Int(*v, 0, 5, "cGPU POLICY is 0 (fixed equal slices) to 5 (native time-slicing)"));
+  }
+  if (auto v = s.Get("max_inst")) {
+    c.max_inst = Int(*v, 1, 25, "cGPU runs at most 25 instances per card");
+  }
+  if (auto v = s.Get("switch_overhead")) c.switch_overhead = Number(*v, 0, 1, false, true);
+  if (auto v = s.Get("default_placement")) c.default_placement = Placement(*v);
+  return c;
+}
+
+Taint Reader::ReadTaint(const Field& f) const {
+  Section s(*this, f, {"key", "value", "effect"});
+  Taint t;
+  t.key = NonEmptyString(s.Require("key"));
+  if (auto v = s.Get("value")) t.value = String(*v);
+  t.effect = std::string(Enum<std::string_view>(s.Require("effect"), "taint effect",
+                                                {{"NoSchedule", "NoSchedule"},
+                                                 {"PreferNoSchedule", "PreferNoSchedule"},
+                                                 {"NoExecute", "NoExecute"}}));
+  return t;
+}
+
+NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
+  Section s(*this, f,
+            {"name", "count", "gpu", "gpus_per_node", "cpu", "memory", "pods", "zones",
+             "instance_type", "labels", "taints", "memory_isolation", "cgpu_version"});
+  NodePool p;
+  p.name = DnsName(s.Require("name"));
+  if (auto v = s.Get("count")) p.count = Int(*v, 0);
+  if (auto v = s.Get("gpu")) {
+    const std::string name = NonEmptyString(*v);
+    const GpuType* type = catalog.Find(name);
+    if (type == nullptr) {
+      std::vector<std::string> names;
+      for (const GpuType& t : catalog.types()) names.push_back(t.name);
+      Fail(*v, "unknown GPU type " + Quote(name),
+           "known types: " + Join(names) + "; add others under gpu_types");
+    }
+    p.gpu_type = type->name;
+    p.gpus_per_node = 1;
+  }
+  if (auto v = s.Get("gpus_per_node")) {
+    if (p.gpu_type.empty()) {
+      const int n = Int(*v, 0);
+      if (n > 0) Fail(*v, "a pool without `gpu` has no cards", "set `gpu` to a catalog type");
+    } else {
+      p.gpus_per_node = Int(*v, 1);
+    }
+  }
+  if (auto v = s.Get("cpu")) p.cpu_milli = Unit(*v, &ParseCpuMilli, "a quantity");
+  if (auto v = s.Get("memory")) p.memory_mib = Unit(*v, &ParseMemoryMib, "a quantity");
+  if (auto v = s.Get("pods")) p.pods = Int(*v, 0);
+  if (auto v = s.Get("zones")) p.zones = StringList(*v);
+  if (auto v = s.Get("instance_type")) p.instance_type = String(*v);
+  if (auto v = s.Get("taints")) {
+    for (const Field& item : Items(*v)) p.taints.push_back(ReadTaint(item));
+  }
+  if (auto v = s.Get("cgpu_version")) p.cgpu_version = String(*v);
+
+  // Derived from the labels (semantics.md §1.2). knobsim's default for a GPU pool without
+  // ack.node.gpu.schedule is cgpu (ACK's is exclusive cards): scenarios are about sharing. The
+  // label is then written, so node selectors see what the simulator assumes.
+  const std::optional<Field> labels_field = s.Get("labels");
+  if (labels_field) p.labels = StringMap(*labels_field);
+  auto label_field = [&](std::string_view key) { return EntryOf(*labels_field, key); };
+  if (auto it = p.labels.find(std::string(kScheduleLabel)); it != p.labels.end()) {
+    p.schedule = Enum<GpuSchedule>(label_field(kScheduleLabel), "ack.node.gpu.schedule value",
+                                   {{"default", GpuSchedule::kDefault},
+                                    {"share", GpuSchedule::kShare},
+                                    {"cgpu", GpuSchedule::kCgpu},
+                                    {"core_mem", GpuSchedule::kCoreMem}});
+  } else if (!p.gpu_type.empty()) {
+    p.schedule = GpuSchedule::kCgpu;
+    p.labels[std::string(kScheduleLabel)] = "cgpu";
+  } else {
+    p.schedule = GpuSchedule::kDefault;
+  }
+  if (auto it = p.labels.find(std::string(kPlacementLabel)); it != p.labels.end()) {
+    p.placement = Placement(label_field(kPlacementLabel));
+    it->second = p.placement;
+  }
+  if (auto it = p.labels.find(std::string(kMaxPodLabel)); it != p.labels.end()) {
+    p.max_pods_per_card = Int(label_field(kMaxPodLabel), 1);
+  }
+  const bool module = !p.gpu_type.empty() &&
+                      (p.schedule == GpuSchedule::kCgpu || p.schedule == GpuSchedule::kCoreMem);
+  auto disable = p.labels.find(std::string(kDisableIsolationLabel));
+  const bool disabled = disable != p.labels.end() && disable->second == "true";
+  p.cgpu_active = module && !disabled;
+  p.isolation = p.cgpu_active ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
+  if (auto v = s.Get("memory_isolation")) {
+    // soft on an active module is the buggy-module case (DESIGN.md §1 item 1): memory is not
+    // isolated but the cluster POLICY still shares compute. hard needs a module that is on.
+    p.isolation =
+        Enum<MemoryIsolation>(*v, "memory isolation",
+                              {{"hard", MemoryIsolation::kHard}, {"soft", MemoryIsolation::kSoft}});
+    if (p.isolation == MemoryIsolation::kHard && !p.cgpu_active) {
+      if (p.gpu_type.empty()) Fail(*v, "a pool without `gpu` has no GPU memory to isolate");
+      if (disabled) {
+        Fail(*v, "hard isolation contradicts the label cgpu.disable.isolation=true",
+             "remove the label or make memory_isolation soft");
+      }
+      Fail(*v,
+           "hard isolation needs cGPU, but ack.node.gpu.schedule is " +
+               p.labels[std::string(kScheduleLabel)],
+           "use ack.node.gpu.schedule cgpu or core_mem, or make memory_isolation soft");
+    }
+  }
+  return p;
+}
+
+void Reader::CheckValues(const Field& f, std::string_view op,
+                         const std::vector<std::string>& values, bool numeric_ops) const {
+  if (op == "In" || op == "NotIn") {
+    if (values.empty()) Fail(f, "operator " + std::string(op) + " needs `values`");
+  } else if (op == "Exists" || op == "DoesNotExist") {
+    if (!values.empty()) Fail(f, "operator " + std::string(op) + " takes no `values`");
+  } else if (numeric_ops && (op == "Gt" || op == "Lt")) {
+    int64_t n = 0;
+    const std::string& v = values.empty() ? std::string() : values[0];
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (values.size() != 1 || ec != std::errc() || end != v.data() + v.size()) {
+      Fail(f, "operator " + std::string(op) + " needs exactly one integer in `values`");
+    }
+  }
+}
+
+std::vector<NodeSelectorRequirement> Reader::ReadNodeSelectorTerm(const Field& f) const {
+  std::vector<NodeSelectorRequirement> term;
+  for (const Field& item : Items(f)) {
+    Section s(*this, item, {"key", "operator", "values"});
+    NodeSelectorRequirement r;
+    r.key = NonEmptyString(s.Require("key"));
+    const Field op = s.Require("operator");
+    r.op = std::string(Enum<std::string_view>(op, "operator",
+                                              {{"In", "In"},
+                                               {"NotIn", "NotIn"},
+                                               {"Exists", "Exists"},
+                                               {"DoesNotExist", "DoesNotExist"},
+                                               {"Gt", "Gt"},
+                                               {"Lt", "Lt"}}));
+    if (auto v = s.Get("values")) r.values = StringList(*v);
+    CheckValues(item, r.op, r.values, true);
+    term.push_back(std::move(r));
+  }
+  if (term.empty()) Fail(f, "a term needs at least one expression");
+  return term;
+}
+
+NodeAffinity Reader::ReadNodeAffinity(const Field& f) const {
+  Section s(*this, f, {"required", "preferred"});
+  NodeAffinity a;
+  if (auto v = s.Get("required")) {
+    for (const Field& term : Items(*v)) a.required_terms.push_back(ReadNodeSelectorTerm(term));
+  }
+  if (auto v = s.Get("preferred")) {
+    for (const Field& item : Items(*v)) {
+      Section p(*this, item, {"weight", "match"});
+      NodeAffinity::Preferred pref;
+      pref.weight = Int(p.Require("weight"), 1, 100);
+      pref.expressions = ReadNodeSelectorTerm(p.Require("match"));
+      a.preferred.push_back(std::move(pref));
+    }
+  }
+  return a;
+}
+
+// Kubernetes' own validation rules for tolerations (core/validation ValidateTolerations).
+Toleration Reader::ReadToleration(const Field& f) const {
+  Section s(*this, f, {"key", "operator", "value", "effect", "toleration_seconds"});
+  Toleration t;
+  if (auto v = s.Get("key")) t.key = String(*v);
+  if (auto v = s.Get("operator")) {
+    t.op = std::string(
+        Enum<std::string_view>(*v, "operator", {{"Equal", "Equal"}, {"Exists", "Exists"}}));
+  }
+  if (auto v = s.Get("value")) t.value = String(*v);
+  if (auto v = s.Get("effect")) {
+    t.effect = std::string(Enum<std::string_view>(*v, "toleration effect",
+                                                  {{"NoSchedule", "NoSchedule"},
+                                                   {"PreferNoSchedule", "PreferNoSchedule"},
+                                                   {"NoExecute", "NoExecute"},
+                                                   {"", ""}}));
+  }
+  if (t.key.empty() && t.op != "Exists") {
+    Fail(f, "a toleration without `key` must use operator Exists");
+  }
+  if (t.op == "Exists" && !t.value.empty()) {
+    Fail(*s.Get("value"), "must be empty when the operator is Exists");
+  }
+  if (auto v = s.Get("toleration_seconds")) {
+    if (t.effect != "NoExecute") Fail(*v, "needs effect NoExecute");
+    t.toleration_seconds =
+        Integer(*v, std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max());
+  }
+  return t;
+}
+
+LabelSelector Reader::ReadLabelSelector(const Field& f) const {
+  Section s(*this, f, {"match_labels", "match_expressions"});
+  LabelSelector sel;
+  if (auto v = s.Get("match_labels")) sel.match_labels = StringMap(*v);
+  if (auto v = s.Get("match_expressions")) {
+    for (const Field& item : Items(*v)) {
+      Section e(*this, item, {"key", "operator", "values"});
+      LabelSelectorRequirement r;
+      r.key = NonEmptyString(e.Require("key"));
+      r.op = std::string(Enum<std::string_view>(e.Require("operator"), "operator",
+                                                {{"In", "In"},
+                                                 {"NotIn", "NotIn"},
+                                                 {"Exists", "Exists"},
+                                                 {"DoesNotExist", "DoesNotExist"}}));
+      if (auto values = e.Get("values")) r.values = StringList(*values);
+      CheckValues(item, r.op, r.values, false);
+      sel.match_expressions.push_back(std::move(r));
+    }
+  }
+  return sel;
+}
+
+TopologySpreadConstraint Reader::ReadSpread(const Field& f, const Labels& own_labels) const {
+  Section s(*this, f,
+            {"max_skew", "topology_key", "when_unsatisfiable", "label_selector", "match_label_keys",
+             "min_domains", "node_affinity_policy", "node_taints_policy"});
+  TopologySpreadConstraint c;
+  if (auto v = s.Get("max_skew")) c.max_skew = Int(*v, 1);
+  c.topology_key = NonEmptyString(s.Require("topology_key"));
+  if (auto v = s.Get("when_unsatisfiable")) {
+    c.when_unsatisfiable = std::string(Enum<std::string_view>(
+        *v, "when_unsatisfiable",
+        {{"DoNotSchedule", "DoNotSchedule"}, {"ScheduleAnyway", "ScheduleAnyway"}}));
+  }
+  if (auto v = s.Get("label_selector")) {
+    c.label_selector = ReadLabelSelector(*v);
+  } else {
+    c.label_selector.match_labels = own_labels;
+  }
+  if (auto v = s.Get("match_label_keys")) c.match_label_keys = StringList(*v);
+  if (auto v = s.Get("min_domains")) {
+    if (c.when_unsatisfiable != "DoNotSchedule") {
+      Fail(*v, "min_domains needs when_unsatisfiable DoNotSchedule");
+    }
+    c.min_domains = Int(*v, 1);
+  }
+  EnumTable<std::string_view> policies = {{"Honor", "Honor"}, {"Ignore", "Ignore"}};
+  if (auto v = s.Get("node_affinity_policy")) {
+    c.node_affinity_policy = std::string(Enum(*v, "node_affinity_policy", policies));
+  }
+  if (auto v = s.Get("node_taints_policy")) {
+    c.node_taints_policy = std::string(Enum(*v, "node_taints_policy", policies));
+  }
+  return c;
+}
+
+std::vector<TopologySpreadConstraint> Reader::ReadSpreadList(const Field& f,
+                                                             const Labels& own) const {
+  std::vector<TopologySpreadConstraint> out;
+  for (const Field& item : Items(f)) out.push_back(ReadSpread(item, own));
+  return out;
+}
+
+Traffic Reader::ReadTraffic(const Field& f) const {
+  Section s(*this, f, {"rate", "piecewise", "diurnal"});
+  Traffic t;
+  std::vector<std::string> kinds;
+  for (std::string_view k : {"rate", "piecewise", "diurnal"}) {
+    if (s.Has(k)) kinds.emplace_back(k);
+  }
+  if (kinds.empty()) Fail(f, "traffic needs one of `rate`, `piecewise` or `diurnal`");
+  if (kinds.size() > 1) {
+    Fail(*s.Get(kinds[1]), "traffic has both `" + kinds[0] + "` and `" + kinds[1] + "`",
+         "give exactly one of rate, piecewise or diurnal");
+  }
+  if (auto v = s.Get("rate")) {
+    t.kind = ArrivalKind::kPoisson;
+    t.rate = Unit(*v, &ParseRate, "a rate");
+  }
+  if (auto v = s.Get("piecewise")) {
+    t.kind = ArrivalKind::kPiecewise;
+    for (const Field& item : Items(*v)) {
+      Section p(*this, item, {"at", "rate"});
+      const Field at = p.Require("at");
+      RatePoint point{Duration(at), Unit(p.Require("rate"), &ParseRate, "a rate")};
+      if (t.pieces.empty() && point.at != 0) Fail(at, "the first piece must start at 0s");
+      if (!t.pieces.empty() && point.at <= t.pieces.back().at) {
+        Fail(at, "pieces must be in increasing order of `at`",
+             "this piece starts at " + FormatDuration(point.at) + ", the one before at " +
+                 FormatDuration(t.pieces.back().at));
+      }
+      t.pieces.push_back(point);
+    }
+    if (t.pieces.empty()) Fail(*v, "piecewise needs at least one piece");
+  }
+  if (auto v = s.Get("diurnal")) {
+    t.kind = ArrivalKind::kDiurnal;
+    Section d(*this, *v, {"mean", "amplitude", "period", "peak_at"});
+    t.diurnal_mean = Unit(d.Require("mean"), &ParseRate, "a rate");
+    if (auto a = d.Get("amplitude")) t.diurnal_amplitude = Number(*a, 0, 1, false, false);
+    if (auto p = d.Get("period")) {
+      t.diurnal_period = Duration(*p);
+      if (t.diurnal_period <= 0) Fail(*p, "the period must be positive");
+    }
+    if (auto p = d.Get("peak_at")) t.diurnal_peak_at = Duration(*p);
+    if (t.diurnal_peak_at >= t.diurnal_period) {
+      Fail(d.Get("peak_at") ? *d.Get("peak_at") : *d.Get("period"),
+           "peak_at (" + FormatDuration(t.diurnal_peak_at) + ") must be within the period (" +
+               FormatDuration(t.diurnal_period) + ")");
+    }
+  }
+  return t;
+}
+
+WorkModel Reader::ReadWork(const Field& f) const {
+  Section s(*this, f, {"dist", "mean", "cv"});
+  WorkModel w;
+  if (auto v = s.Get("dist")) {
+    w.dist = Enum<WorkDistribution>(*v, "distribution",
+                                    {{"constant", WorkDistribution::kConstant},
+                                     {"exponential", WorkDistribution::kExponential},
+                                     {"lognormal", WorkDistribution::kLognormal},
+                                     {"gamma", WorkDistribution::kGamma}});
+  }
+  if (auto v = s.Get("mean")) {
+    const SimTime mean = Duration(*v);
+    if (mean <= 0) Fail(*v, "the mean work must be positive");
+    w.mean_s = static_cast<double>(mean) / kNanosPerSecond;
+  }
+  // The cv a distribution has by nature is stored, so the struct says what is simulated.
+  if (w.dist == WorkDistribution::kConstant) w.cv = 0;
+  if (w.dist == WorkDistribution::kExponential) w.cv = 1;
+  if (auto v = s.Get("cv")) {
+    const double cv = Number(*v, 0, INFINITY, false, false);
+    if (w.dist == WorkDistribution::kConstant && cv != 0) {
+      Fail(*v, "constant work has cv 0", "use lognormal or gamma for a cv above 0");
+    }
+    if (w.dist == WorkDistribution::kExponential && cv != 1) {
+      Fail(*v, "exponential work has cv 1", "use lognormal or gamma for another cv");
+    }
+    if ((w.dist == WorkDistribution::kLognormal || w.dist == WorkDistribution::kGamma) && cv == 0) {
+      Fail(*v, "lognormal and gamma need a cv above 0", "use dist constant for cv 0");
+    }
+    w.cv = cv;
+  }
+  return w;
+}
+
+Slo Reader::ReadSlo(const Field& f) const {
+  Section s(*this, f, {"latency", "percentile", "error_budget"});
+  Slo slo;
+  if (auto v = s.Get("latency")) slo.latency = Duration(*v);
+  if (auto v = s.Get("percentile")) slo.percentile = Number(*v, 0, 100, true, false);
+  if (auto v = s.Get("error_budget")) slo.error_budget = Unit(*v, &ParsePercentage, "a percentage");
+  return slo;
+}
+
+// ACK splits a multi-card pod's gpu-mem evenly over its cards and rejects a remainder, with
+// this message (semantics.md §1.2, aliyun.com/gpu-count).
+void Reader::CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const {
+  if (gpu_count <= 1 || gpu_mem % gpu_count == 0) return;
+  Fail(f,
+       "invalid replica for resource aliyun.com/gpu-mem, because " + std::to_string(gpu_mem) +
+           " / " + std::to_string(gpu_count) + " = " +
+           FormatNumber(static_cast<double>(gpu_mem) / gpu_count),
+       "make gpu_mem a multiple of gpu_count (" + std::to_string(gpu_count) + ")");
+}
+
+Workload Reader::ReadWorkload(const Field& f) const {
+  Section s(*this, f,
+            {"name",          "namespace",   "replicas",        "labels",    "node_selector",
+             "node_affinity", "tolerations", "topology_spread", "priority",  "cpu",
+             "memory",        "gpu_mem",     "gpu_core",        "gpu_count", "whole_gpus",
+             "schd_weight",   "gpu_memory",  "startup",         "probe",     "on_load_oom",
+             "traffic",       "work",        "concurrency",     "batching",  "cpu_time",
+             "timeout",       "on_timeout",  "routing",         "slo"});
+  Workload w;
+  w.name = DnsName(s.Require("name"));
+  if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
+  if (auto v = s.Get("replicas")) w.replicas = Int(*v, 0);
+  if (auto v = s.Get("labels")) {
+    w.labels = StringMap(*v);
+  } else {
+    w.labels = {{"app", w.name}};
+  }
+  if (auto v = s.Get("node_selector")) w.node_selector = StringMap(*v);
+  if (auto v = s.Get("node_affinity")) w.node_affinity = ReadNodeAffinity(*v);
+  if (auto v = s.Get("tolerations")) {
+    for (const Field& item : Items(*v)) w.tolerations.push_back(ReadToleration(item));
+  }
+  if (auto v = s.Get("topology_spread")) w.topology_spread = ReadSpreadList(*v, w.labels);
+  if (auto v = s.Get("priority")) {
+    w.priority = Int(*v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+  }
+  if (auto v = s.Get("cpu")) w.cpu_milli = Unit(*v, &ParseCpuMilli, "a quantity");
+  if (auto v = s.Get("memory")) w.memory_mib = Unit(*v, &ParseMemoryMib, "a quantity");
+
+  const std::optional<Field> gpu_mem = s.Get("gpu_mem");
+  if (gpu_mem) w.gpu_mem = Unit(*gpu_mem, &ParseGpuMemUnits, "a quantity");
+  if (auto v = s.Get("gpu_core")) w.gpu_core = Int(*v, 0, 100);
+  if (auto v = s.Get("gpu_count")) {
+    w.gpu_count = Int(*v, 1);
+    if (w.gpu_count > 1 && w.gpu_mem == 0) {
+      Fail(*v, "gpu_count splits gpu_mem over cards, but there is no gpu_mem",
+           "use whole_gpus for exclusive cards");
+    }
+  }
+  if (gpu_mem) CheckGpuMemSplit(*gpu_mem, w.gpu_mem, w.gpu_count);
+  if (auto v = s.Get("whole_gpus")) {
+    w.whole_gpus = Int(*v, 0);
+    if (w.whole_gpus > 0 && (w.gpu_mem > 0 || w.gpu_core > 0)) {
+      Fail(*v, "whole_gpus excludes gpu_mem and gpu_core",
+           "a pod either owns whole cards (nvidia.com/gpu) or shares them (aliyun.com/gpu-mem)");
+    }
+  }
+  if (auto v = s.Get("schd_weight")) w.schd_weight = Int(*v, 0);
+  if (auto v = s.Get("gpu_memory")) {
+    Section m(*this, *v, {"weights", "activation", "context"});
+    if (auto x = m.Get("weights")) w.memory.weights_mib = Unit(*x, &ParseMemoryMib, "a quantity");
+    if (auto x = m.Get("activation")) {
+      w.memory.activation_mib = Unit(*x, &ParseMemoryMib, "a quantity");
+    }
+    if (auto x = m.Get("context")) w.memory.context_mib = Unit(*x, &ParseMemoryMib, "a quantity");
+  }
+  if (auto v = s.Get("startup")) {
+    Section st(*this, *v, {"image_pull", "model_load"});
+    if (auto x = st.Get("image_pull")) w.image_pull = Duration(*x);
+    if (auto x = st.Get("model_load")) w.model_load = Duration(*x);
+  }
+  if (auto v = s.Get("probe")) {
+    w.probe =
+        Enum<ProbeKind>(*v, "probe", {{"tcp", ProbeKind::kTcp}, {"model", ProbeKind::kModel}});
+  }
+  if (auto v = s.Get("on_load_oom")) {
+    w.on_load_oom = Enum<LoadOomReaction>(
+        *v, "on_load_oom",
+        {{"stay_up", LoadOomReaction::kStayUp}, {"exit", LoadOomReaction::kExit}});
+  }
+  if (auto v = s.Get("traffic")) w.traffic = ReadTraffic(*v);
+  if (auto v = s.Get("work")) w.work = ReadWork(*v);
+  if (auto v = s.Get("concurrency")) {
+    w.concurrency =
+        v->node.IsScalar() && v->node.Scalar() == "unlimited"
+            ? 0
+            : Int(*v, 1, std::numeric_limits<int>::max(), "write `unlimited` for no limit");
+  }
+  if (auto v = s.Get("batching")) {
+    Section b(*this, *v, {"max_batch", "max_wait", "beta"});
+    if (auto x = b.Get("max_batch")) w.batching.max_batch = Int(*x, 1);
+    if (auto x = b.Get("max_wait")) w.batching.max_wait = Duration(*x);
+    if (auto x = b.Get("beta")) w.batching.beta = Number(*x, 0, 1, false, false);
+  }
+  if (auto v = s.Get("cpu_time")) {
+    Section c(*this, *v, {"before", "after"});
+    if (auto x = c.Get("before")) w.cpu_before = Duration(*x);
+    if (auto x = c.Get("after")) w.cpu_after = Duration(*x);
+  }
+  if (auto v = s.Get("timeout")) w.timeout = Duration(*v);
+  if (auto v = s.Get("on_timeout")) {
+    w.on_timeout = Enum<TimeoutAction>(
+        *v, "on_timeout",
+        {{"abort", TimeoutAction::kAbort}, {"complete", TimeoutAction::kComplete}});
+  }
+  if (auto v = s.Get("routing")) {
+    w.routing = Enum<Routing>(*v, "routing",
+                              {{"random", Routing::kRandom},
+                               {"round_robin", Routing::kRoundRobin},
+                               {"least_outstanding", Routing::kLeastOutstanding}});
+  }
+  if (auto v = s.Get("slo")) w.slo = ReadSlo(*v);
+  return w;
+}
+
+RunSettings Reader::ReadRun(const Field& f) const {
+  Section s(*this, f, {"duration", "warmup", "seed", "replications"});
+  RunSettings r;
+  if (auto v = s.Get("duration")) {
+    r.duration = Duration(*v);
+    if (r.duration <= 0) Fail(*v, "the run needs a positive duration");
+  }
+  if (auto v = s.Get("warmup")) r.warmup = Duration(*v);
+  if (r.warmup >= r.duration) {
+    const Field at = s.Get("warmup") ? *s.Get("warmup") : *s.Get("duration");
+    Fail(at,
+         "warmup (" + FormatDuration(r.warmup) + ") must be shorter than duration (" +
+             FormatDuration(r.duration) + ")",
+         "nothing would be measured");
+  }
+  if (auto v = s.Get("seed")) {
+    const std::string text = Scalar(*v, "a whole number");
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), r.seed);
+    if (ec != std::errc() || end != text.data() + text.size()) {
+      Fail(*v, Quote(text) + " is not a seed", "a seed is a whole number from 0 to 2^64 - 1");
+    }
+  }
+  if (auto v = s.Get("replications")) r.replications = Int(*v, 1);
+  return r;
+}
+
+Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
+  Section s(*this, f,
+            {"name", "description", "policy", "max_inst", "switch_overhead", "placement",
+             "memory_isolation", "topology_spread", "gpu_mem", "gpu_core", "replicas", "node_count",
+             "traffic_scale"});
+  Variant v;
+  const Field name = s.Require("name");
+  v.name = NonEmptyString(name);
+  if (v.name == "base") Fail(name, "`base` is reserved for the scenario as written");
+  const bool valid_name =
+      std::isalnum(static_cast<unsigned char>(v.name[0])) &&
+      std::all_of(v.name.begin(), v.name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+      });
+  if (!valid_name) {
+    Fail(name, Quote(v.name) + " is not a valid variant name",
+         "use letters, digits, '-', '_' and '.', starting with a letter or digit");
+  }
+  if (auto x = s.Get("description")) v.description = String(*x);
+  if (auto x = s.Get("policy")) {
+    v.policy = static_cast<SharingPolicy>(
+        Int(*x, 0, 5, "cGPU POLICY is 0 (fixed equal slices) to 5 (native time-slicing)"));
+  }
+  if (auto x = s.Get("max_inst")) {
+    v.max_inst = Int(*x, 1, 25, "cGPU runs at most 25 instances per card");
+  }
+  if (auto x = s.Get("switch_overhead")) v.switch_overhead = Number(*x, 0, 1, false, true);
+
+  std::vector<std::string> pools, workloads;
+  for (const NodePool& p : sc.node_pools) pools.push_back(p.name);
+  for (const Workload& w : sc.workloads) workloads.push_back(w.name);
+  // The entries of a per-name knob, each key a known name or "*".
+  auto keyed = [&](const Field& map, const std::vector<std::string>& names, std::string kind) {
+    auto entries = Entries(map);
+    for (const auto& [key, value] : entries) {
+      if (key == "*" || std::find(names.begin(), names.end(), key) != names.end()) continue;
+      Fail(value, "unknown " + kind + " " + Quote(key), SuggestName(key, names, kind + "s:"));
+    }
+    return entries;
+  };
+  auto pool = [&](const std::string& key) -> const NodePool* {
+    for (const NodePool& p : sc.node_pools) {
+      if (p.name == key) return &p;
+    }
+    return nullptr;
+  };
+  auto workload = [&](const std::string& key) -> const Workload* {
+    for (const Workload& w : sc.workloads) {
+      if (w.name == key) return &w;
+    }
+    return nullptr;
+  };
+
+  if (auto x = s.Get("placement")) {
+    for (const auto& [key, value] : keyed(*x, pools, "node pool")) {
+      v.placement[key] = Placement(value);
+    }
+  }
+  if (auto x = s.Get("memory_isolation")) {
+    for (const auto& [key, value] : keyed(*x, pools, "node pool")) {
+      const MemoryIsolation iso = Enum<MemoryIsolation>(
+          value, "memory isolation",
+          {{"hard", MemoryIsolation::kHard}, {"soft", MemoryIsolation::kSoft}});
+      const NodePool* p = pool(key);
+      if (iso == MemoryIsolation::kHard && p != nullptr &&
+          (p->gpu_type.empty() ||
+           (p->schedule != GpuSchedule::kCgpu && p->schedule != GpuSchedule::kCoreMem))) {
+        Fail(value, "node pool " + Quote(key) + " has no cGPU module to enforce hard isolation",
+             "hard isolation needs ack.node.gpu.schedule cgpu or core_mem");
+      }
+      v.memory_isolation[key] = iso;
+    }
+  }
+  if (auto x = s.Get("topology_spread")) {
+    // A "*" entry is expanded here, per workload, because a constraint's default selector is
+    // the labels of the workload it lands on.
+    std::optional<Field> star;
+    for (const auto& [key, value] : keyed(*x, workloads, "workload")) {
+      if (key == "*") {
+        star = value;
+      } else {
+        v.topology_spread[key] = ReadSpreadList(value, workload(key)->labels);
+      }
+    }
+    if (star) {
+      for (const Workload& w : sc.workloads) {
+        if (!v.topology_spread.count(w.name)) {
+          v.topology_spread[w.name] = ReadSpreadList(*star, w.labels);
+        }
+      }
+    }
+  }
+  if (auto x = s.Get("gpu_mem")) {
+    auto entries = keyed(*x, workloads, "workload");
+    for (const auto& [key, value] : entries) {
+      const int units = Unit(value, &ParseGpuMemUnits, "a quantity");
+      if (units < 1) Fail(value, "a variant's gpu_mem must be at least 1");
+      v.gpu_mem[key] = units;
+      for (const Workload& w : sc.workloads) {
+        // ApplyVariant gives a "*" only to workloads that already share GPUs.
+        const bool applies =
+            key == w.name || (key == "*" && w.gpu_mem > 0 &&
+                              !std::any_of(entries.begin(), entries.end(),
+                                           [&](const auto& e) { return e.first == w.name; }));
+        if (!applies) continue;
+        if (w.whole_gpus > 0) {
+          Fail(value, "workload " + Quote(w.name) + " uses whole_gpus, which excludes gpu_mem");
+        }
+        CheckGpuMemSplit(value, units, w.gpu_count);
+      }
+    }
+  }
+  if (auto x = s.Get("gpu_core")) {
+    for (const auto& [key, value] : keyed(*x, workloads, "workload")) {
+      v.gpu_core[key] = Int(value, 0, 100);
+      if (const Workload* w = workload(key); w != nullptr && w->whole_gpus > 0) {
+        Fail(value, "workload " + Quote(key) + " uses whole_gpus, which excludes gpu_core");
+      }
+    }
+  }
+  if (auto x = s.Get("replicas")) {
+    for (const auto& [key, value] : keyed(*x, workloads, "workload")) {
+      v.replicas[key] = Int(value, 0);
+    }
+  }
+  if (auto x = s.Get("node_count")) {
+    for (const auto& [key, value] : keyed(*x, pools, "node pool")) {
+      v.node_count[key] = Int(value, 0);
+    }
+  }
+  if (auto x = s.Get("traffic_scale")) {
+    if (x->node.IsScalar()) {
+      v.traffic_scale["*"] = Number(*x, 0, INFINITY, false, false);
+    } else {
+      for (const auto& [key, value] : keyed(*x, workloads, "workload")) {
+        v.traffic_scale[key] = Number(value, 0, INFINITY, false, false);
+      }
+    }
+  }
+  return v;
+}
+
+Scenario Reader::Read(const YAML::Node& root) const {
+  const Field top{root, "", LineOf(root, 1)};
+  Section s(*this, top,
+            {"name", "description", "gpu_types", "cluster", "node_pools", "workloads", "run",
+             "variants"});
+  Scenario sc;
+  sc.file = file_;
+  sc.name = NonEmptyString(s.Require("name"));
+  if (auto v = s.Get("description")) sc.description = String(*v);
+  // Sections are read in dependency order, whatever their order in the file: pools need the
+  // catalog, variants need pools and workloads.
+  if (auto v = s.Get("gpu_types")) ReadGpuTypes(*v, sc.catalog);
+  if (auto v = s.Get("cluster")) sc.cluster = ReadCluster(*v);
+  if (auto v = s.Get("node_pools")) {
+    for (const Field& item : Items(*v)) {
+      NodePool p = ReadNodePool(item, sc.catalog);
+      for (const NodePool& other : sc.node_pools) {
+        if (other.name == p.name) {
+          Fail(EntryOf(item, "name"), "duplicate node pool name " + Quote(p.name));
+        }
+      }
+      sc.node_pools.push_back(std::move(p));
+    }
+  }
+  if (auto v = s.Get("workloads")) {
+    for (const Field& item : Items(*v)) {
+      Workload w = ReadWorkload(item);
+      for (const Workload& other : sc.workloads) {
+        if (other.name == w.name) {
+          Fail(EntryOf(item, "name"), "duplicate workload name " + Quote(w.name),
+               "variants refer to workloads by name, so names are unique across namespaces");
+        }
+      }
+      sc.workloads.push_back(std::move(w));
+    }
+  }
+  if (auto v = s.Get("run")) sc.run = ReadRun(*v);
+  if (auto v = s.Get("variants")) {
+    for (const Field& item : Items(*v)) {
+      Variant variant = ReadVariant(item, sc);
+      for (const Variant& other : sc.variants) {
+        if (other.name == variant.name) {
+          Fail(EntryOf(item, "name"), "duplicate variant name " + Quote(variant.name));
+        }
+      }
+      sc.variants.push_back(std::move(variant));
+    }
+  }
+  return sc;
+}
+
+// yaml-cpp's message plus, for the commonest cause, what to do about it.
+InputError SyntaxError(const std::string& file, const std::string& yaml, const YAML::Mark& mark,
+                       const std::string& message) {
+  InputError e{file, mark.line >= 0 ? mark.line + 1 : 0, "", "invalid YAML: " + message, ""};
+  std::istringstream lines(yaml);
+  std::string line;
+  for (int i = 0; i <= mark.line && std::getline(lines, line); ++i) {
+  }
+  if (mark.line >= 0 && line.find('\t') != std::string::npos) {
+    e.hint = "indent with spaces; YAML does not allow tabs";
+  }
+  return e;
+}
+
+}  // namespace
+
+Expected<Scenario> ReadScenarioString(const std::string& yaml, const std::string& file_name) {
+  std::vector<YAML::Node> documents;
+  try {
+    documents = YAML::LoadAll(yaml);
+  } catch (const YAML::Exception& e) {
+    return SyntaxError(file_name, yaml, e.mark, e.msg);
+  }
+  if (documents.empty() || documents[0].IsNull()) {
+    return InputError{file_name, 0, "", "the file holds no scenario",
+                      "a scenario needs at least `name:`"};
+  }
+  for (size_t i = 1; i < documents.size(); ++i) {
+    if (documents[i].IsNull()) continue;
+    return InputError{file_name, LineOf(documents[i], 0), "",
+                      "a second YAML document; a scenario file holds one",
+                      "put variants under `variants:` instead of a new document"};
+  }
+  try {
+    return Reader(file_name).Read(documents[0]);
+  } catch (const Failure& f) {
+    return f.error;
+  } catch (const YAML::Exception& e) {  // a yaml-cpp surprise still names the place
+    return SyntaxError(file_name, yaml, e.mark, e.msg);
+  }
+}
+
+Expected<Scenario> ReadScenarioFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return InputError{path, 0, "", std::string("cannot read the file: ") + std::strerror(errno),
+                      ""};
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return InputError{path, 0, "", "cannot read the file", ""};
+  return ReadScenarioString(text.str(), path);
+}
+
+}  // namespace knobsim

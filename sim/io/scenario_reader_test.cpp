@@ -1,0 +1,578 @@
+#include "sim/io/scenario_reader.h"
+
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <string>
+
+#include "sim/variant.h"
+
+namespace knobsim {
+namespace {
+
+// The fixtures sit in testdata/ beside this file. Under CMake __FILE__ is absolute; a direct
+// compile from the repository root gives a relative path that works from there.
+std::string TestDataDir() {
+#ifdef KNOBSIM_SOURCE_DIR
+  return std::string(KNOBSIM_SOURCE_DIR) + "/sim/io/testdata/";
+#else
+  const std::string here = __FILE__;
+  return here.substr(0, here.find_last_of('/') + 1) + "testdata/";
+#endif
+}
+
+constexpr SimTime kMs = kNanosPerMilli;
+constexpr SimTime kS = kNanosPerSecond;
+
+// Each bad fixture is one realistic mistake; the whole message is the contract with the user.
+struct BadFile {
+  const char* message;  // starts with the fixture's file name
+};
+
+const BadFile kBadFiles[] = {
+    {"bad_gpu_mem_gb.yaml:14: workloads[2].gpu_mem: \"4GB\" is not a quantity; did you mean 4Gi?"},
+    {"bad_gpu_mem_decimal.yaml:5: workloads[0].gpu_mem: \"4G\" is decimal gigabytes, not GiB; "
+     "did you mean 4Gi?"},
+    {"bad_unknown_key.yaml:5: workloads[0].replica: unknown key; did you mean `replicas`?"},
+    {"bad_policy.yaml:4: cluster.policy: 7 is not in 0..5; cGPU POLICY is 0 (fixed equal slices) "
+     "to 5 (native time-slicing)"},
+    {"bad_duration_unit.yaml:7: workloads[0].timeout: \"30\" has no unit; add a unit, e.g. 30s"},
+    {"bad_duration_minutes.yaml:4: run.duration: \"30min\" has an unknown unit \"min\"; did you "
+     "mean 30m?"},
+    {"bad_rate.yaml:6: workloads[0].traffic.rate: \"20 per s\" is not a rate; write it as 20/s"},
+    {"bad_gpu_type.yaml:6: node_pools[0].gpu: unknown GPU type \"L40\"; known types: T4, A10, "
+     "V100-16G, V100-32G, A100-40G, A100-80G, L20, H100, H200; add others under gpu_types"},
+    {"bad_variant_workload.yaml:7: variants[0].replicas.orc: unknown workload \"orc\"; did you "
+     "mean `ocr`?"},
+    {"bad_variant_pool.yaml:7: variants[0].placement.gpu-l2: unknown node pool \"gpu-l2\"; did "
+     "you mean `gpu-l20`?"},
+    {"bad_negative_replicas.yaml:5: workloads[0].replicas: -1 is negative"},
+    {"bad_tab.yaml:5: invalid YAML: illegal tab when looking for indentation; indent with spaces; "
+     "YAML does not allow tabs"},
+    {"bad_max_inst.yaml:5: cluster.max_inst: 30 is not in 1..25; cGPU runs at most 25 instances "
+     "per card"},
+    {"bad_duplicate_workload.yaml:8: workloads[2].name: duplicate workload name \"ocr\"; variants "
+     "refer to workloads by name, so names are unique across namespaces"},
+    {"bad_two_traffic_kinds.yaml:7: workloads[0].traffic.diurnal: traffic has both `rate` and "
+     "`diurnal`; give exactly one of rate, piecewise or diurnal"},
+    {"bad_warmup.yaml:5: run.warmup: warmup (5m) must be shorter than duration (5m); nothing "
+     "would be measured"},
+    {"bad_gpu_count_split.yaml:5: workloads[0].gpu_mem: invalid replica for resource "
+     "aliyun.com/gpu-mem, because 5 / 2 = 2.5; make gpu_mem a multiple of gpu_count (2)"},
+    {"bad_gpu_count_zero.yaml:6: workloads[0].gpu_count: 0 is less than 1"},
+    {"bad_schedule_label.yaml:7: node_pools[0].labels.ack.node.gpu.schedule: \"cGPU\" is not a "
+     "valid ack.node.gpu.schedule value; did you mean `cgpu`?"},
+    {"bad_placement.yaml:4: cluster.default_placement: \"binpak\" is not a valid placement; did "
+     "you mean `binpack`?"},
+    {"bad_variant_base.yaml:4: variants[0].name: `base` is reserved for the scenario as written"},
+    {"bad_hard_on_share.yaml:7: node_pools[0].memory_isolation: hard isolation needs cGPU, but "
+     "ack.node.gpu.schedule is share; use ack.node.gpu.schedule cgpu or core_mem, or make "
+     "memory_isolation soft"},
+    {"bad_workloads_map.yaml:3: workloads: expected a list, found a mapping; start each list item "
+     "with `- `"},
+    {"bad_missing_name.yaml:4: workloads[0]: missing required key `name`"},
+    {"bad_switch_overhead.yaml:4: cluster.switch_overhead: 1 is not in [0, 1)"},
+    {"bad_memory_gb.yaml:6: node_pools[0].memory: \"32GB\" is not a quantity; did you mean 32Gi?"},
+    {"bad_batching.yaml:5: workloads[0].batching.max_batch: 0 is less than 1"},
+    {"bad_beta.yaml:5: workloads[0].batching.beta: 1.5 is not in [0, 1]"},
+    {"bad_gpu_core.yaml:6: workloads[0].gpu_core: 150 is not in 0..100"},
+    {"bad_error_budget.yaml:5: workloads[0].slo.error_budget: \"5\" is more than 1 as a fraction; "
+     "did you mean 5%?"},
+    {"bad_empty.yaml: the file holds no scenario; a scenario needs at least `name:`"},
+};
+
+TEST_CASE("every bad fixture fails with its exact message, line and field path") {
+  for (const BadFile& bad : kBadFiles) {
+    const std::string message = bad.message;
+    const std::string file = message.substr(0, message.find(':'));
+    CAPTURE(file);
+    Expected<Scenario> r = ReadScenarioFile(TestDataDir() + file);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().ToString() == TestDataDir() + message);
+  }
+}
+
+TEST_CASE("an InputError carries file, line, path, message and hint apart") {
+  Expected<Scenario> r = ReadScenarioFile(TestDataDir() + "bad_gpu_mem_gb.yaml");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().file == TestDataDir() + "bad_gpu_mem_gb.yaml");
+  CHECK(r.error().line == 14);
+  CHECK(r.error().path == "workloads[2].gpu_mem");
+  CHECK(r.error().message == "\"4GB\" is not a quantity");
+  CHECK(r.error().hint == "did you mean 4Gi?");
+}
+
+TEST_CASE("a file that cannot be read is an input error, not a crash") {
+  Expected<Scenario> r = ReadScenarioFile(TestDataDir() + "no_such_file.yaml");
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().ToString() ==
+        TestDataDir() + "no_such_file.yaml: cannot read the file: No such file or directory");
+}
+
+TEST_CASE("good.yaml reads every key into the scenario") {
+  Expected<Scenario> r = ReadScenarioFile(TestDataDir() + "good.yaml");
+  if (!r.ok()) FAIL(r.error().ToString());
+  const Scenario& s = *r;
+  CHECK(s.name == "every-key");
+  CHECK(s.description == "Two GPU pools and a CPU pool, three workloads, two variants.\n");
+  CHECK(s.file == TestDataDir() + "good.yaml");
+
+  SUBCASE("gpu_types add entries and override only the fields they name") {
+    const GpuType* custom = s.catalog.Find("A10-custom");
+    REQUIRE(custom != nullptr);
+    CHECK(custom->memory_mib == 23028);
+    CHECK(custom->speed == 1.1);
+    CHECK(custom->context_mib == 400);
+    CHECK(custom->interconnect == "pcie");
+    CHECK(custom->source == "lab measurement");
+    const GpuType* t4 = s.catalog.Find("T4");
+    REQUIRE(t4 != nullptr);
+    CHECK(t4->speed == 0.5);
+    CHECK(t4->memory_mib == GpuCatalog::BuiltIn().Find("T4")->memory_mib);
+  }
+
+  SUBCASE("cluster") {
+    CHECK(s.cluster.policy == SharingPolicy::kWeighted);
+    CHECK(s.cluster.max_inst == 4);
+    CHECK(s.cluster.switch_overhead == 0.1);
+    CHECK(s.cluster.default_placement == "spread");
+  }
+
+  SUBCASE("node pools, with the fields derived from their labels") {
+    REQUIRE(s.node_pools.size() == 3);
+    const NodePool& l20 = s.node_pools[0];
+    CHECK(l20.name == "gpu-l20");
+    CHECK(l20.count == 4);
+    CHECK(l20.gpu_type == "L20");
+    CHECK(l20.gpus_per_node == 2);
+    CHECK(l20.cpu_milli == 32000);
+    CHECK(l20.memory_mib == 131072);
+    CHECK(l20.pods == 64);
+    CHECK(l20.zones == std::vector<std::string>{"cn-hangzhou-h", "cn-hangzhou-i"});
+    CHECK(l20.instance_type == "ecs.gn8is.2xlarge");
+    CHECK(l20.labels == Labels{{"ack.node.gpu.schedule", "cgpu"},
+                               {"ack.node.gpu.placement", "binpack"},
+                               {"ack.node.gpu.max-pod", "5"},
+                               {"team", "ml"}});
+    REQUIRE(l20.taints.size() == 1);
+    CHECK(l20.taints[0].key == "nvidia.com/gpu");
+    CHECK(l20.taints[0].value == "present");
+    CHECK(l20.taints[0].effect == "NoSchedule");
+    CHECK(l20.schedule == GpuSchedule::kCgpu);
+    CHECK(l20.placement == "binpack");
+    CHECK(l20.isolation == MemoryIsolation::kSoft);  // the buggy-module case
+    CHECK(l20.cgpu_active);
+    CHECK(l20.cgpu_version == "1.5.2");
+    CHECK(l20.max_pods_per_card == 5);
+
+    const NodePool& a10 = s.node_pools[1];
+    CHECK(a10.count == 1);
+    CHECK(a10.gpu_type == "A10-custom");
+    CHECK(a10.gpus_per_node == 1);
+    CHECK(a10.cpu_milli == 3920);
+    CHECK(a10.memory_mib == 14033);
+    CHECK(a10.schedule == GpuSchedule::kShare);
+    CHECK_FALSE(a10.cgpu_active);
+    CHECK(a10.isolation == MemoryIsolation::kSoft);
+    CHECK(a10.placement.empty());
+
+    const NodePool& cpu = s.node_pools[2];
+    CHECK(cpu.gpu_type.empty());
+    CHECK(cpu.gpus_per_node == 0);
+    CHECK(cpu.cpu_milli == 8000);
+    CHECK(cpu.memory_mib == 32768);
+    CHECK(cpu.schedule == GpuSchedule::kDefault);
+    CHECK_FALSE(cpu.cgpu_active);
+    CHECK(cpu.labels.empty());
+  }
+
+  SUBCASE("a workload with every key") {
+    REQUIRE(s.workloads.size() == 3);
+    const Workload& w = s.workloads[0];
+    CHECK(w.name == "ocr");
+    CHECK(w.namespace_ == "inference");
+    CHECK(w.replicas == 3);
+    CHECK(w.labels == Labels{{"app", "ocr"}, {"tier", "gpu"}});
+    CHECK(w.node_selector == Labels{{"team", "ml"}});
+
+    REQUIRE(w.node_affinity.required_terms.size() == 2);
+    REQUIRE(w.node_affinity.required_terms[0].size() == 1);
+    CHECK(w.node_affinity.required_terms[0][0].key == "ack.node.gpu.schedule");
+    CHECK(w.node_affinity.required_terms[0][0].op == "In");
+    CHECK(w.node_affinity.required_terms[0][0].values ==
+          std::vector<std::string>{"cgpu", "core_mem"});
+    REQUIRE(w.node_affinity.required_terms[1].size() == 2);
+    CHECK(w.node_affinity.required_terms[1][0].op == "Gt");
+    CHECK(w.node_affinity.required_terms[1][0].values == std::vector<std::string>{"1"});
+    CHECK(w.node_affinity.required_terms[1][1].op == "DoesNotExist");
+    REQUIRE(w.node_affinity.preferred.size() == 1);
+    CHECK(w.node_affinity.preferred[0].weight == 50);
+    CHECK(w.node_affinity.preferred[0].expressions[0].values ==
+          std::vector<std::string>{"cn-hangzhou-h"});
+
+    REQUIRE(w.tolerations.size() == 2);
+    CHECK(w.tolerations[0].key == "nvidia.com/gpu");
+    CHECK(w.tolerations[0].op == "Exists");
+    CHECK(w.tolerations[0].effect == "NoSchedule");
+    CHECK_FALSE(w.tolerations[0].toleration_seconds.has_value());
+    CHECK(w.tolerations[1].effect == "NoExecute");
+    CHECK(w.tolerations[1].toleration_seconds == 60);
+
+    REQUIRE(w.topology_spread.size() == 2);
+    const TopologySpreadConstraint& zone = w.topology_spread[0];
+    CHECK(zone.max_skew == 2);
+    CHECK(zone.topology_key == "topology.kubernetes.io/zone");
+    CHECK(zone.when_unsatisfiable == "DoNotSchedule");
+    CHECK(zone.label_selector.match_labels == Labels{{"app", "ocr"}});
+    REQUIRE(zone.label_selector.match_expressions.size() == 1);
+    CHECK(zone.label_selector.match_expressions[0].key == "tier");
+    CHECK(zone.label_selector.match_expressions[0].op == "NotIn");
+    CHECK(zone.label_selector.match_expressions[0].values == std::vector<std::string>{"cpu"});
+    CHECK(zone.match_label_keys == std::vector<std::string>{"pod-template-hash"});
+    CHECK(zone.min_domains == 2);
+    CHECK(zone.node_affinity_policy == "Ignore");
+    CHECK(zone.node_taints_policy == "Honor");
+    const TopologySpreadConstraint& host = w.topology_spread[1];
+    CHECK(host.max_skew == 1);
+    CHECK(host.when_unsatisfiable == "ScheduleAnyway");
+    CHECK(host.label_selector.match_labels == w.labels);  // the default selector
+    CHECK_FALSE(host.min_domains.has_value());
+    CHECK(host.node_affinity_policy == "Honor");
+    CHECK(host.node_taints_policy == "Ignore");
+
+    CHECK(w.priority == 100);
+    CHECK(w.cpu_milli == 2000);
+    CHECK(w.memory_mib == 8192);
+    CHECK(w.gpu_mem == 8);
+    CHECK(w.gpu_core == 30);
+    CHECK(w.gpu_count == 2);
+    CHECK(w.whole_gpus == 0);
+    CHECK(w.schd_weight == 3);
+    CHECK(w.memory.weights_mib == 6144);
+    CHECK(w.memory.activation_mib == 256);
+    CHECK(w.memory.context_mib == 500);
+    CHECK(w.image_pull == 30 * kS);
+    CHECK(w.model_load == 45 * kS);
+    CHECK(w.probe == ProbeKind::kTcp);
+    CHECK(w.on_load_oom == LoadOomReaction::kExit);
+    CHECK(w.traffic.kind == ArrivalKind::kPoisson);
+    CHECK(w.traffic.rate == 20);
+    CHECK(w.traffic.scale == 1);
+    CHECK(w.work.dist == WorkDistribution::kLognormal);
+    CHECK(w.work.mean_s == doctest::Approx(0.02));
+    CHECK(w.work.cv == 0.5);
+    CHECK(w.concurrency == 4);
+    CHECK(w.batching.max_batch == 8);
+    CHECK(w.batching.max_wait == 5 * kMs);
+    CHECK(w.batching.beta == 0.1);
+    CHECK(w.cpu_before == 2 * kMs);
+    CHECK(w.cpu_after == 1 * kMs);
+    CHECK(w.timeout == 1 * kS);
+    CHECK(w.on_timeout == TimeoutAction::kComplete);
+    CHECK(w.routing == Routing::kLeastOutstanding);
+    CHECK(w.slo.latency == 200 * kMs);
+    CHECK(w.slo.percentile == 99.9);
+    CHECK(w.slo.error_budget == doctest::Approx(0.001));
+  }
+
+  SUBCASE("piecewise and diurnal traffic, constant and gamma work, defaults elsewhere") {
+    const Workload& chat = s.workloads[1];
+    CHECK(chat.namespace_ == "default");
+    CHECK(chat.replicas == 1);
+    CHECK(chat.labels == Labels{{"app", "chat"}});
+    CHECK(chat.gpu_mem == 4);
+    CHECK(chat.gpu_count == 1);
+    CHECK(chat.traffic.kind == ArrivalKind::kPiecewise);
+    REQUIRE(chat.traffic.pieces.size() == 2);
+    CHECK(chat.traffic.pieces[0].at == 0);
+    CHECK(chat.traffic.pieces[0].rate == 10);
+    CHECK(chat.traffic.pieces[1].at == 5400 * kS);
+    CHECK(chat.traffic.pieces[1].rate == doctest::Approx(3.0 / 3600));
+    CHECK(chat.work.dist == WorkDistribution::kConstant);
+    CHECK(chat.work.mean_s == 1.5);
+    CHECK(chat.work.cv == 0);
+    CHECK(chat.concurrency == 0);  // unlimited
+    CHECK(chat.routing == Routing::kRoundRobin);
+    CHECK(chat.probe == ProbeKind::kModel);
+    CHECK(chat.on_load_oom == LoadOomReaction::kStayUp);
+    CHECK(chat.on_timeout == TimeoutAction::kAbort);
+    CHECK_FALSE(chat.memory.context_mib.has_value());
+
+    const Workload& batch = s.workloads[2];
+    CHECK(batch.whole_gpus == 1);
+    CHECK(batch.gpu_mem == 0);
+    CHECK(batch.traffic.kind == ArrivalKind::kDiurnal);
+    CHECK(batch.traffic.diurnal_mean == 20);
+    CHECK(batch.traffic.diurnal_amplitude == 0.5);
+    CHECK(batch.traffic.diurnal_period == 12 * 3600 * kS);
+    CHECK(batch.traffic.diurnal_peak_at == 9 * 3600 * kS);
+    CHECK(batch.work.dist == WorkDistribution::kGamma);
+    CHECK(batch.work.mean_s == doctest::Approx(250e-6));
+    CHECK(batch.work.cv == 2);
+    CHECK(batch.slo.error_budget == 0.002);
+    CHECK(batch.slo.percentile == 99);
+    CHECK(batch.slo.latency == 0);
+  }
+
+  SUBCASE("run") {
+    CHECK(s.run.duration == 2 * 3600 * kS);
+    CHECK(s.run.warmup == 600 * kS);
+    CHECK(s.run.seed == std::numeric_limits<uint64_t>::max());
+    CHECK(s.run.replications == 5);
+  }
+
+  SUBCASE("variants, with a star topology_spread expanded per workload") {
+    REQUIRE(s.variants.size() == 2);
+    const Variant& v = s.variants[0];
+    CHECK(v.name == "upgrade-first");
+    CHECK(v.description == "fix the module before the quotas");
+    CHECK(v.policy == SharingPolicy::kFixedEqual);
+    CHECK(v.max_inst == 5);
+    CHECK(v.switch_overhead == 0.2);
+    CHECK(v.placement == std::map<std::string, std::string>{{"gpu-l20", "spread"}, {"*", "fgd"}});
+    CHECK(v.memory_isolation ==
+          std::map<std::string, MemoryIsolation>{{"*", MemoryIsolation::kHard}});
+    REQUIRE(v.topology_spread.size() == 3);
+    CHECK(v.topology_spread.count("*") == 0);
+    CHECK(v.topology_spread.at("ocr")[0].topology_key == "kubernetes.io/hostname");
+    CHECK(v.topology_spread.at("ocr")[0].label_selector.match_labels == s.workloads[0].labels);
+    CHECK(v.topology_spread.at("chat")[0].max_skew == 3);
+    CHECK(v.topology_spread.at("chat")[0].label_selector.match_labels == Labels{{"app", "chat"}});
+    CHECK(v.topology_spread.at("batch")[0].label_selector.match_labels == Labels{{"app", "batch"}});
+    CHECK(v.gpu_mem == std::map<std::string, int>{{"ocr", 12}, {"*", 6}});
+    CHECK(v.gpu_core == std::map<std::string, int>{{"ocr", 50}});
+    CHECK(v.replicas == std::map<std::string, int>{{"ocr", 6}, {"*", 1}});
+    CHECK(v.node_count == std::map<std::string, int>{{"gpu-l20", 6}});
+    CHECK(v.traffic_scale == std::map<std::string, double>{{"*", 1.5}, {"chat", 2}});
+    CHECK(s.variants[1].traffic_scale == std::map<std::string, double>{{"*", 2}});
+    CHECK_FALSE(s.variants[1].policy.has_value());
+  }
+}
+
+TEST_CASE("good.yaml's variant applies on top of the base") {
+  Expected<Scenario> r = ReadScenarioFile(TestDataDir() + "good.yaml");
+  REQUIRE(r.ok());
+  Scenario s = ApplyVariant(*r, r->variants[0]);
+  CHECK(s.node_pools[0].placement == "spread");
+  CHECK(s.node_pools[1].placement == "fgd");
+  CHECK(s.node_pools[0].isolation == MemoryIsolation::kHard);
+  CHECK(s.node_pools[1].isolation == MemoryIsolation::kSoft);  // a share pool has no module
+  CHECK(s.workloads[0].gpu_mem == 12);
+  CHECK(s.workloads[1].gpu_mem == 6);
+  CHECK(s.workloads[2].gpu_mem == 0);  // whole cards stay whole
+  CHECK(s.workloads[1].traffic.scale == 2);
+  CHECK(s.workloads[2].traffic.scale == 1.5);
+}
+
+// Reads `yaml` and returns the error as the user sees it ("" when it reads).
+std::string ErrorOf(const std::string& yaml) {
+  Expected<Scenario> r = ReadScenarioString(yaml, "s.yaml");
+  return r.ok() ? "" : r.error().ToString();
+}
+
+Scenario Read(const std::string& yaml) {
+  Expected<Scenario> r = ReadScenarioString(yaml, "s.yaml");
+  if (!r.ok()) FAIL(r.error().ToString());
+  return *r;
+}
+
+TEST_CASE("a minimal scenario takes every default") {
+  Scenario s = Read("name: tiny\n");
+  CHECK(s.file == "s.yaml");
+  CHECK(s.cluster.policy == SharingPolicy::kNative);
+  CHECK(s.cluster.max_inst == 0);
+  CHECK(s.cluster.switch_overhead == 0.05);
+  CHECK(s.cluster.default_placement == "binpack");
+  CHECK(s.node_pools.empty());
+  CHECK(s.run.duration == 3600 * kS);
+  CHECK(s.run.warmup == 300 * kS);
+  CHECK(s.run.seed == 1);
+  CHECK(s.run.replications == 1);
+  CHECK(s.catalog.Find("H200") != nullptr);
+}
+
+TEST_CASE("a GPU pool without ack.node.gpu.schedule is cgpu, with hard isolation, and says so") {
+  Scenario s = Read("name: x\nnode_pools:\n  - {name: p, gpu: a10}\n");
+  const NodePool& p = s.node_pools[0];
+  CHECK(p.gpu_type == "A10");  // the catalog's spelling
+  CHECK(p.schedule == GpuSchedule::kCgpu);
+  CHECK(p.labels.at("ack.node.gpu.schedule") == "cgpu");
+  CHECK(p.cgpu_active);
+  CHECK(p.isolation == MemoryIsolation::kHard);
+  CHECK(p.count == 1);
+  CHECK(p.pods == 110);
+  CHECK(p.max_pods_per_card == 0);
+}
+
+TEST_CASE("cgpu.disable.isolation=true turns the module's isolation off") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n  - name: p\n    gpu: T4\n    labels: {ack.node.gpu.schedule: "
+      "core_mem, "
+      "cgpu.disable.isolation: \"true\"}\n");
+  CHECK(s.node_pools[0].schedule == GpuSchedule::kCoreMem);
+  CHECK_FALSE(s.node_pools[0].cgpu_active);
+  CHECK(s.node_pools[0].isolation == MemoryIsolation::kSoft);
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - name: p\n    gpu: T4\n    labels: "
+                "{cgpu.disable.isolation: \"true\"}\n    memory_isolation: hard\n") ==
+        "s.yaml:6: node_pools[0].memory_isolation: hard isolation contradicts the label "
+        "cgpu.disable.isolation=true; remove the label or make memory_isolation soft");
+}
+
+TEST_CASE("pool labels with a meaning are validated") {
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - name: p\n    gpu: T4\n    labels:\n      "
+                "ack.node.gpu.placement: spraed\n") ==
+        "s.yaml:6: node_pools[0].labels.ack.node.gpu.placement: \"spraed\" is not a valid "
+        "placement; did you mean `spread`?");
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - name: p\n    gpu: T4\n    labels: "
+                "{ack.node.gpu.max-pod: \"0\"}\n") ==
+        "s.yaml:5: node_pools[0].labels.ack.node.gpu.max-pod: 0 is less than 1");
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - name: p\n    gpus_per_node: 2\n") ==
+        "s.yaml:4: node_pools[0].gpus_per_node: a pool without `gpu` has no cards; set `gpu` to "
+        "a catalog type");
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, gpu: T4}\n  - {name: p, gpu: A10}\n") ==
+        "s.yaml:4: node_pools[1].name: duplicate node pool name \"p\"");
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, taints: [{key: k, effect: NoSchedul}]}\n") ==
+        "s.yaml:3: node_pools[0].taints[0].effect: \"NoSchedul\" is not a valid taint effect; did "
+        "you mean `NoSchedule`?");
+}
+
+TEST_CASE("names are DNS-1123 labels, with the likely fix as hint") {
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: OCR_Service\n") ==
+        "s.yaml:3: workloads[0].name: \"OCR_Service\" is not a valid name; did you mean "
+        "`ocr-service`? names are DNS-1123 labels: lower-case letters, digits and '-', at most 63 "
+        "characters");
+}
+
+TEST_CASE("wrong types name what was expected and what was found") {
+  CHECK(ErrorOf("name: x\ncluster: 5\n") == "s.yaml:2: cluster: expected a mapping, found \"5\"");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    replicas: [1]\n") ==
+        "s.yaml:4: workloads[0].replicas: expected a whole number, found a list");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    replicas: 2.5\n") ==
+        "s.yaml:4: workloads[0].replicas: \"2.5\" is not a whole number");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    labels:\n") ==
+        "s.yaml:4: workloads[0].labels: expected a mapping, found nothing");
+  CHECK(ErrorOf("name: [x]\n") == "s.yaml:1: name: expected a string, found a list");
+}
+
+TEST_CASE("unknown keys list the known ones when no key is close") {
+  CHECK(ErrorOf("name: x\nrun: {length: 1h}\n") ==
+        "s.yaml:2: run.length: unknown key; known keys: duration, warmup, seed, replications");
+  CHECK(ErrorOf("name: x\nnodepools: []\n") ==
+        "s.yaml:2: nodepools: unknown key; did you mean `node_pools`?");
+  CHECK(ErrorOf("name: x\nbase: 1\n") ==
+        "s.yaml:2: base: unknown key; known keys: name, description, gpu_types, cluster, "
+        "node_pools, workloads, run, variants");
+  CHECK(ErrorOf("name: x\nvariants:\n  - &v {name: a, policy: 1}\n  - <<: *v\n    name: b\n") ==
+        "s.yaml:4: variants[1].<<: unknown key; YAML merge keys (<<) are not supported");
+}
+
+TEST_CASE("a key given twice is an error, not a silent override") {
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    replicas: 1\n    replicas: 2\n") ==
+        "s.yaml:5: workloads[0].replicas: duplicate key; each key may appear once in a mapping");
+}
+
+TEST_CASE("one YAML document per file") {
+  CHECK(ErrorOf("name: x\n---\nname: y\n") ==
+        "s.yaml:3: a second YAML document; a scenario file holds one; put variants under "
+        "`variants:` instead of a new document");
+  CHECK(Read("name: x\n---\n").name == "x");
+}
+
+TEST_CASE("workload resource rules follow ACK") {
+  CHECK(ErrorOf("name: x\nworkloads:\n  - {name: a, gpu_mem: 4, whole_gpus: 1}\n") ==
+        "s.yaml:3: workloads[0].whole_gpus: whole_gpus excludes gpu_mem and gpu_core; a pod "
+        "either owns whole cards (nvidia.com/gpu) or shares them (aliyun.com/gpu-mem)");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - {name: a, gpu_count: 2}\n") ==
+        "s.yaml:3: workloads[0].gpu_count: gpu_count splits gpu_mem over cards, but there is no "
+        "gpu_mem; use whole_gpus for exclusive cards");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - {name: a, gpu_mem: 5.5}\n") ==
+        "s.yaml:3: workloads[0].gpu_mem: \"5.5\" is not a whole number; extended resources such "
+        "as aliyun.com/gpu-mem are integers");
+  CHECK(
+      Read("name: x\nworkloads:\n  - {name: a, gpu_mem: 8, gpu_count: 4}\n").workloads[0].gpu_mem ==
+      8);
+  CHECK(ErrorOf("name: x\nworkloads:\n  - {name: a, concurrency: 0}\n") ==
+        "s.yaml:3: workloads[0].concurrency: 0 is less than 1; write `unlimited` for no limit");
+}
+
+TEST_CASE("scheduling constraints follow Kubernetes validation") {
+  CHECK(ErrorOf(
+            "name: x\nworkloads:\n  - name: a\n    tolerations: [{operator: Equal, value: v}]\n") ==
+        "s.yaml:4: workloads[0].tolerations[0]: a toleration without `key` must use operator "
+        "Exists");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    tolerations: [{key: k, operator: Exists, "
+                "value: v}]\n") ==
+        "s.yaml:4: workloads[0].tolerations[0].value: must be empty when the operator is Exists");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    tolerations: [{key: k, effect: NoSchedule, "
+                "toleration_seconds: 60}]\n") ==
+        "s.yaml:4: workloads[0].tolerations[0].toleration_seconds: needs effect NoExecute");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    node_affinity:\n      required: [[{key: k, "
+                "operator: In}]]\n") ==
+        "s.yaml:5: workloads[0].node_affinity.required[0][0]: operator In needs `values`");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    node_affinity:\n      required: [[{key: k, "
+                "operator: Gt, values: [big]}]]\n") ==
+        "s.yaml:5: workloads[0].node_affinity.required[0][0]: operator Gt needs exactly one "
+        "integer in `values`");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    topology_spread:\n      - {topology_key: "
+                "zone, when_unsatisfiable: ScheduleAnyway, min_domains: 2}\n") ==
+        "s.yaml:5: workloads[0].topology_spread[0].min_domains: min_domains needs "
+        "when_unsatisfiable DoNotSchedule");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    topology_spread:\n      - {max_skew: 0, "
+                "topology_key: zone}\n") ==
+        "s.yaml:5: workloads[0].topology_spread[0].max_skew: 0 is less than 1");
+}
+
+TEST_CASE("traffic and work are checked for shape") {
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    traffic: {}\n") ==
+        "s.yaml:4: workloads[0].traffic: traffic needs one of `rate`, `piecewise` or `diurnal`");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    traffic:\n      piecewise: [{at: 1m, rate: "
+                "1/s}]\n") ==
+        "s.yaml:5: workloads[0].traffic.piecewise[0].at: the first piece must start at 0s");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    traffic:\n      piecewise:\n        - {at: "
+                "0, rate: 1/s}\n        - {at: 2h, rate: 2/s}\n        - {at: 1h, rate: 3/s}\n") ==
+        "s.yaml:8: workloads[0].traffic.piecewise[2].at: pieces must be in increasing order of "
+        "`at`; this piece starts at 1h, the one before at 2h");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    traffic: {diurnal: {mean: 5/s, period: 1h, "
+                "peak_at: 2h}}\n") ==
+        "s.yaml:4: workloads[0].traffic.diurnal.peak_at: peak_at (2h) must be within the period "
+        "(1h)");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    work: {dist: exponential, cv: 2}\n") ==
+        "s.yaml:4: workloads[0].work.cv: exponential work has cv 1; use lognormal or gamma for "
+        "another cv");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    work: {dist: pareto}\n") ==
+        "s.yaml:4: workloads[0].work.dist: \"pareto\" is not a valid distribution; use one of "
+        "constant, exponential, lognormal, gamma");
+  CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    work: {mean: 0s}\n") ==
+        "s.yaml:4: workloads[0].work.mean: the mean work must be positive");
+}
+
+TEST_CASE("variants are checked against the scenario they change") {
+  const std::string base =
+      "name: x\nnode_pools:\n  - {name: share, gpu: T4, labels: {ack.node.gpu.schedule: share}}\n"
+      "workloads:\n  - {name: a, gpu_mem: 4, gpu_count: 2}\n  - {name: b, whole_gpus: 1}\n"
+      "variants:\n";
+  CHECK(ErrorOf(base + "  - {name: v, memory_isolation: {share: hard}}\n") ==
+        "s.yaml:8: variants[0].memory_isolation.share: node pool \"share\" has no cGPU module to "
+        "enforce hard isolation; hard isolation needs ack.node.gpu.schedule cgpu or core_mem");
+  CHECK(Read(base + "  - {name: v, memory_isolation: {\"*\": hard}}\n").variants.size() == 1);
+  CHECK(ErrorOf(base + "  - {name: v, gpu_mem: {a: 3}}\n") ==
+        "s.yaml:8: variants[0].gpu_mem.a: invalid replica for resource aliyun.com/gpu-mem, "
+        "because 3 / 2 = 1.5; make gpu_mem a multiple of gpu_count (2)");
+  CHECK(ErrorOf(base + "  - {name: v, gpu_mem: {\"*\": 3}}\n") ==
+        "s.yaml:8: variants[0].gpu_mem.*: invalid replica for resource aliyun.com/gpu-mem, "
+        "because 3 / 2 = 1.5; make gpu_mem a multiple of gpu_count (2)");
+  CHECK(ErrorOf(base + "  - {name: v, gpu_mem: {b: 4}}\n") ==
+        "s.yaml:8: variants[0].gpu_mem.b: workload \"b\" uses whole_gpus, which excludes gpu_mem");
+  CHECK(ErrorOf(base + "  - {name: v, max_inst: 26}\n") ==
+        "s.yaml:8: variants[0].max_inst: 26 is not in 1..25; cGPU runs at most 25 instances per "
+        "card");
+  CHECK(ErrorOf(base + "  - {name: v}\n  - {name: v}\n") ==
+        "s.yaml:9: variants[1].name: duplicate variant name \"v\"");
+  CHECK(ErrorOf(base + "  - {name: v, traffic_scale: -1}\n") ==
+        "s.yaml:8: variants[0].traffic_scale: -1 is negative");
+  CHECK(ErrorOf(base + "  - {name: v, node_count: {nope: 1}}\n") ==
+        "s.yaml:8: variants[0].node_count.nope: unknown node pool \"nope\"; node pools: share");
+}
+
+}  // namespace
+}  // namespace knobsim

@@ -1,0 +1,223 @@
+#include "sim/run_set.h"
+
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "sim/simulation.h"
+#include "sim/variant.h"
+
+namespace knobsim {
+
+namespace {
+
+// Mean and half-width of f(run) over `runs`.
+template <class F>
+MeanCi Over(const std::vector<const RunResult*>& runs, F f) {
+  std::vector<double> values;
+  values.reserve(runs.size());
+  for (const RunResult* r : runs) values.push_back(static_cast<double>(f(*r)));
+  if (values.empty()) return {};
+  return Summarize(values);
+}
+
+WorkloadStats SummarizeWorkload(const std::vector<RunResult>& runs, size_t w, const Scenario& s) {
+  std::vector<const RunResult*> all;
+  std::vector<const RunResult*> with_successes;  // a percentile of no request is not 0 ms
+  for (const RunResult& r : runs) {
+    all.push_back(&r);
+    if (r.workloads[w].completed > 0) with_successes.push_back(&r);
+  }
+  auto of = [w](auto field) {
+    return [w, field](const RunResult& r) { return field(r.workloads[w]); };
+  };
+  WorkloadStats st;
+  st.name = runs.front().workloads[w].name;
+  st.requests = Over(all, of([](const WorkloadResult& x) { return x.requests; }));
+  st.completed = Over(all, of([](const WorkloadResult& x) { return x.completed; }));
+  st.errors.oom = Over(all, of([](const WorkloadResult& x) { return x.errors.oom; }));
+  st.errors.fake_ready = Over(all, of([](const WorkloadResult& x) { return x.errors.fake_ready; }));
+  st.errors.timeout = Over(all, of([](const WorkloadResult& x) { return x.errors.timeout; }));
+  st.errors.no_replica = Over(all, of([](const WorkloadResult& x) { return x.errors.no_replica; }));
+  st.latency_replications = static_cast<int>(with_successes.size());
+  const auto& ok = with_successes;
+  st.latency_ms.mean = Over(ok, of([](const WorkloadResult& x) { return x.latency_ms.mean; }));
+  st.latency_ms.p50 = Over(ok, of([](const WorkloadResult& x) { return x.latency_ms.p50; }));
+  st.latency_ms.p90 = Over(ok, of([](const WorkloadResult& x) { return x.latency_ms.p90; }));
+  st.latency_ms.p99 = Over(ok, of([](const WorkloadResult& x) { return x.latency_ms.p99; }));
+  st.latency_ms.p999 = Over(ok, of([](const WorkloadResult& x) { return x.latency_ms.p999; }));
+  st.throughput_rps = Over(all, of([](const WorkloadResult& x) { return x.throughput_rps; }));
+  st.error_ratio = Over(all, of([](const WorkloadResult& x) { return x.error_ratio; }));
+  st.slo_latency_ms = Over(ok, of([](const WorkloadResult& x) { return x.slo_latency_ms; }));
+  for (const RunResult& r : runs) st.slo_met_replications += r.workloads[w].slo_met ? 1 : 0;
+  st.slo_met = st.slo_met_replications == static_cast<int>(runs.size());
+  st.in_system_end = Over(all, of([](const WorkloadResult& x) { return x.in_system_end; }));
+  st.in_system_mean = Over(all, of([](const WorkloadResult& x) { return x.in_system_mean; }));
+  st.measured_s = Over(all, of([](const WorkloadResult& x) { return x.measured_s; }));
+  st.time_in_system_mean_ms =
+      Over(all, of([](const WorkloadResult& x) { return x.time_in_system_mean_ms; }));
+  for (const Workload& wl : s.workloads) {
+    if (wl.name == st.name) st.slo = wl.slo;
+  }
+  return st;
+}
+
+// Cards are matched by (node, index) rather than position: a replication that happens to list
+// them differently must not mix two cards' numbers.
+std::vector<CardStats> SummarizeCards(const std::vector<RunResult>& runs) {
+  std::vector<CardStats> out;
+  for (const CardResult& first : runs.front().cards) {
+    std::vector<const CardResult*> same;
+    for (const RunResult& r : runs) {
+      for (const CardResult& c : r.cards) {
+        if (c.node == first.node && c.index == first.index) {
+          same.push_back(&c);
+          break;
+        }
+      }
+    }
+    auto over = [&same](auto field) {
+      std::vector<double> v;
+      for (const CardResult* c : same) v.push_back(static_cast<double>(field(*c)));
+      return Summarize(v);
+    };
+    CardStats cs;
+    cs.node = first.node;
+    cs.index = first.index;
+    cs.gpu = first.gpu;
+    cs.busy = over([](const CardResult& c) { return c.busy; });
+    cs.effective = over([](const CardResult& c) { return c.effective; });
+    cs.switch_overhead = over([](const CardResult& c) { return c.switch_overhead; });
+    cs.waste = over([](const CardResult& c) { return c.waste; });
+    cs.memory_physical_mib = first.memory_physical_mib;
+    cs.memory_quota_mib = over([](const CardResult& c) { return c.memory_quota_mib; });
+    cs.memory_used_mib = over([](const CardResult& c) { return c.memory_used_mib; });
+    cs.memory_peak_mib = over([](const CardResult& c) { return c.memory_peak_mib; });
+    cs.pods = first.pods;
+    out.push_back(std::move(cs));
+  }
+  return out;
+}
+
+}  // namespace
+
+const Variant* FindVariant(const Scenario& scenario, std::string_view name) {
+  for (const Variant& v : scenario.variants) {
+    if (v.name == name) return &v;
+  }
+  return nullptr;
+}
+
+VariantSummary SummarizeVariant(std::string name, std::string description, const Scenario& resolved,
+                                std::vector<RunResult> runs) {
+  if (runs.empty()) throw std::invalid_argument("SummarizeVariant: no runs");
+  for (const RunResult& r : runs) {
+    if (r.workloads.size() != runs.front().workloads.size()) {
+      throw std::logic_error("replications of variant " + name + " disagree on the workloads");
+    }
+  }
+  VariantSummary v;
+  v.name = std::move(name);
+  v.description = std::move(description);
+  v.replications = static_cast<int>(runs.size());
+  for (size_t w = 0; w < runs.front().workloads.size(); ++w) {
+    v.workloads.push_back(SummarizeWorkload(runs, w, resolved));
+  }
+  v.cards = SummarizeCards(runs);
+  v.pods = runs.front().pods;
+  v.cluster = runs.front().cluster;
+  v.runs = std::move(runs);
+  return v;
+}
+
+RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
+  if (options.replications < 1) throw std::invalid_argument("replications must be at least 1");
+
+  // The resolved scenario of every variant, base first; each is simulated R times.
+  struct Planned {
+    std::string name, description;
+    Scenario scenario;
+  };
+  std::vector<Planned> plan;
+  plan.push_back({std::string(kBaseVariant), "the scenario as written", scenario});
+  for (const std::string& name : options.variants) {
+    if (name == kBaseVariant) continue;
+    bool seen = false;
+    for (const Planned& p : plan) seen = seen || p.name == name;
+    if (seen) continue;
+    const Variant* v = FindVariant(scenario, name);
+    if (v == nullptr) throw std::invalid_argument("unknown variant: " + name);
+    plan.push_back({v->name, v->description, ApplyVariant(scenario, *v)});
+  }
+  for (Planned& p : plan) {
+    p.scenario.run.seed = options.seed;
+    p.scenario.run.replications = options.replications;
+  }
+
+  const int reps = options.replications;
+  const int total = static_cast<int>(plan.size()) * reps;
+  std::vector<RunResult> results(total);
+  std::vector<std::exception_ptr> failures(total);
+  const SimulateFn simulate = options.simulate ? options.simulate : SimulateFn(Simulate);
+  int done = 0;
+
+  int threads = options.threads;
+#ifdef _OPENMP
+  if (threads <= 0) threads = omp_get_max_threads();
+#endif
+  threads = std::clamp(threads, 1, std::max(1, total));
+
+  // Nothing may escape an OpenMP region: each job's exception is kept at its index.
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+#endif
+  for (int job = 0; job < total; ++job) {
+    const Planned& p = plan[job / reps];
+    const int rep = job % reps;
+    try {
+      results[job] = simulate(p.scenario, ReplicationSeed(options.seed, rep));
+    } catch (...) {
+      failures[job] = std::current_exception();
+    }
+#ifdef _OPENMP
+#pragma omp critical(knobsim_run_set_progress)
+#endif
+    {
+      ++done;
+      if (options.progress) {
+        try {
+          options.progress(done, total);
+        } catch (...) {
+          // A progress display that fails must not lose the runs.
+        }
+      }
+    }
+  }
+  (void)threads;  // unused without OpenMP
+
+  for (const std::exception_ptr& e : failures) {
+    if (e) std::rethrow_exception(e);
+  }
+
+  RunSetResult out;
+  out.scenario = scenario.name;
+  out.seed = options.seed;
+  out.replications = reps;
+  out.duration = scenario.run.duration;
+  out.warmup = scenario.run.warmup;
+  for (size_t v = 0; v < plan.size(); ++v) {
+    std::vector<RunResult> runs(std::make_move_iterator(results.begin() + v * reps),
+                                std::make_move_iterator(results.begin() + (v + 1) * reps));
+    out.variants.push_back(
+        SummarizeVariant(plan[v].name, plan[v].description, plan[v].scenario, std::move(runs)));
+  }
+  return out;
+}
+
+}  // namespace knobsim

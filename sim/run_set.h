@@ -1,0 +1,111 @@
+// RunSet: the sweep behind one `knobsim run` — the base scenario and the chosen variants, each
+// replicated R times — run in parallel and summarized per variant.
+//
+// Every (variant, replication) pair is one independent job. Jobs run on OpenMP threads and each
+// result is stored at its job's index, never appended in completion order, so the summary is the
+// same whatever the thread count. Replication r of every variant uses ReplicationSeed(seed, r):
+// variants are paired by seed and see common random numbers (DESIGN.md §3.1).
+//
+// Summaries (DESIGN.md §3.5): every numeric workload and card field becomes the mean over the
+// replications and its 95 % half-width (Student t, sim/replication_stats.h). Latency percentiles
+// are the mean of the per-replication percentiles, over the replications that completed at least
+// one request. Pods and cluster state are those of replication 0.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/replication_stats.h"
+#include "sim/results.h"
+#include "sim/scenario.h"
+
+namespace knobsim {
+
+// The name of the unchanged scenario in every run set, results table and results document.
+inline constexpr std::string_view kBaseVariant = "base";
+
+using SimulateFn = std::function<RunResult(const Scenario&, uint64_t seed)>;
+using ProgressFn = std::function<void(int done, int total)>;
+
+struct RunSetOptions {
+  std::vector<std::string> variants;  // variant names to run after the base, in this order
+  int replications = 1;               // R >= 1
+  uint64_t seed = 1;
+  int threads = 0;      // OpenMP threads; 0 = the OpenMP default
+  SimulateFn simulate;  // empty = knobsim::Simulate (tests inject a fake)
+  ProgressFn progress;  // after each finished job, one call at a time; may be empty
+};
+
+struct ErrorStats {
+  MeanCi oom, fake_ready, timeout, no_replica;
+};
+
+struct LatencyStats {  // milliseconds
+  MeanCi mean, p50, p90, p99, p999;
+};
+
+// One workload over the replications of one variant.
+struct WorkloadStats {
+  std::string name;
+  MeanCi requests, completed;
+  ErrorStats errors;
+  int latency_replications = 0;  // replications with >= 1 success: latency is over these only
+  LatencyStats latency_ms;
+  MeanCi throughput_rps;
+  MeanCi error_ratio;
+  MeanCi slo_latency_ms;
+  int slo_met_replications = 0;
+  bool slo_met = false;  // met in every replication
+  MeanCi in_system_end, in_system_mean, measured_s, time_in_system_mean_ms;
+  Slo slo;  // the objective, from the scenario this variant ran
+};
+
+// One card over the replications of one variant (cards are the same in every replication).
+struct CardStats {
+  std::string node;
+  int index = 0;
+  std::string gpu;
+  MeanCi busy, effective, switch_overhead, waste;
+  int64_t memory_physical_mib = 0;
+  MeanCi memory_quota_mib, memory_used_mib, memory_peak_mib;
+  std::vector<std::string> pods;  // replication 0
+};
+
+struct VariantSummary {
+  std::string name;  // "base" for the unchanged scenario
+  std::string description;
+  int replications = 0;
+  std::vector<RunResult> runs;  // index = replication
+  std::vector<WorkloadStats> workloads;
+  std::vector<CardStats> cards;
+  std::vector<PodResult> pods;  // replication 0
+  ClusterResult cluster;        // replication 0
+};
+
+struct RunSetResult {
+  std::string scenario;  // scenario name
+  uint64_t seed = 0;
+  int replications = 0;
+  SimTime duration = 0;
+  SimTime warmup = 0;
+  std::vector<VariantSummary> variants;  // base first, then the requested variants in order
+};
+
+// The variant of `scenario` named `name`; nullptr when there is none.
+const Variant* FindVariant(const Scenario& scenario, std::string_view name);
+
+// Runs the base and `options.variants` (the names must exist: see FindVariant; "base" and repeats
+// are skipped) with `options.replications` replications each. Throws std::invalid_argument on an
+// unknown variant name or replications < 1, and rethrows the first failing job's exception (by job
+// index, so which one is reported does not depend on the thread count either).
+RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options);
+
+// Summarizes runs that already exist (index = replication); RunSet's second half, exposed for
+// tests and for merging shards later.
+VariantSummary SummarizeVariant(std::string name, std::string description, const Scenario& resolved,
+                                std::vector<RunResult> runs);
+
+}  // namespace knobsim

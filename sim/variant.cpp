@@ -1,0 +1,82 @@
+#include "sim/variant.h"
+
+namespace knobsim {
+namespace {
+
+// The value a per-name knob map gives `name`: its own entry wins over the "*" entry, so a
+// variant can say "spread everywhere, but binpack on gpu-a10". `star_applies` is false for
+// entities a "*" should leave alone (below).
+template <class V>
+const V* Lookup(const std::map<std::string, V>& knob, const std::string& name,
+                bool star_applies = true) {
+  if (auto it = knob.find(name); it != knob.end()) return &it->second;
+  if (!star_applies) return nullptr;
+  if (auto it = knob.find("*"); it != knob.end()) return &it->second;
+  return nullptr;
+}
+
+bool HasCgpuModule(const NodePool& pool) {
+  return !pool.gpu_type.empty() &&
+         (pool.schedule == GpuSchedule::kCgpu || pool.schedule == GpuSchedule::kCoreMem);
+}
+
+// Hard isolation is what a working cGPU module enforces: turning it on means the module is
+// (fixed and) active, so cgpu_active becomes true and a cgpu.disable.isolation label goes.
+// Pools without a module (share, default, CPU-only) cannot be hard; the reader rejects a
+// variant naming one, and "*" passes them by. Soft keeps cgpu_active as it was: on an active
+// module it is the buggy-module case (the cluster POLICY still shares compute), on a pool
+// without one it is what the pool already had.
+void SetIsolation(NodePool& pool, MemoryIsolation isolation) {
+  if (isolation == MemoryIsolation::kHard) {
+    if (!HasCgpuModule(pool)) return;
+    pool.cgpu_active = true;
+    pool.labels.erase("cgpu.disable.isolation");
+  }
+  pool.isolation = isolation;
+}
+
+}  // namespace
+
+Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
+  Scenario s = base;
+  if (variant.policy) s.cluster.policy = *variant.policy;
+  if (variant.max_inst) s.cluster.max_inst = *variant.max_inst;
+  if (variant.switch_overhead) s.cluster.switch_overhead = *variant.switch_overhead;
+
+  for (NodePool& pool : s.node_pools) {
+    // Placement picks a card inside a node; a "*" has nothing to say to a CPU-only pool.
+    const bool has_cards = !pool.gpu_type.empty();
+    if (const auto* placement = Lookup(variant.placement, pool.name, has_cards)) {
+      pool.placement = *placement;
+      pool.labels["ack.node.gpu.placement"] = *placement;
+    }
+    if (const auto* isolation = Lookup(variant.memory_isolation, pool.name)) {
+      SetIsolation(pool, *isolation);
+    }
+    if (const auto* count = Lookup(variant.node_count, pool.name)) pool.count = *count;
+  }
+
+  for (Workload& w : s.workloads) {
+    // A "*" quota or core change is about GPU-sharing workloads; it must not hand GPU memory
+    // to a CPU-only service or to one that owns whole cards.
+    const bool shares_gpu = w.gpu_mem > 0;
+    if (const auto* spread = Lookup(variant.topology_spread, w.name)) w.topology_spread = *spread;
+    if (const auto* units = Lookup(variant.gpu_mem, w.name, shares_gpu)) w.gpu_mem = *units;
+    if (const auto* core = Lookup(variant.gpu_core, w.name, shares_gpu)) w.gpu_core = *core;
+    if (const auto* replicas = Lookup(variant.replicas, w.name)) w.replicas = *replicas;
+    if (const auto* scale = Lookup(variant.traffic_scale, w.name)) w.traffic.scale *= *scale;
+  }
+  return s;
+}
+
+// Replication r > 0 takes the r-th output of a splitmix64 generator started at `seed`: well
+// mixed, so neighbouring seeds and replications do not give correlated streams.
+uint64_t ReplicationSeed(uint64_t seed, int replication) {
+  if (replication == 0) return seed;
+  uint64_t z = seed + static_cast<uint64_t>(replication) * 0x9E3779B97F4A7C15ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+}  // namespace knobsim

@@ -1,0 +1,102 @@
+// End-to-end tests of `knobsim run` on the real binary: determinism, threads, exit codes, errors,
+// and the quickstart story (DESIGN.md §1) reading the way the scenario promises.
+#include <doctest/doctest.h>
+
+#include "tools/knobsim/e2e_support.h"
+
+namespace knobsim::e2e {
+namespace {
+
+using nlohmann::json;
+
+TEST_CASE("the same seed gives byte-identical JSON, whatever the thread count") {
+  const std::string scenario = "'" + SourcePath("scenarios/quickstart.yaml") + "'";
+  const Outcome one = Run("run " + scenario + " --all --replications 3 --threads 1 --quiet --json -");
+  const Outcome again = Run("run " + scenario + " --all --replications 3 --threads 1 --quiet --json -");
+  const Outcome two = Run("run " + scenario + " --all --replications 3 --threads 2 --quiet --json -");
+  REQUIRE(one.exit_code == 0);
+  CHECK(one.out == again.out);
+  CHECK(one.out == two.out);
+  CHECK(json::parse(one.out).at("schema") == "knobsim.results/v1");
+}
+
+TEST_CASE("a different seed gives different numbers") {
+  const std::string scenario = "'" + SourcePath("scenarios/quickstart.yaml") + "'";
+  const Outcome a = Run("run " + scenario + " --seed 1 --quiet --json -");
+  const Outcome b = Run("run " + scenario + " --seed 2 --quiet --json -");
+  REQUIRE(a.exit_code == 0);
+  CHECK(a.out != b.out);
+}
+
+TEST_CASE("replications report a mean and a ci95 half-width") {
+  const json doc = RunJson("scenarios/quickstart.yaml", "--replications 4");
+  const json& w = doc.at("variants").at(0).at("workloads").at(0);
+  REQUIRE(w.contains("ci95"));
+  CHECK(w.at("ci95").at("latency_ms").at("mean").get<double>() >= 0);
+  CHECK(doc.at("replications") == 4);
+}
+
+TEST_CASE("--json writes the file atomically and leaves no temporary behind") {
+  const std::string out = TempPath("results.json");
+  const Outcome o = Run("run '" + SourcePath("scenarios/quickstart.yaml") + "' --quiet --json '" + out + "'");
+  REQUIRE(o.exit_code == 0);
+  const json doc = json::parse(ReadFile(out));
+  CHECK(doc.at("variants").size() == 1);
+  CHECK(doc.at("variants").at(0).at("name") == "base");
+  std::remove(out.c_str());
+}
+
+TEST_CASE("bad input exits 2 with file, line and field") {
+  const Outcome o = Run("run '" + SourcePath("sim/io/testdata/bad_gpu_mem_gb.yaml") + "' --quiet");
+  CHECK(o.exit_code == 2);
+  CHECK(o.err.find("bad_gpu_mem_gb.yaml:") != std::string::npos);
+  CHECK(o.err.find("gpu_mem") != std::string::npos);
+}
+
+TEST_CASE("a missing file and an unknown variant exit 2") {
+  CHECK(Run("run /nonexistent/scenario.yaml --quiet").exit_code == 2);
+  const Outcome o = Run("run '" + SourcePath("scenarios/quickstart.yaml") + "' --variant no-such-variant --quiet");
+  CHECK(o.exit_code == 2);
+  CHECK(o.err.find("upgrade-first") != std::string::npos);  // lists the ones that exist
+}
+
+TEST_CASE("--help describes run") {
+  const Outcome o = Run("run --help");
+  CHECK(o.exit_code == 0);
+  CHECK(o.out.find("--replications") != std::string::npos);
+}
+
+// The lesson of the incident: upgrading first turns over-quota pods into fake-Ready pods that
+// fail every request; fixing quotas to peak first avoids it.
+TEST_CASE("quickstart: upgrade-first shows fake-Ready pods failing their requests; fixing quotas first shows none") {
+  const json doc = RunJson("scenarios/quickstart.yaml", "--all");
+  const json& base = Variant(doc, "base");
+  const json& upgrade = Variant(doc, "upgrade-first");
+  const json& fixed = Variant(doc, "fix-quotas-then-upgrade");
+  CHECK(base.at("cluster").at("fake_ready_pods") == 0);
+  CHECK(fixed.at("cluster").at("fake_ready_pods") == 0);
+  CHECK(upgrade.at("cluster").at("fake_ready_pods").get<int>() >= 1);
+  // Every workload whose pods are all fake Ready fails about every request.
+  int broken = 0;
+  for (const json& w : upgrade.at("workloads")) {
+    bool all_fake = true, any = false;
+    for (const json& p : upgrade.at("pods")) {
+      if (p.at("workload") != w.at("name")) continue;
+      any = true;
+      all_fake = all_fake && p.at("state") == "FakeReady";
+    }
+    if (!any || !all_fake) continue;
+    ++broken;
+    CHECK(w.at("errors").at("fake_ready").get<double>() >= 0.99 * w.at("requests").get<double>());
+  }
+  CHECK(broken >= 1);
+  for (const json& w : fixed.at("workloads")) {
+    INFO("workload " << w.at("name"));
+    CHECK(w.at("errors").at("fake_ready") == 0);
+    CHECK(w.at("errors").at("oom") == 0);
+  }
+  for (const json& p : fixed.at("pods")) CHECK(p.at("state") == "Running");
+}
+
+}  // namespace
+}  // namespace knobsim::e2e

@@ -1,0 +1,29 @@
+// The knobsim subcommands. Each one registers itself (options, help, callback) on the program's
+// CLI11 app; its callback does the work and leaves the process exit status in *exit_code.
+//
+// Exit statuses (DESIGN.md §4): 0 success; 1 the run worked but a check failed (e.g.
+// `--fail-on-slo`); 2 bad input or usage. The command line is the only place that prints:
+// results to stdout, messages and progress to stderr.
+#pragma once
+
+namespace CLI {
+class App;
+}
+
+// The version `knobsim --version` prints and the results document records. The build may pass
+// the project version (CMake: KNOBSIM_VERSION="${PROJECT_VERSION}"); the fallback is kept equal
+// to project(VERSION) in CMakeLists.txt.
+#ifndef KNOBSIM_VERSION
+#define KNOBSIM_VERSION "0.1.0"
+#endif
+
+namespace knobsim::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitCheckFailed = 1;
+inline constexpr int kExitBadInput = 2;
+
+// `knobsim run SCENARIO [--variant NAME]... [--all] ...`: simulate the base and variants.
+void AddRunCommand(CLI::App& app, int* exit_code);
+
+}  // namespace knobsim::cli
