@@ -29,8 +29,13 @@ constexpr std::string_view kMaxPodLabel = "ack.node.gpu.max-pod";
 
 // ---- Small text helpers ------------------------------------------------------------------
 
-std::string Quote(std::string_view s) {
-  return "\"" + std::string(s) + "\"";
+// Appends rather than concatenates: GCC 12 warns falsely (-Wrestrict, PR 105651) on
+// `"\"" + std::string(text)` at -O3.
+std::string Quote(std::string_view text) {
+  std::string quoted(1, '"');
+  quoted.append(text);
+  quoted.push_back('"');
+  return quoted;
 }
 
 std::string Join(const std::vector<std::string>& items) {

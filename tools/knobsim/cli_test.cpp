@@ -10,7 +10,7 @@ namespace {
 using nlohmann::json;
 
 TEST_CASE("the same seed gives byte-identical JSON, whatever the thread count") {
-  const std::string scenario = "'" + SourcePath("scenarios/quickstart.yaml") + "'";
+  const std::string scenario = QuotedSourcePath("scenarios/quickstart.yaml");
   const Outcome one = Run("run " + scenario + " --all --replications 3 --threads 1 --quiet --json -");
   const Outcome again = Run("run " + scenario + " --all --replications 3 --threads 1 --quiet --json -");
   const Outcome two = Run("run " + scenario + " --all --replications 3 --threads 2 --quiet --json -");
@@ -21,7 +21,7 @@ TEST_CASE("the same seed gives byte-identical JSON, whatever the thread count") 
 }
 
 TEST_CASE("a different seed gives different numbers") {
-  const std::string scenario = "'" + SourcePath("scenarios/quickstart.yaml") + "'";
+  const std::string scenario = QuotedSourcePath("scenarios/quickstart.yaml");
   const Outcome a = Run("run " + scenario + " --seed 1 --quiet --json -");
   const Outcome b = Run("run " + scenario + " --seed 2 --quiet --json -");
   REQUIRE(a.exit_code == 0);
@@ -38,7 +38,7 @@ TEST_CASE("replications report a mean and a ci95 half-width") {
 
 TEST_CASE("--json writes the file atomically and leaves no temporary behind") {
   const std::string out = TempPath("results.json");
-  const Outcome o = Run("run '" + SourcePath("scenarios/quickstart.yaml") + "' --quiet --json '" + out + "'");
+  const Outcome o = Run("run " + QuotedSourcePath("scenarios/quickstart.yaml") + " --quiet --json " + out);
   REQUIRE(o.exit_code == 0);
   const json doc = json::parse(ReadFile(out));
   CHECK(doc.at("variants").size() == 1);
@@ -47,7 +47,7 @@ TEST_CASE("--json writes the file atomically and leaves no temporary behind") {
 }
 
 TEST_CASE("bad input exits 2 with file, line and field") {
-  const Outcome o = Run("run '" + SourcePath("sim/io/testdata/bad_gpu_mem_gb.yaml") + "' --quiet");
+  const Outcome o = Run("run " + QuotedSourcePath("sim/io/testdata/bad_gpu_mem_gb.yaml") + " --quiet");
   CHECK(o.exit_code == 2);
   CHECK(o.err.find("bad_gpu_mem_gb.yaml:") != std::string::npos);
   CHECK(o.err.find("gpu_mem") != std::string::npos);
@@ -55,7 +55,7 @@ TEST_CASE("bad input exits 2 with file, line and field") {
 
 TEST_CASE("a missing file and an unknown variant exit 2") {
   CHECK(Run("run /nonexistent/scenario.yaml --quiet").exit_code == 2);
-  const Outcome o = Run("run '" + SourcePath("scenarios/quickstart.yaml") + "' --variant no-such-variant --quiet");
+  const Outcome o = Run("run " + QuotedSourcePath("scenarios/quickstart.yaml") + " --variant no-such-variant --quiet");
   CHECK(o.exit_code == 2);
   CHECK(o.err.find("upgrade-first") != std::string::npos);  // lists the ones that exist
 }

@@ -23,6 +23,14 @@ inline std::string SourcePath(const std::string& relative) {
   return std::string(KNOBSIM_SOURCE_DIR) + "/" + relative;
 }
 
+// A source-tree path quoted for the shell. (Built with append: GCC 12 warns falsely on
+// `"'" + std::string` at -O2, PR 105651.)
+inline std::string QuotedSourcePath(const std::string& relative) {
+  std::string quoted = "'";
+  quoted.append(SourcePath(relative)).append("'");
+  return quoted;
+}
+
 inline std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
@@ -52,7 +60,7 @@ inline Outcome Run(const std::string& args) {
 
 // Runs `knobsim run SCENARIO EXTRA --json -` and parses the document.
 inline nlohmann::json RunJson(const std::string& scenario, const std::string& extra = "") {
-  Outcome o = Run("run '" + SourcePath(scenario) + "' " + extra + " --quiet --json -");
+  Outcome o = Run("run " + QuotedSourcePath(scenario) + " " + extra + " --quiet --json -");
   if (o.exit_code != 0 && o.exit_code != 1)
     throw std::runtime_error("knobsim failed (" + std::to_string(o.exit_code) + "): " + o.err);
   return nlohmann::json::parse(o.out);
