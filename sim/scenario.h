@@ -17,62 +17,9 @@
 #include "models/memory_isolation.h"
 #include "models/sharing_policy.h"
 #include "sim/event_queue.h"
+#include "sim/kube_types.h"
 
 namespace knobsim {
-
-using Labels = std::map<std::string, std::string>;
-
-struct Taint {
-  std::string key;
-  std::string value;
-  std::string effect;  // NoSchedule | PreferNoSchedule | NoExecute
-};
-
-struct Toleration {
-  std::string key;       // empty with operator Exists = tolerate everything
-  std::string op = "Equal";  // Equal | Exists
-  std::string value;
-  std::string effect;    // empty = all effects
-  std::optional<int64_t> toleration_seconds;
-};
-
-struct LabelSelectorRequirement {
-  std::string key;
-  std::string op;  // In | NotIn | Exists | DoesNotExist
-  std::vector<std::string> values;
-};
-
-struct LabelSelector {
-  Labels match_labels;
-  std::vector<LabelSelectorRequirement> match_expressions;
-};
-
-struct TopologySpreadConstraint {
-  int max_skew = 1;
-  std::string topology_key;                         // e.g. topology.kubernetes.io/zone
-  std::string when_unsatisfiable = "DoNotSchedule"; // DoNotSchedule | ScheduleAnyway
-  LabelSelector label_selector;                     // default: the workload's own labels
-  std::vector<std::string> match_label_keys;
-  std::optional<int> min_domains;
-  std::string node_affinity_policy = "Honor";  // Honor | Ignore
-  std::string node_taints_policy = "Ignore";   // Ignore | Honor
-};
-
-struct NodeSelectorRequirement {
-  std::string key;
-  std::string op;  // In | NotIn | Exists | DoesNotExist | Gt | Lt
-  std::vector<std::string> values;
-};
-
-// Required node affinity: terms are ORed, expressions in a term ANDed.
-struct NodeAffinity {
-  std::vector<std::vector<NodeSelectorRequirement>> required_terms;
-  struct Preferred {
-    int weight = 1;
-    std::vector<NodeSelectorRequirement> expressions;
-  };
-  std::vector<Preferred> preferred;
-};
 
 // How a node pool's cards are shared (label ack.node.gpu.schedule).
 enum class GpuSchedule { kDefault, kShare, kCgpu, kCoreMem };

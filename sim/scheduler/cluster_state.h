@@ -1,0 +1,68 @@
+// ClusterState: the scheduler's snapshot — every node, what is bound on it, and its cards.
+//
+// Pods bound here are the ones the real scheduler would see (phase Succeeded/Failed excluded by
+// the caller). Requested amounts are kept per node so a filter reads them in O(1); pods are
+// kept per node (indexes into `pods`) for topology spread counting. Binding a pod updates the
+// node's requests, its cards' occupancy and the pod lists; nothing else is cached here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/kube_types.h"
+
+namespace knobsim {
+
+struct CardState {
+  int total_mem = 0;   // gpu-mem units of the card
+  int used_mem = 0;
+  int total_core = 0;  // gpu-core.percentage of the card (100 on core_mem nodes, else 0)
+  int used_core = 0;
+  int pods = 0;        // pods holding a share of this card
+  bool whole = false;  // held by an nvidia.com/gpu pod
+};
+
+struct NodeState {
+  NodeSpec spec;
+  ResourceList requested;         // Σ requests of bound pods (scheduler units)
+  int64_t nonzero_cpu_milli = 0;  // Σ non-zero-defaulted requests (scoring)
+  int64_t nonzero_memory_bytes = 0;
+  std::vector<int> pods;          // indexes into ClusterState::pods
+  std::vector<CardState> cards;   // one per physical card, by index
+};
+
+// Where a pod goes: a node and, for GPU pods, the units it takes on each card.
+struct Placement {
+  int node = -1;
+  std::vector<int> cards;      // card indexes on the node
+  std::vector<int> mem_units;  // gpu-mem units per chosen card (same order)
+  std::vector<int> core_units; // gpu-core percent per chosen card (same order)
+};
+
+class ClusterState {
+ public:
+  // Adds a node; its cards come from spec.gpu_cards / card_mem_units / card_core_percent.
+  int AddNode(NodeSpec spec);
+  // Records a pod bound at `placement` (requests, cards, pod lists). Returns the pod's index.
+  int Bind(PodSpec pod, const Placement& placement);
+  // Binds a pod read from a manifest at spec.node_name with the allocation its annotations
+  // carry. Returns -1 when the node is unknown.
+  int BindExisting(PodSpec pod);
+  // Removes a bound pod (its resources are freed); the index stays valid but empty.
+  void Unbind(int pod);
+
+  int FindNode(const std::string& name) const;
+  const std::vector<NodeState>& nodes() const { return nodes_; }
+  const NodeState& node(int i) const { return nodes_[i]; }
+  const std::vector<PodSpec>& pods() const { return pods_; }
+  const PodSpec& pod(int i) const { return pods_[i]; }
+  const Placement& placement(int pod) const { return placements_[pod]; }
+  bool bound(int pod) const { return placements_[pod].node >= 0; }
+
+ private:
+  std::vector<NodeState> nodes_;
+  std::vector<PodSpec> pods_;
+  std::vector<Placement> placements_;
+};
+
+}  // namespace knobsim

@@ -1,0 +1,70 @@
+// The scheduling framework's plugin interfaces, after kube-scheduler's
+// (pkg/scheduler/framework): filters reject a node with a Status carrying reasons; scores rate
+// feasible nodes 0..100 after normalisation; the Scheduler (sim/scheduler/scheduler.h) runs
+// them in upstream order and composes the FailedScheduling message from the reasons.
+//
+// Plugins are per-Scheduler objects used by one thread. PreFilter / PreScore may compute
+// per-pod state (topology spread counts, ...) and keep it in the plugin until the next pod.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/kube_types.h"
+#include "sim/scheduler/cluster_state.h"
+
+namespace knobsim {
+
+enum class StatusCode {
+  kSuccess,
+  kUnschedulable,                 // preemption might help
+  kUnschedulableAndUnresolvable,  // preemption cannot help
+};
+
+struct Status {
+  StatusCode code = StatusCode::kSuccess;
+  std::vector<std::string> reasons;  // e.g. {"Insufficient cpu", "Insufficient memory"}
+  bool ok() const { return code == StatusCode::kSuccess; }
+  static Status Success() { return {}; }
+  static Status Unschedulable(std::string reason) {
+    return {StatusCode::kUnschedulable, {std::move(reason)}};
+  }
+  static Status Unresolvable(std::string reason) {
+    return {StatusCode::kUnschedulableAndUnresolvable, {std::move(reason)}};
+  }
+};
+
+// Wording that changed across Kubernetes releases (semantics.md §3.4, §3.7).
+struct KubeVersion {
+  int minor = 35;       // 1.<minor>; default: current upstream
+  bool dra = false;     // DRA-enabled cluster: "no new claims to deallocate, " phrase
+  static KubeVersion Parse(std::string_view text);  // "1.28", "1.35+dra"; throws on bad text
+};
+
+class FilterPlugin {
+ public:
+  virtual ~FilterPlugin() = default;
+  virtual std::string_view Name() const = 0;
+  // Per-pod preparation. A non-success status rejects the pod on every node (PreFilter message).
+  virtual Status PreFilter(const PodSpec&, const ClusterState&) { return Status::Success(); }
+  virtual Status Filter(const PodSpec& pod, const ClusterState& cluster, int node) const = 0;
+};
+
+class ScorePlugin {
+ public:
+  virtual ~ScorePlugin() = default;
+  virtual std::string_view Name() const = 0;
+  virtual int Weight() const = 0;
+  // Per-pod preparation over the nodes that passed every filter.
+  virtual void PreScore(const PodSpec&, const ClusterState&, std::span<const int> /*feasible*/) {}
+  // Raw score of one feasible node.
+  virtual int64_t Score(const PodSpec& pod, const ClusterState& cluster, int node) const = 0;
+  // Normalises the raw scores of the feasible nodes (same order as PreScore's list) to 0..100
+  // in place. Default: none (the plugin already scores 0..100).
+  virtual void Normalize(std::span<const int> /*feasible*/, std::span<int64_t> /*scores*/) const {}
+};
+
+}  // namespace knobsim

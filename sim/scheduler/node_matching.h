@@ -1,0 +1,30 @@
+// Matching rules shared by several plugins: tolerations against taints (semantics.md §3.4),
+// nodeSelector and node affinity against node labels (§3.3), label selectors against pod labels.
+#pragma once
+
+#include <vector>
+
+#include "sim/kube_types.h"
+
+namespace knobsim {
+
+// A toleration matches a taint when effects agree (empty = all), keys agree (empty key with
+// Exists = every key) and, for Equal (or empty) operators, values agree.
+bool ToleratesTaint(const Toleration& toleration, const Taint& taint);
+bool ToleratesTaint(const std::vector<Toleration>& tolerations, const Taint& taint);
+
+// The first taint with effect NoSchedule or NoExecute that no toleration matches, or nullptr.
+const Taint* FindUntoleratedTaint(const std::vector<Toleration>& tolerations,
+                                  const std::vector<Taint>& taints);
+
+bool MatchesNodeSelectorRequirement(const NodeSelectorRequirement& r, const Labels& labels);
+// nodeSelector (every key=value) and required node affinity (terms ORed, expressions ANDed).
+bool MatchesNodeSelectorAndAffinity(const PodSpec& pod, const NodeSpec& node);
+// Σ weights of the pod's preferred node-affinity terms that the node matches.
+int64_t PreferredAffinityWeight(const PodSpec& pod, const NodeSpec& node);
+
+// matchLabels and matchExpressions (In, NotIn, Exists, DoesNotExist) against labels. An empty
+// selector matches everything.
+bool MatchesLabelSelector(const LabelSelector& selector, const Labels& labels);
+
+}  // namespace knobsim

@@ -1,0 +1,29 @@
+// The in-tree filter and score plugins knobsim implements, one file each under
+// sim/scheduler/filters/ and sim/scheduler/scores/, and the ACK GPU-share plugin.
+#pragma once
+
+#include <memory>
+
+#include "sim/scheduler/framework.h"
+#include "sim/scheduler/scheduler.h"
+
+namespace knobsim {
+
+// Filters, in upstream order.
+std::unique_ptr<FilterPlugin> NewNodeUnschedulableFilter();
+std::unique_ptr<FilterPlugin> NewTaintTolerationFilter(const KubeVersion& version);
+std::unique_ptr<FilterPlugin> NewNodeAffinityFilter();
+std::unique_ptr<FilterPlugin> NewNodeResourcesFitFilter(const KubeVersion& version);
+std::unique_ptr<FilterPlugin> NewPodTopologySpreadFilter();
+std::unique_ptr<FilterPlugin> NewGpuShareFilter(const SchedulerConfig& config);
+
+// Scores, with their default weights (§3.1).
+std::unique_ptr<ScorePlugin> NewTaintTolerationScore();       // 3
+std::unique_ptr<ScorePlugin> NewNodeAffinityScore();          // 2
+std::unique_ptr<ScorePlugin> NewNodeResourcesFitScore(const std::string& strategy);  // 1
+std::unique_ptr<ScorePlugin> NewPodTopologySpreadScore();     // 2
+std::unique_ptr<ScorePlugin> NewBalancedAllocationScore();    // 1
+std::unique_ptr<ScorePlugin> NewImageLocalityScore();         // 1
+std::unique_ptr<ScorePlugin> NewGpuShareScore(const SchedulerConfig& config);  // config weight
+
+}  // namespace knobsim

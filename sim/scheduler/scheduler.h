@@ -1,0 +1,81 @@
+// Scheduler: one scheduling cycle per pod, kube-scheduler's way, with ACK card placement.
+//
+// Filters run in upstream order and a node stops at the first plugin that rejects it
+// (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit, PodTopologySpread, then
+// the GPU-share filter). Feasible nodes are scored by every score plugin, normalised, weighted
+// (TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread 2,
+// BalancedAllocation 1, ImageLocality 1, GPU share — a setting) and summed; the highest total
+// wins, ties to the lowest node index by default or uniformly at random (seeded) as upstream
+// does. A pod that fits nowhere gets the FailedScheduling message of semantics.md §3.7.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/random_stream.h"
+#include "sim/scheduler/card_placement.h"
+#include "sim/scheduler/cluster_state.h"
+#include "sim/scheduler/framework.h"
+
+namespace knobsim {
+
+struct SchedulerConfig {
+  KubeVersion kube_version;
+  bool random_tie_break = false;   // upstream breaks ties at random; default: lowest index
+  uint64_t seed = 1;               // for the random tie-break
+  CardPolicy default_placement = CardPolicy::kBinpack;  // nodes without ack.node.gpu.placement
+  bool extender_best_fit = false;  // legacy gpushare extender card choice instead of the plugin
+  int gpu_share_weight = 1;        // weight of the GPU-share score (unconfirmed for ACK: a setting)
+  std::string node_resources_strategy = "LeastAllocated";  // or "MostAllocated"
+  int policy0_max_inst = 0;        // POLICY 0's implicit max-pod per card (0 = none)
+};
+
+// One node's verdict in one cycle, for --explain.
+struct NodeVerdict {
+  int node = -1;
+  std::string failed_plugin;  // empty when feasible
+  Status status;
+  struct PluginScore {
+    std::string plugin;
+    int64_t raw = 0;
+    int64_t normalized = 0;
+    int weight = 0;
+  };
+  std::vector<PluginScore> scores;
+  int64_t total = 0;
+};
+
+struct ScheduleResult {
+  Placement placement;             // node -1 when unschedulable
+  std::string message;             // FailedScheduling text when unschedulable
+  std::vector<NodeVerdict> explain;  // filled when asked
+};
+
+class Scheduler {
+ public:
+  Scheduler(ClusterState& cluster, SchedulerConfig config);
+  ~Scheduler();
+
+  // Finds a placement for `pod` without binding it.
+  ScheduleResult Schedule(const PodSpec& pod, bool explain = false);
+  // Schedules and, when it fits, binds. Returns the result (placement.node -1 = Pending).
+  ScheduleResult ScheduleAndBind(const PodSpec& pod, bool explain = false);
+
+  const SchedulerConfig& config() const { return config_; }
+
+ private:
+  ClusterState& cluster_;
+  SchedulerConfig config_;
+  RandomStream tie_stream_;
+  std::vector<std::unique_ptr<FilterPlugin>> filters_;
+  std::vector<std::unique_ptr<ScorePlugin>> scores_;
+};
+
+// "0/N nodes are available: <histogram>. preemption: ..." from per-node statuses (§3.7).
+// `pre_filter` is set when a PreFilter rejected the pod (its reasons then replace the histogram).
+std::string FailedSchedulingMessage(int num_nodes, const std::vector<Status>& node_statuses,
+                                    const KubeVersion& version, const Status* pre_filter = nullptr);
+
+}  // namespace knobsim
