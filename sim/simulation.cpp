@@ -105,6 +105,7 @@ struct CardRun {
   uint32_t generation = 0;
   SimTime scheduled = -1;
   bool dirty = false;
+  bool membership_changed = false;  // P changed since the shares were last computed
 };
 
 struct PodRun {
@@ -335,7 +336,10 @@ void Simulator::StartContainer(int32_t p) {
   if (!pod.cards.empty()) {
     Touch(p);
     pod.in_p = true;
-    for (int32_t c : pod.cards) cards_[c].running.push_back(p);
+    for (int32_t c : pod.cards) {
+      cards_[c].running.push_back(p);
+      cards_[c].membership_changed = true;
+    }
     pod.context_ok = ChangeMemory(p, pod.context_mib, true);
   }
   queue_.Push(now_ + spec.model_load, kLoadDone, static_cast<uint32_t>(p), pod.generation);
@@ -389,6 +393,7 @@ void Simulator::StopContainer(int32_t p) {
   for (int32_t c : pod.cards) {
     auto& running = cards_[c].running;
     running.erase(std::find(running.begin(), running.end(), p));
+    cards_[c].membership_changed = true;
   }
   pod.in_p = false;
   pod.context_ok = false;
@@ -429,6 +434,8 @@ void Simulator::AdvancePod(PodRun& pod) {
 // Integrates the card's metrics up to now and advances its active pods at their current rates.
 void Simulator::AdvanceCard(int32_t c) {
   CardRun& card = cards_[c];
+  // Already advanced at this instant: its pods too (advancing is idempotent within an instant).
+  if (card.last == now_ && now_ > 0) return;
   if (card.last < now_) {
     const SimTime from = std::max(card.last, warmup_);
     if (now_ > from) {
@@ -462,6 +469,12 @@ void Simulator::Flush() {
   for (int32_t c : dirty_) {
     CardRun& card = cards_[c];
     const size_t n = card.running.size();
+    // Shares depend only on P and on which pods are active: when neither changed (a pod went
+    // from one job to the next), the last shares still hold and only rates move.
+    bool same = !card.membership_changed;
+    for (size_t i = 0; same && i < n; ++i) same = card.view[i].active == (pods_[card.running[i]].jobs > 0);
+    if (same) continue;
+    card.membership_changed = false;
     card.view.resize(n);
     card.shares.resize(n);
     card.active = 0;
@@ -521,7 +534,7 @@ void Simulator::ScheduleCompletion(int32_t c) {
   for (int32_t p : card.running) {
     PodRun& pod = pods_[p];
     if (pod.jobs == 0 || pod.rate <= 0) continue;
-    PopDeadJobs(pod);
+    if (!jobs_[pod.service.front()].in_service) PopDeadJobs(pod);
     const double attained =
         pod.attained + pod.rate * static_cast<double>(now_ - pod.last_update);
     const double remaining = jobs_[pod.service.front()].finish - attained;

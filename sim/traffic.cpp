@@ -34,7 +34,7 @@ double ArrivalProcess::RateAt(SimTime t) const {
 
 namespace {
 SimTime ToNanos(double seconds) {
-  const double ns = std::round(seconds * 1e9);
+  const double ns = seconds * 1e9 + 0.5;  // seconds >= 0: rounds to the nearest nanosecond
   return ns >= 9.0e18 ? ArrivalProcess::kNever : static_cast<SimTime>(ns);
 }
 }  // namespace
