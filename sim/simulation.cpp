@@ -605,9 +605,19 @@ int32_t Simulator::Route(WorkloadRun& w) {
     case Routing::kRoundRobin:
       return ready[w.round_robin++ % ready.size()];
     case Routing::kLeastOutstanding: {
+      // Ties go to a uniformly random replica (reservoir sampling over the tied ones): always
+      // taking the first would pile an idle service's requests onto one pod.
       int32_t best = ready[0];
-      for (int32_t p : ready)
-        if (pods_[p].outstanding < pods_[best].outstanding) best = p;
+      uint64_t tied = 1;
+      for (size_t i = 1; i < ready.size(); ++i) {
+        const int32_t p = ready[i];
+        if (pods_[p].outstanding < pods_[best].outstanding) {
+          best = p;
+          tied = 1;
+        } else if (pods_[p].outstanding == pods_[best].outstanding && w.route_stream.Below(++tied) == 0) {
+          best = p;
+        }
+      }
       return best;
     }
   }
@@ -955,7 +965,10 @@ RunResult Simulator::Collect() {
     r.slo_latency_ms = r.completed > 0 ? r.histogram.Quantile(slo.percentile / 100.0) : 0;
     const bool latency_ok =
         slo.latency <= 0 || (r.completed > 0 && r.slo_latency_ms <= static_cast<double>(slo.latency) / 1e6);
-    r.slo_met = latency_ok && r.error_ratio <= slo.error_budget;
+    // A workload none of whose requests finished (all still queued at the end) is not meeting
+    // any objective, even one without a latency bound.
+    const bool stuck = r.requests > 0 && r.completed == 0 && r.errors.total() == 0;
+    r.slo_met = latency_ok && r.error_ratio <= slo.error_budget && !stuck;
     cluster_result_.request_oom_errors += r.errors.oom;
     result.workloads.push_back(std::move(r));
   }

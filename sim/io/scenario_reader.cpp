@@ -903,7 +903,13 @@ Workload Reader::ReadWorkload(const Field& f) const {
         *v, "on_load_oom",
         {{"stay_up", LoadOomReaction::kStayUp}, {"exit", LoadOomReaction::kExit}});
   }
-  if (auto v = s.Get("traffic")) w.traffic = ReadTraffic(*v);
+  if (auto v = s.Get("traffic")) {
+    w.traffic = ReadTraffic(*v);
+    // Work per request is GPU time: a pod without a card has nothing to run it on.
+    if (w.gpu_mem == 0 && w.whole_gpus == 0)
+      Fail(*v, "a workload with traffic needs a GPU (gpu_mem or whole_gpus)",
+           "GPU work runs on cards; model CPU-only steps with cpu_time on a GPU workload");
+  }
   if (auto v = s.Get("work")) w.work = ReadWork(*v);
   if (auto v = s.Get("concurrency")) {
     w.concurrency =

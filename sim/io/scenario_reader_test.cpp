@@ -64,6 +64,9 @@ const BadFile kBadFiles[] = {
      "valid ack.node.gpu.schedule value; did you mean `cgpu`?"},
     {"bad_placement.yaml:4: cluster.default_placement: \"binpak\" is not a valid placement; did "
      "you mean `binpack`?"},
+    {"bad_traffic_without_gpu.yaml:8: workloads[0].traffic: a workload with traffic needs a GPU "
+     "(gpu_mem or whole_gpus); GPU work runs on cards; model CPU-only steps with cpu_time on a GPU "
+     "workload"},
     {"bad_variant_base.yaml:4: variants[0].name: `base` is reserved for the scenario as written"},
     {"bad_hard_on_share.yaml:7: node_pools[0].memory_isolation: hard isolation needs cGPU, but "
      "ack.node.gpu.schedule is share; use ack.node.gpu.schedule cgpu or core_mem, or make "
