@@ -36,6 +36,8 @@ Scenario Cluster100(SharingPolicy policy) {
   pool.count = kNodes;
   pool.gpu_type = "A10";  // 23028 MiB = 22 units, speed 1.0
   pool.gpus_per_node = kCardsPerNode;
+  pool.schedule = GpuSchedule::kCoreMem;  // the pods ask gpu-core.percentage (POLICY 3)
+  pool.labels["ack.node.gpu.schedule"] = "core_mem";
   pool.cpu_milli = 128000;
   pool.memory_mib = 512 * 1024;
   pool.pods = 110;

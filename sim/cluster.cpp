@@ -18,16 +18,12 @@ Cluster BuildCluster(const Scenario& scenario) {
       if (!node.zone.empty()) node.labels["topology.kubernetes.io/zone"] = node.zone;
       node.first_card = static_cast<int>(cluster.cards.size());
       node.num_cards = num_cards;
-      node.cpu_free_milli = pool.cpu_milli;
-      node.memory_free_mib = pool.memory_mib;
-      node.pods_free = pool.pods;
       for (int c = 0; c < num_cards; ++c) {
         Card card;
         card.node = static_cast<int>(cluster.nodes.size());
         card.index = c;
         card.gpu = gpu;
         card.units = CardMemoryUnits(gpu->memory_mib);
-        card.free_units = card.units;
         cluster.cards.push_back(card);
       }
       cluster.nodes.push_back(std::move(node));

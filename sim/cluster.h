@@ -1,8 +1,9 @@
-// Cluster: the nodes and cards a scenario's node pools expand to, with what is bound on them.
+// Cluster: the nodes and cards a scenario's node pools expand to, as the simulation needs them
+// (names, zones, GPU type, speed, memory).
 //
 // Plain tables indexed by integers (ninja's State, not a pointer graph): nodes in pool order,
-// each node's cards contiguous in `cards`. The scheduler reads the free capacity here and the
-// simulation reads card speed and memory; neither owns the other.
+// each node's cards contiguous in `cards`. What is bound where is the scheduler's business
+// (sim/scheduler/cluster_state.h), which numbers nodes the same way.
 #pragma once
 
 #include <cstdint>
@@ -20,10 +21,6 @@ struct Node {
   Labels labels;          // pool labels + kubernetes.io/hostname + topology.kubernetes.io/zone
   int first_card = 0;     // index of card 0 of this node in Cluster::cards
   int num_cards = 0;
-  // Free allocatable capacity (requests of bound pods subtracted).
-  int64_t cpu_free_milli = 0;
-  int64_t memory_free_mib = 0;
-  int pods_free = 0;
 };
 
 struct Card {
@@ -31,10 +28,6 @@ struct Card {
   int index = 0;              // card index on its node (ACK's GPU index)
   const GpuType* gpu = nullptr;
   int units = 0;              // gpu-mem units (GiB), floor(memory / 1024)
-  int free_units = 0;
-  int free_percent = 100;     // gpu-core.percentage left
-  int pods = 0;               // pods bound to the card
-  bool exclusive = false;     // held whole by an nvidia.com/gpu pod
 };
 
 struct Cluster {

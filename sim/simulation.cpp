@@ -23,7 +23,9 @@
 #include "models/sharing_policy.h"
 #include "sim/cluster.h"
 #include "sim/random_stream.h"
-#include "sim/scheduler/first_fit.h"
+#include "sim/scenario_objects.h"
+#include "sim/scheduler/cluster_state.h"
+#include "sim/scheduler/scheduler.h"
 #include "sim/traffic.h"
 
 namespace knobsim {
@@ -259,47 +261,76 @@ Simulator::Simulator(const Scenario& scenario, uint64_t seed)
   for (const Workload& w : scenario.workloads) workloads_.emplace_back(w, seed);
 }
 
+// Every replica goes through the scheduler (sim/scheduler), in the order a scheduling queue
+// would take them: higher priority first, then workload order and replica ordinal (creation).
 void Simulator::PlacePods() {
-  FirstFitScheduler scheduler(scenario_, cluster_);
+  ClusterState state;
+  for (size_t p = 0; p < scenario_.node_pools.size(); ++p)
+    for (int i = 0; i < scenario_.node_pools[p].count; ++i)
+      state.AddNode(NodeSpecForPool(scenario_, static_cast<int>(p), i));  // BuildCluster's order
+  SchedulerConfig config;
+  config.default_placement =
+      ParseCardPolicy(scenario_.cluster.default_placement).value_or(CardPolicy::kBinpack);
+  if (scenario_.cluster.policy == SharingPolicy::kFixedEqual) config.policy0_max_inst = scenario_.cluster.max_inst;
+  Scheduler scheduler(state, config);
+
+  struct Pending {
+    int32_t workload;
+    int ordinal;
+  };
+  std::vector<Pending> order;
+  for (int32_t w = 0; w < static_cast<int32_t>(workloads_.size()); ++w)
+    for (int i = 0; i < workloads_[w].spec->replicas; ++i) order.push_back({w, i});
+  std::stable_sort(order.begin(), order.end(), [this](const Pending& a, const Pending& b) {
+    return workloads_[a.workload].spec->priority > workloads_[b.workload].spec->priority;
+  });
+  // Pods keep workload order in the results; the queue order only decides who binds first.
+  std::vector<std::vector<int32_t>> pod_of(workloads_.size());
   for (int32_t w = 0; w < static_cast<int32_t>(workloads_.size()); ++w) {
     const Workload& spec = *workloads_[w].spec;
     for (int i = 0; i < spec.replicas; ++i) {
       const int32_t p = static_cast<int32_t>(pods_.size());
       pods_.emplace_back();
-      PodRun& pod = pods_.back();
-      pod.workload = w;
-      pod.name = spec.name + "-" + std::to_string(i);
+      pods_.back().workload = w;
+      pods_.back().name = spec.name + "-" + std::to_string(i);
       workloads_[w].pods.push_back(p);
-      Binding binding = scheduler.Place(spec);
-      if (binding.node < 0) {
-        pod.message = binding.message;
-        Note("FailedScheduling", p, binding.message);
-        continue;
-      }
-      pod.node = binding.node;
-      pod.cards.assign(binding.cards.begin(), binding.cards.end());
-      pod.share_on.assign(pod.cards.size(), 0.0);
-      const int m = std::max<int>(1, static_cast<int>(pod.cards.size()));
-      if (!pod.cards.empty()) {
-        const CardRun& card = cards_[pod.cards[0]];
-        const GpuType& gpu = *cluster_.cards[pod.cards[0]].gpu;
-        if (spec.whole_gpus > 0) {
-          pod.quota_mib = card.physical_mib;
-        } else {
-          pod.quota_mib = VisibleQuotaMib(card.physical_mib, spec.gpu_mem / m, card.units);
-        }
-        pod.context_mib = spec.memory.context_mib.value_or(gpu.context_mib);
-        // A multi-card pod spreads its weights and activations evenly over its cards (assumption,
-        // models/README.md); its CUDA context exists once per card.
-        pod.weights_mib = (spec.memory.weights_mib + m - 1) / m;
-        pod.activation_mib = (spec.memory.activation_mib + m - 1) / m;
-        const int units = spec.whole_gpus > 0 ? card.units : spec.gpu_mem / m;
-        pod.percent = spec.whole_gpus > 0 ? 100.0 : EffectivePercent(spec.gpu_core, units, card.units);
-        pod.weight = EffectiveWeight(spec.schd_weight, spec.gpu_core);
-      }
-      pod.phase = PodPhase::kPulling;
-      queue_.Push(spec.image_pull, kContainerStart, static_cast<uint32_t>(p), pod.generation);
+      pod_of[w].push_back(p);
     }
+  }
+  for (const Pending& next : order) {
+    const int32_t p = pod_of[next.workload][next.ordinal];
+    PodRun& pod = pods_[p];
+    const Workload& spec = *workloads_[next.workload].spec;
+    ScheduleResult result = scheduler.ScheduleAndBind(PodSpecForWorkload(spec, next.ordinal));
+    if (result.placement.node < 0) {
+      pod.message = result.message;
+      Note("FailedScheduling", p, result.message);
+      continue;
+    }
+    pod.node = result.placement.node;
+    const Node& node = cluster_.nodes[pod.node];
+    for (int c : result.placement.cards) pod.cards.push_back(node.first_card + c);
+    pod.share_on.assign(pod.cards.size(), 0.0);
+    const int m = std::max<int>(1, static_cast<int>(pod.cards.size()));
+    if (!pod.cards.empty()) {
+      const CardRun& card = cards_[pod.cards[0]];
+      const GpuType& gpu = *cluster_.cards[pod.cards[0]].gpu;
+      if (spec.whole_gpus > 0) {
+        pod.quota_mib = card.physical_mib;
+      } else {
+        pod.quota_mib = VisibleQuotaMib(card.physical_mib, spec.gpu_mem / m, card.units);
+      }
+      pod.context_mib = spec.memory.context_mib.value_or(gpu.context_mib);
+      // A multi-card pod spreads its weights and activations evenly over its cards (assumption,
+      // models/README.md); its CUDA context exists once per card.
+      pod.weights_mib = (spec.memory.weights_mib + m - 1) / m;
+      pod.activation_mib = (spec.memory.activation_mib + m - 1) / m;
+      const int units = spec.whole_gpus > 0 ? card.units : spec.gpu_mem / m;
+      pod.percent = spec.whole_gpus > 0 ? 100.0 : EffectivePercent(spec.gpu_core, units, card.units);
+      pod.weight = EffectiveWeight(spec.schd_weight, spec.gpu_core);
+    }
+    pod.phase = PodPhase::kPulling;
+    queue_.Push(spec.image_pull, kContainerStart, static_cast<uint32_t>(p), pod.generation);
   }
 }
 

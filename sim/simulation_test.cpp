@@ -68,6 +68,7 @@ TEST_CASE("the same seed gives the same result") {
 
 TEST_CASE("POLICY 3 caps a lone pod at its percentage") {
   Scenario s = OneNode(SharingPolicy::kFixedPercent);
+  s.node_pools[0].schedule = GpuSchedule::kCoreMem;  // gpu-core.percentage exists on core_mem nodes
   Workload w = Service("capped", 20, 0.01);
   w.gpu_core = 50;  // the pod runs at half speed: mu = 50/s, rho = 0.4 of its half card
   s.workloads.push_back(w);
@@ -154,6 +155,31 @@ TEST_CASE("two pods under POLICY 1 pool like one M/M/1 queue") {
                         static_cast<double>(a.completed + b.completed);
   CHECK(pooled == doctest::Approx(1000.0 / (100 - 60)).epsilon(0.05));
   CHECK(r.cards[0].busy == doctest::Approx(0.6).epsilon(0.03));
+}
+
+TEST_CASE("a pod asking gpu-core.percentage stays Pending on a cgpu node, which does not offer it") {
+  Scenario s = OneNode(SharingPolicy::kFixedPercent);
+  Workload w = Service("capped", 20, 0.01);
+  w.gpu_core = 50;
+  s.workloads.push_back(w);
+  RunResult r = Simulate(s, 1);
+  CHECK(r.pods[0].state == "Pending");
+  CHECK(r.pods[0].message.find("Insufficient aliyun.com/gpu-core.percentage") != std::string::npos);
+  CHECK(r.workloads[0].errors.no_replica == r.workloads[0].requests);
+}
+
+TEST_CASE("replicas spread over cards by the scheduler's binpack card choice") {
+  Scenario s = OneNode(SharingPolicy::kPreemptive, 2);
+  s.run.duration = 50 * kNanosPerSecond;
+  s.run.warmup = 10 * kNanosPerSecond;
+  Workload w = Service("packed", 1, 0.01, 10);
+  w.replicas = 3;  // 10 units each on 22-unit A10s: two fit on card 0, the third goes to card 1
+  s.workloads.push_back(w);
+  RunResult r = Simulate(s, 1);
+  REQUIRE(r.pods.size() == 3);
+  CHECK(r.pods[0].cards == std::vector<int>{0});
+  CHECK(r.pods[1].cards == std::vector<int>{0});
+  CHECK(r.pods[2].cards == std::vector<int>{1});
 }
 
 TEST_CASE("timeouts abort requests and keep conservation") {

@@ -10,7 +10,9 @@
 // The FGD paper's policies (issue 4) plug in beside these.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,9 @@ struct CardChoice {
   std::vector<int> mem_units;   // per chosen card
   std::vector<int> core_units;  // per chosen card
   double score = 0;             // float32 candidate score (binpack/spread); 0 for best-fit
+  // Bottleneck bandwidth (GB/s) of a multi-card choice when the caller knows the node's GPU
+  // topology (models/gpu_topology); 0 for single-card choices or an unknown topology.
+  double bottleneck_gbps = 0;
 };
 
 struct CardPlacementResult {
@@ -33,11 +38,49 @@ struct CardPlacementResult {
   std::string reason;                // why not (an ACK failure text) when empty
 };
 
+// Bottleneck bandwidth (GB/s) of a set of cards on the node (sorted indexes). The card choice
+// calls it only to break ties between multi-card sets of equal score — aliyun.com/gpu-count
+// pods and nvidia.com/gpu pods of 2+ cards; the higher bandwidth wins — and to fill
+// CardChoice::bottleneck_gbps. The GPU-share plugin builds it from models/gpu_topology, so this
+// file stays free of topology code.
+using CardSetBandwidth = std::function<double(std::span<const int> cards)>;
+
 // Chooses the card(s) for `pod` on `node` under `policy`. A pod that asks for no GPU gets an
 // empty choice with no cards. `max_pods_per_card` combines the node label and POLICY 0's
-// implicit max_inst (0 = no limit).
+// implicit max_inst (0 = no limit). `bandwidth` (optional) breaks ties between multi-card sets.
 CardPlacementResult PlaceOnCards(const PodSpec& pod, const NodeState& node, CardPolicy policy,
-                                 int max_pods_per_card);
+                                 int max_pods_per_card, const CardSetBandwidth& bandwidth = {});
+
+// Why no card set fits; the text of each is CardFailureReason.
+enum class CardFailure {
+  kNone,
+  kInsufficientMemory,   // no card (or not M cards) with the units free
+  kMaxPods,              // every card holds max-pod pods already
+  kNoWholeDevice,        // require-whole-device and no card is free, whole and of the size asked
+  kInvalidReplica,       // a container's request does not split evenly over aliyun.com/gpu-count
+  kExtenderMultiCard,    // best-fit (the legacy extender) has no multi-card placement
+  kCoreWithoutMemory,    // gpu-core.percentage asked without aliyun.com/gpu-mem
+  kInsufficientWholeGpus,  // fewer idle cards than nvidia.com/gpu asks
+};
+
+// PlaceOnCards' verdict without building the card lists, for the filter and the score plugins
+// that run it on every node (no allocation for single-card pods, the common case). `score` is
+// the chosen candidate's float32 score (0 for best-fit, whole GPUs and pods without GPU).
+struct CardFit {
+  bool fits = false;
+  float score = 0;
+  CardFailure failure = CardFailure::kNone;
+};
+CardFit EvaluateCards(const PodSpec& pod, const NodeState& node, CardPolicy policy,
+                      int max_pods_per_card);
+
+// The node-independent part: aliyun.com/gpu-count against the pod's requests (kInvalidReplica;
+// kExtenderMultiCard under best-fit). ACK's plugin checks it in PreFilter, so the pod is
+// rejected everywhere with that one reason. kNone when the split is fine.
+CardFailure CheckCardSplit(const PodSpec& pod, CardPolicy policy);
+
+// The per-node FailedScheduling reason for `failure` (texts in card_placement.cpp, with sources).
+std::string CardFailureReason(CardFailure failure, const PodSpec& pod);
 
 // Parses a placement value ("binpack", "spread", "ack-binpack", "ack-spread", "bestfit-extender").
 std::optional<CardPolicy> ParseCardPolicy(const std::string& value);

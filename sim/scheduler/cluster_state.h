@@ -6,7 +6,9 @@
 // node's requests, its cards' occupancy and the pod lists; nothing else is cached here.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/kube_types.h"
@@ -29,6 +31,9 @@ struct NodeState {
   int64_t nonzero_memory_bytes = 0;
   std::vector<int> pods;          // indexes into ClusterState::pods
   std::vector<CardState> cards;   // one per physical card, by index
+  // Bumped by every Bind / BindExisting / Unbind that touches the node, so the Scheduler can
+  // tell which nodes changed since its last cycle without rereading their state.
+  uint64_t generation = 0;
 };
 
 // Where a pod goes: a node and, for GPU pods, the units it takes on each card.
@@ -63,6 +68,7 @@ class ClusterState {
   std::vector<NodeState> nodes_;
   std::vector<PodSpec> pods_;
   std::vector<Placement> placements_;
+  std::unordered_map<std::string, int> node_index_;  // name -> index, for FindNode
 };
 
 }  // namespace knobsim

@@ -65,6 +65,10 @@ class ScorePlugin {
   // Normalises the raw scores of the feasible nodes (same order as PreScore's list) to 0..100
   // in place. Default: none (the plugin already scores 0..100).
   virtual void Normalize(std::span<const int> /*feasible*/, std::span<int64_t> /*scores*/) const {}
+  // After PreScore: true when, for that pod, every feasible node gets the same normalised score
+  // (upstream's PreScore `Skip` status, or a constant), so the Scheduler may leave Score and
+  // Normalize out: a constant added to every node cannot change which node wins.
+  virtual bool Skipped() const { return false; }
 };
 
 }  // namespace knobsim

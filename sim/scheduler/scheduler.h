@@ -71,11 +71,15 @@ class Scheduler {
   RandomStream tie_stream_;
   std::vector<std::unique_ptr<FilterPlugin>> filters_;
   std::vector<std::unique_ptr<ScorePlugin>> scores_;
+  struct Cycle;  // per-cycle scratch and the node equivalence classes, reused across pods
+  std::unique_ptr<Cycle> cycle_;
 };
 
 // "0/N nodes are available: <histogram>. preemption: ..." from per-node statuses (§3.7).
 // `pre_filter` is set when a PreFilter rejected the pod (its reasons then replace the histogram).
+// `preemption_never`: the pod has preemptionPolicy Never (the suffix then says it may not preempt).
 std::string FailedSchedulingMessage(int num_nodes, const std::vector<Status>& node_statuses,
-                                    const KubeVersion& version, const Status* pre_filter = nullptr);
+                                    const KubeVersion& version, const Status* pre_filter = nullptr,
+                                    bool preemption_never = false);
 
 }  // namespace knobsim

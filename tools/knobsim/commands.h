@@ -26,4 +26,8 @@ inline constexpr int kExitBadInput = 2;
 // `knobsim run SCENARIO [--variant NAME]... [--all] ...`: simulate the base and variants.
 void AddRunCommand(CLI::App& app, int* exit_code);
 
+// `knobsim replay --nodes FILE --pods FILE... --policy P[,P...] --out DIR ...`: the FGD paper's
+// trace replay (docs/replay.md).
+void AddReplayCommand(CLI::App& app, int* exit_code);
+
 }  // namespace knobsim::cli

@@ -1,0 +1,215 @@
+#include "sim/replay/plugins.h"
+
+#include <algorithm>
+#include <climits>
+
+#include "sim/replay/random_policy.h"
+
+namespace knobsim::replay {
+
+namespace {
+
+constexpr int64_t kMiB = int64_t{1} << 20;
+
+int64_t Get(const knobsim::ResourceList& list, const char* key) {
+  const auto it = list.find(key);
+  return it == list.end() ? 0 : it->second;
+}
+
+}  // namespace
+
+knobsim::NodeSpec ToNodeSpec(const TraceNode& node) {
+  knobsim::NodeSpec s;
+  s.name = node.name;
+  s.capacity["cpu"] = node.cpu_milli;
+  s.capacity["memory"] = node.memory_mib * kMiB;
+  s.capacity["pods"] = kMaxPodsPerNode;
+  if (node.gpu > 0) {
+    s.capacity[knobsim::kGpuMemResource] = int64_t{node.gpu} * kMilliPerCard;
+    s.capacity[knobsim::kGpuCountResource] = node.gpu;
+    s.labels[kGpuSpecAnnotation] = node.model;
+  }
+  s.allocatable = s.capacity;
+  s.gpu_model = node.model;
+  s.gpu_cards = node.gpu;
+  s.card_mem_units = node.gpu > 0 ? kMilliPerCard : 0;
+  s.gpu_schedule = node.gpu > 0 ? "share" : "";
+  return s;
+}
+
+knobsim::PodSpec ToPodSpec(const TracePod& pod) {
+  const PodRequest r = MakeRequest(pod, ModelTable{});
+  knobsim::PodSpec s;
+  s.name = pod.name;
+  s.requests["cpu"] = r.cpu;
+  s.requests["memory"] = r.mem * kMiB;
+  s.requests["pods"] = 1;
+  s.nonzero_cpu_milli = r.cpu;
+  s.nonzero_memory_bytes = r.mem * kMiB;
+  if (r.wants_gpu()) {
+    s.requests[knobsim::kGpuMemResource] = r.gpu_request();
+    s.gpu_mem = static_cast<int>(r.gpu_request());
+    s.gpu_count = r.num_gpu;
+    s.container_gpus.push_back({s.gpu_mem, 0});
+    if (!r.spec.empty()) s.annotations[kGpuSpecAnnotation] = r.spec;
+  }
+  return s;
+}
+
+PodRequest RequestOf(const knobsim::PodSpec& pod, const ModelTable& models) {
+  PodRequest r;
+  r.cpu = Get(pod.requests, "cpu");
+  r.mem = (Get(pod.requests, "memory") + kMiB - 1) / kMiB;
+  if (pod.gpu_mem > 0 && pod.gpu_count > 0) {
+    r.num_gpu = pod.gpu_count;
+    r.milli = pod.gpu_mem / pod.gpu_count;
+    const auto spec = pod.annotations.find(kGpuSpecAnnotation);
+    r.spec = spec == pod.annotations.end() ? std::string() : NormaliseSpec(spec->second);
+    r.models = models.Mask(r.spec);
+  }
+  return r;
+}
+
+ModelTable ModelsOf(const knobsim::ClusterState& cluster) {
+  ModelTable models;
+  for (const knobsim::NodeState& n : cluster.nodes()) models.Add(n.spec.gpu_model);
+  return models;
+}
+
+NodeState StateOf(const knobsim::ClusterState& cluster, int index, const ModelTable& models) {
+  const knobsim::NodeState& n = cluster.node(index);
+  NodeState s;
+  s.cpu_free = Get(n.spec.allocatable, "cpu") - Get(n.requested, "cpu");
+  // Whole MiB, as the trace counts memory; requests are whole MiB, so nothing is lost.
+  s.mem_free = (Get(n.spec.allocatable, "memory") - Get(n.requested, "memory")) / kMiB;
+  s.pods = static_cast<int>(n.pods.size());
+  s.model = models.Find(n.spec.gpu_model);
+  s.cards = std::min(static_cast<int>(n.cards.size()), kMaxCardsPerNode);
+  for (int g = 0; g < s.cards; ++g) s.free[g] = n.cards[g].total_mem - n.cards[g].used_mem;
+  for (int p : n.pods) {
+    if (cluster.bound(p)) s.tags |= RequestOf(cluster.pod(p), models).tag();
+  }
+  return s;
+}
+
+namespace {
+
+class TraceResourcesFilter final : public knobsim::FilterPlugin {
+ public:
+  std::string_view Name() const override { return "NodeResourcesFit"; }
+  knobsim::Status Filter(const knobsim::PodSpec& pod, const knobsim::ClusterState& cluster,
+                         int node) const override {
+    const knobsim::NodeState& n = cluster.node(node);
+    knobsim::Status status;
+    const auto short_of = [&](const char* resource) {
+      return Get(pod.requests, resource) >
+             Get(n.spec.allocatable, resource) - Get(n.requested, resource);
+    };
+    if (static_cast<int64_t>(n.pods.size()) + 1 > Get(n.spec.allocatable, "pods")) {
+      status.reasons.push_back("Too many pods");
+    }
+    if (short_of("cpu")) status.reasons.push_back("Insufficient cpu");
+    if (short_of("memory")) status.reasons.push_back("Insufficient memory");
+    if (!status.reasons.empty()) status.code = knobsim::StatusCode::kUnschedulable;
+    return status;
+  }
+};
+
+class OpenGpuShareFilter final : public knobsim::FilterPlugin {
+ public:
+  std::string_view Name() const override { return "Open-Gpu-Share"; }
+  knobsim::Status PreFilter(const knobsim::PodSpec&,
+                            const knobsim::ClusterState& cluster) override {
+    if (cluster.nodes().size() != models_for_nodes_) {
+      models_ = ModelsOf(cluster);
+      models_for_nodes_ = cluster.nodes().size();
+    }
+    return knobsim::Status::Success();
+  }
+  knobsim::Status Filter(const knobsim::PodSpec& pod, const knobsim::ClusterState& cluster,
+                         int node) const override {
+    const PodRequest r = RequestOf(pod, models_);
+    if (!r.wants_gpu()) return knobsim::Status::Success();
+    const NodeState s = StateOf(cluster, node, models_);
+    if (s.cards == 0 || s.model < 0) {
+      return knobsim::Status::Unresolvable("node(s) had no GPU");
+    }
+    if ((r.models >> s.model & 1) == 0) {
+      return knobsim::Status::Unresolvable("node(s) didn't match the pod's GPU model");
+    }
+    if (!CardsFit(s, r)) return knobsim::Status::Unschedulable("Insufficient GPU");
+    return knobsim::Status::Success();
+  }
+
+ private:
+  ModelTable models_;
+  size_t models_for_nodes_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<knobsim::FilterPlugin> NewTraceResourcesFilter() {
+  return std::make_unique<TraceResourcesFilter>();
+}
+
+std::unique_ptr<knobsim::FilterPlugin> NewOpenGpuShareFilter() {
+  return std::make_unique<OpenGpuShareFilter>();
+}
+
+PolicyScorePlugin::PolicyScorePlugin(PolicyKind kind, std::span<const TypicalPod> types,
+                                     int64_t seed)
+    : kind_(kind), policy_(MakePolicy(kind, types)), rng_(seed) {}
+
+std::string_view PolicyScorePlugin::Name() const {
+  return ScPolicyLabel(kind_);
+}
+
+void PolicyScorePlugin::PreScore(const knobsim::PodSpec&, const knobsim::ClusterState& cluster,
+                                 std::span<const int> feasible) {
+  if (cluster.nodes().size() != models_for_nodes_) {
+    models_ = ModelsOf(cluster);
+    models_for_nodes_ = cluster.nodes().size();
+  }
+  random_pick_ = -1;
+  if (kind_ == PolicyKind::kRandom && !feasible.empty()) {
+    random_pick_ = feasible[RandomNodePosition(static_cast<int>(feasible.size()), rng_)];
+  }
+}
+
+int64_t PolicyScorePlugin::Score(const knobsim::PodSpec& pod, const knobsim::ClusterState& cluster,
+                                 int node) const {
+  if (kind_ == PolicyKind::kRandom) return node == random_pick_ ? 100 : 0;
+  return policy_->Score(RequestOf(pod, models_), StateOf(cluster, node, models_));
+}
+
+void PolicyScorePlugin::Normalize(std::span<const int>, std::span<int64_t> scores) const {
+  if (kind_ != PolicyKind::kBestFit || scores.empty()) return;
+  // NormalizeScore (plugin_utils.go): (s − lo)·100 div (hi − lo), all 0 when hi = lo.
+  const auto [lo, hi] = std::minmax_element(scores.begin(), scores.end());
+  const int64_t low = *lo;
+  const int64_t range = *hi - *lo;
+  for (int64_t& s : scores) s = range == 0 ? 0 : (s - low) * 100 / range;
+}
+
+knobsim::Placement PolicyScorePlugin::Cards(const knobsim::PodSpec& pod,
+                                            const knobsim::ClusterState& cluster, int node) {
+  if (cluster.nodes().size() != models_for_nodes_) {
+    models_ = ModelsOf(cluster);
+    models_for_nodes_ = cluster.nodes().size();
+  }
+  const PodRequest r = RequestOf(pod, models_);
+  const NodeState s = StateOf(cluster, node, models_);
+  const CardTake take =
+      kind_ == PolicyKind::kRandom ? RandomCards(r, s, rng_) : policy_->Cards(r, s);
+  knobsim::Placement placement;
+  placement.node = node;
+  for (int g = 0; g < s.cards; ++g) {
+    if (take[g] == 0) continue;
+    placement.cards.push_back(g);
+    placement.mem_units.push_back(take[g]);
+    placement.core_units.push_back(0);
+  }
+  return placement;
+}
+
+}  // namespace knobsim::replay

@@ -1,0 +1,78 @@
+#include "sim/replay/sweep.h"
+
+#include <omp.h>
+
+#include <algorithm>
+
+namespace knobsim::replay {
+
+const std::vector<ResultRow>& SweepResults::rows(ResultFile file) const {
+  switch (file) {
+    case ResultFile::kAllo:
+      return allo;
+    case ResultFile::kFrag:
+      return frag;
+    case ResultFile::kFragRatio:
+      return frag_ratio;
+  }
+  return allo;
+}
+
+void AppendRunRows(const Workload& w, PolicyKind policy, int64_t seed, double tune,
+                   const DiscreteCurves& curves, SweepResults* out) {
+  ResultRow r;
+  r.workload = w.name;
+  r.sc_policy = std::string(ScPolicyLabel(policy));
+  r.tune = PyRepr(tune);
+  r.seed = seed;
+  r.total_gpus = w.total_gpus;
+  r.values = curves.allo;
+  out->allo.push_back(r);
+  r.values = curves.frag;
+  out->frag.push_back(r);
+  r.values = curves.frag_ratio;
+  out->frag_ratio.push_back(std::move(r));
+}
+
+SweepResults RunSweep(std::span<const Workload> workloads, std::span<const PolicyKind> policies,
+                      std::span<const int64_t> seeds, double tune, int threads,
+                      const SweepProgress& progress) {
+  struct Run {
+    const Workload* workload;
+    PolicyKind policy;
+    int64_t seed;
+  };
+  std::vector<Run> runs;
+  for (const Workload& w : workloads) {
+    for (PolicyKind p : policies) {
+      for (int64_t s : seeds) runs.push_back({&w, p, s});
+    }
+  }
+  // FGD runs take longest: starting them first keeps the threads busy to the end.
+  std::stable_partition(runs.begin(), runs.end(),
+                        [](const Run& r) { return r.policy == PolicyKind::kFgd; });
+  const int n = static_cast<int>(runs.size());
+  std::vector<DiscreteCurves> curves(runs.size());
+  int done = 0;
+#pragma omp parallel for schedule(dynamic, 1) \
+    num_threads(threads > 0 ? threads : omp_get_max_threads())
+  for (int i = 0; i < n; ++i) {
+    const Run& run = runs[i];
+    const RunResult result = Replay(*run.workload, run.policy, run.seed, tune);
+    curves[i] = Discretize(result.events, run.workload->total_gpus);
+#pragma omp critical(knobsim_replay_progress)
+    {
+      ++done;
+      if (progress) progress(done, n);
+    }
+  }
+  SweepResults out;
+  for (int i = 0; i < n; ++i)
+    AppendRunRows(*runs[i].workload, runs[i].policy, runs[i].seed, tune, curves[i], &out);
+  SortRows(out.allo);
+  SortRows(out.frag);
+  SortRows(out.frag_ratio);
+  return out;
+}
+
+}  // namespace knobsim::replay

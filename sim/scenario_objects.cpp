@@ -1,0 +1,97 @@
+#include "sim/scenario_objects.h"
+
+#include <algorithm>
+
+namespace knobsim {
+namespace {
+
+constexpr int64_t kMiB = 1024 * 1024;
+
+const char* ScheduleLabel(GpuSchedule schedule) {
+  switch (schedule) {
+    case GpuSchedule::kDefault: return "default";
+    case GpuSchedule::kShare: return "share";
+    case GpuSchedule::kCgpu: return "cgpu";
+    case GpuSchedule::kCoreMem: return "core_mem";
+  }
+  return "default";
+}
+
+}  // namespace
+
+NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) {
+  const NodePool& pool = scenario.node_pools[pool_index];
+  NodeSpec node;
+  node.name = pool.name;
+  node.name.append("-").append(std::to_string(ordinal));
+  node.labels = pool.labels;
+  node.labels["kubernetes.io/hostname"] = node.name;
+  if (!pool.zones.empty()) node.labels["topology.kubernetes.io/zone"] = pool.zones[ordinal % pool.zones.size()];
+  if (!pool.instance_type.empty()) node.labels["node.kubernetes.io/instance-type"] = pool.instance_type;
+  node.taints = pool.taints;
+  ResourceList& alloc = node.allocatable;
+  alloc["cpu"] = pool.cpu_milli;
+  alloc["memory"] = pool.memory_mib * kMiB;
+  alloc["pods"] = pool.pods;
+  if (const GpuType* gpu = pool.gpu_type.empty() ? nullptr : scenario.catalog.Find(pool.gpu_type)) {
+    node.gpu_model = gpu->name;
+    node.gpu_cards = pool.gpus_per_node;
+    node.interconnect = gpu->interconnect;
+    node.gpu_schedule = ScheduleLabel(pool.schedule);
+    node.labels["aliyun.accelerator/nvidia_name"] = gpu->name;
+    node.labels["aliyun.accelerator/nvidia_count"] = std::to_string(pool.gpus_per_node);
+    node.labels["aliyun.accelerator/nvidia_mem"] = std::to_string(gpu->memory_mib) + "MiB";
+    if (pool.schedule == GpuSchedule::kDefault) {
+      alloc[kNvidiaGpuResource] = pool.gpus_per_node;
+    } else {
+      node.card_mem_units = CardMemoryUnits(gpu->memory_mib);
+      alloc[kGpuMemResource] = static_cast<int64_t>(node.card_mem_units) * pool.gpus_per_node;
+      alloc[kGpuCountResource] = pool.gpus_per_node;
+      alloc[kNvidiaGpuResource] = 0;  // sharing nodes report "0" (semantics.md §1.1)
+      if (pool.schedule == GpuSchedule::kCoreMem) {
+        node.card_core_percent = 100;
+        alloc[kGpuCoreResource] = 100 * static_cast<int64_t>(pool.gpus_per_node);
+      }
+    }
+  }
+  node.capacity = alloc;
+  node.placement = pool.placement;
+  node.max_pods_per_card = pool.max_pods_per_card;
+  return node;
+}
+
+PodSpec PodSpecForWorkload(const Workload& w, int ordinal) {
+  PodSpec pod;
+  pod.namespace_ = w.namespace_;
+  pod.name = w.name;
+  pod.name.append("-").append(std::to_string(ordinal));
+  pod.labels = w.labels;
+  pod.requests["cpu"] = w.cpu_milli;
+  pod.requests["memory"] = w.memory_mib * kMiB;
+  // Upstream scores a container without requests as if it asked 100m cpu and 200Mi (§3.6).
+  pod.nonzero_cpu_milli = w.cpu_milli > 0 ? w.cpu_milli : 100;
+  pod.nonzero_memory_bytes = w.memory_mib > 0 ? w.memory_mib * kMiB : 200 * kMiB;
+  pod.num_containers = 1;
+  pod.node_selector = w.node_selector;
+  pod.node_affinity = w.node_affinity;
+  pod.tolerations = w.tolerations;
+  pod.topology_spread = w.topology_spread;
+  pod.priority = w.priority;
+  if (w.whole_gpus > 0) {
+    pod.whole_gpus = w.whole_gpus;
+    pod.requests[kNvidiaGpuResource] = w.whole_gpus;
+  } else if (w.gpu_mem > 0) {
+    const int cards = std::max(1, w.gpu_count);
+    ContainerGpu gpu{w.gpu_mem, w.gpu_core * cards};
+    pod.container_gpus.push_back(gpu);
+    pod.gpu_mem = gpu.gpu_mem;
+    pod.gpu_core = gpu.gpu_core;
+    pod.gpu_count = cards;
+    if (cards > 1) pod.labels["aliyun.com/gpu-count"] = std::to_string(cards);
+    pod.requests[kGpuMemResource] = gpu.gpu_mem;
+    if (gpu.gpu_core > 0) pod.requests[kGpuCoreResource] = gpu.gpu_core;
+  }
+  return pod;
+}
+
+}  // namespace knobsim

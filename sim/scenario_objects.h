@@ -1,0 +1,27 @@
+// The Kubernetes objects a scenario stands for: each node-pool node as the NodeSpec its kubelet
+// and ACK's device plugin would report, each workload replica as the PodSpec its Deployment
+// would create. Scenario pods go through the same scheduler as imported manifests.
+#pragma once
+
+#include <string>
+
+#include "sim/kube_types.h"
+#include "sim/scenario.h"
+
+namespace knobsim {
+
+// Node `ordinal` of pool `pool`, named "<pool>-<ordinal>" (as sim/cluster.h names it): the pool's
+// labels plus kubernetes.io/hostname and topology.kubernetes.io/zone, its taints, allocatable
+// cpu / memory / pods, and the GPU resources ACK's device plugin reports for its schedule label
+// (semantics.md §1.1-1.2): aliyun.com/gpu-mem = cards × floor(MiB / 1024) and aliyun.com/gpu-count
+// on share / cgpu / core_mem nodes (plus gpu-core.percentage = 100 × cards on core_mem), and
+// nvidia.com/gpu = cards on exclusive (default) nodes.
+NodeSpec NodeSpecForPool(const Scenario& scenario, int pool, int ordinal);
+
+// Replica `ordinal` of `workload`, named "<workload>-<ordinal>": one container whose requests
+// are the workload's cpu / memory and whose limits carry its ACK GPU resources
+// (aliyun.com/gpu-mem for the whole pod, aliyun.com/gpu-core.percentage per card times the
+// cards, pod label aliyun.com/gpu-count) or nvidia.com/gpu.
+PodSpec PodSpecForWorkload(const Workload& workload, int ordinal);
+
+}  // namespace knobsim

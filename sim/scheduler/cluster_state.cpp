@@ -1,0 +1,123 @@
+#include "sim/scheduler/cluster_state.h"
+
+#include <algorithm>
+#include <cassert>
+#include <set>
+#include <utility>
+
+namespace knobsim {
+
+int ClusterState::AddNode(NodeSpec spec) {
+  const int index = static_cast<int>(nodes_.size());
+  NodeState node;
+  // Every physical card gets a slot, shared or not: whole-GPU pods mark theirs `whole`. Only
+  // sharing nodes have per-card units (card_mem_units is 0 elsewhere, as ACK's device plugin
+  // reports no aliyun.com/gpu-mem there).
+  node.cards.resize(static_cast<size_t>(std::max(0, spec.gpu_cards)));
+  for (CardState& card : node.cards) {
+    card.total_mem = spec.card_mem_units;
+    card.total_core = spec.card_core_percent;
+  }
+  // Node names are unique in Kubernetes; should a caller add one twice, the first keeps the name.
+  node_index_.emplace(spec.name, index);
+  node.spec = std::move(spec);
+  nodes_.push_back(std::move(node));
+  return index;
+}
+
+int ClusterState::FindNode(const std::string& name) const {
+  auto it = node_index_.find(name);
+  return it == node_index_.end() ? -1 : it->second;
+}
+
+int ClusterState::Bind(PodSpec pod, const Placement& placement) {
+  assert(placement.node >= 0 && placement.node < static_cast<int>(nodes_.size()));
+  const int index = static_cast<int>(pods_.size());
+  NodeState& node = nodes_[placement.node];
+  ++node.generation;
+  for (const auto& [resource, amount] : pod.requests) node.requested[resource] += amount;
+  node.nonzero_cpu_milli += pod.nonzero_cpu_milli;
+  node.nonzero_memory_bytes += pod.nonzero_memory_bytes;
+  node.pods.push_back(index);
+  const bool whole = pod.whole_gpus > 0;
+  for (size_t i = 0; i < placement.cards.size(); ++i) {
+    const int c = placement.cards[i];
+    assert(c >= 0 && c < static_cast<int>(node.cards.size()));
+    CardState& card = node.cards[c];
+    if (whole) card.whole = true;
+    if (i < placement.mem_units.size()) card.used_mem += placement.mem_units[i];
+    if (i < placement.core_units.size()) card.used_core += placement.core_units[i];
+    ++card.pods;
+  }
+  pods_.push_back(std::move(pod));
+  placements_.push_back(placement);
+  return index;
+}
+
+int ClusterState::BindExisting(PodSpec pod) {
+  const int n = FindNode(pod.node_name);
+  if (n < 0) return -1;
+  const std::vector<CardState>& cards = nodes_[n].cards;
+  const int num_cards = static_cast<int>(cards.size());
+  Placement placement;
+  placement.node = n;
+  if (pod.whole_gpus > 0 && pod.allocated_mem.empty() && pod.allocated_core.empty()) {
+    // nvidia.com/gpu pods carry no card in their annotations (the NVIDIA device plugin keeps
+    // it to itself), so they take the lowest-indexed free cards, in file order. That counts
+    // the node's whole cards right; which physical cards they are only matters for topology,
+    // and there it is a guess. An over-committed export takes what is free.
+    for (int c = 0; c < num_cards && static_cast<int>(placement.cards.size()) < pod.whole_gpus;
+         ++c) {
+      if (!cards[c].whole && cards[c].pods == 0) {
+        placement.cards.push_back(c);
+        placement.mem_units.push_back(0);
+        placement.core_units.push_back(0);
+      }
+    }
+  } else {
+    // ACK's allocation, card by card. A card the node does not have (an export taken while
+    // the node's GPUs changed) is dropped: there is nothing to occupy. A sharing pod without
+    // any allocation annotation occupies its node-level aliyun.com/gpu-mem request but no card,
+    // as ACK's cache does with a pod whose allocation it cannot read.
+    std::set<int> used;
+    for (const auto& [card, units] : pod.allocated_mem) used.insert(card);
+    for (const auto& [card, units] : pod.allocated_core) used.insert(card);
+    for (int c : used) {
+      if (c < 0 || c >= num_cards) continue;
+      auto mem = pod.allocated_mem.find(c);
+      auto core = pod.allocated_core.find(c);
+      placement.cards.push_back(c);
+      placement.mem_units.push_back(mem == pod.allocated_mem.end() ? 0 : mem->second);
+      placement.core_units.push_back(core == pod.allocated_core.end() ? 0 : core->second);
+    }
+  }
+  return Bind(std::move(pod), placement);
+}
+
+void ClusterState::Unbind(int pod) {
+  if (pod < 0 || pod >= static_cast<int>(pods_.size()) || !bound(pod)) return;
+  const PodSpec& spec = pods_[pod];
+  const Placement& placement = placements_[pod];
+  NodeState& node = nodes_[placement.node];
+  ++node.generation;
+  for (const auto& [resource, amount] : spec.requests) {
+    auto it = node.requested.find(resource);
+    if (it == node.requested.end()) continue;
+    it->second -= amount;
+    if (it->second == 0) node.requested.erase(it);
+  }
+  node.nonzero_cpu_milli -= spec.nonzero_cpu_milli;
+  node.nonzero_memory_bytes -= spec.nonzero_memory_bytes;
+  node.pods.erase(std::find(node.pods.begin(), node.pods.end(), pod));
+  for (size_t i = 0; i < placement.cards.size(); ++i) {
+    CardState& card = node.cards[placement.cards[i]];
+    if (i < placement.mem_units.size()) card.used_mem -= placement.mem_units[i];
+    if (i < placement.core_units.size()) card.used_core -= placement.core_units[i];
+    --card.pods;
+    if (spec.whole_gpus > 0) card.whole = false;
+  }
+  // The spec stays readable (a restart may bind it again); only the placement empties.
+  placements_[pod] = Placement{};
+}
+
+}  // namespace knobsim

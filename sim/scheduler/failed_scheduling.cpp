@@ -1,0 +1,124 @@
+// The FailedScheduling text, upstream's FitError.Error() (pkg/scheduler/framework/types.go)
+// with DefaultPreemption's PostFilter message (semantics.md §3.7):
+//
+//   0/<N> nodes are available: <histogram>. [no new claims to deallocate, ]preemption: <nested>
+//
+// The histogram counts each reason once per node that gave it, "<count> <reason>", sorted as
+// plain strings ("1 x" < "10 x" < "2 y") and joined with ", ". The nested message has the same
+// shape over the preemption verdict per node. knobsim has no preemption yet, so that verdict
+// follows from the filter status alone: a node rejected as UnschedulableAndUnresolvable is
+// "Preemption is not helpful for scheduling" (upstream nodesWherePreemptionMightHelp), any other
+// rejected node "No preemption victims found for incoming pod" (SelectVictimsOnNode with no
+// lower-priority pod to evict).
+//
+// Version differences (KubeVersion):
+//  * before 1.24 there is no preemption suffix (added by kubernetes#107775);
+//  * 1.25-1.29 print the suffix through " %v." although it already ends in ".", hence the
+//    doubled ".." of those releases (kubernetes#110894 introduced it, #123301 reports it as
+//    fixed in 1.30); 1.24 and >= 1.30 end with a single ".";
+//  * before 1.25 a PreFilter rejection was not a message of its own: every node carried the
+//    PreFilter status, so its reasons appear in the histogram counted N times;
+//  * DRA-enabled clusters run the DynamicResources PostFilter before DefaultPreemption; for a pod
+//    without claims it answers "no new claims to deallocate", and the framework joins the
+//    PostFilter reasons with ", " — hence "no new claims to deallocate, preemption: ...".
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/scheduler/scheduler.h"
+
+namespace knobsim {
+namespace {
+
+constexpr const char* kNotHelpful = "Preemption is not helpful for scheduling";
+constexpr const char* kNoVictims = "No preemption victims found for incoming pod";
+
+// " <count> <reason>, ..." + "." when there is any entry; nothing otherwise (as upstream).
+void AppendHistogram(std::string& msg, const std::map<std::string, int64_t>& counts) {
+  std::vector<std::string> entries;
+  for (const auto& [reason, count] : counts) {
+    if (count <= 0) continue;
+    std::string entry = std::to_string(count);
+    entry.append(" ").append(reason);
+    entries.push_back(std::move(entry));
+  }
+  if (entries.empty()) return;
+  std::sort(entries.begin(), entries.end());
+  for (size_t i = 0; i < entries.size(); ++i) msg.append(i == 0 ? " " : ", ").append(entries[i]);
+  msg.append(".");
+}
+
+std::string NodesAvailable(int num_nodes) {
+  std::string msg = "0/";
+  msg.append(std::to_string(num_nodes)).append(" nodes are available:");
+  return msg;
+}
+
+std::string JoinReasons(const std::vector<std::string>& reasons) {
+  std::string joined;
+  for (size_t i = 0; i < reasons.size(); ++i) joined.append(i == 0 ? "" : ", ").append(reasons[i]);
+  return joined;
+}
+
+}  // namespace
+
+std::string FailedSchedulingMessage(int num_nodes, const std::vector<Status>& node_statuses,
+                                    const KubeVersion& version, const Status* pre_filter,
+                                    bool preemption_never) {
+  // Upstream never builds a FitError for an empty cluster; it reports ErrNoNodesAvailable.
+  if (num_nodes <= 0) return "no nodes available to schedule pods";
+
+  std::string msg = NodesAvailable(num_nodes);
+  int64_t not_helpful = 0;  // nodes where preemption cannot help
+  int64_t no_victims = 0;   // nodes where it could, had there been victims
+  if (pre_filter != nullptr && !pre_filter->ok()) {
+    // Every node carries the PreFilter status.
+    if (pre_filter->code == StatusCode::kUnschedulableAndUnresolvable) {
+      not_helpful = num_nodes;
+    } else {
+      no_victims = num_nodes;
+    }
+    if (version.minor >= 25) {
+      const std::string reasons = JoinReasons(pre_filter->reasons);
+      if (!reasons.empty()) msg.append(" ").append(reasons).append(".");
+    } else {
+      std::map<std::string, int64_t> histogram;
+      for (const std::string& reason : pre_filter->reasons) histogram[reason] += num_nodes;
+      AppendHistogram(msg, histogram);
+    }
+  } else {
+    std::map<std::string, int64_t> histogram;
+    int64_t rejected = 0;
+    for (const Status& status : node_statuses) {
+      if (status.ok()) continue;
+      ++rejected;
+      for (const std::string& reason : status.reasons) histogram[reason] += 1;
+      if (status.code == StatusCode::kUnschedulableAndUnresolvable) {
+        ++not_helpful;
+      } else {
+        ++no_victims;
+      }
+    }
+    AppendHistogram(msg, histogram);
+    // Nodes without a status of their own: upstream's absent-node default is
+    // UnschedulableAndUnresolvable without a reason, so they show only in the suffix.
+    not_helpful += std::max<int64_t>(0, num_nodes - rejected);
+  }
+
+  if (version.minor < 24) return msg;
+  std::string post = version.dra ? "no new claims to deallocate, preemption: " : "preemption: ";
+  if (preemption_never) {
+    post.append("not eligible due to preemptionPolicy=Never.");
+  } else {
+    post.append(NodesAvailable(num_nodes));
+    AppendHistogram(post, {{kNotHelpful, not_helpful}, {kNoVictims, no_victims}});
+  }
+  msg.append(" ").append(post);
+  if (version.minor >= 25 && version.minor <= 29) msg.append(".");
+  return msg;
+}
+
+}  // namespace knobsim

@@ -1,0 +1,391 @@
+// The scheduling cycle (semantics.md §3.1): PreFilter, Filter in upstream order stopping at a
+// node's first rejecting plugin, PreScore / Score / Normalize over the feasible nodes, the
+// weighted sum, the highest total, then the ACK card choice on the winning node.
+//
+// Speed (issue 3: >= 50 000 pods/s on 1 213 nodes) comes from four things, none of which can
+// change the node chosen:
+//  * The equivalence cache (pod_equivalence.h): every plugin but PodTopologySpread is
+//    node-local — its answer on a node depends only on the pod and that node's own state — so
+//    per pod class and node the Scheduler keeps the first rejecting node-local filter and the
+//    raw scores, and recomputes them only where NodeState::generation moved since. Replicas of
+//    a workload then cost a few table reads per node.
+//  * Skipped scores: after PreScore a plugin may say every feasible node gets the same
+//    normalised score (ScorePlugin::Skipped: upstream's PreScore Skip, e.g. NodeAffinity without
+//    preferred terms, or a constant, e.g. TaintToleration where no node has a PreferNoSchedule
+//    taint). Adding the same number to every node changes neither the maximum nor the ties, so
+//    outside --explain such plugins are left out. --explain runs every plugin, so its totals are
+//    the full sums (upstream's skipped plugins contribute 0 there too; knobsim's constant skips
+//    show their constant).
+//  * Plugins that score 0..100 themselves (NodeResourcesFit, BalancedAllocation, GPU share:
+//    no Normalize) go into one cached weighted sum per node; only the normalising ones keep
+//    per-node arrays.
+//  * No allocation per node: the per-cycle vectors live in Cycle and keep their capacity.
+// As upstream, a single feasible node is taken without scoring.
+//
+// Not modelled: upstream's percentageOfNodesToScore, which on clusters above 100 nodes stops
+// filtering once it has found enough feasible nodes (41 % of 1 213) and starts the next pod's
+// search where this one stopped; knobsim filters and scores every node.
+#include "sim/scheduler/scheduler.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include "sim/scheduler/gpu_share_plugin.h"
+#include "sim/scheduler/plugins.h"
+#include "sim/scheduler/pod_equivalence.h"
+
+namespace knobsim {
+namespace {
+
+// Positions in the plugin lists the constructor builds (upstream order, §3.1).
+enum FilterIndex {
+  kNodeUnschedulableFilter,
+  kTaintTolerationFilter,
+  kNodeAffinityFilter,
+  kNodeResourcesFitFilter,
+  kPodTopologySpreadFilter,  // the only filter that looks beyond the node: runs every cycle
+  kGpuShareFilter,
+  kNumFilters
+};
+enum ScoreIndex {
+  kTaintTolerationScore,
+  kNodeAffinityScore,
+  kNodeResourcesFitScore,
+  kPodTopologySpreadScore,  // the only score that looks beyond the node
+  kBalancedAllocationScore,
+  kImageLocalityScore,
+  kGpuShareScore,
+  kNumScores
+};
+
+// Scores that are already 0..100 and have no Normalize (scheduler_test pins this down).
+constexpr bool IsSelfNormalized(int p) {
+  return p == kNodeResourcesFitScore || p == kBalancedAllocationScore || p == kGpuShareScore;
+}
+
+constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();  // no generation yet
+constexpr size_t kMaxPodClasses = 64;
+
+bool HasConstraint(const PodSpec& pod, std::string_view when) {
+  return std::any_of(
+      pod.topology_spread.begin(), pod.topology_spread.end(),
+      [&](const TopologySpreadConstraint& c) { return c.when_unsatisfiable == when; });
+}
+
+}  // namespace
+
+struct Scheduler::Cycle {
+  // What the node-local plugins said about one node for one pod class.
+  struct NodeMemo {
+    uint64_t generation = kNever;  // the node's generation the entry was computed at
+    uint32_t score_epoch = 0;      // scores valid when equal to the class's (0: never)
+    int verdict = -1;              // first rejecting node-local filter, -1 = all pass
+    int64_t self_normalized = 0;   // Σ weight × score of the active self-normalised plugins
+  };
+  struct PodClass {
+    PodSpec pod;  // the first pod of the class; only its node-local fields matter
+    uint64_t hash = 0;
+    uint64_t last_used = 0;
+    uint32_t active_mask = 0;  // score plugins active when the scores were cached
+    uint32_t score_epoch = 1;
+    std::vector<NodeMemo> nodes;
+    std::vector<int64_t> raw[kNumScores];  // by node, for the normalising node-local plugins
+  };
+
+  // The cached classes are for one node list: a change of it (nodes added) clears them.
+  const NodeState* nodes_data = nullptr;
+  size_t num_nodes = 0;
+  std::vector<std::unique_ptr<PodClass>> classes;
+  PodClass uncached;      // for --explain and a cluster without generations: always recomputed
+  bool use_cache = true;  // false once a bind is seen not to move the node's generation
+  uint64_t cycles = 0;
+
+  std::vector<int> feasible;
+  std::vector<int> failed_at;             // by node: the rejecting filter, -1 when feasible
+  std::vector<Status> node_status;        // by node, from PodTopologySpread's filter
+  bool active[kNumScores] = {};           // scored in this cycle (not skipped)
+  std::vector<int64_t> raw[kNumScores];   // [plugin][feasible position]
+  std::vector<int64_t> norm[kNumScores];  // [plugin][feasible position], explain only
+  std::vector<int64_t> total;             // [feasible position]
+
+  PodClass& ClassFor(const PodSpec& pod, const ClusterState& cluster, bool cached) {
+    const auto& nodes = cluster.nodes();
+    if (nodes.data() != nodes_data || nodes.size() != num_nodes) {
+      nodes_data = nodes.data();
+      num_nodes = nodes.size();
+      classes.clear();
+    }
+    ++cycles;
+    PodClass* c = &uncached;
+    if (cached) {
+      const uint64_t hash = NodeLocalHash(pod);
+      c = nullptr;
+      for (const auto& k : classes) {
+        if (k->hash == hash && SameNodeLocalInputs(k->pod, pod)) {
+          c = k.get();
+          break;
+        }
+      }
+      if (c == nullptr) {
+        if (classes.size() < kMaxPodClasses) {
+          c = classes.emplace_back(std::make_unique<PodClass>()).get();
+        } else {
+          c = std::min_element(classes.begin(), classes.end(), [](const auto& a, const auto& b) {
+                return a->last_used < b->last_used;
+              })->get();
+          *c = PodClass{};
+        }
+        c->pod = pod;
+        c->hash = hash;
+      }
+    } else {
+      c->nodes.clear();  // forget everything
+      c->active_mask = 0;
+    }
+    c->last_used = cycles;
+    c->nodes.resize(num_nodes);
+    return *c;
+  }
+};
+
+Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
+    : cluster_(cluster),
+      config_(std::move(config)),
+      tie_stream_(config_.seed, "scheduler/tie-break"),
+      cycle_(std::make_unique<Cycle>()) {
+  const KubeVersion& version = config_.kube_version;
+  filters_.push_back(NewNodeUnschedulableFilter());
+  filters_.push_back(NewTaintTolerationFilter(version));
+  filters_.push_back(NewNodeAffinityFilter());
+  filters_.push_back(NewNodeResourcesFitFilter(version));
+  filters_.push_back(NewPodTopologySpreadFilter());
+  filters_.push_back(NewGpuShareFilter(config_));
+  scores_.push_back(NewTaintTolerationScore());
+  scores_.push_back(NewNodeAffinityScore());
+  scores_.push_back(NewNodeResourcesFitScore(config_.node_resources_strategy));
+  scores_.push_back(NewPodTopologySpreadScore());
+  scores_.push_back(NewBalancedAllocationScore());
+  scores_.push_back(NewImageLocalityScore());
+  scores_.push_back(NewGpuShareScore(config_));
+}
+
+Scheduler::~Scheduler() = default;
+
+ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
+  Cycle& cy = *cycle_;
+  ScheduleResult result;
+  const int num_nodes = static_cast<int>(cluster_.nodes().size());
+  const bool preemption_never = pod.preemption_policy == "Never";
+
+  // PreFilter: a rejection there holds for every node (§3.7 step 2).
+  for (const auto& filter : filters_) {
+    Status status = filter->PreFilter(pod, cluster_);
+    if (status.ok()) continue;
+    result.message =
+        FailedSchedulingMessage(num_nodes, {}, config_.kube_version, &status, preemption_never);
+    if (explain) {
+      for (int i = 0; i < num_nodes; ++i) {
+        NodeVerdict& v = result.explain.emplace_back();
+        v.node = i;
+        v.failed_plugin = filter->Name();
+        v.status = status;
+      }
+    }
+    return result;
+  }
+
+  Cycle::PodClass& cls = cy.ClassFor(pod, cluster_, cy.use_cache && !explain);
+
+  // Filter: each node stops at the first plugin that rejects it (§3.1). The node-local filters'
+  // verdict comes from the cache; PodTopologySpread runs when it comes before that verdict and
+  // the pod has a DoNotSchedule constraint (without one it passes every node).
+  const bool spread_filter = HasConstraint(pod, "DoNotSchedule");
+  cy.feasible.clear();
+  cy.failed_at.resize(num_nodes);
+  if (spread_filter) cy.node_status.resize(num_nodes);
+  for (int i = 0; i < num_nodes; ++i) {
+    Cycle::NodeMemo& memo = cls.nodes[i];
+    const uint64_t generation = cluster_.node(i).generation;
+    if (memo.generation != generation) {
+      memo.generation = generation;
+      memo.score_epoch = 0;
+      memo.verdict = -1;
+      for (int f = 0; f < kNumFilters; ++f) {
+        if (f == kPodTopologySpreadFilter) continue;
+        if (!filters_[f]->Filter(pod, cluster_, i).ok()) {
+          memo.verdict = f;
+          break;
+        }
+      }
+    }
+    int verdict = memo.verdict;
+    if (spread_filter && (verdict < 0 || verdict > kPodTopologySpreadFilter)) {
+      Status status = filters_[kPodTopologySpreadFilter]->Filter(pod, cluster_, i);
+      if (!status.ok()) {
+        verdict = kPodTopologySpreadFilter;
+        cy.node_status[i] = std::move(status);
+      }
+    }
+    cy.failed_at[i] = verdict;
+    if (verdict < 0) cy.feasible.push_back(i);
+  }
+
+  // A rejected node's status: the cache keeps only which filter rejected it, so the filter
+  // runs again on that node (only for messages and --explain).
+  auto node_status = [&](int i) -> Status {
+    const int f = cy.failed_at[i];
+    if (f == kPodTopologySpreadFilter) return cy.node_status[i];
+    return filters_[f]->Filter(pod, cluster_, i);
+  };
+
+  if (cy.feasible.empty()) {
+    std::vector<Status> statuses;
+    statuses.reserve(num_nodes);
+    for (int i = 0; i < num_nodes; ++i) statuses.push_back(node_status(i));
+    result.message = FailedSchedulingMessage(num_nodes, statuses, config_.kube_version, nullptr,
+                                             preemption_never);
+    if (explain) {
+      for (int i = 0; i < num_nodes; ++i) {
+        NodeVerdict& v = result.explain.emplace_back();
+        v.node = i;
+        v.failed_plugin = filters_[cy.failed_at[i]]->Name();
+        v.status = std::move(statuses[i]);
+      }
+    }
+    return result;
+  }
+
+  // Score. Upstream takes a lone feasible node without scoring it.
+  const size_t num_feasible = cy.feasible.size();
+  int winner = cy.feasible[0];
+  if (num_feasible > 1 || explain) {
+    uint32_t mask = 0;
+    for (int p = 0; p < kNumScores; ++p) {
+      scores_[p]->PreScore(pod, cluster_, cy.feasible);
+      cy.active[p] = explain || !scores_[p]->Skipped();
+      if (cy.active[p]) mask |= 1u << p;
+    }
+    if (mask != cls.active_mask) {
+      cls.active_mask = mask;
+      ++cls.score_epoch;
+    }
+    // Node-local scores from the cache: the self-normalised ones as one weighted sum (outside
+    // explain), the normalising ones into per-node arrays.
+    int64_t weight[kNumScores];
+    bool in_sum[kNumScores];
+    for (int p = 0; p < kNumScores; ++p) {
+      weight[p] = scores_[p]->Weight();
+      in_sum[p] = cy.active[p] && !explain && IsSelfNormalized(p);
+      if (cy.active[p] && !in_sum[p] && p != kPodTopologySpreadScore &&
+          cls.raw[p].size() != cls.nodes.size()) {
+        cls.raw[p].resize(cls.nodes.size());
+      }
+    }
+    cy.total.resize(num_feasible);
+    for (size_t k = 0; k < num_feasible; ++k) {
+      const int i = cy.feasible[k];
+      Cycle::NodeMemo& memo = cls.nodes[i];
+      if (memo.score_epoch != cls.score_epoch) {
+        memo.score_epoch = cls.score_epoch;
+        memo.self_normalized = 0;
+        for (int p = 0; p < kNumScores; ++p) {
+          if (!cy.active[p] || p == kPodTopologySpreadScore) continue;
+          const int64_t score = scores_[p]->Score(pod, cluster_, i);
+          if (in_sum[p]) {
+            memo.self_normalized += weight[p] * score;
+          } else {
+            cls.raw[p][i] = score;
+          }
+        }
+      }
+      cy.total[k] = memo.self_normalized;
+    }
+    for (int p = 0; p < kNumScores; ++p) {
+      if (!cy.active[p] || in_sum[p]) continue;
+      std::vector<int64_t>& raw = cy.raw[p];
+      raw.resize(num_feasible);
+      if (p == kPodTopologySpreadScore) {
+        for (size_t k = 0; k < num_feasible; ++k) {
+          raw[k] = scores_[p]->Score(pod, cluster_, cy.feasible[k]);
+        }
+      } else {
+        for (size_t k = 0; k < num_feasible; ++k) raw[k] = cls.raw[p][cy.feasible[k]];
+      }
+      // Outside explain the raw scores are normalised in place; explain keeps both.
+      std::vector<int64_t>& scores = explain ? cy.norm[p] : raw;
+      if (explain) scores = raw;
+      scores_[p]->Normalize(cy.feasible, scores);
+      for (size_t k = 0; k < num_feasible; ++k) cy.total[k] += weight[p] * scores[k];
+    }
+
+    // The highest total; ties to the lowest node index, or uniformly at random among the tied
+    // nodes as upstream's selectHost does (one draw over the number of ties instead of its
+    // reservoir sampling: the same distribution).
+    const int64_t best = *std::max_element(cy.total.begin(), cy.total.end());
+    uint64_t pick = 0;
+    if (config_.random_tie_break) {
+      const auto ties = static_cast<uint64_t>(std::count(cy.total.begin(), cy.total.end(), best));
+      if (ties > 1) pick = tie_stream_.Below(ties);
+    }
+    for (size_t k = 0; k < num_feasible; ++k) {
+      if (cy.total[k] != best) continue;
+      if (pick-- == 0) {
+        winner = cy.feasible[k];
+        break;
+      }
+    }
+
+    if (explain) {
+      size_t k = 0;
+      for (int i = 0; i < num_nodes; ++i) {
+        NodeVerdict& v = result.explain.emplace_back();
+        v.node = i;
+        if (cy.failed_at[i] >= 0) {
+          v.failed_plugin = filters_[cy.failed_at[i]]->Name();
+          v.status = node_status(i);
+          continue;
+        }
+        for (int p = 0; p < kNumScores; ++p) {
+          NodeVerdict::PluginScore& s = v.scores.emplace_back();
+          s.plugin = scores_[p]->Name();
+          s.raw = cy.raw[p][k];
+          s.normalized = cy.norm[p][k];
+          s.weight = static_cast<int>(weight[p]);
+        }
+        v.total = cy.total[k];
+        ++k;
+      }
+    }
+  }
+
+  // The card(s) on the winning node, by the same policy the GPU-share filter accepted it with.
+  CardPlacementResult cards = ChooseCards(pod, cluster_.node(winner), config_);
+  if (!cards.choice) {
+    std::string what = "GPU-share filter passed node ";
+    what.append(cluster_.node(winner).spec.name).append(" but no card set fits: ");
+    what.append(cards.reason);
+    throw std::logic_error(what);
+  }
+  result.placement.node = winner;
+  result.placement.cards = std::move(cards.choice->cards);
+  result.placement.mem_units = std::move(cards.choice->mem_units);
+  result.placement.core_units = std::move(cards.choice->core_units);
+  return result;
+}
+
+ScheduleResult Scheduler::ScheduleAndBind(const PodSpec& pod, bool explain) {
+  ScheduleResult result = Schedule(pod, explain);
+  const int node = result.placement.node;
+  if (node < 0) return result;
+  const uint64_t before = cluster_.node(node).generation;
+  cluster_.Bind(pod, result.placement);
+  // The cache is only as good as the generations; a cluster that does not keep them gets every
+  // node recomputed on every cycle from now on.
+  if (cluster_.node(node).generation == before) cycle_->use_cache = false;
+  return result;
+}
+
+}  // namespace knobsim

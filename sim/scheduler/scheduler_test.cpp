@@ -1,0 +1,475 @@
+#include "sim/scheduler/scheduler.h"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/random_stream.h"
+#include "sim/scheduler/card_placement.h"
+#include "sim/scheduler/filters/filter_testing.h"
+#include "sim/scheduler/plugins.h"
+
+namespace knobsim {
+namespace {
+
+using testing::kGiB;
+using testing::MakeNode;
+using testing::MakePod;
+
+// A pod as the manifest reader makes it: requests, and the non-zero scoring sums (one
+// container; 100m / 200Mi where it sets none).
+PodSpec Pod(std::string name, int64_t cpu, int64_t memory) {
+  PodSpec pod = MakePod(std::move(name));
+  if (cpu) pod.requests["cpu"] = cpu;
+  if (memory) pod.requests["memory"] = memory;
+  pod.nonzero_cpu_milli = cpu ? cpu : 100;
+  pod.nonzero_memory_bytes = memory ? memory : 200 * 1024 * 1024;
+  return pod;
+}
+
+// A GPU-sharing pod asking `units` of aliyun.com/gpu-mem in one container.
+PodSpec GpuPod(std::string name, int units) {
+  PodSpec pod = Pod(std::move(name), 0, 0);
+  pod.requests[kGpuMemResource] = units;
+  pod.gpu_mem = units;
+  pod.container_gpus = {{units, 0}};
+  return pod;
+}
+
+// An ACK sharing node: `cards` cards of `units` gpu-mem units each, resources large enough
+// that cpu and memory scores do not tell nodes apart.
+NodeSpec ShareNode(std::string name, int cards, int units, std::string placement = "") {
+  NodeSpec node = MakeNode(std::move(name), {{"ack.node.gpu.schedule", "share"}},
+                           {{"cpu", 1'000'000}, {"memory", 1'000'000 * kGiB}});
+  node.allocatable[kGpuMemResource] = int64_t{cards} * units;
+  node.allocatable[kGpuCountResource] = cards;
+  node.capacity = node.allocatable;
+  node.gpu_cards = cards;
+  node.card_mem_units = units;
+  node.gpu_schedule = "share";
+  node.placement = std::move(placement);
+  return node;
+}
+
+int BindOnCard(ClusterState& cluster, int node, int card, int units) {
+  PodSpec pod = GpuPod("bound", units);
+  pod.node_name = cluster.node(node).spec.name;
+  Placement at;
+  at.node = node;
+  at.cards = {card};
+  at.mem_units = {units};
+  at.core_units = {0};
+  return cluster.Bind(pod, at);
+}
+
+const NodeVerdict::PluginScore& ScoreOf(const NodeVerdict& v, const std::string& plugin) {
+  for (const auto& s : v.scores) {
+    if (s.plugin == plugin) return s;
+  }
+  FAIL("no score from " << plugin);
+  return v.scores.front();
+}
+
+// Three nodes for the score arithmetic: A empty 4 cpu / 8 GiB, B the same with 2 cpu / 2 GiB
+// requested, C empty 8 cpu / 8 GiB. The pod asks 1 cpu / 1 GiB.
+ClusterState ThreeNodes() {
+  ClusterState cluster;
+  cluster.AddNode(MakeNode("a", {}, {{"cpu", 4000}, {"memory", 8 * kGiB}}));
+  cluster.AddNode(MakeNode("b", {}, {{"cpu", 4000}, {"memory", 8 * kGiB}}));
+  cluster.AddNode(MakeNode("c", {}, {{"cpu", 8000}, {"memory", 8 * kGiB}}));
+  testing::BindOn(cluster, "b", Pod("busy", 2000, 2 * kGiB));
+  return cluster;
+}
+
+TEST_CASE("node total is the weighted sum of normalised plugin scores (LeastAllocated)") {
+  ClusterState cluster = ThreeNodes();
+  Scheduler scheduler(cluster, {});
+  const ScheduleResult r = scheduler.Schedule(Pod("p", 1000, kGiB), /*explain=*/true);
+  REQUIRE(r.explain.size() == 3);
+  struct Want {
+    int64_t fit, balanced, total;
+  };
+  // Fit: mean of (alloc - req) x 100 / alloc over cpu and memory. Balanced: (1 - |f_cpu -
+  // f_mem| / 2) x 100. TaintToleration 100 x 3 everywhere; the other plugins 0.
+  const Want want[] = {
+      {(75 + 87) / 2, 93, 300 + 81 + 93},   // a: cpu 1/4, memory 1/8
+      {(25 + 62) / 2, 81, 300 + 43 + 81},   // b: cpu 3/4, memory 3/8
+      {(87 + 87) / 2, 100, 300 + 87 + 100}  // c: cpu 1/8, memory 1/8
+  };
+  for (int n = 0; n < 3; ++n) {
+    CAPTURE(n);
+    const NodeVerdict& v = r.explain[n];
+    CHECK(v.node == n);
+    CHECK(v.failed_plugin.empty());
+    CHECK(ScoreOf(v, "NodeResourcesFit").normalized == want[n].fit);
+    CHECK(ScoreOf(v, "NodeResourcesFit").weight == 1);
+    CHECK(ScoreOf(v, "NodeResourcesBalancedAllocation").normalized == want[n].balanced);
+    CHECK(ScoreOf(v, "TaintToleration").normalized == 100);
+    CHECK(ScoreOf(v, "TaintToleration").weight == 3);
+    CHECK(ScoreOf(v, "NodeAffinity").weight == 2);
+    CHECK(ScoreOf(v, "PodTopologySpread").weight == 2);
+    CHECK(ScoreOf(v, "ImageLocality").weight == 1);
+    CHECK(v.total == want[n].total);
+  }
+  // Every score plugin, in upstream order, with its weight.
+  std::vector<std::string> plugins;
+  std::vector<int> weights;
+  for (const auto& s : r.explain[0].scores) {
+    plugins.push_back(s.plugin);
+    weights.push_back(s.weight);
+  }
+  CHECK(plugins == std::vector<std::string>{"TaintToleration", "NodeAffinity", "NodeResourcesFit",
+                                            "PodTopologySpread", "NodeResourcesBalancedAllocation",
+                                            "ImageLocality", "gpushare"});
+  CHECK(weights == std::vector<int>{3, 2, 1, 2, 1, 1, 1});
+  CHECK(ScoreOf(r.explain[0], "NodeResourcesFit").raw == 81);
+  CHECK(r.placement.node == 2);
+  CHECK(r.message.empty());
+  // Without explain the skipped plugins are left out; the winner is the same.
+  CHECK(scheduler.Schedule(Pod("p", 1000, kGiB)).placement.node == 2);
+}
+
+TEST_CASE("MostAllocated prefers the fuller node") {
+  ClusterState cluster = ThreeNodes();
+  SchedulerConfig config;
+  config.node_resources_strategy = "MostAllocated";
+  Scheduler scheduler(cluster, config);
+  const ScheduleResult r = scheduler.Schedule(Pod("p", 1000, kGiB), true);
+  // Fit: mean of min(req, alloc) x 100 / alloc: a (25 + 12)/2, b (75 + 37)/2, c (12 + 12)/2.
+  CHECK(ScoreOf(r.explain[0], "NodeResourcesFit").normalized == 18);
+  CHECK(ScoreOf(r.explain[1], "NodeResourcesFit").normalized == 56);
+  CHECK(ScoreOf(r.explain[2], "NodeResourcesFit").normalized == 12);
+  CHECK(r.explain[1].total == 300 + 56 + 81);
+  CHECK(r.placement.node == 1);
+}
+
+TEST_CASE("an unknown NodeResourcesFit strategy is refused") {
+  ClusterState cluster;
+  SchedulerConfig config;
+  config.node_resources_strategy = "Balanced";
+  CHECK_THROWS_AS(Scheduler(cluster, config), std::invalid_argument);
+}
+
+TEST_CASE("ties go to the lowest node index by default") {
+  ClusterState cluster;
+  for (const char* name : {"n0", "n1", "n2", "n3"}) cluster.AddNode(MakeNode(name));
+  Scheduler scheduler(cluster, {});
+  CHECK(scheduler.Schedule(Pod("p", 1000, kGiB)).placement.node == 0);
+  // LeastAllocated then spreads: each bind makes its node the fuller one.
+  std::vector<int> order;
+  for (int i = 0; i < 4; ++i) {
+    order.push_back(scheduler.ScheduleAndBind(Pod("p", 1000, kGiB)).placement.node);
+  }
+  CHECK(order == std::vector<int>{0, 1, 2, 3});
+}
+
+TEST_CASE("the random tie-break is uniform over the tied nodes and reproducible by seed") {
+  ClusterState cluster;
+  for (int i = 0; i < 8; ++i) cluster.AddNode(MakeNode(fmt::format("n{}", i)));
+  // A ninth node that loses: fuller.
+  cluster.AddNode(MakeNode("full"));
+  testing::BindOn(cluster, "full", Pod("busy", 4000, 16 * kGiB));
+  auto draws = [&](uint64_t seed) {
+    SchedulerConfig config;
+    config.random_tie_break = true;
+    config.seed = seed;
+    Scheduler scheduler(cluster, config);
+    std::vector<int> out;
+    for (int i = 0; i < 800; ++i)
+      out.push_back(scheduler.Schedule(Pod("p", 100, kGiB)).placement.node);
+    return out;
+  };
+  const std::vector<int> a = draws(7);
+  std::map<int, int> counts;
+  for (int n : a) ++counts[n];
+  CHECK(counts.size() == 8);
+  CHECK(counts.count(8) == 0);
+  for (const auto& [node, count] : counts) {
+    CAPTURE(node);
+    CHECK(count > 60);  // 100 expected each; 60 is over 4 standard deviations below
+    CHECK(count < 140);
+  }
+  CHECK(draws(7) == a);
+  CHECK(draws(8) != a);
+}
+
+TEST_CASE("a node stops at its first rejecting filter, in upstream order") {
+  ClusterState cluster;
+  NodeSpec tainted = MakeNode("tainted", {}, {{"cpu", 500}});
+  tainted.taints = {{"dedicated", "gpu", "NoSchedule"}};
+  cluster.AddNode(tainted);  // also too small, but the taint is reported
+  NodeSpec cordoned = MakeNode("cordoned", {}, {{"cpu", 500}});
+  cordoned.unschedulable = true;
+  cordoned.taints = {{"dedicated", "gpu", "NoSchedule"}};
+  cluster.AddNode(cordoned);  // unschedulable comes before the taint
+  cluster.AddNode(MakeNode("small", {{"zone", "a"}}, {{"cpu", 500}}));
+  Scheduler scheduler(cluster, {});
+  PodSpec pod = Pod("p", 1000, kGiB);
+  const ScheduleResult r = scheduler.Schedule(pod, true);
+  CHECK(r.placement.node == -1);
+  REQUIRE(r.explain.size() == 3);
+  CHECK(r.explain[0].failed_plugin == "TaintToleration");
+  CHECK(r.explain[1].failed_plugin == "NodeUnschedulable");
+  CHECK(r.explain[2].failed_plugin == "NodeResourcesFit");
+  CHECK(r.explain[2].status.reasons == std::vector<std::string>{"Insufficient cpu"});
+  CHECK(r.explain[0].scores.empty());
+}
+
+struct MessageCase {
+  const char* rule;
+  int unschedulable, tainted, busy, other_zone;  // node counts of each kind
+  bool with_selector;
+  const char* want;
+};
+
+TEST_CASE("a pod that fits nowhere gets upstream's FailedScheduling message") {
+  const MessageCase cases[] = {
+      {"Appendix B: histogram sorted as strings, preemption verdict per node", 2, 0, 10, 0, false,
+       "0/12 nodes are available: 10 Insufficient cpu, 2 node(s) were unschedulable. preemption: "
+       "0/12 nodes are available: 10 No preemption victims found for incoming pod, 2 Preemption "
+       "is not helpful for scheduling."},
+      {"taints and insufficient cpu", 0, 1, 3, 0, false,
+       "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu. "
+       "preemption: 0/4 nodes are available: 1 Preemption is not helpful for scheduling, 3 No "
+       "preemption victims found for incoming pod."},
+      {"selector mismatch is unresolvable", 0, 1, 0, 2, true,
+       "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 node(s) didn't match Pod's "
+       "node affinity/selector. preemption: 0/3 nodes are available: 3 Preemption is not helpful "
+       "for scheduling."},
+  };
+  for (const MessageCase& c : cases) {
+    CAPTURE(c.rule);
+    ClusterState cluster;
+    int n = 0;
+    auto add = [&](NodeSpec node) {
+      cluster.AddNode(std::move(node));
+      ++n;
+    };
+    for (int i = 0; i < c.unschedulable; ++i) {
+      NodeSpec node = MakeNode(fmt::format("cordoned{}", i), {{"zone", "a"}});
+      node.unschedulable = true;
+      add(node);
+    }
+    for (int i = 0; i < c.tainted; ++i) {
+      NodeSpec node = MakeNode(fmt::format("tainted{}", i), {{"zone", "a"}});
+      node.taints = {{"dedicated", "infra", "NoSchedule"}};
+      add(node);
+    }
+    for (int i = 0; i < c.busy; ++i) {
+      const std::string name = fmt::format("busy{}", i);
+      add(MakeNode(name, {{"zone", "a"}}));
+      testing::BindOn(cluster, name, Pod("busy", 7500, kGiB));
+    }
+    for (int i = 0; i < c.other_zone; ++i) add(MakeNode(fmt::format("b{}", i), {{"zone", "b"}}));
+    PodSpec pod = Pod("p", 1000, kGiB);
+    if (c.with_selector) pod.node_selector = {{"zone", "a"}};
+    Scheduler scheduler(cluster, {});
+    const ScheduleResult r = scheduler.ScheduleAndBind(pod);
+    CHECK(r.placement.node == -1);
+    CHECK(r.message == c.want);
+    CHECK(static_cast<int>(cluster.pods().size()) == c.busy);  // nothing bound
+  }
+}
+
+TEST_CASE("a PreFilter rejection is the whole message") {
+  ClusterState cluster;
+  cluster.AddNode(ShareNode("g0", 4, 16));
+  cluster.AddNode(ShareNode("g1", 4, 16));
+  PodSpec pod = GpuPod("split", 3);
+  pod.gpu_count = 2;  // 3 units do not split over 2 cards
+  pod.labels[kGpuCountResource] = "2";
+  Scheduler scheduler(cluster, {});
+  const ScheduleResult r = scheduler.Schedule(pod, true);
+  CHECK(r.placement.node == -1);
+  std::string want = "0/2 nodes are available: ";
+  want.append(CardFailureReason(CardFailure::kInvalidReplica, pod));
+  want.append(". preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+  CHECK(r.message == want);
+  REQUIRE(r.explain.size() == 2);
+  CHECK(r.explain[1].failed_plugin == "gpushare");
+}
+
+TEST_CASE("a reason naming its node is given per node even when the nodes look alike") {
+  // The legacy extender's "The node <n> is not for GPU share" on two identical plain nodes. The
+  // pod lists no aliyun.com/gpu-mem request, so NodeResourcesFit lets it through.
+  ClusterState cluster;
+  cluster.AddNode(MakeNode("plain-a"));
+  cluster.AddNode(MakeNode("plain-b"));
+  PodSpec pod = GpuPod("g", 2);
+  pod.requests.erase(kGpuMemResource);
+  SchedulerConfig config;
+  config.extender_best_fit = true;
+  Scheduler scheduler(cluster, config);
+  const ScheduleResult r = scheduler.Schedule(pod);
+  CHECK(r.message ==
+        "0/2 nodes are available: 1 The node plain-a is not for GPU share, need skip, 1 The node "
+        "plain-b is not for GPU share, need skip. preemption: 0/2 nodes are available: 2 No "
+        "preemption victims found for incoming pod.");
+}
+
+TEST_CASE("ACK binpack and spread choose the node through the GPU-share score") {
+  // §1.5 B / Appendix B: 2 cards x 15 units; g0 has 10 units used on card 0, g1 is empty;
+  // a 3-unit pod. Binpack: g0 card 0 scores 70 + 30 x 13/15 = 96, g1 70 + 30 x 3/15 = 76.
+  // Spread: g0 card 1 scores 70 + 30 x (1 - 3/15) = 94 and g1 the same, so the lowest index.
+  struct Case {
+    const char* rule;
+    std::string placement;
+    int node, card, gpushare_g0, gpushare_g1;
+  };
+  const Case cases[] = {
+      {"binpack fills the used card of the used node", "binpack", 0, 0, 96, 76},
+      {"spread takes the emptiest card, ties to the lowest node", "spread", 0, 1, 94, 94},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.rule);
+    ClusterState cluster;
+    cluster.AddNode(ShareNode("g0", 2, 15, c.placement));
+    cluster.AddNode(ShareNode("g1", 2, 15, c.placement));
+    BindOnCard(cluster, 0, 0, 10);
+    Scheduler scheduler(cluster, {});
+    const ScheduleResult r = scheduler.ScheduleAndBind(GpuPod("p", 3), true);
+    CHECK(ScoreOf(r.explain[0], "gpushare").normalized == c.gpushare_g0);
+    CHECK(ScoreOf(r.explain[1], "gpushare").normalized == c.gpushare_g1);
+    CHECK(r.placement.node == c.node);
+    CHECK(r.placement.cards == std::vector<int>{c.card});
+    CHECK(r.placement.mem_units == std::vector<int>{3});
+    CHECK(cluster.node(c.node).cards[c.card].used_mem == (c.card == 0 ? 13 : 3));
+  }
+}
+
+TEST_CASE("binpack keeps filling one node's cards before opening the next node") {
+  ClusterState cluster;
+  for (int i = 0; i < 3; ++i) cluster.AddNode(ShareNode(fmt::format("g{}", i), 2, 16));
+  Scheduler scheduler(cluster, {});  // default placement: binpack
+  std::vector<int> nodes;
+  for (int i = 0; i < 8; ++i)
+    nodes.push_back(scheduler.ScheduleAndBind(GpuPod("p", 4)).placement.node);
+  CHECK(nodes == std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0});
+  CHECK(scheduler.ScheduleAndBind(GpuPod("p", 4)).placement.node == 1);
+}
+
+TEST_CASE("the scheduler sees binds and unbinds made directly on the cluster") {
+  ClusterState cluster;
+  cluster.AddNode(ShareNode("g0", 1, 8));
+  cluster.AddNode(ShareNode("g1", 1, 8));
+  Scheduler scheduler(cluster, {});
+  const int first = scheduler.ScheduleAndBind(GpuPod("p", 8)).placement.node;
+  CHECK(first == 0);
+  const int other = BindOnCard(cluster, 1, 0, 8);  // behind the scheduler's back
+  CHECK(scheduler.Schedule(GpuPod("q", 8)).placement.node == -1);
+  cluster.Unbind(other);
+  CHECK(scheduler.Schedule(GpuPod("q", 8)).placement.node == 1);
+  cluster.Unbind(0);
+  CHECK(scheduler.Schedule(GpuPod("q", 8)).placement.node == 0);
+}
+
+TEST_CASE("a hostname selector picks its node among identical ones") {
+  ClusterState cluster;
+  for (int i = 0; i < 5; ++i) cluster.AddNode(MakeNode(fmt::format("n{}", i)));
+  Scheduler scheduler(cluster, {});
+  PodSpec pod = Pod("p", 100, kGiB);
+  pod.node_selector = {{"kubernetes.io/hostname", "n3"}};
+  CHECK(scheduler.Schedule(pod).placement.node == 3);
+  pod.node_selector.clear();
+  pod.node_affinity.preferred = {{10, {{"kubernetes.io/hostname", "In", {"n4"}}}}};
+  CHECK(scheduler.Schedule(pod).placement.node == 4);
+}
+
+// Differential check of the equivalence cache: every pod of a random stream (GPU and cpu pods of
+// a few shapes, zone and hostname spread, tolerations, preferences) is scheduled twice, with
+// --explain (which recomputes every plugin on every node) and then for real (from the cache);
+// both must agree on node, cards and message. Pods also leave behind the scheduler's back.
+TEST_CASE("the equivalence cache never changes a placement") {
+  ClusterState cluster;
+  for (int i = 0; i < 24; ++i) {
+    const std::string name = fmt::format("n{}", i);
+    const Labels zone = {
+        {"topology.kubernetes.io/zone", std::string(1, static_cast<char>('a' + i % 3))}};
+    NodeSpec node = i % 4 == 3 ? MakeNode(name, zone, {{"cpu", 16000}})
+                               : ShareNode(name, i % 2 ? 2 : 4, 16, i % 5 == 0 ? "spread" : "");
+    node.labels.insert(zone.begin(), zone.end());
+    if (i % 6 == 1) node.taints = {{"spot", "", "PreferNoSchedule"}};
+    if (i % 8 == 2) node.taints = {{"dedicated", "x", "NoSchedule"}};
+    if (i % 7 == 0) node.images = {{{"app:1"}, 800 * 1024 * 1024}};
+    cluster.AddNode(node);
+  }
+  Scheduler scheduler(cluster, {});
+  RandomStream rng(3, "test/equivalence");
+  std::vector<int> bound;
+  int placed = 0, pending = 0;
+  for (int step = 0; step < 800; ++step) {
+    CAPTURE(step);
+    PodSpec pod = rng.Below(3) == 0
+                      ? Pod("cpu", 500 + 500 * static_cast<int64_t>(rng.Below(4)), kGiB)
+                      : GpuPod("gpu", 2 + 2 * static_cast<int>(rng.Below(6)));
+    pod.labels["app"] = rng.Below(2) ? "web" : "batch";
+    switch (rng.Below(6)) {
+      case 0: {
+        TopologySpreadConstraint c;
+        c.topology_key = "topology.kubernetes.io/zone";
+        c.label_selector.match_labels = {{"app", pod.labels["app"]}};
+        pod.topology_spread = {c};
+        break;
+      }
+      case 1: {
+        TopologySpreadConstraint c;
+        c.topology_key = "kubernetes.io/hostname";
+        c.when_unsatisfiable = "ScheduleAnyway";
+        c.label_selector.match_labels = {{"app", pod.labels["app"]}};
+        pod.topology_spread = {c};
+        break;
+      }
+      case 2:
+        pod.tolerations = {{"dedicated", "Equal", "x", "NoSchedule", {}}};
+        pod.node_affinity.preferred = {{20, {{"topology.kubernetes.io/zone", "In", {"b"}}}}};
+        break;
+      case 3:
+        pod.images = {"app:1"};
+        break;
+      default:
+        break;
+    }
+    const ScheduleResult fresh = scheduler.Schedule(pod, /*explain=*/true);
+    const ScheduleResult cached = scheduler.ScheduleAndBind(pod);
+    CHECK(cached.placement.node == fresh.placement.node);
+    CHECK(cached.placement.cards == fresh.placement.cards);
+    CHECK(cached.message == fresh.message);
+    if (cached.placement.node >= 0) {
+      ++placed;
+      bound.push_back(static_cast<int>(cluster.pods().size()) - 1);
+    } else {
+      ++pending;
+    }
+    if (!bound.empty() && rng.Below(3) == 0) {
+      const size_t k = rng.Below(bound.size());
+      cluster.Unbind(bound[k]);
+      bound.erase(bound.begin() + static_cast<long>(k));
+    }
+  }
+  // The stream exercises both outcomes.
+  CHECK(placed > 100);
+  CHECK(pending > 20);
+}
+
+TEST_CASE("NodeResourcesFit, BalancedAllocation and GPU-share scores need no normalising") {
+  // The Scheduler sums these three straight from their raw scores outside --explain.
+  SchedulerConfig config;
+  const std::vector<int> feasible = {0, 1, 2};
+  std::vector<std::unique_ptr<ScorePlugin>> plugins;
+  plugins.push_back(NewNodeResourcesFitScore("LeastAllocated"));
+  plugins.push_back(NewBalancedAllocationScore());
+  plugins.push_back(NewGpuShareScore(config));
+  for (const auto& plugin : plugins) {
+    CAPTURE(plugin->Name());
+    std::vector<int64_t> scores = {7, 100, 0};
+    plugin->Normalize(feasible, scores);
+    CHECK(scores == std::vector<int64_t>{7, 100, 0});
+  }
+}
+
+}  // namespace
+}  // namespace knobsim

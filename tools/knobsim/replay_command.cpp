@@ -1,0 +1,266 @@
+// `knobsim replay`: the FGD paper's placement experiment on the Alibaba openb trace
+// (docs/replay.md, fgd-policies.md): every pod file × policy × seed replayed in parallel, the
+// reference's three result files written, and the medians at x = 100 and 130 printed beside the
+// paper's own when its files are given.
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/input_error.h"
+#include "sim/io/results_json.h"
+#include "sim/replay/medians.h"
+#include "sim/replay/sweep.h"
+#include "sim/replay/trace_reader.h"
+#include "sim/replay/workload.h"
+#include "tools/knobsim/commands.h"
+
+namespace knobsim::cli {
+
+namespace {
+
+using replay::PolicyKind;
+
+struct ReplayArgs {
+  std::string nodes;
+  std::vector<std::string> pods;
+  std::vector<std::string> policies;
+  std::string seeds = "42-51";
+  double tune = 1.3;
+  int threads = 0;
+  std::string out;
+  std::string expected;
+  bool quiet = false;
+};
+
+int BadInput(const std::string& message) {
+  std::cerr << "knobsim: " << message << "\n";
+  return kExitBadInput;
+}
+
+int BadInput(const InputError& e) {
+  return BadInput(e.ToString());
+}
+
+std::optional<int64_t> ParseInt(std::string_view text) {
+  int64_t v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end) return std::nullopt;
+  return v;
+}
+
+// "42-51", "42,45,50" or "42"; ranges and lists mix ("42-44,50").
+bool ParseSeeds(const std::string& text, std::vector<int64_t>* seeds, std::string* error) {
+  std::set<int64_t> seen;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string_view piece(text.data() + start, comma - start);
+    start = comma + 1;
+    const size_t dash = piece.find('-', 1);  // a leading '-' would be a sign
+    std::optional<int64_t> lo =
+        ParseInt(dash == std::string_view::npos ? piece : piece.substr(0, dash));
+    std::optional<int64_t> hi =
+        dash == std::string_view::npos ? lo : ParseInt(piece.substr(dash + 1));
+    if (!lo || !hi || *hi < *lo || *hi - *lo >= 100000) {
+      std::string e = "--seeds: \"";
+      e.append(piece).append("\" is not a seed, a list of seeds or a range such as 42-51");
+      *error = e;
+      return false;
+    }
+    for (int64_t s = *lo; s <= *hi; ++s) {
+      if (seen.insert(s).second) seeds->push_back(s);
+    }
+  }
+  return true;
+}
+
+std::string PolicyList() {
+  std::string s;
+  for (PolicyKind k : replay::kAllPolicies) {
+    if (!s.empty()) s += ", ";
+    s.append(replay::PolicyName(k));
+  }
+  return s;
+}
+
+bool ParsePolicies(const std::vector<std::string>& names, std::vector<PolicyKind>* out,
+                   std::string* error) {
+  std::set<PolicyKind> seen;
+  const auto add = [&](PolicyKind k) {
+    if (seen.insert(k).second) out->push_back(k);
+  };
+  for (const std::string& name : names) {
+    if (name == "all") {
+      for (PolicyKind k : replay::kAllPolicies) add(k);
+    } else if (name == "paper") {  // the six of the FGD paper
+      for (PolicyKind k : replay::kAllPolicies) {
+        if (k != PolicyKind::kAckBinpack && k != PolicyKind::kAckSpread) add(k);
+      }
+    } else if (const std::optional<PolicyKind> k = replay::ParsePolicy(name)) {
+      add(*k);
+    } else {
+      *error =
+          "--policy: unknown policy \"" + name + "\"; one of " + PolicyList() + " (or paper, all)";
+      return false;
+    }
+  }
+  return true;
+}
+
+// The progress line: stderr only, only on a terminal, after the first second, erased at the end.
+class Progress {
+ public:
+  explicit Progress(bool enabled)
+      : enabled_(enabled && ::isatty(STDERR_FILENO) == 1),
+        start_(std::chrono::steady_clock::now()) {}
+  replay::SweepProgress Callback() {
+    if (!enabled_) return {};
+    return [this](int done, int total) { Show(done, total); };
+  }
+  void Clear() {
+    if (shown_) std::cerr << "\r\033[K" << std::flush;
+    shown_ = false;
+  }
+  double Elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  void Show(int done, int total) {
+    const double elapsed = Elapsed();
+    if (elapsed < 1.0 || done == total) return;
+    constexpr int kWidth = 30;
+    const int filled = kWidth * done / total;
+    std::cerr << "\r\033[Kknobsim replay [" << std::string(static_cast<size_t>(filled), '#')
+              << std::string(static_cast<size_t>(kWidth - filled), '.') << "] " << done << "/"
+              << total << " runs, " << static_cast<int>(elapsed) << " s" << std::flush;
+    shown_ = true;
+  }
+
+  bool enabled_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+int Replay(const ReplayArgs& args) {
+  std::vector<PolicyKind> policies;
+  std::vector<int64_t> seeds;
+  std::string error;
+  if (!ParsePolicies(args.policies, &policies, &error)) return BadInput(error);
+  if (!ParseSeeds(args.seeds, &seeds, &error)) return BadInput(error);
+  if (!(args.tune > 0 && args.tune <= 100)) return BadInput("--tune must be in (0, 100]");
+
+  Expected<std::vector<replay::TraceNode>> nodes = replay::ReadNodeCsv(args.nodes);
+  if (!nodes.ok()) return BadInput(nodes.error());
+  if (nodes->empty()) return BadInput(args.nodes + ": no nodes");
+  std::vector<replay::Workload> workloads;
+  std::set<std::string> stems;
+  for (const std::string& path : args.pods) {
+    Expected<std::vector<replay::TracePod>> pods = replay::ReadPodCsv(path);
+    if (!pods.ok()) return BadInput(pods.error());
+    std::string stem = replay::FileStem(path);
+    if (!stems.insert(stem).second) {
+      return BadInput("--pods: two pod files named " + stem +
+                      " (the workload column is the file's stem)");
+    }
+    workloads.push_back(replay::MakeWorkload(std::move(stem), *nodes, std::move(*pods)));
+  }
+
+  std::vector<replay::ResultRow> expected;
+  if (!args.expected.empty()) {
+    const std::string path =
+        args.expected + "/" + std::string(replay::ResultFileName(replay::ResultFile::kAllo));
+    Expected<std::vector<replay::ResultRow>> rows = replay::ReadResultCsv(path);
+    if (!rows.ok()) return BadInput(rows.error());
+    expected = std::move(*rows);
+  }
+
+  std::error_code ec;
+  std::filesystem::create_directories(args.out, ec);
+  if (ec) return BadInput("--out: cannot create " + args.out + ": " + ec.message());
+
+  Progress progress(!args.quiet);
+  replay::SweepResults results;
+  try {
+    results =
+        replay::RunSweep(workloads, policies, seeds, args.tune, args.threads, progress.Callback());
+  } catch (...) {
+    progress.Clear();
+    throw;
+  }
+  progress.Clear();
+  const double seconds = progress.Elapsed();
+
+  for (replay::ResultFile f : replay::kResultFiles) {
+    const std::string path = args.out + "/" + std::string(replay::ResultFileName(f));
+    if (auto failed = WriteFileAtomically(path, replay::FormatResultCsv(f, results.rows(f)))) {
+      return BadInput(*failed);
+    }
+  }
+  if (!args.quiet) {
+    const size_t runs = workloads.size() * policies.size() * seeds.size();
+    std::cerr << "knobsim: " << runs << " runs in " << fmt::format("{:.1f}", seconds)
+              << " s; wrote " << args.out << "/analysis_{allo,frag,frag_ratio}_discrete.csv\n";
+    const std::vector<replay::MedianRow> medians =
+        replay::AllocationMedians(results.allo, expected);
+    std::cout << "Allocated GPU % (median over seeds) when the arrived request reaches x % of "
+                 "capacity\n"
+              << replay::FormatMediansTable(medians) << std::flush;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddReplayCommand(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<ReplayArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "replay",
+      "Replay the Alibaba openb GPU trace the way the FGD paper did (shuffle by seed, tune to "
+      "--tune x GPU capacity, nothing departs) under placement policies, and write the paper's "
+      "result files (see docs/replay.md).");
+  cmd->add_option("--nodes", args->nodes, "Node list CSV (sn,cpu_milli,memory_mib,gpu,model)")
+      ->required()
+      ->type_name("FILE");
+  cmd->add_option("--pods", args->pods,
+                  "Pod list CSV(s); each is one workload, named by its file stem")
+      ->required()
+      ->type_name("FILE...");
+  cmd->add_option("--policy", args->policies,
+                  "Policies, comma-separated: random, dotprod, clustering, packing, bestfit, fgd, "
+                  "ack-binpack, ack-spread; paper = the first six; all = all eight")
+      ->required()
+      ->delimiter(',')
+      ->type_name("P[,P...]");
+  cmd->add_option("--seeds", args->seeds, "Seeds: a range, a list or both (default 42-51)")
+      ->type_name("SEEDS");
+  cmd->add_option("--tune", args->tune,
+                  "Tune the workload to this multiple of the GPU capacity (default 1.3)")
+      ->type_name("RATIO");
+  cmd->add_option("--threads", args->threads,
+                  "Runs in parallel (default 0 = all cores); results do not depend on it")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_option("--out", args->out, "Directory for the three result files")
+      ->required()
+      ->type_name("DIR");
+  cmd->add_option("--expected", args->expected,
+                  "Directory holding the reference's analysis_allo_discrete.csv: its medians "
+                  "are printed beside ours")
+      ->type_name("DIR");
+  cmd->add_flag("--quiet,-q", args->quiet, "Print no table and no progress line");
+  cmd->callback([args, exit_code] { *exit_code = Replay(*args); });
+}
+
+}  // namespace knobsim::cli
