@@ -3,11 +3,11 @@
 // card scoring (binpack). The goals are >= 50 000 pods/s, and >= 10 000 pods/s when every pod
 // carries a zone topologySpread constraint; upstream kube-scheduler manages hundreds per second.
 //
-// The cluster is kept in a steady state about half full: once `kResident` pods are bound, each
-// new bind is followed by the unbind of the oldest pod, so nodes keep changing and the
-// scheduler's equivalence classes see a realistic mix of partly filled nodes rather than an
-// empty cluster. The pods are made beforehand, so the figure is the scheduler's (plus the
-// ClusterState bind and unbind).
+// The cluster is kept in a steady state roughly half full (40 % of the card memory, 60 % of the
+// cpu): once `kResident` pods are bound, each new bind is followed by the unbind of the oldest
+// pod, so every node is partly filled and different from the others, and each pod class finds a
+// few dozen nodes changed since its last pod. The pods, replicas of 20 workloads, are made
+// beforehand, so the figure is the scheduler's plus the ClusterState bind and unbind.
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
@@ -72,10 +72,10 @@ ClusterState MakeCluster() {
   return cluster;
 }
 
-// Replicas of 20 workloads, each with its own shape: 1-12 GiB of card memory, 1-4 cpu, 2-16 GiB
-// memory; the next pod comes from a random workload.
-std::vector<PodSpec> MakePods(bool zone_spread) {
-  constexpr int kWorkloads = 20;
+// Replicas of `workloads` workloads, each with its own shape: 1-12 GiB of card memory, 1-4 cpu,
+// 2-16 GiB memory; the next pod comes from a random workload.
+std::vector<PodSpec> MakePods(bool zone_spread, int workloads = 20) {
+  const int kWorkloads = workloads;
   RandomStream rng(1, "bench/placement/pods");
   std::vector<PodSpec> templates(kWorkloads);
   for (int w = 0; w < kWorkloads; ++w) {
@@ -107,10 +107,10 @@ std::vector<PodSpec> MakePods(bool zone_spread) {
   return pods;
 }
 
-void RunPlacement(benchmark::State& state, bool zone_spread) {
+void RunPlacement(benchmark::State& state, bool zone_spread, int workloads = 20) {
   ClusterState cluster = MakeCluster();
   Scheduler scheduler(cluster, {});
-  const std::vector<PodSpec> pods = MakePods(zone_spread);
+  const std::vector<PodSpec> pods = MakePods(zone_spread, workloads);
   std::deque<int> resident;
   size_t next = 0;
   int64_t pending = 0;
@@ -142,8 +142,16 @@ void BM_PlaceGpuShareZoneSpread(benchmark::State& state) {
   RunPlacement(state, true);
 }
 
+// Near the worst case for the equivalence cache: 2 000 workloads whose shapes take all 384
+// combinations, more than the 64 pod classes it keeps, so most pods are evaluated afresh on
+// every node.
+void BM_PlaceGpuShareUncached(benchmark::State& state) {
+  RunPlacement(state, false, 2000);
+}
+
 BENCHMARK(BM_PlaceGpuShare)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlaceGpuShareZoneSpread)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_PlaceGpuShareUncached)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace knobsim

@@ -67,6 +67,8 @@ struct PodResult {
   std::string state;        // Running, Pending, Unready, FakeReady, CrashLoopBackOff, Starting
   int restarts = 0;
   std::string message;      // FailedScheduling text, or why it is not serving
+  double bottleneck_gbps = 0;    // multi-card pods: slowest link between their cards (GB/s)
+  double throughput_factor = 1;  // multi-card pods: work rate relative to NVLink (gpu_topology)
 };
 
 struct ClusterEvent {

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <limits>
 
+#include "models/gpu_topology.h"
 #include "models/memory_isolation.h"
 #include "models/sharing_policy.h"
 #include "sim/cluster.h"
@@ -140,6 +141,8 @@ struct PodRun {
   int32_t jobs = 0;              // jobs in service
   double attained = 0;
   double rate = 0;  // reference-ns of progress per ns for each job
+  double throughput_factor = 1;  // multi-card pods: links slower than NVLink (gpu_topology)
+  double bottleneck_gbps = 0;
   SimTime last_update = 0;
 };
 
@@ -310,6 +313,12 @@ void Simulator::PlacePods() {
     pod.node = result.placement.node;
     const Node& node = cluster_.nodes[pod.node];
     for (int c : result.placement.cards) pod.cards.push_back(node.first_card + c);
+    if (pod.cards.size() > 1 && result.placement.bottleneck_gbps > 0) {
+      // A multi-card pod's work waits on its slowest link (models/gpu_topology.h); an unknown
+      // topology (bandwidth 0) leaves it at full speed.
+      pod.bottleneck_gbps = result.placement.bottleneck_gbps;
+      pod.throughput_factor = MultiCardThroughputFactor(pod.bottleneck_gbps, true);
+    }
     pod.share_on.assign(pod.cards.size(), 0.0);
     const int m = std::max<int>(1, static_cast<int>(pod.cards.size()));
     if (!pod.cards.empty()) {
@@ -533,7 +542,7 @@ void Simulator::Flush() {
         continue;
       }
       const double share = *std::min_element(pod.share_on.begin(), pod.share_on.end());
-      pod.rate = card.speed * share / pod.jobs;
+      pod.rate = card.speed * share * pod.throughput_factor / pod.jobs;
       // A multi-card pod's new rate moves the completions of its other cards too.
       for (int32_t other : pod.cards) {
         if (!cards_[other].dirty) {
@@ -1034,6 +1043,8 @@ RunResult Simulator::Collect() {
     // A restarting container that is loading again still shows CrashLoopBackOff to the user.
     r.state = pod.restarts > 0 && pod.phase == PodPhase::kLoading ? "CrashLoopBackOff" : PhaseName(pod.phase);
     r.restarts = pod.restarts;
+    r.bottleneck_gbps = pod.bottleneck_gbps;
+    r.throughput_factor = pod.throughput_factor;
     r.message = pod.message;
     if (pod.node >= 0) {
       r.node = cluster_.nodes[pod.node].name;

@@ -182,6 +182,25 @@ TEST_CASE("replicas spread over cards by the scheduler's binpack card choice") {
   CHECK(r.pods[2].cards == std::vector<int>{1});
 }
 
+TEST_CASE("a multi-card pod over PCIe runs slower than one over NVLink (GPU topology factor)") {
+  auto two_card = [](const char* gpu) {
+    Scenario s = OneNode(SharingPolicy::kPreemptive, 2);
+    s.node_pools[0].gpu_type = gpu;
+    s.run.duration = 50 * kNanosPerSecond;
+    s.run.warmup = 10 * kNanosPerSecond;
+    Workload w = Service("split", 5, 0.01, 8);
+    w.gpu_count = 2;
+    s.workloads.push_back(w);
+    return Simulate(s, 1);
+  };
+  const RunResult pcie = two_card("L20");
+  const RunResult nvlink = two_card("A100-40G");
+  REQUIRE(pcie.pods[0].cards.size() == 2);
+  CHECK(pcie.pods[0].throughput_factor < 0.95);
+  CHECK(pcie.pods[0].throughput_factor > 0.8);
+  CHECK(nvlink.pods[0].throughput_factor == doctest::Approx(1.0));
+}
+
 TEST_CASE("timeouts abort requests and keep conservation") {
   Scenario s = OneNode(SharingPolicy::kPreemptive);
   s.run.duration = 500 * kNanosPerSecond;

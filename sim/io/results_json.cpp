@@ -144,6 +144,10 @@ Json PodJson(const PodResult& p) {
   j["cards"] = p.cards;
   j["state"] = p.state;
   j["restarts"] = p.restarts;
+  if (p.cards.size() > 1) {
+    j["bottleneck_gbps"] = p.bottleneck_gbps;
+    j["throughput_factor"] = p.throughput_factor;
+  }
   j["message"] = p.message;
   return j;
 }

@@ -42,6 +42,7 @@ struct Placement {
   std::vector<int> cards;      // card indexes on the node
   std::vector<int> mem_units;  // gpu-mem units per chosen card (same order)
   std::vector<int> core_units; // gpu-core percent per chosen card (same order)
+  double bottleneck_gbps = 0;  // slowest link inside a multi-card set (0: one card or unknown)
 };
 
 class ClusterState {

@@ -80,11 +80,21 @@ bool MatchesNodeSelectorRequirement(const NodeSelectorRequirement& r, const Labe
 
 namespace {
 
+// matchFields arrive as requirements on the key "metadata.name" (sim/io/kube_reader.cpp): the
+// only node field a selector may name, matched against the node's name rather than a label.
+constexpr const char* kNodeNameField = "metadata.name";
+
+bool MatchesRequirementOnNode(const NodeSelectorRequirement& r, const NodeSpec& node) {
+  if (r.key != kNodeNameField) return MatchesNodeSelectorRequirement(r, node.labels);
+  const Labels name_field{{kNodeNameField, node.name}};
+  return MatchesNodeSelectorRequirement(r, name_field);
+}
+
 // A term with no expressions matches nothing (upstream skips empty terms).
-bool MatchesTerm(const std::vector<NodeSelectorRequirement>& term, const Labels& labels) {
+bool MatchesTerm(const std::vector<NodeSelectorRequirement>& term, const NodeSpec& node) {
   if (term.empty()) return false;
   return std::all_of(term.begin(), term.end(), [&](const NodeSelectorRequirement& r) {
-    return MatchesNodeSelectorRequirement(r, labels);
+    return MatchesRequirementOnNode(r, node);
   });
 }
 
@@ -100,14 +110,14 @@ bool MatchesNodeSelectorAndAffinity(const PodSpec& pod, const NodeSpec& node) {
   const auto& terms = pod.node_affinity.required_terms;
   if (terms.empty()) return true;
   return std::any_of(terms.begin(), terms.end(),
-                     [&](const auto& term) { return MatchesTerm(term, node.labels); });
+                     [&](const auto& term) { return MatchesTerm(term, node); });
 }
 
 int64_t PreferredAffinityWeight(const PodSpec& pod, const NodeSpec& node) {
   int64_t sum = 0;
   for (const NodeAffinity::Preferred& p : pod.node_affinity.preferred) {
     // Upstream drops weight-0 and empty preference terms before scoring.
-    if (p.weight != 0 && MatchesTerm(p.expressions, node.labels)) sum += p.weight;
+    if (p.weight != 0 && MatchesTerm(p.expressions, node)) sum += p.weight;
   }
   return sum;
 }

@@ -162,3 +162,20 @@ TEST_CASE("label selectors: matchLabels AND matchExpressions, empty matches ever
 
 }  // namespace
 }  // namespace knobsim
+
+namespace knobsim {
+namespace {
+
+TEST_CASE("matchFields metadata.name selects the node by name, not by a label") {
+  NodeSpec a, b;
+  a.name = "gpu-a";
+  b.name = "gpu-b";
+  b.labels["metadata.name"] = "gpu-a";  // a label of that name is not the field
+  PodSpec pod;
+  pod.node_affinity.required_terms = {{{"metadata.name", "In", {"gpu-a"}}}};
+  CHECK(MatchesNodeSelectorAndAffinity(pod, a));
+  CHECK_FALSE(MatchesNodeSelectorAndAffinity(pod, b));
+}
+
+}  // namespace
+}  // namespace knobsim

@@ -373,6 +373,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   result.placement.cards = std::move(cards.choice->cards);
   result.placement.mem_units = std::move(cards.choice->mem_units);
   result.placement.core_units = std::move(cards.choice->core_units);
+  result.placement.bottleneck_gbps = cards.choice->bottleneck_gbps;
   return result;
 }
 
