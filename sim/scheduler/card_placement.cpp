@@ -336,7 +336,7 @@ CardPlacementResult PlaceOnCards(const PodSpec& pod, const NodeState& node, Card
   if (fit.fits) {
     result.choice = std::move(choice);
   } else {
-    result.reason = CardFailureReason(fit.failure, pod);
+    result.reason = CardFailureReason(fit.failure, pod, policy);
   }
   return result;
 }
@@ -356,15 +356,15 @@ CardFit EvaluateCards(const PodSpec& pod, const NodeState& node, CardPolicy poli
   return Place(pod, node, policy, max_pods_per_card, nullptr, CardSetBandwidth{});
 }
 
-std::string CardFailureReason(CardFailure failure, const PodSpec& pod) {
+std::string CardFailureReason(CardFailure failure, const PodSpec& pod, CardPolicy policy) {
   switch (failure) {
     case CardFailure::kNone:
       return {};
     case CardFailure::kInsufficientMemory:
-      // The extender's text (EXT predicate.go, CONFIRMED), used for both card choices so that
-      // FailedScheduling reads the same whichever runs. ACKP says
-      // "node(s) didn't have enough device resources to allocate" instead (§1.5 B).
-      return "Insufficient GPU Memory in one device";
+      // Each implementation's own text (§1.5): the extender's predicate.go [CONFIRMED], the
+      // scheduler-framework plugin's Filter [SECONDARY].
+      if (policy == CardPolicy::kBestFit) return "Insufficient GPU Memory in one device";
+      return "node(s) didn't have enough device resources to allocate";
     case CardFailure::kMaxPods:
       // ACKP checkPodsPerDevice (§1.2).
       return "The number of pods per gpu device has reached the maximum allowed";

@@ -80,7 +80,10 @@ CardFit EvaluateCards(const PodSpec& pod, const NodeState& node, CardPolicy poli
 CardFailure CheckCardSplit(const PodSpec& pod, CardPolicy policy);
 
 // The per-node FailedScheduling reason for `failure` (texts in card_placement.cpp, with sources).
-std::string CardFailureReason(CardFailure failure, const PodSpec& pod);
+// kInsufficientMemory reads as the extender says under best-fit and as ACK's plugin says
+// otherwise.
+std::string CardFailureReason(CardFailure failure, const PodSpec& pod,
+                              CardPolicy policy = CardPolicy::kBinpack);
 
 // Parses a placement value ("binpack", "spread", "ack-binpack", "ack-spread", "bestfit-extender").
 std::optional<CardPolicy> ParseCardPolicy(const std::string& value);

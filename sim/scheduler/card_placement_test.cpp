@@ -184,7 +184,7 @@ TEST_CASE("ReplicaDevice splits gpu-mem N/M over M cards and scores 30*avg + 70/
   NodeState tight = ShareNode(15, {14, 0, 14, 0});
   const CardPlacementResult f = PlaceOnCards(SharePod(6, 3), tight, CardPolicy::kBinpack, 0);
   CHECK_FALSE(f.choice.has_value());
-  CHECK(f.reason == "Insufficient GPU Memory in one device");
+  CHECK(f.reason == "node(s) didn't have enough device resources to allocate");
 }
 
 // ACK scores every set of M cards; knobsim takes the M best per-card terms. Same set score, and
@@ -307,7 +307,7 @@ TEST_CASE("max-pod: full cards drop out, and a node whose cards are all full say
   node.cards[1].pods = 1;
   node.cards[1].used_mem = 14;
   const CardPlacementResult mem = PlaceOnCards(SharePod(3), node, CardPolicy::kBinpack, 3);
-  CHECK(mem.reason == "Insufficient GPU Memory in one device");
+  CHECK(mem.reason == "node(s) didn't have enough device resources to allocate");
 }
 
 TEST_CASE("require-whole-device takes only a free card exactly the size asked") {
@@ -361,7 +361,7 @@ TEST_CASE("gpu-mem + gpu-core pods score both resources at weight 1/2 on the sam
         std::vector<int>{0});
   NodeState none = CoreMemNode(15, {{10, 95}, {2, 95}});
   CHECK(PlaceOnCards(SharePod(3, 1, 10), none, CardPolicy::kBinpack, 0).reason ==
-        "Insufficient GPU Memory in one device");
+        "node(s) didn't have enough device resources to allocate");
 
   // Multi-card: 2 cards, 4 GiB and 60 % -> 2 GiB and 30 % on each.
   NodeState four = CoreMemNode(15, {{0, 80}, {0, 0}, {10, 0}, {0, 0}});

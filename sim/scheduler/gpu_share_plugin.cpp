@@ -50,7 +50,7 @@ class GpuShareFilter : public FilterPlugin {
         config_.extender_best_fit ? CardPolicy::kBestFit : config_.default_placement;
     const CardFailure split = CheckCardSplit(pod, policy);
     if (split == CardFailure::kNone) return Status::Success();
-    return Status::Unresolvable(CardFailureReason(split, pod));
+    return Status::Unresolvable(CardFailureReason(split, pod, policy));
   }
 
   Status Filter(const PodSpec& pod, const ClusterState& cluster, int index) const override {
@@ -59,11 +59,18 @@ class GpuShareFilter : public FilterPlugin {
     if (pod.whole_gpus == 0 && !IsGpuShareNode(node.spec)) {
       return Status::Unschedulable(NotShareNodeReason(node.spec, config_));
     }
-    const CardFit fit = EvaluateCards(pod, node, NodeCardPolicy(node.spec, config_),
-                                      MaxPodsPerCard(node.spec, config_));
+    const CardPolicy policy = NodeCardPolicy(node.spec, config_);
+    // ACK's plugin keeps gpu-mem-only pods off nodes that also offer gpu-core.percentage (and
+    // the reverse, which NodeResourcesFit already rejects) unless enableMemoryCoreMixSchedule
+    // is on (§1.5 B). Node resources do not change by preemption: unresolvable.
+    if (policy != CardPolicy::kBestFit && !config_.enable_memory_core_mix && pod.whole_gpus == 0 &&
+        (node.spec.card_core_percent > 0) != (pod.gpu_core > 0)) {
+      return Status::Unresolvable("node(s) owns gpu resources are not matched that pod requests");
+    }
+    const CardFit fit = EvaluateCards(pod, node, policy, MaxPodsPerCard(node.spec, config_));
     if (fit.fits) return Status::Success();
     // Card occupancy can change (pods finish or are preempted): Unschedulable, as ACK returns.
-    return Status::Unschedulable(CardFailureReason(fit.failure, pod));
+    return Status::Unschedulable(CardFailureReason(fit.failure, pod, policy));
   }
 
  private:

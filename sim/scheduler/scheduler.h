@@ -30,6 +30,9 @@ struct SchedulerConfig {
   int gpu_share_weight = 1;        // weight of the GPU-share score (unconfirmed for ACK: a setting)
   std::string node_resources_strategy = "LeastAllocated";  // or "MostAllocated"
   int policy0_max_inst = 0;        // POLICY 0's implicit max-pod per card (0 = none)
+  // ACK's enableMemoryCoreMixSchedule: let gpu-mem-only pods onto nodes that also offer
+  // gpu-core.percentage (off by default, as in ACK's plugin, semantics.md §1.5 B).
+  bool enable_memory_core_mix = false;
 };
 
 // One node's verdict in one cycle, for --explain.

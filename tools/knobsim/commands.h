@@ -30,4 +30,8 @@ void AddRunCommand(CLI::App& app, int* exit_code);
 // trace replay (docs/replay.md).
 void AddReplayCommand(CLI::App& app, int* exit_code);
 
+// `knobsim schedule --cluster FILE... --pods FILE [--explain] [--json FILE] ...`: place pending
+// pods on an exported cluster and say why (docs/schedule.md).
+void AddScheduleCommand(CLI::App& app, int* exit_code);
+
 }  // namespace knobsim::cli

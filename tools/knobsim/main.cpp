@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     int exit_code = knobsim::cli::kExitOk;
     knobsim::cli::AddRunCommand(app, &exit_code);
     knobsim::cli::AddReplayCommand(app, &exit_code);
+    knobsim::cli::AddScheduleCommand(app, &exit_code);
 
     try {
       app.parse(argc, argv);

@@ -1,0 +1,526 @@
+// `knobsim schedule`: place pending pods on a cluster exported from Kubernetes, the way ACK's
+// scheduler would (node by the kube-scheduler plugins, card by the GPU-share plugin), and say
+// why: each pod's node and cards or its FailedScheduling message, and with --explain every
+// node's filter verdict and every plugin's score (docs/schedule.md).
+//
+// Only the --pods file's pending pods are scheduled, in file order; each placed pod then
+// occupies its node and cards for the next (Scheduler::ScheduleAndBind). Pending pods found in
+// the --cluster files are left out with a note, so `--cluster all.json --pods all.json` works.
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/input_error.h"
+#include "sim/io/kube_reader.h"
+#include "sim/io/results_json.h"
+#include "sim/scheduler/card_placement.h"
+#include "sim/scheduler/cluster_state.h"
+#include "sim/scheduler/framework.h"
+#include "sim/scheduler/scheduler.h"
+#include "tools/knobsim/commands.h"
+
+namespace knobsim::cli {
+
+namespace {
+
+constexpr std::string_view kSchema = "knobsim.schedule/v1";
+
+struct ScheduleArgs {
+  std::vector<std::string> cluster;
+  std::string pods;
+  bool explain = false;
+  std::string json;
+  std::string kube_version = "1.35";
+  std::string placement = "binpack";
+  bool extender_best_fit = false;
+  bool memory_core_mix = false;
+  std::string scoring = "LeastAllocated";
+  bool random_tie_break = false;
+  uint64_t seed = 1;
+  int gpu_share_weight = 1;
+  CLI::Option* json_opt = nullptr;
+  CLI::Option* seed_opt = nullptr;
+};
+
+// One pod's outcome, in the words the text and the JSON both print.
+struct PodOutcome {
+  std::string namespace_;
+  std::string name;
+  std::string node;  // empty when unschedulable
+  std::vector<int> cards;
+  std::vector<int> mem_units;
+  std::vector<int> core_units;
+  std::string message;                // FailedScheduling text when unschedulable
+  int64_t score = 0;                  // the winner's weighted total
+  int feasible = 0;                   // nodes that passed every filter
+  std::vector<NodeVerdict> verdicts;  // by node index
+};
+
+int BadInput(const std::string& message) {
+  std::cerr << "knobsim: " << message << "\n";
+  return kExitBadInput;
+}
+
+int BadInput(const InputError& e) {
+  return BadInput(e.ToString());
+}
+
+std::string Join(const std::vector<std::string>& parts, std::string_view sep) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) s += sep;
+    s += parts[i];
+  }
+  return s;
+}
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string PodKey(const PodSpec& pod) {
+  return pod.namespace_ + "/" + pod.name;
+}
+
+// Up to `limit` names, then "and N more".
+std::string NameList(const std::vector<std::string>& names, size_t limit = 5) {
+  std::vector<std::string> shown(names.begin(),
+                                 names.begin() + static_cast<long>(std::min(limit, names.size())));
+  std::string s = Join(shown, ", ");
+  if (names.size() > limit) s += fmt::format(" and {} more", names.size() - limit);
+  return s;
+}
+
+// Reader and snapshot warnings, each once (a file given as both --cluster and --pods would
+// otherwise warn twice). The reader never quotes env values or unrelated annotations.
+class Warnings {
+ public:
+  void Add(const std::vector<std::string>& lines) {
+    for (const std::string& line : lines) {
+      if (seen_.insert(line).second) std::cerr << "knobsim: warning: " << line << "\n";
+    }
+  }
+
+ private:
+  std::set<std::string> seen_;
+};
+
+void Note(const std::string& text) {
+  std::cerr << "knobsim: note: " << text << "\n";
+}
+
+// What the --cluster and --pods files held that this command does not use. When the --pods
+// file is also a --cluster file (`--cluster all.json --pods all.json`), its nodes and bound pods
+// are the cluster and need no note.
+void NoteUnused(const ScheduleArgs& args, const KubeObjects& cluster, const KubeObjects& pods,
+                const std::vector<PodSpec>& pending) {
+  std::set<std::string> scheduled;
+  for (const PodSpec& p : pending) scheduled.insert(PodKey(p));
+  std::vector<std::string> left_out;
+  for (const PodSpec& p : PendingPods(cluster)) {
+    if (scheduled.count(PodKey(p)) == 0) left_out.push_back(PodKey(p));
+  }
+  if (!left_out.empty()) {
+    Note(
+        fmt::format("{} pending pod(s) in the --cluster files are not scheduled (only the "
+                    "--pods file's are): {}",
+                    left_out.size(), NameList(left_out)));
+  }
+  const bool pods_file_is_cluster =
+      std::find(args.cluster.begin(), args.cluster.end(), args.pods) != args.cluster.end();
+  const size_t not_pending = pods.pods.size() - pending.size();
+  if (not_pending > 0 && !pods_file_is_cluster) {
+    Note(fmt::format("{} pod(s) in {} are bound, finished or terminating and are not scheduled",
+                     not_pending, args.pods));
+  }
+  if (!pods.nodes.empty() && !pods_file_is_cluster) {
+    Note(fmt::format("{} Node object(s) in the --pods file are ignored (nodes come from --cluster)",
+                     pods.nodes.size()));
+  }
+  std::map<std::string, int> skipped = cluster.skipped_kinds;
+  for (const auto& [kind, n] : pods.skipped_kinds) skipped[kind] += n;
+  if (!skipped.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [kind, n] : skipped) parts.push_back(fmt::format("{} {}", n, kind));
+    Note("skipped objects of other kinds: " + Join(parts, ", "));
+  }
+}
+
+std::string CardList(const std::vector<int>& cards) {
+  std::vector<std::string> parts;
+  for (int c : cards) parts.push_back(std::to_string(c));
+  return (cards.size() == 1 ? "card " : "cards ") + Join(parts, ",");
+}
+
+// The short column names of the --explain table (the legend gives the full ones); a plugin
+// added later shows under its own name.
+std::string ShortName(std::string_view plugin) {
+  static const std::pair<std::string_view, std::string_view> kShort[] = {
+      {"TaintToleration", "Taint"},
+      {"NodeAffinity", "Affinity"},
+      {"NodeResourcesFit", "Fit"},
+      {"PodTopologySpread", "Spread"},
+      {"NodeResourcesBalancedAllocation", "Balanced"},
+      {"ImageLocality", "Image"},
+  };
+  for (const auto& [full, abbr] : kShort) {
+    if (plugin == full) return std::string(abbr);
+  }
+  return std::string(plugin);
+}
+
+// A score cell: the normalised score, and the raw one in parentheses where normalising changed it.
+std::string ScoreCell(const NodeVerdict::PluginScore& s) {
+  if (s.raw == s.normalized) return std::to_string(s.normalized);
+  return fmt::format("{} ({})", s.normalized, s.raw);
+}
+
+std::string VerdictText(const NodeVerdict& v) {
+  return v.failed_plugin + ": " + Join(v.status.reasons, ", ");
+}
+
+const NodeVerdict* FirstFeasible(const std::vector<NodeVerdict>& verdicts) {
+  for (const NodeVerdict& v : verdicts) {
+    if (v.failed_plugin.empty()) return &v;
+  }
+  return nullptr;
+}
+
+std::string Legend(const NodeVerdict& sample) {
+  std::vector<std::string> parts;
+  for (const NodeVerdict::PluginScore& s : sample.scores) {
+    const std::string abbr = ShortName(s.plugin);
+    parts.push_back(abbr == s.plugin
+                        ? fmt::format("{} (weight {})", s.plugin, s.weight)
+                        : fmt::format("{} = {} (weight {})", abbr, s.plugin, s.weight));
+  }
+  std::string text =
+      "Per feasible node, each plugin's score normalised to 0-100 (the raw score in "
+      "parentheses where\nnormalising changed it); total = sum of weight x normalised score; "
+      "the highest total wins (*).\nColumns:";
+  size_t line = text.size() - text.rfind('\n') - 1;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string item = parts[i] + (i + 1 < parts.size() ? "," : ".");
+    if (line + 1 + item.size() > 100) {
+      text += "\n ";
+      line = 1;
+    }
+    text += " " + item;
+    line += 1 + item.size();
+  }
+  return text + "\n";
+}
+
+// The --explain table of one pod: the feasible nodes best first, then the filtered-out ones in
+// node order with the first filter that rejected them.
+std::string ExplainTable(const PodOutcome& o, const ClusterState& cluster) {
+  std::string out;
+  std::vector<const NodeVerdict*> feasible;
+  std::vector<const NodeVerdict*> rejected;
+  for (const NodeVerdict& v : o.verdicts)
+    (v.failed_plugin.empty() ? feasible : rejected).push_back(&v);
+  std::stable_sort(feasible.begin(), feasible.end(),
+                   [](const NodeVerdict* a, const NodeVerdict* b) { return a->total > b->total; });
+  const int chosen = o.node.empty() ? -1 : cluster.FindNode(o.node);
+
+  size_t name_width = 8;  // "(weight)"
+  for (const NodeVerdict& v : o.verdicts)
+    name_width = std::max(name_width, cluster.node(v.node).spec.name.size());
+
+  if (!feasible.empty()) {
+    const std::vector<NodeVerdict::PluginScore>& columns = feasible.front()->scores;
+    std::vector<std::string> headers;
+    std::vector<size_t> widths;
+    for (const NodeVerdict::PluginScore& s : columns) {
+      headers.push_back(ShortName(s.plugin));
+      size_t w = headers.back().size();
+      for (const NodeVerdict* v : feasible) {
+        for (const NodeVerdict::PluginScore& t : v->scores) {
+          if (t.plugin == s.plugin) w = std::max(w, ScoreCell(t).size());
+        }
+      }
+      widths.push_back(w);
+    }
+    size_t total_width = 5;
+    for (const NodeVerdict* v : feasible)
+      total_width = std::max(total_width, std::to_string(v->total).size());
+
+    out += fmt::format("    {:<{}}", "node", name_width);
+    for (size_t c = 0; c < headers.size(); ++c)
+      out += fmt::format("  {:>{}}", headers[c], widths[c]);
+    out += fmt::format("  {:>{}}\n", "total", total_width);
+    out += fmt::format("    {:<{}}", "(weight)", name_width);
+    for (size_t c = 0; c < columns.size(); ++c)
+      out += fmt::format("  {:>{}}", columns[c].weight, widths[c]);
+    out += "\n";
+    for (const NodeVerdict* v : feasible) {
+      out += fmt::format("  {} {:<{}}", v->node == chosen ? '*' : ' ',
+                         cluster.node(v->node).spec.name, name_width);
+      for (size_t c = 0; c < columns.size(); ++c) {
+        std::string cell;
+        for (const NodeVerdict::PluginScore& t : v->scores) {
+          if (t.plugin == columns[c].plugin) cell = ScoreCell(t);
+        }
+        out += fmt::format("  {:>{}}", cell, widths[c]);
+      }
+      out += fmt::format("  {:>{}}\n", v->total, total_width);
+    }
+  }
+  if (!rejected.empty()) {
+    out += fmt::format("    filtered out ({} of {} nodes):\n", rejected.size(), o.verdicts.size());
+    for (const NodeVerdict* v : rejected) {
+      out += fmt::format("      {:<{}}  {}\n", cluster.node(v->node).spec.name, name_width,
+                         VerdictText(*v));
+    }
+  }
+  return out;
+}
+
+std::string OutcomeLine(const PodOutcome& o, size_t num_nodes) {
+  const std::string who = o.namespace_ + "/" + o.name;
+  if (o.node.empty()) return who + ": " + o.message + "\n";
+  std::string line = who + " -> " + o.node;
+  if (!o.cards.empty()) line += " [" + CardList(o.cards) + "]";
+  line += fmt::format(" (score {}, {} of {} nodes feasible)\n", o.score, o.feasible, num_nodes);
+  return line;
+}
+
+// Keys in the order the schema lists them (docs/schedule.md), not sorted.
+using Json = nlohmann::ordered_json;
+
+Json OutcomeJson(const PodOutcome& o, const ClusterState& cluster, bool explain) {
+  using json = Json;
+  json pod = {{"name", o.name}, {"namespace", o.namespace_}};
+  pod["node"] = o.node.empty() ? json(nullptr) : json(o.node);
+  pod["cards"] = o.cards;
+  pod["gpu_mem"] = o.mem_units;
+  pod["gpu_core"] = o.core_units;
+  pod["score"] = o.node.empty() ? json(nullptr) : json(o.score);
+  pod["message"] = o.node.empty() ? json(o.message) : json(nullptr);
+  if (!explain) return pod;
+  json nodes = json::array();
+  for (const NodeVerdict& v : o.verdicts) {
+    const bool feasible = v.failed_plugin.empty();
+    json n = {{"node", cluster.node(v.node).spec.name}, {"feasible", feasible}};
+    n["failed_plugin"] = feasible ? json(nullptr) : json(v.failed_plugin);
+    n["reasons"] = v.status.reasons;
+    json scores = json::array();
+    for (const NodeVerdict::PluginScore& s : v.scores) {
+      scores.push_back({{"plugin", s.plugin},
+                        {"raw", s.raw},
+                        {"normalized", s.normalized},
+                        {"weight", s.weight}});
+    }
+    n["scores"] = std::move(scores);
+    n["total"] = feasible ? json(v.total) : json(nullptr);
+    nodes.push_back(std::move(n));
+  }
+  pod["nodes"] = std::move(nodes);
+  return pod;
+}
+
+int Schedule(const ScheduleArgs& args) {
+  SchedulerConfig config;
+  try {
+    config.kube_version = KubeVersion::Parse(args.kube_version);
+  } catch (const std::invalid_argument& e) {
+    return BadInput(std::string("--kube-version: ") + e.what());
+  }
+  const std::optional<CardPolicy> placement = ParseCardPolicy(args.placement);
+  if (!placement || *placement == CardPolicy::kBestFit) {
+    return BadInput("--placement: \"" + args.placement +
+                    "\" is not binpack or spread (the legacy extender's best-fit is "
+                    "--extender-best-fit)");
+  }
+  config.default_placement = *placement;
+  config.extender_best_fit = args.extender_best_fit;
+  config.enable_memory_core_mix = args.memory_core_mix;
+  // --scoring is checked case-insensitively; the plugin takes upstream's spelling.
+  config.node_resources_strategy =
+      EqualsIgnoreCase(args.scoring, "MostAllocated") ? "MostAllocated" : "LeastAllocated";
+  config.random_tie_break = args.random_tie_break;
+  config.gpu_share_weight = args.gpu_share_weight;
+  config.seed = args.seed;
+  if (args.seed_opt->count() > 0 && !args.random_tie_break) {
+    Note("--seed only matters with --random-tie-break; ties go to the first node in file order");
+  }
+
+  if (args.pods == "-" && std::count(args.cluster.begin(), args.cluster.end(), "-") > 0) {
+    return BadInput("--cluster and --pods cannot both read standard input (-)");
+  }
+  Expected<KubeObjects> cluster_objects = ReadKubeFiles(args.cluster);
+  if (!cluster_objects.ok()) return BadInput(cluster_objects.error());
+  Expected<KubeObjects> pod_objects = ReadKubeFile(args.pods);
+  if (!pod_objects.ok()) return BadInput(pod_objects.error());
+  Warnings warnings;
+  warnings.Add(cluster_objects->warnings);
+  warnings.Add(pod_objects->warnings);
+  if (cluster_objects->nodes.empty()) {
+    return BadInput("--cluster: no Node objects in " + Join(args.cluster, ", ") +
+                    " (export them with kubectl get nodes -o yaml)");
+  }
+
+  const std::vector<PodSpec> pending = PendingPods(*pod_objects);
+  NoteUnused(args, *cluster_objects, *pod_objects, pending);
+  if (pending.empty()) Note("no pending pods in " + args.pods + "; nothing to schedule");
+
+  std::vector<std::string> snapshot_warnings;
+  ClusterState cluster = BuildClusterState(*cluster_objects, &snapshot_warnings);
+  warnings.Add(snapshot_warnings);
+
+  // Always with the explain record: it carries the winner's score for the pod line. The node
+  // chosen is the same either way (scheduler.h: the cache and skipped scores cannot change it).
+  Scheduler scheduler(cluster, config);
+  std::vector<PodOutcome> outcomes;
+  outcomes.reserve(pending.size());
+  for (const PodSpec& pod : pending) {
+    ScheduleResult r = scheduler.ScheduleAndBind(pod, /*explain=*/true);
+    PodOutcome& o = outcomes.emplace_back();
+    o.namespace_ = pod.namespace_;
+    o.name = pod.name;
+    for (const NodeVerdict& v : r.explain) {
+      if (!v.failed_plugin.empty()) continue;
+      ++o.feasible;
+      if (v.node == r.placement.node) o.score = v.total;
+    }
+    if (r.placement.node >= 0) {
+      o.node = cluster.node(r.placement.node).spec.name;
+      o.cards = r.placement.cards;
+      o.mem_units = r.placement.mem_units;
+      o.core_units = r.placement.core_units;
+    } else {
+      o.message = r.message;
+    }
+    if (args.explain) o.verdicts = std::move(r.explain);
+  }
+
+  const size_t num_nodes = cluster.nodes().size();
+  const bool json_to_stdout = args.json_opt->count() > 0 && args.json == "-";
+  if (args.json_opt->count() > 0) {
+    Json doc = {{"schema", kSchema}, {"knobsim_version", KNOBSIM_VERSION}};
+    Json pods = Json::array();
+    for (const PodOutcome& o : outcomes) pods.push_back(OutcomeJson(o, cluster, args.explain));
+    doc["pods"] = std::move(pods);
+    const std::string text = doc.dump(2) + "\n";
+    if (json_to_stdout) {
+      std::cout << text << std::flush;
+    } else if (auto failed = WriteFileAtomically(args.json, text)) {
+      return BadInput(*failed);
+    }
+  }
+
+  size_t unschedulable = 0;
+  for (const PodOutcome& o : outcomes) unschedulable += o.node.empty() ? 1 : 0;
+  // With `--json -` stdout is the document alone, so a pipe into jq gets valid JSON.
+  if (!json_to_stdout) {
+    std::string text;
+    bool legend_shown = false;
+    for (const PodOutcome& o : outcomes) {
+      if (args.explain) {
+        if (!legend_shown) {
+          if (const NodeVerdict* sample = FirstFeasible(o.verdicts)) {
+            text += Legend(*sample) + "\n";
+            legend_shown = true;
+          }
+        }
+        text += OutcomeLine(o, num_nodes);
+        text += ExplainTable(o, cluster);
+        text += "\n";
+      } else {
+        text += OutcomeLine(o, num_nodes);
+      }
+    }
+    text += fmt::format("{} of {} pod(s) placed, {} unschedulable\n",
+                        outcomes.size() - unschedulable, outcomes.size(), unschedulable);
+    std::cout << text << std::flush;
+  }
+  return unschedulable > 0 ? kExitCheckFailed : kExitOk;
+}
+
+}  // namespace
+
+void AddScheduleCommand(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<ScheduleArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "schedule",
+      "Place pending pods on a cluster exported from Kubernetes as ACK would and say why: each "
+      "pod's node and cards or its FailedScheduling message; --explain adds every node's filter "
+      "verdict and scores (see docs/schedule.md). Exit 1 when a pod is unschedulable.");
+  cmd->add_option("--cluster", args->cluster,
+                  "Nodes and bound pods: kubectl get -o yaml/json output (single objects, "
+                  "multi-document YAML or kind: List); - reads stdin")
+      ->required()
+      ->type_name("FILE");
+  cmd->add_option("--pods", args->pods,
+                  "The pods to schedule, in file order (only the pending ones: no nodeName, not "
+                  "finished); - reads stdin")
+      ->required()
+      ->type_name("FILE");
+  cmd->add_flag("--explain", args->explain,
+                "Per pod, every node's filter verdict and every plugin's score and the total");
+  args->json_opt = cmd->add_option(
+      "--json", args->json,
+      "Write the outcome as JSON (knobsim.schedule/v1) to FILE; - writes it to stdout instead "
+      "of the text");
+  args->json_opt->type_name("FILE");
+  cmd->add_option("--kube-version", args->kube_version,
+                  "Kubernetes version whose FailedScheduling wording to use, e.g. 1.28 or "
+                  "1.35+dra (default 1.35)")
+      ->type_name("VERSION");
+  cmd->add_option("--placement", args->placement,
+                  "Card placement on nodes without the ack.node.gpu.placement label (default "
+                  "binpack; ACK's default is unconfirmed)")
+      ->check(CLI::IsMember({"binpack", "spread"}))
+      ->type_name("POLICY");
+  cmd->add_flag("--extender-best-fit", args->extender_best_fit,
+                "Choose cards as the legacy gpushare extender does (best fit, one card per pod) "
+                "instead of ACK's scheduler plugin");
+  cmd->add_flag("--memory-core-mix", args->memory_core_mix,
+                "ACK's enableMemoryCoreMixSchedule: let gpu-mem-only pods onto nodes that also "
+                "offer gpu-core.percentage (off by default, as in ACK)");
+  cmd->add_option("--scoring", args->scoring,
+                  "NodeResourcesFit scoring strategy (default LeastAllocated)")
+      ->check(CLI::IsMember({"LeastAllocated", "MostAllocated"}, CLI::ignore_case))
+      ->type_name("STRATEGY");
+  cmd->add_flag("--random-tie-break", args->random_tie_break,
+                "Break ties between equal node scores at random (seeded), as kube-scheduler "
+                "does; default: the first node in file order");
+  cmd->add_option("--gpu-share-weight", args->gpu_share_weight,
+                  "Weight of the GPU-share score beside kube-scheduler's (default 1; ACK's value "
+                  "is unconfirmed)")
+      ->check(CLI::Range(0, 100))
+      ->type_name("N");
+  // Digits only, in range: the unsigned conversion would wrap "-3" and saturate overflows.
+  const CLI::Validator digits(
+      [](std::string& text) {
+        uint64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        const bool ok = !text.empty() && text[0] != '-' && ec == std::errc() && ptr == end;
+        return ok ? std::string()
+                  : "\"" + text + "\" is not an integer in 0.." + std::to_string(UINT64_MAX);
+      },
+      "");
+  args->seed_opt = cmd->add_option("--seed", args->seed, "Seed of the random tie-break (default 1)")
+                       ->check(digits);
+  cmd->callback([args, exit_code] { *exit_code = Schedule(*args); });
+}
+
+}  // namespace knobsim::cli
