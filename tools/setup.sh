@@ -9,6 +9,8 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libyaml-cpp-dev doctest-dev libeigen3-dev libboost-graph-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev libomp-dev libbenchmark-dev
+  # notebooks/run-notebooks.sh: Debian's Jupyter (nbconvert, the python3 kernel), matplotlib, pandas
+  python3-nbconvert python3-nbclient python3-ipykernel python3-matplotlib python3-pandas
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -2,10 +2,8 @@
 // placed by the policy or dropped for good, nothing departs, and every event leaves one row of
 // metrics.
 //
-// The run is the reference's scheduler with its work cached, not a second algorithm: a node's
-// score for a pod type is kept until a placement changes that node (one node per event), and
-// under FGD nodes in identical states share one evaluation. Scores, ties (smallest rank) and
-// card choices are exactly those of the uncached pipeline of §3.
+// The placements are sim/replay/placer.h's: the reference's scheduler with its work cached
+// (scores, ties and card choices exactly those of the uncached pipeline of §3).
 #pragma once
 
 #include <cstdint>

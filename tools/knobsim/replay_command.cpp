@@ -1,7 +1,8 @@
 // `knobsim replay`: the FGD paper's placement experiment on the Alibaba openb trace
 // (docs/replay.md, fgd-policies.md): every pod file × policy × seed replayed in parallel, the
 // reference's three result files written, and the medians at x = 100 and 130 printed beside the
-// paper's own when its files are given.
+// paper's own when its files are given. With --timed, the trace's own times drive arrivals and
+// departures instead (sim/replay/timed.h): one CSV of samples per run and a table of medians.
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -12,14 +13,19 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "sim/event_queue.h"
 #include "sim/input_error.h"
+#include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
 #include "sim/replay/medians.h"
 #include "sim/replay/sweep.h"
+#include "sim/replay/timed_output.h"
 #include "sim/replay/trace_reader.h"
 #include "sim/replay/workload.h"
 #include "tools/knobsim/commands.h"
@@ -40,6 +46,15 @@ struct ReplayArgs {
   std::string out;
   std::string expected;
   bool quiet = false;
+  bool timed = false;
+  std::string interval = "1h";
+  double compress = 1;
+  std::string until;
+  // Which options the command line set: some only make sense with or without --timed.
+  bool tune_given = false;
+  bool interval_given = false;
+  bool compress_given = false;
+  bool until_given = false;
 };
 
 int BadInput(const std::string& message) {
@@ -154,6 +169,98 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
 };
 
+// The timed replay's most samples per run: beyond it --interval is surely a slip (1s over a
+// 149-day trace would write 13 million rows per run).
+constexpr int64_t kMaxSamples = 1'000'000;
+// The longest --interval and --until (about 31 years): the sample clock stays clear of int64's
+// end however long the trace.
+constexpr SimTime kMaxDuration = 1'000'000'000 * kNanosPerSecond;
+
+int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& workloads,
+                const std::vector<std::string>& pod_files, const std::vector<PolicyKind>& policies,
+                const std::vector<int64_t>& seeds) {
+  if (args.tune_given) return BadInput("--tune: the timed replay neither shuffles nor tunes");
+  if (!args.expected.empty()) {
+    return BadInput("--expected: the paper's files are for the untimed replay, not --timed");
+  }
+  replay::TimedOptions options;
+  const Parsed<int64_t> interval = ParseDuration(args.interval);
+  if (!interval.ok()) {
+    return BadInput("--interval: " + interval.error + (interval.hint.empty() ? "" : "; ") +
+                    interval.hint);
+  }
+  if (*interval.value <= 0 || *interval.value > kMaxDuration) {
+    return BadInput("--interval must be above 0 and at most 1000000000s");
+  }
+  options.interval = *interval.value;
+  if (!(args.compress >= 1 && args.compress <= 1e9)) {
+    return BadInput("--compress must be in [1, 1e9]");
+  }
+  options.compress = args.compress;
+  if (args.until_given) {
+    const Parsed<int64_t> until = ParseDuration(args.until);
+    if (!until.ok()) {
+      return BadInput("--until: " + until.error + (until.hint.empty() ? "" : "; ") + until.hint);
+    }
+    if (*until.value <= 0 || *until.value > kMaxDuration) {
+      return BadInput("--until must be above 0 and at most 1000000000s");
+    }
+    options.until = *until.value;
+  }
+  for (size_t i = 0; i < workloads.size(); ++i) {
+    if (const std::optional<InputError> e = replay::CheckTimes(workloads[i], pod_files[i])) {
+      return BadInput(*e);
+    }
+    const SimTime end = replay::TimedEnd(workloads[i], options);
+    if (end / options.interval >= kMaxSamples) {
+      return BadInput(fmt::format("--interval {}: {} would get {} samples per run, at most {}",
+                                  args.interval, pod_files[i], end / options.interval + 1,
+                                  kMaxSamples));
+    }
+  }
+
+  std::error_code ec;
+  std::filesystem::create_directories(args.out, ec);
+  if (ec) return BadInput("--out: cannot create " + args.out + ": " + ec.message());
+
+  // Each run writes its own file from its worker thread; the first failure is kept.
+  std::optional<InputError> write_error;
+  std::mutex write_error_mutex;
+  const replay::TimedSink sink = [&](const replay::TimedRun& run,
+                                     const replay::TimedResult& result) {
+    const std::string path =
+        args.out + "/" + replay::TimedCsvName(run.workload->name, run.policy, run.seed);
+    std::optional<InputError> failed =
+        WriteFileAtomically(path, replay::FormatTimedCsv(result, run.workload->capacity_milli));
+    if (failed) {
+      const std::lock_guard<std::mutex> lock(write_error_mutex);
+      if (!write_error) write_error = std::move(failed);
+    }
+  };
+  Progress progress(!args.quiet);
+  std::vector<replay::TimedRun> runs;
+  try {
+    runs = replay::RunTimedSweep(workloads, policies, seeds, options, args.threads, sink,
+                                 progress.Callback());
+  } catch (...) {
+    progress.Clear();
+    throw;
+  }
+  progress.Clear();
+  if (write_error) return BadInput(*write_error);
+  if (!args.quiet) {
+    std::cerr << "knobsim: " << runs.size() << " timed runs in "
+              << fmt::format("{:.1f}", progress.Elapsed()) << " s; wrote " << args.out
+              << "/timed_<workload>_<policy>_<seed>.csv\n";
+    std::cout << "Timed replay, medians over seeds: time averages from the first arrival to the "
+                 "end and peaks of the allocated GPU (% of capacity) and the Pending pods; the "
+                 "fragmented GPU (% of capacity); pods placed after waiting, their mean wait, pods "
+                 "never placed\n"
+              << replay::FormatTimedTable(runs) << std::flush;
+  }
+  return kExitOk;
+}
+
 int Replay(const ReplayArgs& args) {
   std::vector<PolicyKind> policies;
   std::vector<int64_t> seeds;
@@ -161,6 +268,12 @@ int Replay(const ReplayArgs& args) {
   if (!ParsePolicies(args.policies, &policies, &error)) return BadInput(error);
   if (!ParseSeeds(args.seeds, &seeds, &error)) return BadInput(error);
   if (!(args.tune > 0 && args.tune <= 100)) return BadInput("--tune must be in (0, 100]");
+  if (!args.timed && (args.interval_given || args.compress_given || args.until_given)) {
+    return BadInput(std::string(args.interval_given   ? "--interval"
+                                : args.compress_given ? "--compress"
+                                                      : "--until") +
+                    ": only with --timed");
+  }
 
   Expected<std::vector<replay::TraceNode>> nodes = replay::ReadNodeCsv(args.nodes);
   if (!nodes.ok()) return BadInput(nodes.error());
@@ -177,6 +290,7 @@ int Replay(const ReplayArgs& args) {
     }
     workloads.push_back(replay::MakeWorkload(std::move(stem), *nodes, std::move(*pods)));
   }
+  if (args.timed) return TimedReplay(args, workloads, args.pods, policies, seeds);
 
   std::vector<replay::ResultRow> expected;
   if (!args.expected.empty()) {
@@ -230,7 +344,8 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
       "replay",
       "Replay the Alibaba openb GPU trace the way the FGD paper did (shuffle by seed, tune to "
       "--tune x GPU capacity, nothing departs) under placement policies, and write the paper's "
-      "result files (see docs/replay.md).");
+      "result files; with --timed, by the trace's own creation and deletion times instead "
+      "(see docs/replay.md).");
   cmd->add_option("--nodes", args->nodes, "Node list CSV (sn,cpu_milli,memory_mib,gpu,model)")
       ->required()
       ->type_name("FILE");
@@ -252,7 +367,8 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--threads", args->threads,
                   "Runs in parallel (default 0 = all cores); results do not depend on it")
       ->check(CLI::Range(0, 4096));
-  cmd->add_option("--out", args->out, "Directory for the three result files")
+  cmd->add_option("--out", args->out,
+                  "Directory for the three result files (with --timed: one file per run)")
       ->required()
       ->type_name("DIR");
   cmd->add_option("--expected", args->expected,
@@ -260,7 +376,29 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                   "are printed beside ours")
       ->type_name("DIR");
   cmd->add_flag("--quiet,-q", args->quiet, "Print no table and no progress line");
-  cmd->callback([args, exit_code] { *exit_code = Replay(*args); });
+  cmd->add_flag("--timed", args->timed,
+                "Replay by the trace's creation and deletion times instead: pods arrive, wait "
+                "Pending and leave; writes DIR/timed_<workload>_<policy>_<seed>.csv");
+  CLI::Option* interval = cmd->add_option("--interval", args->interval,
+                                          "With --timed: trace time between samples (default 1h)")
+                              ->type_name("DURATION");
+  CLI::Option* compress =
+      cmd->add_option("--compress", args->compress,
+                      "With --timed: divide creation times by F, keeping each pod's lifetime "
+                      "(F times the arrival rate; default 1)")
+          ->type_name("F");
+  CLI::Option* until =
+      cmd->add_option("--until", args->until,
+                      "With --timed: stop at this trace time (default: after the last event)")
+          ->type_name("DURATION");
+  CLI::Option* tune = cmd->get_option("--tune");
+  cmd->callback([args, exit_code, interval, compress, until, tune] {
+    args->tune_given = tune->count() > 0;
+    args->interval_given = interval->count() > 0;
+    args->compress_given = compress->count() > 0;
+    args->until_given = until->count() > 0;
+    *exit_code = Replay(*args);
+  });
 }
 
 }  // namespace knobsim::cli
