@@ -100,3 +100,15 @@ TEST_CASE("quickstart: upgrade-first shows fake-Ready pods failing their request
 
 }  // namespace
 }  // namespace knobsim::e2e
+
+namespace knobsim::e2e {
+namespace {
+
+TEST_CASE("run refuses a placement it cannot simulate yet instead of quietly using binpack") {
+  const Outcome o = Run("run " + QuotedSourcePath("sim/io/testdata/good.yaml") + " --all --quiet");
+  CHECK(o.exit_code == 2);
+  CHECK(o.err.find("placement `fgd` runs only in `knobsim replay` so far") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace knobsim::e2e
