@@ -20,6 +20,7 @@
 #include "sim/io/scenario_reader.h"
 #include "sim/run_set.h"
 #include "tools/knobsim/commands.h"
+#include "tools/knobsim/cli_validators.h"
 
 namespace knobsim::cli {
 
@@ -261,17 +262,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
                   "base always runs first")
       ->delimiter(',');
   run->add_flag("--all", args->all, "Run every variant the scenario defines");
-  // Digits only, in range: the unsigned conversion would wrap "-3" and saturate overflows.
-  const CLI::Validator digits(
-      [](std::string& text) {
-        uint64_t value = 0;
-        const char* end = text.data() + text.size();
-        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-        const bool ok = !text.empty() && text[0] != '-' && ec == std::errc() && ptr == end;
-        return ok ? std::string()
-                  : "\"" + text + "\" is not an integer in 0.." + std::to_string(UINT64_MAX);
-      },
-      "");
+  const CLI::Validator digits = Uint64Digits();
   args->seed_opt =
       run->add_option("--seed", args->seed, "Override the scenario's seed")->check(digits);
   args->replications_opt =

@@ -32,6 +32,7 @@
 #include "sim/scheduler/framework.h"
 #include "sim/scheduler/scheduler.h"
 #include "tools/knobsim/commands.h"
+#include "tools/knobsim/cli_validators.h"
 
 namespace knobsim::cli {
 
@@ -507,17 +508,7 @@ void AddScheduleCommand(CLI::App& app, int* exit_code) {
                   "is unconfirmed)")
       ->check(CLI::Range(0, 100))
       ->type_name("N");
-  // Digits only, in range: the unsigned conversion would wrap "-3" and saturate overflows.
-  const CLI::Validator digits(
-      [](std::string& text) {
-        uint64_t value = 0;
-        const char* end = text.data() + text.size();
-        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
-        const bool ok = !text.empty() && text[0] != '-' && ec == std::errc() && ptr == end;
-        return ok ? std::string()
-                  : "\"" + text + "\" is not an integer in 0.." + std::to_string(UINT64_MAX);
-      },
-      "");
+  const CLI::Validator digits = Uint64Digits();
   args->seed_opt = cmd->add_option("--seed", args->seed, "Seed of the random tie-break (default 1)")
                        ->check(digits);
   cmd->callback([args, exit_code] { *exit_code = Schedule(*args); });
