@@ -88,6 +88,22 @@ struct ClusterResult {
   std::vector<ClusterEvent> events;
 };
 
+// FGD fragmentation after placement (fgd-policies.md §5; sim/fragmentation_report.h has the unit
+// mapping). Milli-GPU, 1000 per card.
+struct NodeFragmentation {
+  std::string node;
+  double idle_milli = 0;
+  double fragmented_milli = 0;
+};
+
+struct FragmentationResult {
+  double gpu_milli_total = 0;   // 1000 × cards
+  double idle_milli = 0;        // Σ free milli-GPU
+  double fragmented_milli = 0;  // Σ F_n
+  double frag_ratio = 0;        // fragmented / idle, 0..1 (0 when nothing is idle)
+  std::vector<NodeFragmentation> nodes;  // node order
+};
+
 struct RunResult {
   std::vector<WorkloadResult> workloads;  // in scenario order
   std::vector<CardResult> cards;          // node order, then card index
@@ -95,6 +111,7 @@ struct RunResult {
   ClusterResult cluster;
   uint64_t events_processed = 0;
   uint64_t requests_simulated = 0;        // all arrivals, warm-up included
+  FragmentationResult fragmentation;      // after placement
 };
 
 }  // namespace knobsim

@@ -132,6 +132,7 @@ VariantSummary SummarizeVariant(std::string name, std::string description, const
   v.cards = SummarizeCards(runs);
   v.pods = runs.front().pods;
   v.cluster = runs.front().cluster;
+  v.fragmentation = runs.front().fragmentation;
   v.runs = std::move(runs);
   return v;
 }

@@ -9,7 +9,7 @@
 // Summaries (DESIGN.md §3.5): every numeric workload and card field becomes the mean over the
 // replications and its 95 % half-width (Student t, sim/replication_stats.h). Latency percentiles
 // are the mean of the per-replication percentiles, over the replications that completed at least
-// one request. Pods and cluster state are those of replication 0.
+// one request. Pods, cluster state and fragmentation are those of replication 0.
 #pragma once
 
 #include <cstdint>
@@ -83,6 +83,7 @@ struct VariantSummary {
   std::vector<CardStats> cards;
   std::vector<PodResult> pods;  // replication 0
   ClusterResult cluster;        // replication 0
+  FragmentationResult fragmentation;  // replication 0
 };
 
 struct RunSetResult {

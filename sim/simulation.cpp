@@ -23,6 +23,7 @@
 #include "models/memory_isolation.h"
 #include "models/sharing_policy.h"
 #include "sim/cluster.h"
+#include "sim/fragmentation_report.h"
 #include "sim/random_stream.h"
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/cluster_state.h"
@@ -181,6 +182,7 @@ class Simulator {
  private:
   // setup
   void PlacePods();
+  void MeasureFragmentation(const ClusterState& state);
   // lifecycle
   void StartContainer(int32_t p);
   void FinishLoad(int32_t p);
@@ -225,6 +227,7 @@ class Simulator {
   std::vector<CardRun> cards_;
   std::vector<PodRun> pods_;
   std::vector<WorkloadRun> workloads_;
+  FragmentationResult fragmentation_;
   std::vector<Request> requests_;
   std::vector<int32_t> free_requests_;
   std::vector<Job> jobs_;
@@ -341,6 +344,35 @@ void Simulator::PlacePods() {
     pod.phase = PodPhase::kPulling;
     queue_.Push(spec.image_pull, kContainerStart, static_cast<uint32_t>(p), pod.generation);
   }
+  MeasureFragmentation(state);
+}
+
+// FGD fragmentation of the placement (sim/fragmentation_report.h): the scenario's pods, every
+// replica, are the target workload.
+void Simulator::MeasureFragmentation(const ClusterState& state) {
+  constexpr int64_t kMiB = int64_t{1} << 20;
+  std::vector<FragNodeInput> nodes;
+  nodes.reserve(state.nodes().size());
+  for (const NodeState& n : state.nodes()) {
+    FragNodeInput in;
+    in.name = n.spec.name;
+    const auto get = [](const ResourceList& list, const char* key) {
+      const auto it = list.find(key);
+      return it == list.end() ? int64_t{0} : it->second;
+    };
+    in.cpu_milli = get(n.spec.allocatable, "cpu");
+    in.memory_mib = get(n.spec.allocatable, "memory") / kMiB;
+    in.cpu_used_milli = get(n.requested, "cpu");
+    in.memory_used_mib = get(n.requested, "memory") / kMiB;
+    in.card_units = n.spec.card_mem_units;
+    for (const CardState& c : n.cards) in.cards.push_back({c.used_mem, c.whole});
+    nodes.push_back(std::move(in));
+  }
+  std::vector<FragPodInput> pods;
+  for (const Workload& w : scenario_.workloads)
+    for (int i = 0; i < w.replicas; ++i)
+      pods.push_back({w.cpu_milli, w.memory_mib, w.gpu_mem, w.gpu_count, w.whole_gpus});
+  fragmentation_ = knobsim::MeasureFragmentation(nodes, pods);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1067,6 +1099,7 @@ RunResult Simulator::Collect() {
   result.cluster = std::move(cluster_result_);
   result.events_processed = events_;
   result.requests_simulated = arrivals_;
+  result.fragmentation = std::move(fragmentation_);
   return result;
 }
 

@@ -173,6 +173,24 @@ Json ClusterJson(const ClusterResult& c) {
   return j;
 }
 
+Json FragmentationJson(const FragmentationResult& f) {
+  Json j;
+  j["gpu_milli_total"] = Num(f.gpu_milli_total);
+  j["idle_milli"] = Num(f.idle_milli);
+  j["fragmented_milli"] = Num(f.fragmented_milli);
+  j["frag_ratio"] = Num(f.frag_ratio);
+  Json nodes = Json::array();
+  for (const NodeFragmentation& n : f.nodes) {
+    Json jn;
+    jn["node"] = n.node;
+    jn["idle_milli"] = Num(n.idle_milli);
+    jn["fragmented_milli"] = Num(n.fragmented_milli);
+    nodes.push_back(std::move(jn));
+  }
+  j["nodes"] = std::move(nodes);
+  return j;
+}
+
 Json VariantJson(const VariantSummary& v, const Writer& w) {
   Json j;
   j["name"] = v.name;
@@ -187,6 +205,7 @@ Json VariantJson(const VariantSummary& v, const Writer& w) {
   for (const PodResult& p : v.pods) pods.push_back(PodJson(p));
   j["pods"] = std::move(pods);
   j["cluster"] = ClusterJson(v.cluster);
+  j["fragmentation"] = FragmentationJson(v.fragmentation);
   return j;
 }
 
