@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/replay/policy.h"
+#include "sim/scheduler/card_placement.h"
 
 namespace knobsim::replay {
 
@@ -37,17 +38,15 @@ class AckPolicy final : public Policy {
     std::vector<int> cards;
   };
 
-  // getAllocationScore: float32 throughout.
+  // getAllocationScore, the same float32 arithmetic as the main scheduler's card placement.
   float CandidateScore(const NodeState& node, const std::vector<int>& cards, int request) const {
-    float avg = 0;
+    const CardPolicy policy = spread_ ? CardPolicy::kSpread : CardPolicy::kBinpack;
+    float terms[kMaxCardsPerNode];
+    int n = 0;
     for (int g : cards) {
-      const int used_after = kMilliPerCard - node.free[g] + request;
-      const float ratio = static_cast<float>(used_after) / static_cast<float>(kMilliPerCard);
-      avg += spread_ ? 1.0f - ratio : ratio;
+      terms[n++] = AckCardTerm(kMilliPerCard, kMilliPerCard - node.free[g], request, policy);
     }
-    const float n = static_cast<float>(cards.size());
-    avg /= n;
-    return 30.0f * avg + 70.0f / n / n;
+    return AckCandidateScore(terms, n);
   }
 
   // The candidates in index order (combinations in lexicographic order); one replaces the best

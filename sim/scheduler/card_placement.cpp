@@ -328,6 +328,12 @@ CardFit Place(const PodSpec& pod, const NodeState& node, CardPolicy policy, int 
 
 }  // namespace
 
+float AckCardTerm(int total, int used, int alloc, CardPolicy policy) {
+  return CardTerm(total, used, alloc, policy);
+}
+
+float AckCandidateScore(const float* terms, int n) { return CandidateScore(terms, n); }
+
 CardPlacementResult PlaceOnCards(const PodSpec& pod, const NodeState& node, CardPolicy policy,
                                  int max_pods_per_card, const CardSetBandwidth& bandwidth) {
   CardPlacementResult result;

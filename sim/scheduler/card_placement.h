@@ -85,6 +85,12 @@ CardFailure CheckCardSplit(const PodSpec& pod, CardPolicy policy);
 std::string CardFailureReason(CardFailure failure, const PodSpec& pod,
                               CardPolicy policy = CardPolicy::kBinpack);
 
+// ACK's getAllocationScore in float32 (§1.5 B): one card's term (usedAfter / total for binpack,
+// 1 − that for spread) and a candidate's score 30·avg + 70/n² over n terms. The trace replay's
+// ACK policies score with the same two functions.
+float AckCardTerm(int total, int used, int alloc, CardPolicy policy);
+float AckCandidateScore(const float* terms, int n);
+
 // Parses a placement value ("binpack", "spread", "ack-binpack", "ack-spread", "bestfit-extender").
 std::optional<CardPolicy> ParseCardPolicy(const std::string& value);
 
