@@ -60,7 +60,7 @@ Scenario Cluster100(SharingPolicy policy) {
     w.gpu_core = 30;
     w.memory.weights_mib = 3 * 1024;
     w.memory.activation_mib = 128;
-    w.probe = ProbeKind::kModel;
+    w.probe = ReadinessKind::kModel;
     w.work.dist = (i % 3 == 0) ? WorkDistribution::kLognormal : WorkDistribution::kExponential;
     w.work.mean_s = 0.005 * (1 + i % 6);
     w.work.cv = 1.5;

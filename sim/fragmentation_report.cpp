@@ -5,43 +5,12 @@
 #include <map>
 
 #include "sim/replay/fragmentation.h"
+#include "sim/replay/milli_view.h"
 #include "sim/replay/node_state.h"
 #include "sim/replay/request.h"
 
 namespace knobsim {
-namespace {
-
 using replay::kMilliPerCard;
-
-int UnitsToMilli(double units, int card_units) {
-  const double milli = std::round(kMilliPerCard * units / card_units);
-  return static_cast<int>(std::clamp(milli, 0.0, double{kMilliPerCard}));
-}
-
-// The pod as the replay sees it on a node whose cards hold `card_units` each.
-replay::PodRequest ToRequest(const FragPodInput& pod, int card_units) {
-  replay::PodRequest r;
-  r.cpu = pod.cpu_milli;
-  r.mem = pod.memory_mib;
-  if (pod.whole_gpus > 0) {
-    r.num_gpu = pod.whole_gpus;
-    r.milli = kMilliPerCard;
-  } else if (pod.gpu_mem > 0) {
-    r.num_gpu = std::max(1, pod.gpu_count);
-    if (card_units > 0) {
-      r.milli = std::max(1, UnitsToMilli(static_cast<double>(pod.gpu_mem) / r.num_gpu, card_units));
-    } else {
-      // gpu-mem cannot be had on a node without gpu-mem units: no access (§5.2 NA). The spec
-      // keeps this type apart from a whole-card type of the same size.
-      r.milli = kMilliPerCard;
-      r.spec = "gpu-mem";
-      r.models = 0;
-    }
-  }
-  return r;
-}
-
-}  // namespace
 
 FragmentationResult MeasureFragmentation(std::span<const FragNodeInput> nodes,
                                          std::span<const FragPodInput> pods) {
@@ -50,10 +19,7 @@ FragmentationResult MeasureFragmentation(std::span<const FragNodeInput> nodes,
   for (const FragNodeInput& n : nodes) {
     auto it = types_by_units.find(n.card_units);
     if (it == types_by_units.end()) {
-      std::vector<replay::PodRequest> requests;
-      requests.reserve(pods.size());
-      for (const FragPodInput& p : pods) requests.push_back(ToRequest(p, n.card_units));
-      it = types_by_units.emplace(n.card_units, replay::TypicalPods(requests)).first;
+      it = types_by_units.emplace(n.card_units, replay::TypicalPodsOnCards(pods, n.card_units)).first;
     }
     replay::NodeState s;
     s.cpu_free = n.cpu_milli - n.cpu_used_milli;
@@ -62,13 +28,8 @@ FragmentationResult MeasureFragmentation(std::span<const FragNodeInput> nodes,
     s.model = s.cards > 0 ? 0 : -1;
     for (int c = 0; c < s.cards; ++c) {
       const FragCardInput& card = n.cards[c];
-      int used = 0;
-      if (card.whole || (n.card_units > 0 && card.used_units >= n.card_units)) {
-        used = kMilliPerCard;
-      } else if (n.card_units > 0) {
-        used = UnitsToMilli(card.used_units, n.card_units);
-      }
-      s.free[c] = kMilliPerCard - used;
+      s.free[c] = replay::CardFreeMilli(card.used_units, n.card_units, card.whole, false,
+                                        card.whole || card.used_units > 0);
     }
     NodeFragmentation nf;
     nf.node = n.name;

@@ -84,7 +84,7 @@ struct Batching {
 };
 
 enum class Routing { kRandom, kRoundRobin, kLeastOutstanding };
-enum class ProbeKind { kTcp, kModel };        // port-only vs model-aware readiness
+enum class ReadinessKind { kTcp, kModel };        // port-only vs model-aware readiness
 enum class LoadOomReaction { kStayUp, kExit };
 enum class TimeoutAction { kAbort, kComplete };
 
@@ -120,7 +120,7 @@ struct Workload {
   GpuMemoryDemand memory;
   SimTime image_pull = 0;
   SimTime model_load = 0;
-  ProbeKind probe = ProbeKind::kModel;
+  ReadinessKind probe = ReadinessKind::kModel;
   LoadOomReaction on_load_oom = LoadOomReaction::kStayUp;
   Traffic traffic;
   WorkModel work;

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "models/gpu_topology.h"
 #include "models/memory_isolation.h"
@@ -183,6 +184,8 @@ class Simulator {
   // setup
   void PlacePods();
   void MeasureFragmentation(const ClusterState& state);
+  // The scenario's pods, every replica, in milli-GPU's terms: FGD's target workload.
+  std::vector<replay::TargetPod> TargetWorkload() const;
   // lifecycle
   void StartContainer(int32_t p);
   void FinishLoad(int32_t p);
@@ -219,6 +222,7 @@ class Simulator {
   RunResult Collect();
 
   const Scenario& scenario_;
+  uint64_t seed_;  // the replication's: the placement draws (01-Random) use it too
   SimTime now_ = 0;
   SimTime warmup_;
   SimTime end_;
@@ -245,6 +249,7 @@ bool SharingNode(const NodePool& pool) {
 
 Simulator::Simulator(const Scenario& scenario, uint64_t seed)
     : scenario_(scenario),
+      seed_(seed),
       warmup_(scenario.run.warmup),
       end_(scenario.run.duration),
       cluster_(BuildCluster(scenario)) {
@@ -277,6 +282,11 @@ void Simulator::PlacePods() {
   SchedulerConfig config;
   config.default_placement =
       ParseCardPolicy(scenario_.cluster.default_placement).value_or(CardPolicy::kBinpack);
+  // FGD plans for the scenario's own pods, every replica (the same target the fragmentation
+  // report measures against).
+  config.target_workload =
+      std::make_shared<const std::vector<replay::TargetPod>>(TargetWorkload());
+  config.seed = seed_;
   if (scenario_.cluster.policy == SharingPolicy::kFixedEqual) config.policy0_max_inst = scenario_.cluster.max_inst;
   Scheduler scheduler(state, config);
 
@@ -368,11 +378,15 @@ void Simulator::MeasureFragmentation(const ClusterState& state) {
     for (const CardState& c : n.cards) in.cards.push_back({c.used_mem, c.whole});
     nodes.push_back(std::move(in));
   }
-  std::vector<FragPodInput> pods;
+  fragmentation_ = knobsim::MeasureFragmentation(nodes, TargetWorkload());
+}
+
+std::vector<replay::TargetPod> Simulator::TargetWorkload() const {
+  std::vector<replay::TargetPod> pods;
   for (const Workload& w : scenario_.workloads)
     for (int i = 0; i < w.replicas; ++i)
       pods.push_back({w.cpu_milli, w.memory_mib, w.gpu_mem, w.gpu_count, w.whole_gpus});
-  fragmentation_ = knobsim::MeasureFragmentation(nodes, pods);
+  return pods;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -448,7 +462,7 @@ void Simulator::FinishLoad(int32_t p) {
     return;
   }
   pod.message = why;
-  if (spec.probe == ProbeKind::kTcp) {
+  if (spec.probe == ReadinessKind::kTcp) {
     Note("FakeReady", p, why + "; the port-only readiness probe passes, every request fails");
     SetPhase(p, PodPhase::kFakeReady);
   } else {

@@ -83,7 +83,7 @@ TEST_CASE("under hard isolation a model bigger than the quota fails to load: fak
   Scenario s = OneNode(SharingPolicy::kNative);
   Workload w = Service("big", 10, 0.01, 4);
   w.memory.weights_mib = 20 * 1024;  // 20 GiB of weights under a 4 GiB quota
-  w.probe = ProbeKind::kTcp;
+  w.probe = ReadinessKind::kTcp;
   s.workloads.push_back(w);
   RunResult r = Simulate(s, 1);
   CHECK(r.pods[0].state == "FakeReady");
@@ -96,7 +96,7 @@ TEST_CASE("a model-aware probe keeps the pod that failed its load unready: no re
   Scenario s = OneNode(SharingPolicy::kNative);
   Workload w = Service("big", 10, 0.01, 4);
   w.memory.weights_mib = 20 * 1024;
-  w.probe = ProbeKind::kModel;
+  w.probe = ReadinessKind::kModel;
   s.workloads.push_back(w);
   RunResult r = Simulate(s, 1);
   CHECK(r.pods[0].state == "Unready");
@@ -125,7 +125,7 @@ TEST_CASE("under soft isolation the allocation that exhausts the card fails, whi
   Workload small = Service("small", 10, 0.01, 4);
   small.memory.weights_mib = 3 * 1024;  // within quota, but the card is full
   small.model_load = 10 * kNanosPerSecond;
-  small.probe = ProbeKind::kTcp;
+  small.probe = ReadinessKind::kTcp;
   s.workloads.push_back(hog);
   s.workloads.push_back(small);
   RunResult r = Simulate(s, 1);

@@ -256,6 +256,15 @@ void AddCluster(const RunSetResult& r, Grid& g) {
       [](const ClusterResult& c) { return fmt::format("{}", c.fake_ready_pods); });
   row("runtime CUDA OOM errors",
       [](const ClusterResult& c) { return fmt::format("{}", c.request_oom_errors); });
+  // FGD's measure (fgd-policies.md §5) against the scenario's own pods: the share of idle GPU
+  // that the typical pods could not use.
+  std::vector<std::string> frag;
+  for (const VariantSummary& v : vs) {
+    const FragmentationResult& f = v.fragmentation;
+    frag.push_back(f.idle_milli > 0 ? fmt::format("{} of idle", Percent(f.frag_ratio))
+                                    : std::string(kNone));
+  }
+  g.Values("  GPU fragmentation (FGD)", std::move(frag));
 }
 
 // Returns whether any card's peak exceeded its allocated quota (the footnote is then needed).

@@ -878,7 +878,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
   }
   if (auto v = s.Get("probe")) {
     w.probe =
-        Enum<ProbeKind>(*v, "probe", {{"tcp", ProbeKind::kTcp}, {"model", ProbeKind::kModel}});
+        Enum<ReadinessKind>(*v, "probe", {{"tcp", ReadinessKind::kTcp}, {"model", ReadinessKind::kModel}});
   }
   if (auto v = s.Get("on_load_oom")) {
     w.on_load_oom = Enum<LoadOomReaction>(

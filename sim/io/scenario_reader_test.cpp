@@ -256,7 +256,7 @@ TEST_CASE("good.yaml reads every key into the scenario") {
     CHECK(w.memory.context_mib == 500);
     CHECK(w.image_pull == 30 * kS);
     CHECK(w.model_load == 45 * kS);
-    CHECK(w.probe == ProbeKind::kTcp);
+    CHECK(w.probe == ReadinessKind::kTcp);
     CHECK(w.on_load_oom == LoadOomReaction::kExit);
     CHECK(w.traffic.kind == ArrivalKind::kPoisson);
     CHECK(w.traffic.rate == 20);
@@ -296,7 +296,7 @@ TEST_CASE("good.yaml reads every key into the scenario") {
     CHECK(chat.work.cv == 0);
     CHECK(chat.concurrency == 0);  // unlimited
     CHECK(chat.routing == Routing::kRoundRobin);
-    CHECK(chat.probe == ProbeKind::kModel);
+    CHECK(chat.probe == ReadinessKind::kModel);
     CHECK(chat.on_load_oom == LoadOomReaction::kStayUp);
     CHECK(chat.on_timeout == TimeoutAction::kAbort);
     CHECK_FALSE(chat.memory.context_mib.has_value());

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "sim/replay/milli_view.h"
 #include "sim/replay/random_policy.h"
 
 namespace knobsim::replay {
@@ -70,28 +71,6 @@ PodRequest RequestOf(const knobsim::PodSpec& pod, const ModelTable& models) {
   return r;
 }
 
-ModelTable ModelsOf(const knobsim::ClusterState& cluster) {
-  ModelTable models;
-  for (const knobsim::NodeState& n : cluster.nodes()) models.Add(n.spec.gpu_model);
-  return models;
-}
-
-NodeState StateOf(const knobsim::ClusterState& cluster, int index, const ModelTable& models) {
-  const knobsim::NodeState& n = cluster.node(index);
-  NodeState s;
-  s.cpu_free = Get(n.spec.allocatable, "cpu") - Get(n.requested, "cpu");
-  // Whole MiB, as the trace counts memory; requests are whole MiB, so nothing is lost.
-  s.mem_free = (Get(n.spec.allocatable, "memory") - Get(n.requested, "memory")) / kMiB;
-  s.pods = static_cast<int>(n.pods.size());
-  s.model = models.Find(n.spec.gpu_model);
-  s.cards = std::min(static_cast<int>(n.cards.size()), kMaxCardsPerNode);
-  for (int g = 0; g < s.cards; ++g) s.free[g] = n.cards[g].total_mem - n.cards[g].used_mem;
-  for (int p : n.pods) {
-    if (cluster.bound(p)) s.tags |= RequestOf(cluster.pod(p), models).tag();
-  }
-  return s;
-}
-
 namespace {
 
 class TraceResourcesFilter final : public knobsim::FilterPlugin {
@@ -130,7 +109,7 @@ class OpenGpuShareFilter final : public knobsim::FilterPlugin {
                          int node) const override {
     const PodRequest r = RequestOf(pod, models_);
     if (!r.wants_gpu()) return knobsim::Status::Success();
-    const NodeState s = StateOf(cluster, node, models_);
+    const NodeState s = MilliViewOf(cluster, node, models_, 0);
     if (s.cards == 0 || s.model < 0) {
       return knobsim::Status::Unresolvable("node(s) had no GPU");
     }
@@ -179,7 +158,7 @@ void PolicyScorePlugin::PreScore(const knobsim::PodSpec&, const knobsim::Cluster
 int64_t PolicyScorePlugin::Score(const knobsim::PodSpec& pod, const knobsim::ClusterState& cluster,
                                  int node) const {
   if (kind_ == PolicyKind::kRandom) return node == random_pick_ ? 100 : 0;
-  return policy_->Score(RequestOf(pod, models_), StateOf(cluster, node, models_));
+  return policy_->Score(RequestOf(pod, models_), MilliViewOf(cluster, node, models_, 0));
 }
 
 void PolicyScorePlugin::Normalize(std::span<const int>, std::span<int64_t> scores) const {
@@ -198,7 +177,7 @@ knobsim::Placement PolicyScorePlugin::Cards(const knobsim::PodSpec& pod,
     models_for_nodes_ = cluster.nodes().size();
   }
   const PodRequest r = RequestOf(pod, models_);
-  const NodeState s = StateOf(cluster, node, models_);
+  const NodeState s = MilliViewOf(cluster, node, models_, 0);
   const CardTake take =
       kind_ == PolicyKind::kRandom ? RandomCards(r, s, rng_) : policy_->Cards(r, s);
   knobsim::Placement placement;

@@ -36,11 +36,10 @@ inline constexpr const char* kGpuSpecAnnotation = "alibabacloud.com/gpu-card-mod
 knobsim::NodeSpec ToNodeSpec(const TraceNode& node);
 knobsim::PodSpec ToPodSpec(const TracePod& pod);
 
-// The replay's views of scheduler objects. Model ids come from `models` (see ModelsOf).
+// A trace pod as the replay sees it, its gpu_spec annotation included; model ids come from
+// `models` (ModelsOf). Nodes are seen through MilliViewOf (sim/replay/milli_view.h), which for
+// trace nodes (1000 units per card) is the identity.
 PodRequest RequestOf(const knobsim::PodSpec& pod, const ModelTable& models);
-NodeState StateOf(const knobsim::ClusterState& cluster, int node, const ModelTable& models);
-// The card models of a cluster's nodes, in node order.
-ModelTable ModelsOf(const knobsim::ClusterState& cluster);
 
 // §3 filters 1-3: CPU, memory and the pod count against allocatable.
 std::unique_ptr<knobsim::FilterPlugin> NewTraceResourcesFilter();

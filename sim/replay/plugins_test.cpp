@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "sim/replay/milli_view.h"
 #include "sim/replay/replay.h"
 #include "sim/replay/test_data.h"
 #include "sim/replay/worked_example.h"
@@ -28,7 +29,7 @@ TEST_CASE("a trace node and pod map onto the scheduler's types and back without 
   knobsim::ClusterState cluster;
   cluster.AddNode(ToNodeSpec(n));
   const ModelTable models = ModelsOf(cluster);
-  const NodeState s = StateOf(cluster, 0, models);
+  const NodeState s = MilliViewOf(cluster, 0, models, 0);
   CHECK(s.cpu_free == 64000);
   CHECK(s.mem_free == 262144);
   CHECK(s.cards == 2);
@@ -48,7 +49,7 @@ TEST_CASE("a trace node and pod map onto the scheduler's types and back without 
   at.mem_units = {460};
   at.core_units = {0};
   cluster.Bind(spec, at);
-  const NodeState after = StateOf(cluster, 0, models);
+  const NodeState after = MilliViewOf(cluster, 0, models, 0);
   CHECK(after.cpu_free == 58000);
   CHECK(after.free[1] == 540);
   CHECK(after.tags == 1);

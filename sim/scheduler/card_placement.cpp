@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace knobsim {
@@ -21,6 +23,18 @@ struct CardRequest {
                   // has no gpu-core resource: NodeResourcesFit rejects such a pod before us)
   bool whole_device = false;
 };
+
+// A gpu-mem pod's request per card (its split already checked by CheckCardSplit).
+CardRequest PerCardRequest(const PodSpec& pod, const NodeState& node) {
+  const int m = std::max(1, pod.gpu_count);
+  CardRequest req;
+  req.cards = m;
+  req.mem = pod.gpu_mem / m;
+  // gpu-core is scored only where the node has it (core_mem nodes, §1.5 B pairing).
+  req.core = pod.gpu_core > 0 && node.spec.card_core_percent > 0 ? pod.gpu_core / m : 0;
+  req.whole_device = pod.require_whole_device;
+  return req;
+}
 
 // ACKP getReplicaDeviceCount checks every container's request of every sharing resource, not
 // only the pod total: 3 + 5 GiB over 2 cards is rejected although 8 / 2 is whole (§1.2).
@@ -314,15 +328,9 @@ CardFit Place(const PodSpec& pod, const NodeState& node, CardPolicy policy, int 
     return Fail(split);
   }
   if (AllCardsAtLimit(node, limit)) return Fail(CardFailure::kMaxPods);
-  if (policy == CardPolicy::kBestFit) return PlaceBestFit(pod, node, limit, choice);
-  const int m = std::max(1, pod.gpu_count);
-  CardRequest req;
-  req.cards = m;
-  req.mem = pod.gpu_mem / m;
-  // gpu-core is scored only where the node has it (core_mem nodes, §1.5 B pairing).
-  req.core = pod.gpu_core > 0 && node.spec.card_core_percent > 0 ? pod.gpu_core / m : 0;
-  req.whole_device = pod.require_whole_device;
-  if (m == 1) return PlaceSingle(node, req, policy, limit, choice);
+  if (policy == CardPolicy::kExtenderBestFit) return PlaceBestFit(pod, node, limit, choice);
+  const CardRequest req = PerCardRequest(pod, node);
+  if (req.cards == 1) return PlaceSingle(node, req, policy, limit, choice);
   return PlaceReplica(node, req, policy, limit, choice, bandwidth);
 }
 
@@ -347,10 +355,41 @@ CardPlacementResult PlaceOnCards(const PodSpec& pod, const NodeState& node, Card
   return result;
 }
 
+std::optional<CardChoice> CheckCardSet(const PodSpec& pod, const NodeState& node,
+                                       std::span<const int> cards, int max_pods_per_card) {
+  const int n = static_cast<int>(node.cards.size());
+  for (size_t i = 0; i < cards.size(); ++i) {
+    if (cards[i] < 0 || cards[i] >= n || (i > 0 && cards[i] <= cards[i - 1])) return std::nullopt;
+  }
+  CardChoice choice;
+  if (pod.whole_gpus > 0) {
+    if (static_cast<int>(cards.size()) != pod.whole_gpus) return std::nullopt;
+    for (int d : cards) {
+      if (node.cards[d].whole || node.cards[d].pods > 0) return std::nullopt;
+    }
+    choice.cards.assign(cards.begin(), cards.end());
+    choice.mem_units.assign(cards.size(), 0);
+    choice.core_units.assign(cards.size(), 0);
+    return choice;
+  }
+  if (pod.gpu_mem <= 0) {
+    if (!cards.empty() || pod.gpu_core > 0) return std::nullopt;
+    return choice;
+  }
+  if (CheckCardSplit(pod, CardPolicy::kBinpack) != CardFailure::kNone) return std::nullopt;
+  const CardRequest req = PerCardRequest(pod, node);
+  if (static_cast<int>(cards.size()) != req.cards) return std::nullopt;
+  for (int d : cards) {
+    if (!CardEligible(node.cards[d], req, max_pods_per_card)) return std::nullopt;
+  }
+  FillChoice(&choice, cards, req, 0);
+  return choice;
+}
+
 CardFailure CheckCardSplit(const PodSpec& pod, CardPolicy policy) {
   const int m = std::max(1, pod.gpu_count);
   if (m == 1 || pod.whole_gpus > 0 || pod.gpu_mem <= 0) return CardFailure::kNone;
-  if (policy == CardPolicy::kBestFit) return CardFailure::kExtenderMultiCard;
+  if (policy == CardPolicy::kExtenderBestFit) return CardFailure::kExtenderMultiCard;
   const char* resource = nullptr;
   int request = 0;
   return FindUnevenSplit(pod, m, &resource, &request) ? CardFailure::kInvalidReplica
@@ -369,7 +408,7 @@ std::string CardFailureReason(CardFailure failure, const PodSpec& pod, CardPolic
     case CardFailure::kInsufficientMemory:
       // Each implementation's own text (§1.5): the extender's predicate.go [CONFIRMED], the
       // scheduler-framework plugin's Filter [SECONDARY].
-      if (policy == CardPolicy::kBestFit) return "Insufficient GPU Memory in one device";
+      if (policy == CardPolicy::kExtenderBestFit) return "Insufficient GPU Memory in one device";
       return "node(s) didn't have enough device resources to allocate";
     case CardFailure::kMaxPods:
       // ACKP checkPodsPerDevice (§1.2).
@@ -410,12 +449,30 @@ std::string CardFailureReason(CardFailure failure, const PodSpec& pod, CardPolic
   return {};
 }
 
+bool IsPaperPolicy(CardPolicy policy) {
+  return policy != CardPolicy::kBinpack && policy != CardPolicy::kSpread &&
+         policy != CardPolicy::kExtenderBestFit;
+}
+
 std::optional<CardPolicy> ParseCardPolicy(const std::string& value) {
   // ACK's own values and knobsim's aliases (DESIGN.md §1 item 5). "bestfit" alone is the FGD
-  // paper's policy (issue 4), not the extender.
-  if (value == "binpack" || value == "ack-binpack") return CardPolicy::kBinpack;
-  if (value == "spread" || value == "ack-spread") return CardPolicy::kSpread;
-  if (value == "bestfit-extender") return CardPolicy::kBestFit;
+  // paper's policy, not the extender.
+  static constexpr std::pair<std::string_view, CardPolicy> kNames[] = {
+      {"binpack", CardPolicy::kBinpack},
+      {"ack-binpack", CardPolicy::kBinpack},
+      {"spread", CardPolicy::kSpread},
+      {"ack-spread", CardPolicy::kSpread},
+      {"bestfit-extender", CardPolicy::kExtenderBestFit},
+      {"random", CardPolicy::kRandom},
+      {"dotprod", CardPolicy::kDotProd},
+      {"clustering", CardPolicy::kClustering},
+      {"packing", CardPolicy::kPacking},
+      {"bestfit", CardPolicy::kBestFit},
+      {"fgd", CardPolicy::kFgd},
+  };
+  for (const auto& [name, policy] : kNames) {
+    if (value == name) return policy;
+  }
   return std::nullopt;
 }
 

@@ -7,7 +7,9 @@
 //  * whole cards for nvidia.com/gpu pods; multi-card pods (label aliyun.com/gpu-count M) split
 //    gpu-mem N/M per card over M distinct cards (rejected when N/M is not whole);
 //    ack.node.gpu.max-pod; require-whole-device; gpu-mem + gpu-core pairs on the same cards.
-// The FGD paper's policies (issue 4) plug in beside these.
+//  * the FGD paper's policies (random, dotprod, clustering, packing, bestfit, fgd;
+//    fgd-policies.md §4) rank nodes and choose cards through sim/scheduler/policy_placement.h;
+//    here they share ACK's card fit (the filter a pool keeps whatever its placement).
 #pragma once
 
 #include <functional>
@@ -21,7 +23,21 @@
 
 namespace knobsim {
 
-enum class CardPolicy { kBinpack, kSpread, kBestFit };
+enum class CardPolicy {
+  kBinpack,  // ACK's plugin (§1.5 B)
+  kSpread,
+  kExtenderBestFit,  // the legacy open-source extender (§1.5 A)
+  // The FGD paper's (fgd-policies.md §4), scored by policy_placement.h:
+  kRandom,
+  kDotProd,
+  kClustering,
+  kPacking,
+  kBestFit,
+  kFgd,
+};
+
+// Whether `policy` is one of the FGD paper's (ranked by policy_placement.h, not by ACK's score).
+bool IsPaperPolicy(CardPolicy policy);
 
 struct CardChoice {
   std::vector<int> cards;       // card indexes on the node
@@ -74,6 +90,14 @@ struct CardFit {
 CardFit EvaluateCards(const PodSpec& pod, const NodeState& node, CardPolicy policy,
                       int max_pods_per_card);
 
+// Whether ACK's plugin would accept exactly `cards` (sorted, distinct) for `pod` on `node`:
+// every card eligible for the pod's per-card request (units, gpu-core, max-pod,
+// require-whole-device) and as many as aliyun.com/gpu-count asks, or idle cards for
+// nvidia.com/gpu pods. When so, the choice as PlaceOnCards would fill it (score 0). The FGD
+// paper's policies choose cards in milli-GPU; this keeps their choice honest in units.
+std::optional<CardChoice> CheckCardSet(const PodSpec& pod, const NodeState& node,
+                                       std::span<const int> cards, int max_pods_per_card);
+
 // The node-independent part: aliyun.com/gpu-count against the pod's requests (kInvalidReplica;
 // kExtenderMultiCard under best-fit). ACK's plugin checks it in PreFilter, so the pod is
 // rejected everywhere with that one reason. kNone when the split is fine.
@@ -91,7 +115,9 @@ std::string CardFailureReason(CardFailure failure, const PodSpec& pod,
 float AckCardTerm(int total, int used, int alloc, CardPolicy policy);
 float AckCandidateScore(const float* terms, int n);
 
-// Parses a placement value ("binpack", "spread", "ack-binpack", "ack-spread", "bestfit-extender").
+// Parses a placement value: "binpack", "spread" (also "ack-binpack", "ack-spread"),
+// "bestfit-extender", and the paper's "random", "dotprod", "clustering", "packing", "bestfit",
+// "fgd".
 std::optional<CardPolicy> ParseCardPolicy(const std::string& value);
 
 }  // namespace knobsim

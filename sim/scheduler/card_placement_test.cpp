@@ -123,7 +123,7 @@ TEST_CASE("the documented 2 and 3 GiB pods on two empty 15 GiB cards; ties go to
 TEST_CASE("extender best fit takes the card with the least free memory that fits") {
   // EXT designs.md example, in MiB: free (12207, 8138, 4069, 16276), request 8138 -> card 1.
   NodeState node = ShareNode(16276, {16276 - 12207, 16276 - 8138, 16276 - 4069, 0});
-  const CardPlacementResult r = PlaceOnCards(SharePod(8138), node, CardPolicy::kBestFit, 0);
+  const CardPlacementResult r = PlaceOnCards(SharePod(8138), node, CardPolicy::kExtenderBestFit, 0);
   REQUIRE(r.choice.has_value());
   CHECK(r.choice->cards == std::vector<int>{1});
   CHECK(r.choice->mem_units == std::vector<int>{8138});
@@ -131,11 +131,11 @@ TEST_CASE("extender best fit takes the card with the least free memory that fits
 
   // Only a strictly smaller free amount replaces the current card: ties to the lowest index.
   NodeState tie = ShareNode(15, {5, 5, 0});
-  const CardPlacementResult t = PlaceOnCards(SharePod(4), tie, CardPolicy::kBestFit, 0);
+  const CardPlacementResult t = PlaceOnCards(SharePod(4), tie, CardPolicy::kExtenderBestFit, 0);
   REQUIRE(t.choice.has_value());
   CHECK(t.choice->cards == std::vector<int>{0});
 
-  const CardPlacementResult none = PlaceOnCards(SharePod(16277), node, CardPolicy::kBestFit, 0);
+  const CardPlacementResult none = PlaceOnCards(SharePod(16277), node, CardPolicy::kExtenderBestFit, 0);
   CHECK_FALSE(none.choice.has_value());
   CHECK(none.reason == "Insufficient GPU Memory in one device");
 }
@@ -143,8 +143,8 @@ TEST_CASE("extender best fit takes the card with the least free memory that fits
 TEST_CASE("the extender has no multi-card placement") {
   NodeState node = ShareNode(15, {0, 0, 0, 0});
   const PodSpec pod = SharePod(8, 4);
-  CHECK(CheckCardSplit(pod, CardPolicy::kBestFit) == CardFailure::kExtenderMultiCard);
-  const CardPlacementResult r = PlaceOnCards(pod, node, CardPolicy::kBestFit, 0);
+  CHECK(CheckCardSplit(pod, CardPolicy::kExtenderBestFit) == CardFailure::kExtenderMultiCard);
+  const CardPlacementResult r = PlaceOnCards(pod, node, CardPolicy::kExtenderBestFit, 0);
   CHECK_FALSE(r.choice.has_value());
   CHECK(r.reason == "gpushare extender cannot split a pod over cards (aliyun.com/gpu-count 4)");
 }
@@ -297,7 +297,7 @@ TEST_CASE("max-pod: full cards drop out, and a node whose cards are all full say
         std::vector<int>{0});
 
   node.cards[1].pods = 3;
-  for (CardPolicy policy : {CardPolicy::kBinpack, CardPolicy::kSpread, CardPolicy::kBestFit}) {
+  for (CardPolicy policy : {CardPolicy::kBinpack, CardPolicy::kSpread, CardPolicy::kExtenderBestFit}) {
     CAPTURE(Name(policy));
     const CardPlacementResult full = PlaceOnCards(SharePod(3), node, policy, 3);
     CHECK_FALSE(full.choice.has_value());
@@ -478,11 +478,67 @@ TEST_CASE("placement values parse to card policies") {
   CHECK(ParseCardPolicy("ack-binpack") == CardPolicy::kBinpack);
   CHECK(ParseCardPolicy("spread") == CardPolicy::kSpread);
   CHECK(ParseCardPolicy("ack-spread") == CardPolicy::kSpread);
-  CHECK(ParseCardPolicy("bestfit-extender") == CardPolicy::kBestFit);
-  CHECK_FALSE(ParseCardPolicy("bestfit").has_value());  // the FGD paper's, issue 4
+  CHECK(ParseCardPolicy("bestfit-extender") == CardPolicy::kExtenderBestFit);
+  CHECK(ParseCardPolicy("bestfit") == CardPolicy::kBestFit);  // the FGD paper's
+  CHECK(ParseCardPolicy("fgd") == CardPolicy::kFgd);
+  CHECK(IsPaperPolicy(CardPolicy::kFgd));
+  CHECK(IsPaperPolicy(CardPolicy::kRandom));
+  CHECK_FALSE(IsPaperPolicy(CardPolicy::kExtenderBestFit));
+  CHECK_FALSE(IsPaperPolicy(CardPolicy::kSpread));
   CHECK_FALSE(ParseCardPolicy("Binpack").has_value());
   CHECK_FALSE(ParseCardPolicy("").has_value());
 }
 
 }  // namespace
+TEST_CASE("CheckCardSet accepts exactly the sets ACK's plugin could choose") {
+  ClusterState cluster;
+  NodeSpec spec;
+  spec.name = "n";
+  spec.gpu_cards = 3;
+  spec.card_mem_units = 15;
+  spec.gpu_schedule = "share";
+  const int n = cluster.AddNode(spec);
+  PodSpec bound;
+  bound.gpu_mem = 10;
+  bound.container_gpus = {{10, 0}};
+  Placement at;
+  at.node = n;
+  at.cards = {0};
+  at.mem_units = {10};
+  at.core_units = {0};
+  cluster.Bind(bound, at);
+  const NodeState& node = cluster.node(n);
+
+  PodSpec two;  // 2 × 6 units (aliyun.com/gpu-count 2)
+  two.gpu_mem = 12;
+  two.gpu_count = 2;
+  two.container_gpus = {{12, 0}};
+  const int ok[] = {1, 2};
+  const auto choice = CheckCardSet(two, node, ok, 0);
+  REQUIRE(choice.has_value());
+  CHECK(choice->cards == std::vector<int>{1, 2});
+  CHECK(choice->mem_units == std::vector<int>{6, 6});
+  const int full[] = {0, 1};  // card 0 has 5 units free
+  CHECK_FALSE(CheckCardSet(two, node, full, 0).has_value());
+  const int one[] = {1};
+  CHECK_FALSE(CheckCardSet(two, node, one, 0).has_value());
+  const int twice[] = {1, 1};
+  CHECK_FALSE(CheckCardSet(two, node, twice, 0).has_value());
+  const int outside[] = {1, 3};
+  CHECK_FALSE(CheckCardSet(two, node, outside, 0).has_value());
+  // max-pod 1: card 0 already holds a pod.
+  PodSpec small;
+  small.gpu_mem = 2;
+  small.container_gpus = {{2, 0}};
+  const int first[] = {0};
+  CHECK(CheckCardSet(small, node, first, 0).has_value());
+  CHECK_FALSE(CheckCardSet(small, node, first, 1).has_value());
+  // nvidia.com/gpu pods take idle cards only.
+  PodSpec whole;
+  whole.whole_gpus = 1;
+  CHECK_FALSE(CheckCardSet(whole, node, first, 0).has_value());
+  const int idle[] = {2};
+  CHECK(CheckCardSet(whole, node, idle, 0).has_value());
+}
+
 }  // namespace knobsim

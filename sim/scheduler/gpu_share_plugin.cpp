@@ -47,7 +47,7 @@ class GpuShareFilter : public FilterPlugin {
   // UnschedulableAndUnresolvable for the whole pod (§1.2).
   Status PreFilter(const PodSpec& pod, const ClusterState&) override {
     const CardPolicy policy =
-        config_.extender_best_fit ? CardPolicy::kBestFit : config_.default_placement;
+        config_.extender_best_fit ? CardPolicy::kExtenderBestFit : config_.default_placement;
     const CardFailure split = CheckCardSplit(pod, policy);
     if (split == CardFailure::kNone) return Status::Success();
     return Status::Unresolvable(CardFailureReason(split, pod, policy));
@@ -63,7 +63,7 @@ class GpuShareFilter : public FilterPlugin {
     // ACK's plugin keeps gpu-mem-only pods off nodes that also offer gpu-core.percentage (and
     // the reverse, which NodeResourcesFit already rejects) unless enableMemoryCoreMixSchedule
     // is on (§1.5 B). Node resources do not change by preemption: unresolvable.
-    if (policy != CardPolicy::kBestFit && !config_.enable_memory_core_mix && pod.whole_gpus == 0 &&
+    if (policy != CardPolicy::kExtenderBestFit && !config_.enable_memory_core_mix && pod.whole_gpus == 0 &&
         (node.spec.card_core_percent > 0) != (pod.gpu_core > 0)) {
       return Status::Unresolvable("node(s) owns gpu resources are not matched that pod requests");
     }
@@ -96,7 +96,8 @@ class GpuShareScore : public ScorePlugin {
     if (!ScoresCards(pod)) return 0;
     const NodeState& node = cluster.node(index);
     const CardPolicy policy = NodeCardPolicy(node.spec, config_);
-    if (policy == CardPolicy::kBestFit) return 0;
+    // The extender does not score; a paper policy's node is scored by PlacementPolicy instead.
+    if (policy == CardPolicy::kExtenderBestFit || IsPaperPolicy(policy)) return 0;
     const CardFit fit = EvaluateCards(pod, node, policy, MaxPodsPerCard(node.spec, config_));
     return fit.fits ? static_cast<int64_t>(fit.score) : 0;
   }
@@ -114,7 +115,7 @@ bool IsGpuShareNode(const NodeSpec& node) {
 }
 
 CardPolicy NodeCardPolicy(const NodeSpec& node, const SchedulerConfig& config) {
-  if (config.extender_best_fit) return CardPolicy::kBestFit;
+  if (config.extender_best_fit) return CardPolicy::kExtenderBestFit;
   if (node.placement.empty()) return config.default_placement;
   return ParseCardPolicy(node.placement).value_or(config.default_placement);
 }
@@ -153,6 +154,13 @@ CardPlacementResult ChooseCards(const PodSpec& pod, const NodeState& node,
     };
   }
   return PlaceOnCards(pod, node, policy, limit, bandwidth);
+}
+
+double CardSetBandwidthOf(const NodeState& node, std::span<const int> cards) {
+  if (cards.size() < 2 || !GpuTopology::IsKnownKind(node.spec.interconnect)) return 0;
+  const std::optional<GpuTopology> topology =
+      GpuTopology::ForKind(node.spec.interconnect, static_cast<int>(node.cards.size()));
+  return topology ? topology->BottleneckBandwidth(cards) : 0;
 }
 
 std::unique_ptr<FilterPlugin> NewGpuShareFilter(const SchedulerConfig& config) {

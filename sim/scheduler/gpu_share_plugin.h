@@ -4,6 +4,8 @@
 // and score used.
 #pragma once
 
+#include <span>
+
 #include "sim/kube_types.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/scheduler/cluster_state.h"
@@ -31,7 +33,13 @@ int MaxPodsPerCard(const NodeSpec& node, const SchedulerConfig& config);
 // multi-card sets and fill CardChoice::bottleneck_gbps. The Scheduler calls it once on the
 // winning node and binds with Placement{node, choice->cards, choice->mem_units,
 // choice->core_units}.
+// A paper policy's node gets ACK's binpack choice here (policy_placement.h chooses its own
+// cards and falls back on this).
 CardPlacementResult ChooseCards(const PodSpec& pod, const NodeState& node,
                                 const SchedulerConfig& config);
+
+// The bottleneck bandwidth (GB/s) of `cards` on `node` from its interconnect
+// (models/gpu_topology.h); 0 for fewer than two cards or an unknown interconnect.
+double CardSetBandwidthOf(const NodeState& node, std::span<const int> cards);
 
 }  // namespace knobsim

@@ -131,10 +131,12 @@ TEST_CASE("the card policy comes from the node label, else the default; extender
   CHECK(NodeCardPolicy(node, config) == CardPolicy::kSpread);
   node.placement = "binpack";
   CHECK(NodeCardPolicy(node, config) == CardPolicy::kBinpack);
-  node.placement = "fgd";  // not known before issue 4: the default
+  node.placement = "fgd";  // the FGD paper's policy
+  CHECK(NodeCardPolicy(node, config) == CardPolicy::kFgd);
+  node.placement = "tetris";  // unknown: the default
   CHECK(NodeCardPolicy(node, config) == CardPolicy::kSpread);
   config.extender_best_fit = true;
-  CHECK(NodeCardPolicy(node, config) == CardPolicy::kBestFit);
+  CHECK(NodeCardPolicy(node, config) == CardPolicy::kExtenderBestFit);
 }
 
 TEST_CASE("the GPU-share score is int(best candidate score), 0 without a card choice") {

@@ -36,6 +36,7 @@
 #include "sim/scheduler/gpu_share_plugin.h"
 #include "sim/scheduler/plugins.h"
 #include "sim/scheduler/pod_equivalence.h"
+#include "sim/scheduler/policy_placement.h"
 
 namespace knobsim {
 namespace {
@@ -58,6 +59,7 @@ enum ScoreIndex {
   kBalancedAllocationScore,
   kImageLocalityScore,
   kGpuShareScore,
+  kPlacementPolicyScore,  // the FGD paper's policies; normalising (BestFit, Random)
   kNumScores
 };
 
@@ -156,6 +158,7 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
       config_(std::move(config)),
       tie_stream_(config_.seed, "scheduler/tie-break"),
       cycle_(std::make_unique<Cycle>()) {
+  policy_placement_ = std::make_unique<PolicyPlacement>(config_);
   const KubeVersion& version = config_.kube_version;
   filters_.push_back(NewNodeUnschedulableFilter());
   filters_.push_back(NewTaintTolerationFilter(version));
@@ -170,6 +173,7 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
   scores_.push_back(NewBalancedAllocationScore());
   scores_.push_back(NewImageLocalityScore());
   scores_.push_back(NewGpuShareScore(config_));
+  scores_.push_back(NewPlacementPolicyScore(*policy_placement_, config_));
 }
 
 Scheduler::~Scheduler() = default;
@@ -265,7 +269,9 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
     uint32_t mask = 0;
     for (int p = 0; p < kNumScores; ++p) {
       scores_[p]->PreScore(pod, cluster_, cy.feasible);
-      cy.active[p] = explain || !scores_[p]->Skipped();
+      // --explain shows every upstream plugin; knobsim's PlacementPolicy only where it applies
+      // (a paper policy on some feasible node), so explained totals equal the real ones.
+      cy.active[p] = (explain && p != kPlacementPolicyScore) || !scores_[p]->Skipped();
       if (cy.active[p]) mask |= 1u << p;
     }
     if (mask != cls.active_mask) {
@@ -349,6 +355,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
           continue;
         }
         for (int p = 0; p < kNumScores; ++p) {
+          if (!cy.active[p]) continue;
           NodeVerdict::PluginScore& s = v.scores.emplace_back();
           s.plugin = scores_[p]->Name();
           s.raw = cy.raw[p][k];
@@ -361,8 +368,9 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
     }
   }
 
-  // The card(s) on the winning node, by the same policy the GPU-share filter accepted it with.
-  CardPlacementResult cards = ChooseCards(pod, cluster_.node(winner), config_);
+  // The card(s) on the winning node: the node's paper policy, or ACK's card choice by the same
+  // policy the GPU-share filter accepted it with.
+  CardPlacementResult cards = policy_placement_->ChooseCards(pod, cluster_, winner);
   if (!cards.choice) {
     std::string what = "GPU-share filter passed node ";
     what.append(cluster_.node(winner).spec.name).append(" but no card set fits: ");

@@ -1,10 +1,11 @@
-// Scheduler: one scheduling cycle per pod, kube-scheduler's way, with ACK card placement.
+// Scheduler: one scheduling cycle per pod, kube-scheduler's way, with ACK card placement (or
+// one of the FGD paper's, per node pool: policy_placement.h).
 //
 // Filters run in upstream order and a node stops at the first plugin that rejects it
 // (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit, PodTopologySpread, then
 // the GPU-share filter). Feasible nodes are scored by every score plugin, normalised, weighted
 // (TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread 2,
-// BalancedAllocation 1, ImageLocality 1, GPU share — a setting) and summed; the highest total
+// BalancedAllocation 1, ImageLocality 1, GPU share and PlacementPolicy — settings) and summed; the highest total
 // wins, ties to the lowest node index by default or uniformly at random (seeded) as upstream
 // does. A pod that fits nowhere gets the FailedScheduling message of semantics.md §3.7.
 #pragma once
@@ -15,11 +16,14 @@
 #include <vector>
 
 #include "sim/random_stream.h"
+#include "sim/replay/milli_view.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/scheduler/cluster_state.h"
 #include "sim/scheduler/framework.h"
 
 namespace knobsim {
+
+class PolicyPlacement;
 
 struct SchedulerConfig {
   KubeVersion kube_version;
@@ -33,6 +37,12 @@ struct SchedulerConfig {
   // ACK's enableMemoryCoreMixSchedule: let gpu-mem-only pods onto nodes that also offer
   // gpu-core.percentage (off by default, as in ACK's plugin, semantics.md §1.5 B).
   bool enable_memory_core_mix = false;
+  // The FGD paper's placements (policy_placement.h): the weight of their score plugin (the
+  // paper's 1000; an assumption beside the default scores), and the workload FGD's typical pods
+  // are drawn from (every replica the cluster is meant to hold; empty = the pods bound when FGD
+  // first scores).
+  int placement_policy_weight = 1000;
+  std::shared_ptr<const std::vector<replay::TargetPod>> target_workload;
 };
 
 // One node's verdict in one cycle, for --explain.
@@ -74,6 +84,7 @@ class Scheduler {
   RandomStream tie_stream_;
   std::vector<std::unique_ptr<FilterPlugin>> filters_;
   std::vector<std::unique_ptr<ScorePlugin>> scores_;
+  std::unique_ptr<PolicyPlacement> policy_placement_;  // the paper's policies, where pools use them
   struct Cycle;  // per-cycle scratch and the node equivalence classes, reused across pods
   std::unique_ptr<Cycle> cycle_;
 };

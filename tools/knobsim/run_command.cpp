@@ -137,28 +137,6 @@ std::string VariantList(const Scenario& s) {
   return list;
 }
 
-// The first placement that `knobsim run` cannot simulate yet, as a message; empty when none.
-std::string UnsupportedPlacement(const Scenario& scenario, const std::vector<std::string>& variants) {
-  auto supported = [](const std::string& p) { return p.empty() || p == "binpack" || p == "spread"; };
-  auto message = [](const std::string& where, const std::string& p) {
-    std::string text = where;
-    text.append(": placement `").append(p).append(
-        "` runs only in `knobsim replay` so far; `knobsim run` places cards by binpack or spread");
-    return text;
-  };
-  if (!supported(scenario.cluster.default_placement))
-    return message("cluster.default_placement", scenario.cluster.default_placement);
-  for (const NodePool& pool : scenario.node_pools)
-    if (!supported(pool.placement)) return message("node pool " + pool.name, pool.placement);
-  for (const std::string& name : variants) {
-    const Variant* v = FindVariant(scenario, name);
-    if (v == nullptr) continue;
-    for (const auto& [pool, p] : v->placement)
-      if (!supported(p)) return message("variant " + name + ", pool " + pool, p);
-  }
-  return {};
-}
-
 int Run(const RunArgs& args) {
   Expected<Scenario> read = ReadScenarioFile(args.scenario);
   if (!read.ok()) return BadInput(read.error());
@@ -197,12 +175,6 @@ int Run(const RunArgs& args) {
                       VariantList(scenario));
     }
     options.variants.push_back(name);
-  }
-
-  // The FGD paper's placements are accepted by the scenario format but so far run only in
-  // `knobsim replay`; `run` says so rather than quietly placing cards by binpack.
-  if (std::string why = UnsupportedPlacement(scenario, options.variants); !why.empty()) {
-    return BadInput(args.scenario + ": " + why);
   }
 
   Progress progress(!args.quiet);

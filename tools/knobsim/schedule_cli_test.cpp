@@ -361,9 +361,27 @@ TEST_CASE("a bad --kube-version, --placement or --scoring exits 2 and says what 
   CHECK(version.exit_code == 2);
   CHECK(Has(version.err, "knobsim: --kube-version: bad Kubernetes version \"2.0\""));
   CHECK(version.out.empty());
-  CHECK(Schedule("--placement bestfit").exit_code == 2);
+  CHECK(Schedule("--placement tetris").exit_code == 2);
   CHECK(Schedule("--scoring Balanced").exit_code == 2);
   CHECK(Schedule("--seed -3").exit_code == 2);
+}
+
+TEST_CASE("--placement fgd scores GPU nodes with the paper's policy and keeps a whole card free") {
+  // gpu-a's card 0 holds a 10-unit pod (5 of 15 free), card 1 is empty. binpack puts the 3-unit
+  // infer-1 on card 0 (fuller); spread on card 1. FGD plans for the pods in sight (10- and
+  // 3-unit ones): card 0 keeps card 1 whole for the 10-unit kind, so card 0 as well — and its
+  // PlacementPolicy column shows, weight 1000, on the GPU node only.
+  const Outcome fgd = ScheduleSmall("--placement fgd --explain");
+  CHECK(fgd.exit_code == 0);
+  CHECK(Has(fgd.out, "demo/infer-1 -> gpu-a [card 0]"));
+  CHECK(Has(fgd.out, "gpushare (weight 1), PlacementPolicy (weight 1000)."));
+  const size_t web = fgd.out.find("demo/web-1");
+  REQUIRE(web != std::string::npos);
+  CHECK(fgd.out.find("PlacementPolicy", web) == std::string::npos);  // CPU nodes: not scored
+  CHECK(Has(ScheduleSmall("--placement spread").out, "demo/infer-1 -> gpu-a [card 1]"));
+  const Outcome json = ScheduleSmall("--placement fgd --explain --json -");
+  CHECK(json.exit_code == 0);
+  CHECK(json.out == ScheduleSmall("--placement fgd --explain --json -").out);
 }
 
 TEST_CASE("the same input gives byte-identical output; a seeded random tie-break is reproducible") {

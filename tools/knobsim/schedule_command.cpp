@@ -345,9 +345,9 @@ int Schedule(const ScheduleArgs& args) {
     return BadInput(std::string("--kube-version: ") + e.what());
   }
   const std::optional<CardPolicy> placement = ParseCardPolicy(args.placement);
-  if (!placement || *placement == CardPolicy::kBestFit) {
+  if (!placement || *placement == CardPolicy::kExtenderBestFit) {
     return BadInput("--placement: \"" + args.placement +
-                    "\" is not binpack or spread (the legacy extender's best-fit is "
+                    "\" is not a placement (the legacy extender's best-fit is "
                     "--extender-best-fit)");
   }
   config.default_placement = *placement;
@@ -385,6 +385,13 @@ int Schedule(const ScheduleArgs& args) {
   std::vector<std::string> snapshot_warnings;
   ClusterState cluster = BuildClusterState(*cluster_objects, &snapshot_warnings);
   warnings.Add(snapshot_warnings);
+  // FGD's target workload: the pods already bound and the ones to place.
+  auto targets = std::make_shared<std::vector<replay::TargetPod>>();
+  for (int p = 0; p < static_cast<int>(cluster.pods().size()); ++p) {
+    if (cluster.bound(p)) targets->push_back(replay::TargetPodOf(cluster.pod(p)));
+  }
+  for (const PodSpec& pod : pending) targets->push_back(replay::TargetPodOf(pod));
+  config.target_workload = std::move(targets);
 
   // Always with the explain record: it carries the winner's score for the pod line. The node
   // chosen is the same either way (scheduler.h: the cache and skipped scores cannot change it).
@@ -432,15 +439,16 @@ int Schedule(const ScheduleArgs& args) {
   // With `--json -` stdout is the document alone, so a pipe into jq gets valid JSON.
   if (!json_to_stdout) {
     std::string text;
-    bool legend_shown = false;
+    // The legend names the columns of the widest table (PlacementPolicy shows only for pods a
+    // paper placement scores).
+    const NodeVerdict* sample = nullptr;
+    for (const PodOutcome& o : outcomes) {
+      const NodeVerdict* v = FirstFeasible(o.verdicts);
+      if (v != nullptr && (sample == nullptr || v->scores.size() > sample->scores.size())) sample = v;
+    }
+    if (args.explain && sample != nullptr) text += Legend(*sample) + "\n";
     for (const PodOutcome& o : outcomes) {
       if (args.explain) {
-        if (!legend_shown) {
-          if (const NodeVerdict* sample = FirstFeasible(o.verdicts)) {
-            text += Legend(*sample) + "\n";
-            legend_shown = true;
-          }
-        }
         text += OutcomeLine(o, num_nodes);
         text += ExplainTable(o, cluster);
         text += "\n";
@@ -486,9 +494,11 @@ void AddScheduleCommand(CLI::App& app, int* exit_code) {
                   "1.35+dra (default 1.35)")
       ->type_name("VERSION");
   cmd->add_option("--placement", args->placement,
-                  "Card placement on nodes without the ack.node.gpu.placement label (default "
-                  "binpack; ACK's default is unconfirmed)")
-      ->check(CLI::IsMember({"binpack", "spread"}))
+                  "Card placement on nodes without the ack.node.gpu.placement label: ACK's "
+                  "binpack (default; ACK's own default is unconfirmed) or spread, or the FGD "
+                  "paper's random, dotprod, clustering, packing, bestfit, fgd")
+      ->check(CLI::IsMember({"binpack", "spread", "ack-binpack", "ack-spread", "random",
+                             "dotprod", "clustering", "packing", "bestfit", "fgd"}))
       ->type_name("POLICY");
   cmd->add_flag("--extender-best-fit", args->extender_best_fit,
                 "Choose cards as the legacy gpushare extender does (best fit, one card per pod) "
