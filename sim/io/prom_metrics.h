@@ -1,0 +1,138 @@
+// What `knobsim import` learns from Prometheus answers (prom_reader.h): each pod's GPU memory,
+// each card's utilization over time and each pod's request rate, with a note on how each was
+// found for the scenario's comments (semantics.md §5.6, §1.9).
+//
+// Series are matched by their metric name (`__name__`); a query that drops it (`rate(...)`,
+// `sum by (...)`) keeps it with `label_replace(<query>, "__name__", "<name>", "", "")`. Pods come
+// from the first present of `pod_labels` / `namespace_labels` (`exported_pod` first: a
+// ServiceMonitor scraping dcgm-exporter renames the exporter's `pod` label so, and `pod` is then
+// the exporter's own pod), cards from `UUID`, else `Hostname` + `gpu`.
+//
+// Before anything is read: samples outside [window_start, window_end] (pass ±infinity for none)
+// and NaN/±Inf samples are dropped (counted in `warnings`), and series with the same labels in
+// several files (two exports of one query, overlapping or not) merge into one by timestamp, the
+// first file's value winning where both have one. Series of one pod in different files merge
+// through the per-pod combination below.
+//
+// Per-pod GPU memory, the first rule that applies (semantics.md §5.6):
+//  1. `mem_metric_override` set: that metric as each pod's usage, summed over the pod's series
+//     on one card at each time (a recording rule gives one series per pod; a per-container
+//     metric adds up).
+//  2. `process_mem` present with pod labels: ACK's per-process metric, summed per pod and card
+//     at each time. Its unit is unconfirmed (§1.9): read as MiB unless `process_mem_mib_per_unit`
+//     says otherwise.
+//  3. `fb_used` (MiB) with pod labels, grouped by card. A pod's several series on one card
+//     (containers, an exporter restart) count once, by their largest value at each time: DCGM
+//     repeats the card's value for each of them. Then per card:
+//       - one pod: the card's total is that pod's usage;
+//       - pods whose values differ at some shared time: per-pod values;
+//       - pods whose values are equal at every shared time: the card's total repeated for each,
+//         which says nothing about any one pod: a CardTotalMemory entry, no PodMemoryPeak;
+//       - pods never on the card at the same time: each the card's only pod at its times.
+//     Two pods that really use the same amount look like the repeated total; rule 1 overrides.
+// Peaks and means are over the times at which the pod has a sample. A pod on several cards has
+// one entry per card.
+//
+// Card utilization: per card, the first metric of `card_util` that has series for it (the
+// others are noted, not mixed in). A metric's scale is decided once over all its series: a
+// sample above 1 + 0.05 makes it a percentage (DCGM_FI_DEV_GPU_UTIL), whole numbers only (0 and
+// 1) too, as an idle card's GPU_UTIL reads and a profiling ratio never does; anything else is a
+// ratio (DCGM_FI_PROF_SM_ACTIVE). `util_scale` skips the detection. Copies of a card's value on
+// the series of its pods count once (largest at each time); busy is clamped to [0, 1].
+//
+// Request rates: `rate_metric` summed per pod at each time (requests/s).
+//
+// Nothing here fails: what cannot be used is said in `warnings`. Outputs are sorted by key.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/io/prom_reader.h"
+
+namespace knobsim {
+
+// Defaults per semantics.md §5.6 and §1.9; each overridable on the command line.
+struct MetricNames {
+  std::string process_mem = "DCGM_CUSTOM_PROCESS_MEM_USED";
+  double process_mem_mib_per_unit = 1.0;        // [UNCONFIRMED] unit: MiB; 1.0 / 1048576 for bytes
+  std::string fb_used = "DCGM_FI_DEV_FB_USED";  // MiB (dcgm-exporter's counters file)
+  std::vector<std::string> card_util = {"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_PROF_SM_ACTIVE",
+                                        "DCGM_FI_PROF_GR_ENGINE_ACTIVE"};  // in preference order
+  double util_scale = 0;                 // 0: detect per metric; 0.01: percent; 1: ratio
+  std::string mem_metric_override;       // --mem-metric: use this metric, per pod, as-is
+  double mem_metric_mib_per_unit = 1.0;  // its unit, MiB by default
+  std::string rate_metric;               // --rate-metric: per-pod request rate (requests/s)
+
+  // Label names, the first present on a series wins.
+  std::vector<std::string> pod_labels = {"exported_pod", "pod"};
+  std::vector<std::string> namespace_labels = {"exported_namespace", "namespace"};
+  std::vector<std::string> node_labels = {"Hostname", "node"};
+  std::string gpu_label = "gpu";
+  std::string uuid_label = "UUID";
+};
+
+// A card as DCGM labels it; either `uuid` or `node` + `gpu` identifies it. Ordered by node, then
+// gpu (numerically when both are numbers), then uuid.
+struct CardKey {
+  std::string node;
+  std::string gpu;
+  std::string uuid;
+
+  bool operator==(const CardKey&) const = default;
+  bool operator<(const CardKey& other) const;
+  std::string ToString() const;  // "node-a/gpu 0 (GPU-...)"
+};
+
+struct PodKey {
+  std::string ns;
+  std::string pod;
+
+  auto operator<=>(const PodKey&) const = default;
+  std::string ToString() const;  // "ns/pod"
+};
+
+struct PodMemoryPeak {
+  PodKey pod;
+  double peak_mib = 0;
+  double mean_mib = 0;
+  std::string source;  // e.g. "DCGM_FI_DEV_FB_USED per pod"
+  CardKey card;        // empty when the metric has no card labels
+};
+
+// FB_USED that is only the card's total: every pod on the card reported the same value.
+struct CardTotalMemory {
+  CardKey card;
+  double peak_mib = 0;
+  std::vector<PodKey> pods;  // sorted
+};
+
+struct CardUtilization {
+  CardKey card;
+  std::string metric;
+  double scale = 1;  // 0.01 when the metric is a percentage, 1 when a ratio
+  std::vector<double> times;
+  std::vector<double> busy;  // 0..1, parallel to times
+  std::vector<PodKey> pods;  // pod labels seen on the card's series of `metric`, sorted
+};
+
+struct PodRate {
+  PodKey pod;
+  std::vector<double> times;
+  std::vector<double> rate;  // requests/s, parallel to times
+};
+
+struct Metrics {
+  std::vector<PodMemoryPeak> pod_memory;  // by pod, then card
+  std::vector<CardTotalMemory> card_totals;
+  std::vector<CardUtilization> cards;
+  std::vector<PodRate> rates;
+  std::vector<std::string> notes;     // how each was detected, for the scenario's comments
+  std::vector<std::string> warnings;  // what was skipped, and why
+};
+
+Metrics InterpretMetrics(std::span<const PromResult> results, const MetricNames& names,
+                         double window_start, double window_end);
+
+}  // namespace knobsim
