@@ -1,7 +1,8 @@
 // Kubernetes value types shared by scenarios, imported manifests and the scheduler: labels,
-// taints and tolerations, label selectors, node affinity, topology spread constraints, and the
-// scheduler's view of a Node and a Pod (NodeSpec, PodSpec). Plain data; the rules that read them
-// live in sim/scheduler/ (semantics.md §3).
+// taints and tolerations, label selectors, node affinity, topology spread constraints, the
+// scheduler's view of a Node and a Pod (NodeSpec, PodSpec), and the other objects of a cluster
+// export: workloads, disruption budgets, storage and quotas (semantics.md §5.4). Plain data; the
+// rules that read them live in sim/scheduler/ (semantics.md §3) and sim/io/kube_owners.h.
 #pragma once
 
 #include <cstdint>
@@ -100,12 +101,59 @@ struct NodeSpec {
   std::string placement;      // ack.node.gpu.placement normalised; empty = the scheduler default
   int max_pods_per_card = 0;  // ack.node.gpu.max-pod; 0 = no limit
   std::string interconnect;   // GPU topology kind for models/gpu_topology (e.g. "nvlink", "pcie")
+  // Health, from status (semantics.md §5.2):
+  std::string ready_status;     // condition Ready: True | False | Unknown; empty = not reported
+  std::string kubelet_version;  // status.nodeInfo.kubeletVersion, e.g. "v1.28.9-aliyun.1"
 };
 
 // One container's ACK GPU request (from resources.limits).
 struct ContainerGpu {
   int gpu_mem = 0;   // aliyun.com/gpu-mem units
   int gpu_core = 0;  // aliyun.com/gpu-core.percentage
+};
+
+// metadata.ownerReferences[]: who created an object. The one with `controller: true` is the
+// object's manager (a Pod's ReplicaSet, a ReplicaSet's Deployment).
+struct OwnerReference {
+  std::string api_version;
+  std::string kind;
+  std::string name;
+  std::string uid;
+  bool controller = false;
+};
+
+// A probe as the kubelet runs it (semantics.md §5.3). Only what shapes readiness is kept:
+// never HTTP headers, never the arguments of an exec command, never a URL's query string,
+// since those are where tokens live.
+enum class ProbeKind { kNone, kTcpSocket, kHttpGet, kGrpc, kExec };
+
+struct Probe {
+  ProbeKind kind = ProbeKind::kNone;  // kNone: the container has no such probe
+  std::string port;          // tcpSocket / httpGet / grpc: a number or a named container port
+  std::string http_path;     // httpGet, without its query string
+  std::string grpc_service;  // grpc; empty = the server's overall health
+  std::string exec_command;  // exec: basename of command[0] only ("sh", "pg_isready")
+  int initial_delay_seconds = 0;
+  int period_seconds = 10;
+  int timeout_seconds = 1;
+  int success_threshold = 1;
+  int failure_threshold = 3;
+};
+
+// A regular container (spec.containers[i]) with its probes and, for a pod read from a cluster,
+// its status (status.containerStatuses matched by name).
+struct ContainerInfo {
+  std::string name;
+  std::string image;          // as written; image strings carry no secret
+  bool image_digest = false;  // pinned by digest (`@sha256:`) rather than by a tag alone
+  Probe readiness;
+  Probe liveness;
+  Probe startup;
+  bool ready = false;
+  int restart_count = 0;
+  std::string waiting_reason;          // state.waiting.reason, e.g. CrashLoopBackOff
+  std::string terminated_reason;       // state.terminated.reason
+  std::string last_terminated_reason;  // lastState.terminated.reason, e.g. OOMKilled
 };
 
 // A pod as the scheduler sees it (from a manifest, or made from a scenario workload).
@@ -141,6 +189,141 @@ struct PodSpec {
   // Allocation of a bound pod, from its annotations (v1, v2 or v3): card index -> units.
   std::map<int, int> allocated_mem;
   std::map<int, int> allocated_core;
+  // Identity, ownership and health (semantics.md §5.3):
+  std::string uid;
+  std::vector<OwnerReference> owner_references;
+  std::vector<ContainerInfo> containers;  // spec.containers in order, parallel to container_gpus
+  std::vector<std::string> pvc_claims;    // claims of spec.volumes, in order
+  std::string ready_status;  // condition Ready: True | False | Unknown; empty = not reported
+};
+
+// An intstr.IntOrString as the workload APIs use it: `1` or `"25%"`.
+struct IntOrPercent {
+  int value = 0;
+  bool percent = false;
+
+  // Upstream's GetScaledValueFromIntOrPercent: an integer as is, a percentage of `total`
+  // rounded up (PDB minAvailable, maxSurge) or down (maxUnavailable of a Deployment).
+  int Scaled(int total, bool round_up) const {
+    if (!percent) return value;
+    const int64_t scaled = int64_t{value} * total;
+    return static_cast<int>(round_up ? (scaled + 99) / 100 : scaled / 100);
+  }
+  bool operator==(const IntOrPercent&) const = default;
+};
+
+// apps/v1 Deployment (semantics.md §5.4). Defaults are the API server's.
+struct DeploymentSpec {
+  std::string namespace_ = "default";
+  std::string name;
+  std::string uid;
+  int replicas = 1;
+  LabelSelector selector;
+  Labels template_labels;
+  std::string strategy = "RollingUpdate";  // RollingUpdate | Recreate
+  IntOrPercent max_surge{25, true};        // RollingUpdate only
+  IntOrPercent max_unavailable{25, true};  // RollingUpdate only
+  int min_ready_seconds = 0;
+  int status_replicas = 0;
+  int ready_replicas = 0;
+  int available_replicas = 0;
+};
+
+// apps/v1 ReplicaSet: the link from a Deployment's pods to the Deployment.
+struct ReplicaSetSpec {
+  std::string namespace_ = "default";
+  std::string name;
+  std::string uid;
+  Labels labels;  // pod-template-hash among them
+  std::vector<OwnerReference> owner_references;
+  int replicas = 1;
+  int status_replicas = 0;
+  int ready_replicas = 0;
+};
+
+// apps/v1 StatefulSet. Pod i's claims are named `<template>-<statefulset>-<i>`.
+struct StatefulSetSpec {
+  std::string namespace_ = "default";
+  std::string name;
+  std::string uid;
+  int replicas = 1;
+  LabelSelector selector;
+  Labels template_labels;
+  std::vector<std::string> volume_claim_templates;  // metadata.name of each template
+  int status_replicas = 0;
+  int ready_replicas = 0;
+};
+
+// batch/v1 Job, kept only for its owner: the CronJob that made it, when there is one.
+struct JobSpec {
+  std::string namespace_ = "default";
+  std::string name;
+  std::string uid;
+  std::vector<OwnerReference> owner_references;
+};
+
+// policy/v1 (or v1beta1) PodDisruptionBudget; status arithmetic in semantics.md §4.1.
+struct PodDisruptionBudgetSpec {
+  std::string namespace_ = "default";
+  std::string name;
+  std::string uid;
+  std::optional<IntOrPercent> min_available;  // at most one of the two is set
+  std::optional<IntOrPercent> max_unavailable;
+  // nullopt matches no pod; an empty selector matches every pod of the namespace (policy/v1).
+  // policy/v1beta1's empty selector, which matched none, reads as nullopt.
+  std::optional<LabelSelector> selector;
+  std::string unhealthy_pod_eviction_policy = "IfHealthyBudget";  // IfHealthyBudget | AlwaysAllow
+  struct Status {
+    int current_healthy = 0;
+    int desired_healthy = 0;
+    int disruptions_allowed = 0;
+    int expected_pods = 0;
+  };
+  std::optional<Status> status;  // as the disruption controller last wrote it
+};
+
+// v1 PersistentVolumeClaim.
+struct PersistentVolumeClaimSpec {
+  std::string namespace_ = "default";
+  std::string name;
+  std::string uid;
+  std::string volume_name;  // the bound PersistentVolume
+  // nullopt: the default StorageClass applies; "": explicitly no class (static binding only).
+  std::optional<std::string> storage_class_name;
+  int64_t requested_bytes = 0;    // spec.resources.requests.storage
+  std::string phase = "Pending";  // Pending | Bound | Lost
+};
+
+// v1 PersistentVolume (cluster-scoped).
+struct PersistentVolumeSpec {
+  std::string name;
+  std::string uid;
+  std::string reclaim_policy = "Retain";  // Retain | Delete | Recycle
+  std::string storage_class_name;
+  std::string claim_namespace;  // spec.claimRef
+  std::string claim_name;
+  int64_t capacity_bytes = 0;     // spec.capacity.storage
+  std::string phase = "Pending";  // Pending | Available | Bound | Released | Failed
+};
+
+// storage.k8s.io/v1 StorageClass (cluster-scoped).
+struct StorageClassSpec {
+  std::string name;
+  std::string provisioner;
+  std::string reclaim_policy = "Delete";          // Delete | Retain
+  std::string volume_binding_mode = "Immediate";  // Immediate | WaitForFirstConsumer
+  bool is_default = false;  // annotation storageclass.kubernetes.io/is-default-class: "true"
+};
+
+// v1 ResourceQuota. Keys as Kubernetes writes them (`pods`, `requests.cpu`, `limits.memory`,
+// `requests.aliyun.com/gpu-mem`, `count/deployments.apps`), amounts in ResourceList units
+// of the resource the key names: millicores for cpu, bytes for memory and storage.
+struct ResourceQuotaSpec {
+  std::string namespace_ = "default";
+  std::string name;
+  std::string uid;
+  ResourceList hard;  // spec.hard
+  ResourceList used;  // status.used
 };
 
 }  // namespace knobsim

@@ -1,14 +1,28 @@
-// Reads Kubernetes Nodes and Pods the way kubectl prints them (`kubectl get -o yaml` or
-// `-o json`): single objects, multi-document YAML and `kind: List` envelopes, into the
-// scheduler's NodeSpec and PodSpec (semantics.md §5.1-5.3, §1.1-1.3, §3.2).
+// Reads a Kubernetes cluster export the way kubectl prints it (`kubectl get -o yaml` or `-o json`
+// of nodes,pods,deploy,rs,sts,pdb,pvc,pv,sc,resourcequota): single objects, multi-document YAML,
+// `kind: List` envelopes and concatenated JSON documents (semantics.md §5.1-5.4, §1.1-1.3, §3.2).
+// Nodes and Pods become the scheduler's NodeSpec and PodSpec; Deployments, ReplicaSets,
+// StatefulSets, Jobs, PodDisruptionBudgets, PersistentVolumeClaims, PersistentVolumes,
+// StorageClasses and ResourceQuotas their plain types of sim/kube_types.h.
 //
 // The reader is lenient where real exports are noisy and strict where a value matters:
-// unknown fields (managedFields, status.conditions, env, probes, ...) are ignored, kinds other
-// than Node and Pod are counted and skipped, but a field it reads with the wrong type or a
-// value Kubernetes would reject (`cpu: 2 cores`, an unknown taint effect, an allocation
+// unknown fields (managedFields, env, ...) are ignored, other kinds are counted and skipped,
+// but a field it reads with the wrong type or a value Kubernetes would reject (`cpu: 2 cores`,
+// an unknown taint effect, a PDB with both minAvailable and maxUnavailable, an allocation
 // annotation that is not the ACK JSON) is an InputError naming the file, the line and the field
-// path (`items[3].spec.containers[0].resources.limits.cpu`). Error messages and warnings never
-// quote values the reader does not parse: env values and unrelated annotations stay private.
+// path (`items[3].spec.containers[0].resources.limits.cpu`).
+//
+// Privacy: an export holds credentials (env values, probe commands and headers, tokens in
+// annotations). The reader never stores env, imagePullSecrets, probe arguments, HTTP headers or
+// query strings; it drops kubectl's last-applied-configuration annotation (a copy of the
+// manifest, env values included) and every annotation LooksLikeSecret flags, counting the latter
+// in one warning per file that names keys, never values; and its messages never quote a value
+// from those places.
+//
+// JSON, the form of large exports, is parsed by a small position-keeping parser of this reader
+// (a 10 000-pod export in about half a second); YAML goes through yaml-cpp's parser (the same
+// export as YAML takes ~8 s there). Both land in one tree, so both forms read to the same
+// objects, each with the lines of its own text.
 //
 // Derived fields (see the comments in kube_reader.cpp for the details and their sources):
 //  * Node GPU side: ack.node.gpu.schedule (absent = "default"; the legacy labels cgpu=true and
@@ -27,10 +41,15 @@
 //  * A topology spread constraint without labelSelector matches no pod, as upstream's nil
 //    selector (labels.Nothing()); it is stored as the never-matching requirement
 //    {key: "", op: In, values: {}} so every selector matcher gets it right.
+//  * Pod claims: spec.volumes[].persistentVolumeClaim.claimName, and `<pod>-<volume>` for a
+//    generic ephemeral volume (the name its controller gives the claim).
+//  * ResourceQuota keys keep their spelling; amounts use the units of the resource they name
+//    (`requests.cpu: 64` is 64000 millicores, `requests.storage: 1Ti` bytes).
 #pragma once
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/input_error.h"
@@ -46,23 +65,52 @@ struct ObjectSource {
 };
 
 struct KubeObjects {
-  std::vector<NodeSpec> nodes;               // in file order
-  std::vector<PodSpec> pods;                 // in file order, bound and pending alike
-  std::vector<ObjectSource> node_sources;    // parallel to nodes
-  std::vector<ObjectSource> pod_sources;     // parallel to pods
-  std::map<std::string, int> skipped_kinds;  // kind -> objects skipped (Deployment, ...)
+  std::vector<NodeSpec> nodes;              // in file order
+  std::vector<PodSpec> pods;                // in file order, bound and pending alike
+  std::vector<DeploymentSpec> deployments;  // each kind in file order
+  std::vector<ReplicaSetSpec> replica_sets;
+  std::vector<StatefulSetSpec> stateful_sets;
+  std::vector<JobSpec> jobs;
+  std::vector<PodDisruptionBudgetSpec> pdbs;
+  std::vector<PersistentVolumeClaimSpec> pvcs;
+  std::vector<PersistentVolumeSpec> pvs;
+  std::vector<StorageClassSpec> storage_classes;
+  std::vector<ResourceQuotaSpec> resource_quotas;
+  // Where each object was read, parallel to its vector above.
+  std::vector<ObjectSource> node_sources;
+  std::vector<ObjectSource> pod_sources;
+  std::vector<ObjectSource> deployment_sources;
+  std::vector<ObjectSource> replica_set_sources;
+  std::vector<ObjectSource> stateful_set_sources;
+  std::vector<ObjectSource> job_sources;
+  std::vector<ObjectSource> pdb_sources;
+  std::vector<ObjectSource> pvc_sources;
+  std::vector<ObjectSource> pv_sources;
+  std::vector<ObjectSource> storage_class_sources;
+  std::vector<ObjectSource> resource_quota_sources;
+  std::map<std::string, int> skipped_kinds;  // kind -> objects skipped (DaemonSet, Service, ...)
   // Things read that are valid Kubernetes but probably not what was meant, e.g. `memory: 128m`
-  // (128 millibytes). "file:line: field: text".
+  // (128 millibytes), and annotations dropped as secrets. "file:line: field: text".
   std::vector<std::string> warnings;
 };
 
-// Reads the files in order into one set of objects (`-` reads standard input). A Node or a Pod
-// (namespace/name) that appears twice is an error naming both places.
+// Reads the files in order into one set of objects (`-` reads standard input). An object of a
+// kind read here that appears twice (same kind, namespace and name) is an error naming both
+// places.
 Expected<KubeObjects> ReadKubeFiles(const std::vector<std::string>& paths);
 Expected<KubeObjects> ReadKubeFile(const std::string& path);
 
 // Reads YAML or JSON text; `file_name` is what errors and sources call it.
 Expected<KubeObjects> ReadKubeString(const std::string& text, const std::string& file_name);
+
+// Whether an annotation (or any key/value pair from a manifest) probably holds a credential:
+// the key names one (token, secret, password, passwd, credential, key, auth), or the value
+// holds something shaped like one wherever it sits in the text — a JWT, an AWS access key id
+// (AKIA…/ASIA…), an `sk-`/`sk_` API key, a GitHub or Slack token, a PEM private key, a URL with
+// a password — or the whole value is a long base64 or hex blob (32+ characters with a run of 24
+// letters and digits; UUIDs are identifiers, not blobs). Tuned to miss no credential at the
+// price of dropping a checksum now and then; "true", "false" and empty values are never secret.
+bool LooksLikeSecret(std::string_view key, std::string_view value);
 
 // The pods the scheduler would still place: no spec.nodeName, not Succeeded or Failed, not
 // being deleted. In file order.
