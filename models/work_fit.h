@@ -1,0 +1,109 @@
+// Work per request fitted from card utilization: non-negative least squares over (card, time).
+//
+// On a card whose sharing is work-conserving and free of switching overhead (cGPU POLICY 1, 2, 4;
+// POLICY 5 or native time-slicing with zero overhead, DESIGN.md §2) the card is busy exactly as
+// long as the work its pods were sent takes at the card's speed:
+//
+//   busy[c][t] = sum over pods p on c of rate[p][t] * work[w(p)] / speed[c]
+//
+// busy is the DCGM busy fraction (0..1), rate the pod's requests per second, work the seconds of
+// reference-card time (A10 = 1.0) one request of workload w needs, speed the card's relative
+// speed (models/gpu_catalog.h). Pods of one workload share one unknown, so the rows (card, time)
+// and the columns (workloads) make a linear problem, solved with work >= 0 by Lawson-Hanson.
+// POLICY 0, 3 and 5 with overhead break the equation; the caller leaves such cards out.
+// There is no intercept: a card with no requests is assumed idle (busy 0).
+//
+// A pod on several cards (aliyun.com/gpu-count) is listed by each: a synchronous multi-card step
+// keeps every card busy for work / speed, the engine's reading too (models/README.md §1).
+#pragma once
+
+#include <Eigen/Dense>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace knobsim {
+
+// One card's samples. All cards and pods share one time grid: sample t of a card and sample t of
+// its pods' rates are the same instant.
+struct FitCard {
+  std::string name;          // for notes and the quality table, e.g. "node-3/gpu1"
+  double speed = 1.0;        // relative to the A10; not finite or <= 0 leaves the card out
+  std::vector<double> busy;  // per sample, 0..1; NaN, infinite or negative = missing
+  std::vector<int> pods;     // indexes into the pods passed to FitWorkPerRequest
+};
+
+struct FitPod {
+  int workload = 0;          // 0 .. num_workloads - 1
+  std::vector<double> rate;  // requests per second per sample; NaN, infinite, negative or past
+                             // the end of the vector = missing
+};
+
+struct WorkFitOptions {
+  // Samples with busy >= saturation are left out: a saturated card hides how much work was
+  // waiting, so the equation turns into an inequality there. Dropping them biases work slightly
+  // low (noise that pushed a sample over the line goes with it); they are counted per card.
+  double saturation = 0.98;
+  // A workload is identified when its column is not (nearly) a combination of the other
+  // columns: the variance inflation factor 1 / (1 - R²), R² of its column regressed on the
+  // others', is at most this. 1e4 means the column lies more than 0.57° from the others' span.
+  double max_variance_inflation = 1e4;
+  // NNLS stops after this many least-squares solves per group of workloads that share cards;
+  // 0 = 3 × the group's workloads + 30 (scipy's 3n, plus room for tiny groups).
+  int max_iterations = 0;
+  // NNLS stops when no bound variable's gradient exceeds tolerance × max |Aᵀb| (scaled columns).
+  double tolerance = 1e-10;
+};
+
+struct WorkFitResult {
+  std::vector<double> work_s;    // per workload, seconds of A10 time per request; NaN if not
+                                 // identified
+  std::vector<bool> identified;  // identified (notes say why not)
+  double r2 = 0;                 // 1 - SS_res / SS_tot over the rows used; NaN if SS_tot = 0
+  int rows = 0;                  // (card, time) samples used
+
+  struct CardQuality {
+    std::string name;
+    int samples = 0;    // rows used
+    int saturated = 0;  // busy >= saturation, left out
+    int missing = 0;    // busy or a pod's rate missing (or the whole card left out)
+    double rmse = 0;    // of busy over the rows used; NaN without rows
+    double mean_measured = 0;
+    double mean_fitted = 0;
+  };
+  std::vector<CardQuality> cards;  // one per input card, same order
+
+  struct WorkloadQuality {
+    int samples = 0;  // rows in which the workload had a non-zero rate
+    // 1 / (1 - R²) of its column on the others (1 = unrelated to them); NaN without samples.
+    double variance_inflation = 0;
+    // Least-squares standard error assuming independent noise of one variance: it understates
+    // the error of autocorrelated series (most monitoring data). NaN when not identified or
+    // when rows <= fitted workloads.
+    double std_error_s = 0;
+  };
+  std::vector<WorkloadQuality> workloads;  // one per workload
+
+  bool converged = true;           // false if NNLS hit max_iterations in some group
+  std::vector<std::string> notes;  // what was left out or not identified, and why
+};
+
+// Fits work per request for workloads 0 .. num_workloads - 1. Bad indexes, bad speeds and short
+// series are reported in notes, never thrown. Deterministic: same input, same bits out.
+WorkFitResult FitWorkPerRequest(std::span<const FitCard> cards, std::span<const FitPod> pods,
+                                int num_workloads, const WorkFitOptions& options = {});
+
+// Lawson-Hanson (1974) active-set NNLS, the solver FitWorkPerRequest uses, exposed for tests:
+// x minimising ||A x - b|| subject to x >= 0. It works on the normal equations AᵀA, Aᵀb with the
+// columns scaled to unit norm (the fit accumulates them row by row, never holding A), which is
+// accurate while the scaled A is reasonably conditioned (cond ≲ 1e5); zero columns get x = 0.
+// max_iterations <= 0 means 3 × columns + 30; tolerance as in WorkFitOptions.
+struct NnlsSolution {
+  Eigen::VectorXd x;
+  int iterations = 0;  // least-squares solves
+  bool converged = true;
+};
+NnlsSolution SolveNnls(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, int max_iterations = 0,
+                       double tolerance = 1e-10);
+
+}  // namespace knobsim
