@@ -1,0 +1,171 @@
+// ExportGenerator: synthetic ACK clusters whose truth we know, for testing and timing `import`.
+//
+// `knobsim import` reads `kubectl get nodes,pods,deploy,rs,sts,pdb,pvc,pv,sc,resourcequota -A
+// -o json` and Prometheus `query_range` responses. To test it we need exports of any size that
+// look like a real ACK cluster (semantics.md §1.1-1.3, §5.1-5.6) and whose hidden quantities —
+// work per request, request rates, memory profiles, card busy fractions — are known exactly.
+// Generate() builds such a cluster: node pools (L20 cgpu binpack and spread, A10 share, A100-80G
+// exclusive, CPU), Deployments with their ReplicaSets, StatefulSets with claims and volumes, a
+// DaemonSet's pods, bare pods, PDBs and quotas, every pod placed by the generator itself so the
+// ACK allocation annotations never overfill a card. The ground truth drives the metrics:
+//
+//   rate of a workload   mean × (1 + amplitude × cos(2π (t − peak_at) / 1 day)), t in Unix
+//                        seconds (UTC days); each running pod serves the per-pod share of it
+//   card busy            min(1, Σ pods on the card rate_pod × work / speed_of_card)
+//                        (a multi-card pod keeps each of its cards busy for each request)
+//   memory per card      rest + slope × rate_pod, whole MiB, split evenly over a pod's cards
+//
+// Everything is a pure function of (seed, time): the same seed gives byte-identical files on one
+// standard library, and a metric sampled at any step agrees with the truth at the same instant.
+// Random numbers come from splitmix64 with our own mappings (std::uniform_*_distribution differs
+// between standard libraries). tools/gen-export/README.md lists the files and their shapes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/input_error.h"
+
+namespace knobsim::gen_export {
+
+enum class ExportFormat { kJson, kYaml, kBoth };
+
+struct GeneratorOptions {
+  int nodes = 20;
+  int pods = 60;  // target; the export holds this many when the pools fit them
+  uint64_t seed = 1;
+  int days = 7;                     // the truth's window, whole UTC days
+  int step_s = 60;                  // the truth's grid; divides 86400
+  int64_t start_unix = 1717200000;  // window start, 2024-06-01T00:00:00Z; the export is taken
+                                    // at start + days
+  bool with_metrics = true;
+  int metrics_step_s = 0;       // DCGM series; 0 = step_s; a multiple of step_s
+  int rate_step_s = 0;          // request-rate series; 0 = metrics_step_s
+  int metrics_days = 0;         // the last metrics_days of the window; 0 = days
+  bool process_metric = true;   // DCGM_CUSTOM_PROCESS_MEM_USED on the A10 pool's nodes
+  bool planted_secrets = true;  // API key, JWT, DB password, token annotation (bait)
+  double busy_noise = 0.01;     // uniform ± on each utilization sample (fraction of 1)
+};
+
+// ---- Ground truth ----------------------------------------------------------------------------
+
+struct TruthWorkload {
+  std::string kind;  // Deployment | StatefulSet | DaemonSet | Pod
+  std::string namespace_;
+  std::string name;
+  std::string pool;  // node pool name; "" when it may run anywhere
+  int replicas = 0;
+  int running = 0;     // replicas bound to a node
+  bool gpu = false;    // asks for aliyun.com/gpu-mem or nvidia.com/gpu
+  int gpu_mem = 0;     // aliyun.com/gpu-mem units per pod (all containers)
+  int gpu_count = 1;   // cards per pod
+  int whole_gpus = 0;  // nvidia.com/gpu per pod
+  // Traffic (only when has_traffic): a Pending replica serves nothing, so the workload's rate
+  // is the per-pod rate times `running` (what the rate metric sums to).
+  bool has_traffic = false;
+  double work_s = 0;         // per request, on the reference card (A10, speed 1.0)
+  double pod_mean_rate = 0;  // requests/s per running pod, mean over a day
+  double mean_rate = 0;      // pod_mean_rate × running
+  double amplitude = 0;
+  int64_t peak_at_s = 0;  // seconds after 00:00 UTC
+  // Memory per card of each pod: rest_mib + pod offset + mib_per_rps × rate_pod.
+  int64_t rest_mib = 0;
+  double mib_per_rps = 0;
+  int64_t quota_mib = 0;    // per card: cGPU's visible quota, or the card when whole
+  int64_t peak_mib = 0;     // per pod, all its cards, max over the window
+  bool over_quota = false;  // peak above the quota: soft isolation only (quickstart)
+};
+
+struct TruthPod {
+  std::string namespace_;
+  std::string name;
+  int workload = -1;           // index into GroundTruth::workloads
+  std::string node;            // "" when Pending
+  std::vector<int> cards;      // indices into GroundTruth::cards
+  int units_per_card = 0;      // aliyun.com/gpu-mem on each card; 0 for whole cards
+  int64_t mem_offset_mib = 0;  // per card, keeps two pods of one workload apart
+};
+
+struct TruthCard {
+  std::string node;
+  int index = 0;  // card index on the node (the `gpu` label)
+  std::string uuid;
+  std::string gpu_type;  // catalog name
+  double speed = 1;
+  int units = 0;  // aliyun.com/gpu-mem units; 0 on exclusive nodes
+  int64_t memory_mib = 0;
+  bool exclusive = false;
+  std::vector<int> pods;  // indices into GroundTruth::pods
+  std::string fb_used;    // "per_pod" | "card_total": what pod-labelled FB_USED holds
+  bool process_metric = false;
+  double mean_busy = 0;  // noiseless, over the window
+  double peak_busy = 0;
+};
+
+struct GroundTruth {
+  int64_t start_unix = 0;
+  int64_t end_unix = 0;  // start + days: when the export was taken
+  int step_s = 0;
+  std::vector<TruthWorkload> workloads;
+  std::vector<TruthPod> pods;
+  std::vector<TruthCard> cards;
+  std::vector<std::string> planted_secrets;  // every value a privacy test must not find
+};
+
+// ---- Generation ------------------------------------------------------------------------------
+
+struct GeneratedCluster {
+  GeneratorOptions options;
+  std::vector<nlohmann::json> nodes;    // v1 Node, by name
+  std::vector<nlohmann::json> objects;  // the other kinds in kubectl's order: pods, deploy, rs,
+                                        // sts, pdb, pvc, pv, sc, resourcequota
+  GroundTruth truth;
+};
+
+// What is wrong with the options, naming the flag in InputError::path (e.g. "--step");
+// nothing when they are fine. Generate() checks them too.
+std::optional<InputError> CheckOptions(const GeneratorOptions& options);
+
+Expected<GeneratedCluster> Generate(const GeneratorOptions& options);
+
+// The curves behind the metrics, noiseless; t in Unix seconds.
+double PodRate(const GroundTruth& truth, int pod, int64_t t);
+double CardBusy(const GroundTruth& truth, int card, int64_t t);
+int64_t PodCardMemoryMib(const GroundTruth& truth, int pod, int64_t t);  // on each of its cards
+
+// ---- Output ----------------------------------------------------------------------------------
+
+// `kubectl get ... -o json`: one List, 4-space indent, keys sorted.
+std::string ExportJson(const GeneratedCluster& cluster);
+// The same objects as two `kind: List` YAML documents: the nodes, then everything else.
+std::string ExportYaml(const GeneratedCluster& cluster);
+nlohmann::json TruthJson(const GeneratedCluster& cluster);
+
+// The metrics written, one query_range response each (README.md names their labels).
+inline constexpr std::string_view kGpuUtilMetric = "DCGM_FI_DEV_GPU_UTIL";
+inline constexpr std::string_view kFbUsedMetric = "DCGM_FI_DEV_FB_USED";
+inline constexpr std::string_view kProcessMemMetric = "DCGM_CUSTOM_PROCESS_MEM_USED";
+inline constexpr std::string_view kRequestRateMetric = "http_requests_per_second";
+std::vector<std::string> MetricNames(const GeneratedCluster& cluster);
+// Streams one metric as a Prometheus query_range JSON response (semantics.md §5.5).
+void WritePromJson(const GeneratedCluster& cluster, std::string_view metric, std::ostream& out);
+
+struct WrittenFile {
+  std::string path;
+  uint64_t bytes = 0;
+};
+
+// Writes export.json and/or export.yaml, truth.json and, with metrics, prom/<metric>.json under
+// `dir` (created when missing). Each file goes to a temporary name first and is renamed, so a
+// reader never sees half a file. An error names the file it could not write.
+Expected<std::vector<WrittenFile>> WriteExport(const GeneratedCluster& cluster,
+                                               const std::string& dir, ExportFormat format);
+
+}  // namespace knobsim::gen_export
