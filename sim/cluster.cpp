@@ -1,5 +1,7 @@
 #include "sim/cluster.h"
 
+#include "sim/scenario_objects.h"
+
 namespace knobsim {
 
 Cluster BuildCluster(const Scenario& scenario) {
@@ -9,13 +11,13 @@ Cluster BuildCluster(const Scenario& scenario) {
     const GpuType* gpu = pool.gpu_type.empty() ? nullptr : scenario.catalog.Find(pool.gpu_type);
     const int num_cards = gpu ? pool.gpus_per_node : 0;
     for (int i = 0; i < pool.count; ++i) {
+      // Names, zones and labels as the scheduler's nodes have them (scenario_objects.h).
+      const NodeSpec spec = NodeSpecForPool(scenario, static_cast<int>(p), i);
       Node node;
-      node.name = pool.name + "-" + std::to_string(i);
+      node.name = spec.name;
       node.pool = static_cast<int>(p);
-      if (!pool.zones.empty()) node.zone = pool.zones[i % pool.zones.size()];
-      node.labels = pool.labels;
-      node.labels["kubernetes.io/hostname"] = node.name;
-      if (!node.zone.empty()) node.labels["topology.kubernetes.io/zone"] = node.zone;
+      node.zone = PoolNodeZone(pool, i);
+      node.labels = spec.labels;
       node.first_card = static_cast<int>(cluster.cards.size());
       node.num_cards = num_cards;
       for (int c = 0; c < num_cards; ++c) {

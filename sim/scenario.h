@@ -24,9 +24,17 @@ namespace knobsim {
 // How a node pool's cards are shared (label ack.node.gpu.schedule).
 enum class GpuSchedule { kDefault, kShare, kCgpu, kCoreMem };
 
+// One node of a pool by name (an imported cluster keeps its nodes' names, zones and own labels).
+struct PoolNode {
+  std::string name;
+  std::string zone;  // empty: the pool's zones round-robin
+  Labels labels;     // on top of the pool's
+};
+
 struct NodePool {
   std::string name;
   int count = 1;
+  std::vector<PoolNode> nodes;     // named nodes, by ordinal; beyond them: <pool>-<ordinal>
   std::string gpu_type;            // catalog key; empty = CPU-only pool
   int gpus_per_node = 0;
   int64_t cpu_milli = 0;           // allocatable cpu
@@ -100,6 +108,15 @@ struct GpuMemoryDemand {
   std::optional<int64_t> context_mib;  // CUDA context; default from the GPU catalog
 };
 
+// Where one replica runs now (an imported cluster): bound there at the start of a run, as
+// kubelet keeps running pods where they are; the scheduler places it only when that place no
+// longer fits or a variant changes what decides it (docs/scenario.md, `pods`).
+struct CurrentPod {
+  std::string name;
+  std::string node;
+  std::vector<int> cards;  // card indexes on the node; empty: ACK's choice there (or no GPU)
+};
+
 struct Workload {
   std::string name;
   std::string namespace_ = "default";
@@ -132,6 +149,7 @@ struct Workload {
   TimeoutAction on_timeout = TimeoutAction::kAbort;
   Routing routing = Routing::kRandom;
   Slo slo;
+  std::vector<CurrentPod> pods;   // current placement of replicas 0.. (at most `replicas`)
 };
 
 struct RunSettings {

@@ -19,14 +19,30 @@ const char* ScheduleLabel(GpuSchedule schedule) {
 
 }  // namespace
 
+std::string PoolNodeName(const NodePool& pool, int ordinal) {
+  if (ordinal < static_cast<int>(pool.nodes.size())) return pool.nodes[ordinal].name;
+  return pool.name + "-" + std::to_string(ordinal);
+}
+
+std::string PoolNodeZone(const NodePool& pool, int ordinal) {
+  if (ordinal < static_cast<int>(pool.nodes.size()) && !pool.nodes[ordinal].zone.empty()) {
+    return pool.nodes[ordinal].zone;
+  }
+  return pool.zones.empty() ? std::string() : pool.zones[ordinal % pool.zones.size()];
+}
+
 NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) {
   const NodePool& pool = scenario.node_pools[pool_index];
   NodeSpec node;
-  node.name = pool.name;
-  node.name.append("-").append(std::to_string(ordinal));
+  node.name = PoolNodeName(pool, ordinal);
   node.labels = pool.labels;
+  if (ordinal < static_cast<int>(pool.nodes.size())) {
+    for (const auto& [key, value] : pool.nodes[ordinal].labels) node.labels[key] = value;
+  }
   node.labels["kubernetes.io/hostname"] = node.name;
-  if (!pool.zones.empty()) node.labels["topology.kubernetes.io/zone"] = pool.zones[ordinal % pool.zones.size()];
+  if (std::string zone = PoolNodeZone(pool, ordinal); !zone.empty()) {
+    node.labels["topology.kubernetes.io/zone"] = std::move(zone);
+  }
   if (!pool.instance_type.empty()) node.labels["node.kubernetes.io/instance-type"] = pool.instance_type;
   node.taints = pool.taints;
   ResourceList& alloc = node.allocatable;
@@ -63,8 +79,12 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
 PodSpec PodSpecForWorkload(const Workload& w, int ordinal) {
   PodSpec pod;
   pod.namespace_ = w.namespace_;
-  pod.name = w.name;
-  pod.name.append("-").append(std::to_string(ordinal));
+  if (ordinal < static_cast<int>(w.pods.size())) {
+    pod.name = w.pods[ordinal].name;
+  } else {
+    pod.name = w.name;
+    pod.name.append("-").append(std::to_string(ordinal));
+  }
   pod.labels = w.labels;
   pod.requests["cpu"] = w.cpu_milli;
   pod.requests["memory"] = w.memory_mib * kMiB;

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 
 #include "models/gpu_topology.h"
 #include "models/memory_isolation.h"
@@ -28,6 +29,7 @@
 #include "sim/random_stream.h"
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/cluster_state.h"
+#include "sim/scheduler/gpu_share_plugin.h"
 #include "sim/scheduler/scheduler.h"
 #include "sim/traffic.h"
 
@@ -183,6 +185,9 @@ class Simulator {
  private:
   // setup
   void PlacePods();
+  std::optional<Placement> CurrentPlacement(const ClusterState& state,
+                                            const SchedulerConfig& config, const PodSpec& pod,
+                                            const CurrentPod& at);
   void MeasureFragmentation(const ClusterState& state);
   // The scenario's pods, every replica, in milli-GPU's terms: FGD's target workload.
   std::vector<replay::TargetPod> TargetWorkload() const;
@@ -308,16 +313,38 @@ void Simulator::PlacePods() {
       const int32_t p = static_cast<int32_t>(pods_.size());
       pods_.emplace_back();
       pods_.back().workload = w;
-      pods_.back().name = spec.name + "-" + std::to_string(i);
+      pods_.back().name = i < static_cast<int>(spec.pods.size()) ? spec.pods[i].name : spec.name + "-" + std::to_string(i);
       workloads_[w].pods.push_back(p);
       pod_of[w].push_back(p);
+    }
+  }
+  // Pods that already run somewhere (an imported cluster's `pods`) stay there while it fits:
+  // kubelet does not move running pods, so they are bound before the scheduler places anyone.
+  std::vector<std::optional<Placement>> current(pods_.size());
+  for (const Pending& next : order) {
+    const Workload& spec = *workloads_[next.workload].spec;
+    if (next.ordinal >= static_cast<int>(spec.pods.size())) continue;
+    const int32_t p = pod_of[next.workload][next.ordinal];
+    const PodSpec pod = PodSpecForWorkload(spec, next.ordinal);
+    current[p] = CurrentPlacement(state, config, pod, spec.pods[next.ordinal]);
+    if (current[p]) {
+      state.Bind(pod, *current[p]);
+    } else {
+      Note("Rescheduled", p,
+           "its current place (node " + spec.pods[next.ordinal].node +
+               ") no longer fits; the scheduler places it");
     }
   }
   for (const Pending& next : order) {
     const int32_t p = pod_of[next.workload][next.ordinal];
     PodRun& pod = pods_[p];
     const Workload& spec = *workloads_[next.workload].spec;
-    ScheduleResult result = scheduler.ScheduleAndBind(PodSpecForWorkload(spec, next.ordinal));
+    ScheduleResult result;
+    if (current[p]) {
+      result.placement = *current[p];
+    } else {
+      result = scheduler.ScheduleAndBind(PodSpecForWorkload(spec, next.ordinal));
+    }
     if (result.placement.node < 0) {
       pod.message = result.message;
       Note("FailedScheduling", p, result.message);
@@ -355,6 +382,31 @@ void Simulator::PlacePods() {
     queue_.Push(spec.image_pull, kContainerStart, static_cast<uint32_t>(p), pod.generation);
   }
   MeasureFragmentation(state);
+}
+
+// Where a running pod is now, if it still fits there: the node exists and its listed cards (or,
+// without a list, ACK's card choice on that node) can take the pod as the cluster stands.
+// Node cpu and memory are not checked: a pod that runs is not evicted for them.
+std::optional<Placement> Simulator::CurrentPlacement(const ClusterState& state,
+                                                     const SchedulerConfig& config,
+                                                     const PodSpec& pod, const CurrentPod& at) {
+  const int node = state.FindNode(at.node);
+  if (node < 0) return std::nullopt;
+  const NodeState& n = state.node(node);
+  std::optional<CardChoice> choice;
+  if (!at.cards.empty()) {
+    choice = CheckCardSet(pod, n, at.cards, MaxPodsPerCard(n.spec, config));
+  } else {
+    choice = ChooseCards(pod, n, config).choice;
+  }
+  if (!choice) return std::nullopt;
+  Placement placement;
+  placement.node = node;
+  placement.cards = choice->cards;
+  placement.mem_units = choice->mem_units;
+  placement.core_units = choice->core_units;
+  placement.bottleneck_gbps = CardSetBandwidthOf(n, choice->cards);
+  return placement;
 }
 
 // FGD fragmentation of the placement (sim/fragmentation_report.h): the scenario's pods, every

@@ -182,6 +182,42 @@ TEST_CASE("replicas spread over cards by the scheduler's binpack card choice") {
   CHECK(r.pods[2].cards == std::vector<int>{1});
 }
 
+TEST_CASE("current pods stay on their node and cards; one that no longer fits is rescheduled") {
+  // Binpack would put all three 10-unit replicas' first two on card 0; the export says replica
+  // 0 runs on card 1 and replica 1 on card 0. Replica 2 is not listed: the scheduler places it.
+  Scenario s = OneNode(SharingPolicy::kPreemptive, 2);
+  s.node_pools[0].nodes = {{"gpu-node-a", "zone-x", {}}};
+  s.run.duration = 50 * kNanosPerSecond;
+  s.run.warmup = 10 * kNanosPerSecond;
+  Workload w = Service("svc", 1, 0.01, 10);
+  w.replicas = 3;
+  w.pods = {{"svc-abc", "gpu-node-a", {1}}, {"svc-def", "gpu-node-a", {0}}};
+  s.workloads.push_back(w);
+  RunResult r = Simulate(s, 1);
+  REQUIRE(r.pods.size() == 3);
+  CHECK(r.pods[0].name == "svc-abc");
+  CHECK(r.pods[0].node == "gpu-node-a");
+  CHECK(r.pods[0].cards == std::vector<int>{1});
+  CHECK(r.pods[1].cards == std::vector<int>{0});
+  CHECK(r.pods[2].name == "svc-2");
+  CHECK(r.pods[2].cards == std::vector<int>{0});  // both cards hold 10: binpack's tie, lowest index
+  // A quota the listed card cannot take any more: 20 units next to 10 on card 1.
+  Scenario big = s;
+  big.workloads[0].gpu_mem = 10;
+  big.workloads[0].replicas = 2;
+  big.workloads[0].pods = {{"svc-abc", "gpu-node-a", {1}}, {"svc-def", "gpu-node-a", {1}}};
+  big.workloads.push_back(Service("other", 1, 0.01, 12));
+  big.workloads[1].pods = {{"other-x", "gpu-node-a", {1}}};
+  RunResult moved = Simulate(big, 1);
+  REQUIRE(moved.pods.size() == 3);
+  CHECK(moved.pods[0].cards == std::vector<int>{1});
+  CHECK(moved.pods[1].cards == std::vector<int>{1});
+  CHECK(moved.pods[2].cards == std::vector<int>{0});  // 12 more units do not fit on card 1
+  bool noted = false;
+  for (const ClusterEvent& e : moved.cluster.events) noted = noted || e.kind == "Rescheduled";
+  CHECK(noted);
+}
+
 TEST_CASE("a multi-card pod over PCIe runs slower than one over NVLink (GPU topology factor)") {
   auto two_card = [](const char* gpu) {
     Scenario s = OneNode(SharingPolicy::kPreemptive, 2);

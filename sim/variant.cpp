@@ -1,5 +1,10 @@
 #include "sim/variant.h"
 
+#include <set>
+#include <string>
+
+#include "sim/scenario_objects.h"
+
 namespace knobsim {
 namespace {
 
@@ -43,10 +48,14 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
   if (variant.max_inst) s.cluster.max_inst = *variant.max_inst;
   if (variant.switch_overhead) s.cluster.switch_overhead = *variant.switch_overhead;
 
+  std::set<std::string> replaced_nodes;  // nodes whose pods a placement change moves
   for (NodePool& pool : s.node_pools) {
     // Placement picks a card inside a node; a "*" has nothing to say to a CPU-only pool.
     const bool has_cards = !pool.gpu_type.empty();
     if (const auto* placement = Lookup(variant.placement, pool.name, has_cards)) {
+      if (*placement != pool.placement) {
+        for (int i = 0; i < pool.count; ++i) replaced_nodes.insert(PoolNodeName(pool, i));
+      }
       pool.placement = *placement;
       pool.labels["ack.node.gpu.placement"] = *placement;
     }
@@ -60,10 +69,22 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
     // A "*" quota or core change is about GPU-sharing workloads; it must not hand GPU memory
     // to a CPU-only service or to one that owns whole cards.
     const bool shares_gpu = w.gpu_mem > 0;
-    if (const auto* spread = Lookup(variant.topology_spread, w.name)) w.topology_spread = *spread;
+    const int gpu_mem_before = w.gpu_mem;
+    const int gpu_core_before = w.gpu_core;
+    const auto* spread = Lookup(variant.topology_spread, w.name);
+    if (spread != nullptr) w.topology_spread = *spread;
     if (const auto* units = Lookup(variant.gpu_mem, w.name, shares_gpu)) w.gpu_mem = *units;
     if (const auto* core = Lookup(variant.gpu_core, w.name, shares_gpu)) w.gpu_core = *core;
     if (const auto* replicas = Lookup(variant.replicas, w.name)) w.replicas = *replicas;
+    // Current pods (an imported cluster) stay where they run unless the change is one that
+    // recreates them: a new quota, core share or spread rolls the workload out again, and the
+    // scheduler places the new pods; a placement change on a pool re-places its pods (the
+    // question it asks is where they would go). Fewer replicas drop the last ones.
+    if (w.gpu_mem != gpu_mem_before || w.gpu_core != gpu_core_before || spread != nullptr) {
+      w.pods.clear();
+    }
+    std::erase_if(w.pods, [&](const CurrentPod& p) { return replaced_nodes.count(p.node) > 0; });
+    if (static_cast<int>(w.pods.size()) > w.replicas) w.pods.resize(w.replicas);
     if (const auto* scale = Lookup(variant.traffic_scale, w.name)) w.traffic.scale *= *scale;
   }
   return s;

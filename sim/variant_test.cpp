@@ -169,4 +169,23 @@ TEST_CASE("replication 0 runs on the seed itself, later ones on well-mixed seeds
 }
 
 }  // namespace
+TEST_CASE("current pods stay through knobs that do not recreate them, and go with those that do") {
+  Scenario base = TwoPoolsTwoWorkloads();
+  base.workloads[0].pods = {{"ocr-a", "gpu-l20-0", {0}}, {"ocr-b", "gpu-share-1", {0}}};
+  Variant policy;
+  policy.policy = SharingPolicy::kPreemptive;
+  CHECK(ApplyVariant(base, policy).workloads[0].pods.size() == 2);
+  Variant quota;
+  quota.gpu_mem = {{"ocr", 6}};
+  CHECK(ApplyVariant(base, quota).workloads[0].pods.empty());
+  Variant spread;
+  spread.placement = {{"gpu-l20", "spread"}};  // only the pod on that pool moves
+  const Scenario moved = ApplyVariant(base, spread);
+  REQUIRE(moved.workloads[0].pods.size() == 1);
+  CHECK(moved.workloads[0].pods[0].name == "ocr-b");
+  Variant fewer;
+  fewer.replicas = {{"ocr", 1}};
+  CHECK(ApplyVariant(base, fewer).workloads[0].pods.size() == 1);
+}
+
 }  // namespace knobsim

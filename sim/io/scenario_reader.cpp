@@ -18,6 +18,7 @@
 
 #include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
+#include "sim/scenario_objects.h"
 
 namespace knobsim {
 namespace {
@@ -223,6 +224,8 @@ class Reader {
   NodePool ReadNodePool(const Field& f, const GpuCatalog& catalog) const;
   Taint ReadTaint(const Field& f) const;
   Workload ReadWorkload(const Field& f) const;
+  // Node names of every pool, once the pools are read (current pods refer to them).
+  mutable std::set<std::string> known_nodes_;
   NodeAffinity ReadNodeAffinity(const Field& f) const;
   std::vector<NodeSelectorRequirement> ReadNodeSelectorTerm(const Field& f) const;
   Toleration ReadToleration(const Field& f) const;
@@ -473,11 +476,33 @@ Taint Reader::ReadTaint(const Field& f) const {
 
 NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
   Section s(*this, f,
-            {"name", "count", "gpu", "gpus_per_node", "cpu", "memory", "pods", "zones",
+            {"name", "count", "nodes", "gpu", "gpus_per_node", "cpu", "memory", "pods", "zones",
              "instance_type", "labels", "taints", "memory_isolation", "cgpu_version"});
   NodePool p;
   p.name = DnsName(s.Require("name"));
-  if (auto v = s.Get("count")) p.count = Int(*v, 0);
+  if (auto v = s.Get("nodes")) {
+    for (const Field& item : Items(*v)) {
+      PoolNode n;
+      if (item.node.IsMap()) {
+        Section ns(*this, item, {"name", "zone", "labels"});
+        n.name = NonEmptyString(ns.Require("name"));
+        if (auto z = ns.Get("zone")) n.zone = String(*z);
+        if (auto l = ns.Get("labels")) n.labels = StringMap(*l);
+      } else {
+        n.name = NonEmptyString(item);
+      }
+      p.nodes.push_back(std::move(n));
+    }
+    p.count = static_cast<int>(p.nodes.size());
+  }
+  if (auto v = s.Get("count")) {
+    p.count = Int(*v, 0);
+    if (!p.nodes.empty() && p.count != static_cast<int>(p.nodes.size())) {
+      Fail(*v, "count " + std::to_string(p.count) + " disagrees with the " +
+                   std::to_string(p.nodes.size()) + " nodes listed",
+           "leave count out when nodes are listed");
+    }
+  }
   if (auto v = s.Get("gpu")) {
     const std::string name = NonEmptyString(*v);
     const GpuType* type = catalog.Find(name);
@@ -822,11 +847,42 @@ Workload Reader::ReadWorkload(const Field& f) const {
              "memory",        "gpu_mem",     "gpu_core",        "gpu_count", "whole_gpus",
              "schd_weight",   "gpu_memory",  "startup",         "probe",     "on_load_oom",
              "traffic",       "work",        "concurrency",     "batching",  "cpu_time",
-             "timeout",       "on_timeout",  "routing",         "slo"});
+             "timeout",       "on_timeout",  "routing",         "slo",       "pods"});
   Workload w;
   w.name = DnsName(s.Require("name"));
   if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
   if (auto v = s.Get("replicas")) w.replicas = Int(*v, 0);
+  if (auto v = s.Get("pods")) {
+    const std::vector<Field> items = Items(*v);
+    if (static_cast<int>(items.size()) > w.replicas) {
+      Fail(*v, std::to_string(items.size()) + " current pods listed for " +
+                   std::to_string(w.replicas) + " replicas",
+           "list at most `replicas` pods");
+    }
+    for (const Field& item : items) {
+      Section ps(*this, item, {"name", "node", "cards"});
+      CurrentPod pod;
+      pod.name = DnsName(ps.Require("name"));
+      const Field node = ps.Require("node");
+      pod.node = NonEmptyString(node);
+      if (known_nodes_.count(pod.node) == 0) {
+        Fail(node, "no node " + Quote(pod.node) + " in node_pools",
+             SuggestName(pod.node, std::vector<std::string>(known_nodes_.begin(), known_nodes_.end()),
+                         "nodes include"));
+      }
+      if (auto c = ps.Get("cards")) {
+        for (const Field& card : Items(*c)) pod.cards.push_back(Int(card, 0, 63));
+        if (!std::is_sorted(pod.cards.begin(), pod.cards.end()) ||
+            std::adjacent_find(pod.cards.begin(), pod.cards.end()) != pod.cards.end()) {
+          Fail(*c, "cards must be distinct and in increasing order");
+        }
+      }
+      for (const CurrentPod& other : w.pods) {
+        if (other.name == pod.name) Fail(EntryOf(item, "name"), "duplicate pod " + Quote(pod.name));
+      }
+      w.pods.push_back(std::move(pod));
+    }
+  }
   if (auto v = s.Get("labels")) {
     w.labels = StringMap(*v);
   } else {
@@ -1117,6 +1173,10 @@ Scenario Reader::Read(const YAML::Node& root) const {
       }
       sc.node_pools.push_back(std::move(p));
     }
+  }
+  // Current pods name nodes; every node of every pool is known from here on.
+  for (const NodePool& p : sc.node_pools) {
+    for (int i = 0; i < p.count; ++i) known_nodes_.insert(PoolNodeName(p, i));
   }
   if (auto v = s.Get("workloads")) {
     for (const Field& item : Items(*v)) {

@@ -394,6 +394,52 @@ TEST_CASE("a minimal scenario takes every default") {
   CHECK(s.catalog.Find("H200") != nullptr);
 }
 
+TEST_CASE("named nodes and current pods: an imported cluster keeps names, zones and placement") {
+  const std::string pools =
+      "name: imported\n"
+      "node_pools:\n"
+      "  - name: l20\n"
+      "    gpu: L20\n"
+      "    zones: [z1, z2]\n"
+      "    nodes:\n"
+      "      - cn-hangzhou.10.0.1.7\n"
+      "      - {name: cn-hangzhou.10.0.2.9, zone: z9, labels: {rack: r2}}\n";
+  const Scenario s = Read(pools +
+                          "workloads:\n"
+                          "  - name: ocr\n"
+                          "    replicas: 3\n"
+                          "    gpu_mem: 4\n"
+                          "    pods:\n"
+                          "      - {name: ocr-7d9f-abc, node: cn-hangzhou.10.0.2.9, cards: [0]}\n"
+                          "      - {name: ocr-7d9f-def, node: cn-hangzhou.10.0.1.7}\n");
+  REQUIRE(s.node_pools.size() == 1);
+  CHECK(s.node_pools[0].count == 2);
+  CHECK(s.node_pools[0].nodes[1].zone == "z9");
+  CHECK(s.node_pools[0].nodes[1].labels.at("rack") == "r2");
+  REQUIRE(s.workloads[0].pods.size() == 2);
+  CHECK(s.workloads[0].pods[0].cards == std::vector<int>{0});
+  CHECK(s.workloads[0].pods[1].cards.empty());
+
+  auto error = [&](const std::string& yaml) {
+    Expected<Scenario> r = ReadScenarioString(yaml, "s.yaml");
+    REQUIRE_FALSE(r.ok());
+    return r.error().ToString();
+  };
+  CHECK(error(pools + "    count: 3\n") ==
+        "s.yaml:9: node_pools[0].count: count 3 disagrees with the 2 nodes listed; leave count "
+        "out when nodes are listed");
+  const std::string w = "workloads:\n  - name: ocr\n    replicas: 1\n    gpu_mem: 4\n    pods:\n";
+  CHECK(error(pools + w + "      - {name: a, node: cn-hangzhou.10.0.2.8}\n")
+            .starts_with("s.yaml:14: workloads[0].pods[0].node: no node \"cn-hangzhou.10.0.2.8\" in "
+                         "node_pools"));
+  CHECK(error(pools + w + "      - {name: a, node: cn-hangzhou.10.0.1.7}\n"
+                          "      - {name: b, node: cn-hangzhou.10.0.1.7}\n") ==
+        "s.yaml:13: workloads[0].pods: 2 current pods listed for 1 replicas; list at most "
+        "`replicas` pods");
+  CHECK(error(pools + w + "      - {name: a, node: cn-hangzhou.10.0.1.7, cards: [1, 0]}\n") ==
+        "s.yaml:14: workloads[0].pods[0].cards: cards must be distinct and in increasing order");
+}
+
 TEST_CASE("a GPU pool without ack.node.gpu.schedule is cgpu, with hard isolation, and says so") {
   Scenario s = Read("name: x\nnode_pools:\n  - {name: p, gpu: a10}\n");
   const NodePool& p = s.node_pools[0];
