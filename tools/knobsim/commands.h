@@ -34,4 +34,12 @@ void AddReplayCommand(CLI::App& app, int* exit_code);
 // pods on an exported cluster and say why (docs/schedule.md).
 void AddScheduleCommand(CLI::App& app, int* exit_code);
 
+// `knobsim import --kube FILE... [--prom FILE...] [-o scenario.yaml]`: an exported cluster (and
+// its metrics) as a scenario file (docs/import.md).
+void AddImportCommand(CLI::App& app, int* exit_code);
+
+// `knobsim whatif SCENARIO --knob K=V... | --knobs FILE`: the base beside knob changes, with a
+// verdict per variant (docs/whatif.md).
+void AddWhatifCommand(CLI::App& app, int* exit_code);
+
 }  // namespace knobsim::cli

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
     knobsim::cli::AddRunCommand(app, &exit_code);
     knobsim::cli::AddReplayCommand(app, &exit_code);
     knobsim::cli::AddScheduleCommand(app, &exit_code);
+    knobsim::cli::AddImportCommand(app, &exit_code);
+    knobsim::cli::AddWhatifCommand(app, &exit_code);
 
     try {
       app.parse(argc, argv);

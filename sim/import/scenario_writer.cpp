@@ -1,0 +1,356 @@
+#include "sim/import/scenario_writer.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace knobsim {
+
+namespace {
+
+std::string Fmt(const char* fmt, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+std::string TrimZeros(std::string s) {
+  if (s.find('.') == std::string::npos) return s;
+  s.erase(s.find_last_not_of('0') + 1);
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s;
+}
+
+// Rates with six significant digits, never in exponent form (the rate grammar has none).
+std::string Rate(double per_s) {
+  if (!(per_s > 0)) return "0";
+  const int digits = std::max(0, 5 - static_cast<int>(std::floor(std::log10(per_s))));
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", std::min(digits, 12), per_s);
+  return TrimZeros(buf) + "/s";
+}
+
+std::string Cpu(int64_t milli) {
+  if (milli % 1000 == 0) return std::to_string(milli / 1000);
+  return std::to_string(milli) + "m";
+}
+
+std::string Memory(int64_t mib) {
+  if (mib == 0) return "0";
+  if (mib % 1024 == 0) return std::to_string(mib / 1024) + "Gi";
+  return std::to_string(mib) + "Mi";
+}
+
+std::string Map(const std::map<std::string, std::string>& m) {
+  std::string out = "{";
+  bool first = true;
+  for (const auto& [k, v] : m) {
+    if (!first) out += ", ";
+    out += YamlScalar(k);
+    out += ": ";
+    out += YamlScalar(v);
+    first = false;
+  }
+  return out + "}";
+}
+
+std::string List(const std::vector<std::string>& v) {
+  std::string out = "[";
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += YamlScalar(v[i]);
+  }
+  return out + "]";
+}
+
+std::string Requirement(const std::string& key, const std::string& op,
+                        const std::vector<std::string>& values) {
+  std::string out = "{key: " + YamlScalar(key) + ", operator: " + op;
+  if (!values.empty() || op == "In" || op == "NotIn") out += ", values: " + List(values);
+  return out + "}";
+}
+
+std::string Selector(const LabelSelector& s) {
+  std::string out = "{";
+  if (!s.match_labels.empty()) out += "match_labels: " + Map(s.match_labels);
+  if (!s.match_expressions.empty()) {
+    if (!s.match_labels.empty()) out += ", ";
+    out += "match_expressions: [";
+    for (size_t i = 0; i < s.match_expressions.size(); ++i) {
+      const auto& r = s.match_expressions[i];
+      if (i > 0) out += ", ";
+      out += Requirement(r.key, r.op, r.values);
+    }
+    out += "]";
+  }
+  return out + "}";
+}
+
+class Out {
+ public:
+  void Line(int indent, const std::string& text, const std::string& note = "") {
+    s_ << std::string(indent, ' ') << text;
+    if (!note.empty()) s_ << "  # " << note;
+    s_ << '\n';
+  }
+  void Comment(int indent, const std::string& text) {
+    s_ << std::string(indent, ' ') << "#" << (text.empty() ? "" : " ") << text << '\n';
+  }
+  void Blank() { s_ << '\n'; }
+  std::string str() const { return s_.str(); }
+
+ private:
+  std::ostringstream s_;
+};
+
+std::string Note(const ImportedWorkload& w, const std::string& key) {
+  auto it = w.notes.find(key);
+  return it == w.notes.end() ? "" : it->second;
+}
+
+void WritePool(Out& o, const ImportedPool& ip) {
+  const NodePool& p = ip.pool;
+  for (const std::string& n : ip.notes) o.Comment(2, n);
+  o.Line(2, "- name: " + YamlScalar(p.name));
+  o.Line(4, "count: " + std::to_string(p.count));
+  if (!p.gpu_type.empty()) {
+    o.Line(4, "gpu: " + YamlScalar(p.gpu_type));
+    o.Line(4, "gpus_per_node: " + std::to_string(p.gpus_per_node));
+  }
+  if (!p.instance_type.empty()) o.Line(4, "instance_type: " + YamlScalar(p.instance_type));
+  o.Line(4, "cpu: " + Cpu(p.cpu_milli), "allocatable");
+  o.Line(4, "memory: " + Memory(p.memory_mib), "allocatable, whole MiB");
+  o.Line(4, "pods: " + std::to_string(p.pods));
+  if (!p.labels.empty()) {
+    o.Line(4, "labels:");
+    for (const auto& [k, v] : p.labels) o.Line(6, YamlScalar(k) + ": " + YamlScalar(v));
+  }
+  if (!p.taints.empty()) {
+    o.Line(4, "taints:");
+    for (const Taint& t : p.taints)
+      o.Line(6, "- {key: " + YamlScalar(t.key) +
+                    (t.value.empty() ? "" : ", value: " + YamlScalar(t.value)) +
+                    ", effect: " + t.effect + "}");
+  }
+  if (!p.gpu_type.empty())
+    o.Line(4, std::string("memory_isolation: ") +
+                  (p.isolation == MemoryIsolation::kHard ? "hard" : "soft"));
+  o.Line(4, "nodes:");
+  for (const ImportedNode& n : ip.nodes) {
+    std::string e = "- {name: " + YamlScalar(n.name);
+    if (!n.zone.empty()) e += ", zone: " + YamlScalar(n.zone);
+    if (!n.labels.empty()) e += ", labels: " + Map(n.labels);
+    o.Line(6, e + "}");
+  }
+}
+
+void WriteWorkload(Out& o, const ImportedWorkload& iw) {
+  const Workload& w = iw.spec;
+  o.Comment(2, iw.kind + " " + w.namespace_ + "/" + iw.owner);
+  if (!Note(iw, "").empty()) o.Comment(2, Note(iw, ""));
+  o.Line(2, "- name: " + YamlScalar(w.name));
+  o.Line(4, "namespace: " + YamlScalar(w.namespace_));
+  o.Line(4, "replicas: " + std::to_string(w.replicas), Note(iw, "replicas"));
+  if (!w.labels.empty()) o.Line(4, "labels: " + Map(w.labels));
+  if (!w.node_selector.empty()) o.Line(4, "node_selector: " + Map(w.node_selector));
+  const NodeAffinity& a = w.node_affinity;
+  if (!a.required_terms.empty() || !a.preferred.empty()) {
+    o.Line(4, "node_affinity:");
+    if (!a.required_terms.empty()) {
+      o.Line(6, "required:");
+      for (const auto& term : a.required_terms) {
+        std::string t = "- [";
+        for (size_t i = 0; i < term.size(); ++i)
+          { if (i) t += ", "; t += Requirement(term[i].key, term[i].op, term[i].values); }
+        o.Line(8, t + "]");
+      }
+    }
+    if (!a.preferred.empty()) {
+      o.Line(6, "preferred:");
+      for (const auto& p : a.preferred) {
+        std::string t = "- {weight: " + std::to_string(p.weight) + ", match: [";
+        for (size_t i = 0; i < p.expressions.size(); ++i)
+          { if (i) t += ", "; t += Requirement(p.expressions[i].key, p.expressions[i].op, p.expressions[i].values); }
+        o.Line(8, t + "]}");
+      }
+    }
+  }
+  if (!w.tolerations.empty()) {
+    o.Line(4, "tolerations:");
+    for (const Toleration& t : w.tolerations) {
+      std::string e = "- {";
+      std::string sep;
+      if (!t.key.empty()) {
+        e += "key: " + YamlScalar(t.key);
+        sep = ", ";
+      }
+      e += sep + "operator: " + t.op;
+      if (!t.value.empty()) e += ", value: " + YamlScalar(t.value);
+      if (!t.effect.empty()) e += ", effect: " + t.effect;
+      if (t.toleration_seconds) e += ", toleration_seconds: " + std::to_string(*t.toleration_seconds);
+      o.Line(6, e + "}");
+    }
+  }
+  if (!w.topology_spread.empty()) {
+    o.Line(4, "topology_spread:", Note(iw, "topology_spread"));
+    for (const TopologySpreadConstraint& c : w.topology_spread) {
+      std::string e = "- {max_skew: " + std::to_string(c.max_skew) +
+                      ", topology_key: " + YamlScalar(c.topology_key) +
+                      ", when_unsatisfiable: " + c.when_unsatisfiable +
+                      ", label_selector: " + Selector(c.label_selector);
+      if (!c.match_label_keys.empty()) e += ", match_label_keys: " + List(c.match_label_keys);
+      if (c.min_domains) e += ", min_domains: " + std::to_string(*c.min_domains);
+      if (c.node_affinity_policy != "Honor") e += ", node_affinity_policy: " + c.node_affinity_policy;
+      if (c.node_taints_policy != "Ignore") e += ", node_taints_policy: " + c.node_taints_policy;
+      o.Line(6, e + "}");
+    }
+  } else if (!Note(iw, "topology_spread").empty()) {
+    o.Comment(4, "topology_spread: " + Note(iw, "topology_spread"));
+  }
+  if (w.priority != 0) o.Line(4, "priority: " + std::to_string(w.priority));
+  o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");
+  o.Line(4, "memory: " + Memory(w.memory_mib));
+  if (w.whole_gpus > 0) {
+    o.Line(4, "whole_gpus: " + std::to_string(w.whole_gpus), "nvidia.com/gpu");
+  } else if (w.gpu_mem > 0) {
+    o.Line(4, "gpu_mem: " + std::to_string(w.gpu_mem), "aliyun.com/gpu-mem limits, summed");
+    if (w.gpu_count > 1)
+      o.Line(4, "gpu_count: " + std::to_string(w.gpu_count), "pod label aliyun.com/gpu-count");
+    if (w.gpu_core > 0) o.Line(4, "gpu_core: " + std::to_string(w.gpu_core), "per card");
+  }
+  o.Line(4, std::string("probe: ") + (w.probe == ReadinessKind::kTcp ? "tcp" : "model"),
+         Note(iw, "probe"));
+  if (iw.has_memory) {
+    o.Line(4, "gpu_memory: {weights: " + Memory(w.memory.weights_mib) +
+                  ", activation: " + Memory(w.memory.activation_mib) + "}",
+           Note(iw, "gpu_memory"));
+  } else if (!Note(iw, "gpu_memory").empty()) {
+    o.Comment(4, "gpu_memory: " + Note(iw, "gpu_memory"));
+  }
+  if (iw.has_traffic) {
+    const Traffic& t = w.traffic;
+    if (t.kind == ArrivalKind::kPoisson) {
+      o.Line(4, "traffic: {rate: " + Rate(t.rate) + "}", Note(iw, "traffic"));
+    } else {
+      o.Comment(4, Note(iw, "traffic"));
+      o.Line(4, "traffic:");
+      o.Line(6, "piecewise:");
+      for (const RatePoint& p : t.pieces)
+        o.Line(8, "- {at: " + ScenarioDuration(static_cast<double>(p.at) / kNanosPerSecond) +
+                      ", rate: " + Rate(p.rate) + "}");
+    }
+  } else if (!Note(iw, "traffic").empty()) {
+    o.Comment(4, "traffic: " + Note(iw, "traffic"));
+  }
+  if (iw.has_work)
+    o.Line(4, "work: {dist: exponential, mean: " + ScenarioDuration(w.work.mean_s) + "}",
+           Note(iw, "work"));
+  if (!iw.pods.empty()) {
+    o.Line(4, "pods:", Note(iw, "pods").empty() ? "where each replica runs now" : Note(iw, "pods"));
+    for (const ImportedPod& p : iw.pods) {
+      std::string e = "- {name: " + YamlScalar(p.name) + ", node: " + YamlScalar(p.node);
+      if (!p.cards.empty()) {
+        e += ", cards: [";
+        for (size_t i = 0; i < p.cards.size(); ++i) { if (i) e += ", "; e += std::to_string(p.cards[i]); }
+        e += "]";
+      }
+      o.Line(6, e + "}");
+    }
+  }
+}
+
+}  // namespace
+
+std::string YamlScalar(const std::string& text) {
+  bool plain = !text.empty();
+  for (char c : text) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (!(std::isalnum(u) || c == '.' || c == '-' || c == '_' || c == '/')) plain = false;
+  }
+  if (plain) {
+    const unsigned char f = static_cast<unsigned char>(text.front());
+    if (!std::isalpha(f)) plain = false;  // numbers, ".5", "-x", "/x"
+    std::string lower;
+    for (char c : text) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    for (const char* word : {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "nan", "inf"})
+      if (lower == word) plain = false;
+  }
+  if (plain) return text;
+  std::string out = "\"";
+  for (char c : text) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (u < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string ScenarioDuration(double seconds) {
+  if (!(seconds > 0)) return "0";
+  const double r = std::round(seconds);
+  if (std::fabs(seconds - r) < 1e-9 && r >= 1) {
+    const long long s = static_cast<long long>(r);
+    if (s % 3600 == 0) return std::to_string(s / 3600) + "h";
+    if (s % 60 == 0) return std::to_string(s / 60) + "m";
+    return std::to_string(s) + "s";
+  }
+  if (seconds >= 1) return TrimZeros(Fmt("%.4f", seconds)) + "s";
+  if (seconds >= 1e-3) return TrimZeros(Fmt("%.4g", seconds * 1e3)) + "ms";
+  if (seconds >= 1e-6) return TrimZeros(Fmt("%.4g", seconds * 1e6)) + "us";
+  return std::to_string(std::max(1LL, std::llround(seconds * 1e9))) + "ns";
+}
+
+std::string WriteScenarioYaml(const ImportModel& m) {
+  Out o;
+  o.Comment(0, m.name + ".yaml: an exported cluster, written by `knobsim import` (docs/import.md).");
+  o.Comment(0, "Every imported number says where it came from; `default` marks what the export");
+  o.Comment(0, "did not tell. Node pools group identical nodes; `pods:` lists where each replica");
+  o.Comment(0, "runs now, so a run with no knob changed starts from the exported placement.");
+  for (const std::string& h : m.header) o.Comment(0, h);
+  o.Line(0, "name: " + YamlScalar(m.name));
+  o.Blank();
+  o.Comment(0, "The cGPU POLICY is not in the export: --policy (default 5, ACK's native time-slicing)");
+  o.Comment(0, "and --switch-overhead (default 0, the linear model the work fit assumes).");
+  o.Line(0, "cluster: {policy: " + std::to_string(m.policy) + ", switch_overhead: " +
+                TrimZeros(Fmt("%.6f", m.switch_overhead)) + ", default_placement: binpack}");
+  if (!m.gpu_types.empty()) {
+    o.Blank();
+    o.Line(0, "gpu_types:");
+    for (const ImportedGpuType& t : m.gpu_types) {
+      o.Comment(2, t.note);
+      o.Line(2, "- {name: " + YamlScalar(t.type.name) + ", memory: " +
+                    std::to_string(t.type.memory_mib) + "Mi, speed: 1.0}", "default speed");
+    }
+  }
+  o.Blank();
+  o.Line(0, m.pools.empty() ? "node_pools: []" : "node_pools:");
+  for (const ImportedPool& p : m.pools) WritePool(o, p);
+  o.Blank();
+  o.Line(0, m.workloads.empty() ? "workloads: []" : "workloads:");
+  for (size_t i = 0; i < m.workloads.size(); ++i) {
+    if (i) o.Blank();
+    WriteWorkload(o, m.workloads[i]);
+  }
+  o.Blank();
+  o.Comment(0, "The metrics window (without metrics: one hour). Pods are running already: no warm-up.");
+  o.Line(0, "run: {duration: " + ScenarioDuration(m.duration_s) + ", warmup: 0, seed: 1}");
+  if (!m.trailer.empty()) {
+    o.Blank();
+    o.Comment(0, "Objects the scenario format has no keys for yet (the upgrade check needs them),");
+    o.Comment(0, "written as the top-level section proposed for them:");
+    o.Comment(0, "kube:");
+    for (const std::string& t : m.trailer) o.Comment(0, "  " + t);
+  }
+  return o.str();
+}
+
+}  // namespace knobsim

@@ -1,0 +1,198 @@
+// `knobsim import --kube FILE... [--prom FILE...] [-o scenario.yaml]`: an exported cluster and
+// its Prometheus metrics as a scenario file (docs/import.md). Reading is sim/io's, the mapping
+// sim/import/cluster_import's, the text sim/import/scenario_writer's; this file parses options,
+// prints warnings and notes on stderr and writes the file atomically.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/import/cluster_import.h"
+#include "sim/import/scenario_writer.h"
+#include "sim/input_error.h"
+#include "sim/io/kube_reader.h"
+#include "sim/io/prom_metrics.h"
+#include "sim/io/prom_reader.h"
+#include "sim/io/quantity.h"
+#include "sim/io/results_json.h"
+#include "tools/knobsim/commands.h"
+
+namespace knobsim::cli {
+
+namespace {
+
+struct ImportArgs {
+  std::vector<std::string> kube;
+  std::vector<std::string> prom;
+  std::string window = "7d";
+  std::string piece = "1h";
+  std::string mem_metric;
+  std::string rate_metric;
+  std::vector<std::string> probe_rules;
+  int policy = 5;
+  double switch_overhead = 0;
+  std::string name = "imported";
+  std::string out = "-";
+};
+
+int BadInput(const std::string& message) {
+  std::cerr << "knobsim: " << message << "\n";
+  return kExitBadInput;
+}
+
+// `7d`, `36h`, `90m`: Go durations plus whole days, which Prometheus windows are counted in.
+bool ParseWindow(const std::string& option, const std::string& text, double* seconds,
+                 std::string* error) {
+  if (text.size() > 1 && text.back() == 'd') {
+    const std::string days = text.substr(0, text.size() - 1);
+    if (!days.empty() && days.find_first_not_of("0123456789") == std::string::npos) {
+      *seconds = std::strtod(days.c_str(), nullptr) * 86400;  // no throw, unlike stod
+      if (*seconds > 0 && std::isfinite(*seconds)) return true;
+    }
+  }
+  const Parsed<int64_t> d = ParseDuration(text);
+  if (!d.ok() || *d.value <= 0) {
+    *error = option + ": " + (d.ok() ? "\"" + text + "\" is not positive" : d.error) +
+             (d.hint.empty() ? "" : "; " + d.hint);
+    return false;
+  }
+  *seconds = static_cast<double>(*d.value) / kNanosPerSecond;
+  return true;
+}
+
+int RunImport(const ImportArgs& args) {
+  ImportOptions options;
+  options.name = args.name;
+  options.policy = args.policy;
+  options.switch_overhead = args.switch_overhead;
+  double window_s = 0;
+  std::string error;
+  if (!ParseWindow("--window", args.window, &window_s, &error)) return BadInput(error);
+  if (!ParseWindow("--piece", args.piece, &options.piece_s, &error)) return BadInput(error);
+  for (const std::string& text : args.probe_rules) {
+    Expected<ProbeRule> rule = ParseProbeRule(text);
+    if (!rule) return BadInput(rule.error().ToString());
+    options.probe_rules.push_back(*rule);
+  }
+
+  Expected<KubeObjects> objects = ReadKubeFiles(args.kube);
+  if (!objects) return BadInput(objects.error().ToString());
+
+  std::vector<std::string> warnings = objects->warnings;
+  Metrics metrics;
+  const bool have_metrics = !args.prom.empty();
+  if (have_metrics) {
+    std::vector<PromResult> results;
+    double last = -std::numeric_limits<double>::infinity();
+    double first = std::numeric_limits<double>::infinity();
+    for (const std::string& path : args.prom) {
+      Expected<PromResult> r = ReadPromFile(path);
+      if (!r) return BadInput(r.error().ToString());
+      for (const PromSeries& s : r->series) {
+        for (size_t i = 0; i < s.times.size(); ++i) {
+          last = std::max(last, s.times[i]);
+          first = std::min(first, s.times[i]);
+        }
+      }
+      results.push_back(std::move(*r));
+    }
+    if (!std::isfinite(last))
+      return BadInput(args.prom.front() + ": the metrics hold no sample; nothing to import from");
+    // The window ends at the last sample and starts `--window` before it, or at the first
+    // sample when the metrics cover less, so that traffic pieces start where the data does.
+    options.window_end = last;
+    options.window_start = std::max(first, last - window_s);
+    MetricNames names;
+    names.mem_metric_override = args.mem_metric;
+    names.rate_metric = args.rate_metric;
+    metrics = InterpretMetrics(results, names, options.window_start, options.window_end);
+    // InterpretMetrics takes ACK's per-process metric for every pod once it is present; where it
+    // has no series for a pod (pools without it), that pod's FB_USED still tells, by the
+    // semantics.md §5.6 rule. So per pod: the process metric, else FB_USED.
+    if (args.mem_metric.empty()) {
+      MetricNames fb = names;
+      fb.process_mem = "\x01 no process metric";
+      const Metrics by_fb = InterpretMetrics(results, fb, options.window_start, options.window_end);
+      std::set<PodKey> have;
+      for (const PodMemoryPeak& m : metrics.pod_memory) have.insert(m.pod);
+      for (const PodMemoryPeak& m : by_fb.pod_memory)
+        if (!have.count(m.pod)) metrics.pod_memory.push_back(m);
+      for (const CardTotalMemory& t : by_fb.card_totals) {
+        bool any = false;
+        for (const PodKey& k : t.pods) any = any || !have.count(k);
+        if (any) metrics.card_totals.push_back(t);
+      }
+      for (const std::string& n : by_fb.notes)
+        if (n.find(names.fb_used) != std::string::npos && n.find("memory") != std::string::npos)
+          metrics.notes.push_back(n + " (pods without " + names.process_mem + ")");
+    }
+    for (const PromResult& r : results) warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+  }
+
+  ImportModel model = ImportCluster(*objects, have_metrics ? &metrics : nullptr, options);
+  warnings.insert(warnings.end(), model.warnings.begin(), model.warnings.end());
+  for (const std::string& w : warnings) std::cerr << "knobsim: warning: " << w << "\n";
+  if (!warnings.empty())
+    std::cerr << "knobsim: " << warnings.size() << " warning" << (warnings.size() == 1 ? "" : "s")
+              << "\n";
+  for (const std::string& line : model.fit_report) std::cerr << "knobsim: fit: " << line << "\n";
+  if (!model.defaults.empty()) {
+    std::cerr << "knobsim: note: defaults (marked `default` in the scenario):\n";
+    for (const std::string& d : model.defaults) std::cerr << "knobsim: note:   " << d << "\n";
+  }
+  size_t pods = 0;
+  for (const ImportedWorkload& w : model.workloads) pods += w.pods.size();
+  std::cerr << "knobsim: imported " << model.pools.size() << " node pools, "
+            << model.workloads.size() << " workloads, " << pods << " placed pods\n";
+
+  const std::string text = WriteScenarioYaml(model);
+  if (args.out == "-") {
+    std::cout << text << std::flush;
+  } else if (auto failed = WriteFileAtomically(args.out, text)) {
+    return BadInput(failed->ToString());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddImportCommand(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<ImportArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "import", "Write an exported cluster (and its Prometheus metrics) as a scenario file");
+  cmd->add_option("--kube", args->kube,
+                  "kubectl get nodes,pods,deploy,rs,sts,pdb,pvc,pv,sc,resourcequota -A -o json|yaml "
+                  "(several files, `-` = stdin)")
+      ->required();
+  cmd->add_option("--prom", args->prom, "Prometheus query_range answers saved as JSON");
+  cmd->add_option("--window", args->window, "metrics window ending at the last sample (7d, 36h)")
+      ->capture_default_str();
+  cmd->add_option("--piece", args->piece, "length of a piecewise traffic piece")
+      ->capture_default_str();
+  cmd->add_option("--mem-metric", args->mem_metric,
+                  "per-pod GPU memory metric (MiB), instead of the DCGM detection");
+  cmd->add_option("--rate-metric", args->rate_metric,
+                  "per-pod request rate metric (requests/s); without it, no traffic is imported");
+  cmd->add_option("--probe-rule", args->probe_rules,
+                  "[NS/]NAME=tcp|model: override a workload's readiness kind (`*` matches all)");
+  cmd->add_option("--policy", args->policy,
+                  "the cluster's cGPU POLICY (not in the export; 5 = ACK's native time-slicing)")
+      ->check(CLI::Range(0, 5))
+      ->capture_default_str();
+  cmd->add_option("--switch-overhead", args->switch_overhead,
+                  "POLICY 5 switch overhead; above 0 leaves shared cards with 2+ pods out of the "
+                  "work fit")
+      ->check(CLI::Range(0.0, 0.999))
+      ->capture_default_str();
+  cmd->add_option("--name", args->name, "the scenario's name")->capture_default_str();
+  cmd->add_option("-o,--out", args->out, "scenario file to write (`-` = stdout)")
+      ->capture_default_str();
+  cmd->callback([args, exit_code] { *exit_code = RunImport(*args); });
+}
+
+}  // namespace knobsim::cli
