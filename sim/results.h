@@ -28,6 +28,7 @@ struct LatencySummary {  // milliseconds, over successful requests only
 
 struct WorkloadResult {
   std::string name;
+  std::string namespace_;  // a workload is namespace/name (names are unique in a scenario)
   int64_t requests = 0;
   int64_t completed = 0;
   ErrorCounts errors;

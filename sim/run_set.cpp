@@ -39,6 +39,7 @@ WorkloadStats SummarizeWorkload(const std::vector<RunResult>& runs, size_t w, co
   };
   WorkloadStats st;
   st.name = runs.front().workloads[w].name;
+  st.namespace_ = runs.front().workloads[w].namespace_;
   st.requests = Over(all, of([](const WorkloadResult& x) { return x.requests; }));
   st.completed = Over(all, of([](const WorkloadResult& x) { return x.completed; }));
   st.errors.oom = Over(all, of([](const WorkloadResult& x) { return x.errors.oom; }));

@@ -50,6 +50,7 @@ struct LatencyStats {  // milliseconds
 // One workload over the replications of one variant.
 struct WorkloadStats {
   std::string name;
+  std::string namespace_;
   MeanCi requests, completed;
   ErrorStats errors;
   int latency_replications = 0;  // replications with >= 1 success: latency is over these only

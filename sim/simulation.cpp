@@ -158,6 +158,7 @@ struct WorkloadRun {
         work_stream(seed, "workload/" + w.namespace_ + "/" + w.name + "/work"),
         route_stream(seed, "workload/" + w.namespace_ + "/" + w.name + "/route") {
     result.name = w.name;
+    result.namespace_ = w.namespace_;
   }
 
   const Workload* spec;

@@ -69,6 +69,8 @@ Json WorkloadJson(const WorkloadStats& s, const Writer& w) {
   const bool any = s.latency_replications > 0;
   Json j;
   j["name"] = s.name;
+  j["namespace"] = s.namespace_;
+  j["id"] = s.namespace_ + "/" + s.name;  // how whatif knobs and imports name a workload
   j["requests"] = w.Count(s.requests);
   j["completed"] = w.Count(s.completed);
   j["errors"] = ErrorsJson(s.errors, w, false);
