@@ -1,9 +1,6 @@
 // `knobsim whatif`: a scenario as written (the base) beside knob changes — one variant from the
 // `--knob` flags, or the named variants of a `--knobs FILE` — as the same table and results
 // document as `knobsim run`, followed by a verdict per variant (docs/whatif.md).
-#include <sys/ioctl.h>
-#include <unistd.h>
-
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdint>
@@ -22,6 +19,7 @@
 #include "sim/whatif/verdict.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
+#include "tools/knobsim/simulation_options.h"
 
 namespace knobsim::cli {
 
@@ -31,47 +29,8 @@ struct WhatifArgs {
   std::string scenario;
   std::vector<std::string> knobs;
   std::string knobs_file;
-  uint64_t seed = 0;
-  int replications = 1;
-  int threads = 0;
-  std::string json;
-  std::string duration;
-  std::string warmup;
-  bool quiet = false;
-  bool fail_on_slo = false;
-  CLI::Option* seed_opt = nullptr;
-  CLI::Option* replications_opt = nullptr;
-  CLI::Option* duration_opt = nullptr;
-  CLI::Option* warmup_opt = nullptr;
-  CLI::Option* json_opt = nullptr;
+  SimulationOptions sim;
 };
-
-int BadInput(const std::string& message) {
-  std::cerr << "knobsim: " << message << "\n";
-  return kExitBadInput;
-}
-
-// A command-line duration, named the way a file error names a field.
-bool Duration(const std::string& option, const std::string& text, SimTime* out, std::string* error) {
-  const Parsed<int64_t> d = ParseDuration(text);
-  if (!d.ok()) {
-    *error = option + ": " + d.error + (d.hint.empty() ? "" : "; " + d.hint);
-    return false;
-  }
-  *out = *d.value;
-  return true;
-}
-
-// The terminal's width when stdout is one (within reason), else one that reads well in logs;
-// the same rule as `knobsim run`.
-int TableWidth() {
-  winsize ws{};
-  if (::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
-      ws.ws_col > 0) {
-    return std::clamp(static_cast<int>(ws.ws_col), 80, 200);
-  }
-  return 132;
-}
 
 // The variants the call asks for: one from the --knob flags, or those of --knobs FILE.
 Expected<std::vector<Variant>> Variants(const WhatifArgs& args, const Scenario& scenario) {
@@ -93,20 +52,7 @@ int Whatif(const WhatifArgs& args) {
   if (!read.ok()) return BadInput(read.error().ToString());
   Scenario& scenario = *read;
 
-  if (args.seed_opt->count() > 0) scenario.run.seed = args.seed;
-  if (args.replications_opt->count() > 0) scenario.run.replications = args.replications;
-  std::string error;
-  if (args.duration_opt->count() > 0 &&
-      !Duration("--duration", args.duration, &scenario.run.duration, &error)) {
-    return BadInput(error);
-  }
-  if (args.warmup_opt->count() > 0 && !Duration("--warmup", args.warmup, &scenario.run.warmup, &error)) {
-    return BadInput(error);
-  }
-  if (scenario.run.duration <= 0) return BadInput("the run duration must be positive");
-  if (scenario.run.warmup >= scenario.run.duration) {
-    return BadInput("the warm-up must be shorter than the run duration; see --duration and --warmup");
-  }
+  if (auto error = ApplyRunOverrides(args.sim, &scenario)) return BadInput(*error);
 
   Expected<std::vector<Variant>> variants = Variants(args, scenario);
   if (!variants.ok()) return BadInput(variants.error().ToString());
@@ -117,25 +63,17 @@ int Whatif(const WhatifArgs& args) {
   RunSetOptions options;
   options.seed = scenario.run.seed;
   options.replications = scenario.run.replications;
-  options.threads = args.threads;
+  options.threads = args.sim.threads;
   for (const Variant& v : scenario.variants) options.variants.push_back(v.name);
-  const RunSetResult results = RunSet(scenario, options);
-
-  const bool json_to_stdout = args.json_opt->count() > 0 && args.json == "-";
-  if (args.json_opt->count() > 0) {
-    const std::string text = ResultsJsonText(results, KNOBSIM_VERSION);
-    if (json_to_stdout) {
-      std::cout << text << std::flush;
-    } else if (auto failed = WriteFileAtomically(args.json, text)) {
-      return BadInput(failed->ToString());
-    }
-  }
+  const RunSetResult results = RunWithProgress(scenario, options, args.sim.quiet);
+  if (auto failed = WriteResultsDocument(args.sim, results)) return BadInput(*failed);
+  const bool json_to_stdout = args.sim.json_to_stdout();
 
   std::vector<Verdict> verdicts;
   const VariantSummary& base = results.variants.front();
   for (const VariantSummary& v : results.variants) verdicts.push_back(JudgeVariant(base, v));
 
-  if (!args.quiet) {
+  if (!args.sim.quiet) {
     // With `--json -` stdout is the document alone; the verdict goes to stderr.
     std::ostream& out = json_to_stdout ? std::cerr : std::cout;
     if (!json_to_stdout) {
@@ -147,7 +85,7 @@ int Whatif(const WhatifArgs& args) {
     out << std::flush;
   }
 
-  if (args.fail_on_slo) {
+  if (args.sim.fail_on_slo) {
     std::vector<std::string> newly;
     for (const Verdict& v : verdicts) {
       for (const SloMiss& m : v.slo_misses) {
@@ -181,25 +119,11 @@ void AddWhatifCommand(CLI::App& app, int* exit_code) {
       ->type_name("KNOB");
   cmd->add_option("--knobs", args->knobs_file, "YAML file of named variants, each a list of knobs")
       ->type_name("FILE");
-  args->seed_opt = cmd->add_option("--seed", args->seed, "Override the scenario's seed")->check(Uint64Digits());
-  args->replications_opt =
-      cmd->add_option("--replications", args->replications,
-                      "Override the number of replications (mean and 95 % interval when > 1)")
-          ->check(CLI::Range(1, 1000000));
-  cmd->add_option("--threads", args->threads,
-                  "Runs in parallel (default 0 = all cores); results do not depend on it")
-      ->check(CLI::Range(0, 4096));
-  args->json_opt = cmd->add_option("--json", args->json,
-                                   "Write the results document (docs/results.md) to FILE; - writes it "
-                                   "to stdout (the table is left out, the verdict goes to stderr)");
-  args->json_opt->type_name("FILE");
-  args->duration_opt =
-      cmd->add_option("--duration", args->duration, "Override the simulated time, warm-up included (e.g. 10m)");
-  args->duration_opt->type_name("DURATION");
-  args->warmup_opt = cmd->add_option("--warmup", args->warmup, "Override the warm-up (e.g. 1m)");
-  args->warmup_opt->type_name("DURATION");
-  cmd->add_flag("--quiet,-q", args->quiet, "Print no table and no verdict");
-  cmd->add_flag("--fail-on-slo", args->fail_on_slo,
+  AddSimulationOptions(cmd, &args->sim,
+                       "Write the results document (docs/results.md) to FILE; - writes it to "
+                       "stdout (the table is left out, the verdict goes to stderr)",
+                       "Print no table, no verdict and no progress line");
+  cmd->add_flag("--fail-on-slo", args->sim.fail_on_slo,
                 "Exit with status 1 when a variant misses an SLO that the base meets");
   cmd->callback([args, exit_code] { *exit_code = Whatif(*args); });
 }

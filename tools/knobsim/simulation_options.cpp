@@ -1,0 +1,152 @@
+#include "tools/knobsim/simulation_options.h"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include "sim/io/quantity.h"
+#include "sim/io/results_json.h"
+#include "tools/knobsim/cli_validators.h"
+#include "tools/knobsim/commands.h"
+
+namespace knobsim::cli {
+namespace {
+
+// `--duration 10m`: the option is named the way a file error names a field.
+bool ParseDurationOption(const std::string& option, const std::string& text, SimTime* out,
+                         std::string* error) {
+  const Parsed<int64_t> d = ParseDuration(text);
+  if (!d.ok()) {
+    *error = option + ": " + d.error + (d.hint.empty() ? "" : "; " + d.hint);
+    return false;
+  }
+  *out = *d.value;
+  return true;
+}
+
+std::string Seconds(SimTime t) {
+  const double s = static_cast<double>(t) / kNanosPerSecond;
+  std::string text = std::to_string(s);
+  text.erase(text.find_last_not_of('0') + 1);
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text + " s";
+}
+
+class Progress {
+ public:
+  explicit Progress(bool enabled)
+      : enabled_(enabled && ::isatty(STDERR_FILENO) == 1),
+        start_(std::chrono::steady_clock::now()) {}
+
+  ProgressFn Callback() {
+    if (!enabled_) return {};
+    return [this](int done, int total) { Show(done, total); };
+  }
+
+  void Clear() {
+    if (shown_) std::cerr << "\r\033[K" << std::flush;
+    shown_ = false;
+  }
+
+ private:
+  void Show(int done, int total) {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (elapsed < 1.0 || done == total) return;
+    std::cerr << "\r\033[Kknobsim: " << done << "/" << total << " runs done ("
+              << (100 * done / total) << " %), " << static_cast<int>(elapsed) << " s" << std::flush;
+    shown_ = true;
+  }
+
+  bool enabled_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
+
+void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, std::string_view json_help,
+                          std::string_view quiet_help) {
+  o->seed_opt = cmd->add_option("--seed", o->seed, "Override the scenario's seed")
+                    ->check(Uint64Digits());
+  o->replications_opt =
+      cmd->add_option("--replications", o->replications,
+                      "Override the number of replications (mean and 95 % interval when > 1)")
+          ->check(CLI::Range(1, 1000000));
+  cmd->add_option("--threads", o->threads,
+                  "Runs in parallel (default 0 = all cores); results do not depend on it")
+      ->check(CLI::Range(0, 4096));
+  o->json_opt = cmd->add_option("--json", o->json, std::string(json_help));
+  o->json_opt->type_name("FILE");
+  o->duration_opt = cmd->add_option("--duration", o->duration,
+                                    "Override the simulated time, warm-up included (e.g. 10m)");
+  o->duration_opt->type_name("DURATION");
+  o->warmup_opt = cmd->add_option("--warmup", o->warmup, "Override the warm-up (e.g. 1m)");
+  o->warmup_opt->type_name("DURATION");
+  cmd->add_flag("--quiet,-q", o->quiet, std::string(quiet_help));
+}
+
+std::optional<std::string> ApplyRunOverrides(const SimulationOptions& o, Scenario* scenario) {
+  RunSettings& run = scenario->run;
+  if (o.seed_opt->count() > 0) run.seed = o.seed;
+  if (o.replications_opt->count() > 0) run.replications = o.replications;
+  std::string error;
+  if (o.duration_opt->count() > 0 &&
+      !ParseDurationOption("--duration", o.duration, &run.duration, &error)) {
+    return error;
+  }
+  if (o.warmup_opt->count() > 0 && !ParseDurationOption("--warmup", o.warmup, &run.warmup, &error)) {
+    return error;
+  }
+  if (run.duration <= 0) return "the run duration must be positive";
+  if (run.warmup >= run.duration) {
+    return "the warm-up (" + Seconds(run.warmup) + ") must be shorter than the run duration (" +
+           Seconds(run.duration) + "); see --duration and --warmup";
+  }
+  if (run.replications < 1) return "replications must be at least 1";
+  return std::nullopt;
+}
+
+RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, bool quiet) {
+  Progress progress(!quiet);
+  run.progress = progress.Callback();
+  try {
+    RunSetResult results = RunSet(scenario, run);
+    progress.Clear();
+    return results;
+  } catch (...) {
+    progress.Clear();
+    throw;
+  }
+}
+
+std::optional<std::string> WriteResultsDocument(const SimulationOptions& o,
+                                                const RunSetResult& results) {
+  if (!o.json_wanted()) return std::nullopt;
+  const std::string text = ResultsJsonText(results, KNOBSIM_VERSION);
+  if (o.json_to_stdout()) {
+    std::cout << text << std::flush;
+    return std::nullopt;
+  }
+  if (auto failed = WriteFileAtomically(o.json, text)) return failed->ToString();
+  return std::nullopt;
+}
+
+int TableWidth() {
+  winsize ws{};
+  if (::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+      ws.ws_col > 0) {
+    return std::clamp(static_cast<int>(ws.ws_col), 80, 200);
+  }
+  return 132;
+}
+
+int BadInput(const std::string& message) {
+  std::cerr << "knobsim: " << message << "\n";
+  return kExitBadInput;
+}
+
+}  // namespace knobsim::cli

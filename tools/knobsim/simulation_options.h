@@ -1,0 +1,63 @@
+// What the commands that run simulations (run, whatif) share: the options that override the
+// scenario's run settings, the progress line, the results document and the table width. One
+// home, so `knobsim run` and `knobsim whatif` read and report a run the same way.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "sim/run_set.h"
+#include "sim/scenario.h"
+
+namespace knobsim::cli {
+
+struct SimulationOptions {
+  uint64_t seed = 0;
+  int replications = 1;
+  int threads = 0;
+  std::string json;
+  std::string duration;
+  std::string warmup;
+  bool quiet = false;
+  bool fail_on_slo = false;
+  // Whether an option was given, so that only given ones override the scenario's run settings.
+  CLI::Option* seed_opt = nullptr;
+  CLI::Option* replications_opt = nullptr;
+  CLI::Option* duration_opt = nullptr;
+  CLI::Option* warmup_opt = nullptr;
+  CLI::Option* json_opt = nullptr;
+
+  bool json_wanted() const { return json_opt != nullptr && json_opt->count() > 0; }
+  // `--json -`: stdout carries the document alone (a pipe into jq gets valid JSON).
+  bool json_to_stdout() const { return json_wanted() && json == "-"; }
+};
+
+// Registers --seed, --replications, --threads, --json, --duration, --warmup and --quiet;
+// `json_help` and `quiet_help` say what those mean for the command. --fail-on-slo is each
+// command's own (its rule differs).
+void AddSimulationOptions(CLI::App* cmd, SimulationOptions* options, std::string_view json_help,
+                          std::string_view quiet_help);
+
+// Applies the given overrides to scenario->run and checks the result; the message when they
+// cannot be used.
+std::optional<std::string> ApplyRunOverrides(const SimulationOptions& options, Scenario* scenario);
+
+// RunSet with a progress line on stderr (only on a terminal, only after a second, erased at
+// the end) unless `quiet`.
+RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, bool quiet);
+
+// Writes the results document where --json says (stdout for `-`, else atomically to the file);
+// the message when the file cannot be written. Nothing when --json was not given.
+std::optional<std::string> WriteResultsDocument(const SimulationOptions& options,
+                                                const RunSetResult& results);
+
+// The terminal's width when stdout is one (80..200), else 132, which reads well in logs.
+int TableWidth();
+
+// Prints "knobsim: MESSAGE" on stderr and returns the bad-input status (2).
+int BadInput(const std::string& message);
+
+}  // namespace knobsim::cli
