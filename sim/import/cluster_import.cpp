@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "models/gpu_catalog.h"
+#include "models/memory_isolation.h"
 #include "models/work_fit.h"
 #include "sim/io/kube_owners.h"
 
@@ -163,6 +164,31 @@ Expected<ProbeRule> ParseProbeRule(std::string_view text) {
   return rule;
 }
 
+Expected<IsolationRule> ParseIsolationRule(std::string_view text) {
+  auto fail = [&](std::string message, std::string hint) -> Expected<IsolationRule> {
+    InputError e;
+    e.path = "--isolation";
+    e.message = "\"" + std::string(text) + "\" " + message;
+    e.hint = std::move(hint);
+    return e;
+  };
+  const auto eq = text.find('=');
+  if (eq == std::string_view::npos)
+    return fail("has no `=`", "write POOL=hard or POOL=soft (`*` for every pool)");
+  IsolationRule rule;
+  rule.pool = std::string(text.substr(0, eq));
+  const std::string_view mode = text.substr(eq + 1);
+  if (mode == "hard") {
+    rule.isolation = MemoryIsolation::kHard;
+  } else if (mode == "soft") {
+    rule.isolation = MemoryIsolation::kSoft;
+  } else {
+    return fail("names no isolation", "the value after `=` is hard or soft");
+  }
+  if (rule.pool.empty()) return fail("names no pool", "write POOL=hard|soft, e.g. gpu-l20-1=soft or *=hard");
+  return rule;
+}
+
 ReadinessKind ClassifyProbe(const Probe& probe, std::string* why) {
   auto say = [&](std::string text, ReadinessKind kind) {
     if (why) *why = std::move(text);
@@ -287,7 +313,147 @@ struct PodPlace {
   std::vector<int> cards;
 };
 
+// Ran healthy in the export: Running, Ready (or not reported), no container OOMKilled, crashed
+// with an error or in CrashLoopBackOff. Only such a pod's peak proves the module let it through.
+bool RanHealthy(const PodSpec& p, std::string* why) {
+  if (p.phase != "Running") {
+    *why = "phase " + p.phase;
+    return false;
+  }
+  if (!p.ready_status.empty() && p.ready_status != "True") {
+    *why = "not Ready";
+    return false;
+  }
+  for (const ContainerInfo& c : p.containers) {
+    for (const std::string* r : {&c.terminated_reason, &c.last_terminated_reason, &c.waiting_reason}) {
+      if (*r == "OOMKilled" || *r == "CrashLoopBackOff" || *r == "Error") {
+        *why = "container " + c.name + " " + *r;
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Rules 2-4 of ImportCluster's memory isolation, on the pools rule 1 left hard.
+void DecideIsolation(ImportModel& model, const KubeObjects& objects, const Metrics* metrics,
+                     const ImportOptions& options,
+                     const std::map<PodKey, std::pair<int, int>>& pod_index,
+                     const std::map<int, PodPlace>& place,
+                     const std::map<std::string, const NodeSpec*>& node_by_name,
+                     const GpuCatalog& catalog) {
+  std::map<std::string, int> pool_of_node;
+  for (size_t i = 0; i < model.pools.size(); ++i)
+    for (const ImportedNode& n : model.pools[i].nodes) pool_of_node[n.name] = static_cast<int>(i);
+  auto card_mib = [&](const std::string& gpu) -> int64_t {
+    if (const GpuType* t = catalog.Find(gpu)) return t->memory_mib;
+    for (const ImportedGpuType& t : model.gpu_types)
+      if (t.type.name == gpu) return t.type.memory_mib;
+    return 0;
+  };
+  if (metrics) {
+    for (const PodMemoryPeak& m : metrics->pod_memory) {
+      auto at = pod_index.find(m.pod);
+      if (at == pod_index.end()) continue;
+      auto pl = place.find(at->second.second);
+      if (pl == place.end()) continue;
+      const PodSpec& pod = objects.pods[at->second.second];
+      const int pi = pool_of_node.at(pl->second.node);
+      ImportedPool& pool = model.pools[pi];
+      if (!pool.pool.cgpu_active || pod.whole_gpus > 0 || pod.gpu_mem <= 0) continue;
+      int card = -1;
+      if (!m.card.gpu.empty())
+        std::from_chars(m.card.gpu.data(), m.card.gpu.data() + m.card.gpu.size(), card);
+      if (card < 0 && pl->second.cards.size() == 1) card = pl->second.cards.front();
+      int units = pod.gpu_mem / std::max(1, pod.gpu_count);
+      if (auto u = pod.allocated_mem.find(card); u != pod.allocated_mem.end()) units = u->second;
+      const int64_t mib = card_mib(pool.pool.gpu_type);
+      const NodeSpec* node = node_by_name.at(pl->second.node);
+      const int card_units = node->card_mem_units > 0 ? node->card_mem_units : CardMemoryUnits(mib);
+      const int64_t quota = VisibleQuotaMib(mib, units, card_units);
+      if (quota <= 0 || m.peak_mib <= static_cast<double>(quota) * (1 + options.over_quota_margin))
+        continue;
+      std::string why;
+      if (!RanHealthy(pod, &why)) {
+        model.warnings.push_back("pod " + m.pod.ToString() + " peaked at " + Mib(m.peak_mib) +
+                                 " over its quota " + Mib(static_cast<double>(quota)) + " but " +
+                                 why + ": not counted as evidence of soft isolation");
+        continue;
+      }
+      pool.over_quota.push_back({m.pod.ns, m.pod.pod, pl->second.node, card, m.peak_mib, quota});
+    }
+  }
+  for (ImportedPool& pool : model.pools) {
+    NodePool& np = pool.pool;
+    if (np.gpu_type.empty() || !np.cgpu_active) continue;
+    const auto& bad = options.cgpu_no_isolation_versions;
+    if (!np.cgpu_version.empty() && std::find(bad.begin(), bad.end(), np.cgpu_version) != bad.end()) {
+      np.isolation = MemoryIsolation::kSoft;
+      pool.isolation_notes.push_back("memory isolation soft: rule 2, node label " +
+                                     options.cgpu_version_label + "=" + np.cgpu_version +
+                                     " is a cGPU release without memory isolation "
+                                     "(--cgpu-no-isolation-versions)");
+    } else if (!pool.over_quota.empty()) {
+      np.isolation = MemoryIsolation::kSoft;
+      pool.isolation_notes.push_back(
+          "memory isolation soft: rule 3, " + std::to_string(pool.over_quota.size()) +
+          " pod(s) ran healthy above their cGPU quota, so the module does not enforce it (the "
+          "buggy-module incident; --isolation " + np.name + "=hard to assume a fixed one):");
+    } else {
+      np.isolation = MemoryIsolation::kHard;
+      pool.isolation_notes.push_back(
+          std::string("memory isolation hard: rule 4, cGPU runs and ") +
+          (metrics ? "no pod's measured peak is above its quota" : "no metrics to say otherwise"));
+    }
+    for (const OverQuotaPod& q : pool.over_quota)
+      pool.isolation_notes.push_back(
+          "  " + q.ns + "/" + q.pod + " on " + q.node +
+          (q.card >= 0 ? " gpu" + std::to_string(q.card) : std::string()) + ": peak " +
+          Mib(q.peak_mib) + " > quota " + Mib(static_cast<double>(q.quota_mib)) + " (" +
+          Format("%.0f %%", 100 * q.peak_mib / static_cast<double>(q.quota_mib)) + ")");
+  }
+}
+
 }  // namespace
+
+std::optional<InputError> ApplyIsolationRules(ImportModel& model,
+                                              const std::vector<IsolationRule>& rules) {
+  for (const IsolationRule& r : rules) {
+    const std::string text =
+        r.pool + "=" + (r.isolation == MemoryIsolation::kHard ? "hard" : "soft");
+    auto fail = [&](std::string message, std::string hint) {
+      InputError e;
+      e.path = "--isolation";
+      e.message = "\"" + text + "\" " + message;
+      e.hint = std::move(hint);
+      return e;
+    };
+    bool matched = false;
+    std::string names;
+    for (ImportedPool& pool : model.pools) {
+      NodePool& np = pool.pool;
+      if (!np.gpu_type.empty()) names += (names.empty() ? "" : ", ") + np.name;
+      if (r.pool != "*" && r.pool != np.name) continue;
+      matched = true;
+      if (np.gpu_type.empty()) {
+        if (r.pool == "*") continue;
+        return fail("names a pool without GPUs", "pools with GPUs: " + names);
+      }
+      if (r.isolation == MemoryIsolation::kHard && !np.cgpu_active) {
+        if (r.pool == "*") continue;
+        return fail("asks hard isolation of a pool without a cGPU module",
+                    "hard needs ack.node.gpu.schedule cgpu or core_mem without "
+                    "cgpu.disable.isolation=true");
+      }
+      np.isolation = r.isolation;
+      pool.isolation_notes.push_back("memory isolation overridden by --isolation " + text);
+    }
+    if (!matched) {
+      return fail("names no imported pool", "pools with GPUs: " + names);
+    }
+  }
+  return std::nullopt;
+}
 
 ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
                           const ImportOptions& options) {
@@ -302,7 +468,23 @@ ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
   std::map<std::string, int> pool_of_node;       // node name -> pool index
   std::map<std::string, std::string> gpu_of_node;  // node name -> catalog key
   std::map<std::string, std::string> unknown_gpus;  // key -> model name
+  std::map<std::string, const NodeSpec*> node_by_name;
+  // Node label values that pods select nodes by. They are identifiers, whatever they look like:
+  // `alibabacloud.com/nodepool-id: np933b39b9...` reads like a blob to LooksLikeSecret, and
+  // dropping it from the pool while the pods' nodeSelector keeps it left them no node at all.
+  std::set<std::pair<std::string, std::string>> selected;
+  for (const PodSpec& p : objects.pods) {
+    for (const auto& [k, v] : p.node_selector) selected.emplace(k, v);
+    auto add = [&](const std::vector<NodeSelectorRequirement>& term) {
+      for (const NodeSelectorRequirement& r : term)
+        for (const std::string& v : r.values) selected.emplace(r.key, v);
+    };
+    for (const auto& term : p.node_affinity.required_terms) add(term);
+    for (const auto& pref : p.node_affinity.preferred) add(pref.expressions);
+  }
+  std::set<std::string> dropped_node_labels;
   for (const NodeSpec& node : objects.nodes) {
+    node_by_name[node.name] = &node;
     PoolKey key;
     std::string gpu;
     if (node.gpu_cards > 0) {
@@ -337,7 +519,10 @@ ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
     key.pods = Get(node.allocatable, "pods");
     for (const auto& [k, v] : node.labels) {
       if (IsPerNodeLabel(k)) continue;
-      if (LooksLikeSecret(k, v)) continue;
+      if (LooksLikeSecret(k, v) && !selected.count({k, v})) {
+        dropped_node_labels.insert(k);
+        continue;
+      }
       key.labels[k] = v;
     }
     for (const Taint& t : node.taints) key.taints.emplace_back(t.key, t.value, t.effect);
@@ -364,6 +549,8 @@ ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
       });
       np.placement = node.placement;
       np.max_pods_per_card = node.max_pods_per_card;
+      if (auto v = key.labels.find(options.cgpu_version_label); v != key.labels.end())
+        np.cgpu_version = v->second;
       p.gpu_model = node.gpu_model;
       if (node.gpu_cards > 0) {
         std::string sched = node.gpu_schedule.empty() ? "default" : node.gpu_schedule;
@@ -378,14 +565,18 @@ ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
         const bool disabled = node.labels.count("cgpu.disable.isolation") &&
                               node.labels.at("cgpu.disable.isolation") == "true";
         np.cgpu_active = (sched == "cgpu" || sched == "core_mem") && !disabled;
+        // Rule 1 here; rules 2-4 once every node and pod is known (DecideIsolation below).
         np.isolation = np.cgpu_active ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
+        if (!np.cgpu_active)
+          p.isolation_notes.push_back(
+              disabled ? "memory isolation soft: rule 1, cgpu.disable.isolation=true (the device "
+                         "plugin sets CGPU_DISABLE)"
+                       : "memory isolation soft: rule 1, no cGPU module (schedule " + sched + ")");
         p.notes.push_back("gpu " + gpu + " from node label aliyun.accelerator/nvidia_name \"" +
                           node.gpu_model + "\"; " + std::to_string(node.gpu_cards) +
                           " cards from capacity");
         p.notes.push_back("schedule " + sched + " from ack.node.gpu.schedule" +
-                          (node.labels.count("ack.node.gpu.schedule") ? "" : " (absent: default)") +
-                          "; memory isolation " + (np.cgpu_active ? "hard (cGPU runs)" :
-                          disabled ? "soft (cgpu.disable.isolation=true)" : "soft (no cGPU)"));
+                          (node.labels.count("ack.node.gpu.schedule") ? "" : " (absent: default)"));
         p.notes.push_back(std::string("placement ") +
                           (node.placement.empty() ? "binpack (label absent: the cluster default)"
                                                   : node.placement + " from ack.node.gpu.placement"));
@@ -412,6 +603,9 @@ ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
     pool_of_node[node.name] = it->second;
     gpu_of_node[node.name] = gpu;
   }
+  for (const std::string& k : dropped_node_labels)
+    model.warnings.push_back("node label " + k +
+                             " looks like a credential and no pod selects by it; not written");
   // Pool names: gpu-<type> / cpu, numbered when several pools share one.
   {
     std::map<std::string, int> seen, total;
@@ -780,6 +974,8 @@ ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
         iw.notes["gpu_memory"] = "default: no metrics (weights 0, activation 0)";
     }
   }
+
+  DecideIsolation(model, objects, metrics, options, pod_index, place, node_by_name, catalog);
 
   // Pods: where each replica runs now.
   for (const auto& entry : pod_index) {

@@ -18,10 +18,12 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "models/memory_isolation.h"
 #include "sim/input_error.h"
 #include "sim/io/kube_reader.h"
 #include "sim/io/prom_metrics.h"
@@ -80,6 +82,26 @@ TrafficCurve DownsampleTraffic(const std::vector<double>& times, const std::vect
 // only while one pod holds the card.
 bool FitEligible(int policy, double switch_overhead, bool exclusive, int pods_on_card);
 
+// `--isolation POOL=hard|soft`: the memory isolation of an imported pool (`*`: every pool with
+// a cGPU module), whatever the rules of DecideIsolation found. Errors name `--isolation`.
+struct IsolationRule {
+  std::string pool = "*";
+  MemoryIsolation isolation = MemoryIsolation::kHard;
+};
+Expected<IsolationRule> ParseIsolationRule(std::string_view text);
+
+// A pod that held more GPU memory on a card than its cGPU visible quota
+// (VisibleQuotaMib(card MiB, its units on the card, card units)) while it ran healthy: Running,
+// Ready, no container OOMKilled or in CrashLoopBackOff. A working module fails the allocation
+// that crosses the quota, so this is proof that the node's module does not enforce memory (the
+// incident of DESIGN.md §1: the old cGPU release).
+struct OverQuotaPod {
+  std::string ns, pod, node;
+  int card = -1;          // -1: the metric had no card label and the pod holds one card
+  double peak_mib = 0;    // the window's peak on that card
+  int64_t quota_mib = 0;  // the visible quota on that card
+};
+
 struct ImportOptions {
   std::string name = "imported";  // the scenario's name
   int policy = 5;                 // the cluster's cGPU POLICY: not in the export; ACK's default
@@ -89,6 +111,16 @@ struct ImportOptions {
   double default_work_s = 0.01;   // unidentified work (the scenario reader's default)
   double fit_bin_s = 3600;        // the work fit's rows: means over this many seconds
   std::vector<ProbeRule> probe_rules;
+  // Memory isolation (docs/import.md "Memory isolation"): a measured peak more than this
+  // fraction above the visible quota is evidence of a module that does not enforce it (2 %:
+  // DCGM samples a moving figure, and ACK says the usable memory is "tens to hundreds of MiB"
+  // under the quota, never above it).
+  double over_quota_margin = 0.02;
+  // Rule (c): nodes whose label `cgpu_version_label` holds one of these versions run a cGPU
+  // release known to lack memory isolation. ACK documents no such label, so the key is ours
+  // [UNCONFIRMED]; the list is empty by default (the rule is off).
+  std::string cgpu_version_label = "aliyun.accelerator/cgpu-version";
+  std::vector<std::string> cgpu_no_isolation_versions;
   // The metrics window in Unix seconds (used when `metrics` is given).
   double window_start = 0;
   double window_end = 0;
@@ -105,6 +137,9 @@ struct ImportedPool {
   std::vector<ImportedNode> nodes;
   std::string gpu_model;           // aliyun.accelerator/nvidia_name as exported
   std::vector<std::string> notes;  // comments above the pool
+  // Which rule set memory_isolation, written above it; the over-quota pods that were evidence.
+  std::vector<std::string> isolation_notes;
+  std::vector<OverQuotaPod> over_quota;
 };
 
 struct ImportedGpuType {
@@ -148,7 +183,23 @@ struct ImportModel {
 
 // Builds the model; `metrics` may be null (no --prom). Never fails: what cannot be used is a
 // warning. Deterministic: the same objects and metrics give the same model.
+//
+// Memory isolation of a pool with GPUs, the first rule that applies (docs/import.md; the
+// user's `--isolation` comes after, ApplyIsolationRules):
+//  1. no cGPU module (schedule share / default) or `cgpu.disable.isolation=true`: soft;
+//  2. a node whose cGPU version (label `cgpu_version_label`) is in `cgpu_no_isolation_versions`:
+//     soft;
+//  3. an OverQuotaPod on one of its nodes: soft. The pool's nodes run one cGPU release (ACK
+//     installs it per node pool, and the nodepool-id label keeps pools apart), so one node is
+//     evidence for all;
+//  4. else hard: the module enforces the quota.
 ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
                           const ImportOptions& options);
+
+// `--isolation` rules applied to an imported model in order (a later rule wins), each pool's
+// comment saying so. An error names the rule when its pool is not in the model, or when it asks
+// `hard` of one pool without a cGPU module; `*=hard` passes such pools by.
+std::optional<InputError> ApplyIsolationRules(ImportModel& model,
+                                              const std::vector<IsolationRule>& rules);
 
 }  // namespace knobsim

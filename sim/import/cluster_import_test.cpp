@@ -356,5 +356,147 @@ TEST_CASE("a pod on a node absent from the export is a warning and left to the s
   CHECK(m.warnings[0].find("node-gone") != std::string::npos);
 }
 
+TEST_CASE("--isolation reads POOL=hard|soft and rejects anything else") {
+  struct Case {
+    const char* text;
+    bool ok;
+    const char* pool;
+    MemoryIsolation isolation;
+  };
+  const Case cases[] = {
+      {"gpu-l20-1=soft", true, "gpu-l20-1", MemoryIsolation::kSoft},
+      {"*=hard", true, "*", MemoryIsolation::kHard},
+      {"gpu-l20-1", false, "", MemoryIsolation::kHard},
+      {"gpu-l20-1=off", false, "", MemoryIsolation::kHard},
+      {"=soft", false, "", MemoryIsolation::kHard},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    const Expected<IsolationRule> r = ParseIsolationRule(c.text);
+    REQUIRE(r.ok() == c.ok);
+    if (!c.ok) {
+      CHECK(r.error().path == "--isolation");
+      CHECK(r.error().message.find(c.text) != std::string::npos);
+      continue;
+    }
+    CHECK(r->pool == c.pool);
+    CHECK(r->isolation == c.isolation);
+  }
+}
+
+// SmallCluster's team-a/ocr-1 holds 4 of 44 units on node-0's L20 card 0: a visible quota of
+// floor(46068 x 4 / 44) = 4188 MiB.
+Metrics PeakOfOcr1(double peak_mib) {
+  Metrics mx;
+  mx.pod_memory.push_back(
+      {{"team-a", "ocr-1"}, peak_mib, peak_mib - 500, "DCGM_FI_DEV_FB_USED per pod", {"node-0", "0", ""}});
+  return mx;
+}
+
+std::string Joined(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& l : lines) out += l + "\n";
+  return out;
+}
+
+TEST_CASE("a pod that ran healthy above its cGPU quota makes its pool soft, named in the comment") {
+  const Metrics mx = PeakOfOcr1(5000);
+  const ImportModel m = ImportCluster(SmallCluster(), &mx, {});
+  REQUIRE(m.pools.size() == 2);
+  const ImportedPool& p = m.pools[0];
+  CHECK(p.pool.isolation == MemoryIsolation::kSoft);
+  CHECK(p.pool.cgpu_active);  // the buggy module still shares compute by the cluster POLICY
+  REQUIRE(p.over_quota.size() == 1);
+  CHECK(p.over_quota[0].pod == "ocr-1");
+  CHECK(p.over_quota[0].node == "node-0");
+  CHECK(p.over_quota[0].card == 0);
+  CHECK(p.over_quota[0].quota_mib == 4188);
+  const std::string notes = Joined(p.isolation_notes);
+  CHECK(notes.find("rule 3") != std::string::npos);
+  CHECK(notes.find("team-a/ocr-1 on node-0 gpu0: peak 5000 MiB > quota 4188 MiB (119 %)") !=
+        std::string::npos);
+  // The other pool saw nothing over quota.
+  CHECK(m.pools[1].pool.isolation == MemoryIsolation::kHard);
+  CHECK(Joined(m.pools[1].isolation_notes).find("rule 4") != std::string::npos);
+}
+
+TEST_CASE("a peak within the margin, or from a pod that was not healthy, is no evidence") {
+  SUBCASE("within 2 % of the quota") {
+    const Metrics mx = PeakOfOcr1(4188 * 1.02 - 1);
+    const ImportModel m = ImportCluster(SmallCluster(), &mx, {});
+    CHECK(m.pools[0].pool.isolation == MemoryIsolation::kHard);
+    CHECK(m.pools[0].over_quota.empty());
+  }
+  struct Case {
+    const char* name;
+    void (*spoil)(PodSpec&);
+  };
+  const Case cases[] = {
+      {"not Ready", [](PodSpec& p) { p.ready_status = "False"; }},
+      {"OOMKilled before", [](PodSpec& p) { p.containers[0].last_terminated_reason = "OOMKilled"; }},
+      {"crash-looping", [](PodSpec& p) { p.containers[0].waiting_reason = "CrashLoopBackOff"; }},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    KubeObjects o = SmallCluster();
+    c.spoil(o.pods[0]);
+    const Metrics mx = PeakOfOcr1(5000);
+    const ImportModel m = ImportCluster(o, &mx, {});
+    CHECK(m.pools[0].pool.isolation == MemoryIsolation::kHard);
+    CHECK(Joined(m.warnings).find("not counted as evidence") != std::string::npos);
+  }
+}
+
+TEST_CASE("a cGPU release listed as lacking isolation makes its pool soft") {
+  KubeObjects o = SmallCluster();
+  for (int i : {0, 1}) o.nodes[i].labels["aliyun.accelerator/cgpu-version"] = "1.0.3";
+  ImportOptions opt;
+  CHECK(ImportCluster(o, nullptr, opt).pools[0].pool.isolation == MemoryIsolation::kHard);
+  opt.cgpu_no_isolation_versions = {"1.0.3"};
+  const ImportModel m = ImportCluster(o, nullptr, opt);
+  CHECK(m.pools[0].pool.isolation == MemoryIsolation::kSoft);
+  CHECK(m.pools[0].pool.cgpu_version == "1.0.3");
+  CHECK(Joined(m.pools[0].isolation_notes).find("rule 2") != std::string::npos);
+  CHECK(m.pools[1].pool.isolation == MemoryIsolation::kHard);
+}
+
+TEST_CASE("--isolation overrides the import's reading; unknown pools and impossible hard fail") {
+  KubeObjects o = SmallCluster();
+  o.nodes[2].gpu_schedule = "share";  // gpu-l20-2: no cGPU module
+  const Metrics mx = PeakOfOcr1(5000);
+  ImportModel m = ImportCluster(o, &mx, {});
+  REQUIRE(m.pools[0].pool.isolation == MemoryIsolation::kSoft);
+  CHECK_FALSE(ApplyIsolationRules(m, {{"gpu-l20-1", MemoryIsolation::kHard}}).has_value());
+  CHECK(m.pools[0].pool.isolation == MemoryIsolation::kHard);
+  CHECK(m.pools[0].isolation_notes.back() == "memory isolation overridden by --isolation gpu-l20-1=hard");
+  // `*=hard` passes by the share pool; naming it is an error.
+  CHECK_FALSE(ApplyIsolationRules(m, {{"*", MemoryIsolation::kHard}}).has_value());
+  CHECK(m.pools[1].pool.isolation == MemoryIsolation::kSoft);
+  const auto share = ApplyIsolationRules(m, {{"gpu-l20-2", MemoryIsolation::kHard}});
+  REQUIRE(share.has_value());
+  CHECK(share->path == "--isolation");
+  CHECK(share->message.find("without a cGPU module") != std::string::npos);
+  const auto unknown = ApplyIsolationRules(m, {{"gpu-l2", MemoryIsolation::kSoft}});
+  REQUIRE(unknown.has_value());
+  CHECK(unknown->message.find("names no imported pool") != std::string::npos);
+  CHECK(unknown->hint.find("gpu-l20-1, gpu-l20-2") != std::string::npos);
+}
+
+TEST_CASE("a node label pods select by is kept even when it reads like a token") {
+  KubeObjects o = SmallCluster();
+  const std::string id = "np933b39b9fae9d967ba718d3decf92b60";  // ACK node pool ids look so
+  for (NodeSpec& n : o.nodes) {
+    n.labels["alibabacloud.com/nodepool-id"] = id;
+    n.labels["example.com/opaque"] = "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg";
+  }
+  o.pods[0].node_selector = {{"alibabacloud.com/nodepool-id", id}};
+  const ImportModel m = ImportCluster(o, nullptr, {});
+  CHECK(m.pools[0].pool.labels.at("alibabacloud.com/nodepool-id") == id);
+  CHECK(m.pools[0].pool.labels.count("example.com/opaque") == 0);
+  const std::string warnings = Joined(m.warnings);
+  CHECK(warnings.find("example.com/opaque") != std::string::npos);
+  CHECK(warnings.find("Zm9vYmFy") == std::string::npos);  // the value is never shown
+}
+
 }  // namespace
 }  // namespace knobsim

@@ -133,6 +133,8 @@ void WritePool(Out& o, const ImportedPool& ip) {
                     (t.value.empty() ? "" : ", value: " + YamlScalar(t.value)) +
                     ", effect: " + t.effect + "}");
   }
+  if (!p.cgpu_version.empty()) o.Line(4, "cgpu_version: " + YamlScalar(p.cgpu_version));
+  for (const std::string& n : ip.isolation_notes) o.Comment(4, n);
   if (!p.gpu_type.empty())
     o.Line(4, std::string("memory_isolation: ") +
                   (p.isolation == MemoryIsolation::kHard ? "hard" : "soft"));

@@ -1,7 +1,10 @@
 // End-to-end tests of `knobsim import` on the real binary and the export20 fixture
 // (tools/gen-export/README.md): both export forms give the same bytes, the scenario runs, the
 // run reproduces the exported placement and the measured card utilization, no planted secret
-// leaks, bad input exits 2 with file:line, and an export without metrics says what is default.
+// leaks, bad input exits 2 with file:line, an export without metrics says what is default, and
+// the quickstart story (DESIGN.md §1) told from the export: the over-quota pods the generator
+// planted make the import read the L20 pool's cGPU as not enforcing memory, `whatif --knob
+// isolation=hard` breaks exactly them, and quotas at peak+10% first keep them serving.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -132,19 +135,173 @@ TEST_CASE("a run of the imported scenario reproduces the placement and the measu
     CHECK(got[w] == places);
   }
 
-  // Busy: each card within 5 percentage points of the measured mean.
+  // Busy: each card within 5 percentage points of the measured mean. One exception, a gap
+  // between the generator's truth and the simulator, not the import: a card held only by a pod
+  // that spans cards (llm-chat, 2 L20s) next to a card it shares. The generator counts each
+  // request's work on every card with no contention; the simulator keeps the request on all its
+  // cards while the shared one is time-sliced, so such a card reads busier (0.27 against 0.217
+  // on the 10.0.1.17 pair, now that face-detect-3 serves under soft isolation). It may only
+  // read busier: checked from -5 to +8 points.
   std::map<std::pair<std::string, int>, double> measured;
-  for (const auto& c : truth.at("cards")) measured[{c.at("node"), c.at("gpu")}] = c.at("mean_busy");
-  int cards = 0;
+  std::map<std::pair<std::string, int>, std::vector<std::string>> pods_on;
+  std::map<std::string, int> cards_of_pod;
+  for (const auto& c : truth.at("cards")) {
+    measured[{c.at("node"), c.at("gpu")}] = c.at("mean_busy");
+    for (const auto& p : c.at("pods")) {
+      pods_on[{c.at("node"), c.at("gpu")}].push_back(p);
+      ++cards_of_pod[p];
+    }
+  }
+  auto waits_on_a_shared_card = [&](const std::pair<std::string, int>& card) {
+    const auto& pods = pods_on[card];
+    if (pods.empty()) return false;
+    for (const std::string& p : pods)
+      if (cards_of_pod[p] < 2) return false;
+    for (const auto& [other, on] : pods_on)
+      if (other != card && on.size() > 1 && std::find(on.begin(), on.end(), pods[0]) != on.end())
+        return true;
+    return false;
+  };
+  int cards = 0, waiting = 0;
   for (const auto& c : base.at("cards")) {
-    const auto it = measured.find({c.at("node"), c.at("index")});
+    const std::pair<std::string, int> key{c.at("node"), c.at("index")};
+    const auto it = measured.find(key);
     REQUIRE(it != measured.end());
     CAPTURE(c.at("node"));
     CAPTURE(c.at("index"));
-    CHECK(std::abs(c.at("busy").get<double>() - it->second) <= 0.05);
+    const double diff = c.at("busy").get<double>() - it->second;
+    if (waits_on_a_shared_card(key)) {
+      CHECK(diff >= -0.05);
+      CHECK(diff <= 0.08);
+      ++waiting;
+    } else {
+      CHECK(std::abs(diff) <= 0.05);
+    }
     ++cards;
   }
+  CHECK(waiting <= 4);  // the exception stays an exception
   CHECK(cards == static_cast<int>(truth.at("cards").size()));
+}
+
+// The over-quota pods on pools with a cGPU module (truth.json): the ones hard isolation breaks.
+// gpu-a10-share runs ACK `share` (no module), which `isolation=hard` passes by, so its
+// over-quota pods keep running in every variant.
+struct OverQuota {
+  std::vector<std::string> pods;       // ns/pod
+  std::set<std::string> workloads;     // ns/name
+};
+OverQuota OverQuotaUnderCgpu() {
+  const json truth = json::parse(ReadFile(SourcePath(kDir + "truth.json")));
+  std::set<std::string> over;
+  for (const auto& w : truth.at("workloads"))
+    if (w.contains("memory") && w.at("memory").at("over_quota").get<bool>() &&
+        w.at("pool") != "gpu-a10-share")
+      over.insert(w.at("namespace").get<std::string>() + "/" + w.at("name").get<std::string>());
+  OverQuota out;
+  out.workloads = over;
+  for (const auto& p : truth.at("pods"))
+    if (!p.at("node").is_null() &&
+        over.count(p.at("namespace").get<std::string>() + "/" + p.at("workload").get<std::string>()))
+      out.pods.push_back(p.at("namespace").get<std::string>() + "/" + p.at("name").get<std::string>());
+  return out;
+}
+
+// The lines of `text` from "VERDICT <variant>:" up to the next verdict or the end.
+std::string VerdictOf(const std::string& text, const std::string& variant) {
+  const auto at = text.find("VERDICT " + variant + ":");
+  if (at == std::string::npos) return "";
+  return text.substr(at, text.find("\nVERDICT ", at + 1) - at);
+}
+
+TEST_CASE("pods running above their quota make the import read that pool's isolation as soft") {
+  const std::vector<std::string> pods = OverQuotaUnderCgpu().pods;
+  REQUIRE(pods.size() >= 2);
+  const std::string& text = Imported().out;
+  // Named in the pool's comment with its numbers: "#   vision/face-detect-3-... on NODE gpuN:
+  // peak ...". Pods on `card_total` nodes (FB_USED repeats the card's total) have no per-pod
+  // figure and so are no evidence; one pod per pool is enough.
+  int named = 0;
+  for (const std::string& pod : pods) named += text.find("#   " + pod + " on ") != std::string::npos;
+  CHECK(named >= 1);
+  CHECK(text.find("memory isolation soft: rule 3") != std::string::npos);
+  CHECK(text.find("memory isolation hard: rule 4") != std::string::npos);  // the spread pool
+  CHECK(Imported().err.find("rule 3") != std::string::npos);
+}
+
+TEST_CASE("the quickstart story from an export: hard isolation breaks the over-quota pods, "
+          "quotas at peak+10% first keep them serving") {
+  const OverQuota over = OverQuotaUnderCgpu();
+  const std::vector<std::string>& pods = over.pods;
+  REQUIRE(!pods.empty());
+  const std::string scenario = WriteTemp("story.yaml", Imported().out);
+  const Outcome hard = Run("whatif '" + scenario + "' --knob isolation=hard --duration 30m");
+  const Outcome fixed =
+      Run("whatif '" + scenario + "' --knob 'quota:*=peak+10%' --knob isolation=hard --duration 30m");
+  std::remove(scenario.c_str());
+  REQUIRE_MESSAGE(hard.exit_code == 0, hard.err);
+  REQUIRE_MESSAGE(fixed.exit_code == 0, fixed.err);
+
+  const std::string base = VerdictOf(hard.out, "base");
+  const std::string broken = VerdictOf(hard.out, "isolation=hard");
+  const std::string kept = VerdictOf(fixed.out, "quota:*=peak+10%,isolation=hard");
+  REQUIRE(!base.empty());
+  REQUIRE(!broken.empty());
+  REQUIRE(!kept.empty());
+  for (const std::string& pod : pods) {
+    CAPTURE(pod);
+    CHECK(base.find(pod) == std::string::npos);  // soft today: serving
+    CHECK(kept.find(pod) == std::string::npos);
+    // Unready (a model-aware probe) or FakeReady (port-only), new against the base.
+    const auto line = broken.find(pod + ": ");
+    REQUIRE(line != std::string::npos);
+    const std::string text = broken.substr(broken.rfind('\n', line) + 1,
+                                           broken.find('\n', line) - broken.rfind('\n', line) - 1);
+    CAPTURE(text);
+    CHECK((text.starts_with("  FakeReady  ") || text.starts_with("  NotServing ")));
+    CHECK(text.find("CUDA out of memory loading the model") != std::string::npos);
+    CHECK(text.ends_with("(new)"));
+  }
+  for (const std::string& w : over.workloads) {
+    CAPTURE(w);
+    CHECK(broken.find("OOM        " + w + ": ") != std::string::npos);
+    CHECK(kept.find("OOM        " + w + ": ") == std::string::npos);
+  }
+  CHECK(broken.find("newly") != std::string::npos);
+  CHECK(kept.find("OOM ") == std::string::npos);
+  CHECK(kept.find("FakeReady") == std::string::npos);
+  CHECK(kept.find("NotServing") == std::string::npos);
+}
+
+TEST_CASE("--isolation overrides the import's reading, and a bad rule exits 2") {
+  const Outcome o = Run("import --kube " + QuotedSourcePath(kDir + "export.json") + Prom() +
+                        " --isolation '*=hard'");
+  REQUIRE(o.exit_code == 0);
+  CHECK(o.out.find("memory isolation overridden by --isolation *=hard") != std::string::npos);
+  const auto l20 = o.out.find("ack.node.gpu.schedule: cgpu");
+  REQUIRE(l20 != std::string::npos);
+  CHECK(o.out.substr(l20, o.out.find("nodes:", l20) - l20).find("memory_isolation: hard") !=
+        std::string::npos);
+  const Outcome bad = Run("import --kube " + QuotedSourcePath(kDir + "export.json") +
+                          " --isolation gpu-l2=soft");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--isolation") != std::string::npos);
+  CHECK(bad.err.find("names no imported pool") != std::string::npos);
+}
+
+TEST_CASE("llm-70b is Pending for the export's reason: too few cards where its nodeSelector points") {
+  const std::string scenario = WriteTemp("pending.yaml", Imported().out);
+  const Outcome o = Run("run '" + scenario + "' --duration 1m --quiet --json -");
+  std::remove(scenario.c_str());
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  // The export's own message: "0/20 nodes are available: 2 Insufficient nvidia.com/gpu, 18
+  // node(s) didn't match Pod's node affinity/selector." The nodepool-id label must survive.
+  std::string message;
+  const json doc = json::parse(o.out);
+  for (const auto& p : doc.at("variants").at(0).at("pods"))
+    if (p.at("name") == "llm-70b-0") message = p.at("message").get<std::string>();
+  CAPTURE(message);
+  CHECK(message.find("2 Insufficient nvidia.com/gpu") != std::string::npos);
+  CHECK(message.find("18 node(s) didn't match Pod's node affinity/selector") != std::string::npos);
 }
 
 TEST_CASE("an export without metrics imports, runs, and says which numbers are defaults") {

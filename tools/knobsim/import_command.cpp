@@ -34,6 +34,9 @@ struct ImportArgs {
   std::string mem_metric;
   std::string rate_metric;
   std::vector<std::string> probe_rules;
+  std::vector<std::string> isolation_rules;
+  std::string cgpu_version_label = ImportOptions{}.cgpu_version_label;
+  std::vector<std::string> cgpu_no_isolation_versions;
   int policy = 5;
   double switch_overhead = 0;
   std::string name = "imported";
@@ -79,6 +82,14 @@ int RunImport(const ImportArgs& args) {
     if (!rule) return BadInput(rule.error().ToString());
     options.probe_rules.push_back(*rule);
   }
+  std::vector<IsolationRule> isolation_rules;
+  for (const std::string& text : args.isolation_rules) {
+    Expected<IsolationRule> rule = ParseIsolationRule(text);
+    if (!rule) return BadInput(rule.error().ToString());
+    isolation_rules.push_back(*rule);
+  }
+  options.cgpu_version_label = args.cgpu_version_label;
+  options.cgpu_no_isolation_versions = args.cgpu_no_isolation_versions;
 
   Expected<KubeObjects> objects = ReadKubeFiles(args.kube);
   if (!objects) return BadInput(objects.error().ToString());
@@ -135,6 +146,7 @@ int RunImport(const ImportArgs& args) {
   }
 
   ImportModel model = ImportCluster(*objects, have_metrics ? &metrics : nullptr, options);
+  if (auto failed = ApplyIsolationRules(model, isolation_rules)) return BadInput(failed->ToString());
   warnings.insert(warnings.end(), model.warnings.begin(), model.warnings.end());
   for (const std::string& w : warnings) std::cerr << "knobsim: warning: " << w << "\n";
   if (!warnings.empty())
@@ -145,6 +157,10 @@ int RunImport(const ImportArgs& args) {
     std::cerr << "knobsim: note: defaults (marked `default` in the scenario):\n";
     for (const std::string& d : model.defaults) std::cerr << "knobsim: note:   " << d << "\n";
   }
+  // Memory isolation decides what `whatif --knob isolation=hard` can show: say how it was read.
+  for (const ImportedPool& p : model.pools)
+    for (const std::string& line : p.isolation_notes)
+      std::cerr << "knobsim: " << p.pool.name << ": " << line << "\n";
   size_t pods = 0;
   for (const ImportedWorkload& w : model.workloads) pods += w.pods.size();
   std::cerr << "knobsim: imported " << model.pools.size() << " node pools, "
@@ -180,6 +196,15 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
                   "per-pod request rate metric (requests/s); without it, no traffic is imported");
   cmd->add_option("--probe-rule", args->probe_rules,
                   "[NS/]NAME=tcp|model: override a workload's readiness kind (`*` matches all)");
+  cmd->add_option("--isolation", args->isolation_rules,
+                  "POOL=hard|soft: a pool's memory isolation, whatever the import decided (`*` = "
+                  "every pool with cGPU; repeatable, the last wins)");
+  cmd->add_option("--cgpu-version-label", args->cgpu_version_label,
+                  "node label holding the cGPU release (ACK documents none; ours)")
+      ->capture_default_str();
+  cmd->add_option("--cgpu-no-isolation-versions", args->cgpu_no_isolation_versions,
+                  "cGPU releases known not to isolate memory: their pools import as soft")
+      ->delimiter(',');
   cmd->add_option("--policy", args->policy,
                   "the cluster's cGPU POLICY (not in the export; 5 = ACK's native time-slicing)")
       ->check(CLI::Range(0, 5))
