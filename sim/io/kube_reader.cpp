@@ -723,7 +723,18 @@ class YamlBuilder : public YAML::EventHandler {
  public:
   explicit YamlBuilder(Tree& tree) : tree_(tree) {}
 
-  void OnDocumentStart(const YAML::Mark&) override { anchors_.clear(); }
+  // yaml-cpp 0.7 never consumes a `,` where a document should start (a stray `,` at the top
+  // level, `- a\n,`): it reports an empty document there, and again, forever. Every real
+  // document starts past the one before it, so one that does not is that token.
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (documents_ > 0 && mark.pos <= last_document_pos_) {
+      throw SyntaxFailure{Line(mark), "invalid YAML: a document cannot start here",
+                          "a `,` outside [...] or {...}?"};
+    }
+    ++documents_;
+    last_document_pos_ = mark.pos;
+    anchors_.clear();
+  }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     Emit(tree_.Add(NodeKind::kNull, Line(mark)), anchor);
@@ -797,6 +808,8 @@ class YamlBuilder : public YAML::EventHandler {
   std::vector<Open> open_;
   std::vector<uint32_t> scratch_;
   std::vector<uint32_t> anchors_;  // anchor id (per document) -> node
+  int documents_ = 0;
+  int last_document_pos_ = 0;  // where the last document started (yaml-cpp's Mark::pos)
 };
 
 // A read-only stream over text we already hold, so yaml-cpp reads it without a copy.

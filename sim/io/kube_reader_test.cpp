@@ -1986,6 +1986,26 @@ TEST_CASE("deep nesting and self-referencing YAML aliases are errors, not crashe
       "bad.yaml:1: invalid YAML: an alias inside the node it names; a node cannot contain itself");
 }
 
+// Found by tools/fuzz/kube_reader_fuzz: yaml-cpp answered an empty document at a stray `,`
+// forever, so the reader hung and grew without bound.
+TEST_CASE("a stray comma where a YAML document should start is an error, not an endless read") {
+  const BadInput cases[] = {
+      {",", "bad.yaml:1: invalid YAML: a document cannot start here; a `,` outside [...] or {...}?"},
+      {"- a\n,\n",
+       "bad.yaml:2: invalid YAML: a document cannot start here; a `,` outside [...] or {...}?"},
+      {"{\n  2889Ki\",\n      \"pods\": \"64\"\n    },\n",
+       "bad.yaml:4: invalid YAML: a document cannot start here; a `,` outside [...] or {...}?"},
+  };
+  for (const BadInput& bad : cases) {
+    CAPTURE(bad.text);
+    CHECK(ErrorOf(bad.text) == bad.message);
+  }
+  // Documents that are empty or only `---` still read: each starts past the one before.
+  CHECK(ErrorOf("---\n---\n---\n") ==
+        "bad.yaml: the file holds no Kubernetes objects; expected the output of kubectl get -o "
+        "yaml or -o json");
+}
+
 TEST_CASE("YAML aliases share their anchor's value") {
   const KubeObjects o = MustRead(R"(kind: List
 items:

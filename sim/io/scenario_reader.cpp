@@ -1,5 +1,6 @@
 #include "sim/io/scenario_reader.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <utility>
@@ -62,29 +64,6 @@ std::string FormatDuration(SimTime ns) {
     if (ns != 0 && ns % size == 0) return std::to_string(ns / size) + name;
   }
   return std::to_string(ns) + "ns";
-}
-
-// The candidate nearest to `word`, if near enough to be the likely meaning; else empty. One
-// edit per three letters: `replica` finds `replicas`, but `base` does not find `name`.
-std::string Closest(std::string_view word, const std::vector<std::string>& candidates) {
-  std::string best;
-  size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
-  for (const std::string& c : candidates) {
-    const size_t d = EditDistance(word, c);
-    if (d < best_distance) {
-      best = c;
-      best_distance = d;
-    }
-  }
-  return best;
-}
-
-// "did you mean `x`?" when a candidate is close, else "<list_intro> a, b, c".
-std::string SuggestName(std::string_view word, const std::vector<std::string>& candidates,
-                        std::string_view list_intro) {
-  if (std::string c = Closest(word, candidates); !c.empty()) return "did you mean `" + c + "`?";
-  if (candidates.empty()) return "";
-  return std::string(list_intro) + " " + Join(candidates);
 }
 
 // DNS-1123 label: what Kubernetes requires of names that become object names.
@@ -1205,6 +1184,55 @@ Scenario Reader::Read(const YAML::Node& root) const {
   return sc;
 }
 
+// yaml-cpp 0.7 never consumes a `,` where a document should start (a line that begins with
+// one, outside any [...] or {...}): it answers an empty document there, and again, forever, so
+// YAML::LoadAll never returns. Every real document starts past the one before it; this pass
+// over the parse events finds the one that does not before LoadAll is let loose on the text.
+class StuckDocumentFinder : public YAML::EventHandler {
+ public:
+  // The mark of the document that starts where the one before it did.
+  std::optional<YAML::Mark> stuck;
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (documents_ > 0 && mark.pos <= last_pos_) {
+      stuck = mark;
+      throw Stop{};
+    }
+    ++documents_;
+    last_pos_ = mark.pos;
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  struct Stop {};
+
+ private:
+  int documents_ = 0;
+  int last_pos_ = 0;
+};
+
+// Where yaml-cpp would read `yaml` forever, if it would; syntax errors are left to LoadAll.
+std::optional<YAML::Mark> StuckDocument(const std::string& yaml) {
+  std::istringstream in(yaml);
+  YAML::Parser parser(in);
+  StuckDocumentFinder finder;
+  try {
+    while (parser.HandleNextDocument(finder)) {
+    }
+  } catch (const StuckDocumentFinder::Stop&) {
+  } catch (const YAML::Exception&) {
+  }
+  return finder.stuck;
+}
+
 // yaml-cpp's message plus, for the commonest cause, what to do about it.
 InputError SyntaxError(const std::string& file, const std::string& yaml, const YAML::Mark& mark,
                        const std::string& message) {
@@ -1222,6 +1250,10 @@ InputError SyntaxError(const std::string& file, const std::string& yaml, const Y
 }  // namespace
 
 Expected<Scenario> ReadScenarioString(const std::string& yaml, const std::string& file_name) {
+  if (std::optional<YAML::Mark> stuck = StuckDocument(yaml)) {
+    return InputError{file_name, stuck->line + 1, "", "invalid YAML: a document cannot start here",
+                      "a `,` outside [...] or {...}?"};
+  }
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(yaml);

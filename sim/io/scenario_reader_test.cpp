@@ -527,6 +527,17 @@ TEST_CASE("one YAML document per file") {
   CHECK(Read("name: x\n---\n").name == "x");
 }
 
+// Found by tools/fuzz/scenario_reader_fuzz: yaml-cpp's LoadAll read a line starting with `,`
+// as an empty document, again and again, and never returned.
+TEST_CASE("a line starting with a comma is a YAML error, not an endless read") {
+  CHECK(ErrorOf(",") ==
+        "s.yaml:1: invalid YAML: a document cannot start here; a `,` outside [...] or {...}?");
+  CHECK(ErrorOf("  name: x\n, replicas: 2\n") ==
+        "s.yaml:2: invalid YAML: a document cannot start here; a `,` outside [...] or {...}?");
+  CHECK(ErrorOf("- a\n,\n") ==
+        "s.yaml:2: invalid YAML: a document cannot start here; a `,` outside [...] or {...}?");
+}
+
 TEST_CASE("workload resource rules follow ACK") {
   CHECK(ErrorOf("name: x\nworkloads:\n  - {name: a, gpu_mem: 4, whole_gpus: 1}\n") ==
         "s.yaml:3: workloads[0].whole_gpus: whole_gpus excludes gpu_mem and gpu_core; a pod "

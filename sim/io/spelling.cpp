@@ -23,4 +23,29 @@ size_t EditDistance(std::string_view a, std::string_view b) {
   return d[a.size()][b.size()];
 }
 
+std::string ClosestName(std::string_view word, const std::vector<std::string>& candidates) {
+  std::string best;
+  size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
+  for (const std::string& c : candidates) {
+    const size_t d = EditDistance(word, c);
+    if (d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+std::string SuggestName(std::string_view word, const std::vector<std::string>& candidates,
+                        std::string_view list_intro) {
+  if (std::string c = ClosestName(word, candidates); !c.empty()) return "did you mean `" + c + "`?";
+  if (candidates.empty()) return "";
+  std::string text(list_intro);
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    text += i == 0 ? " " : ", ";
+    text += candidates[i];
+  }
+  return text;
+}
+
 }  // namespace knobsim

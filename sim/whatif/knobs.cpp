@@ -60,23 +60,6 @@ std::string Join(const std::vector<std::string>& parts) {
   return s;
 }
 
-// "did you mean `x`?" for a near candidate (one edit per three letters), else the list.
-std::string Suggest(std::string_view word, const std::vector<std::string>& candidates,
-                    std::string_view intro) {
-  std::string best;
-  size_t best_distance = std::max<size_t>(1, word.size() / 3) + 1;
-  for (const std::string& c : candidates) {
-    const size_t d = EditDistance(word, c);
-    if (d < best_distance) {
-      best = c;
-      best_distance = d;
-    }
-  }
-  if (!best.empty()) return "did you mean `" + best + "`?";
-  if (candidates.empty()) return "";
-  return std::string(intro) + " " + Join(candidates);
-}
-
 struct Failure {
   InputError error;
 };
@@ -105,7 +88,7 @@ class KnobParser {
       names.emplace_back(c.name);
       if (c.name == key_) kind = &c;
     }
-    if (kind == nullptr) Fail("unknown knob " + Quote(key_), Suggest(key_, names, "knobs:"));
+    if (kind == nullptr) Fail("unknown knob " + Quote(key_), SuggestName(key_, names, "knobs:"));
     if (value_.empty()) Fail("no value", "write " + std::string(kind->form));
     const bool takes_target = kind->target != Target::kNone;
     const bool needs_target = kind->target == Target::kPool || kind->target == Target::kWorkload;
@@ -215,13 +198,13 @@ class KnobParser {
     for (const std::string& p : PlacementNames()) {
       if (p == value_) return p == "ack-binpack" ? "binpack" : p == "ack-spread" ? "spread" : p;
     }
-    Fail(Quote(value_) + " is not a placement", Suggest(value_, PlacementNames(), "use one of"));
+    Fail(Quote(value_) + " is not a placement", SuggestName(value_, PlacementNames(), "use one of"));
   }
 
   MemoryIsolation Isolation() const {
     if (value_ == "hard") return MemoryIsolation::kHard;
     if (value_ == "soft") return MemoryIsolation::kSoft;
-    Fail(Quote(value_) + " is not an isolation", Suggest(value_, {"hard", "soft"}, "use one of"));
+    Fail(Quote(value_) + " is not an isolation", SuggestName(value_, {"hard", "soft"}, "use one of"));
   }
 
   const NodePool* FindPool(const std::string& name) const {
@@ -235,7 +218,7 @@ class KnobParser {
     if (name == "*" || FindPool(name) != nullptr) return name;
     std::vector<std::string> names;
     for (const NodePool& p : s_.node_pools) names.push_back(p.name);
-    Fail("unknown node pool " + Quote(name), Suggest(name, names, "node pools:"));
+    Fail("unknown node pool " + Quote(name), SuggestName(name, names, "node pools:"));
   }
 
   // The workload's name (Variant maps key workloads by name; the scenario reader keeps names
@@ -266,7 +249,7 @@ class KnobParser {
     }
     std::vector<std::string> bare;
     for (const knobsim::Workload& w : s_.workloads) bare.push_back(w.name);
-    std::string hint = Suggest(ref, slash == std::string::npos ? bare : names, "");
+    std::string hint = SuggestName(ref, slash == std::string::npos ? bare : names, "");
     if (hint.empty() || hint.rfind("did you", 0) != 0) hint = "workloads: " + Join(names);
     Fail("unknown workload " + Quote(ref), hint);
   }
@@ -353,7 +336,7 @@ class KnobParser {
     if (parts.size() == 3) {
       if (parts[2] != "DoNotSchedule" && parts[2] != "ScheduleAnyway") {
         Fail(Quote(parts[2]) + " is not a whenUnsatisfiable",
-             Suggest(parts[2], {"DoNotSchedule", "ScheduleAnyway"}, "use one of"));
+             SuggestName(parts[2], {"DoNotSchedule", "ScheduleAnyway"}, "use one of"));
       }
       c.when_unsatisfiable = parts[2];
     }
@@ -541,7 +524,7 @@ class FileReader {
       const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
       const std::string where = path.empty() ? key : path + "." + key;
       if (std::find(known.begin(), known.end(), key) == known.end()) {
-        Fail(Line(kv.first), where, "unknown key " + Quote(key), Suggest(key, known, "known keys:"));
+        Fail(Line(kv.first), where, "unknown key " + Quote(key), SuggestName(key, known, "known keys:"));
       }
       if (!seen.insert(key).second) Fail(Line(kv.first), where, "duplicate key " + Quote(key));
     }
