@@ -28,6 +28,7 @@
 #include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
 #include "sim/io/utf8.h"
+#include "sim/scheduler/card_placement.h"
 
 namespace knobsim {
 namespace {
@@ -1693,8 +1694,7 @@ NodeSpec ObjectReader::ReadNode(const Field& object) {
   }
   node.gpu_model = label(kGpuNameLabel);
   node.placement = label(kPlacementLabel);
-  if (node.placement == "ack-binpack") node.placement = "binpack";
-  if (node.placement == "ack-spread") node.placement = "spread";
+  if (auto p = NormalizePlacement(node.placement)) node.placement = *p;
   if (labels) {
     if (auto max_pod = Get(*labels, kMaxPodLabel)) {
       node.max_pods_per_card = static_cast<int>(Int(*max_pod, 0, 1'000'000));

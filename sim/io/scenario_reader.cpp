@@ -21,6 +21,7 @@
 #include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
 #include "sim/scenario_objects.h"
+#include "sim/scheduler/card_placement.h"
 
 namespace knobsim {
 namespace {
@@ -85,23 +86,6 @@ std::string DnsLabelHint(std::string_view s) {
       "names are DNS-1123 labels: lower-case letters, digits and '-', at most 63 characters";
   if (IsDnsLabel(fixed)) hint = "did you mean `" + fixed + "`? " + hint;
   return hint;
-}
-
-// Placement values: ACK's own (also spelt ack-binpack / ack-spread) and the FGD paper's
-// (DESIGN.md §1 item 5, fgd-policies.md).
-const std::vector<std::string>& PlacementNames() {
-  static const std::vector<std::string> names = {"binpack",    "spread",  "random",  "dotprod",
-                                                 "clustering", "packing", "bestfit", "fgd"};
-  return names;
-}
-
-std::optional<std::string> NormalizePlacement(std::string_view value) {
-  if (value == "ack-binpack") return "binpack";
-  if (value == "ack-spread") return "spread";
-  for (const std::string& name : PlacementNames()) {
-    if (value == name) return name;
-  }
-  return std::nullopt;
 }
 
 // ---- Positions and failures --------------------------------------------------------------

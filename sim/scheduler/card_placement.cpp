@@ -449,6 +449,21 @@ std::string CardFailureReason(CardFailure failure, const PodSpec& pod, CardPolic
   return {};
 }
 
+const std::vector<std::string>& PlacementNames() {
+  static const std::vector<std::string> names = {"binpack",    "spread",  "random",  "dotprod",
+                                                 "clustering", "packing", "bestfit", "fgd"};
+  return names;
+}
+
+std::optional<std::string> NormalizePlacement(std::string_view value) {
+  if (value == "ack-binpack") return "binpack";
+  if (value == "ack-spread") return "spread";
+  for (const std::string& name : PlacementNames()) {
+    if (value == name) return name;
+  }
+  return std::nullopt;
+}
+
 bool IsPaperPolicy(CardPolicy policy) {
   return policy != CardPolicy::kBinpack && policy != CardPolicy::kSpread &&
          policy != CardPolicy::kExtenderBestFit;

@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/kube_types.h"
@@ -114,6 +115,14 @@ std::string CardFailureReason(CardFailure failure, const PodSpec& pod,
 // ACK policies score with the same two functions.
 float AckCardTerm(int total, int used, int alloc, CardPolicy policy);
 float AckCandidateScore(const float* terms, int n);
+
+// The placement values a scenario, a whatif knob or a node label may name, spelt the canonical
+// way: binpack, spread (ACK's) and the FGD paper's random, dotprod, clustering, packing, bestfit,
+// fgd (DESIGN.md §1 item 5).
+const std::vector<std::string>& PlacementNames();
+// `value` in its canonical spelling (ack-binpack -> binpack, ack-spread -> spread); nullopt for
+// anything else.
+std::optional<std::string> NormalizePlacement(std::string_view value);
 
 // Parses a placement value: "binpack", "spread" (also "ack-binpack", "ack-spread"),
 // "bestfit-extender", and the paper's "random", "dotprod", "clustering", "packing", "bestfit",

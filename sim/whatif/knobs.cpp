@@ -14,6 +14,7 @@
 
 #include "models/memory_isolation.h"
 #include "sim/io/spelling.h"
+#include "sim/scheduler/card_placement.h"
 
 namespace knobsim {
 namespace {
@@ -42,14 +43,6 @@ const std::vector<KnobKind>& Kinds() {
       {"gpu_core", Target::kWorkload, "gpu_core:WORKLOAD=0..100"},
   };
   return kinds;
-}
-
-// Placement names as the scenario reader accepts them (docs/scenario.md), ACK's spelt both ways.
-const std::vector<std::string>& PlacementNames() {
-  static const std::vector<std::string> names = {
-      "binpack", "spread",     "ack-binpack", "ack-spread", "random",
-      "dotprod", "clustering", "packing",     "bestfit",    "fgd"};
-  return names;
 }
 
 std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
@@ -195,9 +188,7 @@ class KnobParser {
   }
 
   std::string Placement() const {
-    for (const std::string& p : PlacementNames()) {
-      if (p == value_) return p == "ack-binpack" ? "binpack" : p == "ack-spread" ? "spread" : p;
-    }
+    if (std::optional<std::string> p = NormalizePlacement(value_)) return *p;
     Fail(Quote(value_) + " is not a placement", SuggestName(value_, PlacementNames(), "use one of"));
   }
 

@@ -497,8 +497,11 @@ void AddScheduleCommand(CLI::App& app, int* exit_code) {
                   "Card placement on nodes without the ack.node.gpu.placement label: ACK's "
                   "binpack (default; ACK's own default is unconfirmed) or spread, or the FGD "
                   "paper's random, dotprod, clustering, packing, bestfit, fgd")
-      ->check(CLI::IsMember({"binpack", "spread", "ack-binpack", "ack-spread", "random",
-                             "dotprod", "clustering", "packing", "bestfit", "fgd"}))
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            return NormalizePlacement(v) ? std::string() : "\"" + v + "\" is not a placement";
+          },
+          "PLACEMENT"))
       ->type_name("POLICY");
   cmd->add_flag("--extender-best-fit", args->extender_best_fit,
                 "Choose cards as the legacy gpushare extender does (best fit, one card per pod) "
