@@ -19,7 +19,8 @@ struct ErrorCounts {
   int64_t fake_ready = 0;  // routed to a Ready pod whose model never loaded
   int64_t timeout = 0;     // deadline passed
   int64_t no_replica = 0;  // no Ready replica at arrival
-  int64_t total() const { return oom + fake_ready + timeout + no_replica; }
+  int64_t interrupted = 0; // queued or in service on a pod whose node went away (spot reclaim)
+  int64_t total() const { return oom + fake_ready + timeout + no_replica + interrupted; }
 };
 
 struct LatencySummary {  // milliseconds, over successful requests only

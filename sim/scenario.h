@@ -31,6 +31,15 @@ struct PoolNode {
   Labels labels;     // on top of the pool's
 };
 
+// Spot instances: the provider reclaims a node at random (a Poisson process per node, drawn from
+// its own random stream, so paired variants see the same reclaims) and a replacement joins
+// `replace_after` later, empty; the pods the node held start again there (image pull, model load).
+// Requests queued or in service on a reclaimed pod fail as `interrupted`.
+struct SpotInterruptions {
+  double per_node_hour = 0;                     // 0 = on-demand: never reclaimed
+  SimTime replace_after = 180 * kNanosPerSecond;  // reclaim to a Ready replacement node
+};
+
 struct NodePool {
   std::string name;
   int count = 1;
@@ -50,6 +59,7 @@ struct NodePool {
   bool cgpu_active = true;         // false on share nodes or cgpu.disable.isolation=true
   std::string cgpu_version;        // informational (the upgrade check reads it)
   int max_pods_per_card = 0;       // label ack.node.gpu.max-pod; 0 = unlimited
+  SpotInterruptions spot;          // scenario key `spot:`; default: on-demand
 };
 
 struct ClusterKnobs {
@@ -150,6 +160,12 @@ struct Workload {
   Routing routing = Routing::kRandom;
   Slo slo;
   std::vector<CurrentPod> pods;   // current placement of replicas 0.. (at most `replicas`)
+  // What the checks read (knobsim check / upgrade); a run ignores them.
+  std::string kind = "Deployment";  // Deployment | StatefulSet | DaemonSet | Job | Pod
+  std::vector<std::string> images;  // container images as written (tag and/or @sha256 digest)
+  int64_t image_size_mib = 0;       // compressed size to pull after a node reset; 0 = unknown
+  Labels annotations;               // pod annotations the checks read (backup markers)
+  std::vector<std::string> volumes; // PVC claim names of a Deployment's pods (StatefulSets: kube.stateful_sets)
 };
 
 struct RunSettings {
@@ -177,6 +193,22 @@ struct Variant {
   std::map<std::string, double> traffic_scale;                  // workload (or "*") -> factor
 };
 
+// Cluster objects a run does not simulate but the checks read (scenario key `kube:`,
+// semantics.md §5.4): disruption budgets, StatefulSets, storage and quotas. `knobsim import`
+// writes them from an export; docs/scenario.md documents the keys.
+struct ScenarioKube {
+  std::vector<PodDisruptionBudgetSpec> pdbs;
+  std::vector<StatefulSetSpec> stateful_sets;
+  std::vector<PersistentVolumeClaimSpec> pvcs;
+  std::vector<PersistentVolumeSpec> pvs;
+  std::vector<StorageClassSpec> storage_classes;
+  std::vector<ResourceQuotaSpec> resource_quotas;
+  bool empty() const {
+    return pdbs.empty() && stateful_sets.empty() && pvcs.empty() && pvs.empty() &&
+           storage_classes.empty() && resource_quotas.empty();
+  }
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -187,6 +219,7 @@ struct Scenario {
   std::vector<Workload> workloads;
   RunSettings run;
   std::vector<Variant> variants;
+  ScenarioKube kube;
 };
 
 }  // namespace knobsim

@@ -696,6 +696,27 @@ ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
       w.topology_spread.push_back(c);
     }
     w.priority = p.priority;
+    // What the checks read: the owner kind, the images (and their size from the node's image
+    // list, for pull time after a reset), a Deployment's claims, and the backup markers only —
+    // other annotations may hold tokens (last-applied-configuration holds whole manifests).
+    w.kind = g.workload.kind;
+    for (const ContainerInfo& c : p.containers) {
+      if (c.image.empty()) continue;
+      w.images.push_back(c.image);
+      const auto node = node_by_name.find(p.node_name);
+      if (node == node_by_name.end()) continue;
+      for (const ContainerImage& im : node->second->images) {
+        if (std::find(im.names.begin(), im.names.end(), c.image) != im.names.end()) {
+          w.image_size_mib += (im.size_bytes + (1 << 20) - 1) >> 20;
+          break;
+        }
+      }
+    }
+    if (w.kind != "StatefulSet") w.volumes = p.pvc_claims;
+    for (const std::string& key : options.backup_annotations) {
+      if (auto a = p.annotations.find(key); a != p.annotations.end() && !LooksLikeSecret(key, a->second))
+        w.annotations[key] = a->second;
+    }
     w.cpu_milli = Get(p.requests, "cpu");
     w.memory_mib = (Get(p.requests, "memory") + (1 << 20) - 1) >> 20;
     w.whole_gpus = p.whole_gpus;
@@ -992,74 +1013,13 @@ ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
     std::sort(iw.pods.begin(), iw.pods.end(),
               [](const ImportedPod& a, const ImportedPod& b) { return a.name < b.name; });
 
-  // ---- What the scenario has no keys for yet --------------------------------------------------
-  std::vector<std::string>& tr = model.trailer;
-  auto intpct = [](const IntOrPercent& v) {
-    return v.percent ? "\"" + std::to_string(v.value) + "%\"" : std::to_string(v.value);
-  };
-  auto selector = [](const LabelSelector& s) {
-    std::string out = "{match_labels: {";
-    bool first = true;
-    for (const auto& [k, v] : s.match_labels) {
-      out += (first ? "" : ", ") + k + ": " + v;
-      first = false;
-    }
-    out += "}";
-    if (!s.match_expressions.empty())
-      out += ", match_expressions: " + std::to_string(s.match_expressions.size());
-    return out + "}";
-  };
-  if (!objects.pdbs.empty()) {
-    tr.push_back("pdbs:");
-    for (const auto& p : objects.pdbs)
-      tr.push_back("  - {namespace: " + p.namespace_ + ", name: " + p.name +
-                   (p.min_available ? ", min_available: " + intpct(*p.min_available) : "") +
-                   (p.max_unavailable ? ", max_unavailable: " + intpct(*p.max_unavailable) : "") +
-                   ", selector: " + (p.selector ? selector(*p.selector) : "none") +
-                   ", unhealthy_pod_eviction_policy: " + p.unhealthy_pod_eviction_policy + "}");
-  }
-  if (!objects.stateful_sets.empty()) {
-    tr.push_back("stateful_sets:");
-    for (const auto& s : objects.stateful_sets) {
-      std::string t;
-      for (const auto& v : s.volume_claim_templates) t += (t.empty() ? "" : ", ") + v;
-      tr.push_back("  - {namespace: " + s.namespace_ + ", name: " + s.name +
-                   ", replicas: " + std::to_string(s.replicas) + ", volume_claim_templates: [" +
-                   t + "]}");
-    }
-  }
-  if (!objects.pvcs.empty()) {
-    tr.push_back("pvcs:");
-    for (const auto& c : objects.pvcs)
-      tr.push_back("  - {namespace: " + c.namespace_ + ", name: " + c.name + ", storage_class: " +
-                   (c.storage_class_name ? "\"" + *c.storage_class_name + "\"" : "default") +
-                   ", request: " + std::to_string(c.requested_bytes >> 20) + "Mi, volume: " +
-                   (c.volume_name.empty() ? "none" : c.volume_name) + ", phase: " + c.phase + "}");
-  }
-  if (!objects.pvs.empty()) {
-    tr.push_back("pvs:");
-    for (const auto& v : objects.pvs)
-      tr.push_back("  - {name: " + v.name + ", storage_class: " + v.storage_class_name +
-                   ", reclaim_policy: " + v.reclaim_policy + ", capacity: " +
-                   std::to_string(v.capacity_bytes >> 20) + "Mi, claim: " +
-                   (v.claim_name.empty() ? "none" : v.claim_namespace + "/" + v.claim_name) +
-                   ", phase: " + v.phase + "}");
-  }
-  if (!objects.storage_classes.empty()) {
-    tr.push_back("storage_classes:");
-    for (const auto& s : objects.storage_classes)
-      tr.push_back("  - {name: " + s.name + ", provisioner: " + s.provisioner +
-                   ", reclaim_policy: " + s.reclaim_policy + ", volume_binding_mode: " +
-                   s.volume_binding_mode + (s.is_default ? ", default: true" : "") + "}");
-  }
-  if (!objects.resource_quotas.empty()) {
-    tr.push_back("resource_quotas:");
-    for (const auto& q : objects.resource_quotas) {
-      std::string hard;
-      for (const auto& [k, v] : q.hard) hard += (hard.empty() ? "" : ", ") + k + ": " + std::to_string(v);
-      tr.push_back("  - {namespace: " + q.namespace_ + ", name: " + q.name + ", hard: {" + hard + "}}");
-    }
-  }
+  // ---- The objects the checks read (the scenario's `kube:` section) ---------------------------
+  model.kube.pdbs = objects.pdbs;
+  model.kube.stateful_sets = objects.stateful_sets;
+  model.kube.pvcs = objects.pvcs;
+  model.kube.pvs = objects.pvs;
+  model.kube.storage_classes = objects.storage_classes;
+  model.kube.resource_quotas = objects.resource_quotas;
   if (!objects.skipped_kinds.empty()) {
     std::string kinds;
     for (const auto& [k, n] : objects.skipped_kinds)

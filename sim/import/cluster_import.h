@@ -121,6 +121,9 @@ struct ImportOptions {
   // [UNCONFIRMED]; the list is empty by default (the rule is off).
   std::string cgpu_version_label = "aliyun.accelerator/cgpu-version";
   std::vector<std::string> cgpu_no_isolation_versions;
+  // Pod annotations that mark a volume as backed up; the only annotations written (`--backup-annotation`).
+  std::vector<std::string> backup_annotations = {"backup.velero.io/backup-volumes",
+                                                 "knobsim.io/backup"};
   // The metrics window in Unix seconds (used when `metrics` is given).
   double window_start = 0;
   double window_end = 0;
@@ -175,7 +178,7 @@ struct ImportModel {
   std::vector<ImportedPool> pools;
   std::vector<ImportedWorkload> workloads;
   std::vector<std::string> header;    // comment lines at the top (sources, rules, fit quality)
-  std::vector<std::string> trailer;   // comment lines at the end (PDBs, storage, quotas, kinds)
+  ScenarioKube kube;                  // PDBs, StatefulSets, storage, quotas: the `kube:` section
   std::vector<std::string> warnings;  // skipped things, for stderr (counted)
   std::vector<std::string> defaults;  // which numbers are defaults, for stderr
   std::vector<std::string> fit_report;  // fit quality lines, for stderr (also in the header)

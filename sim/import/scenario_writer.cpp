@@ -1,5 +1,7 @@
 #include "sim/import/scenario_writer.h"
 
+#include "sim/io/quantity.h"
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -154,6 +156,11 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
   o.Line(2, "- name: " + YamlScalar(w.name));
   o.Line(4, "namespace: " + YamlScalar(w.namespace_));
   o.Line(4, "replicas: " + std::to_string(w.replicas), Note(iw, "replicas"));
+  if (w.kind != "Deployment") o.Line(4, "kind: " + w.kind);
+  if (!w.images.empty()) o.Line(4, "images: " + List(w.images));
+  if (w.image_size_mib > 0) o.Line(4, "image_size: " + Memory(w.image_size_mib), "from the node's image list");
+  if (!w.annotations.empty()) o.Line(4, "annotations: " + Map(w.annotations));
+  if (!w.volumes.empty()) o.Line(4, "volumes: " + List(w.volumes));
   if (!w.labels.empty()) o.Line(4, "labels: " + Map(w.labels));
   if (!w.node_selector.empty()) o.Line(4, "node_selector: " + Map(w.node_selector));
   const NodeAffinity& a = w.node_affinity;
@@ -311,6 +318,93 @@ std::string ScenarioDuration(double seconds) {
   return std::to_string(std::max(1LL, std::llround(seconds * 1e9))) + "ns";
 }
 
+std::string IntOrPercentText(const IntOrPercent& v) {
+  return v.percent ? "\"" + std::to_string(v.value) + "%\"" : std::to_string(v.value);
+}
+
+std::string Amounts(const ResourceList& list) {
+  std::string out = "{";
+  for (const auto& [key, amount] : list) {
+    if (out.size() > 1) out += ", ";
+    // Quoted: `"32"` and `"8"` stay strings, as kubectl writes them.
+    out += YamlScalar(key) + ": \"" + FormatResourceAmount(key, amount) + "\"";
+  }
+  return out + "}";
+}
+
+// The `kube:` section: one flow mapping per object, fields of semantics.md §5.4 only (uids,
+// annotations and everything else stay out).
+void WriteKube(Out& o, const ScenarioKube& k) {
+  o.Comment(0, "Objects a run does not simulate but the checks read (`knobsim check`, `upgrade`).");
+  o.Line(0, "kube:");
+  if (!k.pdbs.empty()) {
+    o.Line(2, "pdbs:");
+    for (const auto& p : k.pdbs) {
+      std::string line = "- {namespace: " + YamlScalar(p.namespace_) + ", name: " + YamlScalar(p.name);
+      if (p.min_available) line += ", min_available: " + IntOrPercentText(*p.min_available);
+      if (p.max_unavailable) line += ", max_unavailable: " + IntOrPercentText(*p.max_unavailable);
+      if (p.selector) line += ", selector: " + Selector(*p.selector);
+      line += ", unhealthy_pod_eviction_policy: " + p.unhealthy_pod_eviction_policy;
+      if (p.status) {
+        line += ", status: {current_healthy: " + std::to_string(p.status->current_healthy) +
+                ", desired_healthy: " + std::to_string(p.status->desired_healthy) +
+                ", disruptions_allowed: " + std::to_string(p.status->disruptions_allowed) +
+                ", expected_pods: " + std::to_string(p.status->expected_pods) + "}";
+      }
+      o.Line(4, line + "}", p.selector ? "" : "no selector: matches no pod");
+    }
+  }
+  if (!k.stateful_sets.empty()) {
+    o.Line(2, "stateful_sets:");
+    for (const auto& st : k.stateful_sets) {
+      o.Line(4, "- {namespace: " + YamlScalar(st.namespace_) + ", name: " + YamlScalar(st.name) +
+                    ", replicas: " + std::to_string(st.replicas) +
+                    ", selector: " + Selector(st.selector) + ", labels: " + Map(st.template_labels) +
+                    ", volume_claim_templates: " + List(st.volume_claim_templates) +
+                    ", status: {replicas: " + std::to_string(st.status_replicas) +
+                    ", ready_replicas: " + std::to_string(st.ready_replicas) + "}}");
+    }
+  }
+  if (!k.pvcs.empty()) {
+    o.Line(2, "pvcs:");
+    for (const auto& c : k.pvcs) {
+      std::string line = "- {namespace: " + YamlScalar(c.namespace_) + ", name: " + YamlScalar(c.name);
+      if (c.storage_class_name) line += ", storage_class: " + YamlScalar(*c.storage_class_name);
+      line += ", request: " + FormatResourceAmount("storage", c.requested_bytes);
+      if (!c.volume_name.empty()) line += ", volume: " + YamlScalar(c.volume_name);
+      o.Line(4, line + ", phase: " + c.phase + "}",
+             c.storage_class_name ? "" : "no storage_class: the default class");
+    }
+  }
+  if (!k.pvs.empty()) {
+    o.Line(2, "pvs:");
+    for (const auto& v : k.pvs) {
+      std::string line = "- {name: " + YamlScalar(v.name) +
+                         ", storage_class: " + YamlScalar(v.storage_class_name) +
+                         ", reclaim_policy: " + v.reclaim_policy +
+                         ", capacity: " + FormatResourceAmount("storage", v.capacity_bytes);
+      if (!v.claim_name.empty()) line += ", claim: " + YamlScalar(v.claim_namespace + "/" + v.claim_name);
+      o.Line(4, line + ", phase: " + v.phase + "}");
+    }
+  }
+  if (!k.storage_classes.empty()) {
+    o.Line(2, "storage_classes:");
+    for (const auto& sc : k.storage_classes) {
+      o.Line(4, "- {name: " + YamlScalar(sc.name) + ", provisioner: " + YamlScalar(sc.provisioner) +
+                    ", reclaim_policy: " + sc.reclaim_policy +
+                    ", volume_binding_mode: " + sc.volume_binding_mode +
+                    ", default: " + (sc.is_default ? "true" : "false") + "}");
+    }
+  }
+  if (!k.resource_quotas.empty()) {
+    o.Line(2, "resource_quotas:");
+    for (const auto& q : k.resource_quotas) {
+      o.Line(4, "- {namespace: " + YamlScalar(q.namespace_) + ", name: " + YamlScalar(q.name) +
+                    ", hard: " + Amounts(q.hard) + ", used: " + Amounts(q.used) + "}");
+    }
+  }
+}
+
 std::string WriteScenarioYaml(const ImportModel& m) {
   Out o;
   o.Comment(0, m.name + ".yaml: an exported cluster, written by `knobsim import` (docs/import.md).");
@@ -345,12 +439,9 @@ std::string WriteScenarioYaml(const ImportModel& m) {
   o.Blank();
   o.Comment(0, "The metrics window (without metrics: one hour). Pods are running already: no warm-up.");
   o.Line(0, "run: {duration: " + ScenarioDuration(m.duration_s) + ", warmup: 0, seed: 1}");
-  if (!m.trailer.empty()) {
+  if (!m.kube.empty()) {
     o.Blank();
-    o.Comment(0, "Objects the scenario format has no keys for yet (the upgrade check needs them),");
-    o.Comment(0, "written as the top-level section proposed for them:");
-    o.Comment(0, "kube:");
-    for (const std::string& t : m.trailer) o.Comment(0, "  " + t);
+    WriteKube(o, m.kube);
   }
   return o.str();
 }

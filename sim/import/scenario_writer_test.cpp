@@ -72,7 +72,63 @@ ImportModel Small() {
   w.notes["work"] = "fitted";
   w.pods = {{"ocr-a", "node-0", {1}}, {"ocr-b", "node-1", {}}};
   m.workloads.push_back(w);
-  m.trailer = {"pdbs:", "  - {namespace: ai, name: ocr, min_available: 1}"};
+  PodDisruptionBudgetSpec pdb;
+  pdb.namespace_ = "infra";
+  pdb.name = "etcd";
+  pdb.min_available = IntOrPercent{51, true};
+  pdb.selector = LabelSelector{{{"app", "etcd"}}, {{"tier", "NotIn", {"test"}}}};
+  pdb.status = PodDisruptionBudgetSpec::Status{2, 2, 0, 3};
+  m.kube.pdbs.push_back(pdb);
+  PodDisruptionBudgetSpec none;
+  none.namespace_ = "ai";
+  none.name = "ocr";
+  none.max_unavailable = IntOrPercent{1, false};
+  m.kube.pdbs.push_back(none);  // no selector: matches no pod
+  StatefulSetSpec sts;
+  sts.namespace_ = "infra";
+  sts.name = "etcd";
+  sts.replicas = 3;
+  sts.selector.match_labels = {{"app", "etcd"}};
+  sts.template_labels = {{"app", "etcd"}};
+  sts.volume_claim_templates = {"data"};
+  sts.status_replicas = 3;
+  sts.ready_replicas = 2;
+  m.kube.stateful_sets.push_back(sts);
+  PersistentVolumeClaimSpec claim;
+  claim.namespace_ = "infra";
+  claim.name = "data-etcd-0";
+  claim.storage_class_name = "alicloud-disk-essd";
+  claim.requested_bytes = int64_t{20} << 30;
+  claim.volume_name = "d-0001";
+  claim.phase = "Bound";
+  m.kube.pvcs.push_back(claim);
+  PersistentVolumeClaimSpec defaulted;
+  defaulted.namespace_ = "ai";
+  defaulted.name = "cache";
+  defaulted.requested_bytes = 1536LL << 20;
+  m.kube.pvcs.push_back(defaulted);
+  PersistentVolumeSpec pv;
+  pv.name = "d-0001";
+  pv.storage_class_name = "alicloud-disk-essd";
+  pv.reclaim_policy = "Delete";
+  pv.claim_namespace = "infra";
+  pv.claim_name = "data-etcd-0";
+  pv.capacity_bytes = int64_t{20} << 30;
+  pv.phase = "Bound";
+  m.kube.pvs.push_back(pv);
+  StorageClassSpec sc;
+  sc.name = "alicloud-disk-essd";
+  sc.provisioner = "diskplugin.csi.alibabacloud.com";
+  sc.volume_binding_mode = "WaitForFirstConsumer";
+  sc.is_default = true;
+  m.kube.storage_classes.push_back(sc);
+  ResourceQuotaSpec quota;
+  quota.namespace_ = "ai";
+  quota.name = "gpu";
+  quota.hard = {{"requests.cpu", 3920}, {"limits.memory", int64_t{128} << 30},
+                {"requests.aliyun.com/gpu-mem", 64}, {"pods", 50}};
+  quota.used = {{"requests.cpu", 12000}, {"requests.aliyun.com/gpu-mem", 40}};
+  m.kube.resource_quotas.push_back(quota);
   m.duration_s = 2 * 3600;
   return m;
 }
@@ -82,7 +138,9 @@ TEST_CASE("the written scenario reads back with the same numbers") {
   CHECK(text.find("work: {dist: exponential, mean: 58.6ms}  # fitted") != std::string::npos);
   CHECK(text.find("- {name: ocr-a, node: node-0, cards: [1]}") != std::string::npos);
   CHECK(text.find("- {at: 1h, rate: 0.000123/s}") != std::string::npos);
-  CHECK(text.find("#   pdbs:") != std::string::npos);
+  CHECK(text.find("\nkube:\n  pdbs:\n") != std::string::npos);
+  CHECK(text.find("hard: {limits.memory: \"128Gi\", pods: \"50\", requests.aliyun.com/gpu-mem: \"64\", "
+                  "requests.cpu: \"3920m\"}") != std::string::npos);
   Expected<Scenario> s = ReadScenarioString(text, "small.yaml");
   REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
   REQUIRE(s->node_pools.size() == 1);
@@ -101,6 +159,47 @@ TEST_CASE("the written scenario reads back with the same numbers") {
   CHECK(w.traffic.pieces[1].rate == doctest::Approx(0.000123));
   CHECK(w.work.mean_s == doctest::Approx(0.0586));
   CHECK(s->run.duration == 2 * 3600 * kNanosPerSecond);
+}
+
+TEST_CASE("the kube: section reads back as the objects the import kept") {
+  const ImportModel m = Small();
+  Expected<Scenario> s = ReadScenarioString(WriteScenarioYaml(m), "small.yaml");
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
+  const ScenarioKube& k = s->kube;
+  REQUIRE(k.pdbs.size() == 2);
+  CHECK(k.pdbs[0].min_available == m.kube.pdbs[0].min_available);
+  CHECK_FALSE(k.pdbs[0].max_unavailable);
+  REQUIRE(k.pdbs[0].selector);
+  CHECK(k.pdbs[0].selector->match_labels == m.kube.pdbs[0].selector->match_labels);
+  REQUIRE(k.pdbs[0].selector->match_expressions.size() == 1);
+  CHECK(k.pdbs[0].selector->match_expressions[0].op == "NotIn");
+  REQUIRE(k.pdbs[0].status);
+  CHECK(k.pdbs[0].status->disruptions_allowed == 0);
+  CHECK(k.pdbs[0].status->expected_pods == 3);
+  CHECK_FALSE(k.pdbs[1].selector);
+  CHECK(k.pdbs[1].max_unavailable == IntOrPercent{1, false});
+  REQUIRE(k.stateful_sets.size() == 1);
+  CHECK(k.stateful_sets[0].replicas == 3);
+  CHECK(k.stateful_sets[0].ready_replicas == 2);
+  CHECK(k.stateful_sets[0].volume_claim_templates == std::vector<std::string>{"data"});
+  REQUIRE(k.pvcs.size() == 2);
+  CHECK(k.pvcs[0].storage_class_name == std::optional<std::string>("alicloud-disk-essd"));
+  CHECK(k.pvcs[0].requested_bytes == int64_t{20} << 30);
+  CHECK(k.pvcs[0].volume_name == "d-0001");
+  CHECK(k.pvcs[0].phase == "Bound");
+  CHECK_FALSE(k.pvcs[1].storage_class_name);
+  CHECK(k.pvcs[1].requested_bytes == 1536LL << 20);
+  REQUIRE(k.pvs.size() == 1);
+  CHECK(k.pvs[0].reclaim_policy == "Delete");
+  CHECK(k.pvs[0].claim_namespace == "infra");
+  CHECK(k.pvs[0].claim_name == "data-etcd-0");
+  CHECK(k.pvs[0].capacity_bytes == int64_t{20} << 30);
+  REQUIRE(k.storage_classes.size() == 1);
+  CHECK(k.storage_classes[0].is_default);
+  CHECK(k.storage_classes[0].volume_binding_mode == "WaitForFirstConsumer");
+  REQUIRE(k.resource_quotas.size() == 1);
+  CHECK(k.resource_quotas[0].hard == m.kube.resource_quotas[0].hard);
+  CHECK(k.resource_quotas[0].used == m.kube.resource_quotas[0].used);
 }
 
 TEST_CASE("the same model gives the same bytes") {

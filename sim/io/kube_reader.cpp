@@ -144,10 +144,6 @@ std::string GpuMemHint(std::string_view text) {
 }
 
 // Resources counted in bytes; everything else but cpu counts units (kube_types.h).
-bool IsByteResource(std::string_view name) {
-  return name == "memory" || name == "ephemeral-storage" || name == "storage" ||
-         name.starts_with("hugepages-");
-}
 
 // Kubernetes' IsExtendedResourceName: a qualified name outside the kubernetes.io domain.
 // Those must be integers and cannot be over-committed (limits required, requests == limits).
@@ -2306,19 +2302,6 @@ StorageClassSpec ObjectReader::ReadStorageClass(const Field& object) {
 // The resource a quota key counts, for its units: `requests.cpu` and `limits.cpu` count cpu,
 // `gold.storageclass.storage.k8s.io/requests.storage` counts storage; other keys (`pods`,
 // `count/deployments.apps`) count objects.
-std::string QuotaResource(std::string_view key) {
-  constexpr std::string_view kPerClass = ".storageclass.storage.k8s.io/";
-  if (const size_t at = key.find(kPerClass); at != std::string_view::npos) {
-    key.remove_prefix(at + kPerClass.size());
-  }
-  for (std::string_view prefix : {"requests.", "limits."}) {
-    if (key.starts_with(prefix)) {
-      key.remove_prefix(prefix.size());
-      break;
-    }
-  }
-  return std::string(key);
-}
 
 ResourceList ObjectReader::QuotaList(const std::optional<Field>& f) {
   ResourceList list;
@@ -2329,7 +2312,7 @@ ResourceList ObjectReader::QuotaList(const std::optional<Field>& f) {
       Fail(value, Cat({"expected a quantity, found ", Describe(tree_, *value.node)}),
            "write quota amounts as name: quantity, e.g. requests.cpu: \"64\"");
     }
-    list[key] = ResourceValue(value, QuotaResource(key), std::string(tree_.Scalar(*value.node)));
+    list[key] = ResourceValue(value, std::string(QuotaResourceName(key)), std::string(tree_.Scalar(*value.node)));
   }
   return list;
 }

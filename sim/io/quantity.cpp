@@ -435,4 +435,60 @@ Parsed<double> ParsePercentage(std::string_view text) {
   return Value(*v);
 }
 
+std::string_view QuotaResourceName(std::string_view key) {
+  constexpr std::string_view kPerClass = ".storageclass.storage.k8s.io/";
+  if (const size_t at = key.find(kPerClass); at != std::string_view::npos) {
+    key.remove_prefix(at + kPerClass.size());
+  }
+  for (std::string_view prefix : {"requests.", "limits."}) {
+    if (key.starts_with(prefix)) {
+      key.remove_prefix(prefix.size());
+      break;
+    }
+  }
+  return key;
+}
+
+bool IsByteResource(std::string_view resource) {
+  const std::string_view name = QuotaResourceName(resource);
+  return name == "memory" || name == "ephemeral-storage" || name == "storage" ||
+         name.starts_with("hugepages-");
+}
+
+Parsed<int64_t> ParseResourceAmount(std::string_view resource, std::string_view text) {
+  const std::string_view name = QuotaResourceName(resource);
+  if (name == "cpu") return ParseCpuMilli(text);
+  const std::optional<double> v = ParseQuantity(text);
+  if (!v) {
+    Parsed<int64_t> out = Error<int64_t>(Quote(text) + " is not a quantity");
+    if (IsByteResource(name)) {
+      const Parsed<int64_t> m = ParseMemoryMib(text);
+      out.hint = m.hint.starts_with("did you mean")
+                     ? m.hint
+                     : std::string(name) + " is in bytes or a quantity such as 512Mi or 8Gi";
+    } else {
+      out.hint = "write a number such as 8";
+    }
+    return out;
+  }
+  if (*v < 0) return Error<int64_t>(Quote(text) + " is negative");
+  if (*v > 9.2e18) return Error<int64_t>(Quote(text) + " is too large");
+  return Value(static_cast<int64_t>(std::ceil(*v - 1e-9)));
+}
+
+std::string FormatResourceAmount(std::string_view resource, int64_t amount) {
+  const std::string_view name = QuotaResourceName(resource);
+  if (name == "cpu") {
+    return amount % 1000 == 0 ? std::to_string(amount / 1000) : std::to_string(amount) + "m";
+  }
+  if (IsByteResource(name) && amount > 0) {
+    for (const auto& [shift, suffix] : {std::pair{50, "Pi"}, {40, "Ti"}, {30, "Gi"}, {20, "Mi"},
+                                        {10, "Ki"}}) {
+      const int64_t size = int64_t{1} << shift;
+      if (amount % size == 0) return std::to_string(amount / size) + suffix;
+    }
+  }
+  return std::to_string(amount);
+}
+
 }  // namespace knobsim

@@ -58,4 +58,21 @@ Parsed<double> ParseRate(std::string_view text);
 // A fraction in [0, 1], written as a percentage (`0.1%`) or as the fraction itself (`0.001`).
 Parsed<double> ParsePercentage(std::string_view text);
 
+// ---- Resource amounts as ResourceList counts them (sim/kube_types.h) ---------------------------
+
+// The resource a quota key limits: `requests.cpu` -> cpu, `limits.memory` -> memory,
+// `gold.storageclass.storage.k8s.io/requests.storage` -> storage; other keys as they are.
+std::string_view QuotaResourceName(std::string_view key);
+
+// Whether the resource (or quota key) counts bytes: memory, ephemeral-storage, storage, hugepages-*.
+bool IsByteResource(std::string_view resource);
+
+// An amount of `resource` (a resource name or a quota key) in ResourceList units: millicores for
+// cpu, bytes for memory and storage, whole units (rounded up) for everything else.
+Parsed<int64_t> ParseResourceAmount(std::string_view resource, std::string_view text);
+
+// The inverse, in the form a manifest would carry: cpu `4` or `3920m`, bytes with the largest
+// binary suffix that divides them (`128Gi`, `1536Mi`, else the byte count), counts as they are.
+std::string FormatResourceAmount(std::string_view resource, int64_t amount);
+
 }  // namespace knobsim

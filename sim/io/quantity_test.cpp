@@ -188,3 +188,36 @@ TEST_CASE("percentages are written with % or as a fraction") {
 
 }  // namespace
 }  // namespace knobsim
+
+namespace knobsim {
+namespace {
+
+TEST_CASE("resource amounts read and write in the unit of the resource a quota key names") {
+  CHECK(QuotaResourceName("requests.cpu") == "cpu");
+  CHECK(QuotaResourceName("gold.storageclass.storage.k8s.io/requests.storage") == "storage");
+  CHECK(QuotaResourceName("count/deployments.apps") == "count/deployments.apps");
+  CHECK(IsByteResource("limits.memory"));
+  CHECK_FALSE(IsByteResource("requests.aliyun.com/gpu-mem"));
+  CHECK(*ParseResourceAmount("requests.cpu", "3920m").value == 3920);
+  CHECK(*ParseResourceAmount("requests.cpu", "64").value == 64000);
+  CHECK(*ParseResourceAmount("limits.memory", "128Gi").value == int64_t{128} << 30);
+  CHECK(*ParseResourceAmount("pods", "50").value == 50);
+  CHECK(ParseResourceAmount("limits.memory", "8GB").hint == "did you mean 8Gi?");
+  CHECK_FALSE(ParseResourceAmount("pods", "-1").ok());
+  CHECK(FormatResourceAmount("requests.cpu", 3920) == "3920m");
+  CHECK(FormatResourceAmount("requests.cpu", 64000) == "64");
+  CHECK(FormatResourceAmount("limits.memory", int64_t{128} << 30) == "128Gi");
+  CHECK(FormatResourceAmount("storage", 1536LL << 20) == "1536Mi");
+  CHECK(FormatResourceAmount("memory", 1000) == "1000");
+  CHECK(FormatResourceAmount("requests.aliyun.com/gpu-mem", 96) == "96");
+  for (const char* key : {"requests.cpu", "limits.memory", "pods", "requests.storage"}) {
+    for (int64_t amount : {int64_t{0}, int64_t{1}, int64_t{1500}, int64_t{3} << 30}) {
+      CAPTURE(key);
+      CAPTURE(amount);
+      CHECK(*ParseResourceAmount(key, FormatResourceAmount(key, amount)).value == amount);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace knobsim

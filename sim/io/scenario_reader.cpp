@@ -203,6 +203,16 @@ class Reader {
   RunSettings ReadRun(const Field& f) const;
   Variant ReadVariant(const Field& f, const Scenario& s) const;
   void CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const;
+  // The `kube:` section (cluster objects the checks read).
+  ScenarioKube ReadKube(const Field& f) const;
+  PodDisruptionBudgetSpec ReadPdb(const Field& f) const;
+  StatefulSetSpec ReadStatefulSet(const Field& f) const;
+  PersistentVolumeClaimSpec ReadPvc(const Field& f) const;
+  PersistentVolumeSpec ReadPv(const Field& f) const;
+  StorageClassSpec ReadStorageClass(const Field& f) const;
+  ResourceQuotaSpec ReadResourceQuota(const Field& f) const;
+  IntOrPercent ReadIntOrPercent(const Field& f) const;
+  ResourceList ReadResourceAmounts(const Field& f) const;
 
   std::string file_;
 };
@@ -440,7 +450,7 @@ Taint Reader::ReadTaint(const Field& f) const {
 NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
   Section s(*this, f,
             {"name", "count", "nodes", "gpu", "gpus_per_node", "cpu", "memory", "pods", "zones",
-             "instance_type", "labels", "taints", "memory_isolation", "cgpu_version"});
+             "instance_type", "labels", "taints", "memory_isolation", "cgpu_version", "spot"});
   NodePool p;
   p.name = DnsName(s.Require("name"));
   if (auto v = s.Get("nodes")) {
@@ -495,6 +505,14 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
     for (const Field& item : Items(*v)) p.taints.push_back(ReadTaint(item));
   }
   if (auto v = s.Get("cgpu_version")) p.cgpu_version = String(*v);
+  if (auto v = s.Get("spot")) {
+    // Spot instances: reclaims per node-hour (a Poisson process per node) and how long a
+    // replacement node takes to join. Above one a minute the pool would mostly be down.
+    Section spot(*this, *v, {"per_node_hour", "replace_after"});
+    p.spot.per_node_hour = Number(spot.Require("per_node_hour"), 0, 60, false, false,
+                                  "reclaims per node per hour, e.g. 0.05; 0 = on-demand");
+    if (auto r = spot.Get("replace_after")) p.spot.replace_after = Duration(*r);
+  }
 
   // Derived from the labels (semantics.md §1.2). knobsim's default for a GPU pool without
   // ack.node.gpu.schedule is cgpu (ACK's is exclusive cards): scenarios are about sharing. The
@@ -810,7 +828,8 @@ Workload Reader::ReadWorkload(const Field& f) const {
              "memory",        "gpu_mem",     "gpu_core",        "gpu_count", "whole_gpus",
              "schd_weight",   "gpu_memory",  "startup",         "probe",     "on_load_oom",
              "traffic",       "work",        "concurrency",     "batching",  "cpu_time",
-             "timeout",       "on_timeout",  "routing",         "slo",       "pods"});
+             "timeout",       "on_timeout",  "routing",         "slo",       "pods",
+             "kind",          "images",      "image_size",      "annotations", "volumes"});
   Workload w;
   w.name = DnsName(s.Require("name"));
   if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
@@ -851,6 +870,13 @@ Workload Reader::ReadWorkload(const Field& f) const {
   } else {
     w.labels = {{"app", w.name}};
   }
+  // The owner's kind as Kubernetes names it; the checks know Deployment, StatefulSet, DaemonSet,
+  // ReplicaSet, Job, CronJob and Pod, and treat other (custom) kinds as opaque owners.
+  if (auto v = s.Get("kind")) w.kind = NonEmptyString(*v);
+  if (auto v = s.Get("images")) w.images = StringList(*v);
+  if (auto v = s.Get("image_size")) w.image_size_mib = Unit(*v, &ParseMemoryMib, "a quantity");
+  if (auto v = s.Get("annotations")) w.annotations = StringMap(*v);
+  if (auto v = s.Get("volumes")) w.volumes = StringList(*v);
   if (auto v = s.Get("node_selector")) w.node_selector = StringMap(*v);
   if (auto v = s.Get("node_affinity")) w.node_affinity = ReadNodeAffinity(*v);
   if (auto v = s.Get("tolerations")) {
@@ -1113,11 +1139,211 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
   return v;
 }
 
+// ---- kube: cluster objects the checks read (semantics.md §5.4) -----------------------------
+
+// `1` or "25%", as intstr.IntOrString.
+IntOrPercent Reader::ReadIntOrPercent(const Field& f) const {
+  std::string text = Scalar(f, "an integer or a percentage");
+  IntOrPercent v;
+  if (!text.empty() && text.back() == '%') {
+    v.percent = true;
+    text.pop_back();
+  }
+  int n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size() || n < 0 ||
+      (v.percent && n > 100)) {
+    Fail(f, Quote(f.node.Scalar()) + " is not a count or a percentage",
+         "write a whole number such as 1, or a percentage such as \"51%\"");
+  }
+  v.value = n;
+  return v;
+}
+
+// `{requests.cpu: "32", limits.memory: 128Gi, pods: "50"}`: quantities by resource.
+ResourceList Reader::ReadResourceAmounts(const Field& f) const {
+  ResourceList list;
+  for (const auto& [key, value] : Entries(f)) {
+    if (key.empty()) Fail(value, "empty resource name");
+    const Parsed<int64_t> amount = ParseResourceAmount(key, Scalar(value, "a quantity"));
+    if (!amount.ok()) Fail(value, amount.error, amount.hint);
+    list[key] = *amount.value;
+  }
+  return list;
+}
+
+PodDisruptionBudgetSpec Reader::ReadPdb(const Field& f) const {
+  Section s(*this, f,
+            {"namespace", "name", "min_available", "max_unavailable", "selector",
+             "unhealthy_pod_eviction_policy", "status"});
+  PodDisruptionBudgetSpec p;
+  if (auto v = s.Get("namespace")) p.namespace_ = DnsName(*v);
+  p.name = NonEmptyString(s.Require("name"));
+  if (auto v = s.Get("min_available")) p.min_available = ReadIntOrPercent(*v);
+  if (auto v = s.Get("max_unavailable")) {
+    if (p.min_available) {
+      Fail(*v, "min_available and max_unavailable are mutually exclusive",
+           "a PodDisruptionBudget sets one of the two");
+    }
+    p.max_unavailable = ReadIntOrPercent(*v);
+  }
+  // Absent selector: the budget matches no pod (policy/v1); `{}` matches every pod of the namespace.
+  if (auto v = s.Get("selector")) p.selector = ReadLabelSelector(*v);
+  if (auto v = s.Get("unhealthy_pod_eviction_policy")) {
+    p.unhealthy_pod_eviction_policy = std::string(Enum<std::string_view>(
+        *v, "an eviction policy",
+        {{"IfHealthyBudget", "IfHealthyBudget"}, {"AlwaysAllow", "AlwaysAllow"}}));
+  }
+  if (auto v = s.Get("status")) {
+    Section st(*this, *v,
+               {"current_healthy", "desired_healthy", "disruptions_allowed", "expected_pods"});
+    PodDisruptionBudgetSpec::Status status;
+    if (auto x = st.Get("current_healthy")) status.current_healthy = Int(*x, 0);
+    if (auto x = st.Get("desired_healthy")) status.desired_healthy = Int(*x, 0);
+    if (auto x = st.Get("disruptions_allowed")) status.disruptions_allowed = Int(*x, 0);
+    if (auto x = st.Get("expected_pods")) status.expected_pods = Int(*x, 0);
+    p.status = status;
+  }
+  return p;
+}
+
+StatefulSetSpec Reader::ReadStatefulSet(const Field& f) const {
+  Section s(*this, f,
+            {"namespace", "name", "replicas", "selector", "labels", "volume_claim_templates",
+             "status"});
+  StatefulSetSpec st;
+  if (auto v = s.Get("namespace")) st.namespace_ = DnsName(*v);
+  st.name = NonEmptyString(s.Require("name"));
+  if (auto v = s.Get("replicas")) st.replicas = Int(*v, 0);
+  if (auto v = s.Get("selector")) st.selector = ReadLabelSelector(*v);
+  if (auto v = s.Get("labels")) st.template_labels = StringMap(*v);
+  if (auto v = s.Get("volume_claim_templates")) st.volume_claim_templates = StringList(*v);
+  if (auto v = s.Get("status")) {
+    Section status(*this, *v, {"replicas", "ready_replicas"});
+    if (auto x = status.Get("replicas")) st.status_replicas = Int(*x, 0);
+    if (auto x = status.Get("ready_replicas")) st.ready_replicas = Int(*x, 0);
+  }
+  return st;
+}
+
+PersistentVolumeClaimSpec Reader::ReadPvc(const Field& f) const {
+  Section s(*this, f, {"namespace", "name", "storage_class", "request", "volume", "phase"});
+  PersistentVolumeClaimSpec c;
+  if (auto v = s.Get("namespace")) c.namespace_ = DnsName(*v);
+  c.name = NonEmptyString(s.Require("name"));
+  // Absent: the default StorageClass applies; "": no class (static binding only).
+  if (auto v = s.Get("storage_class")) c.storage_class_name = v->node.IsNull() ? "" : String(*v);
+  if (auto v = s.Get("request")) {
+    const std::string text = Scalar(*v, "a quantity");
+    const Parsed<int64_t> bytes = ParseResourceAmount("storage", text);
+    if (!bytes.ok()) Fail(*v, bytes.error, bytes.hint);
+    c.requested_bytes = *bytes.value;
+  }
+  if (auto v = s.Get("volume")) c.volume_name = String(*v);
+  if (auto v = s.Get("phase")) {
+    c.phase = std::string(Enum<std::string_view>(
+        *v, "a claim phase", {{"Pending", "Pending"}, {"Bound", "Bound"}, {"Lost", "Lost"}}));
+  }
+  return c;
+}
+
+PersistentVolumeSpec Reader::ReadPv(const Field& f) const {
+  Section s(*this, f, {"name", "storage_class", "reclaim_policy", "capacity", "claim", "phase"});
+  PersistentVolumeSpec pv;
+  pv.name = NonEmptyString(s.Require("name"));
+  if (auto v = s.Get("storage_class")) pv.storage_class_name = String(*v);
+  if (auto v = s.Get("reclaim_policy")) {
+    pv.reclaim_policy = std::string(Enum<std::string_view>(
+        *v, "a reclaim policy", {{"Retain", "Retain"}, {"Delete", "Delete"}, {"Recycle", "Recycle"}}));
+  }
+  if (auto v = s.Get("capacity")) {
+    const Parsed<int64_t> bytes = ParseResourceAmount("storage", Scalar(*v, "a quantity"));
+    if (!bytes.ok()) Fail(*v, bytes.error, bytes.hint);
+    pv.capacity_bytes = *bytes.value;
+  }
+  if (auto v = s.Get("claim")) {
+    const std::string claim = NonEmptyString(*v);
+    const size_t slash = claim.find('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == claim.size()) {
+      Fail(*v, Quote(claim) + " does not name a claim", "write namespace/name, e.g. db/data-pg-0");
+    }
+    pv.claim_namespace = claim.substr(0, slash);
+    pv.claim_name = claim.substr(slash + 1);
+  }
+  if (auto v = s.Get("phase")) {
+    pv.phase = std::string(Enum<std::string_view>(*v, "a volume phase",
+                                                  {{"Pending", "Pending"},
+                                                   {"Available", "Available"},
+                                                   {"Bound", "Bound"},
+                                                   {"Released", "Released"},
+                                                   {"Failed", "Failed"}}));
+  }
+  return pv;
+}
+
+StorageClassSpec Reader::ReadStorageClass(const Field& f) const {
+  Section s(*this, f,
+            {"name", "provisioner", "reclaim_policy", "volume_binding_mode", "default"});
+  StorageClassSpec sc;
+  sc.name = NonEmptyString(s.Require("name"));
+  if (auto v = s.Get("provisioner")) sc.provisioner = String(*v);
+  if (auto v = s.Get("reclaim_policy")) {
+    sc.reclaim_policy = std::string(Enum<std::string_view>(
+        *v, "a reclaim policy", {{"Delete", "Delete"}, {"Retain", "Retain"}}));
+  }
+  if (auto v = s.Get("volume_binding_mode")) {
+    sc.volume_binding_mode = std::string(Enum<std::string_view>(
+        *v, "a binding mode",
+        {{"Immediate", "Immediate"}, {"WaitForFirstConsumer", "WaitForFirstConsumer"}}));
+  }
+  if (auto v = s.Get("default")) {
+    sc.is_default = Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});
+  }
+  return sc;
+}
+
+ResourceQuotaSpec Reader::ReadResourceQuota(const Field& f) const {
+  Section s(*this, f, {"namespace", "name", "hard", "used"});
+  ResourceQuotaSpec q;
+  if (auto v = s.Get("namespace")) q.namespace_ = DnsName(*v);
+  q.name = NonEmptyString(s.Require("name"));
+  if (auto v = s.Get("hard")) q.hard = ReadResourceAmounts(*v);
+  if (auto v = s.Get("used")) q.used = ReadResourceAmounts(*v);
+  return q;
+}
+
+ScenarioKube Reader::ReadKube(const Field& f) const {
+  Section s(*this, f,
+            {"pdbs", "stateful_sets", "pvcs", "pvs", "storage_classes", "resource_quotas"});
+  ScenarioKube k;
+  // Objects are keyed by namespace/name (or name, cluster-scoped); a repeat is a slip.
+  auto read = [&](const char* key, auto& out, auto read_one, auto id) {
+    if (auto v = s.Get(key)) {
+      for (const Field& item : Items(*v)) {
+        auto object = (this->*read_one)(item);
+        for (const auto& other : out) {
+          if (id(other) == id(object)) Fail(item, "duplicate " + Quote(id(object)));
+        }
+        out.push_back(std::move(object));
+      }
+    }
+  };
+  auto namespaced = [](const auto& o) { return o.namespace_ + "/" + o.name; };
+  auto cluster_scoped = [](const auto& o) { return o.name; };
+  read("pdbs", k.pdbs, &Reader::ReadPdb, namespaced);
+  read("stateful_sets", k.stateful_sets, &Reader::ReadStatefulSet, namespaced);
+  read("pvcs", k.pvcs, &Reader::ReadPvc, namespaced);
+  read("pvs", k.pvs, &Reader::ReadPv, cluster_scoped);
+  read("storage_classes", k.storage_classes, &Reader::ReadStorageClass, cluster_scoped);
+  read("resource_quotas", k.resource_quotas, &Reader::ReadResourceQuota, namespaced);
+  return k;
+}
+
 Scenario Reader::Read(const YAML::Node& root) const {
   const Field top{root, "", LineOf(root, 1)};
   Section s(*this, top,
             {"name", "description", "gpu_types", "cluster", "node_pools", "workloads", "run",
-             "variants"});
+             "variants", "kube"});
   Scenario sc;
   sc.file = file_;
   sc.name = NonEmptyString(s.Require("name"));
@@ -1154,6 +1380,7 @@ Scenario Reader::Read(const YAML::Node& root) const {
     }
   }
   if (auto v = s.Get("run")) sc.run = ReadRun(*v);
+  if (auto v = s.Get("kube")) sc.kube = ReadKube(*v);
   if (auto v = s.Get("variants")) {
     for (const Field& item : Items(*v)) {
       Variant variant = ReadVariant(item, sc);

@@ -510,7 +510,7 @@ TEST_CASE("unknown keys list the known ones when no key is close") {
         "s.yaml:2: nodepools: unknown key; did you mean `node_pools`?");
   CHECK(ErrorOf("name: x\nbase: 1\n") ==
         "s.yaml:2: base: unknown key; known keys: name, description, gpu_types, cluster, "
-        "node_pools, workloads, run, variants");
+        "node_pools, workloads, run, variants, kube");
   CHECK(ErrorOf("name: x\nvariants:\n  - &v {name: a, policy: 1}\n  - <<: *v\n    name: b\n") ==
         "s.yaml:4: variants[1].<<: unknown key; YAML merge keys (<<) are not supported");
 }
@@ -632,6 +632,99 @@ TEST_CASE("variants are checked against the scenario they change") {
         "s.yaml:8: variants[0].traffic_scale: -1 is negative");
   CHECK(ErrorOf(base + "  - {name: v, node_count: {nope: 1}}\n") ==
         "s.yaml:8: variants[0].node_count.nope: unknown node pool \"nope\"; node pools: share");
+}
+
+TEST_CASE("a node pool's spot key sets its reclaim rate and replacement delay") {
+  const std::string head = "name: x\nnode_pools:\n  - {name: gpu, gpu: A10, count: 2";
+  const Scenario on_demand = Read(head + "}\n");
+  CHECK(on_demand.node_pools[0].spot.per_node_hour == 0);
+  CHECK(on_demand.node_pools[0].spot.replace_after == 180 * kS);
+  const Scenario spot = Read(head + ", spot: {per_node_hour: 0.05, replace_after: 3m30s}}\n");
+  CHECK(spot.node_pools[0].spot.per_node_hour == 0.05);
+  CHECK(spot.node_pools[0].spot.replace_after == 210 * kS);
+  CHECK(Read(head + ", spot: {per_node_hour: 2}}\n").node_pools[0].spot.replace_after == 180 * kS);
+  CHECK(ErrorOf(head + ", spot: {per_node_hour: -1}}\n") ==
+        "s.yaml:3: node_pools[0].spot.per_node_hour: -1 is not in [0, 60]; reclaims per node per "
+        "hour, e.g. 0.05; 0 = on-demand");
+  CHECK(ErrorOf(head + ", spot: {replace_after: 3m}}\n") ==
+        "s.yaml:3: node_pools[0].spot: missing required key `per_node_hour`");
+  CHECK(ErrorOf(head + ", spot: {per_node_hour: 0.1, replace_afer: 3m}}\n") ==
+        "s.yaml:3: node_pools[0].spot.replace_afer: unknown key; did you mean `replace_after`?");
+  CHECK(ErrorOf(head + ", spot: {per_node_hour: 0.1, replace_after: 180}}\n") ==
+        "s.yaml:3: node_pools[0].spot.replace_after: \"180\" has no unit; add a unit, e.g. 180s");
+  CHECK(ErrorOf(head + ", spot: 0.05}\n") ==
+        "s.yaml:3: node_pools[0].spot: expected a mapping, found \"0.05\"");
+}
+
+}  // namespace
+}  // namespace knobsim
+
+namespace knobsim {
+namespace {
+
+TEST_CASE("the kube: section reads PDBs, StatefulSets, storage and quotas") {
+  Expected<Scenario> s = ReadScenarioString(R"(name: x
+kube:
+  pdbs:
+    - {namespace: infra, name: etcd, min_available: "51%", selector: {match_labels: {app: etcd}}}
+    - {namespace: infra, name: all, max_unavailable: 0, selector: {}}
+  stateful_sets:
+    - {namespace: infra, name: etcd, replicas: 3, selector: {match_labels: {app: etcd}}, volume_claim_templates: [data]}
+  pvcs:
+    - {namespace: infra, name: data-etcd-0, storage_class: "", request: 20Gi, volume: d-1, phase: Bound}
+  pvs:
+    - {name: d-1, reclaim_policy: Delete, capacity: 20Gi, claim: infra/data-etcd-0, phase: Bound}
+  storage_classes:
+    - {name: essd, provisioner: diskplugin.csi.alibabacloud.com, default: true}
+  resource_quotas:
+    - {namespace: ai, name: gpu, hard: {requests.cpu: "64", limits.memory: 256Gi, requests.aliyun.com/gpu-mem: "96", pods: "50"}}
+)",
+                                            "s.yaml");
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
+  const ScenarioKube& k = s->kube;
+  REQUIRE(k.pdbs.size() == 2);
+  CHECK(k.pdbs[0].min_available == IntOrPercent{51, true});
+  CHECK(k.pdbs[0].unhealthy_pod_eviction_policy == "IfHealthyBudget");  // the API default
+  CHECK_FALSE(k.pdbs[0].status);
+  REQUIRE(k.pdbs[1].selector);  // `{}`: every pod of the namespace
+  CHECK(k.pdbs[1].selector->match_labels.empty());
+  CHECK(k.pdbs[1].max_unavailable == IntOrPercent{0, false});
+  CHECK(k.stateful_sets[0].replicas == 3);
+  CHECK(k.pvcs[0].storage_class_name == std::optional<std::string>(""));  // explicitly none
+  CHECK(k.pvcs[0].requested_bytes == int64_t{20} << 30);
+  CHECK(k.pvs[0].claim_name == "data-etcd-0");
+  CHECK(k.storage_classes[0].reclaim_policy == "Delete");  // the API default
+  CHECK(k.resource_quotas[0].hard.at("requests.cpu") == 64000);
+  CHECK(k.resource_quotas[0].hard.at("limits.memory") == int64_t{256} << 30);
+  CHECK(k.resource_quotas[0].hard.at("requests.aliyun.com/gpu-mem") == 96);
+  CHECK(k.resource_quotas[0].hard.at("pods") == 50);
+}
+
+TEST_CASE("the kube: section names the field of a bad object") {
+  auto error = [](const std::string& kube) {
+    Expected<Scenario> s = ReadScenarioString("name: x\nkube:\n" + kube, "s.yaml");
+    return s.ok() ? std::string("(no error)") : s.error().ToString();
+  };
+  CHECK(error("  pdbs:\n    - {name: a, min_available: 1, max_unavailable: 1}\n") ==
+        "s.yaml:4: kube.pdbs[0].max_unavailable: min_available and max_unavailable are mutually "
+        "exclusive; a PodDisruptionBudget sets one of the two");
+  CHECK(error("  pdbs:\n    - {name: a, min_available: \"150%\"}\n") ==
+        "s.yaml:4: kube.pdbs[0].min_available: \"150%\" is not a count or a percentage; write a "
+        "whole number such as 1, or a percentage such as \"51%\"");
+  CHECK(error("  pvs:\n    - {name: d, reclaim_policy: Keep}\n").find(
+            "kube.pvs[0].reclaim_policy: \"Keep\" is not") != std::string::npos);
+  CHECK(error("  pvs:\n    - {name: d, claim: data}\n") ==
+        "s.yaml:4: kube.pvs[0].claim: \"data\" does not name a claim; write namespace/name, e.g. "
+        "db/data-pg-0");
+  CHECK(error("  pvcs:\n    - {name: c, request: 20GB}\n") ==
+        "s.yaml:4: kube.pvcs[0].request: \"20GB\" is not a quantity; did you mean 20Gi?");
+  CHECK(error("  resource_quotas:\n    - {name: q, hard: {limits.memory: 8GB}}\n") ==
+        "s.yaml:4: kube.resource_quotas[0].hard.limits.memory: \"8GB\" is not a quantity; did you "
+        "mean 8Gi?");
+  CHECK(error("  pdb:\n    - {name: a}\n") ==
+        "s.yaml:3: kube.pdb: unknown key; did you mean `pdbs`?");
+  CHECK(error("  pdbs:\n    - {name: a}\n    - {name: a}\n") ==
+        "s.yaml:5: kube.pdbs[1]: duplicate \"default/a\"");
 }
 
 }  // namespace

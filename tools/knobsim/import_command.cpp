@@ -37,6 +37,7 @@ struct ImportArgs {
   std::vector<std::string> isolation_rules;
   std::string cgpu_version_label = ImportOptions{}.cgpu_version_label;
   std::vector<std::string> cgpu_no_isolation_versions;
+  std::vector<std::string> backup_annotations;
   int policy = 5;
   double switch_overhead = 0;
   std::string name = "imported";
@@ -90,6 +91,7 @@ int RunImport(const ImportArgs& args) {
   }
   options.cgpu_version_label = args.cgpu_version_label;
   options.cgpu_no_isolation_versions = args.cgpu_no_isolation_versions;
+  if (!args.backup_annotations.empty()) options.backup_annotations = args.backup_annotations;
 
   Expected<KubeObjects> objects = ReadKubeFiles(args.kube);
   if (!objects) return BadInput(objects.error().ToString());
@@ -205,6 +207,9 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--cgpu-no-isolation-versions", args->cgpu_no_isolation_versions,
                   "cGPU releases known not to isolate memory: their pools import as soft")
       ->delimiter(',');
+  cmd->add_option("--backup-annotation", args->backup_annotations,
+                  "pod annotation key that marks volumes as backed up; the only annotations "
+                  "written (default: backup.velero.io/backup-volumes, knobsim.io/backup; repeatable)");
   cmd->add_option("--policy", args->policy,
                   "the cluster's cGPU POLICY (not in the export; 5 = ACK's native time-slicing)")
       ->check(CLI::Range(0, 5))
