@@ -40,7 +40,7 @@ struct RunSetOptions {
 };
 
 struct ErrorStats {
-  MeanCi oom, fake_ready, timeout, no_replica;
+  MeanCi oom, fake_ready, timeout, no_replica, interrupted;
 };
 
 struct LatencyStats {  // milliseconds

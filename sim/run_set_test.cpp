@@ -43,8 +43,9 @@ RunResult Fake(const Scenario& s, uint64_t seed) {
     x.name = w.name;
     x.requests = 1000 + static_cast<int64_t>(seed % 97) + w.replicas;
     x.errors.timeout = static_cast<int64_t>(seed % 5);
-    x.completed = w.replicas == 0 ? 0 : x.requests - x.errors.timeout;
-    x.errors.no_replica = x.requests - x.completed - x.errors.timeout;
+    x.errors.interrupted = w.replicas == 0 ? 0 : static_cast<int64_t>(seed % 3);
+    x.completed = w.replicas == 0 ? 0 : x.requests - x.errors.timeout - x.errors.interrupted;
+    x.errors.no_replica = x.requests - x.completed - x.errors.timeout - x.errors.interrupted;
     x.latency_ms.p99 = w.replicas == 0 ? 0 : 10.0 * w.replicas + static_cast<double>(seed % 7);
     x.latency_ms.mean = x.latency_ms.p99 / 2;
     x.throughput_rps = static_cast<double>(x.completed) / 90.0;
@@ -147,17 +148,20 @@ TEST_CASE("RunSet: replications are seeded alike across variants and summarized"
   const VariantSummary& more = r.variants[2];
   REQUIRE(base.runs.size() == reps);
   CHECK(base.replications == reps);
-  std::vector<double> requests, busy, p99;
+  std::vector<double> requests, busy, p99, interrupted;
   int met = 0;
   for (int rep = 0; rep < reps; ++rep) {
     // Common random numbers: replication rep of every variant has the same seed.
     CHECK(base.runs[rep].pods[0].name == more.runs[rep].pods[0].name);
     requests.push_back(static_cast<double>(base.runs[rep].workloads[0].requests));
+    interrupted.push_back(static_cast<double>(base.runs[rep].workloads[0].errors.interrupted));
     p99.push_back(base.runs[rep].workloads[0].latency_ms.p99);
     busy.push_back(base.runs[rep].cards[1].busy);
     met += base.runs[rep].workloads[0].slo_met ? 1 : 0;
   }
   CheckSame(base.workloads[0].requests, Summarize(requests));
+  CheckSame(base.workloads[0].errors.interrupted, Summarize(interrupted));
+  CHECK(base.workloads[0].errors.interrupted.half_width > 0);  // the seeds differ mod 3
   CheckSame(base.workloads[0].latency_ms.p99, Summarize(p99));
   CheckSame(base.cards[1].busy, Summarize(busy));
   CHECK(base.workloads[0].slo_met_replications == met);

@@ -13,6 +13,10 @@
 //    advances each at v * min_d share_d / k reference-ns per ns. Each pod keeps an "attained"
 //    counter (progress of each of its jobs since the pod last went idle) so that a job's finish
 //    is a fixed attained value; only the cards whose state changed are re-shared and re-scheduled.
+//  * Spot nodes (NodePool::spot): each node's reclaims are a Poisson process drawn from a stream
+//    of its own over the whole run, whatever the node's state, so paired variants see the same
+//    reclaims. A reclaim stops every pod on the node (their requests fail as `interrupted`); after
+//    `replace_after` an identical, empty node joins and the same pods start on it from scratch.
 #include "sim/simulation.h"
 
 #include <algorithm>
@@ -49,6 +53,8 @@ enum EventKind : uint32_t {
   kLoadDone,        // target: pod
   kBatchWait,       // target: pod
   kWarmupEnd,
+  kSpotReclaim,     // target: node
+  kNodeReplaced,    // target: node
 };
 
 enum class PodPhase { kPending, kPulling, kLoading, kServing, kFakeReady, kUnready, kCrashLoop };
@@ -150,6 +156,15 @@ struct PodRun {
   SimTime last_update = 0;
 };
 
+// A node as the run sees it: which pods it holds (for a reclaim) and its spot reclaims.
+struct NodeRun {
+  std::vector<int32_t> pods;   // pods placed on it, in binding order
+  double reclaim_mean_ns = 0;  // mean time between reclaims; 0 = on-demand, never reclaimed
+  SimTime replace_after = 0;
+  RandomStream reclaims;       // "spot/<pool>/<ordinal>": the same node in every variant
+  bool down = false;           // reclaimed, its replacement not yet joined
+};
+
 struct WorkloadRun {
   // Streams are named after the workload, so every variant draws the same arrivals and work.
   WorkloadRun(const Workload& w, uint64_t seed)
@@ -199,6 +214,12 @@ class Simulator {
   void SetPhase(int32_t p, PodPhase phase);
   void RefreshReady(int32_t w);
   void Note(const char* kind, int32_t p, std::string message);
+  void NoteNode(const char* kind, int32_t n, std::string message);
+  // spot nodes
+  void ScheduleReclaim(int32_t n);
+  void ReclaimNode(int32_t n);
+  void EvictPod(int32_t p, const std::string& why);
+  void ReplaceNode(int32_t n);
   // requests
   void Arrive(int32_t w);
   void Enqueue(int32_t r);
@@ -236,6 +257,7 @@ class Simulator {
   Cluster cluster_;
   std::vector<CardRun> cards_;
   std::vector<PodRun> pods_;
+  std::vector<NodeRun> nodes_;
   std::vector<WorkloadRun> workloads_;
   FragmentationResult fragmentation_;
   std::vector<Request> requests_;
@@ -273,6 +295,19 @@ Simulator::Simulator(const Scenario& scenario, uint64_t seed)
     // Where cGPU does not run (share nodes, cgpu.disable.isolation, whole-GPU nodes), the
     // driver's own time-slicing shares compute whatever the cluster POLICY (DESIGN.md §3.2).
     run.params.policy = pool.cgpu_active ? scenario.cluster.policy : SharingPolicy::kNative;
+  }
+  nodes_.resize(cluster_.nodes.size());
+  for (size_t n = 0, ordinal = 0; n < nodes_.size(); ++n) {
+    const int pool_index = cluster_.nodes[n].pool;
+    ordinal = n > 0 && cluster_.nodes[n - 1].pool == pool_index ? ordinal + 1 : 0;
+    const NodePool& pool = scenario_.node_pools[pool_index];
+    if (!(pool.spot.per_node_hour > 0)) continue;
+    NodeRun& node = nodes_[n];
+    node.reclaim_mean_ns = 3600.0 * 1e9 / pool.spot.per_node_hour;
+    node.replace_after = pool.spot.replace_after;
+    // Named by pool and ordinal, not by the node's name: a variant with more nodes keeps the
+    // reclaims of the nodes both have (common random numbers, DESIGN.md §3.1).
+    node.reclaims = RandomStream(seed, "spot/" + pool.name + "/" + std::to_string(ordinal));
   }
   workloads_.reserve(scenario.workloads.size());
   for (const Workload& w : scenario.workloads) workloads_.emplace_back(w, seed);
@@ -352,6 +387,7 @@ void Simulator::PlacePods() {
       continue;
     }
     pod.node = result.placement.node;
+    nodes_[pod.node].pods.push_back(p);
     const Node& node = cluster_.nodes[pod.node];
     for (int c : result.placement.cards) pod.cards.push_back(node.first_card + c);
     if (pod.cards.size() > 1 && result.placement.bottleneck_gbps > 0) {
@@ -452,6 +488,12 @@ void Simulator::Note(const char* kind, int32_t p, std::string message) {
       {now_, kind, workloads_[pod.workload].spec->namespace_ + "/" + pod.name, std::move(message)});
 }
 
+void Simulator::NoteNode(const char* kind, int32_t n, std::string message) {
+  if (cluster_result_.events.size() >= kMaxEvents) return;
+  // Node events name no pod; the message starts with the node.
+  cluster_result_.events.push_back({now_, kind, "", "node " + cluster_.nodes[n].name + " " + message});
+}
+
 void Simulator::SetPhase(int32_t p, PodPhase phase) {
   PodRun& pod = pods_[p];
   const bool was_ready = pod.phase == PodPhase::kServing || pod.phase == PodPhase::kFakeReady;
@@ -536,6 +578,94 @@ void Simulator::StopContainer(int32_t p) {
   }
   pod.in_p = false;
   pod.context_ok = false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spot nodes
+
+// The next reclaim is drawn whatever the node's state, one draw per reclaim, so the reclaim times
+// depend only on the seed, the node and the rate (a reclaim of a node that is down is skipped).
+void Simulator::ScheduleReclaim(int32_t n) {
+  NodeRun& node = nodes_[n];
+  const double gap = node.reclaims.Exponential(node.reclaim_mean_ns);
+  // Compared as doubles first: a tiny rate gives gaps beyond SimTime's range.
+  if (gap >= static_cast<double>(end_ - now_)) return;
+  queue_.Push(now_ + static_cast<SimTime>(gap), kSpotReclaim, static_cast<uint32_t>(n));
+}
+
+void Simulator::ReclaimNode(int32_t n) {
+  ScheduleReclaim(n);
+  NodeRun& node = nodes_[n];
+  if (node.down) return;
+  node.down = true;
+  const std::string& name = cluster_.nodes[n].name;
+  const SimTime back = now_ + node.replace_after;
+  const std::string why = "node " + name + " was reclaimed (spot); its replacement joins at t = " +
+                          std::to_string(back / kNanosPerSecond) + " s";
+  for (int32_t p : node.pods) EvictPod(p, why);
+  queue_.Push(back, kNodeReplaced, static_cast<uint32_t>(n));
+  NoteNode("SpotReclaim", n,
+           node.pods.empty() ? std::string("reclaimed by the provider; it held no pods")
+                             : "reclaimed by the provider: " + std::to_string(node.pods.size()) +
+                                   " pod(s) stopped, their requests failed as interrupted");
+}
+
+// The node is gone: its pod stops whatever it was doing, and every request routed to it fails.
+// The ReplicaSet's replacement pod waits, Pending, for the replacement node (assumption: nothing
+// else takes that capacity meanwhile, so it lands there again).
+void Simulator::EvictPod(int32_t p, const std::string& why) {
+  PodRun& pod = pods_[p];
+  ++pod.generation;        // cancels a pending pull, load or restart
+  ++pod.batch_generation;  // and a batch wait
+  if (!pod.cards.empty()) Touch(p);
+  for (int32_t j : pod.service) {
+    if (jobs_[j].in_service) {
+      for (int32_t r = jobs_[j].first; r != kNone; r = requests_[r].next)
+        if (requests_[r].stage != RequestStage::kGone) Account(r, false, &ErrorCounts::interrupted);
+      FreeJobRequests(j);
+    }
+    FreeJob(j);
+  }
+  pod.service.clear();
+  pod.jobs = 0;
+  pod.attained = 0;
+  pod.rate = 0;
+  pod.last_update = now_;
+  for (int32_t r = pod.queue_head; r != kNone;) {
+    const int32_t next = requests_[r].next;
+    Depart(r, false, &ErrorCounts::interrupted);
+    r = next;
+  }
+  pod.queue_head = pod.queue_tail = kNone;
+  pod.queue_len = 0;
+  // Requests in their CPU stages before or after the GPU are in no list of the pod: find them.
+  for (size_t r = 0; pod.outstanding > 0 && r < requests_.size(); ++r) {
+    const Request& req = requests_[r];
+    if (req.pod == p && (req.stage == RequestStage::kCpuBefore || req.stage == RequestStage::kCpuAfter))
+      Depart(static_cast<int32_t>(r), false, &ErrorCounts::interrupted);
+  }
+  StopContainer(p);  // frees its memory, activations included; its cards go idle
+  pod.model_loaded = false;
+  pod.restarts = 0;  // the replacement is a new pod
+  pod.message = why;
+  SetPhase(p, PodPhase::kPending);
+}
+
+// An identical, empty node joins; the pods it held start on it from scratch (its image cache is
+// empty too: they pull again).
+void Simulator::ReplaceNode(int32_t n) {
+  NodeRun& node = nodes_[n];
+  node.down = false;
+  for (int32_t p : node.pods) {
+    PodRun& pod = pods_[p];
+    pod.message.clear();
+    SetPhase(p, PodPhase::kPulling);
+    queue_.Push(now_ + workloads_[pod.workload].spec->image_pull, kContainerStart,
+                static_cast<uint32_t>(p), pod.generation);
+  }
+  NoteNode("NodeReplaced", n,
+           "replaced: an empty node of the same pool joined; " + std::to_string(node.pods.size()) +
+               " pod(s) start on it again");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1035,6 +1165,8 @@ void Simulator::Timeout(int32_t r) {
 RunResult Simulator::Run() {
   PlacePods();
   queue_.Push(warmup_, kWarmupEnd, 0);
+  for (int32_t n = 0; n < static_cast<int32_t>(nodes_.size()); ++n)
+    if (nodes_[n].reclaim_mean_ns > 0) ScheduleReclaim(n);
   for (int32_t w = 0; w < static_cast<int32_t>(workloads_.size()); ++w) {
     const SimTime first = workloads_[w].arrivals.Next(0);
     if (first < end_) queue_.Push(first, kArrival, static_cast<uint32_t>(w));
@@ -1072,6 +1204,12 @@ RunResult Simulator::Run() {
         break;
       case kBatchWait:
         if (pods_[e.target].batch_generation == e.generation) TryStartService(static_cast<int32_t>(e.target));
+        break;
+      case kSpotReclaim:
+        ReclaimNode(static_cast<int32_t>(e.target));
+        break;
+      case kNodeReplaced:
+        ReplaceNode(static_cast<int32_t>(e.target));
         break;
     }
     Flush();
@@ -1145,7 +1283,8 @@ RunResult Simulator::Collect() {
     r.bottleneck_gbps = pod.bottleneck_gbps;
     r.throughput_factor = pod.throughput_factor;
     r.message = pod.message;
-    if (pod.node >= 0) {
+    // A pod whose node was reclaimed waits, Pending and unbound, for the replacement node.
+    if (pod.node >= 0 && !nodes_[pod.node].down) {
       r.node = cluster_.nodes[pod.node].name;
       cluster_result_.gpu_mem_allocated_units += spec.gpu_mem;
       for (int32_t c : pod.cards) {

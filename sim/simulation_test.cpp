@@ -3,6 +3,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace knobsim {
 namespace {
@@ -270,6 +273,239 @@ TEST_CASE("batching and unlimited concurrency keep conservation and Little's law
                           wr.time_in_system_mean_ms / 1000;
     CHECK(wr.in_system_mean == doctest::Approx(little).epsilon(0.02));
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spot nodes
+
+// Everything a run reports that a spot reclaim could move, compared exactly.
+void CheckSameRun(const RunResult& a, const RunResult& b) {
+  CHECK(a.events_processed == b.events_processed);
+  CHECK(a.requests_simulated == b.requests_simulated);
+  REQUIRE(a.workloads.size() == b.workloads.size());
+  for (size_t i = 0; i < a.workloads.size(); ++i) {
+    const WorkloadResult& x = a.workloads[i];
+    const WorkloadResult& y = b.workloads[i];
+    CHECK(x.requests == y.requests);
+    CHECK(x.completed == y.completed);
+    CHECK(x.errors.oom == y.errors.oom);
+    CHECK(x.errors.fake_ready == y.errors.fake_ready);
+    CHECK(x.errors.timeout == y.errors.timeout);
+    CHECK(x.errors.no_replica == y.errors.no_replica);
+    CHECK(x.errors.interrupted == y.errors.interrupted);
+    CHECK(x.latency_ms.mean == y.latency_ms.mean);
+    CHECK(x.latency_ms.p99 == y.latency_ms.p99);
+    CHECK(x.in_system_end == y.in_system_end);
+    CHECK(x.in_system_mean == y.in_system_mean);
+    CHECK(x.time_in_system_mean_ms == y.time_in_system_mean_ms);
+  }
+  REQUIRE(a.cards.size() == b.cards.size());
+  for (size_t c = 0; c < a.cards.size(); ++c) {
+    CHECK(a.cards[c].busy == b.cards[c].busy);
+    CHECK(a.cards[c].effective == b.cards[c].effective);
+    CHECK(a.cards[c].memory_used_mib == b.cards[c].memory_used_mib);
+    CHECK(a.cards[c].memory_peak_mib == b.cards[c].memory_peak_mib);
+    CHECK(a.cards[c].pods == b.cards[c].pods);
+  }
+  REQUIRE(a.pods.size() == b.pods.size());
+  for (size_t p = 0; p < a.pods.size(); ++p) {
+    CHECK(a.pods[p].state == b.pods[p].state);
+    CHECK(a.pods[p].node == b.pods[p].node);
+    CHECK(a.pods[p].message == b.pods[p].message);
+  }
+  REQUIRE(a.cluster.events.size() == b.cluster.events.size());
+  for (size_t e = 0; e < a.cluster.events.size(); ++e) {
+    CHECK(a.cluster.events[e].time == b.cluster.events[e].time);
+    CHECK(a.cluster.events[e].kind == b.cluster.events[e].kind);
+    CHECK(a.cluster.events[e].message == b.cluster.events[e].message);
+  }
+}
+
+std::vector<SimTime> EventTimes(const RunResult& r, const std::string& kind,
+                                const std::string& node = "") {
+  std::vector<SimTime> times;
+  for (const ClusterEvent& e : r.cluster.events)
+    if (e.kind == kind && (node.empty() || e.message.find("node " + node + " ") == 0))
+      times.push_back(e.time);
+  return times;
+}
+
+// One A10 node reclaimed about once an hour, serving one replica that takes 10 s to pull and
+// 20 s to load 3 GiB of weights; a replacement node joins 60 s after a reclaim.
+Scenario SpotSolo(double per_node_hour) {
+  Scenario s = OneNode(SharingPolicy::kPreemptive);
+  s.node_pools[0].spot = {per_node_hour, 60 * kNanosPerSecond};
+  s.run.duration = 20000 * kNanosPerSecond;
+  Workload w = Service("solo", 20, 0.01);
+  w.memory.weights_mib = 3 * 1024;
+  w.image_pull = 10 * kNanosPerSecond;
+  w.model_load = 20 * kNanosPerSecond;
+  s.workloads.push_back(w);
+  return s;
+}
+
+TEST_CASE("spot rate 0 changes nothing, bit for bit") {
+  Scenario s = OneNode(SharingPolicy::kPreemptive, 2);
+  s.run.duration = 300 * kNanosPerSecond;
+  Workload a = Service("a", 40, 0.01);
+  a.replicas = 2;
+  a.cpu_before = 2 * kNanosPerMilli;
+  a.timeout = 50 * kNanosPerMilli;
+  s.workloads.push_back(a);
+  s.workloads.push_back(Service("b", 20, 0.02));
+  const RunResult on_demand = Simulate(s, 4);
+  Scenario zero = s;
+  zero.node_pools[0].spot = {0.0, 1 * kNanosPerSecond};
+  CheckSameRun(on_demand, Simulate(zero, 4));
+  // A rate so small that no reclaim falls in the run draws from the node's stream and must
+  // still leave every other draw and event where it was.
+  Scenario rare = s;
+  rare.node_pools[0].spot = {1e-12, 60 * kNanosPerSecond};
+  const RunResult none = Simulate(rare, 4);
+  CheckSameRun(on_demand, none);
+  CHECK(EventTimes(none, "SpotReclaim").empty());
+  for (const WorkloadResult& w : none.workloads) CHECK(w.errors.interrupted == 0);
+}
+
+TEST_CASE("spot reclaims interrupt requests, keep conservation and Little's law, and repeat with the seed") {
+  // Two nodes of two A10s, one replica per card, each workload spread over both nodes: a reclaim
+  // leaves every workload one replica (which then takes all the traffic) until the replacement
+  // node serves again, and none when both nodes are down at once.
+  Scenario s = OneNode(SharingPolicy::kPreemptive, 2);
+  s.node_pools[0].count = 2;
+  s.node_pools[0].spot = {20.0, 30 * kNanosPerSecond};  // ~10 reclaims per node in 2000 s
+  auto spread = [](Workload w) {
+    w.replicas = 2;
+    w.gpu_mem = 12;  // one pod per 22-unit card
+    w.labels = {{"app", w.name}};
+    TopologySpreadConstraint one_per_node;
+    one_per_node.topology_key = "kubernetes.io/hostname";
+    one_per_node.label_selector.match_labels = w.labels;
+    w.topology_spread = {one_per_node};
+    return w;
+  };
+  Workload queued = spread(Service("queued", 40, 0.01));
+  queued.image_pull = 2 * kNanosPerSecond;
+  queued.model_load = 3 * kNanosPerSecond;
+  queued.cpu_before = 5 * kNanosPerMilli;
+  queued.cpu_after = 5 * kNanosPerMilli;
+  queued.timeout = 200 * kNanosPerMilli;
+  s.workloads.push_back(queued);
+  Workload batched = spread(Service("batched", 60, 0.02));  // rho 0.6 per replica, 1.2 alone
+  batched.batching = {4, 10 * kNanosPerMilli, 0.3};
+  batched.concurrency = 2;
+  batched.model_load = 1 * kNanosPerSecond;
+  s.workloads.push_back(batched);
+  const RunResult r = Simulate(s, 21);
+  const std::vector<SimTime> reclaims = EventTimes(r, "SpotReclaim");
+  CHECK(reclaims.size() >= 10);
+  CHECK(EventTimes(r, "NodeReplaced").size() + 2 >= reclaims.size());
+  REQUIRE(r.pods.size() == 4);
+  CHECK(r.pods[0].node != r.pods[1].node);
+  CHECK(r.pods[2].node != r.pods[3].node);
+  for (const WorkloadResult& w : r.workloads) {
+    MESSAGE(w.name << ": " << w.requests << " requests, " << w.errors.interrupted
+                   << " interrupted, " << w.errors.no_replica << " no replica over "
+                   << reclaims.size() << " reclaims");
+    CheckConservation(w);
+    CHECK(w.errors.interrupted > 0);
+    CHECK(w.errors.no_replica > 0);  // both nodes down, or restarting, at once
+    const double little = static_cast<double>(w.completed + w.errors.total()) / w.measured_s *
+                          w.time_in_system_mean_ms / 1000;
+    CHECK(w.in_system_mean == doctest::Approx(little).epsilon(0.02));
+  }
+  CheckSameRun(r, Simulate(s, 21));
+  const RunResult other = Simulate(s, 22);
+  CHECK(EventTimes(other, "SpotReclaim") != reclaims);
+}
+
+TEST_CASE("a single replica on a reclaimed node: no_replica for the outage, memory freed, Poisson reclaims") {
+  const Scenario s = SpotSolo(1.0);
+  const RunResult r = Simulate(s, 5);
+  const std::vector<SimTime> reclaims = EventTimes(r, "SpotReclaim");
+  const std::vector<SimTime> replaced = EventTimes(r, "NodeReplaced");
+  REQUIRE(reclaims.size() >= 2);
+  REQUIRE(replaced.size() + 1 >= reclaims.size());
+  // Model loaded (3 GiB on the card, the replica Ready) from pull + load after each (re)start
+  // until the next reclaim; clipped to the measured window.
+  const SimTime startup = 30 * kNanosPerSecond;
+  const SimTime warmup = s.run.warmup, end = s.run.duration;
+  auto measured = [&](SimTime from, SimTime to) {
+    return static_cast<double>(std::max<SimTime>(0, std::min(to, end) - std::max(from, warmup)));
+  };
+  double ready_ns = 0;
+  for (size_t i = 0; i <= reclaims.size(); ++i) {
+    const SimTime up = (i == 0 ? 0 : replaced.size() >= i ? replaced[i - 1] : end) + startup;
+    const SimTime down = i < reclaims.size() ? reclaims[i] : end;
+    if (up < down) ready_ns += measured(up, down);
+  }
+  const double window = static_cast<double>(end - warmup);
+  CHECK(r.cards[0].memory_used_mib == doctest::Approx(3072.0 * ready_ns / window).epsilon(1e-9));
+  CHECK(r.cards[0].busy < ready_ns / window);
+  // Arrivals while no replica was Ready: Poisson at 20/s over the unready time (5 sigma).
+  const WorkloadResult& w = r.workloads[0];
+  const double unready_mean = 20.0 * (window - ready_ns) / 1e9;
+  CHECK(unready_mean > 1000);
+  MESSAGE("no_replica " << w.errors.no_replica << ", Poisson mean " << unready_mean << " over "
+                        << reclaims.size() << " reclaims");
+  CHECK(std::abs(static_cast<double>(w.errors.no_replica) - unready_mean) < 5 * std::sqrt(unready_mean));
+  CheckConservation(w);
+
+  // Reclaims over many node-hours: a renewal process (up ~ Exp(1/rate), then down for
+  // replace_after), so about T / (1/rate + replace_after) per node.
+  Scenario many = SpotSolo(2.0);
+  many.node_pools[0].count = 10;
+  many.run.duration = 36000 * kNanosPerSecond;
+  many.workloads[0].traffic.rate = 0.5;
+  const RunResult m = Simulate(many, 3);
+  const double expected = 10 * 10.0 / (0.5 + 60.0 / 3600);  // 10 nodes, 10 h
+  const double count = static_cast<double>(EventTimes(m, "SpotReclaim").size());
+  MESSAGE("reclaims " << count << ", expected " << expected);
+  CHECK(std::abs(count - expected) < 4 * std::sqrt(expected));
+}
+
+TEST_CASE("the pods of a reclaimed node come back Running after replace_after + pull + load") {
+  const Scenario s = SpotSolo(1.0);
+  const RunResult full = Simulate(s, 5);
+  const std::vector<SimTime> reclaims = EventTimes(full, "SpotReclaim");
+  REQUIRE(reclaims.size() >= 2);
+  const SimTime t = reclaims[0];
+  // Reclaim times depend on the seed and the node only, not on how long the run goes on.
+  REQUIRE(reclaims[1] > t + 120 * kNanosPerSecond);
+  auto at = [&](SimTime end) {
+    Scenario cut = s;
+    cut.run.duration = end;
+    cut.run.warmup = std::min(s.run.warmup, end);
+    return Simulate(cut, 5);
+  };
+  const RunResult during = at(t + 30 * kNanosPerSecond);
+  CHECK(EventTimes(during, "SpotReclaim") == std::vector<SimTime>{t});
+  CHECK(during.pods[0].state == "Pending");
+  CHECK(during.pods[0].node.empty());
+  CHECK(during.pods[0].message.find("reclaimed (spot)") != std::string::npos);
+  CHECK(during.cluster.pending_pods == 1);
+  CHECK(during.cards[0].pods.empty());
+  const SimTime replaced = t + 60 * kNanosPerSecond;
+  CHECK(at(replaced + 5 * kNanosPerSecond).pods[0].state == "Starting");   // pulling
+  CHECK(at(replaced + 29 * kNanosPerSecond).pods[0].state == "Starting");  // loading
+  const RunResult back = at(replaced + 30 * kNanosPerSecond + 1);
+  CHECK(back.pods[0].state == "Running");
+  CHECK(back.pods[0].node == "gpu-0");
+  CHECK(back.pods[0].restarts == 0);
+  CHECK(EventTimes(back, "NodeReplaced") == std::vector<SimTime>{replaced});
+}
+
+TEST_CASE("paired variants with more spot nodes see the same reclaims on the nodes they share") {
+  Scenario one = SpotSolo(6.0);
+  one.run.duration = 3600 * kNanosPerSecond;
+  Scenario two = one;
+  two.node_pools[0].count = 2;
+  two.workloads[0].replicas = 2;
+  const RunResult a = Simulate(one, 8), b = Simulate(two, 8);
+  const std::vector<SimTime> first = EventTimes(a, "SpotReclaim", "gpu-0");
+  CHECK(first.size() >= 2);
+  CHECK(EventTimes(b, "SpotReclaim", "gpu-0") == first);
+  CHECK(EventTimes(b, "SpotReclaim", "gpu-1") != first);
 }
 
 }  // namespace

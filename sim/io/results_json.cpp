@@ -49,6 +49,7 @@ Json ErrorsJson(const ErrorStats& e, const Writer& w, bool ci) {
   j["fake_ready"] = f(e.fake_ready);
   j["timeout"] = f(e.timeout);
   j["no_replica"] = f(e.no_replica);
+  j["interrupted"] = f(e.interrupted);
   return j;
 }
 

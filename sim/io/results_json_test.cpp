@@ -21,7 +21,7 @@ RunResult OneRun(int64_t requests, double p99, double busy) {
   w.name = "chat";
   w.requests = requests;
   w.completed = requests - 3;
-  w.errors = {1, 1, 0, 1};
+  w.errors = {1, 0, 0, 1, 1};  // oom, fake_ready, timeout, no_replica, interrupted
   w.latency_ms = {10, 8, 15, p99, 40};
   w.throughput_rps = static_cast<double>(w.completed) / 100;
   w.slo_met = true;
@@ -93,6 +93,11 @@ TEST_CASE("results JSON: one replication keeps counts as integers and has no ci9
   CHECK(w["completed"] == 97);
   CHECK(w["errors"]["oom"] == 1);
   CHECK(w["errors"]["no_replica"] == 1);
+  CHECK(w["errors"]["interrupted"] == 1);
+  std::vector<std::string> causes;
+  for (auto& [k, v] : w["errors"].items()) causes.push_back(k);
+  CHECK(causes ==
+        std::vector<std::string>{"oom", "fake_ready", "timeout", "no_replica", "interrupted"});
   CHECK(w["latency_ms"]["p99"] == 30.0);
   CHECK(w["slo_met"] == true);
   CHECK(w["slo"]["latency_ms"] == 200.0);

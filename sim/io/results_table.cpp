@@ -212,7 +212,8 @@ void AddWorkloads(const RunSetResult& r, Grid& g) {
     const Cause causes[] = {{"errors: CUDA OOM", &ErrorStats::oom},
                             {"errors: fake-Ready", &ErrorStats::fake_ready},
                             {"errors: timeout", &ErrorStats::timeout},
-                            {"errors: no replica", &ErrorStats::no_replica}};
+                            {"errors: no replica", &ErrorStats::no_replica},
+                            {"errors: interrupted", &ErrorStats::interrupted}};
     bool any_error = false;
     for (const Cause& c : causes) {
       bool occurs = false;
@@ -413,7 +414,7 @@ double ErrorFraction(const VariantSummary& v) {
   double errors = 0, requests = 0;
   for (const WorkloadStats& w : v.workloads) {
     errors += w.errors.oom.mean + w.errors.fake_ready.mean + w.errors.timeout.mean +
-              w.errors.no_replica.mean;
+              w.errors.no_replica.mean + w.errors.interrupted.mean;
     requests += w.requests.mean;
   }
   return requests > 0 ? errors / requests : 0;

@@ -172,5 +172,24 @@ TEST_CASE("ChangeSummary: a pod state that disappears is named with the base cou
   CHECK(ChangeSummary(r.variants[0], r.variants[0]) == "no material change from base");
 }
 
+TEST_CASE("results table: spot interruptions have their own errors line and count in the error %") {
+  Scenario s;
+  Workload chat;
+  chat.name = "chat";
+  s.workloads = {chat};
+  RunResult spot = Healthy();
+  spot.workloads[0].completed = 900;
+  spot.workloads[0].errors.interrupted = 100;
+  spot.workloads[0].error_ratio = 0.1;
+  RunSetResult r = Set(1);
+  CHECK(ResultsTable(r).find("errors: interrupted") == std::string::npos);
+  r.variants.push_back(SummarizeVariant("spot", "reclaimed nodes", s, {spot}));
+  const std::string t = ResultsTable(r);
+  CHECK(t.find("errors: interrupted") != std::string::npos);
+  // 100 interrupted of 2000 requests over both workloads.
+  CHECK(ChangeSummary(r.variants[0], r.variants[2]).find("errors 0.0% → 5.0%") !=
+        std::string::npos);
+}
+
 }  // namespace
 }  // namespace knobsim

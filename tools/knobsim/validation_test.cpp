@@ -29,7 +29,8 @@ void CheckIdentities(const json& doc) {
       INFO("variant " << v.at("name") << ", workload " << w.at("name"));
       const json& e = w.at("errors");
       const int64_t errors = e.at("oom").get<int64_t>() + e.at("fake_ready").get<int64_t>() +
-                             e.at("timeout").get<int64_t>() + e.at("no_replica").get<int64_t>();
+                             e.at("timeout").get<int64_t>() + e.at("no_replica").get<int64_t>() +
+                             e.at("interrupted").get<int64_t>();
       CHECK(w.at("completed").get<int64_t>() + errors + w.at("in_system_end").get<int64_t>() ==
             w.at("requests").get<int64_t>());
       const double departures = w.at("completed").get<double>() + static_cast<double>(errors);
