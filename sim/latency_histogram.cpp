@@ -104,4 +104,56 @@ double LatencyHistogram::Quantile(double q) const {
   return std::clamp(BucketValue(b), min_, max_);
 }
 
+LatencyHistogram::Contents LatencyHistogram::contents() const {
+  Contents c;
+  for (int b = 0; b < static_cast<int>(buckets_.size()); ++b) {
+    if (buckets_[b] > 0) c.buckets.emplace_back(b, buckets_[b]);
+  }
+  c.zero_count = zero_count_;
+  c.count = count_;
+  c.min = min_;
+  c.max = max_;
+  return c;
+}
+
+std::optional<LatencyHistogram> LatencyHistogram::FromContents(const Contents& c,
+                                                               std::string* error) {
+  auto fail = [error](std::string why) {
+    if (error) *error = std::move(why);
+    return std::nullopt;
+  };
+  LatencyHistogram h;
+  uint64_t sum = c.zero_count;
+  int previous = -1;
+  for (const auto& [bucket, n] : c.buckets) {
+    if (bucket <= previous || bucket >= kBuckets) {
+      return fail("bucket " + std::to_string(bucket) + " is out of order or outside 0.." +
+                  std::to_string(kBuckets - 1));
+    }
+    if (n == 0 || sum + n < sum) return fail("bucket " + std::to_string(bucket) + " has a bad count");
+    previous = bucket;
+    sum += n;
+    if (h.buckets_.empty()) h.buckets_.assign(kBuckets, 0);
+    h.buckets_[bucket] = n;
+  }
+  if (sum != c.count) {
+    return fail("the buckets hold " + std::to_string(sum) + " values, count says " +
+                std::to_string(c.count));
+  }
+  // Record keeps 0 <= min <= max (both 0 when empty); anything else is not a histogram's.
+  if (!(c.min >= 0 && c.min <= c.max && std::isfinite(c.max)) ||
+      (c.count == 0 && (c.min != 0 || c.max != 0))) {
+    return fail("min and max must satisfy 0 <= min <= max (both 0 when empty)");
+  }
+  h.zero_count_ = c.zero_count;
+  h.count_ = c.count;
+  h.min_ = c.min;
+  h.max_ = c.max;
+  return h;
+}
+
+int LatencyHistogram::BucketCount() {
+  return kBuckets;
+}
+
 }  // namespace knobsim

@@ -6,6 +6,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace knobsim {
@@ -21,6 +24,21 @@ class LatencyHistogram {
   uint64_t count() const { return count_; }
   // The q-quantile (q in [0, 1]) of the recorded values; 0 when empty. Relative error <= 1 %.
   double Quantile(double q) const;
+
+  // Everything a histogram holds, so that one written to a file reads back identical (sharded
+  // sweeps carry every replication's histogram to `knobsim merge`, sim/io/run_result_json.h).
+  struct Contents {
+    std::vector<std::pair<int, uint64_t>> buckets;  // (bucket, count > 0), increasing bucket
+    uint64_t zero_count = 0;                        // values below the smallest bucket
+    uint64_t count = 0;
+    double min = 0, max = 0;
+    bool operator==(const Contents&) const = default;
+  };
+  Contents contents() const;
+  // The histogram holding `contents`; nullopt, with the reason in *error, when no histogram
+  // could hold them (a bucket out of range or repeated, counts that do not add up, min > max).
+  static std::optional<LatencyHistogram> FromContents(const Contents& contents, std::string* error);
+  static int BucketCount();  // buckets are numbered 0 .. BucketCount() - 1
 
  private:
   int BucketOf(double value) const;

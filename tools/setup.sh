@@ -11,6 +11,8 @@ packages=(
   nlohmann-json3-dev libcli11-dev libfmt-dev libomp-dev libbenchmark-dev
   # notebooks/run-notebooks.sh: Debian's Jupyter (nbconvert, the python3 kernel), matplotlib, pandas
   python3-nbconvert python3-nbclient python3-ipykernel python3-matplotlib python3-pandas
+  # tools/report-check: the HTML report opened in headless Chromium
+  chromium
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -1,5 +1,7 @@
 #include "sim/io/results_json.h"
 
+#include "sim/whatif/verdict.h"
+
 #include <unistd.h>
 
 #include <cerrno>
@@ -194,15 +196,66 @@ Json FragmentationJson(const FragmentationResult& f) {
   return j;
 }
 
+// Each replication's own value of the numbers a comparison pairs (knobsim diff): replication r
+// of every variant ran with the same seed, so differences taken replication by replication
+// cancel the common noise (common random numbers).
+Json PerReplicationJson(const VariantSummary& v, size_t workload) {
+  Json p99 = Json::array(), mean = Json::array(), errors = Json::array(), ratio = Json::array();
+  for (const RunResult& run : v.runs) {
+    const WorkloadResult& r = run.workloads[workload];
+    const bool any = r.completed > 0;
+    p99.push_back(any ? Num(r.latency_ms.p99) : Json(nullptr));
+    mean.push_back(any ? Num(r.latency_ms.mean) : Json(nullptr));
+    errors.push_back(r.errors.total());
+    ratio.push_back(Num(r.error_ratio));
+  }
+  Json j;
+  j["p99_ms"] = std::move(p99);
+  j["mean_ms"] = std::move(mean);
+  j["errors"] = std::move(errors);
+  j["error_ratio"] = std::move(ratio);
+  return j;
+}
+
+// What the variant breaks compared with the base (sim/whatif/verdict.h), as `knobsim whatif`
+// prints it.
+Json VerdictJson(const VerdictLines& verdict) {
+  Json j;
+  j["headline"] = verdict.headline;
+  j["clean"] = verdict.clean;
+  Json lines = Json::array();
+  for (const VerdictLine& line : verdict.lines) {
+    Json l;
+    l["kind"] = line.kind;
+    l["text"] = line.text;
+    l["new"] = line.is_new;
+    lines.push_back(std::move(l));
+  }
+  j["lines"] = std::move(lines);
+  return j;
+}
+
 Json VariantJson(const VariantSummary& v, const Writer& w) {
   Json j;
   j["name"] = v.name;
   j["description"] = v.description;
   Json workloads = Json::array();
-  for (const WorkloadStats& s : v.workloads) workloads.push_back(WorkloadJson(s, w));
+  for (size_t i = 0; i < v.workloads.size(); ++i) {
+    Json wj = WorkloadJson(v.workloads[i], w);
+    if (w.replicated() && !v.runs.empty()) wj["per_replication"] = PerReplicationJson(v, i);
+    workloads.push_back(std::move(wj));
+  }
   j["workloads"] = std::move(workloads);
   Json cards = Json::array();
-  for (const CardStats& c : v.cards) cards.push_back(CardJson(c, w));
+  for (size_t i = 0; i < v.cards.size(); ++i) {
+    Json cj = CardJson(v.cards[i], w);
+    if (w.replicated() && !v.runs.empty()) {
+      Json busy = Json::array();
+      for (const RunResult& run : v.runs) busy.push_back(Num(run.cards[i].busy));
+      cj["per_replication"] = Json{{"busy", std::move(busy)}};
+    }
+    cards.push_back(std::move(cj));
+  }
   j["cards"] = std::move(cards);
   Json pods = Json::array();
   for (const PodResult& p : v.pods) pods.push_back(PodJson(p));
@@ -226,7 +279,11 @@ nlohmann::ordered_json ResultsToJson(const RunSetResult& results,
   j["duration_s"] = Num(Seconds(results.duration));
   j["warmup_s"] = Num(Seconds(results.warmup));
   Json variants = Json::array();
-  for (const VariantSummary& v : results.variants) variants.push_back(VariantJson(v, w));
+  for (const VariantSummary& v : results.variants) {
+    Json vj = VariantJson(v, w);
+    vj["verdict"] = VerdictJson(LinesOf(JudgeVariant(results.variants.front(), v)));
+    variants.push_back(std::move(vj));
+  }
   j["variants"] = std::move(variants);
   return j;
 }

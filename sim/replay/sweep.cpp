@@ -36,16 +36,19 @@ void AppendRunRows(const Workload& w, PolicyKind policy, int64_t seed, double tu
 
 SweepResults RunSweep(std::span<const Workload> workloads, std::span<const PolicyKind> policies,
                       std::span<const int64_t> seeds, double tune, int threads,
-                      const SweepProgress& progress) {
+                      const SweepProgress& progress, const Shard& shard) {
   struct Run {
     const Workload* workload;
     PolicyKind policy;
     int64_t seed;
   };
   std::vector<Run> runs;
+  long long job = 0;
   for (const Workload& w : workloads) {
     for (PolicyKind p : policies) {
-      for (int64_t s : seeds) runs.push_back({&w, p, s});
+      for (int64_t s : seeds) {
+        if (shard.Owns(job++)) runs.push_back({&w, p, s});
+      }
     }
   }
   // FGD runs take longest: starting them first keeps the threads busy to the end.

@@ -68,11 +68,14 @@ std::vector<TimedRun> RunTimedSweep(std::span<const Workload> workloads,
                                     std::span<const PolicyKind> policies,
                                     std::span<const int64_t> seeds, const TimedOptions& options,
                                     int threads, const TimedSink& sink,
-                                    const TimedProgress& progress) {
+                                    const TimedProgress& progress, const Shard& shard) {
   std::vector<TimedRun> runs;
+  long long job = 0;
   for (const Workload& w : workloads) {
     for (PolicyKind p : policies) {
-      for (int64_t s : seeds) runs.push_back({&w, p, s, {}});
+      for (int64_t s : seeds) {
+        if (shard.Owns(job++)) runs.push_back({&w, p, s, {}});
+      }
     }
   }
   const int n = static_cast<int>(runs.size());

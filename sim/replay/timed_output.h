@@ -11,6 +11,7 @@
 #include "sim/replay/policy.h"
 #include "sim/replay/timed.h"
 #include "sim/replay/workload.h"
+#include "sim/shard.h"
 
 namespace knobsim::replay {
 
@@ -53,12 +54,13 @@ using TimedSink = std::function<void(const TimedRun& run, const TimedResult& res
 using TimedProgress = std::function<void(int done, int total)>;
 
 // Every workload × policy × seed, in parallel (`threads` <= 0: OpenMP's default). Returns the
-// runs in workload, policy, seed order, whatever the thread count.
+// runs in workload, policy, seed order, whatever the thread count. With a `shard`, only the
+// runs it owns (run j is the j-th in that order, as RunSweep's).
 std::vector<TimedRun> RunTimedSweep(std::span<const Workload> workloads,
                                     std::span<const PolicyKind> policies,
                                     std::span<const int64_t> seeds, const TimedOptions& options,
                                     int threads, const TimedSink& sink,
-                                    const TimedProgress& progress = {});
+                                    const TimedProgress& progress = {}, const Shard& shard = {});
 
 // Per workload and policy, the median over seeds of each summary number.
 std::string FormatTimedTable(std::span<const TimedRun> runs);

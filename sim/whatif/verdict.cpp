@@ -54,16 +54,19 @@ std::string ChangeText(Change c, std::string_view is_new, std::string_view alrea
   return std::string(c == Change::kNew ? is_new : already);
 }
 
-void PodLines(std::string& out, std::string_view label, const std::vector<PodProblem>& pods,
-              int max_pods, bool is_base) {
+void PodLines(std::vector<VerdictLine>& out, std::string_view label,
+              const std::vector<PodProblem>& pods, int max_pods, bool is_base) {
   int shown = 0;
   for (const PodProblem& p : pods) {
     if (shown == max_pods) {
-      out += fmt::format("  {:<10} … and {} more\n", label, pods.size() - static_cast<size_t>(shown));
+      out.push_back({std::string(label),
+                     fmt::format("… and {} more", pods.size() - static_cast<size_t>(shown)), false});
       break;
     }
-    out += fmt::format("  {:<10} {}{}{}\n", label, p.pod, p.message.empty() ? "" : ": " + p.message,
-                       is_base ? "" : ChangeText(p.change, " (new)", " (as in base)"));
+    out.push_back({std::string(label),
+                   p.pod + (p.message.empty() ? "" : ": " + p.message) +
+                       (is_base ? "" : ChangeText(p.change, " (new)", " (as in base)")),
+                   p.change == Change::kNew});
     ++shown;
   }
 }
@@ -130,21 +133,21 @@ Verdict JudgeVariant(const VariantSummary& base, const VariantSummary& variant) 
   return v;
 }
 
-std::string VerdictText(const Verdict& verdict, int max_pods) {
+VerdictLines LinesOf(const Verdict& verdict, int max_pods) {
+  VerdictLines out;
   const bool is_base = verdict.variant == kBaseVariant;
-  std::string out = fmt::format("VERDICT {}: ", verdict.variant);
   const size_t missed = verdict.slo_misses.size();
   const auto newly = std::count_if(verdict.slo_misses.begin(), verdict.slo_misses.end(),
                                    [](const SloMiss& m) { return m.change == Change::kNew; });
   if (missed == 0) {
-    out += fmt::format("every SLO met ({} workloads)", verdict.workloads);
+    out.headline = fmt::format("every SLO met ({} workloads)", verdict.workloads);
   } else {
-    out += fmt::format("{} of {} workloads miss their SLO", missed, verdict.workloads);
-    if (!is_base) out += fmt::format(" ({} newly)", newly);
+    out.headline = fmt::format("{} of {} workloads miss their SLO", missed, verdict.workloads);
+    if (!is_base) out.headline += fmt::format(" ({} newly)", newly);
   }
-  const bool clean = missed == 0 && verdict.pending.empty() && verdict.fake_ready.empty() &&
-                     verdict.not_serving.empty() && verdict.ooms.empty();
-  out += clean ? "; no Pending, fake-Ready or OOM pods\n" : "\n";
+  out.clean = missed == 0 && verdict.pending.empty() && verdict.fake_ready.empty() &&
+              verdict.not_serving.empty() && verdict.ooms.empty();
+  if (out.clean) out.headline += "; no Pending, fake-Ready or OOM pods";
 
   for (const SloMiss& m : verdict.slo_misses) {
     std::vector<std::string> why;
@@ -160,22 +163,33 @@ std::string VerdictText(const Verdict& verdict, int max_pods) {
     if (why.empty()) why.push_back("requests still queued at the end, none finished");
     std::string reasons;
     for (size_t i = 0; i < why.size(); ++i) { if (i > 0) reasons += ", "; reasons += why[i]; }
-    out += fmt::format("  {:<10} {}: {}{}\n", "SLO", m.workload, reasons,
-                       is_base ? "" : ChangeText(m.change, " (newly missing; base meets it)",
-                                                 " (was already missing)"));
+    out.lines.push_back({"SLO",
+                         m.workload + ": " + reasons +
+                             (is_base ? "" : ChangeText(m.change, " (newly missing; base meets it)",
+                                                        " (was already missing)")),
+                         m.change == Change::kNew});
   }
-  PodLines(out, "Pending", verdict.pending, max_pods, is_base);
-  PodLines(out, "FakeReady", verdict.fake_ready, max_pods, is_base);
-  PodLines(out, "NotServing", verdict.not_serving, max_pods, is_base);
+  PodLines(out.lines, "Pending", verdict.pending, max_pods, is_base);
+  PodLines(out.lines, "FakeReady", verdict.fake_ready, max_pods, is_base);
+  PodLines(out.lines, "NotServing", verdict.not_serving, max_pods, is_base);
   for (const OomProblem& o : verdict.ooms) {
     std::vector<std::string> parts;
     if (o.load_ooms > 0) parts.push_back(fmt::format("{} pod(s) failed to load the model", o.load_ooms));
     if (o.request_ooms > 0) parts.push_back(fmt::format("{:g} request(s) failed with CUDA OOM", o.request_ooms));
     std::string text;
     for (size_t i = 0; i < parts.size(); ++i) { if (i > 0) text += ", "; text += parts[i]; }
-    out += fmt::format("  {:<10} {}: {}{}\n", "OOM", o.workload, text,
-                       is_base ? "" : ChangeText(o.change, " (new)", " (as in base)"));
+    out.lines.push_back({"OOM",
+                         o.workload + ": " + text +
+                             (is_base ? "" : ChangeText(o.change, " (new)", " (as in base)")),
+                         o.change == Change::kNew});
   }
+  return out;
+}
+
+std::string VerdictText(const Verdict& verdict, int max_pods) {
+  const VerdictLines lines = LinesOf(verdict, max_pods);
+  std::string out = fmt::format("VERDICT {}: {}\n", verdict.variant, lines.headline);
+  for (const VerdictLine& line : lines.lines) out += fmt::format("  {:<10} {}\n", line.kind, line.text);
   return out;
 }
 

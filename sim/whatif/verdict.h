@@ -62,6 +62,20 @@ struct Verdict {
 // The verdict on `variant`, compared with `base` (pass the base itself for the base's own).
 Verdict JudgeVariant(const VariantSummary& base, const VariantSummary& variant);
 
+// The verdict as a headline and one line per finding — what the command line prints and the
+// results document carries (`verdict`, docs/results.md), so pages and notebooks show the same.
+struct VerdictLine {
+  std::string kind;  // SLO, Pending, FakeReady, NotServing, OOM
+  std::string text;  // "default/caption-vlm: errors 100.0% > budget 1.0% (newly missing; ...)"
+  bool is_new = true;  // a problem the base does not have
+};
+struct VerdictLines {
+  std::string headline;  // "4 of 8 workloads miss their SLO (4 newly)"
+  bool clean = true;     // no SLO miss, no Pending, fake-Ready, not-serving or OOM pod
+  std::vector<VerdictLine> lines;
+};
+VerdictLines LinesOf(const Verdict& verdict, int max_pods = 12);
+
 // The verdict as a few lines of text, e.g.
 //   VERDICT isolation=hard: 4 of 8 workloads miss their SLO (4 newly)
 //     SLO  default/caption-vlm  errors 100.0% > budget 1.0% (newly missing; base meets it)

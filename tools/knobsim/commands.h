@@ -42,4 +42,21 @@ void AddImportCommand(CLI::App& app, int* exit_code);
 // verdict per variant (docs/whatif.md).
 void AddWhatifCommand(CLI::App& app, int* exit_code);
 
+// `knobsim plan SCENARIO [--traffic 1,1.5,2] [--gpu-types ...] ...`: the smallest node counts that
+// meet every SLO per traffic level, GPU type, POLICY, placement and pricing (docs/plan.md).
+void AddPlanCommand(CLI::App& app, int* exit_code);
+
+// `knobsim merge SHARD... -o OUT`: the shards of a `--shard i/N` sweep (run, plan, replay) as
+// the one unsharded output (docs/sharding.md).
+void AddMergeCommand(CLI::App& app, int* exit_code);
+
+// `knobsim report RESULTS.json -o FILE.html`: a results document as a self-contained HTML page
+// (docs/report.md).
+void AddReportCommand(CLI::App& app, int* exit_code);
+
+
+// `knobsim diff BASE.json NEW.json [--fail-on RULES] [--format text|markdown|json]`: the CI gate
+// on predicted latency, errors and utilization (docs/diff.md).
+void AddDiffCommand(CLI::App& app, int* exit_code);
+
 }  // namespace knobsim::cli

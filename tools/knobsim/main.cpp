@@ -26,6 +26,10 @@ int main(int argc, char** argv) {
     knobsim::cli::AddScheduleCommand(app, &exit_code);
     knobsim::cli::AddImportCommand(app, &exit_code);
     knobsim::cli::AddWhatifCommand(app, &exit_code);
+    knobsim::cli::AddPlanCommand(app, &exit_code);
+    knobsim::cli::AddMergeCommand(app, &exit_code);
+    knobsim::cli::AddReportCommand(app, &exit_code);
+    knobsim::cli::AddDiffCommand(app, &exit_code);
 
     try {
       app.parse(argc, argv);

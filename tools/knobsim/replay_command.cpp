@@ -3,10 +3,13 @@
 // reference's three result files written, and the medians at x = 100 and 130 printed beside the
 // paper's own when its files are given. With --timed, the trace's own times drive arrivals and
 // departures instead (sim/replay/timed.h): one CSV of samples per run and a table of medians.
+// With --shard i/N, only the runs the shard owns, and a manifest that marks --out as a shard for
+// `knobsim merge` (sim/io/replay_shard.h, docs/sharding.md).
 #include <unistd.h>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
@@ -22,12 +25,16 @@
 #include "sim/event_queue.h"
 #include "sim/input_error.h"
 #include "sim/io/quantity.h"
+#include "sim/io/replay_shard.h"
 #include "sim/io/results_json.h"
+#include "sim/io/shard_json.h"
+#include "sim/replay/discrete.h"
 #include "sim/replay/medians.h"
 #include "sim/replay/sweep.h"
 #include "sim/replay/timed_output.h"
 #include "sim/replay/trace_reader.h"
 #include "sim/replay/workload.h"
+#include "sim/shard.h"
 #include "tools/knobsim/commands.h"
 
 namespace knobsim::cli {
@@ -50,6 +57,7 @@ struct ReplayArgs {
   std::string interval = "1h";
   double compress = 1;
   std::string until;
+  std::string shard;  // "i/N"; empty = the whole sweep
   // Which options the command line set: some only make sense with or without --timed.
   bool tune_given = false;
   bool interval_given = false;
@@ -169,6 +177,40 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
 };
 
+// A sharded replay: which shard, and the manifest it writes last (ReplayShardManifest).
+struct ShardRun {
+  std::optional<Shard> shard;  // nullopt: the whole sweep
+  ReplaySweepIdentity sweep;
+  Shard get() const { return shard.value_or(Shard{}); }
+};
+
+// The out directory is ready for this replay: created, and rid of a manifest an earlier shard
+// run left there (else this replay's files would look like that shard's to `knobsim merge`).
+std::optional<std::string> PrepareOut(const std::string& out) {
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec) return "--out: cannot create " + out + ": " + ec.message();
+  std::filesystem::remove(out + "/" + std::string(kReplayShardManifest), ec);
+  if (ec) return "--out: cannot remove the old " + std::string(kReplayShardManifest) + ": " + ec.message();
+  return std::nullopt;
+}
+
+// Last, after every result file: the manifest, so that a directory holding one is complete.
+std::optional<InputError> WriteManifest(const std::string& out, const ShardRun& shard) {
+  ReplayShardManifest m;
+  m.sweep = shard.sweep;
+  m.shard = *shard.shard;
+  m.files = ReplayShardFiles(m.sweep, m.shard);
+  return WriteFileAtomically(out + "/" + std::string(kReplayShardManifest),
+                             ReplayShardManifestText(m));
+}
+
+void ReportShard(const ShardRun& shard, size_t runs, double seconds, const std::string& out) {
+  std::cerr << "knobsim: shard " << ShardText(*shard.shard) << ": " << runs << " of "
+            << shard.sweep.runs() << " runs in " << fmt::format("{:.1f}", seconds) << " s; wrote "
+            << out << " (combine the shards with knobsim merge)\n";
+}
+
 // The timed replay's most samples per run: beyond it --interval is surely a slip (1s over a
 // 149-day trace would write 13 million rows per run).
 constexpr int64_t kMaxSamples = 1'000'000;
@@ -178,7 +220,7 @@ constexpr SimTime kMaxDuration = 1'000'000'000 * kNanosPerSecond;
 
 int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& workloads,
                 const std::vector<std::string>& pod_files, const std::vector<PolicyKind>& policies,
-                const std::vector<int64_t>& seeds) {
+                const std::vector<int64_t>& seeds, ShardRun shard) {
   if (args.tune_given) return BadInput("--tune: the timed replay neither shuffles nor tunes");
   if (!args.expected.empty()) {
     return BadInput("--expected: the paper's files are for the untimed replay, not --timed");
@@ -207,6 +249,9 @@ int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& wor
     }
     options.until = *until.value;
   }
+  shard.sweep.interval = options.interval;
+  shard.sweep.compress = options.compress;
+  shard.sweep.until = options.until;
   for (size_t i = 0; i < workloads.size(); ++i) {
     if (const std::optional<InputError> e = replay::CheckTimes(workloads[i], pod_files[i])) {
       return BadInput(*e);
@@ -219,9 +264,7 @@ int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& wor
     }
   }
 
-  std::error_code ec;
-  std::filesystem::create_directories(args.out, ec);
-  if (ec) return BadInput("--out: cannot create " + args.out + ": " + ec.message());
+  if (auto failed = PrepareOut(args.out)) return BadInput(*failed);
 
   // Each run writes its own file from its worker thread; the first failure is kept.
   std::optional<InputError> write_error;
@@ -241,13 +284,18 @@ int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& wor
   std::vector<replay::TimedRun> runs;
   try {
     runs = replay::RunTimedSweep(workloads, policies, seeds, options, args.threads, sink,
-                                 progress.Callback());
+                                 progress.Callback(), shard.get());
   } catch (...) {
     progress.Clear();
     throw;
   }
   progress.Clear();
   if (write_error) return BadInput(*write_error);
+  if (shard.shard) {
+    if (auto failed = WriteManifest(args.out, shard)) return BadInput(*failed);
+    if (!args.quiet) ReportShard(shard, runs.size(), progress.Elapsed(), args.out);
+    return kExitOk;
+  }
   if (!args.quiet) {
     std::cerr << "knobsim: " << runs.size() << " timed runs in "
               << fmt::format("{:.1f}", progress.Elapsed()) << " s; wrote " << args.out
@@ -267,6 +315,15 @@ int Replay(const ReplayArgs& args) {
   std::string error;
   if (!ParsePolicies(args.policies, &policies, &error)) return BadInput(error);
   if (!ParseSeeds(args.seeds, &seeds, &error)) return BadInput(error);
+  ShardRun shard;
+  if (!args.shard.empty()) {
+    shard.shard = ParseShard(args.shard, &error);
+    if (!shard.shard) return BadInput("--shard: " + error);
+    if (!args.expected.empty()) {
+      return BadInput("--expected: a shard prints no table; `knobsim merge` prints the merged "
+                      "medians");
+    }
+  }
   if (!(args.tune > 0 && args.tune <= 100)) return BadInput("--tune must be in (0, 100]");
   if (!args.timed && (args.interval_given || args.compress_given || args.until_given)) {
     return BadInput(std::string(args.interval_given   ? "--interval"
@@ -290,7 +347,24 @@ int Replay(const ReplayArgs& args) {
     }
     workloads.push_back(replay::MakeWorkload(std::move(stem), *nodes, std::move(*pods)));
   }
-  if (args.timed) return TimedReplay(args, workloads, args.pods, policies, seeds);
+  if (shard.shard) {
+    // What the shards of one replay agree on; the input files by their bytes' hash.
+    ReplaySweepIdentity& id = shard.sweep;
+    id.knobsim_version = KNOBSIM_VERSION;
+    id.timed = args.timed;
+    const std::optional<std::string> nodes_hash = FileHash(args.nodes);
+    if (!nodes_hash) return BadInput(args.nodes + ": cannot read the file");
+    id.nodes_hash = *nodes_hash;
+    for (size_t i = 0; i < args.pods.size(); ++i) {
+      const std::optional<std::string> hash = FileHash(args.pods[i]);
+      if (!hash) return BadInput(args.pods[i] + ": cannot read the file");
+      id.pods.push_back({workloads[i].name, *hash});
+    }
+    for (PolicyKind k : policies) id.policies.emplace_back(replay::PolicyName(k));
+    id.seeds = seeds;
+    if (!args.timed) id.tune = replay::PyRepr(args.tune);
+  }
+  if (args.timed) return TimedReplay(args, workloads, args.pods, policies, seeds, shard);
 
   std::vector<replay::ResultRow> expected;
   if (!args.expected.empty()) {
@@ -301,15 +375,13 @@ int Replay(const ReplayArgs& args) {
     expected = std::move(*rows);
   }
 
-  std::error_code ec;
-  std::filesystem::create_directories(args.out, ec);
-  if (ec) return BadInput("--out: cannot create " + args.out + ": " + ec.message());
+  if (auto failed = PrepareOut(args.out)) return BadInput(*failed);
 
   Progress progress(!args.quiet);
   replay::SweepResults results;
   try {
-    results =
-        replay::RunSweep(workloads, policies, seeds, args.tune, args.threads, progress.Callback());
+    results = replay::RunSweep(workloads, policies, seeds, args.tune, args.threads,
+                               progress.Callback(), shard.get());
   } catch (...) {
     progress.Clear();
     throw;
@@ -322,6 +394,11 @@ int Replay(const ReplayArgs& args) {
     if (auto failed = WriteFileAtomically(path, replay::FormatResultCsv(f, results.rows(f)))) {
       return BadInput(*failed);
     }
+  }
+  if (shard.shard) {
+    if (auto failed = WriteManifest(args.out, shard)) return BadInput(*failed);
+    if (!args.quiet) ReportShard(shard, results.allo.size(), seconds, args.out);
+    return kExitOk;
   }
   if (!args.quiet) {
     const size_t runs = workloads.size() * policies.size() * seeds.size();
@@ -376,6 +453,11 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                   "are printed beside ours")
       ->type_name("DIR");
   cmd->add_flag("--quiet,-q", args->quiet, "Print no table and no progress line");
+  cmd->add_option("--shard", args->shard,
+                  "Run only shard i of N of the workload × policy × seed runs (0-based, e.g. "
+                  "$JOB_COMPLETION_INDEX/4); --out then also gets a manifest, and knobsim merge "
+                  "combines the N directories (docs/sharding.md)")
+      ->type_name("i/N");
   cmd->add_flag("--timed", args->timed,
                 "Replay by the trace's creation and deletion times instead: pods arrive, wait "
                 "Pending and leave; writes DIR/timed_<workload>_<policy>_<seed>.csv");

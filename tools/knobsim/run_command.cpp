@@ -1,21 +1,34 @@
 // `knobsim run`: read a scenario, run the base and the chosen variants (replicated, in parallel),
-// print the side-by-side table and optionally write the results document.
+// print the side-by-side table and optionally write the results document. With --shard i/N it
+// runs only its share of the (variant, replication) jobs and writes a shard document instead,
+// for `knobsim merge` (docs/sharding.md).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <charconv>
 #include <chrono>
 #include <cstdint>
+#include <exception>
+#include <fstream>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 #include "sim/input_error.h"
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
 #include "sim/io/results_table.h"
 #include "sim/io/scenario_reader.h"
+#include "sim/io/shard_json.h"
 #include "sim/run_set.h"
+#include "sim/shard.h"
+#include "sim/simulation.h"
+#include "sim/variant.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/simulation_options.h"
@@ -29,6 +42,7 @@ struct RunArgs {
   std::vector<std::string> variants;
   bool all = false;
   SimulationOptions sim;
+  std::string shard;  // "i/N"; empty = the whole sweep
 };
 
 std::string Join(const std::vector<std::string>& parts) {
@@ -47,6 +61,84 @@ std::string VariantList(const Scenario& s) {
   std::string list = "available: ";
   list += Join(names);
   return list;
+}
+
+// The jobs of shard `shard` of the run set `id` describes, simulated in parallel (each result
+// stored at its place, so the thread count changes nothing). The job list is RunSet's: variant
+// ordinal × replications + replication, every variant's scenario resolved as RunSet resolves it.
+std::vector<ShardJob> RunShardJobs(const Scenario& scenario, const RunSweepIdentity& id,
+                                   const Shard& shard, int threads) {
+  std::vector<Scenario> resolved;
+  for (const ShardVariant& v : id.variants) {
+    const Variant* variant = FindVariant(scenario, v.name);
+    resolved.push_back(v.name == kBaseVariant || variant == nullptr
+                           ? scenario
+                           : ApplyVariant(scenario, *variant));
+    resolved.back().run.seed = id.seed;
+    resolved.back().run.replications = id.replications;
+  }
+  std::vector<ShardJob> jobs;
+  for (int64_t j = shard.index; j < id.jobs(); j += shard.count) jobs.push_back({j, {}});
+  std::vector<std::exception_ptr> failures(jobs.size());
+  const int n = static_cast<int>(jobs.size());
+#ifdef _OPENMP
+  if (threads <= 0) threads = omp_get_max_threads();
+#endif
+  threads = std::clamp(threads, 1, std::max(1, n));
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+#endif
+  for (int k = 0; k < n; ++k) {
+    const int64_t job = jobs[k].job;
+    try {
+      jobs[k].result = Simulate(resolved[job / id.replications],
+                                ReplicationSeed(id.seed, static_cast<int>(job % id.replications)));
+    } catch (...) {
+      failures[k] = std::current_exception();
+    }
+  }
+  (void)threads;  // unused without OpenMP
+  for (const std::exception_ptr& e : failures) {
+    if (e) std::rethrow_exception(e);
+  }
+  return jobs;
+}
+
+int RunShard(const RunArgs& args, const Scenario& scenario, const RunSetOptions& options) {
+  std::string error;
+  const std::optional<Shard> shard = ParseShard(args.shard, &error);
+  if (!shard) return BadInput("--shard: " + error);
+  if (!args.sim.json_wanted()) {
+    return BadInput("--shard " + args.shard +
+                    " needs --json FILE: a shard writes a shard document for `knobsim merge`, "
+                    "not a table");
+  }
+  if (args.sim.fail_on_slo) {
+    return BadInput("--fail-on-slo: a shard holds only some replications; decide on the merged "
+                    "results (knobsim merge)");
+  }
+  // The shard's identity hashes the scenario file's bytes: every shard must read the same file.
+  std::ifstream in(args.scenario, std::ios::binary);
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  if (!in) return BadInput(args.scenario + ": cannot read the file");
+
+  RunShardDocument doc;
+  doc.sweep = MakeRunSweepIdentity(scenario, bytes.str(), options.variants, KNOBSIM_VERSION);
+  doc.shard = *shard;
+  doc.jobs = RunShardJobs(scenario, doc.sweep, *shard, args.sim.threads);
+  const std::string text = RunShardJsonText(doc);
+  if (args.sim.json_to_stdout()) {
+    std::cout << text << std::flush;
+  } else if (auto failed = WriteFileAtomically(args.sim.json, text)) {
+    return BadInput(failed->ToString());
+  }
+  if (!args.sim.quiet && !args.sim.json_to_stdout()) {
+    std::cerr << "knobsim: shard " << ShardText(*shard) << ": " << doc.jobs.size() << " of "
+              << doc.sweep.jobs() << " runs; wrote " << args.sim.json
+              << " (combine the shards with knobsim merge)\n";
+  }
+  return kExitOk;
 }
 
 int Run(const RunArgs& args) {
@@ -71,6 +163,7 @@ int Run(const RunArgs& args) {
     }
     options.variants.push_back(name);
   }
+  if (!args.shard.empty()) return RunShard(args, scenario, options);
 
   const RunSetResult results = RunWithProgress(scenario, options, args.sim.quiet);
   if (auto failed = WriteResultsDocument(args.sim, results)) return BadInput(*failed);
@@ -117,6 +210,11 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
                        "Print no table and no progress line");
   run->add_flag("--fail-on-slo", args->sim.fail_on_slo,
                 "Exit with status 1 when any workload of any variant run misses its SLO");
+  run->add_option("--shard", args->shard,
+                  "Run only shard i of N of the (variant, replication) jobs (0-based, e.g. "
+                  "$JOB_COMPLETION_INDEX/4) and write a shard document to --json; combine the N "
+                  "documents with knobsim merge (docs/sharding.md)")
+      ->type_name("i/N");
   run->callback([args, exit_code] { *exit_code = Run(*args); });
 }
 

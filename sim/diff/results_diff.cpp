@@ -1,0 +1,473 @@
+#include "sim/diff/results_diff.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+
+#include "sim/replication_stats.h"
+
+namespace knobsim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view kResultsSchemaPrefix = "knobsim.results/v";
+
+// What each metric may be measured in, and where it lives in a results document.
+struct MetricInfo {
+  std::string_view name;
+  std::string_view scales;  // the scale letters allowed: % p(oints) a(bsolute) y (any)
+  std::string_view unit;    // for the report
+};
+
+constexpr MetricInfo kMetrics[] = {
+    {"p50", "%a", "ms"},       {"p90", "%a", "ms"},     {"p99", "%a", "ms"},
+    {"p999", "%a", "ms"},      {"mean", "%a", "ms"},    {"errors", "%a", ""},
+    {"error_ratio", "pa", ""}, {"busy", "pa", ""},      {"pending", "a", "pods"},
+    {"fake_ready", "a", "pods"}, {"slo_met", "y", ""},
+};
+
+const MetricInfo* FindMetric(std::string_view name) {
+  for (const MetricInfo& m : kMetrics)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+std::string MetricList() {
+  std::string out;
+  for (const MetricInfo& m : kMetrics) out += (out.empty() ? "" : ", ") + std::string(m.name);
+  return out;
+}
+
+std::string Format(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+std::optional<double> NumberAt(const Json& j, std::initializer_list<const char*> path) {
+  const Json* at = &j;
+  for (const char* key : path) {
+    if (!at->is_object() || !at->contains(key)) return std::nullopt;
+    at = &(*at)[key];
+  }
+  if (at->is_boolean()) return at->get<bool>() ? 1.0 : 0.0;
+  if (!at->is_number()) return std::nullopt;
+  return at->get<double>();
+}
+
+std::optional<double> ErrorsOf(const Json& errors) {
+  if (!errors.is_object()) return std::nullopt;
+  double total = 0;
+  for (const auto& [cause, value] : errors.items()) {
+    if (value.is_number()) total += value.get<double>();
+  }
+  return total;
+}
+
+// The paired-difference half-width over replications present in both, or nullopt when the
+// files do not carry comparable per-replication values.
+std::optional<double> PairedNoise(const Json& base, const Json& next, const char* key,
+                                  bool same_seeds) {
+  if (!same_seeds) return std::nullopt;
+  const Json* a = base.contains("per_replication") ? &base["per_replication"] : nullptr;
+  const Json* b = next.contains("per_replication") ? &next["per_replication"] : nullptr;
+  if (a == nullptr || b == nullptr || !a->contains(key) || !b->contains(key)) return std::nullopt;
+  const Json& va = (*a)[key];
+  const Json& vb = (*b)[key];
+  if (!va.is_array() || !vb.is_array() || va.size() != vb.size()) return std::nullopt;
+  std::vector<double> d;
+  for (size_t r = 0; r < va.size(); ++r) {
+    if (va[r].is_number() && vb[r].is_number()) d.push_back(vb[r].get<double>() - va[r].get<double>());
+  }
+  if (d.size() < 2) return std::nullopt;
+  return Summarize(d).half_width;
+}
+
+double CiOf(const Json& j, std::initializer_list<const char*> path) {
+  const Json* at = &j;
+  if (!at->contains("ci95")) return 0;
+  at = &(*at)["ci95"];
+  for (const char* key : path) {
+    if (!at->is_object() || !at->contains(key)) return 0;
+    at = &(*at)[key];
+  }
+  return at->is_number() ? at->get<double>() : 0;
+}
+
+std::string CardId(const Json& card) {
+  return card.value("node", std::string()) + "/" + std::to_string(card.value("index", 0));
+}
+
+std::string WorkloadId(const Json& w) {
+  if (w.contains("id") && w["id"].is_string()) return w["id"].get<std::string>();
+  return w.value("namespace", std::string("default")) + "/" + w.value("name", std::string());
+}
+
+std::string PodId(const Json& p) {
+  return p.value("namespace", std::string("default")) + "/" + p.value("name", std::string());
+}
+
+std::string Placement(const Json& p) {
+  if (!p.contains("node") || !p["node"].is_string()) return "(not placed)";
+  std::string out = p["node"].get<std::string>();
+  if (p.contains("cards") && p["cards"].is_array() && !p["cards"].empty()) {
+    out += "[";
+    for (size_t i = 0; i < p["cards"].size(); ++i)
+      out += (i ? "," : "") + std::to_string(p["cards"][i].get<int>());
+    out += "]";
+  }
+  return out;
+}
+
+const Json* FindVariant(const Json& doc, const std::string& name) {
+  if (!doc.contains("variants") || !doc["variants"].is_array()) return nullptr;
+  for (const Json& v : doc["variants"])
+    if (v.value("name", std::string()) == name) return &v;
+  return nullptr;
+}
+
+bool Exceeds(const DiffRule& rule, double base, double next) {
+  const double bad = (next - base) * rule.bad_direction;
+  switch (rule.scale) {
+    case DiffRule::Scale::kAny:
+      return base == 1 && next == 0;
+    case DiffRule::Scale::kPercent:
+      if (base == 0) return bad > 0;
+      return bad / std::fabs(base) * 100 > rule.threshold;
+    case DiffRule::Scale::kPoints:
+      return bad * 100 > rule.threshold;
+    case DiffRule::Scale::kAbsolute:
+      return bad > rule.threshold;
+  }
+  return false;
+}
+
+class Differ {
+ public:
+  Differ(const DiffOptions& options, bool same_seeds) : options_(options), same_seeds_(same_seeds) {}
+
+  void Number(DiffReport& report, const std::string& variant, const std::string& subject,
+              const std::string& metric, std::optional<double> base, std::optional<double> next,
+              std::optional<double> paired, double unpaired) {
+    if (base == next) return;
+    DiffRow row{variant, subject, metric, base, next, paired ? *paired : unpaired, paired.has_value(),
+                "", ""};
+    if (base && next) {
+      for (const DiffRule& rule : options_.rules) {
+        if (rule.metric != metric || !Exceeds(rule, *base, *next)) continue;
+        // slo_met is already a verdict over every replication: no noise to subtract.
+        if (rule.scale != DiffRule::Scale::kAny && !(std::fabs(*next - *base) > row.noise)) continue;
+        row.rule = rule.text;
+        ++report.regressions;
+        break;
+      }
+    }
+    report.rows.push_back(std::move(row));
+  }
+
+  void Workloads(DiffReport& report, const std::string& variant, const Json& base, const Json& next) {
+    std::map<std::string, const Json*> in_base;
+    for (const Json& w : base["workloads"]) in_base[WorkloadId(w)] = &w;
+    for (const Json& w : next["workloads"]) {
+      const std::string id = WorkloadId(w);
+      auto it = in_base.find(id);
+      if (it == in_base.end()) continue;
+      const Json& b = *it->second;
+      for (const char* p : {"p50", "p90", "p99", "p999", "mean"}) {
+        const char* per = std::string_view(p) == "p99" ? "p99_ms"
+                          : std::string_view(p) == "mean" ? "mean_ms" : nullptr;
+        Number(report, variant, id, p, NumberAt(b, {"latency_ms", p}), NumberAt(w, {"latency_ms", p}),
+               per ? PairedNoise(b, w, per, same_seeds_) : std::nullopt,
+               CiOf(b, {"latency_ms", p}) + CiOf(w, {"latency_ms", p}));
+      }
+      double errors_ci = 0;
+      for (const char* cause : {"oom", "fake_ready", "timeout", "no_replica", "interrupted"})
+        errors_ci += CiOf(b, {"errors", cause}) + CiOf(w, {"errors", cause});
+      Number(report, variant, id, "errors", ErrorsOf(b.value("errors", Json())),
+             ErrorsOf(w.value("errors", Json())), PairedNoise(b, w, "errors", same_seeds_), errors_ci);
+      Number(report, variant, id, "error_ratio", NumberAt(b, {"error_ratio"}), NumberAt(w, {"error_ratio"}),
+             PairedNoise(b, w, "error_ratio", same_seeds_),
+             CiOf(b, {"error_ratio"}) + CiOf(w, {"error_ratio"}));
+      Number(report, variant, id, "slo_met", NumberAt(b, {"slo_met"}), NumberAt(w, {"slo_met"}),
+             std::nullopt, 0);
+    }
+  }
+
+  void Cards(DiffReport& report, const std::string& variant, const Json& base, const Json& next) {
+    std::map<std::string, const Json*> in_base;
+    for (const Json& c : base["cards"]) in_base[CardId(c)] = &c;
+    for (const Json& c : next["cards"]) {
+      auto it = in_base.find(CardId(c));
+      if (it == in_base.end()) continue;
+      Number(report, variant, CardId(c), "busy", NumberAt(*it->second, {"busy"}), NumberAt(c, {"busy"}),
+             PairedNoise(*it->second, c, "busy", same_seeds_),
+             CiOf(*it->second, {"busy"}) + CiOf(c, {"busy"}));
+    }
+  }
+
+  void Cluster(DiffReport& report, const std::string& variant, const Json& base, const Json& next) {
+    Number(report, variant, "cluster", "pending", NumberAt(base, {"cluster", "pending_pods"}),
+           NumberAt(next, {"cluster", "pending_pods"}), std::nullopt, 0);
+    Number(report, variant, "cluster", "fake_ready", NumberAt(base, {"cluster", "fake_ready_pods"}),
+           NumberAt(next, {"cluster", "fake_ready_pods"}), std::nullopt, 0);
+  }
+
+  // Pods that moved, and pods that became Pending or fake Ready (with the reason the new file
+  // gives): informational rows; the pending / fake_ready rules count them at cluster level.
+  static void Pods(DiffReport& report, const std::string& variant, const Json& base, const Json& next) {
+    std::map<std::string, const Json*> in_base;
+    if (base.contains("pods"))
+      for (const Json& p : base["pods"]) in_base[PodId(p)] = &p;
+    if (!next.contains("pods")) return;
+    for (const Json& p : next["pods"]) {
+      const std::string id = PodId(p);
+      auto it = in_base.find(id);
+      const std::string state = p.value("state", std::string());
+      const std::string old_state = it == in_base.end() ? "(new)" : it->second->value("state", std::string());
+      if (it != in_base.end() && Placement(*it->second) != Placement(p) && p["node"].is_string() &&
+          (*it->second)["node"].is_string()) {
+        report.rows.push_back({variant, id, "placement", std::nullopt, std::nullopt, 0, false, "",
+                               Placement(*it->second) + " -> " + Placement(p)});
+      }
+      if (state != old_state && (state == "Pending" || state == "FakeReady")) {
+        std::string note = old_state + " -> " + state;
+        const std::string message = p.value("message", std::string());
+        if (!message.empty()) note += ": " + message;
+        report.rows.push_back({variant, id, "state", std::nullopt, std::nullopt, 0, false, "", note});
+      }
+    }
+  }
+
+ private:
+  const DiffOptions& options_;
+  bool same_seeds_;
+};
+
+std::string Change(const DiffRow& r) {
+  if (!r.base || !r.next) return r.next ? "new" : "gone";
+  const double d = *r.next - *r.base;
+  std::string out = (d >= 0 ? "+" : "") + Format(d);
+  if (*r.base != 0 && r.metric != "slo_met") out += " (" + std::string(d >= 0 ? "+" : "") + Format(d / std::fabs(*r.base) * 100) + "%)";
+  return out;
+}
+
+std::string Value(const std::optional<double>& v, const std::string& metric) {
+  if (!v) return "-";
+  if (metric == "slo_met") return *v != 0 ? "met" : "missed";
+  return Format(*v);
+}
+
+std::string Verdict(const DiffReport& report) {
+  if (report.identical) return "no difference at all";
+  if (report.regressions == 0) return "no regression";
+  std::set<std::string> rules;
+  for (const DiffRow& r : report.rows)
+    if (r.regression()) rules.insert(r.rule);
+  std::string out = std::to_string(report.regressions) + " regression" +
+                    (report.regressions == 1 ? "" : "s") + " (";
+  bool first = true;
+  for (const std::string& rule : rules) {
+    out += (first ? "" : ", ") + rule;
+    first = false;
+  }
+  return out + ")";
+}
+
+}  // namespace
+
+std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::string* error) {
+  std::vector<DiffRule> rules;
+  size_t start = 0;
+  while (start <= text.size()) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    std::string_view item = text.substr(start, comma - start);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    start = comma + 1;
+    if (item.empty()) continue;
+    auto fail = [&](const std::string& why) {
+      if (error) *error = "rule \"" + std::string(item) + "\": " + why;
+      return std::nullopt;
+    };
+    const size_t colon = item.find(':');
+    if (colon == std::string_view::npos) return fail("write metric:threshold, e.g. p99:+10%");
+    DiffRule rule;
+    rule.text = std::string(item);
+    rule.metric = std::string(item.substr(0, colon));
+    const MetricInfo* info = FindMetric(rule.metric);
+    if (info == nullptr) return fail("unknown metric; metrics: " + MetricList());
+    std::string_view spec = item.substr(colon + 1);
+    if (spec == "any") {
+      if (info->scales.find('y') == std::string_view::npos)
+        return fail("`any` is for slo_met only; give a signed threshold, e.g. +10%");
+      rule.scale = DiffRule::Scale::kAny;
+      rules.push_back(std::move(rule));
+      continue;
+    }
+    if (info->scales == "y") return fail("slo_met takes `any` (a workload that met its SLO misses it)");
+    if (spec.empty() || (spec.front() != '+' && spec.front() != '-'))
+      return fail("the threshold needs a sign: + when increases are bad, - when decreases are");
+    rule.bad_direction = spec.front() == '+' ? +1 : -1;
+    spec.remove_prefix(1);
+    char scale = 'a';
+    if (spec.ends_with("%")) {
+      scale = '%';
+      spec.remove_suffix(1);
+    } else if (spec.ends_with("pp")) {
+      scale = 'p';
+      spec.remove_suffix(2);
+    }
+    if (info->scales.find(scale) == std::string_view::npos) {
+      const std::string allowed = info->scales == "pa" ? "percentage points (pp) or a fraction"
+                                  : info->scales == "a" ? "a count"
+                                                        : "a percentage (%) or " + std::string(info->unit.empty() ? "a count" : info->unit);
+      return fail(rule.metric + " thresholds are in " + allowed);
+    }
+    char* end = nullptr;
+    const std::string number(spec);
+    rule.threshold = std::strtod(number.c_str(), &end);
+    if (number.empty() || end != number.c_str() + number.size() || !(rule.threshold >= 0) ||
+        !std::isfinite(rule.threshold))
+      return fail("\"" + number + "\" is not a threshold (a number >= 0)");
+    rule.scale = scale == '%' ? DiffRule::Scale::kPercent
+                 : scale == 'p' ? DiffRule::Scale::kPoints
+                                : DiffRule::Scale::kAbsolute;
+    rules.push_back(std::move(rule));
+  }
+  if (rules.empty()) {
+    if (error) *error = "no rules given";
+    return std::nullopt;
+  }
+  return rules;
+}
+
+std::optional<std::string> CheckComparable(const Json& base, const Json& next,
+                                           const DiffOptions& options) {
+  auto schema_major = [](const Json& doc) -> std::optional<std::string> {
+    if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string()) return std::nullopt;
+    const std::string schema = doc["schema"].get<std::string>();
+    if (!schema.starts_with(kResultsSchemaPrefix)) return std::nullopt;
+    std::string major = schema.substr(kResultsSchemaPrefix.size());
+    return major.substr(0, major.find('.'));
+  };
+  const auto a = schema_major(base), b = schema_major(next);
+  if (!a) return std::string("BASE is not a knobsim results document (knobsim run/whatif --json)");
+  if (!b) return std::string("NEW is not a knobsim results document (knobsim run/whatif --json)");
+  if (*a != *b)
+    return "different schema major versions (knobsim.results/v" + *a + " and v" + *b +
+           "): rerun both with one knobsim";
+  const std::string sa = base.value("scenario", std::string());
+  const std::string sb = next.value("scenario", std::string());
+  if (sa != sb && !options.allow_scenario_change)
+    return "different scenarios (\"" + sa + "\" and \"" + sb +
+           "\"); pass --allow-scenario-change if that is meant";
+  for (const std::string& v : options.variants) {
+    if (!FindVariant(base, v)) return "variant \"" + v + "\" is not in BASE";
+    if (!FindVariant(next, v)) return "variant \"" + v + "\" is not in NEW";
+  }
+  return std::nullopt;
+}
+
+DiffReport DiffResults(const Json& base, const Json& next, const DiffOptions& options) {
+  DiffReport report;
+  report.base_scenario = base.value("scenario", std::string());
+  report.next_scenario = next.value("scenario", std::string());
+  const bool same_seeds = base.value("seed", Json()) == next.value("seed", Json()) &&
+                          base.value("replications", 0) == next.value("replications", 0);
+  Differ differ(options, same_seeds);
+  std::vector<std::string> names = options.variants;
+  if (names.empty()) {
+    for (const Json& v : base["variants"]) {
+      const std::string name = v.value("name", std::string());
+      if (FindVariant(next, name)) names.push_back(name);
+    }
+  }
+  for (const std::string& name : names) {
+    const Json& b = *FindVariant(base, name);
+    const Json& n = *FindVariant(next, name);
+    report.variants.push_back(name);
+    differ.Workloads(report, name, b, n);
+    differ.Cards(report, name, b, n);
+    differ.Cluster(report, name, b, n);
+    Differ::Pods(report, name, b, n);
+  }
+  report.identical = report.rows.empty();
+  return report;
+}
+
+std::string DiffText(const DiffReport& report) {
+  std::string out = "knobsim diff: " + Verdict(report) + "\n";
+  if (report.rows.empty()) return out;
+  char line[512];
+  std::snprintf(line, sizeof line, "\n%-10s %-34s %-12s %12s %12s %20s %10s  %s\n", "variant",
+                "subject", "metric", "base", "new", "change", "noise", "verdict");
+  out += line;
+  for (const DiffRow& r : report.rows) {
+    if (!r.note.empty()) {
+      std::snprintf(line, sizeof line, "%-10s %-34s %-12s %s\n", r.variant.c_str(), r.subject.c_str(),
+                    r.metric.c_str(), r.note.c_str());
+    } else {
+      std::snprintf(line, sizeof line, "%-10s %-34s %-12s %12s %12s %20s %10s  %s\n",
+                    r.variant.c_str(), r.subject.c_str(), r.metric.c_str(),
+                    Value(r.base, r.metric).c_str(), Value(r.next, r.metric).c_str(),
+                    Change(r).c_str(), (r.noise > 0 ? "±" + Format(r.noise) : "-").c_str(),
+                    r.regression() ? ("REGRESSION " + r.rule).c_str() : "");
+    }
+    out += line;
+  }
+  return out;
+}
+
+std::string DiffMarkdown(const DiffReport& report) {
+  std::string out = "### knobsim: " + Verdict(report) + "\n\n";
+  if (report.rows.empty()) return out + "Both results are the same, number for number.\n";
+  std::string regressions, table;
+  for (const DiffRow& r : report.rows) {
+    if (r.regression())
+      regressions += "- **" + r.subject + "** (" + r.variant + "): " + r.metric + " " +
+                     Value(r.base, r.metric) + " → " + Value(r.next, r.metric) + " (" + Change(r) +
+                     ", noise ±" + Format(r.noise) + ") breaks `" + r.rule + "`\n";
+    table += "| " + r.variant + " | `" + r.subject + "` | " + r.metric + " | " +
+             (r.note.empty() ? Value(r.base, r.metric) + " | " + Value(r.next, r.metric) + " | " +
+                                   Change(r) + " | " + (r.noise > 0 ? "±" + Format(r.noise) : "") +
+                                   " | " + (r.regression() ? "**" + r.rule + "**" : "")
+                             : r.note + " | | | | ") +
+             " |\n";
+  }
+  if (!regressions.empty()) out += regressions + "\n";
+  out += "| variant | subject | metric | base | new | change | noise | rule |\n";
+  out += "|---|---|---|---|---|---|---|---|\n";
+  return out + table;
+}
+
+Json DiffJson(const DiffReport& report) {
+  Json j;
+  j["schema"] = "knobsim.diff/v1";
+  j["base_scenario"] = report.base_scenario;
+  j["new_scenario"] = report.next_scenario;
+  j["variants"] = report.variants;
+  j["identical"] = report.identical;
+  j["regressions"] = report.regressions;
+  j["verdict"] = Verdict(report);
+  Json rows = Json::array();
+  for (const DiffRow& r : report.rows) {
+    Json row;
+    row["variant"] = r.variant;
+    row["subject"] = r.subject;
+    row["metric"] = r.metric;
+    row["base"] = r.base ? Json(*r.base) : Json(nullptr);
+    row["new"] = r.next ? Json(*r.next) : Json(nullptr);
+    row["noise"] = r.noise;
+    row["paired"] = r.paired;
+    row["rule"] = r.rule.empty() ? Json(nullptr) : Json(r.rule);
+    if (!r.note.empty()) row["note"] = r.note;
+    rows.push_back(std::move(row));
+  }
+  j["rows"] = std::move(rows);
+  return j;
+}
+
+}  // namespace knobsim

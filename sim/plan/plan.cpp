@@ -1,0 +1,777 @@
+#include "sim/plan/plan.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <numbers>
+#include <numeric>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+#include "models/memory_isolation.h"
+#include "sim/replication_stats.h"
+#include "sim/scenario_objects.h"
+#include "sim/scheduler/card_placement.h"
+#include "sim/scheduler/node_matching.h"
+
+namespace knobsim {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool UsesGpu(const Workload& w) { return w.gpu_mem > 0 || w.whole_gpus > 0; }
+
+bool IsFixed(const Workload& w) {
+  auto it = w.labels.find(kPlanReplicasLabel);
+  return it != w.labels.end() && it->second == "fixed";
+}
+
+// Pod slots one replica takes: its whole cards, or the cards a multi-card share spans.
+int SlotsPerReplica(const Workload& w) {
+  return w.whole_gpus > 0 ? w.whole_gpus : std::max(1, w.gpu_count);
+}
+
+std::string Id(const Workload& w) { return w.namespace_ + "/" + w.name; }
+
+// Shortest round-trip spelling of a number ("1", "1.5"), as the JSON writer spells it.
+std::string Number(double x) {
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  return ec == std::errc() ? std::string(buf, end) : std::to_string(x);
+}
+
+// Pools that some workload can share are one group: sized together, one node count.
+struct Group {
+  std::vector<int> pools;      // scenario.node_pools indexes, in file order
+  std::vector<int> workloads;  // scenario.workloads indexes, in file order
+  bool whole = false;          // exclusive-card (nvidia.com/gpu) workloads
+};
+
+bool CanRunOn(const Scenario& s, const Workload& w, int pool_index) {
+  const NodePool& pool = s.node_pools[pool_index];
+  if (pool.gpu_type.empty()) return false;
+  const bool exclusive_pool = pool.schedule == GpuSchedule::kDefault;
+  if ((w.whole_gpus > 0) != exclusive_pool) return false;
+  const NodeSpec node = NodeSpecForPool(s, pool_index, 0);
+  const PodSpec pod = PodSpecForWorkload(w, 0);
+  return MatchesNodeSelectorAndAffinity(pod, node) &&
+         FindUntoleratedTaint(pod.tolerations, node.taints) == nullptr;
+}
+
+std::vector<Group> GroupPools(const Scenario& s) {
+  const int np = static_cast<int>(s.node_pools.size());
+  std::vector<int> parent(np);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  std::vector<std::vector<int>> reach(s.workloads.size());
+  for (size_t w = 0; w < s.workloads.size(); ++w) {
+    const Workload& wl = s.workloads[w];
+    if (!UsesGpu(wl)) continue;
+    for (int p = 0; p < np; ++p) {
+      if (CanRunOn(s, wl, p)) reach[w].push_back(p);
+    }
+    if (reach[w].empty()) {
+      throw std::invalid_argument("workload " + Id(wl) +
+                                  " fits no GPU node pool of the scenario (GPU kind, node "
+                                  "selector, affinity or taints), so no size can serve it");
+    }
+    for (int p : reach[w]) parent[find(p)] = find(reach[w].front());
+  }
+  std::map<int, int> group_of_root;
+  std::vector<Group> groups;
+  for (size_t w = 0; w < s.workloads.size(); ++w) {
+    if (reach[w].empty()) continue;
+    const int root = find(reach[w].front());
+    auto [it, inserted] = group_of_root.emplace(root, static_cast<int>(groups.size()));
+    if (inserted) groups.emplace_back();
+    groups[it->second].workloads.push_back(static_cast<int>(w));
+  }
+  for (int p = 0; p < np; ++p) {
+    auto it = group_of_root.find(find(p));
+    if (it != group_of_root.end()) groups[it->second].pools.push_back(p);
+  }
+  std::sort(groups.begin(), groups.end(),
+            [](const Group& a, const Group& b) { return a.pools.front() < b.pools.front(); });
+  for (Group& g : groups) {
+    int whole = 0;
+    for (int w : g.workloads) whole += s.workloads[w].whole_gpus > 0 ? 1 : 0;
+    if (whole != 0 && whole != static_cast<int>(g.workloads.size())) {
+      throw std::invalid_argument("node pool " + s.node_pools[g.pools.front()].name +
+                                  " serves both whole-card and shared workloads; the plan sizes "
+                                  "one or the other");
+    }
+    g.whole = whole > 0;
+  }
+  return groups;
+}
+
+// The grid cell's choices that decide what is simulated.
+struct Cell {
+  int ordinal = 0;
+  double traffic = 1;
+  const GpuType* gpu = nullptr;
+  int policy = 5;
+  std::string placement;
+  std::string pricing;
+};
+
+const InstancePrice* InstanceFor(const PlanOptions& o, const GpuType& gpu, int gpus) {
+  return o.prices == nullptr ? nullptr : o.prices->Find(gpu.name, gpus);
+}
+
+std::optional<double> PriceOf(const InstancePrice& p, const std::string& kind) {
+  if (kind == "spot") return p.spot;
+  if (kind == "reserved") return p.reserved;
+  return p.on_demand;
+}
+
+// Whether the cell's POLICY makes sharing pools offer gpu-core (core_mem): POLICY 3 is the
+// percentage policy, and a percentage is what it reads.
+bool UsesCores(const Cell& cell, const NodePool& pool) {
+  if (pool.schedule == GpuSchedule::kCoreMem) return true;
+  return cell.policy == 3 && pool.schedule == GpuSchedule::kCgpu;
+}
+
+// The largest density a shared group allows at this cell, or a reason why not even 1.
+struct DensityLimit {
+  int max = 0;
+  std::string reason;
+};
+
+DensityLimit GroupDensityLimit(const Scenario& s, const Group& g, const Cell& cell,
+                               const PlanOptions& o) {
+  if (g.whole) return {1, ""};
+  const int units = CardMemoryUnits(cell.gpu->memory_mib);
+  int limit = o.max_density;
+  for (int w : g.workloads) {
+    const Workload& wl = s.workloads[w];
+    const int need = NeededUnitsPerCard(wl, *cell.gpu);
+    if (need > units) {
+      return {0, Id(wl) + " needs " + std::to_string(need) + " GiB per card, " + cell.gpu->name +
+                     " has " + std::to_string(units)};
+    }
+    limit = std::min(limit, units / need);
+    if (wl.gpu_core > 0 && UsesCores(cell, s.node_pools[g.pools.front()])) {
+      limit = std::min(limit, 100 / wl.gpu_core);
+    }
+  }
+  if (cell.policy == 0 && s.cluster.max_inst > 0) limit = std::min(limit, s.cluster.max_inst);
+  // A node must hold the pods its cards take: cpu, memory and pod count per node.
+  for (int p : g.pools) {
+    const NodePool& pool = s.node_pools[p];
+    int64_t cpu = pool.cpu_milli, mem = pool.memory_mib;
+    if (const InstancePrice* inst = InstanceFor(o, *cell.gpu, pool.gpus_per_node)) {
+      if (inst->cpu_milli > 0) cpu = inst->cpu_milli;
+      if (inst->memory_mib > 0) mem = inst->memory_mib;
+    }
+    for (int w : g.workloads) {
+      const Workload& wl = s.workloads[w];
+      const int64_t per_card = pool.gpus_per_node;
+      if (wl.cpu_milli > 0) limit = std::min<int64_t>(limit, cpu / (per_card * wl.cpu_milli));
+      if (wl.memory_mib > 0) limit = std::min<int64_t>(limit, mem / (per_card * wl.memory_mib));
+    }
+    limit = std::min(limit, pool.pods / std::max(1, pool.gpus_per_node));
+  }
+  if (limit < 1) {
+    return {0, "a " + s.node_pools[g.pools.front()].name +
+                   " node cannot hold one pod per card (cpu, memory, pods, gpu-core or max_inst)"};
+  }
+  return {limit, ""};
+}
+
+// The measured facts of one evaluated size.
+struct Evaluation {
+  bool met = false;
+  std::string why_not;  // when no simulation could run (too few slots)
+  std::vector<PlanWorkload> workloads;
+  std::vector<PlanCard> cards;
+};
+
+class Planner {
+ public:
+  Planner(const Scenario& s, const PlanOptions& o) : s_(s), o_(o), groups_(GroupPools(s)) {}
+
+  const std::vector<Group>& groups() const { return groups_; }
+
+  PlanOption PlanCell(const Cell& cell);
+
+ private:
+  struct GroupAnswer {
+    bool feasible = false;
+    std::string reason;
+    int nodes = 0;
+    const Evaluation* at = nullptr;
+  };
+
+  Scenario GroupScenario(const Group& g, const Cell& cell, int density, int nodes,
+                         const std::vector<int>& replicas) const;
+  const Evaluation& Evaluate(int group, const Cell& cell, int density, int nodes);
+  GroupAnswer Search(int group, const Cell& cell, int density, std::vector<PlanSearchStep>* log);
+  std::optional<std::string> PriceProblem(const Cell& cell) const;
+
+  const Scenario& s_;
+  const PlanOptions& o_;
+  std::vector<Group> groups_;
+  // Keyed by what the simulation depends on: on-demand and reserved cells share runs.
+  using Key = std::tuple<int, double, std::string, int, std::string, bool, int, int>;
+  std::map<Key, Evaluation> cache_;
+  std::set<std::tuple<int, int, int>> logged_;  // (group, density, cell) searches logged
+};
+
+std::optional<std::string> Planner::PriceProblem(const Cell& cell) const {
+  if (o_.prices == nullptr) return std::nullopt;
+  for (const Group& g : groups_) {
+    for (int p : g.pools) {
+      const int gpus = s_.node_pools[p].gpus_per_node;
+      const InstancePrice* inst = InstanceFor(o_, *cell.gpu, gpus);
+      if (inst == nullptr) {
+        return "no instance with " + std::to_string(gpus) + " x " + cell.gpu->name + " in " +
+               o_.prices->file;
+      }
+      if (!PriceOf(*inst, cell.pricing)) {
+        return "no " + cell.pricing + " price for " + inst->instance_type + " in " +
+               o_.prices->file;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+Scenario Planner::GroupScenario(const Group& g, const Cell& cell, int density, int nodes,
+                                const std::vector<int>& replicas) const {
+  Scenario out;
+  out.name = s_.name;
+  out.file = s_.file;
+  out.catalog = s_.catalog;
+  out.cluster = s_.cluster;
+  out.cluster.policy = static_cast<SharingPolicy>(cell.policy);
+  out.run = s_.run;
+  const bool spot = cell.pricing == "spot";
+  bool cores = false;
+  for (int p : g.pools) {
+    NodePool pool = s_.node_pools[p];
+    pool.gpu_type = cell.gpu->name;
+    pool.count = nodes;
+    if (static_cast<int>(pool.nodes.size()) > nodes) pool.nodes.resize(nodes);
+    pool.placement = cell.placement;
+    pool.labels["ack.node.gpu.placement"] = cell.placement;
+    if (const InstancePrice* inst = InstanceFor(o_, *cell.gpu, pool.gpus_per_node)) {
+      pool.instance_type = inst->instance_type;
+      if (inst->cpu_milli > 0) pool.cpu_milli = inst->cpu_milli;
+      if (inst->memory_mib > 0) pool.memory_mib = inst->memory_mib;
+      if (spot) {
+        pool.spot.per_node_hour = inst->spot_interruptions_per_hour;
+        pool.spot.replace_after = o_.prices->spot_replace_after;
+      }
+    }
+    if (!g.whole) {
+      pool.max_pods_per_card = density;
+      pool.labels["ack.node.gpu.max-pod"] = std::to_string(density);
+      if (UsesCores(cell, pool)) {
+        cores = true;
+        pool.schedule = GpuSchedule::kCoreMem;
+        pool.labels["ack.node.gpu.schedule"] = "core_mem";
+      }
+    }
+    out.node_pools.push_back(std::move(pool));
+  }
+  for (size_t i = 0; i < g.workloads.size(); ++i) {
+    Workload w = s_.workloads[g.workloads[i]];
+    w.pods.clear();  // the plan places every replica afresh
+    w.replicas = replicas[i];
+    w.traffic.scale *= cell.traffic;
+    if (!g.whole) {
+      const int m = std::max(1, w.gpu_count);
+      w.gpu_mem = NeededUnitsPerCard(w, *cell.gpu) * m;
+      if (cores && w.gpu_core == 0) w.gpu_core = 100 / density;
+    }
+    out.workloads.push_back(std::move(w));
+  }
+  return out;
+}
+
+double UpperBoundOf(const std::vector<double>& v, double c) { return UpperBound(v, c); }
+
+const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, int nodes) {
+  const Group& g = groups_[group];
+  const int d = g.whole ? 1 : density;
+  const Key key{group, cell.traffic, cell.gpu->name, cell.policy, cell.placement,
+                cell.pricing == "spot", d, nodes};
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  Evaluation& e = cache_[key];
+
+  int slots = 0;
+  for (int p : g.pools) slots += nodes * s_.node_pools[p].gpus_per_node * d;
+  std::vector<const Workload*> ws;
+  for (int w : g.workloads) ws.push_back(&s_.workloads[w]);
+  const std::optional<std::vector<int>> replicas = ReplicaSplit(ws, slots, s_.run.duration);
+  if (!replicas) {
+    e.why_not = std::to_string(slots) + " pod slots cannot give every workload a replica";
+    return e;
+  }
+  const Scenario scenario = GroupScenario(g, cell, d, nodes, *replicas);
+  RunSetOptions run;
+  run.replications = o_.replications;
+  run.seed = o_.seed;
+  run.threads = o_.threads;
+  const RunSetResult rs = RunSet(scenario, run);
+  const VariantSummary& v = rs.variants.front();
+
+  bool pending = false;
+  for (const RunResult& r : v.runs) pending = pending || r.cluster.pending_pods > 0;
+  e.met = !pending;
+  for (size_t i = 0; i < v.workloads.size(); ++i) {
+    const WorkloadStats& st = v.workloads[i];
+    const Workload& wl = scenario.workloads[i];
+    PlanWorkload pw;
+    pw.name = st.name;
+    pw.namespace_ = st.namespace_;
+    pw.replicas = wl.replicas;
+    pw.slo = wl.slo;
+    pw.latency_replications = st.latency_replications;
+    pw.p50_ms = st.latency_ms.p50;
+    pw.p99_ms = st.latency_ms.p99;
+    pw.slo_latency_ms = st.slo_latency_ms;
+    pw.error_ratio = st.error_ratio;
+    pw.slo_met_replications = st.slo_met_replications;
+    std::vector<double> latency, errors;
+    bool any_requests = false;
+    for (const RunResult& r : v.runs) {
+      const WorkloadResult& x = r.workloads[i];
+      errors.push_back(x.error_ratio);
+      if (x.requests > 0) any_requests = true;
+      // A replication whose requests all failed has no latency: it cannot meet.
+      latency.push_back(x.completed > 0 ? x.slo_latency_ms : x.requests > 0 ? kInf : 0.0);
+    }
+    pw.slo_latency_bound_ms = any_requests ? UpperBoundOf(latency, o_.confidence) : 0.0;
+    pw.error_ratio_bound = UpperBoundOf(errors, o_.confidence);
+    const double slo_ms = static_cast<double>(wl.slo.latency) / kNanosPerMilli;
+    double margin = 0;
+    bool met = true;
+    if (wl.slo.latency > 0 && any_requests) {
+      met = met && pw.slo_latency_bound_ms <= slo_ms;
+      margin = std::max(margin, pw.slo_latency_bound_ms / slo_ms);
+    }
+    met = met && pw.error_ratio_bound <= wl.slo.error_budget;
+    if (wl.slo.error_budget > 0) {
+      margin = std::max(margin, pw.error_ratio_bound / wl.slo.error_budget);
+    } else if (pw.error_ratio_bound > 0) {
+      margin = kInf;
+    }
+    pw.margin_ratio = margin;
+    pw.slo_met = met;
+    e.met = e.met && met;
+    e.workloads.push_back(std::move(pw));
+  }
+  for (const CardStats& c : v.cards) {
+    e.cards.push_back({c.node, c.index, c.gpu, c.busy.mean, c.effective.mean, 1.0 - c.busy.mean});
+  }
+  return e;
+}
+
+Planner::GroupAnswer Planner::Search(int group, const Cell& cell, int density,
+                                     std::vector<PlanSearchStep>* log) {
+  const Group& g = groups_[group];
+  const int d = g.whole ? 1 : density;
+  // Where to start: the nodes the offered load needs at the target utilization, and at least the
+  // nodes whose slots give every workload one replica.
+  double load = 0;
+  int min_slots = 0;
+  for (int w : g.workloads) {
+    const Workload& wl = s_.workloads[w];
+    Traffic t = wl.traffic;
+    t.scale *= cell.traffic;
+    load += MeanRate(t, s_.run.duration) * wl.work.mean_s * SlotsPerReplica(wl) / cell.gpu->speed;
+    min_slots += SlotsPerReplica(wl) * (IsFixed(wl) ? wl.replicas : 1);
+  }
+  int cards_per_node = 0;
+  for (int p : g.pools) cards_per_node += s_.node_pools[p].gpus_per_node;
+  CapacitySearchSettings settings;
+  settings.max_nodes = o_.max_nodes;
+  settings.growth = o_.growth;
+  settings.lower_bound =
+      std::max(OfferedLoadNodes(load, cards_per_node, o_.target_utilization),
+               (min_slots + cards_per_node * d - 1) / std::max(1, cards_per_node * d));
+  const std::string& first_pool = s_.node_pools[g.pools.front()].name;
+  const CapacitySearchResult r = FindSmallestSize(
+      settings, [&](int n) { return Evaluate(group, cell, density, n).met; });
+  // A whole-card group is searched once whatever the density: log it once.
+  if (logged_.insert({group, d, cell.ordinal}).second) {
+    for (const SearchStep& step : r.steps) log->push_back({first_pool, d, step.nodes, step.met});
+  }
+  GroupAnswer a;
+  if (!r.nodes) {
+    a.reason = first_pool + ": " + r.reason;
+    return a;
+  }
+  a.feasible = true;
+  a.nodes = *r.nodes;
+  a.at = &Evaluate(group, cell, density, a.nodes);
+  return a;
+}
+
+PlanOption Planner::PlanCell(const Cell& cell) {
+  PlanOption opt;
+  opt.cell = cell.ordinal;
+  opt.traffic = cell.traffic;
+  opt.gpu_type = cell.gpu->name;
+  opt.policy = cell.policy;
+  opt.placement = cell.placement;
+  opt.pricing = cell.pricing;
+  opt.id = "x" + Number(cell.traffic) + "/" + cell.gpu->name + "/p" + std::to_string(cell.policy) +
+           "/" + cell.placement + "/" + cell.pricing;
+  if (o_.prices != nullptr) opt.currency = o_.prices->currency;
+  if (auto problem = PriceProblem(cell)) {
+    opt.reason = *problem;
+    return opt;
+  }
+
+  // Densities to try: the one asked, or 1..the most every shared group allows.
+  int most = o_.density > 0 ? o_.density : o_.max_density;
+  for (const Group& g : groups_) {
+    const DensityLimit lim = GroupDensityLimit(s_, g, cell, o_);
+    if (lim.max < 1) {
+      opt.reason = lim.reason;
+      return opt;
+    }
+    if (o_.density > 0 && o_.density > lim.max) {
+      opt.reason = "density " + std::to_string(o_.density) + " does not fit a " +
+                   s_.node_pools[g.pools.front()].name + " card (at most " +
+                   std::to_string(lim.max) + (lim.max == 1 ? " pod" : " pods") + " per card)";
+      return opt;
+    }
+    if (!g.whole) most = std::min(most, lim.max);
+  }
+  std::vector<int> densities;
+  if (o_.density > 0) {
+    densities = {o_.density};
+  } else {
+    for (int d = 1; d <= most; ++d) densities.push_back(d);
+  }
+
+  std::optional<PlanOption> best;
+  std::string first_reason;
+  std::vector<PlanSearchStep> log;
+  for (int d : densities) {
+    PlanOption cand = opt;
+    cand.density = d;
+    bool ok = true;
+    double cost = 0;
+    std::vector<const Evaluation*> at;
+    for (size_t gi = 0; gi < groups_.size() && ok; ++gi) {
+      const GroupAnswer a = Search(static_cast<int>(gi), cell, d, &log);
+      if (!a.feasible) {
+        ok = false;
+        if (first_reason.empty()) first_reason = a.reason;
+        break;
+      }
+      at.push_back(a.at);
+      for (int p : groups_[gi].pools) {
+        const NodePool& pool = s_.node_pools[p];
+        PlanPool pp;
+        pp.name = pool.name;
+        pp.nodes = a.nodes;
+        pp.cards = a.nodes * pool.gpus_per_node;
+        if (const InstancePrice* inst = InstanceFor(o_, *cell.gpu, pool.gpus_per_node)) {
+          pp.instance_type = inst->instance_type;
+          pp.monthly_cost = *PriceOf(*inst, cell.pricing) * a.nodes;
+          cost += *pp.monthly_cost;
+        }
+        cand.pools.push_back(std::move(pp));
+      }
+    }
+    if (!ok) continue;
+    cand.feasible = true;
+    if (o_.prices != nullptr) cand.monthly_cost = cost;
+    // Workloads back in scenario order, and the cards group by group.
+    std::vector<std::pair<int, const PlanWorkload*>> ordered;
+    for (size_t gi = 0; gi < groups_.size(); ++gi) {
+      for (size_t k = 0; k < groups_[gi].workloads.size(); ++k) {
+        ordered.emplace_back(groups_[gi].workloads[k], &at[gi]->workloads[k]);
+      }
+      for (const PlanCard& c : at[gi]->cards) cand.cards.push_back(c);
+    }
+    std::sort(ordered.begin(), ordered.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    double worst_margin = -1;
+    for (const auto& [index, pw] : ordered) {
+      cand.workloads.push_back(*pw);
+      if (pw->margin_ratio > worst_margin) {
+        worst_margin = pw->margin_ratio;
+        cand.binding_workload = pw->namespace_ + "/" + pw->name;
+      }
+      if (pw->slo.latency > 0 && pw->latency_replications > 0) {
+        const double ratio =
+            pw->slo_latency_ms.mean / (static_cast<double>(pw->slo.latency) / kNanosPerMilli);
+        cand.worst_p99_ratio = std::max(cand.worst_p99_ratio, ratio);
+      }
+    }
+    // The cheapest density wins (fewest cards without prices); then the lower worst ratio,
+    // then the lower density.
+    auto rank = [&](const PlanOption& x) {
+      const double price = x.monthly_cost.value_or(0.0);
+      int n = 0;
+      for (const PlanPool& p : x.pools) n += p.cards;
+      return std::make_tuple(price, n, x.worst_p99_ratio, x.density);
+    };
+    if (!best || rank(cand) < rank(*best)) best = std::move(cand);
+  }
+  if (!best) {
+    opt.reason = first_reason;
+    opt.search = std::move(log);
+    return opt;
+  }
+  best->search = std::move(log);
+  return std::move(*best);
+}
+
+}  // namespace
+
+int NeededUnitsPerCard(const Workload& w, const GpuType& gpu) {
+  const int m = std::max(1, w.gpu_count);
+  const int64_t weights = (w.memory.weights_mib + m - 1) / m;
+  const int64_t activation = (w.memory.activation_mib + m - 1) / m;
+  const int64_t context = w.memory.context_mib.value_or(gpu.context_mib);
+  const int64_t in_flight = static_cast<int64_t>(std::max(1, w.concurrency)) *
+                            std::max(1, w.batching.max_batch);
+  const int64_t need = weights + context + in_flight * activation;
+  const int units = CardMemoryUnits(gpu.memory_mib);
+  int u = 1;
+  while (u <= units && VisibleQuotaMib(gpu.memory_mib, u, units) < need) ++u;
+  if (u > units) {
+    // More than the card: say how much, in GiB units, for the message.
+    u = static_cast<int>((need + 1023) / 1024);
+  }
+  if (w.concurrency == 0) u = std::max(u, w.gpu_mem / m);
+  return u;
+}
+
+std::optional<std::vector<int>> ReplicaSplit(const std::vector<const Workload*>& workloads,
+                                             int slots, SimTime duration) {
+  const size_t n = workloads.size();
+  std::vector<int> replicas(n, 0);
+  std::vector<double> load(n, 0);
+  int left = slots;
+  double total = 0;
+  size_t free_count = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const Workload& w = *workloads[i];
+    const int c = SlotsPerReplica(w);
+    replicas[i] = IsFixed(w) ? w.replicas : 1;
+    left -= c * replicas[i];
+    if (!IsFixed(w)) {
+      load[i] = MeanRate(w.traffic, duration) * w.work.mean_s * c;
+      total += load[i];
+      ++free_count;
+    }
+  }
+  if (left < 0) return std::nullopt;
+  if (free_count == 0 || left == 0) return replicas;
+  // Shares in replicas of each workload; equal shares when no workload has traffic.
+  std::vector<double> share(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (IsFixed(*workloads[i])) continue;
+    const double part = total > 0 ? load[i] / total : 1.0 / static_cast<double>(free_count);
+    share[i] = left * part / SlotsPerReplica(*workloads[i]);
+  }
+  int rest = left;
+  for (size_t i = 0; i < n; ++i) {
+    if (IsFixed(*workloads[i])) continue;
+    const int whole = static_cast<int>(std::floor(share[i] + 1e-9));
+    replicas[i] += whole;
+    rest -= whole * SlotsPerReplica(*workloads[i]);
+  }
+  std::vector<size_t> order;
+  for (size_t i = 0; i < n; ++i) {
+    if (!IsFixed(*workloads[i])) order.push_back(i);
+  }
+  auto remainder = [&](size_t i) { return share[i] - std::floor(share[i] + 1e-9); };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return remainder(a) > remainder(b); });
+  for (size_t i : order) {
+    const int c = SlotsPerReplica(*workloads[i]);
+    if (c <= rest) {
+      ++replicas[i];
+      rest -= c;
+    }
+  }
+  return replicas;
+}
+
+double MeanRate(const Traffic& t, SimTime duration) {
+  const double d = static_cast<double>(duration);
+  if (!(d > 0)) return 0;
+  double mean = 0;
+  switch (t.kind) {
+    case ArrivalKind::kNone:
+      return 0;
+    case ArrivalKind::kPoisson:
+      mean = t.rate;
+      break;
+    case ArrivalKind::kPiecewise: {
+      double area = 0;
+      for (size_t i = 0; i < t.pieces.size(); ++i) {
+        const double from = static_cast<double>(t.pieces[i].at);
+        const double to = i + 1 < t.pieces.size() ? static_cast<double>(t.pieces[i + 1].at) : d;
+        const double a = std::min(from, d), b = std::min(to, d);
+        if (b > a) area += t.pieces[i].rate * (b - a);
+      }
+      mean = area / d;
+      break;
+    }
+    case ArrivalKind::kDiurnal: {
+      // mean · (1 + A cos(2π (s - peak) / P)) integrated over [0, d].
+      const double p = static_cast<double>(t.diurnal_period);
+      const double peak = static_cast<double>(t.diurnal_peak_at);
+      const double k = 2 * std::numbers::pi / p;
+      const double wave = (std::sin(k * (d - peak)) - std::sin(k * (0 - peak))) / k;
+      mean = t.diurnal_mean * (1 + t.diurnal_amplitude * wave / d);
+      break;
+    }
+  }
+  return mean * t.scale;
+}
+
+double UpperBound(const std::vector<double>& values, double confidence) {
+  if (values.empty()) return kInf;
+  for (double v : values) {
+    if (!std::isfinite(v)) return kInf;
+  }
+  const MeanCi m = Summarize(values);
+  if (values.size() < 2) return m.mean;
+  // Summarize's half-width is two-sided at 95 %; the bound is one-sided at `confidence`.
+  const double n = static_cast<double>(values.size());
+  double ss = 0;
+  for (double v : values) ss += (v - m.mean) * (v - m.mean);
+  const double sd = std::sqrt(ss / (n - 1));
+  return m.mean + StudentT(confidence, static_cast<int>(values.size()) - 1) * sd / std::sqrt(n);
+}
+
+std::optional<std::string> ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
+  if (o->traffic.empty()) return "--traffic: give at least one level";
+  for (double t : o->traffic) {
+    if (!(t > 0) || !std::isfinite(t)) return "--traffic: " + Number(t) + " is not a positive multiple";
+  }
+  std::vector<Group> groups;
+  try {
+    groups = GroupPools(s);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  if (groups.empty()) return "the scenario has no GPU workload on a GPU node pool: nothing to plan";
+  if (o->gpu_types.empty()) {
+    for (const Group& g : groups) {
+      for (int p : g.pools) {
+        const std::string& name = s.catalog.Find(s.node_pools[p].gpu_type)->name;
+        if (std::find(o->gpu_types.begin(), o->gpu_types.end(), name) == o->gpu_types.end()) {
+          o->gpu_types.push_back(name);
+        }
+      }
+    }
+  } else {
+    for (std::string& name : o->gpu_types) {
+      const GpuType* t = s.catalog.Find(name);
+      if (t == nullptr) {
+        std::string known;
+        for (const GpuType& k : s.catalog.types()) known += (known.empty() ? "" : ", ") + k.name;
+        return "--gpu-types: unknown GPU type \"" + name + "\"; known types: " + known;
+      }
+      name = t->name;
+    }
+  }
+  if (o->policies.empty()) o->policies = {static_cast<int>(s.cluster.policy)};
+  for (int p : o->policies) {
+    if (p < 0 || p > 5) return "--policies: " + std::to_string(p) + " is not a cGPU POLICY (0..5)";
+  }
+  if (o->placements.empty()) {
+    for (const Group& g : groups) {
+      for (int p : g.pools) {
+        const NodePool& pool = s.node_pools[p];
+        const std::string name = pool.placement.empty() ? s.cluster.default_placement : pool.placement;
+        if (std::find(o->placements.begin(), o->placements.end(), name) == o->placements.end()) {
+          o->placements.push_back(name);
+        }
+      }
+    }
+  } else {
+    for (std::string& name : o->placements) {
+      const std::optional<std::string> canonical = NormalizePlacement(name);
+      if (!canonical) {
+        std::string known;
+        for (const std::string& k : PlacementNames()) known += (known.empty() ? "" : ", ") + k;
+        return "--placement: unknown placement \"" + name + "\"; one of " + known;
+      }
+      name = *canonical;
+    }
+  }
+  if (o->pricing.empty()) o->pricing = {"on_demand"};
+  for (const std::string& k : o->pricing) {
+    if (std::find(std::begin(kPricingKinds), std::end(kPricingKinds), k) == std::end(kPricingKinds)) {
+      return "--pricing: \"" + k + "\" is not one of on_demand, spot, reserved";
+    }
+    if (k != "on_demand" && o->prices == nullptr) {
+      return "--pricing " + k + " needs a price file (--prices FILE)";
+    }
+  }
+  auto has_duplicates = [](auto v) {
+    std::sort(v.begin(), v.end());
+    return std::adjacent_find(v.begin(), v.end()) != v.end();
+  };
+  if (has_duplicates(o->traffic)) return "--traffic: a level is listed twice";
+  if (has_duplicates(o->gpu_types)) return "--gpu-types: a GPU type is listed twice";
+  if (has_duplicates(o->policies)) return "--policies: a POLICY is listed twice";
+  if (has_duplicates(o->placements)) return "--placement: a placement is listed twice";
+  if (has_duplicates(o->pricing)) return "--pricing: a kind is listed twice";
+  if (o->density < 0) return "--density: auto or a positive number of pods per card";
+  if (!(o->confidence > 0.5 && o->confidence < 1)) return "--confidence must be in (0.5, 1)";
+  if (o->replications < 1) return "--replications must be at least 1";
+  if (o->max_nodes < 1) return "--max-nodes must be at least 1";
+  if (o->max_density < 1) return "--max-density must be at least 1";
+  if (!(o->target_utilization > 0 && o->target_utilization <= 1)) {
+    return "the target utilization must be in (0, 1]";
+  }
+  if (!(o->growth > 1)) return "the search growth factor must be above 1";
+  return std::nullopt;
+}
+
+PlanResult RunPlan(const Scenario& scenario, const PlanOptions& options) {
+  Planner planner(scenario, options);
+  PlanResult out;
+  out.scenario = scenario.name;
+  out.options = options;
+  out.duration = scenario.run.duration;
+  out.warmup = scenario.run.warmup;
+  int ordinal = 0;
+  for (double t : options.traffic) {
+    for (const std::string& gpu : options.gpu_types) {
+      for (int policy : options.policies) {
+        for (const std::string& placement : options.placements) {
+          for (const std::string& pricing : options.pricing) {
+            const int cell = ordinal++;
+            if (!options.shard.Owns(cell)) continue;
+            Cell c;
+            c.ordinal = cell;
+            c.traffic = t;
+            c.gpu = scenario.catalog.Find(gpu);
+            c.policy = policy;
+            c.placement = placement;
+            c.pricing = pricing;
+            if (c.gpu == nullptr) throw std::invalid_argument("unknown GPU type " + gpu);
+            out.options_planned.push_back(planner.PlanCell(c));
+          }
+        }
+      }
+    }
+  }
+  out.cells = ordinal;
+  return out;
+}
+
+}  // namespace knobsim

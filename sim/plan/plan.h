@@ -1,0 +1,163 @@
+// Plan: capacity planning with the simulator (`knobsim plan`, docs/plan.md). For every cell of a
+// grid — traffic level × GPU type × POLICY × placement × pricing — the smallest node count per
+// GPU node pool at which every workload meets its SLO with the stated confidence, what it costs,
+// and which workload binds.
+//
+// How one cell is simulated at n nodes (PlanScenario): every GPU pool gets the cell's GPU type
+// (gpus_per_node kept), n nodes, the placement and at most `density` pods per card (label
+// ack.node.gpu.max-pod); the cluster gets the POLICY. Each sharing workload's gpu-mem quota is
+// what its memory needs (weights + concurrency × activation + CUDA context) rounded up to units
+// of the cell's card; under POLICY 3 a workload without gpu-core gets floor(100 / density) and the
+// pool offers gpu-core (core_mem). The pool's cards hold nodes × cards × density pods; they are
+// split over the pool's workloads by ReplicaSplit. Traffic is scaled by the level; spot pricing
+// makes the pool's nodes spot nodes (interruption rate and replacement delay from the prices).
+//
+// Pools that no workload shares are sized independently, each its own n (simulated apart: their
+// workloads cannot meet); pools whose workloads overlap are sized together, one n for all.
+//
+// "Meets" (MeetsSlo): for every workload, the one-sided upper confidence bound (Student t at the
+// plan's confidence, R - 1 degrees of freedom) of the mean over R replications of the SLO
+// percentile latency is at most the SLO latency, the same bound of the error ratio is at most the
+// error budget, and no pod is left Pending. Replications run through RunSet, so replication r has
+// the same seed at every size and in every cell (common random numbers), and the answer does not
+// depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/io/price_reader.h"
+#include "sim/plan/capacity_search.h"
+#include "sim/run_set.h"
+#include "sim/scenario.h"
+#include "sim/shard.h"
+
+namespace knobsim {
+
+// The label that pins a workload's replicas in a plan (docs/plan.md): `plan.knobsim.io/replicas:
+// fixed` keeps the scenario's `replicas`; the other workloads share the remaining slots.
+inline constexpr const char* kPlanReplicasLabel = "plan.knobsim.io/replicas";
+
+// Pricing kinds, in the order a grid lists them.
+inline constexpr const char* kPricingKinds[] = {"on_demand", "spot", "reserved"};
+
+struct PlanOptions {
+  std::vector<double> traffic = {1, 1.5, 2};  // multiples of the scenario's traffic
+  std::vector<std::string> gpu_types;         // catalog names; empty = the scenario's own
+  std::vector<int> policies;                  // 0..5; empty = the scenario's POLICY
+  std::vector<std::string> placements;        // empty = the scenario's (first GPU pool's)
+  int density = 0;                            // pods per card; 0 = auto
+  std::vector<std::string> pricing = {"on_demand"};
+  const PriceBook* prices = nullptr;          // nullptr: no costs (cheapest = fewest cards)
+  double confidence = 0.95;                   // one-sided, for the SLO bounds
+  // R = 5 by default: the fewest replications whose t quantile (2.13 at 95 %, 4 degrees of
+  // freedom) no longer dominates the bound; fewer make the bound wide, more cost time linearly.
+  int replications = 5;
+  uint64_t seed = 1;
+  int threads = 0;
+  int max_nodes = 256;             // per pool; beyond it a cell is infeasible
+  int max_density = 8;             // `auto` tries 1..min(this, what memory allows)
+  double target_utilization = 0.7; // where the search starts (OfferedLoadNodes)
+  double growth = 2.0;             // the search's geometric factor
+  Shard shard;                     // only the cells this shard owns are planned
+};
+
+// A workload at the chosen size of a cell, over the replications.
+struct PlanWorkload {
+  std::string name, namespace_;
+  int replicas = 0;
+  Slo slo;
+  int latency_replications = 0;  // replications with at least one success
+  MeanCi p50_ms, p99_ms, slo_latency_ms;  // slo_latency_ms: the SLO percentile's latency
+  double slo_latency_bound_ms = 0;        // its one-sided upper bound (infinite without successes)
+  MeanCi error_ratio;
+  double error_ratio_bound = 0;
+  int slo_met_replications = 0;
+  bool slo_met = false;  // both bounds within the objective
+  double margin_ratio = 0;  // max(latency bound / SLO latency, error bound / budget)
+};
+
+struct PlanCard {
+  std::string node;
+  int index = 0;
+  std::string gpu;
+  double busy = 0, effective = 0, headroom = 0;
+};
+
+struct PlanPool {
+  std::string name, instance_type;
+  int nodes = 0, cards = 0;
+  std::optional<double> monthly_cost;
+};
+
+struct PlanSearchStep {
+  std::string pool;  // the first pool of the group searched
+  int density = 0;
+  int nodes = 0;
+  bool met = false;
+};
+
+// One grid cell.
+struct PlanOption {
+  int cell = 0;  // grid ordinal (traffic, gpu_type, policy, placement, pricing)
+  std::string id;
+  double traffic = 1;
+  std::string gpu_type;
+  int policy = 5;
+  std::string placement;
+  std::string pricing;
+  int density = 0;  // chosen (0 when infeasible under auto)
+  bool feasible = false;
+  std::string reason;  // when infeasible
+  std::vector<PlanPool> pools;
+  std::optional<double> monthly_cost;
+  std::string currency;
+  std::string binding_workload;  // namespace/name
+  double worst_p99_ratio = 0;    // max of SLO percentile latency (mean) / SLO latency
+  std::vector<PlanWorkload> workloads;
+  std::vector<PlanCard> cards;
+  std::vector<PlanSearchStep> search;
+};
+
+struct PlanResult {
+  std::string scenario;
+  PlanOptions options;  // as resolved (defaults filled in)
+  SimTime duration = 0, warmup = 0;
+  int cells = 0;        // grid size (all shards)
+  std::vector<PlanOption> options_planned;  // the owned cells, in grid order
+};
+
+// Fills the defaults of `options` from `scenario` and checks them; the message when they cannot
+// be used (an unknown GPU type, a policy out of range, spot without prices, ...).
+std::optional<std::string> ResolvePlanOptions(const Scenario& scenario, PlanOptions* options);
+
+// Plans every owned cell. `options` must be resolved. Throws std::invalid_argument when the
+// scenario cannot be planned (a GPU workload no GPU pool can take, a pool mixing whole-card and
+// shared workloads).
+PlanResult RunPlan(const Scenario& scenario, const PlanOptions& options);
+
+// ---- Pieces, exposed for tests -------------------------------------------------------------
+
+// The gpu-mem units (of a card of `gpu`) a workload's pod needs on each of its cards: the
+// smallest u whose visible quota holds weights + concurrency × activation + context (all split
+// over gpu_count cards), at least 1. With unlimited concurrency one request's activation is
+// counted and the scenario's own quota, when larger, is kept.
+int NeededUnitsPerCard(const Workload& w, const GpuType& gpu);
+
+// Replicas from `slots` pod slots (cards × density; a whole-card or multi-card replica takes
+// whole_gpus or gpu_count slots): workloads labelled fixed keep theirs; every other workload gets
+// one, and the remaining slots go in proportion to offered load (λ · E[work]) by largest
+// remainder (ties to the earlier workload). Empty when the slots cannot give each one replica.
+std::optional<std::vector<int>> ReplicaSplit(const std::vector<const Workload*>& workloads,
+                                             int slots, SimTime duration);
+
+// The mean arrival rate (per second, scale applied) over [0, duration].
+double MeanRate(const Traffic& traffic, SimTime duration);
+
+// The one-sided upper confidence bound of the mean of `values`: mean + t(c, R-1) · s / √R
+// (the mean itself with one value; +infinity with none).
+double UpperBound(const std::vector<double>& values, double confidence);
+
+}  // namespace knobsim

@@ -1,0 +1,411 @@
+#include "sim/plan/plan_json.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace knobsim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json Num(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
+
+double Seconds(SimTime t) { return static_cast<double>(t) / kNanosPerSecond; }
+
+Json OrNull(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+
+Json WorkloadJson(const PlanWorkload& w) {
+  const bool any = w.latency_replications > 0;
+  auto lat = [any](double x) { return any ? Num(x) : Json(nullptr); };
+  Json j;
+  j["name"] = w.name;
+  j["namespace"] = w.namespace_;
+  j["replicas"] = w.replicas;
+  j["slo_percentile"] = Num(w.slo.percentile);
+  j["slo_latency_ms"] =
+      w.slo.latency > 0 ? Num(static_cast<double>(w.slo.latency) / kNanosPerMilli) : Json(nullptr);
+  Json l;
+  l["p50"] = lat(w.p50_ms.mean);
+  l["p99"] = lat(w.p99_ms.mean);
+  l["p99_ci95"] = lat(w.p99_ms.half_width);
+  l["slo"] = lat(w.slo_latency_ms.mean);         // at the SLO percentile, mean over replications
+  l["slo_bound"] = lat(w.slo_latency_bound_ms);  // its one-sided upper confidence bound
+  j["latency_ms"] = std::move(l);
+  j["error_ratio"] = Num(w.error_ratio.mean);
+  j["error_ratio_bound"] = Num(w.error_ratio_bound);
+  j["error_budget"] = Num(w.slo.error_budget);
+  j["slo_met_replications"] = w.slo_met_replications;
+  j["slo_met"] = w.slo_met;
+  return j;
+}
+
+Json OptionJson(const PlanOption& o) {
+  Json j;
+  j["id"] = o.id;
+  j["cell"] = o.cell;
+  j["traffic"] = Num(o.traffic);
+  j["gpu_type"] = o.gpu_type;
+  j["policy"] = o.policy;
+  j["placement"] = o.placement;
+  j["pricing"] = o.pricing;
+  j["density"] = o.density > 0 ? Json(o.density) : Json(nullptr);
+  j["feasible"] = o.feasible;
+  j["reason"] = o.feasible ? Json(nullptr) : Json(o.reason);
+  Json pools = Json::array();
+  for (const PlanPool& p : o.pools) {
+    Json pj;
+    pj["name"] = p.name;
+    pj["instance_type"] = OrNull(p.instance_type);
+    pj["nodes"] = p.nodes;
+    pj["cards"] = p.cards;
+    pj["monthly_cost"] = p.monthly_cost ? Num(*p.monthly_cost) : Json(nullptr);
+    pools.push_back(std::move(pj));
+  }
+  j["pools"] = std::move(pools);
+  j["monthly_cost"] = o.monthly_cost ? Num(*o.monthly_cost) : Json(nullptr);
+  j["currency"] = OrNull(o.currency);
+  j["binding_workload"] = o.feasible ? OrNull(o.binding_workload) : Json(nullptr);
+  j["worst_p99_ratio"] = o.feasible ? Num(o.worst_p99_ratio) : Json(nullptr);
+  Json ws = Json::array();
+  for (const PlanWorkload& w : o.workloads) ws.push_back(WorkloadJson(w));
+  j["workloads"] = std::move(ws);
+  Json cards = Json::array();
+  for (const PlanCard& c : o.cards) {
+    Json cj;
+    cj["node"] = c.node;
+    cj["index"] = c.index;
+    cj["gpu"] = c.gpu;
+    cj["busy"] = Num(c.busy);
+    cj["effective"] = Num(c.effective);
+    cj["headroom"] = Num(c.headroom);
+    cards.push_back(std::move(cj));
+  }
+  j["cards"] = std::move(cards);
+  Json search = Json::array();
+  for (const PlanSearchStep& s : o.search) {
+    Json sj;
+    sj["nodes"] = s.nodes;
+    sj["met"] = s.met;
+    sj["pool"] = s.pool;
+    sj["density"] = s.density;
+    search.push_back(std::move(sj));
+  }
+  j["search"] = std::move(search);
+  return j;
+}
+
+std::string Fixed2(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f", x);
+  return buf;
+}
+
+// Milliseconds with three significant figures or so: 182, 41.3, 7.25.
+std::string Ms(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, x >= 100 ? "%.0f" : x >= 10 ? "%.1f" : "%.2f", x);
+  return buf;
+}
+
+// A number as people write it: 1, 1.5, 99 (the JSON writer would say 1.0 for a double).
+std::string NumberText(const Json& x) {
+  if (!x.is_number()) return x.dump();
+  const double v = x.get<double>();
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  return ec == std::errc() ? std::string(buf, end) : x.dump();
+}
+
+int Cards(const Json& option) {
+  int n = 0;
+  for (const Json& p : option.at("pools")) n += p.at("cards").get<int>();
+  return n;
+}
+
+double Double(const Json& x, double otherwise) { return x.is_number() ? x.get<double>() : otherwise; }
+
+// How options compare for "cheapest": cost (cards without prices), worst ratio, grid order.
+std::tuple<double, double, int> Rank(const Json& o) {
+  const double cost =
+      o.at("monthly_cost").is_number() ? o.at("monthly_cost").get<double>() : Cards(o);
+  return {cost, Double(o.at("worst_p99_ratio"), 1e300), o.at("cell").get<int>()};
+}
+
+// "ai/ocr binds (p99 182 ms of 200 ms)", or the error ratio when errors bind.
+std::string BindingText(const Json& option) {
+  const Json& id = option.at("binding_workload");
+  if (!id.is_string()) return "";
+  for (const Json& w : option.at("workloads")) {
+    if (w.at("namespace").get<std::string>() + "/" + w.at("name").get<std::string>() != id) continue;
+    const double lat_ratio = w.at("slo_latency_ms").is_number() && w.at("latency_ms").at("slo_bound").is_number()
+                                 ? w.at("latency_ms").at("slo_bound").get<double>() /
+                                       w.at("slo_latency_ms").get<double>()
+                                 : -1;
+    const double budget = Double(w.at("error_budget"), 0);
+    const double err_ratio = budget > 0 ? Double(w.at("error_ratio_bound"), 0) / budget : -1;
+    std::string text = id.get<std::string>() + " binds (";
+    if (lat_ratio >= err_ratio && w.at("latency_ms").at("slo").is_number()) {
+      text += "p" + NumberText(w.at("slo_percentile")) + " " +
+              Ms(w.at("latency_ms").at("slo").get<double>()) + " ms of " +
+              Ms(w.at("slo_latency_ms").get<double>()) + " ms)";
+    } else {
+      text += "errors " + Fixed2(100 * Double(w.at("error_ratio"), 0)) + " % of " +
+              Fixed2(100 * budget) + " %)";
+    }
+    return text;
+  }
+  return "";
+}
+
+std::string Recommendation(double traffic, const Json& o) {
+  std::string text = "At " + NumberText(Json(traffic)) + "x traffic: ";
+  const Json& pools = o.at("pools");
+  for (size_t i = 0; i < pools.size(); ++i) {
+    const Json& p = pools[i];
+    const int nodes = p.at("nodes").get<int>();
+    const std::string what = p.at("instance_type").is_string() ? p.at("instance_type").get<std::string>()
+                                                               : p.at("name").get<std::string>();
+    if (i > 0) text += " + ";
+    text += std::to_string(nodes) + (nodes == 1 ? " node of " : " nodes of ") + what + " (" +
+            o.at("gpu_type").get<std::string>() + ")";
+  }
+  text += ", POLICY " + std::to_string(o.at("policy").get<int>()) + ", " +
+          o.at("placement").get<std::string>();
+  if (o.at("density").is_number()) {
+    const int d = o.at("density").get<int>();
+    text += ", " + std::to_string(d) + (d == 1 ? " pod per card" : " pods per card");
+  }
+  if (o.at("monthly_cost").is_number()) {
+    text += ", " + Fixed2(o.at("monthly_cost").get<double>()) + " " +
+            o.at("currency").get<std::string>() + "/month";
+    if (o.at("pricing") != "on_demand") text += " (" + o.at("pricing").get<std::string>() + ")";
+  } else {
+    const int cards = Cards(o);
+    text += ", " + std::to_string(cards) + (cards == 1 ? " card" : " cards") + " (no prices given)";
+  }
+  const std::string binding = BindingText(o);
+  if (!binding.empty()) text += "; " + binding;
+  return text + ".";
+}
+
+// The document without the keys in which shards may differ.
+Json Common(const Json& doc) {
+  Json c = doc;
+  for (const char* k : {"shard", "options", "recommendations", "frontier"}) c.erase(k);
+  return c;
+}
+
+}  // namespace
+
+Json PlanToJson(const PlanResult& r, const std::string& command, std::string_view version) {
+  const PlanOptions& o = r.options;
+  Json j;
+  j["schema"] = kPlanSchema;
+  j["knobsim_version"] = version;
+  j["scenario"] = r.scenario;
+  j["command"] = command;
+  j["seed"] = o.seed;
+  j["replications"] = o.replications;
+  j["confidence"] = Num(o.confidence);
+  j["duration_s"] = Num(Seconds(r.duration));
+  j["warmup_s"] = Num(Seconds(r.warmup));
+  if (o.prices != nullptr) {
+    Json p;
+    p["file"] = o.prices->file;
+    p["currency"] = o.prices->currency;
+    p["date"] = o.prices->date;
+    p["source"] = o.prices->source;
+    p["example"] = o.prices->example;
+    j["prices"] = std::move(p);
+  } else {
+    j["prices"] = nullptr;
+  }
+  Json levels = Json::array();
+  for (double t : o.traffic) levels.push_back(Num(t));
+  j["traffic_levels"] = std::move(levels);
+  Json grid;
+  grid["gpu_types"] = o.gpu_types;
+  grid["policies"] = o.policies;
+  grid["placements"] = o.placements;
+  grid["density"] = o.density > 0 ? Json(o.density) : Json("auto");
+  grid["pricing"] = o.pricing;
+  j["grid"] = std::move(grid);
+  if (!o.shard.whole()) {
+    Json s;
+    s["index"] = o.shard.index;
+    s["count"] = o.shard.count;
+    j["shard"] = std::move(s);
+  }
+  Json options = Json::array();
+  for (const PlanOption& opt : r.options_planned) options.push_back(OptionJson(opt));
+  j["options"] = std::move(options);
+  AddPlanSummary(&j);
+  return j;
+}
+
+void AddPlanSummary(Json* doc) {
+  Json& d = *doc;
+  Json recs = Json::array();
+  Json frontier = Json::array();
+  for (const Json& level : d.at("traffic_levels")) {
+    const double t = level.get<double>();
+    std::vector<const Json*> feasible;
+    const Json* first_infeasible = nullptr;
+    for (const Json& o : d.at("options")) {
+      if (o.at("traffic").get<double>() != t) continue;
+      if (o.at("feasible").get<bool>()) {
+        feasible.push_back(&o);
+      } else if (first_infeasible == nullptr) {
+        first_infeasible = &o;
+      }
+    }
+    std::sort(feasible.begin(), feasible.end(),
+              [](const Json* a, const Json* b) { return Rank(*a) < Rank(*b); });
+    Json rec;
+    rec["traffic"] = level;
+    if (feasible.empty()) {
+      rec["option"] = nullptr;
+      rec["monthly_cost"] = nullptr;
+      std::string text = "At " + NumberText(level) + "x traffic: no option of the grid meets every SLO";
+      if (first_infeasible != nullptr) {
+        text += " (" + first_infeasible->at("id").get<std::string>() + ": " +
+                first_infeasible->at("reason").get<std::string>() + ")";
+      }
+      rec["text"] = text + ".";
+    } else {
+      const Json& best = *feasible.front();
+      rec["option"] = best.at("id");
+      rec["monthly_cost"] = best.at("monthly_cost");
+      rec["text"] = Recommendation(t, best);
+    }
+    recs.push_back(std::move(rec));
+
+    // Pareto set: walking from the cheapest, keep an option when it is strictly better on the
+    // ratio than everything cheaper (equal cost: the sort already put the better ratio first).
+    Json ids = Json::array();
+    double best_ratio = 1e300;
+    for (const Json* o : feasible) {
+      const double ratio = Double(o->at("worst_p99_ratio"), 1e300);
+      if (ratio < best_ratio) {
+        ids.push_back(o->at("id"));
+        best_ratio = ratio;
+      }
+    }
+    Json f;
+    f["traffic"] = level;
+    f["options"] = std::move(ids);
+    frontier.push_back(std::move(f));
+  }
+  d["recommendations"] = std::move(recs);
+  d["frontier"] = std::move(frontier);
+}
+
+std::string PlanJsonText(const Json& doc) { return doc.dump(2) + "\n"; }
+
+std::optional<Json> MergePlanShards(const std::vector<Json>& shards, std::string* error) {
+  auto fail = [error](const std::string& why) -> std::optional<Json> {
+    if (error != nullptr) *error = why;
+    return std::nullopt;
+  };
+  if (shards.empty()) return fail("no shard documents to merge");
+  int count = -1;
+  std::map<int, const Json*> by_index;
+  for (size_t i = 0; i < shards.size(); ++i) {
+    const Json& s = shards[i];
+    const std::string which = "document " + std::to_string(i + 1);
+    if (!s.is_object() || !s.contains("schema") || s.at("schema") != kPlanSchema) {
+      return fail(which + " is not a " + std::string(kPlanSchema) + " document");
+    }
+    if (!s.contains("shard") || !s.at("shard").is_object()) {
+      return fail(which + " is not a shard (no \"shard\" key): it is a whole plan already");
+    }
+    const Json& sh = s.at("shard");
+    if (!sh.contains("index") || !sh.contains("count") || !sh.at("index").is_number_integer() ||
+        !sh.at("count").is_number_integer()) {
+      return fail(which + ": \"shard\" needs integer \"index\" and \"count\"");
+    }
+    const int index = sh.at("index").get<int>();
+    const int n = sh.at("count").get<int>();
+    if (count >= 0 && n != count) {
+      return fail("shard counts differ: " + std::to_string(count) + " and " + std::to_string(n));
+    }
+    count = n;
+    if (index < 0 || index >= n) return fail(which + ": shard index out of range");
+    if (!by_index.emplace(index, &s).second) {
+      return fail("shard " + std::to_string(index) + "/" + std::to_string(n) + " is given twice");
+    }
+    if (!s.contains("options") || !s.at("options").is_array()) {
+      return fail(which + ": \"options\" is not an array");
+    }
+  }
+  for (int i = 0; i < count; ++i) {
+    if (by_index.count(i) == 0) {
+      return fail("shard " + std::to_string(i) + "/" + std::to_string(count) + " is missing");
+    }
+  }
+  if (static_cast<int>(shards.size()) != count) {
+    return fail("expected " + std::to_string(count) + " shards, got " + std::to_string(shards.size()));
+  }
+  const Json& first = *by_index.at(0);
+  const Json common = Common(first);
+  for (const auto& [index, s] : by_index) {
+    if (Common(*s) != common) {
+      const std::string what =
+          s->value("command", Json()) != first.value("command", Json()) ? "commands" : "plans";
+      return fail("shard " + std::to_string(index) + " comes from a different plan (" + what +
+                  " differ from shard 0's)");
+    }
+  }
+  size_t cells = 1;
+  try {
+    const Json& g = first.at("grid");
+    cells = first.at("traffic_levels").size() * g.at("gpu_types").size() *
+            g.at("policies").size() * g.at("placements").size() * g.at("pricing").size();
+  } catch (const Json::exception&) {
+    return fail("shard 0 has no complete \"grid\" and \"traffic_levels\"");
+  }
+  std::map<int, Json> options;
+  for (const auto& [index, s] : by_index) {
+    for (const Json& o : s->at("options")) {
+      if (!o.is_object() || !o.contains("cell") || !o.at("cell").is_number_integer()) {
+        return fail("shard " + std::to_string(index) + ": an option without an integer \"cell\"");
+      }
+      const int cell = o.at("cell").get<int>();
+      if (cell < 0 || static_cast<size_t>(cell) >= cells || cell % count != index) {
+        return fail("shard " + std::to_string(index) + " holds cell " + std::to_string(cell) +
+                    ", which it does not own");
+      }
+      if (!options.emplace(cell, o).second) {
+        return fail("cell " + std::to_string(cell) + " appears twice");
+      }
+    }
+  }
+  if (options.size() != cells) {
+    return fail("the shards hold " + std::to_string(options.size()) + " of the plan's " +
+                std::to_string(cells) + " cells");
+  }
+  Json merged;
+  for (auto it = first.begin(); it != first.end(); ++it) {
+    if (it.key() == "shard") continue;
+    if (it.key() == "options") {
+      Json all = Json::array();
+      for (auto& [cell, o] : options) all.push_back(std::move(o));
+      merged["options"] = std::move(all);
+    } else {
+      merged[it.key()] = it.value();
+    }
+  }
+  try {
+    AddPlanSummary(&merged);
+  } catch (const Json::exception& e) {
+    return fail(std::string("an option lacks a field the summary needs: ") + e.what());
+  }
+  return merged;
+}
+
+}  // namespace knobsim

@@ -1,0 +1,28 @@
+// The HTML report: any knobsim results document — a capacity plan (knobsim.plan/v1) or a run
+// set from `knobsim run` / `knobsim whatif` (knobsim.results/v1) — as one self-contained page a
+// person opens in a browser, offline (docs/report.md).
+//
+// Self-contained means: inline CSS, charts as inline SVG drawn by knobsim (svg_chart.h), no
+// script, no external URL of any kind (no CDN, no web font, no image link). Every string taken
+// from the document is HTML-escaped, since names come from user files. The page is a pure
+// function of the document: the same document gives the same bytes.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace knobsim {
+
+// The page for `doc`. On failure returns "" and sets *error: "not a knobsim results document"
+// when `schema` is neither of the two, or what makes a document of a known schema unusable
+// (e.g. its "options" is not an array). Missing optional fields leave gaps in the page.
+std::string RenderReport(const nlohmann::ordered_json& doc, std::string* error);
+
+// RenderReport written to `path` atomically (a reader never sees half a page, a failed write
+// leaves the old file); the message when the document cannot be rendered or the file written.
+std::optional<std::string> WriteReportFile(const nlohmann::ordered_json& doc,
+                                           const std::string& path);
+
+}  // namespace knobsim

@@ -1,0 +1,296 @@
+#include "sim/report/html_report.h"
+
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace knobsim {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+size_t Count(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = haystack.find(needle); at != std::string::npos;
+       at = haystack.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
+Json PlanOption(const std::string& id, double traffic, const std::string& gpu, int nodes,
+                double ratio, bool feasible = true) {
+  Json o;
+  o["id"] = id;
+  o["traffic"] = traffic;
+  o["gpu_type"] = gpu;
+  o["policy"] = 5;
+  o["placement"] = "binpack";
+  o["pricing"] = "on_demand";
+  o["density"] = 2;
+  o["feasible"] = feasible;
+  o["reason"] = feasible ? Json(nullptr) : Json("max nodes 8 reached");
+  o["pools"] = Json::array({{{"name", "gpu"},
+                             {"instance_type", "ecs.gn7i"},
+                             {"nodes", nodes},
+                             {"cards", nodes},
+                             {"monthly_cost", nullptr}}});
+  o["monthly_cost"] = nullptr;
+  o["currency"] = nullptr;
+  o["binding_workload"] = "ai/<ocr&co>";
+  o["worst_p99_ratio"] = ratio;
+  o["workloads"] =
+      Json::array({{{"name", "<ocr&co>"},
+                    {"namespace", "ai"},
+                    {"replicas", nodes * 2},
+                    {"slo_percentile", 99},
+                    {"slo_latency_ms", 200},
+                    {"latency_ms", {{"p50", 50.0}, {"p99", ratio * 200}, {"p99_ci95", 3.0}}},
+                    {"error_ratio", 0.0},
+                    {"error_budget", 0.001},
+                    {"slo_met_replications", 10},
+                    {"slo_met", feasible}}});
+  o["cards"] = Json::array();
+  for (int n = 0; n < nodes; ++n) {
+    for (int c = 0; c < 2; ++c) {
+      o["cards"].push_back({{"node", "gpu-" + std::to_string(n)},
+                            {"index", c},
+                            {"gpu", gpu},
+                            {"busy", 0.3 + 0.1 * n},
+                            {"effective", 0.25},
+                            {"headroom", 0.7 - 0.1 * n}});
+    }
+  }
+  o["search"] =
+      Json::array({{{"nodes", 1}, {"met", false}}, {{"nodes", nodes}, {"met", feasible}}});
+  return o;
+}
+
+// Two traffic levels, no prices (the cost axis is nodes): at 1x A10 (2 nodes) is cheapest and
+// L20 (3 nodes) is faster; at 2x only A10 fits.
+Json PlanDoc() {
+  Json d;
+  d["schema"] = "knobsim.plan/v1";
+  d["knobsim_version"] = "0.1.0";
+  d["scenario"] = "plan <test>";
+  d["command"] = "knobsim plan s.yaml --traffic 1,2 --json 'out&.json'";
+  d["seed"] = 1;
+  d["replications"] = 10;
+  d["confidence"] = 0.95;
+  d["duration_s"] = 600;
+  d["warmup_s"] = 60;
+  d["prices"] = nullptr;
+  d["traffic_levels"] = {1, 2};
+  d["grid"] = {{"gpu_types", {"A10", "L20"}},
+               {"policies", {5}},
+               {"placements", {"binpack"}},
+               {"density", "auto"},
+               {"pricing", {"on_demand"}}};
+  d["options"] = Json::array(
+      {PlanOption("x1/A10", 1, "A10", 2, 0.9), PlanOption("x1/L20", 1, "L20", 3, 0.6),
+       PlanOption("x2/A10", 2, "A10", 4, 0.95), PlanOption("x2/L20", 2, "L20", 8, 1.4, false)});
+  d["recommendations"] = Json::array({{{"traffic", 1},
+                                       {"option", "x1/A10"},
+                                       {"monthly_cost", nullptr},
+                                       {"text", "At 1x traffic: 2 nodes of A10 <cheapest>."}},
+                                      {{"traffic", 2},
+                                       {"option", "x2/A10"},
+                                       {"monthly_cost", nullptr},
+                                       {"text", "At 2x traffic: 4 nodes of A10."}}});
+  d["frontier"] = Json::array({{{"traffic", 1}, {"options", {"x1/A10", "x1/L20"}}},
+                               {{"traffic", 2}, {"options", {"x2/A10"}}}});
+  return d;
+}
+
+Json Workload(const std::string& name, double p99, bool met, double oom = 0) {
+  return {
+      {"name", name},
+      {"namespace", "default"},
+      {"id", "default/" + name},
+      {"requests", 1000},
+      {"completed", 1000 - oom},
+      {"errors", {{"oom", oom}, {"fake_ready", 0}, {"timeout", 0}, {"no_replica", 0}}},
+      {"latency_ms",
+       {{"mean", p99 / 3}, {"p50", p99 / 4}, {"p90", p99 / 2}, {"p99", p99}, {"p999", p99 * 2}}},
+      {"throughput_rps", 10},
+      {"slo_met", met},
+      {"error_ratio", oom / 1000},
+      {"slo_latency_ms", p99},
+      {"slo", {{"percentile", 99}, {"latency_ms", 100}, {"error_budget", 0.01}}}};
+}
+
+Json ResultsDoc() {
+  Json base = {
+      {"name", "base"},
+      {"description", "the scenario as written"},
+      {"workloads", Json::array({Workload("ocr", 80, true), Workload("a<b>", 40, true)})},
+      {"cards", Json::array({{{"node", "n0"}, {"index", 0}, {"busy", 0.4}},
+                             {{"node", "n0"}, {"index", 1}, {"busy", 0.2}}})},
+      {"pods", Json::array({{{"namespace", "default"},
+                             {"name", "ocr-0"},
+                             {"workload", "ocr"},
+                             {"node", "n0"},
+                             {"cards", {0}},
+                             {"state", "Running"},
+                             {"message", ""}}})},
+      {"cluster", {{"pending_pods", 0}, {"fake_ready_pods", 0}, {"events", Json::array()}}}};
+  Json bad = base;
+  bad["name"] = "policy=3";
+  bad["workloads"] = Json::array({Workload("ocr", 180, false), Workload("a<b>", 40, true, 50)});
+  bad["workloads"][1]["slo_met"] = false;
+  bad["pods"].push_back(
+      {{"namespace", "default"},
+       {"name", "ocr-1"},
+       {"workload", "ocr"},
+       {"node", nullptr},
+       {"cards", Json::array()},
+       {"state", "Pending"},
+       {"message", "0/1 nodes are available: 1 Insufficient aliyun.com/gpu-mem."}});
+  bad["workloads"][0]["latency_ms"]["p99"] = nullptr;
+  bad["workloads"][0]["slo_latency_ms"] = nullptr;
+  // The verdicts as sim/io/results_json.cpp writes them (sim/whatif/verdict.h words them).
+  base["verdict"] = {{"headline", "every SLO met (2 workloads); no Pending, fake-Ready or OOM pods"},
+                     {"clean", true},
+                     {"lines", Json::array()}};
+  bad["verdict"] = {
+      {"headline", "2 of 2 workloads miss their SLO (2 newly)"},
+      {"clean", false},
+      {"lines", Json::array({{{"kind", "SLO"},
+                              {"text", "default/ocr: no request completed (p99 target 100 ms) "
+                                       "(newly missing; base meets it)"},
+                              {"new", true}},
+                             {{"kind", "Pending"},
+                              {"text", "default/ocr-1: 0/1 nodes are available: 1 Insufficient "
+                                       "aliyun.com/gpu-mem. (new)"},
+                              {"new", true}},
+                             {{"kind", "OOM"},
+                              {"text", "default/a<b>: 50 request(s) failed with CUDA OOM (new)"},
+                              {"new", true}}})}};
+  Json d = {{"schema", "knobsim.results/v1"},
+            {"knobsim_version", "0.1.0"},
+            {"scenario", "quick"},
+            {"seed", 1},
+            {"replications", 1},
+            {"duration_s", 600},
+            {"warmup_s", 60}};
+  d["variants"] = Json::array({base, bad});
+  return d;
+}
+
+TEST_CASE("a document of another schema is not a knobsim results document") {
+  std::string error;
+  CHECK(RenderReport(Json{{"schema", "something/v9"}}, &error).empty());
+  CHECK(error.find("not a knobsim results document") != std::string::npos);
+  error.clear();
+  CHECK(RenderReport(Json::array({1, 2}), &error).empty());
+  CHECK(error.find("not a knobsim results document") != std::string::npos);
+  CHECK(RenderReport(Json{{"schema", "knobsim.plan/v1"}, {"options", "none"}}, &error).empty());
+  CHECK(error == "not a valid knobsim.plan/v1 document: \"options\" is not an array");
+  CHECK(RenderReport(Json{{"schema", "knobsim.results/v1"}}, &error).empty());
+  CHECK(error == "not a valid knobsim.results/v1 document: \"variants\" is not an array");
+}
+
+TEST_CASE("a plan page says the recommendation per traffic level and draws every chart") {
+  std::string error;
+  const std::string html = RenderReport(PlanDoc(), &error);
+  REQUIRE(error.empty());
+  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(html.find("At 1x traffic&#58; 2 nodes of A10 &lt;cheapest&gt;.") != std::string::npos);
+  CHECK(html.find("At 2x traffic&#58; 4 nodes of A10.") != std::string::npos);
+  // A frontier per level, p99 against traffic, a heat map per recommendation.
+  CHECK(Count(html, "<svg class=\"chart\"") == 2 + 1 + 2);
+  CHECK(html.find("no-data") == std::string::npos);
+  CHECK(html.find("nodes (no prices given)") != std::string::npos);
+  // The infeasible option is named with its reason, not drawn.
+  CHECK(html.find("x2/L20 (max nodes 8 reached)") != std::string::npos);
+  // At 1x: one dominated point? none — both options are on the frontier: 2 frontier points + the
+  // recommended ring; at 2x one frontier point + the ring.
+  CHECK(html.find("knobsim plan s.yaml --traffic 1,2 --json &#39;out&amp;.json&#39;") !=
+        std::string::npos);
+  CHECK(html.find("Capacity plan: plan &lt;test&gt;") != std::string::npos);
+}
+
+TEST_CASE("every name from the document is escaped and the page holds no script and no URL") {
+  std::string error;
+  for (const Json& doc : {PlanDoc(), ResultsDoc()}) {
+    const std::string html = RenderReport(doc, &error);
+    REQUIRE(!html.empty());
+    CHECK(html.find("<ocr") == std::string::npos);
+    CHECK(html.find("a<b>") == std::string::npos);
+    CHECK(html.find("<script") == std::string::npos);
+    CHECK(html.find("://") == std::string::npos);
+    CHECK(html.find("xmlns") == std::string::npos);
+    CHECK(html.find("src=") == std::string::npos);
+    CHECK(html.find("href=") == std::string::npos);
+  }
+}
+
+TEST_CASE("a results page shows each variant's verdict against the base, as the document says") {
+  std::string error;
+  const std::string html = RenderReport(ResultsDoc(), &error);
+  REQUIRE(error.empty());
+  CHECK(html.find("every SLO met (2 workloads); no Pending, fake-Ready or OOM pods") !=
+        std::string::npos);
+  CHECK(html.find("2 of 2 workloads miss their SLO (2 newly)") != std::string::npos);
+  CHECK(html.find("default/ocr&#58; no request completed (p99 target 100 ms) (newly missing; base "
+                  "meets it)") != std::string::npos);
+  CHECK(html.find("default/ocr-1&#58; 0/1 nodes are available&#58; 1 Insufficient "
+                  "aliyun.com/gpu-mem. (new)") != std::string::npos);
+  CHECK(html.find("default/a&lt;b&gt;&#58; 50 request(s) failed with CUDA OOM (new)") !=
+        std::string::npos);
+  // p99 per variant (bars) and busy per card and variant (heat map).
+  CHECK(Count(html, "<svg class=\"chart\"") == 2);
+  CHECK(Count(html, "class=\"mark bar\"") == 3);  // ocr has no p99 in policy=3
+  CHECK(Count(html, "class=\"mark cell\"") == 4);
+  CHECK(html.find(">n/a<") != std::string::npos);
+}
+
+TEST_CASE("a document with gaps renders with gaps, never an exception") {
+  std::string error;
+  Json plan = {{"schema", "knobsim.plan/v1"},
+               {"options", Json::array({Json::object(), 3, {{"id", 7}, {"pools", "x"}}})},
+               {"recommendations", "x"},
+               {"frontier", {{"traffic", "1"}}},
+               {"traffic_levels", {1, "two"}}};
+  CHECK(!RenderReport(plan, &error).empty());
+  Json results = {
+      {"schema", "knobsim.results/v1"},
+      {"variants", Json::array({Json::object(),
+                                {{"name", 3}, {"workloads", {{{"latency_ms", "fast"}}}}},
+                                {{"cards", {{{"busy", "x"}, {"index", -1}}}}}})}};
+  CHECK(!RenderReport(results, &error).empty());
+  Json empty = {{"schema", "knobsim.results/v1"}, {"variants", Json::array()}};
+  CHECK(RenderReport(empty, &error).find("holds no variant") != std::string::npos);
+}
+
+TEST_CASE("the same document gives the same page") {
+  std::string error;
+  CHECK(RenderReport(PlanDoc(), &error) == RenderReport(PlanDoc(), &error));
+  CHECK(RenderReport(ResultsDoc(), &error) == RenderReport(ResultsDoc(), &error));
+}
+
+TEST_CASE("WriteReportFile writes the page whole or says why not") {
+  const std::string path = "/tmp/knobsim-report-test-" + std::to_string(::getpid()) + ".html";
+  REQUIRE(!WriteReportFile(ResultsDoc(), path).has_value());
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string error;
+  CHECK(ss.str() == RenderReport(ResultsDoc(), &error));
+  std::remove(path.c_str());
+
+  const auto unwritable = WriteReportFile(ResultsDoc(), "/nonexistent-dir/report.html");
+  REQUIRE(unwritable.has_value());
+  CHECK(unwritable->find("/nonexistent-dir/report.html") != std::string::npos);
+  const auto unknown = WriteReportFile(Json{{"schema", "x"}}, path);
+  REQUIRE(unknown.has_value());
+  CHECK(unknown->find("not a knobsim results document") != std::string::npos);
+  std::ifstream none(path);
+  CHECK(!none.good());
+}
+
+}  // namespace
+}  // namespace knobsim

@@ -1,0 +1,151 @@
+#include "sim/report/svg_chart.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace knobsim::report {
+namespace {
+
+size_t Count(const std::string& haystack, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = haystack.find(needle); at != std::string::npos;
+       at = haystack.find(needle, at + 1))
+    ++n;
+  return n;
+}
+
+TEST_CASE("HtmlEscape turns markup into entities and leaves no URL scheme in the source") {
+  CHECK(HtmlEscape("<b>&\"'") == "&lt;b&gt;&amp;&quot;&#39;");
+  CHECK(HtmlEscape("https://example.com/x") == "https&#58;//example.com/x");
+  CHECK(HtmlEscape("ai/ocr") == "ai/ocr");
+  CHECK(HtmlEscape("1.5\xC3\x97 traffic") == "1.5\xC3\x97 traffic");  // valid UTF-8 kept
+}
+
+TEST_CASE("HtmlEscape replaces invalid UTF-8 and control bytes with U+FFFD") {
+  CHECK(HtmlEscape("a\xFF"
+                   "b") ==
+        "a\xEF\xBF\xBD"
+        "b");
+  CHECK(HtmlEscape("\xC3") == "\xEF\xBF\xBD");                  // truncated sequence
+  CHECK(HtmlEscape("\xC0\xAF") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong '/'
+  CHECK(HtmlEscape(std::string("a\0b", 3)) ==
+        "a\xEF\xBF\xBD"
+        "b");
+  CHECK(HtmlEscape("a\tb\nc") == "a\tb\nc");
+}
+
+TEST_CASE("NiceTicks covers the range in steps of 1, 2 or 5 times a power of ten") {
+  const std::vector<double> ratio = NiceTicks(0, 0.93);
+  REQUIRE(ratio.size() == 6);
+  for (size_t i = 0; i < ratio.size(); ++i)
+    CHECK(ratio[i] == doctest::Approx(0.2 * static_cast<double>(i)));
+  const std::vector<double> cost = NiceTicks(2703.2, 7300);
+  CHECK(cost.front() == 2000);
+  CHECK(cost.back() == 8000);
+  CHECK(cost.size() == 7);
+  const std::vector<double> one = NiceTicks(3, 3);  // a single value gets a range around it
+  CHECK(one.front() < 3);
+  CHECK(one.back() > 3);
+  CHECK(NiceTicks(NAN, 1) == std::vector<double>{0, 1});
+}
+
+TEST_CASE("tick labels carry as many decimals as the step needs") {
+  CHECK(TickLabel(0.6000000000000001, 0.2) == "0.6");
+  CHECK(TickLabel(1500, 500) == "1500");
+  CHECK(TickLabel(-1e-17, 0.2) == "0.0");
+  CHECK(TickLabel(0.05, 0.01) == "0.05");
+}
+
+TEST_CASE("an x/y chart draws one mark per finite point and one per joined line") {
+  XYChart chart;
+  chart.title = "cost against p99";
+  XYSeries frontier;
+  frontier.name = "frontier";
+  frontier.points = {{1000, 0.9}, {2000, 0.7}, {3000, 0.6}};
+  XYSeries others;
+  others.name = "dominated";
+  others.joined = false;
+  others.muted = true;
+  others.points = {{2500, 0.95}, {NAN, 0.5}, {2600, INFINITY}};
+  chart.series = {frontier, others};
+  chart.y_reference = 1;
+  const std::string svg = RenderXYChart(chart);
+  CHECK(svg.rfind("<svg class=\"chart\"", 0) == 0);
+  CHECK(Count(svg, "class=\"mark point\"") == 4);
+  CHECK(Count(svg, "class=\"mark line\"") == 1);
+  CHECK(svg.find("stroke-dasharray") != std::string::npos);  // the reference line
+  CHECK(svg.find("xmlns") == std::string::npos);
+  CHECK(svg == RenderXYChart(chart));
+}
+
+TEST_CASE("the legend names only the series that have something drawn") {
+  XYChart chart;
+  XYSeries drawn, empty;
+  drawn.name = "frontier";
+  drawn.points = {{1, 1}};
+  empty.name = "dominated options";
+  empty.points = {{NAN, 1}};
+  chart.series = {drawn, empty};
+  const std::string svg = RenderXYChart(chart);
+  CHECK(svg.find(">frontier<") != std::string::npos);
+  CHECK(svg.find("dominated options") == std::string::npos);
+}
+
+TEST_CASE("a chart with nothing finite to draw says so instead of drawing an empty frame") {
+  XYChart chart;
+  chart.title = "empty";
+  XYSeries s;
+  s.points = {{NAN, 1}};
+  chart.series = {s};
+  const std::string svg = RenderXYChart(chart);
+  CHECK(svg.find("class=\"chart no-data\"") != std::string::npos);
+  CHECK(svg.find("class=\"mark") == std::string::npos);
+  CHECK(RenderBarChart(BarChart{}).find("no-data") != std::string::npos);
+  CHECK(RenderHeatMap(HeatMap{}).find("no-data") != std::string::npos);
+}
+
+TEST_CASE("a bar chart draws one bar per finite value and marks the missing ones n/a") {
+  BarChart chart;
+  chart.title = "p99";
+  chart.groups = {"ai/ocr", "ai/asr", "search/embed"};
+  chart.series = {"base", "policy=3"};
+  chart.values = {{120, 300, 20}, {150, NAN, 25}};
+  const std::string svg = RenderBarChart(chart);
+  CHECK(Count(svg, "class=\"mark bar\"") == 5);
+  CHECK(Count(svg, ">n/a<") == 1);
+}
+
+TEST_CASE("a heat map draws one cell per finite value, darker when busier") {
+  HeatMap map;
+  map.title = "busy";
+  map.rows = {"node-0", "node-1"};
+  map.columns = {"card 0", "card 1"};
+  map.values = {{0.0, 1.0}, {0.5, NAN}};
+  const std::string svg = RenderHeatMap(map);
+  CHECK(Count(svg, "class=\"mark cell\"") == 3);
+  CHECK(svg.find("fill=\"#f7fbff\"><title>node-0, card 0") != std::string::npos);  // idle: white
+  CHECK(svg.find("fill=\"#08306b\"><title>node-0, card 1") != std::string::npos);  // always busy
+  CHECK(svg.find(">100%<") != std::string::npos);
+}
+
+TEST_CASE("every text in a chart is escaped") {
+  XYChart chart;
+  chart.title = "<script>alert(1)</script>";
+  chart.x_label = "a & b";
+  XYSeries s;
+  s.name = "\"quoted\" http://x";
+  s.points = {{1, 1}};
+  chart.series = {s};
+  const std::string svg = RenderXYChart(chart);
+  CHECK(svg.find("<script") == std::string::npos);
+  CHECK(svg.find("&lt;script&gt;") != std::string::npos);
+  CHECK(svg.find("a &amp; b") != std::string::npos);
+  CHECK(svg.find("http://") == std::string::npos);
+  CHECK(svg.find("&quot;quoted&quot;") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace knobsim::report

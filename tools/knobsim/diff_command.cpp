@@ -1,0 +1,81 @@
+// `knobsim diff BASE.json NEW.json`: two results documents compared, and the regression rules
+// that make it a CI gate on predicted latency, errors and utilization (docs/diff.md). Exit 0 no
+// regression, 1 a rule fired, 2 the files cannot be compared.
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "sim/diff/results_diff.h"
+#include "sim/io/json_document.h"
+#include "sim/io/results_json.h"
+#include "tools/knobsim/commands.h"
+#include "tools/knobsim/simulation_options.h"
+
+namespace knobsim::cli {
+
+namespace {
+
+struct DiffArgs {
+  std::string base;
+  std::string next;
+  std::string fail_on{kDefaultDiffRules};
+  std::string format = "text";
+  std::string out = "-";
+  bool allow_scenario_change = false;
+  std::vector<std::string> variants;
+};
+
+int Diff(const DiffArgs& args) {
+  std::string error;
+  auto rules = ParseDiffRules(args.fail_on, &error);
+  if (!rules) return BadInput("--fail-on: " + error);
+  Expected<nlohmann::ordered_json> base = ReadJsonDocument(args.base);
+  if (!base.ok()) return BadInput(base.error().ToString());
+  Expected<nlohmann::ordered_json> next = ReadJsonDocument(args.next);
+  if (!next.ok()) return BadInput(next.error().ToString());
+  DiffOptions options{*rules, args.allow_scenario_change, args.variants};
+  if (auto why = CheckComparable(*base, *next, options)) {
+    return BadInput("cannot compare " + args.base + " and " + args.next + ": " + *why);
+  }
+  const DiffReport report = DiffResults(*base, *next, options);
+  const std::string text = args.format == "markdown" ? DiffMarkdown(report)
+                           : args.format == "json"   ? DiffJson(report).dump(2) + "\n"
+                                                     : DiffText(report);
+  if (args.out == "-") {
+    std::cout << text << std::flush;
+  } else if (auto failed = WriteFileAtomically(args.out, text)) {
+    return BadInput(failed->ToString());
+  }
+  return report.regressions > 0 ? kExitCheckFailed : kExitOk;
+}
+
+}  // namespace
+
+void AddDiffCommand(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<DiffArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "diff", "Compare two results documents (run/whatif --json) and fail on regressions");
+  cmd->footer(
+      "A rule fires when NEW - BASE moves its metric the bad way past the threshold AND by more "
+      "than the noise (the paired 95 % half-width over replications, else the sum of both "
+      "half-widths). Rules: p50 p90 p99 p999 mean (ms, or %), errors (count or %), error_ratio "
+      "and busy (pp), pending and fake_ready (pods), slo_met:any. Exit 0 no regression, 1 "
+      "regression, 2 not comparable (docs/diff.md).");
+  cmd->add_option("BASE", args->base, "results of the base (e.g. the main branch)")->required();
+  cmd->add_option("NEW", args->next, "results of the change")->required();
+  cmd->add_option("--fail-on", args->fail_on, "comma-separated rules, e.g. p99:+10%,errors:+0")
+      ->capture_default_str();
+  cmd->add_option("--format", args->format, "text, markdown (a pull-request comment) or json")
+      ->check(CLI::IsMember({"text", "markdown", "json"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--out", args->out, "where to write the report (`-` = stdout)")
+      ->capture_default_str();
+  cmd->add_flag("--allow-scenario-change", args->allow_scenario_change,
+                "compare documents of differently named scenarios");
+  cmd->add_option("--variant", args->variants,
+                  "compare only this variant (repeatable; default: every variant in both)");
+  cmd->callback([args, exit_code] { *exit_code = Diff(*args); });
+}
+
+}  // namespace knobsim::cli

@@ -1,0 +1,68 @@
+// `knobsim report RESULTS.json -o FILE.html`: any knobsim results document — a plan
+// (knobsim.plan/v1), a run or a what-if (knobsim.results/v1) — as one self-contained HTML page
+// that opens offline in a browser (docs/report.md; the page itself: sim/report/html_report.h).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/input_error.h"
+#include "sim/io/json_document.h"
+#include "sim/report/html_report.h"
+#include "tools/knobsim/commands.h"
+#include "tools/knobsim/simulation_options.h"
+
+namespace knobsim::cli {
+
+namespace {
+
+struct ReportArgs {
+  std::string input;
+  std::string output;
+};
+
+int Report(const ReportArgs& args) {
+  Expected<nlohmann::ordered_json> doc = ReadJsonDocument(args.input);
+  if (!doc.ok()) return BadInput(doc.error().ToString());
+  std::string error;
+  if (args.output == "-") {
+    const std::string html = RenderReport(*doc, &error);
+    if (html.empty()) return BadInput(args.input + ": " + error);
+    std::cout << html << std::flush;
+    return kExitOk;
+  }
+  if (auto failed = WriteReportFile(*doc, args.output)) {
+    // A document it cannot render names the input; a file it cannot write names the output.
+    if (RenderReport(*doc, &error).empty()) return BadInput(args.input + ": " + error);
+    return BadInput(*failed);
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void AddReportCommand(CLI::App& app, int* exit_code) {
+  auto args = std::make_shared<ReportArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "report",
+      "Render a results document (knobsim plan --json, knobsim run/whatif --json) as one "
+      "self-contained HTML page: recommendations, charts as inline SVG, variants side by side, "
+      "the assumptions. No scripts, no external URL: it opens offline. See docs/report.md.");
+  cmd->add_option("results", args->input, "The results document (JSON)")
+      ->required()
+      ->type_name("RESULTS.json");
+  cmd->add_option("-o,--output", args->output,
+                  "The HTML file to write (atomically); - writes it to stdout")
+      ->required()
+      ->type_name("FILE.html");
+  cmd->callback([args, exit_code] { *exit_code = Report(*args); });
+}
+
+}  // namespace knobsim::cli

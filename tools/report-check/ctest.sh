@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The CTest test `report-browser`: renders one plan document (the fixture
+# tools/knobsim/testdata/plan-sample.json) and one run document (made here, by `knobsim run
+# scenarios/quickstart.yaml --all`) with the real binary, and checks both pages in headless
+# Chromium (check.sh). The pages and their screenshots are kept in ARTEFACT_DIR for CI.
+#
+#   tools/report-check/ctest.sh KNOBSIM ARTEFACT_DIR
+#
+# Exit 0 passed, 1 failed, 77 no chromium (skipped).
+set -euo pipefail
+knobsim="$1"
+artefacts="$2"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+check="$root/tools/report-check/check.sh"
+
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null && [ -z "${CHROMIUM:-}" ]; then
+  echo "report-browser: no chromium (tools/setup.sh installs it); skipped" >&2
+  exit 77
+fi
+mkdir -p "$artefacts"
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+
+# The plan: a frontier per traffic level, p99 against traffic, a heat map per recommendation.
+plan="$root/tools/knobsim/testdata/plan-sample.json"
+levels="$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["traffic_levels"]))' "$plan")"
+"$knobsim" report "$plan" -o "$artefacts/report-plan.html"
+bash "$check" "$artefacts/report-plan.html" --charts $((2 * levels + 1)) \
+  --screenshot "$artefacts/report-plan.png"
+
+# A run of every quickstart variant (10 simulated minutes): p99 per variant and a heat map.
+status=0
+"$knobsim" run "$root/scenarios/quickstart.yaml" --all --duration 10m --quiet --json "$tmp/run.json" || status=$?
+if [ "$status" -gt 1 ]; then
+  echo "report-browser: knobsim run failed with status $status" >&2
+  exit 1
+fi
+"$knobsim" report "$tmp/run.json" -o "$artefacts/report-run.html"
+bash "$check" "$artefacts/report-run.html" --charts 2 --screenshot "$artefacts/report-run.png"
+echo "report-browser: pages and screenshots in $artefacts" >&2
