@@ -54,6 +54,8 @@ void AddMergeCommand(CLI::App& app, int* exit_code);
 // (docs/report.md).
 void AddReportCommand(CLI::App& app, int* exit_code);
 
+// `knobsim check SCENARIO | --kube FILE... [--prom FILE...]`: the pre-upgrade checklist (docs/check.md).
+void AddCheckCommand(CLI::App& app, int* exit_code);
 
 // `knobsim diff BASE.json NEW.json [--fail-on RULES] [--format text|markdown|json]`: the CI gate
 // on predicted latency, errors and utilization (docs/diff.md).

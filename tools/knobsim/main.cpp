@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
     knobsim::cli::AddPlanCommand(app, &exit_code);
     knobsim::cli::AddMergeCommand(app, &exit_code);
     knobsim::cli::AddReportCommand(app, &exit_code);
+    knobsim::cli::AddCheckCommand(app, &exit_code);
     knobsim::cli::AddDiffCommand(app, &exit_code);
 
     try {

@@ -1,0 +1,118 @@
+#include "sim/check/disruption_budget.h"
+
+#include <algorithm>
+#include <set>
+
+#include "sim/scheduler/node_matching.h"
+
+namespace knobsim {
+namespace {
+
+// Upstream getExpectedScale: each controller's scale once (by controller), pods without one
+// listed as unmanaged; a controller that cannot be found fails the sync.
+int ExpectedScale(const std::vector<BudgetPod>& pods, BudgetStatus* status) {
+  std::set<std::string> seen;
+  int expected = 0;
+  for (const BudgetPod& p : pods) {
+    if (p.controller.empty()) {
+      status->unmanaged_pods.push_back(p.name);
+      continue;
+    }
+    if (!seen.insert(p.controller).second) continue;
+    if (p.controller_scale < 0) {
+      status->sync_failed = true;
+      status->sync_error = "found no controllers for pod \"" + p.name + "\"";
+      continue;
+    }
+    expected += p.controller_scale;
+  }
+  return expected;
+}
+
+bool CanIgnoreBudget(const BudgetPod& pod) {
+  return pod.phase == "Succeeded" || pod.phase == "Failed" || pod.phase == "Pending" ||
+         pod.terminating;
+}
+
+}  // namespace
+
+bool BudgetSelects(const PodDisruptionBudgetSpec& pdb, const std::string& ns, const Labels& labels) {
+  if (pdb.namespace_ != ns || !pdb.selector) return false;
+  return MatchesLabelSelector(*pdb.selector, labels);
+}
+
+BudgetStatus ComputeBudgetStatus(const PodDisruptionBudgetSpec& pdb,
+                                 const std::vector<BudgetPod>& pods) {
+  BudgetStatus s;
+  if (pdb.max_unavailable) {
+    s.expected_pods = ExpectedScale(pods, &s);
+    const int mu = pdb.max_unavailable->Scaled(s.expected_pods, /*round_up=*/true);
+    s.desired_healthy = std::max(0, s.expected_pods - mu);
+  } else if (pdb.min_available) {
+    if (pdb.min_available->percent) {
+      s.expected_pods = ExpectedScale(pods, &s);
+      s.desired_healthy = pdb.min_available->Scaled(s.expected_pods, /*round_up=*/true);
+    } else {
+      s.expected_pods = static_cast<int>(pods.size());
+      s.desired_healthy = pdb.min_available->value;
+    }
+  }
+  for (const BudgetPod& p : pods)
+    if (!p.terminating && !p.recently_disrupted && p.ready) ++s.current_healthy;
+  if (s.sync_failed) {
+    // On a sync error the controller writes disruptionsAllowed = 0 and keeps nothing else.
+    s.disruptions_allowed = 0;
+    return s;
+  }
+  s.disruptions_allowed = s.current_healthy - s.desired_healthy;
+  if (s.expected_pods <= 0 || s.disruptions_allowed < 0) s.disruptions_allowed = 0;
+  return s;
+}
+
+EvictionDecision DecideEviction(const BudgetPod& pod, const std::vector<MatchingBudget>& budgets) {
+  EvictionDecision d;
+  if (CanIgnoreBudget(pod)) {
+    d.message = pod.terminating ? "already terminating: deleted without a budget check"
+                                : "phase " + pod.phase + ": deleted without a budget check";
+    return d;
+  }
+  if (budgets.size() > 1) {
+    d.outcome = EvictionOutcome::kMultipleBudgets;
+    d.http_status = 500;
+    d.message = kEvictionMultipleBudgets;
+    return d;
+  }
+  if (budgets.empty()) {
+    d.message = "no disruption budget selects the pod";
+    return d;
+  }
+  const PodDisruptionBudgetSpec& pdb = *budgets.front().pdb;
+  const BudgetStatus& s = budgets.front().status;
+  if (!pod.ready) {
+    if (pdb.unhealthy_pod_eviction_policy == "AlwaysAllow") {
+      d.message = "not Ready, and budget " + pdb.name +
+                  " has unhealthyPodEvictionPolicy AlwaysAllow: deleted without decrement";
+      return d;
+    }
+    if (s.current_healthy >= s.desired_healthy && s.desired_healthy > 0) {
+      d.message = "not Ready, and budget " + pdb.name + " is healthy (" +
+                  std::to_string(s.current_healthy) + " of " + std::to_string(s.desired_healthy) +
+                  " needed): deleted without decrement (IfHealthyBudget)";
+      return d;
+    }
+  }
+  if (s.disruptions_allowed <= 0) {
+    d.outcome = EvictionOutcome::kTooManyRequests;
+    d.http_status = 429;
+    d.message = kEvictionViolatesBudget;
+    d.cause = "The disruption budget " + pdb.name + " needs " + std::to_string(s.desired_healthy) +
+              " healthy pods and has " + std::to_string(s.current_healthy) + " currently";
+    return d;
+  }
+  d.outcome = EvictionOutcome::kEvicted;
+  d.message = "evicted: budget " + pdb.name + " allowed " + std::to_string(s.disruptions_allowed) +
+              " disruption" + (s.disruptions_allowed == 1 ? "" : "s");
+  return d;
+}
+
+}  // namespace knobsim
