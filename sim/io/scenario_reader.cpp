@@ -1,25 +1,20 @@
 #include "sim/io/scenario_reader.h"
 
-#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <utility>
 #include <vector>
 
 #include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
+#include "sim/io/yaml_fields.h"
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/card_placement.h"
 
@@ -34,25 +29,10 @@ constexpr std::string_view kMaxPodLabel = "ack.node.gpu.max-pod";
 
 // ---- Small text helpers ------------------------------------------------------------------
 
-// Appends rather than concatenates: GCC 12 warns falsely (-Wrestrict, PR 105651) on
-// `"\"" + std::string(text)` at -O3.
-std::string Quote(std::string_view text) {
-  std::string quoted(1, '"');
-  quoted.append(text);
-  quoted.push_back('"');
-  return quoted;
-}
-
 std::string Join(const std::vector<std::string>& items) {
   std::string out;
   for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
   return out;
-}
-
-std::string FormatNumber(double v) {
-  std::ostringstream out;
-  out << v;
-  return out.str();
 }
 
 std::string FormatDuration(SimTime ns) {
@@ -88,96 +68,15 @@ std::string DnsLabelHint(std::string_view s) {
   return hint;
 }
 
-// ---- Positions and failures --------------------------------------------------------------
-
-// A value in the document: its node, its field path and the 1-based line to report (the
-// line of its key, so an empty value still points at the right place).
-struct Field {
-  YAML::Node node;
-  std::string path;
-  int line = 0;
-};
-
-int LineOf(const YAML::Node& node, int fallback) {
-  const int line = node.Mark().line;
-  return line >= 0 ? line + 1 : fallback;
-}
-
-std::string Describe(const YAML::Node& node) {
-  switch (node.Type()) {
-    case YAML::NodeType::Scalar:
-      return Quote(node.Scalar());
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Map:
-      return "a mapping";
-    default:
-      return "nothing";
-  }
-}
-
-// Thrown inside this file only, caught by ReadScenarioString: the reader stops at the first
-// error, and unwinding is the shortest way out of a deep descent.
-struct Failure {
-  InputError error;
-};
-
-template <class E>
-using EnumTable = std::initializer_list<std::pair<std::string_view, E>>;
-
-class Reader {
+// The scenario's sections on top of the shared field helpers (sim/io/yaml_fields.h).
+class Reader : public YamlFieldReader {
  public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
+  explicit Reader(std::string file) : YamlFieldReader(std::move(file)) {}
 
   Scenario Read(const YAML::Node& root) const;
 
  private:
-  // A mapping checked against the keys its section knows; unknown and duplicate keys fail.
-  class Section {
-   public:
-    Section(const Reader& reader, const Field& field,
-            std::initializer_list<std::string_view> known);
-    std::optional<Field> Get(std::string_view key) const;
-    Field Require(std::string_view key) const;
-    bool Has(std::string_view key) const { return Get(key).has_value(); }
-
-   private:
-    const Reader& reader_;
-    Field field_;
-    std::vector<std::pair<std::string, Field>> entries_;
-  };
-
-  [[noreturn]] void Fail(const Field& f, std::string message, std::string hint = "") const {
-    throw Failure{InputError{file_, f.line, f.path, std::move(message), std::move(hint)}};
-  }
-
-  // Collections.
-  std::vector<std::pair<std::string, Field>> Entries(const Field& f) const;
-  std::vector<Field> Items(const Field& f) const;
-  Labels StringMap(const Field& f) const;
-  std::vector<std::string> StringList(const Field& f) const;
-  Field EntryOf(const Field& map, std::string_view key) const;
-
-  // Scalars.
-  std::string Scalar(const Field& f, std::string_view what) const;
-  std::string String(const Field& f) const { return Scalar(f, "a string"); }
-  std::string NonEmptyString(const Field& f) const;
-  int64_t Integer(const Field& f, int64_t lo, int64_t hi, std::string_view hint = "") const;
-  int Int(const Field& f, int lo, int hi = std::numeric_limits<int>::max(),
-          std::string_view hint = "") const {
-    return static_cast<int>(Integer(f, lo, hi, hint));
-  }
-  double Number(const Field& f, double lo, double hi, bool lo_open, bool hi_open,
-                std::string_view hint = "") const;
-  template <class T>
-  T Unit(const Field& f, Parsed<T> (*parse)(std::string_view), std::string_view what) const {
-    Parsed<T> p = parse(Scalar(f, what));
-    if (!p.ok()) Fail(f, p.error, p.hint);
-    return *p.value;
-  }
-  SimTime Duration(const Field& f) const { return Unit(f, &ParseDuration, "a duration"); }
-  template <class E>
-  E Enum(const Field& f, std::string_view what, EnumTable<E> table) const;
+  // Values of the scenario only.
   std::string Placement(const Field& f) const;
   std::string DnsName(const Field& f) const;
 
@@ -213,161 +112,9 @@ class Reader {
   ResourceQuotaSpec ReadResourceQuota(const Field& f) const;
   IntOrPercent ReadIntOrPercent(const Field& f) const;
   ResourceList ReadResourceAmounts(const Field& f) const;
-
-  std::string file_;
 };
 
-// ---- Collections -------------------------------------------------------------------------
-
-std::vector<std::pair<std::string, Field>> Reader::Entries(const Field& f) const {
-  if (!f.node.IsMap()) Fail(f, "expected a mapping, found " + Describe(f.node));
-  std::vector<std::pair<std::string, Field>> entries;
-  for (const auto& kv : f.node) {
-    const int line = LineOf(kv.first, f.line);
-    if (!kv.first.IsScalar()) {
-      Fail(Field{kv.first, f.path, line},
-           "keys must be plain strings, found " + Describe(kv.first));
-    }
-    const std::string key = kv.first.Scalar();
-    Field value{kv.second, f.path.empty() ? key : f.path + "." + key, line};
-    for (const auto& [seen, unused] : entries) {
-      if (seen == key) Fail(value, "duplicate key", "each key may appear once in a mapping");
-    }
-    entries.emplace_back(key, std::move(value));
-  }
-  return entries;
-}
-
-std::vector<Field> Reader::Items(const Field& f) const {
-  if (!f.node.IsSequence()) {
-    Fail(f, "expected a list, found " + Describe(f.node),
-         f.node.IsMap() ? "start each list item with `- `" : "");
-  }
-  std::vector<Field> items;
-  for (size_t i = 0; i < f.node.size(); ++i) {
-    const YAML::Node item = f.node[i];
-    items.push_back(Field{item, f.path + "[" + std::to_string(i) + "]", LineOf(item, f.line)});
-  }
-  return items;
-}
-
-// A string-to-string map (labels, node selectors). An empty value is a valid label value.
-Labels Reader::StringMap(const Field& f) const {
-  Labels map;
-  for (const auto& [key, value] : Entries(f)) {
-    map[key] = value.node.IsNull() ? "" : Scalar(value, "a string");
-  }
-  return map;
-}
-
-std::vector<std::string> Reader::StringList(const Field& f) const {
-  std::vector<std::string> out;
-  for (const Field& item : Items(f)) out.push_back(NonEmptyString(item));
-  return out;
-}
-
-// The entry `key` of the mapping `map` (to point an error about a derived value at its line).
-Field Reader::EntryOf(const Field& map, std::string_view key) const {
-  for (auto& [k, value] : Entries(map)) {
-    if (k == key) return value;
-  }
-  return map;
-}
-
-Reader::Section::Section(const Reader& reader, const Field& field,
-                         std::initializer_list<std::string_view> known)
-    : reader_(reader), field_(field), entries_(reader.Entries(field)) {
-  for (const auto& [key, value] : entries_) {
-    if (std::find(known.begin(), known.end(), key) != known.end()) continue;
-    std::vector<std::string> names(known.begin(), known.end());
-    std::string hint = key == "<<" ? "YAML merge keys (<<) are not supported"
-                                   : SuggestName(key, names, "known keys:");
-    reader_.Fail(value, "unknown key", hint);
-  }
-}
-
-std::optional<Field> Reader::Section::Get(std::string_view key) const {
-  for (const auto& [k, value] : entries_) {
-    if (k == key) return value;
-  }
-  return std::nullopt;
-}
-
-Field Reader::Section::Require(std::string_view key) const {
-  if (auto f = Get(key)) return *f;
-  reader_.Fail(field_, "missing required key `" + std::string(key) + "`");
-}
-
-// ---- Scalars -----------------------------------------------------------------------------
-
-std::string Reader::Scalar(const Field& f, std::string_view what) const {
-  if (!f.node.IsScalar()) {
-    Fail(f, "expected " + std::string(what) + ", found " + Describe(f.node));
-  }
-  return f.node.Scalar();
-}
-
-std::string Reader::NonEmptyString(const Field& f) const {
-  std::string s = String(f);
-  if (s.empty()) Fail(f, "must not be empty");
-  return s;
-}
-
-int64_t Reader::Integer(const Field& f, int64_t lo, int64_t hi, std::string_view hint) const {
-  const std::string text = Scalar(f, "a whole number");
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size()) {
-    Fail(f, Quote(text) + " is not a whole number", std::string(hint));
-  }
-  constexpr int64_t kIntMax = std::numeric_limits<int>::max();
-  const std::string range = " is not in " + std::to_string(lo) + ".." + std::to_string(hi);
-  if (v < lo) {
-    Fail(f,
-         text + (lo == 0         ? " is negative"
-                 : hi >= kIntMax ? " is less than " + std::to_string(lo)
-                                 : range),
-         std::string(hint));
-  }
-  if (v > hi) Fail(f, text + (hi >= kIntMax ? " is too large" : range), std::string(hint));
-  return v;
-}
-
-double Reader::Number(const Field& f, double lo, double hi, bool lo_open, bool hi_open,
-                      std::string_view hint) const {
-  const std::string text = Scalar(f, "a number");
-  double v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) {
-    Fail(f, Quote(text) + " is not a number", std::string(hint));
-  }
-  const bool below = lo_open ? v <= lo : v < lo;
-  const bool above = hi_open ? v >= hi : v > hi;
-  if (below || above) {
-    std::string message;
-    if (std::isinf(hi)) {
-      message = text + (lo_open ? " is not positive" : " is negative");
-      if (lo != 0) message = text + " is less than " + FormatNumber(lo);
-    } else {
-      message = text + " is not in " + (lo_open ? "(" : "[") + FormatNumber(lo) + ", " +
-                FormatNumber(hi) + (hi_open ? ")" : "]");
-    }
-    Fail(f, message, std::string(hint));
-  }
-  return v;
-}
-
-template <class E>
-E Reader::Enum(const Field& f, std::string_view what, EnumTable<E> table) const {
-  const std::string text = Scalar(f, "a " + std::string(what));
-  std::vector<std::string> names;
-  for (const auto& [name, value] : table) {
-    if (text == name) return value;
-    names.emplace_back(name);
-  }
-  Fail(f, Quote(text) + " is not a valid " + std::string(what),
-       SuggestName(text, names, "use one of"));
-}
+// ---- Values of the scenario only ------------------------------------------------------------
 
 std::string Reader::Placement(const Field& f) const {
   const std::string text = Scalar(f, "a placement");
@@ -817,7 +564,7 @@ void Reader::CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const 
   Fail(f,
        "invalid replica for resource aliyun.com/gpu-mem, because " + std::to_string(gpu_mem) +
            " / " + std::to_string(gpu_count) + " = " +
-           FormatNumber(static_cast<double>(gpu_mem) / gpu_count),
+           MessageNumber(static_cast<double>(gpu_mem) / gpu_count),
        "make gpu_mem a multiple of gpu_count (" + std::to_string(gpu_count) + ")");
 }
 
@@ -1345,7 +1092,7 @@ Scenario Reader::Read(const YAML::Node& root) const {
             {"name", "description", "gpu_types", "cluster", "node_pools", "workloads", "run",
              "variants", "kube"});
   Scenario sc;
-  sc.file = file_;
+  sc.file = file();
   sc.name = NonEmptyString(s.Require("name"));
   if (auto v = s.Get("description")) sc.description = String(*v);
   // Sections are read in dependency order, whatever their order in the file: pools need the
@@ -1395,111 +1142,25 @@ Scenario Reader::Read(const YAML::Node& root) const {
   return sc;
 }
 
-// yaml-cpp 0.7 never consumes a `,` where a document should start (a line that begins with
-// one, outside any [...] or {...}): it answers an empty document there, and again, forever, so
-// YAML::LoadAll never returns. Every real document starts past the one before it; this pass
-// over the parse events finds the one that does not before LoadAll is let loose on the text.
-class StuckDocumentFinder : public YAML::EventHandler {
- public:
-  // The mark of the document that starts where the one before it did.
-  std::optional<YAML::Mark> stuck;
-
-  void OnDocumentStart(const YAML::Mark& mark) override {
-    if (documents_ > 0 && mark.pos <= last_pos_) {
-      stuck = mark;
-      throw Stop{};
-    }
-    ++documents_;
-    last_pos_ = mark.pos;
-  }
-  void OnDocumentEnd() override {}
-  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
-
-  struct Stop {};
-
- private:
-  int documents_ = 0;
-  int last_pos_ = 0;
-};
-
-// Where yaml-cpp would read `yaml` forever, if it would; syntax errors are left to LoadAll.
-std::optional<YAML::Mark> StuckDocument(const std::string& yaml) {
-  std::istringstream in(yaml);
-  YAML::Parser parser(in);
-  StuckDocumentFinder finder;
-  try {
-    while (parser.HandleNextDocument(finder)) {
-    }
-  } catch (const StuckDocumentFinder::Stop&) {
-  } catch (const YAML::Exception&) {
-  }
-  return finder.stuck;
-}
-
-// yaml-cpp's message plus, for the commonest cause, what to do about it.
-InputError SyntaxError(const std::string& file, const std::string& yaml, const YAML::Mark& mark,
-                       const std::string& message) {
-  InputError e{file, mark.line >= 0 ? mark.line + 1 : 0, "", "invalid YAML: " + message, ""};
-  std::istringstream lines(yaml);
-  std::string line;
-  for (int i = 0; i <= mark.line && std::getline(lines, line); ++i) {
-  }
-  if (mark.line >= 0 && line.find('\t') != std::string::npos) {
-    e.hint = "indent with spaces; YAML does not allow tabs";
-  }
-  return e;
-}
-
 }  // namespace
 
 Expected<Scenario> ReadScenarioString(const std::string& yaml, const std::string& file_name) {
-  if (std::optional<YAML::Mark> stuck = StuckDocument(yaml)) {
-    return InputError{file_name, stuck->line + 1, "", "invalid YAML: a document cannot start here",
-                      "a `,` outside [...] or {...}?"};
-  }
-  std::vector<YAML::Node> documents;
-  try {
-    documents = YAML::LoadAll(yaml);
-  } catch (const YAML::Exception& e) {
-    return SyntaxError(file_name, yaml, e.mark, e.msg);
-  }
-  if (documents.empty() || documents[0].IsNull()) {
+  Expected<YAML::Node> root = LoadSingleYamlDocument(
+      yaml, file_name,
+      {"scenario", "put variants under `variants:` instead of a new document", false});
+  if (!root.ok()) return root.error();
+  if (root->IsNull()) {
     return InputError{file_name, 0, "", "the file holds no scenario",
                       "a scenario needs at least `name:`"};
   }
-  for (size_t i = 1; i < documents.size(); ++i) {
-    if (documents[i].IsNull()) continue;
-    return InputError{file_name, LineOf(documents[i], 0), "",
-                      "a second YAML document; a scenario file holds one",
-                      "put variants under `variants:` instead of a new document"};
-  }
-  try {
-    return Reader(file_name).Read(documents[0]);
-  } catch (const Failure& f) {
-    return f.error;
-  } catch (const YAML::Exception& e) {  // a yaml-cpp surprise still names the place
-    return SyntaxError(file_name, yaml, e.mark, e.msg);
-  }
+  const Reader reader(file_name);
+  return reader.Catch<Scenario>([&] { return reader.Read(*root); });
 }
 
 Expected<Scenario> ReadScenarioFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return InputError{path, 0, "", std::string("cannot read the file: ") + std::strerror(errno),
-                      ""};
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return InputError{path, 0, "", "cannot read the file", ""};
-  return ReadScenarioString(text.str(), path);
+  Expected<std::string> text = ReadYamlFile(path);
+  if (!text.ok()) return text.error();
+  return ReadScenarioString(*text, path);
 }
 
 }  // namespace knobsim
