@@ -178,23 +178,6 @@ Json ClusterJson(const ClusterResult& c) {
   return j;
 }
 
-Json FragmentationJson(const FragmentationResult& f) {
-  Json j;
-  j["gpu_milli_total"] = Num(f.gpu_milli_total);
-  j["idle_milli"] = Num(f.idle_milli);
-  j["fragmented_milli"] = Num(f.fragmented_milli);
-  j["frag_ratio"] = Num(f.frag_ratio);
-  Json nodes = Json::array();
-  for (const NodeFragmentation& n : f.nodes) {
-    Json jn;
-    jn["node"] = n.node;
-    jn["idle_milli"] = Num(n.idle_milli);
-    jn["fragmented_milli"] = Num(n.fragmented_milli);
-    nodes.push_back(std::move(jn));
-  }
-  j["nodes"] = std::move(nodes);
-  return j;
-}
 
 // Each replication's own value of the numbers a comparison pairs (knobsim diff): replication r
 // of every variant ran with the same seed, so differences taken replication by replication
@@ -261,11 +244,30 @@ Json VariantJson(const VariantSummary& v, const Writer& w) {
   for (const PodResult& p : v.pods) pods.push_back(PodJson(p));
   j["pods"] = std::move(pods);
   j["cluster"] = ClusterJson(v.cluster);
-  j["fragmentation"] = FragmentationJson(v.fragmentation);
+  j["fragmentation"] = FragmentationToJson(v.fragmentation, &Num);
   return j;
 }
 
 }  // namespace
+
+nlohmann::ordered_json FragmentationToJson(const FragmentationResult& f,
+                                           nlohmann::ordered_json (*number)(double)) {
+  Json j;
+  j["gpu_milli_total"] = number(f.gpu_milli_total);
+  j["idle_milli"] = number(f.idle_milli);
+  j["fragmented_milli"] = number(f.fragmented_milli);
+  j["frag_ratio"] = number(f.frag_ratio);
+  Json nodes = Json::array();
+  for (const NodeFragmentation& n : f.nodes) {
+    Json jn;
+    jn["node"] = n.node;
+    jn["idle_milli"] = number(n.idle_milli);
+    jn["fragmented_milli"] = number(n.fragmented_milli);
+    nodes.push_back(std::move(jn));
+  }
+  j["nodes"] = std::move(nodes);
+  return j;
+}
 
 nlohmann::ordered_json ResultsToJson(const RunSetResult& results,
                                      std::string_view knobsim_version) {

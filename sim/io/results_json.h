@@ -20,6 +20,11 @@ namespace knobsim {
 
 inline constexpr std::string_view kResultsSchema = "knobsim.results/v1";
 
+// A run's fragmentation object, each double encoded by `number`: the results document writes
+// non-finite numbers as null; a shard document (sim/io/run_result_json.h) writes them exactly.
+nlohmann::ordered_json FragmentationToJson(const FragmentationResult& fragmentation,
+                                           nlohmann::ordered_json (*number)(double));
+
 // The whole document. With replications > 1 every number is the mean over replications, counts
 // become doubles, and each workload and card carries a "ci95" object of half-widths.
 nlohmann::ordered_json ResultsToJson(const RunSetResult& results, std::string_view knobsim_version);

@@ -1,5 +1,7 @@
 #include "sim/io/run_result_json.h"
 
+#include "sim/io/results_json.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -344,23 +346,6 @@ ClusterResult ReadCluster(const Obj& o) {
   return c;
 }
 
-Json FragmentationJson(const FragmentationResult& f) {
-  Json j;
-  j["gpu_milli_total"] = ExactDouble(f.gpu_milli_total);
-  j["idle_milli"] = ExactDouble(f.idle_milli);
-  j["fragmented_milli"] = ExactDouble(f.fragmented_milli);
-  j["frag_ratio"] = ExactDouble(f.frag_ratio);
-  Json nodes = Json::array();
-  for (const NodeFragmentation& n : f.nodes) {
-    Json jn;
-    jn["node"] = n.node;
-    jn["idle_milli"] = ExactDouble(n.idle_milli);
-    jn["fragmented_milli"] = ExactDouble(n.fragmented_milli);
-    nodes.push_back(std::move(jn));
-  }
-  j["nodes"] = std::move(nodes);
-  return j;
-}
 
 FragmentationResult ReadFragmentation(const Obj& o) {
   FragmentationResult f;
@@ -419,7 +404,7 @@ Json RunResultToJson(const RunResult& r) {
   j["cluster"] = ClusterJson(r.cluster);
   j["events_processed"] = r.events_processed;
   j["requests_simulated"] = r.requests_simulated;
-  j["fragmentation"] = FragmentationJson(r.fragmentation);
+  j["fragmentation"] = FragmentationToJson(r.fragmentation, &ExactDouble);
   return j;
 }
 
