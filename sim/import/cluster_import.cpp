@@ -455,8 +455,34 @@ std::optional<InputError> ApplyIsolationRules(ImportModel& model,
   return std::nullopt;
 }
 
-ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
+namespace {
+
+// A config repository holds Deployments and StatefulSets but not their pods: each owner without
+// a pod in the input gets its template pod (KubeObjects::template_pods), pending, so it becomes
+// a workload with spec.replicas and no `pods:` (the scheduler places them). Owners that have
+// pods, as in a live export, are read from their pods only.
+KubeObjects WithTemplatePods(const KubeObjects& exported) {
+  KubeObjects objects = exported;
+  std::set<std::tuple<std::string, std::string, std::string>> owned;
+  for (const OwnedPods& g : GroupPodsByWorkload(exported))
+    owned.insert({g.workload.kind, g.workload.ns, g.workload.name});
+  for (size_t i = 0; i < exported.template_pods.size(); ++i) {
+    const PodSpec& pod = exported.template_pods[i];
+    const OwnerReference& owner = pod.owner_references.front();
+    if (owned.count({owner.kind, pod.namespace_, owner.name})) continue;
+    objects.pods.push_back(pod);
+    objects.pod_sources.push_back(i < exported.template_pod_sources.size()
+                                      ? exported.template_pod_sources[i]
+                                      : ObjectSource{});
+  }
+  return objects;
+}
+
+}  // namespace
+
+ImportModel ImportCluster(const KubeObjects& exported, const Metrics* metrics,
                           const ImportOptions& options) {
+  const KubeObjects objects = WithTemplatePods(exported);
   ImportModel model;
   model.name = options.name;
   model.policy = options.policy;
@@ -622,6 +648,12 @@ ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
   // ---- Pods -> workloads -------------------------------------------------------------------
   std::vector<std::string> owner_warnings;
   std::vector<OwnedPods> groups = GroupPodsByWorkload(objects, &owner_warnings);
+  // A template pod names its Deployment directly (no ReplicaSet between): its replicas.
+  for (OwnedPods& g : groups) {
+    if (g.spec_replicas >= 0 || g.workload.kind != "Deployment") continue;
+    for (const DeploymentSpec& d : objects.deployments)
+      if (d.namespace_ == g.workload.ns && d.name == g.workload.name) g.spec_replicas = d.replicas;
+  }
   for (auto& w : owner_warnings) model.warnings.push_back(std::move(w));
   std::map<std::string, int> name_count;
   for (const OwnedPods& g : groups) ++name_count[g.workload.name];

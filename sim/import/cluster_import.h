@@ -184,7 +184,9 @@ struct ImportModel {
   std::vector<std::string> fit_report;  // fit quality lines, for stderr (also in the header)
 };
 
-// Builds the model; `metrics` may be null (no --prom). Never fails: what cannot be used is a
+// Builds the model; `metrics` may be null (no --prom). A Deployment or StatefulSet without pods
+// in `objects` (a config repository's manifests) becomes a workload from its template pod
+// (KubeObjects::template_pods) with spec.replicas and no placed pods. Never fails: what cannot be used is a
 // warning. Deterministic: the same objects and metrics give the same model.
 //
 // Memory isolation of a pool with GPUs, the first rule that applies (docs/import.md; the

@@ -907,6 +907,11 @@ class ObjectReader {
   void ReadObject(const Field& object);
   NodeSpec ReadNode(const Field& object);
   PodSpec ReadPod(const Field& object);
+  void ReadPodBody(const Field& spec, const std::optional<Field>& labels,
+                   const std::optional<Field>& annotations, PodSpec& pod);
+  // A pending pod from a workload's spec.template, owned by it (`kind`/`name`).
+  void KeepTemplatePod(const Field& spec, const std::string& kind, const std::string& ns,
+                       const std::string& name);
   DeploymentSpec ReadDeployment(const Field& object);
   ReplicaSetSpec ReadReplicaSet(const Field& object);
   StatefulSetSpec ReadStatefulSet(const Field& object);
@@ -1757,6 +1762,23 @@ PodSpec ObjectReader::ReadPod(const Field& object) {
 
   const Field spec = Require(object, "spec");
   ExpectMap(spec);
+  ReadPodBody(spec, labels, annotations, pod);
+
+  if (auto status = Get(object, "status")) {
+    ExpectMap(*status);
+    if (auto phase = Get(*status, "phase")) {
+      pod.phase =
+          Enum(*phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"}, "a pod phase");
+    }
+    pod.ready_status = ReadyStatus(*status);
+    if (auto statuses = Get(*status, "containerStatuses")) ReadContainerStatuses(*statuses, pod);
+  }
+  return pod;
+}
+
+// The pod spec proper, shared by pods and the pod templates of workload manifests.
+void ObjectReader::ReadPodBody(const Field& spec, const std::optional<Field>& labels,
+                              const std::optional<Field>& annotations, PodSpec& pod) {
   if (auto node_name = Get(spec, "nodeName")) pod.node_name = String(*node_name);
   if (auto priority = Get(spec, "priority")) {
     pod.priority = static_cast<int>(
@@ -1914,17 +1936,6 @@ PodSpec ObjectReader::ReadPod(const Field& object) {
   };
   pod.require_whole_device = whole_device(pod.labels) || whole_device(pod.annotations);
   if (annotations) ReadAllocation(*annotations, pod);
-
-  if (auto status = Get(object, "status")) {
-    ExpectMap(*status);
-    if (auto phase = Get(*status, "phase")) {
-      pod.phase =
-          Enum(*phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"}, "a pod phase");
-    }
-    pod.ready_status = ReadyStatus(*status);
-    if (auto statuses = Get(*status, "containerStatuses")) ReadContainerStatuses(*statuses, pod);
-  }
-  return pod;
 }
 
 // ---- Probes and status -------------------------------------------------------------------
@@ -2065,6 +2076,35 @@ Labels ObjectReader::TemplateLabels(const Field& spec) {
   return StringMap(Get(*meta, "labels"));
 }
 
+// A config repository holds the manifests, not the pods they make: the template, read like a
+// pod, named after its owner and bound nowhere, stands for them (cluster_import uses it only
+// for owners without pods in the input).
+void ObjectReader::KeepTemplatePod(const Field& spec, const std::string& kind,
+                                   const std::string& ns, const std::string& name) {
+  const std::optional<Field> pod_template = Get(spec, "template");
+  if (!pod_template) return;
+  ExpectMap(*pod_template);
+  const std::optional<Field> pod_spec = Get(*pod_template, "spec");
+  if (!pod_spec) return;
+  ExpectMap(*pod_spec);
+  std::optional<Field> labels, annotations;
+  if (const std::optional<Field> meta = Get(*pod_template, "metadata")) {
+    ExpectMap(*meta);
+    labels = Get(*meta, "labels");
+    annotations = Get(*meta, "annotations");
+  }
+  PodSpec pod;
+  pod.name = name;
+  pod.namespace_ = ns;
+  pod.labels = StringMap(labels);
+  pod.annotations = Annotations(annotations);
+  pod.owner_references.push_back(OwnerReference{"apps/v1", kind, name, "", true});
+  ReadPodBody(*pod_spec, labels, annotations, pod);
+  pod.phase = "Pending";
+  out_.template_pods.push_back(std::move(pod));
+  out_.template_pod_sources.push_back(ObjectSource{file_, pod_template->line});
+}
+
 DeploymentSpec ObjectReader::ReadDeployment(const Field& object) {
   DeploymentSpec d;
   const Meta meta = ReadMeta(object, "Deployment", /*namespaced=*/true);
@@ -2076,6 +2116,7 @@ DeploymentSpec ObjectReader::ReadDeployment(const Field& object) {
   d.replicas = Count(Get(spec, "replicas"), 1);
   d.selector = ReadLabelSelector(Require(spec, "selector"));
   d.template_labels = TemplateLabels(spec);
+  KeepTemplatePod(spec, "Deployment", d.namespace_, d.name);
   if (auto strategy = Get(spec, "strategy")) {
     ExpectMap(*strategy);
     if (auto type = Get(*strategy, "type")) {
@@ -2139,6 +2180,7 @@ StatefulSetSpec ObjectReader::ReadStatefulSet(const Field& object) {
   sts.replicas = Count(Get(spec, "replicas"), 1);
   sts.selector = ReadLabelSelector(Require(spec, "selector"));
   sts.template_labels = TemplateLabels(spec);
+  KeepTemplatePod(spec, "StatefulSet", sts.namespace_, sts.name);
   if (auto templates = Get(spec, "volumeClaimTemplates")) {
     for (const Field& t : Items(*templates)) {
       ExpectMap(t);

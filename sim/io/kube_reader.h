@@ -88,6 +88,11 @@ struct KubeObjects {
   std::vector<ObjectSource> pv_sources;
   std::vector<ObjectSource> storage_class_sources;
   std::vector<ObjectSource> resource_quota_sources;
+  // The pod template of each Deployment and StatefulSet as a pending pod named after its owner
+  // (one controller owner reference to it), for inputs that hold manifests but not their pods
+  // (a config repository). Not in `pods`: a live export's pods are there.
+  std::vector<PodSpec> template_pods;
+  std::vector<ObjectSource> template_pod_sources;  // the line of spec.template
   std::map<std::string, int> skipped_kinds;  // kind -> objects skipped (DaemonSet, Service, ...)
   // Things read that are valid Kubernetes but probably not what was meant, e.g. `memory: 128m`
   // (128 millibytes), and annotations dropped as secrets. "file:line: field: text".

@@ -1,11 +1,14 @@
-// `knobsim import --kube FILE... [--prom FILE...] [-o scenario.yaml]`: an exported cluster and
-// its Prometheus metrics as a scenario file (docs/import.md). Reading is sim/io's, the mapping
-// sim/import/cluster_import's, the text sim/import/scenario_writer's; this file parses options,
-// prints warnings and notes on stderr and writes the file atomically.
+// `knobsim import --kube FILE|DIR... [--prom FILE...] [--overlay FILE] [-o scenario.yaml]`: an
+// exported cluster (or a config repository's manifests) and its Prometheus metrics as a scenario
+// file (docs/import.md), merged with an overlay when given (docs/ci-gate.md). Reading is
+// sim/io's, the mapping sim/import/cluster_import's, the text sim/import/scenario_writer's, the
+// merge sim/import/overlay's; this file parses options, expands directories, prints warnings
+// and notes on stderr and writes the file atomically.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <limits>
 #include <set>
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "sim/import/cluster_import.h"
+#include "sim/import/overlay.h"
 #include "sim/import/scenario_writer.h"
 #include "sim/input_error.h"
 #include "sim/io/kube_reader.h"
@@ -29,6 +33,7 @@ namespace {
 struct ImportArgs {
   std::vector<std::string> kube;
   std::vector<std::string> prom;
+  std::string overlay;
   std::string window = "7d";
   std::string piece = "1h";
   std::string mem_metric;
@@ -69,6 +74,39 @@ bool ParseWindow(const std::string& option, const std::string& text, double* sec
   return true;
 }
 
+// `--kube` names files or directories: a directory stands for every *.yaml, *.yml and *.json
+// file under it, recursively, sorted by path so that the input order (and the output) does
+// not depend on the file system.
+bool ExpandKubePaths(const std::vector<std::string>& given, std::vector<std::string>* files,
+                     std::string* error) {
+  namespace fs = std::filesystem;
+  for (const std::string& path : given) {
+    std::error_code ec;
+    if (path == "-" || !fs::is_directory(path, ec)) {
+      files->push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::end(it);
+         it.increment(ec)) {
+      if (!it->is_regular_file(ec)) continue;
+      const std::string ext = it->path().extension().string();
+      if (ext == ".yaml" || ext == ".yml" || ext == ".json") found.push_back(it->path().string());
+    }
+    if (ec) {
+      *error = "--kube: " + path + ": " + ec.message();
+      return false;
+    }
+    if (found.empty()) {
+      *error = "--kube: " + path + ": the directory holds no *.yaml, *.yml or *.json file";
+      return false;
+    }
+    std::sort(found.begin(), found.end());
+    files->insert(files->end(), found.begin(), found.end());
+  }
+  return true;
+}
+
 int RunImport(const ImportArgs& args) {
   ImportOptions options;
   options.name = args.name;
@@ -93,7 +131,9 @@ int RunImport(const ImportArgs& args) {
   options.cgpu_no_isolation_versions = args.cgpu_no_isolation_versions;
   if (!args.backup_annotations.empty()) options.backup_annotations = args.backup_annotations;
 
-  Expected<KubeObjects> objects = ReadKubeFiles(args.kube);
+  std::vector<std::string> kube_files;
+  if (!ExpandKubePaths(args.kube, &kube_files, &error)) return BadInput(error);
+  Expected<KubeObjects> objects = ReadKubeFiles(kube_files);
   if (!objects) return BadInput(objects.error().ToString());
 
   std::vector<std::string> warnings = objects->warnings;
@@ -168,7 +208,12 @@ int RunImport(const ImportArgs& args) {
   std::cerr << "knobsim: imported " << model.pools.size() << " node pools, "
             << model.workloads.size() << " workloads, " << pods << " placed pods\n";
 
-  const std::string text = WriteScenarioYaml(model);
+  std::string text = WriteScenarioYaml(model);
+  if (!args.overlay.empty()) {
+    Expected<std::string> merged = ApplyOverlayFile(text, args.overlay);
+    if (!merged) return BadInput(merged.error().ToString());
+    text = std::move(*merged);
+  }
   if (args.out == "-") {
     std::cout << text << std::flush;
   } else if (auto failed = WriteFileAtomically(args.out, text)) {
@@ -185,8 +230,11 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
       "import", "Write an exported cluster (and its Prometheus metrics) as a scenario file");
   cmd->add_option("--kube", args->kube,
                   "kubectl get nodes,pods,deploy,rs,sts,pdb,pvc,pv,sc,resourcequota -A -o json|yaml "
-                  "(several files, `-` = stdin)")
+                  "(several files or directories of *.yaml/*.yml/*.json, `-` = stdin)")
       ->required();
+  cmd->add_option("--overlay", args->overlay,
+                  "scenario fragment merged into the import: pools, traffic, work, SLOs, run "
+                  "(docs/ci-gate.md)");
   cmd->add_option("--prom", args->prom, "Prometheus query_range answers saved as JSON");
   cmd->add_option("--window", args->window, "metrics window ending at the last sample (7d, 36h)")
       ->capture_default_str();

@@ -1,0 +1,124 @@
+#include "sim/import/overlay.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "sim/io/scenario_reader.h"
+
+namespace knobsim {
+namespace {
+
+// What WriteScenarioYaml writes for two manifests without pods, trimmed to the keys that matter.
+const char* kImported = R"(name: imported
+cluster: {policy: 5, switch_overhead: 0}
+workloads:
+  - name: ocr
+    namespace: vision
+    replicas: 2
+    gpu_mem: 5
+    probe: model
+  - name: asr
+    namespace: speech
+    replicas: 1
+    gpu_mem: 4
+)";
+
+Scenario Read(const std::string& text) {
+  Expected<Scenario> s = ReadScenarioString(text, "merged.yaml");
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
+  return *s;
+}
+
+const Workload& Find(const Scenario& s, const std::string& name) {
+  for (const Workload& w : s.workloads)
+    if (w.name == name) return w;
+  FAIL("no workload " << name);
+  return s.workloads.front();
+}
+
+TEST_CASE("overlay: pools, run and cluster keys join the import; workloads gain keys by name") {
+  const std::string overlay = R"(name: gate
+cluster: {switch_overhead: 0.05}
+node_pools:
+  - {name: gpu, count: 2, gpu: A10, gpus_per_node: 2, cpu: 32, memory: 128Gi}
+workloads:
+  - {name: "*", slo: {latency: 250ms, percentile: 99}}
+  - {name: ocr, namespace: vision, traffic: {rate: 20/s}, work: {mean: 20ms}}
+run: {duration: 10m, warmup: 1m, seed: 7, replications: 3}
+)";
+  Expected<std::string> merged = ApplyOverlay(kImported, overlay, "overlay.yaml");
+  REQUIRE_MESSAGE(merged.ok(), (merged.ok() ? "" : merged.error().ToString()));
+  const Scenario s = Read(*merged);
+  CHECK(s.name == "gate");
+  CHECK(static_cast<int>(s.cluster.policy) == 5);             // kept from the import
+  CHECK(s.cluster.switch_overhead == doctest::Approx(0.05));  // replaced by the overlay
+  REQUIRE(s.node_pools.size() == 1);
+  CHECK(s.node_pools[0].count == 2);
+  CHECK(s.run.replications == 3);
+  CHECK(s.run.seed == 7);
+  const Workload& ocr = Find(s, "ocr");
+  CHECK(ocr.replicas == 2);  // from the manifest
+  CHECK(ocr.gpu_mem == 5);
+  CHECK(ocr.slo.latency == 250 * kNanosPerSecond / 1000);
+  CHECK(ocr.work.mean_s == doctest::Approx(0.020));
+  const Workload& asr = Find(s, "asr");
+  CHECK(asr.slo.latency == 250 * kNanosPerSecond / 1000);  // `*` reaches every workload
+  CHECK(asr.work.mean_s == doctest::Approx(0.010));        // the scenario default: no overlay entry
+}
+
+TEST_CASE("overlay: a pool named like an imported one gains keys; later entries win") {
+  const std::string imported =
+      std::string(kImported) +
+      "node_pools:\n  - {name: gpu, count: 3, gpu: A10, cpu: 8, memory: 32Gi}\n";
+  const std::string overlay = R"(node_pools:
+  - {name: gpu, labels: {ack.node.gpu.placement: binpack}}
+workloads:
+  - {name: "*", replicas: 4}
+  - {name: asr, replicas: 0}
+)";
+  Expected<std::string> merged = ApplyOverlay(imported, overlay, "overlay.yaml");
+  REQUIRE_MESSAGE(merged.ok(), (merged.ok() ? "" : merged.error().ToString()));
+  const Scenario s = Read(*merged);
+  REQUIRE(s.node_pools.size() == 1);
+  CHECK(s.node_pools[0].count == 3);
+  CHECK(s.node_pools[0].placement == "binpack");
+  CHECK(Find(s, "ocr").replicas == 4);
+  CHECK(Find(s, "asr").replicas == 0);
+}
+
+TEST_CASE("overlay: mistakes name the overlay's file, line and field") {
+  auto error = [](const std::string& overlay) {
+    Expected<std::string> merged = ApplyOverlay(kImported, overlay, "overlay.yaml");
+    REQUIRE_FALSE(merged.ok());
+    return merged.error().ToString();
+  };
+  CHECK(error("name: g\nnode_pool: []\n") ==
+        "overlay.yaml:2: node_pool: unknown overlay key; an overlay holds name, description, "
+        "gpu_types, cluster, node_pools, workloads, run, variants");
+  CHECK(error("workloads:\n  - {name: orc, traffic: {rate: 1/s}}\n") ==
+        "overlay.yaml:2: workloads[0].name: matches no imported workload; imported: vision/ocr, "
+        "speech/asr");
+  CHECK(error("workloads:\n  - {name: ocr, namespace: speech}\n")
+            .find("matches no imported workload in namespace speech") != std::string::npos);
+  CHECK(error("run: {seed: 1}\nrun: {seed: 2}\n") == "overlay.yaml:2: .run: duplicate key");
+  CHECK(error("workloads:\n  - traffic: {rate: 1/s}\n")
+            .starts_with("overlay.yaml:2: workloads[0]: missing required key `name`"));
+  CHECK(error("run: {seed: 1}\n---\nname: x\n").find("a second YAML document") !=
+        std::string::npos);
+  CHECK(error("run: [").starts_with("overlay.yaml:1: invalid YAML"));
+  // Values are checked by the scenario reader, once, on the merged document.
+  CHECK(error("workloads:\n  - {name: ocr, traffic: {rate: fast}}\n")
+            .starts_with("overlay.yaml (merged with the import): workloads[0].traffic.rate:"));
+}
+
+TEST_CASE("overlay: an empty overlay leaves the imported scenario as it is") {
+  Expected<std::string> merged = ApplyOverlay(kImported, "", "overlay.yaml");
+  REQUIRE(merged.ok());
+  const Scenario s = Read(*merged);
+  CHECK(s.name == "imported");
+  CHECK(s.workloads.size() == 2);
+}
+
+}  // namespace
+}  // namespace knobsim
