@@ -13,8 +13,16 @@
 // 1/0.3 times longer: 1 - (1 - 0.53)^3 with three pods per card).
 //
 // Run: sharing_bench --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+//
+// Test-only hook: KNOBSIM_BENCH_INJECT_DELAY_US=N adds N microseconds of busy CPU work to every
+// iteration, so that tools/bench-gate can be shown to catch a slowdown (docs/benchmarks.md). It
+// lives here, in the benchmark, never in the library. It burns thread CPU time rather than
+// sleeping because the gate compares CPU time, where a sleep would not show.
 #include <benchmark/benchmark.h>
+#include <time.h>
 
+#include <cstdint>
+#include <cstdlib>
 #include <string>
 
 #include "sim/simulation.h"
@@ -73,7 +81,32 @@ Scenario Cluster100(SharingPolicy policy) {
   return s;
 }
 
+// KNOBSIM_BENCH_INJECT_DELAY_US, or 0 when unset or not a positive number.
+int64_t InjectedDelayNs() {
+  const char* text = std::getenv("KNOBSIM_BENCH_INJECT_DELAY_US");
+  if (text == nullptr) return 0;
+  const long long us = std::strtoll(text, nullptr, 10);
+  return us > 0 ? us * 1000 : 0;
+}
+
+int64_t ThreadCpuNs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+// Busy work until `ns` of this thread's CPU time have passed.
+void BurnCpu(int64_t ns) {
+  const int64_t end = ThreadCpuNs() + ns;
+  uint64_t x = 1;
+  while (ThreadCpuNs() < end) {
+    for (int i = 0; i < 256; ++i) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    benchmark::DoNotOptimize(x);
+  }
+}
+
 void BM_Sharing100Cards(benchmark::State& state) {
+  const int64_t injected_delay_ns = InjectedDelayNs();
   const auto policy = static_cast<SharingPolicy>(state.range(0));
   const Scenario scenario = Cluster100(policy);
   uint64_t requests = 0, events = 0, seed = 1;
@@ -88,6 +121,7 @@ void BM_Sharing100Cards(benchmark::State& state) {
     busy = sum / static_cast<double>(result.cards.size());
     pending = result.cluster.pending_pods;
     benchmark::DoNotOptimize(result);
+    if (injected_delay_ns > 0) BurnCpu(injected_delay_ns);
   }
   state.SetItemsProcessed(static_cast<int64_t>(requests));
   state.counters["events/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);

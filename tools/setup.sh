@@ -13,6 +13,8 @@ packages=(
   python3-nbconvert python3-nbclient python3-ipykernel python3-matplotlib python3-pandas
   # tools/report-check: the HTML report opened in headless Chromium
   chromium
+  # tools/bench-gate: Google Benchmark's compare.py modules (gbench) and their U test (scipy)
+  libbenchmark-tools python3-scipy
 )
 missing=()
 for p in "${packages[@]}"; do
