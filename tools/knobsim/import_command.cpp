@@ -196,7 +196,11 @@ int RunImport(const ImportArgs& args) {
               << "\n";
   for (const std::string& line : model.fit_report) std::cerr << "knobsim: fit: " << line << "\n";
   if (!model.defaults.empty()) {
-    std::cerr << "knobsim: note: defaults (marked `default` in the scenario):\n";
+    // With an overlay these are what the export alone gave; the overlay may set them.
+    std::cerr << (args.overlay.empty()
+                      ? "knobsim: note: defaults (marked `default` in the scenario):\n"
+                      : "knobsim: note: defaults the export alone leaves (unless " + args.overlay +
+                            " sets them):\n");
     for (const std::string& d : model.defaults) std::cerr << "knobsim: note:   " << d << "\n";
   }
   // Memory isolation decides what `whatif --knob isolation=hard` can show: say how it was read.
