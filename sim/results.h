@@ -19,7 +19,8 @@ struct ErrorCounts {
   int64_t fake_ready = 0;  // routed to a Ready pod whose model never loaded
   int64_t timeout = 0;     // deadline passed
   int64_t no_replica = 0;  // no Ready replica at arrival
-  int64_t interrupted = 0; // queued or in service on a pod whose node went away (spot reclaim)
+  int64_t interrupted = 0; // on a pod whose node went away (spot reclaim, reset) or that
+                           // terminated with it still in flight
   int64_t total() const { return oom + fake_ready + timeout + no_replica + interrupted; }
 };
 
@@ -66,7 +67,8 @@ struct PodResult {
   std::string workload;
   std::string node;         // empty when Pending
   std::vector<int> cards;   // card indexes on that node
-  std::string state;        // Running, Pending, Unready, FakeReady, CrashLoopBackOff, Starting
+  std::string state;        // Running, Pending, Unready, FakeReady, CrashLoopBackOff, Starting,
+                            // ImagePullBackOff, Terminating
   int restarts = 0;
   std::string message;      // FailedScheduling text, or why it is not serving
   double bottleneck_gbps = 0;    // multi-card pods: slowest link between their cards (GB/s)
@@ -106,6 +108,38 @@ struct FragmentationResult {
   std::vector<NodeFragmentation> nodes;  // node order
 };
 
+// The run over time (RunOptions::timeline_step), per workload. Requests count in the step they
+// arrive (`arrivals`) or leave (`completed`, `errors`); latency is over the successes leaving in
+// the step. A pod is *available* when it is Ready with its model loaded and not terminating: a
+// fake-Ready pod is Ready for Kubernetes but never available.
+struct TimelinePoint {
+  SimTime start = 0;
+  int64_t arrivals = 0;
+  int64_t completed = 0;
+  ErrorCounts errors;
+  double latency_mean_ms = 0, latency_p50_ms = 0, latency_p99_ms = 0;  // 0 when no success
+  double available_mean = 0;  // time-average of available pods over the step
+  int available_min = 0;
+  double ready_mean = 0;      // time-average of Ready pods (fake-Ready included)
+};
+
+struct WorkloadTimeline {
+  std::string name;
+  std::string namespace_;
+  int desired = 0;  // replicas
+  std::vector<TimelinePoint> points;
+  // Over the whole run (t = 0 to its end):
+  double available_fraction = 0;  // time-average of min(available, desired) / desired
+  SimTime below_desired_ns = 0;   // time with fewer available pods than desired
+  SimTime unavailable_ns = 0;     // time with no available pod
+};
+
+struct RunTimeline {
+  SimTime step = 0;  // 0: not collected
+  SimTime end = 0;   // the run's end
+  std::vector<WorkloadTimeline> workloads;  // scenario order
+};
+
 struct RunResult {
   std::vector<WorkloadResult> workloads;  // in scenario order
   std::vector<CardResult> cards;          // node order, then card index
@@ -114,6 +148,8 @@ struct RunResult {
   uint64_t events_processed = 0;
   uint64_t requests_simulated = 0;        // all arrivals, warm-up included
   FragmentationResult fragmentation;      // after placement
+  RunTimeline timeline;                   // RunOptions::timeline_step > 0
+  SimTime end = 0;                        // when the run ended (RunOptions / ClusterControl)
 };
 
 }  // namespace knobsim

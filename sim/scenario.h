@@ -125,6 +125,11 @@ struct CurrentPod {
   std::string name;
   std::string node;
   std::vector<int> cards;  // card indexes on the node; empty: ACK's choice there (or no GPU)
+  // `ready: false`: Running but not Ready when the run starts (an etcd member catching up, a
+  // readiness probe failing for a reason the run does not model); it serves nothing until it
+  // turns Ready at `ready_after` or, without it, until it is replaced.
+  bool ready = true;
+  SimTime ready_after = -1;  // -1: never by itself
 };
 
 struct Workload {

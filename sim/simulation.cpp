@@ -17,6 +17,14 @@
 //    of its own over the whole run, whatever the node's state, so paired variants see the same
 //    reclaims. A reclaim stops every pod on the node (their requests fail as `interrupted`); after
 //    `replace_after` an identical, empty node joins and the same pods start on it from scratch.
+//  * A ClusterOperator (RunOptions, sim/cluster_control.h) may cordon nodes, delete pods and
+//    take nodes down and back during the run. Then the run acts as Kubernetes' controllers do:
+//    a deleted pod leaves the Service's endpoints at once and terminates when its requests are
+//    done or its grace period is over (what is left fails as `interrupted`); a Deployment's
+//    replacement is created at once, a StatefulSet's (same name) once the old pod is gone; Pending
+//    pods go through the scheduler again whenever capacity may have appeared. A pod starting on
+//    a node without its image pulls it (size / bandwidth), or backs off for good when the
+//    registry no longer has it. The scheduler's cluster state lives as long as the run.
 #include "sim/simulation.h"
 
 #include <algorithm>
@@ -24,6 +32,8 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "models/gpu_topology.h"
 #include "models/memory_isolation.h"
@@ -55,9 +65,14 @@ enum EventKind : uint32_t {
   kWarmupEnd,
   kSpotReclaim,     // target: node
   kNodeReplaced,    // target: node
+  kTerminated,      // target: pod (its grace period is over, or its last request left)
+  kPodReady,        // target: pod (a pod unready at the start turns Ready: CurrentPod::ready_after)
+  kOperatorWake,    // target: index into Simulator::wake_tokens_
 };
 
-enum class PodPhase { kPending, kPulling, kLoading, kServing, kFakeReady, kUnready, kCrashLoop };
+enum class PodPhase {
+  kPending, kPulling, kLoading, kServing, kFakeReady, kUnready, kCrashLoop, kImagePullBackOff
+};
 
 const char* PhaseName(PodPhase phase) {
   switch (phase) {
@@ -68,6 +83,7 @@ const char* PhaseName(PodPhase phase) {
     case PodPhase::kFakeReady: return "FakeReady";
     case PodPhase::kUnready: return "Unready";
     case PodPhase::kCrashLoop: return "CrashLoopBackOff";
+    case PodPhase::kImagePullBackOff: return "ImagePullBackOff";
   }
   return "Unknown";
 }
@@ -123,7 +139,13 @@ struct CardRun {
 
 struct PodRun {
   int32_t workload = 0;
+  int replica = 0;           // the replica ordinal it stands for (a replacement keeps it)
   std::string name;
+  int state_pod = -1;        // its pod in the scheduler's ClusterState while bound
+  bool terminating = false;  // deleted: out of the endpoints, finishing its requests
+  bool gone = false;         // terminated: no longer exists (its record stays for the ids)
+  bool start_unready = false;  // CurrentPod::ready == false, until it turns Ready
+  SimTime ready_after = -1;
   int node = -1;
   std::vector<int32_t> cards;
   std::vector<double> share_on;  // share on each of `cards`
@@ -159,10 +181,24 @@ struct PodRun {
 // A node as the run sees it: which pods it holds (for a reclaim) and its spot reclaims.
 struct NodeRun {
   std::vector<int32_t> pods;   // pods placed on it, in binding order
+  std::vector<std::string> images;  // image cache: what a pod starting here need not pull
+  bool cordoned = false;       // set by a ClusterOperator
   double reclaim_mean_ns = 0;  // mean time between reclaims; 0 = on-demand, never reclaimed
   SimTime replace_after = 0;
   RandomStream reclaims;       // "spot/<pool>/<ordinal>": the same node in every variant
-  bool down = false;           // reclaimed, its replacement not yet joined
+  bool down = false;           // reclaimed (its replacement not yet joined), or taken down
+};
+
+// One step of a workload's timeline while it is collected (RunOptions::timeline_step).
+struct TimelineStep {
+  int64_t arrivals = 0;
+  int64_t completed = 0;
+  ErrorCounts errors;
+  double latency_sum_ms = 0;
+  LatencyHistogram histogram;
+  double available_ns = 0;  // ∫ available pods dt over the step
+  double ready_ns = 0;
+  int available_min = std::numeric_limits<int>::max();
 };
 
 struct WorkloadRun {
@@ -180,9 +216,17 @@ struct WorkloadRun {
   ArrivalProcess arrivals;
   RandomStream work_stream;
   RandomStream route_stream;
-  std::vector<int32_t> pods;
-  std::vector<int32_t> ready;  // Ready pods (FakeReady included), in pod order
+  std::vector<int32_t> pods;   // pods that exist (terminating ones included), in creation order
+  std::vector<int32_t> ready;  // Ready pods (FakeReady included) not terminating, in pod order
   uint64_t round_robin = 0;
+  int replacements = 0;        // Deployment replacements created so far (their names)
+  // availability (timeline)
+  int available = 0;           // Ready with the model loaded, not terminating
+  SimTime available_last = 0;  // integrated up to here
+  std::vector<TimelineStep> timeline;
+  double available_fraction_ns = 0;  // ∫ min(available, desired) / desired dt
+  double below_desired_ns = 0;
+  double unavailable_ns = 0;
   // metrics
   WorkloadResult result;
   int64_t in_system = 0;  // counted requests in the system
@@ -193,14 +237,29 @@ struct WorkloadRun {
   double latency_sum_ms = 0;
 };
 
-class Simulator {
+class Simulator final : public ClusterControl {
  public:
-  Simulator(const Scenario& scenario, uint64_t seed);
+  Simulator(const Scenario& scenario, uint64_t seed, const RunOptions& options);
   RunResult Run();
+
+  // ClusterControl (sim/cluster_control.h), for RunOptions::cluster_operator.
+  SimTime Now() const override { return now_; }
+  const Scenario& scenario() const override { return scenario_; }
+  int NodeCount() const override { return static_cast<int>(nodes_.size()); }
+  NodeView Node(int node) const override;
+  std::vector<PodView> Pods() const override;
+  void SetCordoned(int node, bool cordoned) override;
+  void DeletePod(int pod, const std::string& why) override;
+  void TakeNodeDown(int node, const std::string& why) override;
+  void BringNodeUp(int node, const NodeSettings& settings) override;
+  void WakeAt(SimTime at, uint64_t token) override;
+  void EndRunAt(SimTime at) override;
+  void Record(const std::string& kind, const std::string& pod, const std::string& message) override;
 
  private:
   // setup
   void PlacePods();
+  void BindPod(int32_t p, const Placement& placement);
   std::optional<Placement> CurrentPlacement(const ClusterState& state,
                                             const SchedulerConfig& config, const PodSpec& pod,
                                             const CurrentPod& at);
@@ -220,6 +279,18 @@ class Simulator {
   void ReclaimNode(int32_t n);
   void EvictPod(int32_t p, const std::string& why);
   void ReplaceNode(int32_t n);
+  // pods that come and go (a ClusterOperator's doing)
+  void AbortWork(int32_t p);
+  void Terminate(int32_t p);
+  void CreateReplacement(int32_t old);
+  void SchedulePending();
+  void StartOnNode(int32_t p);
+  std::vector<std::string> ImagesOf(const Workload& w) const;
+  void MarkImagesCached(int32_t p);
+  // timeline
+  TimelineStep& StepAt(WorkloadRun& w, SimTime t);
+  void AccountAvailability(WorkloadRun& w);
+  RunTimeline CollectTimeline();
   // requests
   void Arrive(int32_t w);
   void Enqueue(int32_t r);
@@ -249,6 +320,7 @@ class Simulator {
   RunResult Collect();
 
   const Scenario& scenario_;
+  RunOptions options_;
   uint64_t seed_;  // the replication's: the placement draws (01-Random) use it too
   SimTime now_ = 0;
   SimTime warmup_;
@@ -269,18 +341,29 @@ class Simulator {
   ClusterResult cluster_result_;
   uint64_t events_ = 0;
   uint64_t arrivals_ = 0;
+  // The scheduler and its view of the cluster, kept for the whole run: pods are placed again
+  // when a ClusterOperator deletes them (the Scheduler holds a reference to state_).
+  ClusterState state_;
+  SchedulerConfig config_;
+  std::unique_ptr<Scheduler> scheduler_;
+  std::vector<int32_t> pending_;  // pods waiting for the scheduler, by id
+  std::vector<uint64_t> wake_tokens_;
+  std::vector<std::string> missing_images_;  // sorted
 };
 
 bool SharingNode(const NodePool& pool) {
   return pool.schedule != GpuSchedule::kDefault;
 }
 
-Simulator::Simulator(const Scenario& scenario, uint64_t seed)
+Simulator::Simulator(const Scenario& scenario, uint64_t seed, const RunOptions& options)
     : scenario_(scenario),
+      options_(options),
       seed_(seed),
       warmup_(scenario.run.warmup),
-      end_(scenario.run.duration),
-      cluster_(BuildCluster(scenario)) {
+      end_(options.duration > 0 ? options.duration : scenario.run.duration),
+      cluster_(BuildCluster(scenario)),
+      missing_images_(options.missing_images) {
+  std::sort(missing_images_.begin(), missing_images_.end());
   cards_.resize(cluster_.cards.size());
   for (size_t c = 0; c < cards_.size(); ++c) {
     const Card& card = cluster_.cards[c];
@@ -316,11 +399,11 @@ Simulator::Simulator(const Scenario& scenario, uint64_t seed)
 // Every replica goes through the scheduler (sim/scheduler), in the order a scheduling queue
 // would take them: higher priority first, then workload order and replica ordinal (creation).
 void Simulator::PlacePods() {
-  ClusterState state;
+  ClusterState& state = state_;
   for (size_t p = 0; p < scenario_.node_pools.size(); ++p)
     for (int i = 0; i < scenario_.node_pools[p].count; ++i)
       state.AddNode(NodeSpecForPool(scenario_, static_cast<int>(p), i));  // BuildCluster's order
-  SchedulerConfig config;
+  SchedulerConfig& config = config_;
   config.default_placement =
       ParseCardPolicy(scenario_.cluster.default_placement).value_or(CardPolicy::kBinpack);
   // FGD plans for the scenario's own pods, every replica (the same target the fragmentation
@@ -329,7 +412,7 @@ void Simulator::PlacePods() {
       std::make_shared<const std::vector<replay::TargetPod>>(TargetWorkload());
   config.seed = seed_;
   if (scenario_.cluster.policy == SharingPolicy::kFixedEqual) config.policy0_max_inst = scenario_.cluster.max_inst;
-  Scheduler scheduler(state, config);
+  scheduler_ = std::make_unique<Scheduler>(state, config);
 
   struct Pending {
     int32_t workload;
@@ -348,8 +431,14 @@ void Simulator::PlacePods() {
     for (int i = 0; i < spec.replicas; ++i) {
       const int32_t p = static_cast<int32_t>(pods_.size());
       pods_.emplace_back();
-      pods_.back().workload = w;
-      pods_.back().name = i < static_cast<int>(spec.pods.size()) ? spec.pods[i].name : spec.name + "-" + std::to_string(i);
+      PodRun& pod = pods_.back();
+      pod.workload = w;
+      pod.replica = i;
+      pod.name = i < static_cast<int>(spec.pods.size()) ? spec.pods[i].name : spec.name + "-" + std::to_string(i);
+      if (i < static_cast<int>(spec.pods.size()) && !spec.pods[i].ready) {
+        pod.start_unready = true;
+        pod.ready_after = spec.pods[i].ready_after;
+      }
       workloads_[w].pods.push_back(p);
       pod_of[w].push_back(p);
     }
@@ -364,7 +453,7 @@ void Simulator::PlacePods() {
     const PodSpec pod = PodSpecForWorkload(spec, next.ordinal);
     current[p] = CurrentPlacement(state, config, pod, spec.pods[next.ordinal]);
     if (current[p]) {
-      state.Bind(pod, *current[p]);
+      pods_[p].state_pod = state.Bind(pod, *current[p]);
     } else {
       Note("Rescheduled", p,
            "its current place (node " + spec.pods[next.ordinal].node +
@@ -373,52 +462,67 @@ void Simulator::PlacePods() {
   }
   for (const Pending& next : order) {
     const int32_t p = pod_of[next.workload][next.ordinal];
-    PodRun& pod = pods_[p];
     const Workload& spec = *workloads_[next.workload].spec;
     ScheduleResult result;
     if (current[p]) {
       result.placement = *current[p];
     } else {
-      result = scheduler.ScheduleAndBind(PodSpecForWorkload(spec, next.ordinal));
+      const int index = static_cast<int>(state.pods().size());
+      result = scheduler_->ScheduleAndBind(PodSpecForWorkload(spec, next.ordinal));
+      if (result.placement.node >= 0) pods_[p].state_pod = index;
     }
     if (result.placement.node < 0) {
-      pod.message = result.message;
+      pods_[p].message = result.message;
       Note("FailedScheduling", p, result.message);
+      pending_.push_back(p);
       continue;
     }
-    pod.node = result.placement.node;
-    nodes_[pod.node].pods.push_back(p);
-    const Node& node = cluster_.nodes[pod.node];
-    for (int c : result.placement.cards) pod.cards.push_back(node.first_card + c);
-    if (pod.cards.size() > 1 && result.placement.bottleneck_gbps > 0) {
-      // A multi-card pod's work waits on its slowest link (models/gpu_topology.h); an unknown
-      // topology (bandwidth 0) leaves it at full speed.
-      pod.bottleneck_gbps = result.placement.bottleneck_gbps;
-      pod.throughput_factor = MultiCardThroughputFactor(pod.bottleneck_gbps, true);
-    }
-    pod.share_on.assign(pod.cards.size(), 0.0);
-    const int m = std::max<int>(1, static_cast<int>(pod.cards.size()));
-    if (!pod.cards.empty()) {
-      const CardRun& card = cards_[pod.cards[0]];
-      const GpuType& gpu = *cluster_.cards[pod.cards[0]].gpu;
-      if (spec.whole_gpus > 0) {
-        pod.quota_mib = card.physical_mib;
-      } else {
-        pod.quota_mib = VisibleQuotaMib(card.physical_mib, spec.gpu_mem / m, card.units);
-      }
-      pod.context_mib = spec.memory.context_mib.value_or(gpu.context_mib);
-      // A multi-card pod spreads its weights and activations evenly over its cards (assumption,
-      // models/README.md); its CUDA context exists once per card.
-      pod.weights_mib = (spec.memory.weights_mib + m - 1) / m;
-      pod.activation_mib = (spec.memory.activation_mib + m - 1) / m;
-      const int units = spec.whole_gpus > 0 ? card.units : spec.gpu_mem / m;
-      pod.percent = spec.whole_gpus > 0 ? 100.0 : EffectivePercent(spec.gpu_core, units, card.units);
-      pod.weight = EffectiveWeight(spec.schd_weight, spec.gpu_core);
-    }
-    pod.phase = PodPhase::kPulling;
-    queue_.Push(spec.image_pull, kContainerStart, static_cast<uint32_t>(p), pod.generation);
+    BindPod(p, result.placement);
+    // The pods of the scenario run when the run starts: their images are on their nodes
+    // already, and `image_pull` stands for the start-up the run replays.
+    MarkImagesCached(p);
+    pods_[p].phase = PodPhase::kPulling;
+    queue_.Push(spec.image_pull, kContainerStart, static_cast<uint32_t>(p), pods_[p].generation);
   }
+  std::sort(pending_.begin(), pending_.end());
   MeasureFragmentation(state);
+}
+
+// The run's side of a binding (the scheduler's state is bound already): node, cards, the
+// memory and share parameters of the pod on them.
+void Simulator::BindPod(int32_t p, const Placement& placement) {
+  PodRun& pod = pods_[p];
+  const Workload& spec = *workloads_[pod.workload].spec;
+  pod.node = placement.node;
+  nodes_[pod.node].pods.push_back(p);
+  const knobsim::Node& node = cluster_.nodes[pod.node];
+  pod.cards.clear();
+  for (int c : placement.cards) pod.cards.push_back(node.first_card + c);
+  if (pod.cards.size() > 1 && placement.bottleneck_gbps > 0) {
+    // A multi-card pod's work waits on its slowest link (models/gpu_topology.h); an unknown
+    // topology (bandwidth 0) leaves it at full speed.
+    pod.bottleneck_gbps = placement.bottleneck_gbps;
+    pod.throughput_factor = MultiCardThroughputFactor(pod.bottleneck_gbps, true);
+  }
+  pod.share_on.assign(pod.cards.size(), 0.0);
+  const int m = std::max<int>(1, static_cast<int>(pod.cards.size()));
+  if (!pod.cards.empty()) {
+    const CardRun& card = cards_[pod.cards[0]];
+    const GpuType& gpu = *cluster_.cards[pod.cards[0]].gpu;
+    if (spec.whole_gpus > 0) {
+      pod.quota_mib = card.physical_mib;
+    } else {
+      pod.quota_mib = VisibleQuotaMib(card.physical_mib, spec.gpu_mem / m, card.units);
+    }
+    pod.context_mib = spec.memory.context_mib.value_or(gpu.context_mib);
+    // A multi-card pod spreads its weights and activations evenly over its cards (assumption,
+    // models/README.md); its CUDA context exists once per card.
+    pod.weights_mib = (spec.memory.weights_mib + m - 1) / m;
+    pod.activation_mib = (spec.memory.activation_mib + m - 1) / m;
+    const int units = spec.whole_gpus > 0 ? card.units : spec.gpu_mem / m;
+    pod.percent = spec.whole_gpus > 0 ? 100.0 : EffectivePercent(spec.gpu_core, units, card.units);
+    pod.weight = EffectiveWeight(spec.schd_weight, spec.gpu_core);
+  }
 }
 
 // Where a running pod is now, if it still fits there: the node exists and its listed cards (or,
@@ -496,21 +600,31 @@ void Simulator::NoteNode(const char* kind, int32_t n, std::string message) {
 
 void Simulator::SetPhase(int32_t p, PodPhase phase) {
   PodRun& pod = pods_[p];
-  const bool was_ready = pod.phase == PodPhase::kServing || pod.phase == PodPhase::kFakeReady;
+  const PodPhase was = pod.phase;
   pod.phase = phase;
-  const bool ready = phase == PodPhase::kServing || phase == PodPhase::kFakeReady;
-  if (was_ready != ready) RefreshReady(pod.workload);
+  const auto ready = [](PodPhase ph) { return ph == PodPhase::kServing || ph == PodPhase::kFakeReady; };
+  // Availability also moves between Ready states (a fake-Ready pod is not available).
+  if (ready(was) != ready(phase) || (was == PodPhase::kServing) != (phase == PodPhase::kServing))
+    RefreshReady(pod.workload);
 }
 
+// The Service's endpoints: Ready pods that are not terminating. Called whenever a pod's
+// readiness, its terminating state or its existence changes.
 void Simulator::RefreshReady(int32_t w) {
   WorkloadRun& run = workloads_[w];
+  AccountAvailability(run);
   run.ready.clear();
-  for (int32_t p : run.pods)
-    if (pods_[p].phase == PodPhase::kServing || pods_[p].phase == PodPhase::kFakeReady)
-      run.ready.push_back(p);
+  run.available = 0;
+  for (int32_t p : run.pods) {
+    const PodRun& pod = pods_[p];
+    if (pod.terminating) continue;
+    if (pod.phase == PodPhase::kServing || pod.phase == PodPhase::kFakeReady) run.ready.push_back(p);
+    run.available += pod.phase == PodPhase::kServing;
+  }
 }
 
 void Simulator::StartContainer(int32_t p) {
+  MarkImagesCached(p);
   PodRun& pod = pods_[p];
   const Workload& spec = *workloads_[pod.workload].spec;
   pod.phase = PodPhase::kLoading;
@@ -537,6 +651,14 @@ void Simulator::FinishLoad(int32_t p) {
   if (loaded) {
     pod.model_loaded = true;
     pod.message.clear();
+    if (pod.start_unready) {
+      // Unready when the run starts (scenario `ready: false`): up, but not serving.
+      pod.message = "not Ready when the run starts (scenario: ready: false)";
+      SetPhase(p, PodPhase::kUnready);
+      if (pod.ready_after >= 0)
+        queue_.Push(std::max(now_, pod.ready_after), kPodReady, static_cast<uint32_t>(p), pod.generation);
+      return;
+    }
     SetPhase(p, PodPhase::kServing);
     return;
   }
@@ -614,6 +736,18 @@ void Simulator::ReclaimNode(int32_t n) {
 // The ReplicaSet's replacement pod waits, Pending, for the replacement node (assumption: nothing
 // else takes that capacity meanwhile, so it lands there again).
 void Simulator::EvictPod(int32_t p, const std::string& why) {
+  AbortWork(p);
+  StopContainer(p);  // frees its memory, activations included; its cards go idle
+  PodRun& pod = pods_[p];
+  pod.model_loaded = false;
+  pod.restarts = 0;  // the replacement is a new pod
+  pod.message = why;
+  SetPhase(p, PodPhase::kPending);
+}
+
+// The pod stops whatever it was doing: pending lifecycle events are cancelled and every
+// request routed to it fails as `interrupted`. Its container is still in P (StopContainer).
+void Simulator::AbortWork(int32_t p) {
   PodRun& pod = pods_[p];
   ++pod.generation;        // cancels a pending pull, load or restart
   ++pod.batch_generation;  // and a batch wait
@@ -644,11 +778,6 @@ void Simulator::EvictPod(int32_t p, const std::string& why) {
     if (req.pod == p && (req.stage == RequestStage::kCpuBefore || req.stage == RequestStage::kCpuAfter))
       Depart(static_cast<int32_t>(r), false, &ErrorCounts::interrupted);
   }
-  StopContainer(p);  // frees its memory, activations included; its cards go idle
-  pod.model_loaded = false;
-  pod.restarts = 0;  // the replacement is a new pod
-  pod.message = why;
-  SetPhase(p, PodPhase::kPending);
 }
 
 // An identical, empty node joins; the pods it held start on it from scratch (its image cache is
@@ -666,6 +795,345 @@ void Simulator::ReplaceNode(int32_t n) {
   NoteNode("NodeReplaced", n,
            "replaced: an empty node of the same pool joined; " + std::to_string(node.pods.size()) +
                " pod(s) start on it again");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pods that come and go: a ClusterOperator deletes them, Kubernetes' controllers replace them.
+
+std::vector<std::string> Simulator::ImagesOf(const Workload& w) const {
+  // A workload without `images` still has one: named after it, so the cache still tells
+  // whether a node ran it.
+  if (!w.images.empty()) return w.images;
+  return {"(image of " + w.namespace_ + "/" + w.name + ")"};
+}
+
+void Simulator::MarkImagesCached(int32_t p) {
+  const PodRun& pod = pods_[p];
+  if (pod.node < 0) return;
+  std::vector<std::string>& cache = nodes_[pod.node].images;
+  for (std::string& image : ImagesOf(*workloads_[pod.workload].spec))
+    if (std::find(cache.begin(), cache.end(), image) == cache.end()) cache.push_back(std::move(image));
+}
+
+// kubelet on the pod's node: pull what the node does not hold (imagePullPolicy IfNotPresent),
+// then start the container. An image the registry no longer has backs off for good.
+void Simulator::StartOnNode(int32_t p) {
+  PodRun& pod = pods_[p];
+  const Workload& spec = *workloads_[pod.workload].spec;
+  const std::vector<std::string>& cache = nodes_[pod.node].images;
+  bool cached = true;
+  for (const std::string& image : ImagesOf(spec)) {
+    if (std::find(cache.begin(), cache.end(), image) != cache.end()) continue;
+    cached = false;
+    if (std::binary_search(missing_images_.begin(), missing_images_.end(), image)) {
+      pod.message = "Back-off pulling image \"" + image +
+                    "\": manifest unknown (the registry no longer has this tag)";
+      Note("ImagePullBackOff", p, pod.message + "; node " + cluster_.nodes[pod.node].name);
+      SetPhase(p, PodPhase::kImagePullBackOff);
+      return;
+    }
+  }
+  SimTime pull = 0;
+  if (!cached) {
+    pull = spec.image_size_mib > 0 && options_.pull_mib_per_s > 0
+               ? static_cast<SimTime>(static_cast<double>(spec.image_size_mib) / options_.pull_mib_per_s * 1e9)
+               : spec.image_pull;
+  }
+  SetPhase(p, PodPhase::kPulling);
+  queue_.Push(now_ + pull, kContainerStart, static_cast<uint32_t>(p), pod.generation);
+}
+
+// A deleted pod leaves the endpoints now and terminates when its last request has left or its
+// grace period is over. Its controller replaces it: a ReplicaSet at once, a StatefulSet when
+// the old pod is gone (Terminate); a bare Pod, a Job's or a DaemonSet's pod is not replaced.
+void Simulator::DeletePod(int pod_id, const std::string& why) {
+  if (pod_id < 0 || pod_id >= static_cast<int>(pods_.size())) return;
+  const int32_t p = pod_id;
+  if (pods_[p].gone || pods_[p].terminating) return;
+  pods_[p].terminating = true;
+  ++pods_[p].generation;  // no pull, load or restart any more
+  pods_[p].message = why;
+  Note("Killing", p, "Stopping container: " + why);
+  RefreshReady(pods_[p].workload);
+  const bool idle = pods_[p].outstanding == 0 || pods_[p].node < 0;
+  queue_.Push(idle ? now_ : now_ + options_.termination_grace, kTerminated, static_cast<uint32_t>(p));
+  const std::string& kind = workloads_[pods_[p].workload].spec->kind;
+  if (kind == "Deployment" || kind == "ReplicaSet") {
+    CreateReplacement(p);
+    SchedulePending();
+  }
+}
+
+void Simulator::Terminate(int32_t p) {
+  if (pods_[p].gone || !pods_[p].terminating) return;
+  AbortWork(p);  // what is still in flight when the grace period ends fails as interrupted
+  StopContainer(p);
+  PodRun& pod = pods_[p];
+  pod.gone = true;
+  pod.model_loaded = false;
+  if (pod.state_pod >= 0) state_.Unbind(pod.state_pod);
+  pod.state_pod = -1;
+  if (pod.node >= 0) {
+    auto& on = nodes_[pod.node].pods;
+    on.erase(std::find(on.begin(), on.end(), p));
+  }
+  pending_.erase(std::remove(pending_.begin(), pending_.end(), p), pending_.end());
+  auto& mine = workloads_[pod.workload].pods;
+  mine.erase(std::find(mine.begin(), mine.end(), p));
+  RefreshReady(pod.workload);
+  if (workloads_[pod.workload].spec->kind == "StatefulSet") CreateReplacement(p);
+  if (options_.cluster_operator != nullptr) options_.cluster_operator->PodGone(*this, p);
+  SchedulePending();
+}
+
+// A Deployment's replacement is a new pod, named <workload>-r<N> here (N counts the
+// workload's replacements in the run); a StatefulSet's keeps the old pod's name.
+void Simulator::CreateReplacement(int32_t old) {
+  const int32_t w = pods_[old].workload;
+  const Workload& spec = *workloads_[w].spec;
+  PodRun fresh;
+  fresh.workload = w;
+  fresh.replica = pods_[old].replica;
+  fresh.name = spec.kind == "StatefulSet" ? pods_[old].name
+                                          : spec.name + "-r" + std::to_string(++workloads_[w].replacements);
+  const std::string replaced = pods_[old].name;
+  const int32_t p = static_cast<int32_t>(pods_.size());
+  pods_.push_back(std::move(fresh));  // invalidates references into pods_
+  workloads_[w].pods.push_back(p);
+  pending_.push_back(p);
+  Note("SuccessfulCreate", p, "created by its " + spec.kind + " to replace " + replaced);
+}
+
+// Every Pending pod goes through the scheduler again, higher priority first, then oldest first.
+void Simulator::SchedulePending() {
+  if (pending_.empty()) return;
+  std::vector<int32_t> order;
+  order.swap(pending_);
+  std::stable_sort(order.begin(), order.end(), [this](int32_t a, int32_t b) {
+    const int pa = workloads_[pods_[a].workload].spec->priority;
+    const int pb = workloads_[pods_[b].workload].spec->priority;
+    return pa != pb ? pa > pb : a < b;
+  });
+  for (int32_t p : order) {
+    const Workload& spec = *workloads_[pods_[p].workload].spec;
+    const int index = static_cast<int>(state_.pods().size());
+    const ScheduleResult result = scheduler_->ScheduleAndBind(PodSpecForWorkload(spec, pods_[p].replica));
+    if (result.placement.node < 0) {
+      if (result.message != pods_[p].message) {
+        pods_[p].message = result.message;
+        Note("FailedScheduling", p, result.message);
+      }
+      pending_.push_back(p);
+      continue;
+    }
+    pods_[p].state_pod = index;
+    pods_[p].message.clear();
+    BindPod(p, result.placement);
+    Note("Scheduled", p, "assigned to node " + cluster_.nodes[result.placement.node].name);
+    if (!nodes_[pods_[p].node].down) StartOnNode(p);
+  }
+}
+
+NodeView Simulator::Node(int n) const {
+  NodeView view;
+  const knobsim::Node& node = cluster_.nodes[n];
+  view.name = node.name;
+  view.pool = node.pool;
+  view.zone = node.zone;
+  view.cordoned = nodes_[n].cordoned;
+  view.down = nodes_[n].down;
+  return view;
+}
+
+std::vector<PodView> Simulator::Pods() const {
+  std::vector<PodView> pods;
+  for (size_t i = 0; i < pods_.size(); ++i) {
+    const PodRun& pod = pods_[i];
+    if (pod.gone) continue;
+    const Workload& spec = *workloads_[pod.workload].spec;
+    PodView v;
+    v.id = static_cast<int>(i);
+    v.workload = pod.workload;
+    v.replica = pod.replica;
+    v.namespace_ = spec.namespace_;
+    v.name = pod.name;
+    v.node = pod.node;
+    const bool bound = pod.node >= 0;
+    v.ready = pod.phase == PodPhase::kServing || pod.phase == PodPhase::kFakeReady;
+    v.available = pod.phase == PodPhase::kServing && !pod.terminating;
+    v.terminating = pod.terminating;
+    const bool waiting = !bound || pod.phase == PodPhase::kPending || pod.phase == PodPhase::kPulling ||
+                         pod.phase == PodPhase::kImagePullBackOff;
+    v.phase = waiting ? "Pending" : "Running";
+    if (pod.terminating) {
+      v.status = "Terminating";
+    } else if (!bound) {
+      v.status = "Pending";
+    } else if (nodes_[pod.node].down) {
+      v.status = "NodeLost";
+    } else if (pod.phase == PodPhase::kPulling || pod.phase == PodPhase::kPending) {
+      v.status = "ContainerCreating";
+    } else if (pod.phase == PodPhase::kImagePullBackOff) {
+      v.status = "ImagePullBackOff";
+    } else if (pod.phase == PodPhase::kCrashLoop || (pod.restarts > 0 && pod.phase == PodPhase::kLoading)) {
+      v.status = "CrashLoopBackOff";
+    } else {
+      v.status = "Running";
+    }
+    pods.push_back(std::move(v));
+  }
+  return pods;
+}
+
+void Simulator::SetCordoned(int n, bool cordoned) {
+  nodes_[n].cordoned = cordoned;
+  state_.SetUnschedulable(n, cordoned || nodes_[n].down);
+  if (!cordoned) SchedulePending();
+}
+
+// The node leaves (drained, one hopes): what still runs there stops at once. DaemonSet pods
+// stay bound and start again when it is back; any other pod is deleted, and replaced.
+void Simulator::TakeNodeDown(int n, const std::string& why) {
+  if (nodes_[n].down) return;
+  nodes_[n].down = true;
+  nodes_[n].images.clear();
+  state_.SetUnschedulable(n, true);
+  const std::vector<int32_t> held = nodes_[n].pods;  // Terminate edits the node's list
+  for (int32_t p : held) {
+    if (pods_[p].gone) continue;
+    if (workloads_[pods_[p].workload].spec->kind == "DaemonSet") {
+      EvictPod(p, why);
+      continue;
+    }
+    AbortWork(p);
+    StopContainer(p);
+    DeletePod(p, why);  // nothing in flight: it is gone at this instant
+  }
+  NoteNode("NodeDown", n, why);
+}
+
+void Simulator::BringNodeUp(int n, const NodeSettings& settings) {
+  if (!nodes_[n].down) return;
+  nodes_[n].down = false;
+  const knobsim::Node& node = cluster_.nodes[n];
+  const NodePool& pool = scenario_.node_pools[node.pool];
+  for (int c = node.first_card; c < node.first_card + node.num_cards; ++c) {
+    if (settings.isolation) cards_[c].isolation = *settings.isolation;
+    // Where cGPU does not run, the driver's own time-slicing stays (DESIGN.md §3.2).
+    if (settings.policy && pool.cgpu_active) cards_[c].params.policy = *settings.policy;
+    cards_[c].membership_changed = true;
+  }
+  state_.SetUnschedulable(n, nodes_[n].cordoned);
+  for (int32_t p : nodes_[n].pods)
+    if (!pods_[p].gone && pods_[p].phase == PodPhase::kPending) StartOnNode(p);
+  NoteNode("NodeUp", n, "is back" + std::string(settings.isolation ? std::string(" with memory isolation ") +
+                                                                        (*settings.isolation == MemoryIsolation::kHard ? "hard" : "soft")
+                                                                  : std::string()));
+  SchedulePending();
+}
+
+void Simulator::WakeAt(SimTime at, uint64_t token) {
+  wake_tokens_.push_back(token);
+  queue_.Push(std::max(at, now_), kOperatorWake, static_cast<uint32_t>(wake_tokens_.size() - 1));
+}
+
+void Simulator::EndRunAt(SimTime at) { end_ = std::min(end_, std::max(at, now_)); }
+
+void Simulator::Record(const std::string& kind, const std::string& pod, const std::string& message) {
+  if (cluster_result_.events.size() >= kMaxEvents) return;
+  cluster_result_.events.push_back({now_, kind, pod, message});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timeline
+
+TimelineStep& Simulator::StepAt(WorkloadRun& w, SimTime t) {
+  const size_t k = static_cast<size_t>(t / options_.timeline_step);
+  if (w.timeline.size() <= k) w.timeline.resize(k + 1);
+  return w.timeline[k];
+}
+
+// Integrates the workload's available and Ready pods up to now, with the counts they had since
+// the last change.
+void Simulator::AccountAvailability(WorkloadRun& w) {
+  if (now_ <= w.available_last) return;
+  const int desired = w.spec->replicas;
+  const SimTime from = std::max(w.available_last, warmup_);
+  if (now_ > from && desired > 0) {
+    const double dt = static_cast<double>(now_ - from);
+    w.available_fraction_ns += dt * std::min(w.available, desired) / desired;
+    if (w.available < desired) w.below_desired_ns += dt;
+    if (w.available == 0) w.unavailable_ns += dt;
+  }
+  const SimTime step = options_.timeline_step;
+  if (step > 0) {
+    const int ready = static_cast<int>(w.ready.size());
+    for (SimTime t = w.available_last; t < now_;) {
+      const SimTime until = std::min((t / step + 1) * step, now_);
+      TimelineStep& at = StepAt(w, t);
+      at.available_ns += static_cast<double>(until - t) * w.available;
+      at.ready_ns += static_cast<double>(until - t) * ready;
+      at.available_min = std::min(at.available_min, w.available);
+      t = until;
+    }
+  }
+  w.available_last = now_;
+}
+
+RunTimeline Simulator::CollectTimeline() {
+  RunTimeline timeline;
+  const SimTime step = options_.timeline_step;
+  timeline.step = step;
+  timeline.end = end_;
+  const size_t steps = static_cast<size_t>(std::max<SimTime>(1, (end_ + step - 1) / step));
+  for (WorkloadRun& w : workloads_) {
+    // Departures at the very end of the last step belong to it.
+    while (w.timeline.size() > steps) {
+      TimelineStep extra = std::move(w.timeline.back());
+      w.timeline.pop_back();
+      TimelineStep& last = w.timeline.back();
+      last.arrivals += extra.arrivals;
+      last.completed += extra.completed;
+      last.errors.oom += extra.errors.oom;
+      last.errors.fake_ready += extra.errors.fake_ready;
+      last.errors.timeout += extra.errors.timeout;
+      last.errors.no_replica += extra.errors.no_replica;
+      last.errors.interrupted += extra.errors.interrupted;
+      last.latency_sum_ms += extra.latency_sum_ms;
+      last.histogram.Merge(extra.histogram);
+    }
+    w.timeline.resize(steps);
+    WorkloadTimeline out;
+    out.name = w.spec->name;
+    out.namespace_ = w.spec->namespace_;
+    out.desired = w.spec->replicas;
+    for (size_t k = 0; k < steps; ++k) {
+      const TimelineStep& in = w.timeline[k];
+      TimelinePoint point;
+      point.start = static_cast<SimTime>(k) * step;
+      const double length = static_cast<double>(std::min(step, end_ - point.start));
+      point.arrivals = in.arrivals;
+      point.completed = in.completed;
+      point.errors = in.errors;
+      if (in.completed > 0) {
+        point.latency_mean_ms = in.latency_sum_ms / static_cast<double>(in.completed);
+        point.latency_p50_ms = in.histogram.Quantile(0.50);
+        point.latency_p99_ms = in.histogram.Quantile(0.99);
+      }
+      if (length > 0) {
+        point.available_mean = in.available_ns / length;
+        point.ready_mean = in.ready_ns / length;
+      }
+      point.available_min = in.available_min == std::numeric_limits<int>::max() ? w.available : in.available_min;
+      out.points.push_back(std::move(point));
+    }
+    const double measured = static_cast<double>(end_ - warmup_);
+    out.available_fraction = measured > 0 ? w.available_fraction_ns / measured : 0;
+    out.below_desired_ns = static_cast<SimTime>(w.below_desired_ns);
+    out.unavailable_ns = static_cast<SimTime>(w.unavailable_ns);
+    timeline.workloads.push_back(std::move(out));
+  }
+  return timeline;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -911,6 +1379,7 @@ void Simulator::Arrive(int32_t w_index) {
   req.next = kNone;
   req.job = kNone;
   req.counted = now_ >= warmup_;
+  if (options_.timeline_step > 0) ++StepAt(w, now_).arrivals;
   if (req.counted) {
     AccountInSystem(w);
     ++w.result.requests;
@@ -1088,10 +1557,25 @@ void Simulator::Depart(int32_t r, bool success, int64_t ErrorCounts::*cause) {
 void Simulator::Account(int32_t r, bool success, int64_t ErrorCounts::*cause) {
   Request& req = requests_[r];
   WorkloadRun& w = workloads_[req.workload];
-  if (req.pod != kNone) --pods_[req.pod].outstanding;
+  if (req.pod != kNone) {
+    PodRun& pod = pods_[req.pod];
+    // A terminating pod whose last request left is gone now, before its grace period ends.
+    if (--pod.outstanding == 0 && pod.terminating) queue_.Push(now_, kTerminated, static_cast<uint32_t>(req.pod));
+  }
   req.pod = kNone;
   req.stage = RequestStage::kGone;
   ++req.generation;
+  if (options_.timeline_step > 0) {
+    TimelineStep& step = StepAt(w, now_);
+    if (success) {
+      const double ms = static_cast<double>(now_ - req.arrival) / 1e6;
+      ++step.completed;
+      step.latency_sum_ms += ms;
+      step.histogram.Record(ms);
+    } else {
+      ++(step.errors.*cause);
+    }
+  }
   if (!req.counted) return;
   req.counted = false;
   AccountInSystem(w);
@@ -1171,6 +1655,7 @@ RunResult Simulator::Run() {
     const SimTime first = workloads_[w].arrivals.Next(0);
     if (first < end_) queue_.Push(first, kArrival, static_cast<uint32_t>(w));
   }
+  if (options_.cluster_operator != nullptr) options_.cluster_operator->Start(*this);
   while (!queue_.empty() && queue_.top().time <= end_) {
     const Event e = queue_.Pop();
     now_ = e.time;
@@ -1211,6 +1696,21 @@ RunResult Simulator::Run() {
       case kNodeReplaced:
         ReplaceNode(static_cast<int32_t>(e.target));
         break;
+      case kTerminated:
+        Terminate(static_cast<int32_t>(e.target));
+        break;
+      case kPodReady: {
+        const int32_t p = static_cast<int32_t>(e.target);
+        if (pods_[p].generation == e.generation && pods_[p].phase == PodPhase::kUnready && pods_[p].start_unready) {
+          pods_[p].start_unready = false;
+          pods_[p].message.clear();
+          SetPhase(p, PodPhase::kServing);
+        }
+        break;
+      }
+      case kOperatorWake:
+        options_.cluster_operator->Wake(*this, wake_tokens_[e.target]);
+        break;
     }
     Flush();
   }
@@ -1220,8 +1720,11 @@ RunResult Simulator::Run() {
 
 RunResult Simulator::Collect() {
   RunResult result;
-  const double measured_ns = static_cast<double>(end_ - warmup_);
+  const double measured_ns = static_cast<double>(std::max<SimTime>(0, end_ - warmup_));
   const double measured_s = measured_ns / 1e9;
+  for (auto& w : workloads_) AccountAvailability(w);
+  if (options_.timeline_step > 0) result.timeline = CollectTimeline();
+  result.end = end_;
   for (auto& w : workloads_) {
     AccountInSystem(w);
     WorkloadResult r = std::move(w.result);
@@ -1271,14 +1774,26 @@ RunResult Simulator::Collect() {
   const auto& node_pools = scenario_.node_pools;
   for (const Card& card : cluster_.cards)
     if (SharingNode(node_pools[cluster_.nodes[card.node].pool])) cluster_result_.gpu_mem_total_units += card.units;
-  for (const PodRun& pod : pods_) {
+  // The pods that exist at the end, by workload and replica (a replacement after the pod it
+  // replaced while that one still terminates).
+  std::vector<int32_t> existing;
+  for (int32_t p = 0; p < static_cast<int32_t>(pods_.size()); ++p)
+    if (!pods_[p].gone) existing.push_back(p);
+  std::stable_sort(existing.begin(), existing.end(), [this](int32_t a, int32_t b) {
+    if (pods_[a].workload != pods_[b].workload) return pods_[a].workload < pods_[b].workload;
+    return pods_[a].replica < pods_[b].replica;
+  });
+  for (int32_t p : existing) {
+    const PodRun& pod = pods_[p];
     const Workload& spec = *workloads_[pod.workload].spec;
     PodResult r;
     r.namespace_ = spec.namespace_;
     r.name = pod.name;
     r.workload = spec.name;
     // A restarting container that is loading again still shows CrashLoopBackOff to the user.
-    r.state = pod.restarts > 0 && pod.phase == PodPhase::kLoading ? "CrashLoopBackOff" : PhaseName(pod.phase);
+    r.state = pod.terminating                                         ? "Terminating"
+              : pod.restarts > 0 && pod.phase == PodPhase::kLoading ? "CrashLoopBackOff"
+                                                                     : PhaseName(pod.phase);
     r.restarts = pod.restarts;
     r.bottleneck_gbps = pod.bottleneck_gbps;
     r.throughput_factor = pod.throughput_factor;
@@ -1311,8 +1826,10 @@ RunResult Simulator::Collect() {
 
 }  // namespace
 
-RunResult Simulate(const Scenario& scenario, uint64_t seed) {
-  Simulator simulator(scenario, seed);
+RunResult Simulate(const Scenario& scenario, uint64_t seed) { return Simulate(scenario, seed, RunOptions{}); }
+
+RunResult Simulate(const Scenario& scenario, uint64_t seed, const RunOptions& options) {
+  Simulator simulator(scenario, seed, options);
   return simulator.Run();
 }
 

@@ -7,12 +7,31 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
+#include "sim/cluster_control.h"
 #include "sim/results.h"
 #include "sim/scenario.h"
 
 namespace knobsim {
 
+// What a run may add to the scenario's own settings. The defaults give the plain run.
+struct RunOptions {
+  ClusterOperator* cluster_operator = nullptr;  // called during the run (docs/upgrade.md)
+  SimTime duration = 0;       // > 0: the planned end instead of the scenario's run.duration
+  SimTime timeline_step = 0;  // > 0: collect RunResult::timeline with this step
+  // Pulls after t = 0 (a pod rescheduled onto a node without its image): image_size /
+  // bandwidth when the workload's image_size is known, else its startup image_pull.
+  // Assumption (docs/upgrade.md): 60 MiB/s, a VPC registry endpoint.
+  double pull_mib_per_s = 60;
+  // Images (as the workload writes them) that the registry no longer has: a pull of one ends
+  // in ImagePullBackOff. Pods running at t = 0 already hold theirs.
+  std::vector<std::string> missing_images;
+  SimTime termination_grace = 30 * kNanosPerSecond;  // terminationGracePeriodSeconds default
+};
+
 RunResult Simulate(const Scenario& scenario, uint64_t seed);
+RunResult Simulate(const Scenario& scenario, uint64_t seed, const RunOptions& options);
 
 }  // namespace knobsim

@@ -272,7 +272,9 @@ CheckInput CheckInputFromScenario(const Scenario& scenario, const CheckInputOpti
       CheckPod p;
       p.spec = PodSpecForWorkload(w, i);
       p.spec.phase = "Running";
-      p.spec.ready_status = "True";
+      // `ready: false` (docs/scenario.md): running, not Ready, which the disruption budgets count.
+      const bool ready = i >= static_cast<int>(w.pods.size()) || w.pods[i].ready;
+      p.spec.ready_status = ready ? "True" : "False";
       if (i < static_cast<int>(w.pods.size())) p.spec.node_name = w.pods[i].node;
       p.spec.annotations = w.annotations;
       p.spec.images = w.images;
@@ -283,7 +285,7 @@ CheckInput CheckInputFromScenario(const Scenario& scenario, const CheckInputOpti
           c.image = w.images[k];
           c.image_digest = c.image.find("@sha256:") != std::string::npos;
         }
-        c.ready = true;
+        c.ready = ready;
         p.spec.containers.push_back(std::move(c));
       }
       if (set) {

@@ -1039,6 +1039,10 @@ ImportModel ImportCluster(const KubeObjects& exported, const Metrics* metrics,
     ip.name = objects.pods[wp.second].name;
     ip.node = pl->second.node;
     ip.cards = pl->second.cards;
+    // A running pod that is not Ready (an etcd member catching up) stays so in the scenario:
+    // its disruption budget counts it unhealthy (`ready: false`, docs/scenario.md).
+    const PodSpec& exported = objects.pods[wp.second];
+    ip.ready = !(exported.phase == "Running" && exported.ready_status == "False");
     model.workloads[wp.first].pods.push_back(std::move(ip));
   }
   for (ImportedWorkload& iw : model.workloads)

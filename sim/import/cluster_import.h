@@ -154,6 +154,7 @@ struct ImportedPod {
   std::string name;
   std::string node;
   std::vector<int> cards;  // empty: no GPU, or unknown cards (ACK's choice on that node)
+  bool ready = true;       // false: Running with condition Ready=False in the export
 };
 
 struct ImportedWorkload {

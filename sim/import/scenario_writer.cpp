@@ -264,6 +264,7 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
         for (size_t i = 0; i < p.cards.size(); ++i) { if (i) e += ", "; e += std::to_string(p.cards[i]); }
         e += "]";
       }
+      if (!p.ready) e += ", ready: false";
       o.Line(6, e + "}");
     }
   }

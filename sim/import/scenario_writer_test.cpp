@@ -70,7 +70,7 @@ ImportModel Small() {
   w.spec.work.mean_s = 0.0586;
   w.has_work = true;
   w.notes["work"] = "fitted";
-  w.pods = {{"ocr-a", "node-0", {1}}, {"ocr-b", "node-1", {}}};
+  w.pods = {{"ocr-a", "node-0", {1}, true}, {"ocr-b", "node-1", {}, false}};
   m.workloads.push_back(w);
   PodDisruptionBudgetSpec pdb;
   pdb.namespace_ = "infra";
@@ -137,6 +137,7 @@ TEST_CASE("the written scenario reads back with the same numbers") {
   const std::string text = WriteScenarioYaml(Small());
   CHECK(text.find("work: {dist: exponential, mean: 58.6ms}  # fitted") != std::string::npos);
   CHECK(text.find("- {name: ocr-a, node: node-0, cards: [1]}") != std::string::npos);
+  CHECK(text.find("- {name: ocr-b, node: node-1, ready: false}") != std::string::npos);
   CHECK(text.find("- {at: 1h, rate: 0.000123/s}") != std::string::npos);
   CHECK(text.find("\nkube:\n  pdbs:\n") != std::string::npos);
   CHECK(text.find("hard: {limits.memory: \"128Gi\", pods: \"50\", requests.aliyun.com/gpu-mem: \"64\", "
@@ -153,6 +154,9 @@ TEST_CASE("the written scenario reads back with the same numbers") {
   CHECK(w.namespace_ == "ai");
   CHECK(w.gpu_mem == 4);
   CHECK(w.probe == ReadinessKind::kTcp);
+  REQUIRE(w.pods.size() == 2);
+  CHECK(w.pods[0].ready);
+  CHECK_FALSE(w.pods[1].ready);
   CHECK(w.memory.weights_mib == 2000);
   CHECK(w.memory.activation_mib == 300);
   REQUIRE(w.traffic.pieces.size() == 2);

@@ -405,6 +405,9 @@ Json RunResultToJson(const RunResult& r) {
   j["events_processed"] = r.events_processed;
   j["requests_simulated"] = r.requests_simulated;
   j["fragmentation"] = FragmentationToJson(r.fragmentation, &ExactDouble);
+  // RunResult::timeline is not carried: the commands that shard (run, replay, plan) never
+  // collect one; `knobsim upgrade` does not shard.
+  j["end_ns"] = r.end;
   return j;
 }
 
@@ -420,6 +423,7 @@ Expected<RunResult> RunResultFromJson(const Json& json, const std::string& file,
     r.events_processed = o.Uint("events_processed");
     r.requests_simulated = o.Uint("requests_simulated");
     r.fragmentation = ReadFragmentation(o.Child("fragmentation"));
+    r.end = o.Int("end_ns");
     return r;
   } catch (const Bad& bad) {
     return bad.error;

@@ -98,6 +98,7 @@ void CheckSame(const RunResult& a, const RunResult& b) {
   }
   CHECK(a.events_processed == b.events_processed);
   CHECK(a.requests_simulated == b.requests_simulated);
+  CHECK(a.end == b.end);
   CHECK(Same(a.fragmentation.gpu_milli_total, b.fragmentation.gpu_milli_total));
   CHECK(Same(a.fragmentation.idle_milli, b.fragmentation.idle_milli));
   CHECK(Same(a.fragmentation.fragmented_milli, b.fragmentation.fragmented_milli));
@@ -265,7 +266,10 @@ TEST_CASE("RunResult JSON: the result structs have the fields the serializer kno
   CHECK(sizeof(ClusterResult) == 8 + 8 + 8 + 4 + 4 + 8 + 24);
   CHECK(sizeof(NodeFragmentation) == 32 + 8 + 8);
   CHECK(sizeof(FragmentationResult) == 4 * 8 + 24);
-  CHECK(sizeof(RunResult) == 3 * 24 + sizeof(ClusterResult) + 8 + 8 + sizeof(FragmentationResult));
+  // + the timeline (not serialized: see RunResultToJson) + end.
+  CHECK(sizeof(RunTimeline) == 8 + 8 + 24);
+  CHECK(sizeof(RunResult) ==
+        3 * 24 + sizeof(ClusterResult) + 8 + 8 + sizeof(FragmentationResult) + sizeof(RunTimeline) + 8);
 #endif
 }
 

@@ -589,7 +589,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
            "list at most `replicas` pods");
     }
     for (const Field& item : items) {
-      Section ps(*this, item, {"name", "node", "cards"});
+      Section ps(*this, item, {"name", "node", "cards", "ready", "ready_after"});
       CurrentPod pod;
       pod.name = DnsName(ps.Require("name"));
       const Field node = ps.Require("node");
@@ -605,6 +605,11 @@ Workload Reader::ReadWorkload(const Field& f) const {
             std::adjacent_find(pod.cards.begin(), pod.cards.end()) != pod.cards.end()) {
           Fail(*c, "cards must be distinct and in increasing order");
         }
+      }
+      if (auto r = ps.Get("ready")) pod.ready = Enum<bool>(*r, "true or false", {{"true", true}, {"false", false}});
+      if (auto r = ps.Get("ready_after")) {
+        if (pod.ready) Fail(*r, "ready_after is for a pod that is not Ready at the start", "add `ready: false`");
+        pod.ready_after = Duration(*r);
       }
       for (const CurrentPod& other : w.pods) {
         if (other.name == pod.name) Fail(EntryOf(item, "name"), "duplicate pod " + Quote(pod.name));

@@ -94,6 +94,13 @@ int ClusterState::BindExisting(PodSpec pod) {
   return Bind(std::move(pod), placement);
 }
 
+void ClusterState::SetUnschedulable(int node, bool unschedulable) {
+  NodeState& n = nodes_[node];
+  if (n.spec.unschedulable == unschedulable) return;
+  n.spec.unschedulable = unschedulable;
+  ++n.generation;
+}
+
 void ClusterState::Unbind(int pod) {
   if (pod < 0 || pod >= static_cast<int>(pods_.size()) || !bound(pod)) return;
   const PodSpec& spec = pods_[pod];

@@ -56,6 +56,8 @@ class ClusterState {
   int BindExisting(PodSpec pod);
   // Removes a bound pod (its resources are freed); the index stays valid but empty.
   void Unbind(int pod);
+  // Cordons (true) or uncordons a node: spec.unschedulable, read by the NodeUnschedulable filter.
+  void SetUnschedulable(int node, bool unschedulable);
 
   int FindNode(const std::string& name) const;
   const std::vector<NodeState>& nodes() const { return nodes_; }

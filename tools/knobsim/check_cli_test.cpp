@@ -157,7 +157,11 @@ TEST_CASE("check on scenarios/cgpu-upgrade.yaml tells the upgrade story") {
       {"cgpu-isolation", "warning", "Pod ai/ocr-0"},
       {"cgpu-isolation", "warning", "Pod ai/ocr-1"},
       {"cgpu-isolation", "warning", "Pod ai/asr-0"},
-      {"pdb-blocks-drain", "info", "PodDisruptionBudget infra/etcd"},
+      // etcd-1 is not Ready (`ready: false`): the budget allows nothing, so the nodes of the
+      // Ready members would wait; 10.0.2.21, with the unready one, drains at once.
+      {"pdb-blocks-drain", "critical", "PodDisruptionBudget infra/etcd"},
+      {"pdb-blocks-drain", "critical", "Node cn-hangzhou.10.0.1.11"},
+      {"pdb-blocks-drain", "critical", "Node cn-hangzhou.10.0.2.22"},
   };
   CHECK(Findings(doc) == expected);
   // ocr cannot load its model under hard isolation and fakes Ready; asr loads, then fails
