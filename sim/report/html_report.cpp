@@ -5,6 +5,7 @@
 #include "sim/report/plan_page.h"
 #include "sim/report/results_page.h"
 #include "sim/report/svg_chart.h"
+#include "sim/report/upgrade_page.h"
 
 namespace knobsim {
 
@@ -82,6 +83,11 @@ std::string RenderReport(const nlohmann::ordered_json& doc, std::string* error) 
   if (schema == kResultsSchema) {
     if (!IsArray(doc, "variants")) {
       return fail("not a valid knobsim.results/v1 document: \"variants\" is not an array");
+    }
+    // `knobsim upgrade` documents: the results page, then the rehearsal's own sections.
+    if (report::HasUpgradeSections(doc)) {
+      return Page("knobsim upgrade: " + scenario, schema,
+                  report::ResultsPageBody(doc) + report::UpgradePageSections(doc));
     }
     return Page("knobsim results: " + scenario, schema, report::ResultsPageBody(doc));
   }

@@ -61,4 +61,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code);
 // on predicted latency, errors and utilization (docs/diff.md).
 void AddDiffCommand(CLI::App& app, int* exit_code);
 
+// `knobsim upgrade SCENARIO [--order ...] [--after ...] [--compare]`: rehearse a rolling cGPU
+// upgrade while traffic flows (docs/upgrade.md).
+void AddUpgradeCommand(CLI::App& app, int* exit_code);
+
 }  // namespace knobsim::cli

@@ -19,6 +19,7 @@
 #include "sim/report/html_report.h"
 #include "sim/shard.h"
 #include "tools/knobsim/commands.h"
+#include "tools/knobsim/shell_quote.h"
 #include "tools/knobsim/simulation_options.h"
 
 namespace knobsim::cli {
@@ -42,21 +43,7 @@ struct PlanArgs {
 // The plan's default number of replications (PlanOptions::replications says why).
 constexpr int kDefaultReplications = 5;
 
-std::string ShellQuote(const std::string& s) {
-  const bool plain = !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-_./,:=+@%").find(c) != std::string_view::npos;
-  });
-  if (plain) return s;
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      q += "'\\''";
-    } else {
-      q += c;
-    }
-  }
-  return q + "'";
-}
+using cli::ShellQuote;
 
 std::string Join(const std::vector<std::string>& parts, const char* sep = ",") {
   std::string s;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The CTest test `report-browser`: renders one plan document (the fixture
-# tools/knobsim/testdata/plan-sample.json) and one run document (made here, by `knobsim run
-# scenarios/quickstart.yaml --all`) with the real binary, and checks both pages in headless
+# tools/knobsim/testdata/plan-sample.json), one run document (made here, by `knobsim run
+# scenarios/quickstart.yaml --all`) and one upgrade rehearsal (`knobsim upgrade
+# scenarios/cgpu-upgrade.yaml --compare`) with the real binary, and checks the pages in headless
 # Chromium (check.sh). The pages and their screenshots are kept in ARTEFACT_DIR for CI.
 #
 #   tools/report-check/ctest.sh KNOBSIM ARTEFACT_DIR
@@ -37,4 +38,16 @@ if [ "$status" -gt 1 ]; then
 fi
 "$knobsim" report "$tmp/run.json" -o "$artefacts/report-run.html"
 bash "$check" "$artefacts/report-run.html" --charts 2 --screenshot "$artefacts/report-run.png"
+# An upgrade rehearsal (knobsim upgrade --compare): the run page's two charts, then per variant
+# the node Gantt chart, availability, errors by cause and p99 over time. Status 1 is the
+# rehearsal finding breakage, which this story has on purpose.
+status=0
+"$knobsim" upgrade "$root/scenarios/cgpu-upgrade.yaml" --compare -q \
+  --registry-tags "$root/scenarios/cgpu-upgrade.registry-tags" --json "$tmp/upgrade.json" || status=$?
+if [ "$status" -gt 1 ]; then
+  echo "report-browser: knobsim upgrade failed with status $status" >&2
+  exit 1
+fi
+"$knobsim" report "$tmp/upgrade.json" -o "$artefacts/report-upgrade.html"
+bash "$check" "$artefacts/report-upgrade.html" --charts 10 --screenshot "$artefacts/report-upgrade.png"
 echo "report-browser: pages and screenshots in $artefacts" >&2
