@@ -128,7 +128,7 @@ class PlanPage {
     if (const Json* v = Get(doc_, "confidence")) meta.push_back("confidence " + Pct(Number(v), 0));
     if (const Json* v = Get(doc_, "seed")) meta.push_back("seed " + Text(v));
     if (const Json* v = Get(doc_, "duration_s")) {
-      meta.push_back(Short(Number(v)) + " s simulated (" + Short(Number(Get(doc_, "warmup_s"))) +
+      meta.push_back(Count(Number(v)) + " s simulated (" + Short(Number(Get(doc_, "warmup_s"))) +
                      " s warm-up)");
     }
     std::string line;

@@ -83,7 +83,7 @@ class ResultsPage {
     if (const Json* v = Get(doc_, "replications")) meta.push_back(Text(v) + " replication(s)");
     if (const Json* v = Get(doc_, "seed")) meta.push_back("seed " + Text(v));
     if (const Json* v = Get(doc_, "duration_s")) {
-      meta.push_back(Short(Number(v)) + " s simulated (" + Short(Number(Get(doc_, "warmup_s"))) +
+      meta.push_back(Count(Number(v)) + " s simulated (" + Short(Number(Get(doc_, "warmup_s"))) +
                      " s warm-up)");
     }
     std::string line;

@@ -72,10 +72,20 @@ TEST_CASE("knobsim upgrade --compare: exit 1, a results document with timeline a
   const json& doc = StoryDoc();
   CHECK(doc.at("schema") == "knobsim.results/v1");
   CHECK(StartsWith(doc.at("command").get<std::string>(), "knobsim upgrade "));
-  REQUIRE(doc.at("variants").size() == 2);
-  CHECK(doc.at("variants")[0].at("name") == "upgrade-first");
-  CHECK(doc.at("variants")[1].at("name") == "fix-quotas-first");
-  for (const json& v : doc.at("variants")) {
+  REQUIRE(doc.at("variants").size() == 3);
+  // base: the same scenario and seed without the upgrade, as long as the rehearsals.
+  const json& base = doc.at("variants")[0];
+  CHECK(base.at("name") == "base");
+  CHECK_FALSE(base.contains("upgrade"));
+  CHECK(base.at("timeline").at("step_s") == 60.0);
+  const double base_end = base.at("timeline").at("end_s").get<double>();
+  CHECK(base_end == std::max(doc.at("variants")[1].at("timeline").at("end_s").get<double>(),
+                             doc.at("variants")[2].at("timeline").at("end_s").get<double>()));
+  CHECK(ErrorsOf(base, "fake_ready") + ErrorsOf(base, "oom") == 0);
+  CHECK(doc.at("variants")[1].at("name") == "upgrade-first");
+  CHECK(doc.at("variants")[2].at("name") == "fix-quotas-first");
+  for (size_t i = 1; i < 3; ++i) {
+    const json& v = doc.at("variants")[i];
     CHECK(v.at("timeline").at("step_s") == 60.0);
     CHECK(v.at("upgrade").at("options").at("after") == json{{"isolation", "hard"}});
   }
@@ -139,6 +149,7 @@ TEST_CASE("a Ready etcd member's node waits on 429 while a member is unready; th
 TEST_CASE("every node ends upgraded; asr ends ImagePullBackOff; a fake-Ready pod is never available") {
   for (const json& v : StoryDoc().at("variants")) {
     CAPTURE(v.at("name").get<std::string>());
+    if (v.at("name") == "base") continue;
     CHECK_FALSE(v.at("upgrade").at("finished_s").is_null());
     CHECK(v.at("upgrade").at("nodes").size() == 4);  // the GPU nodes
     for (const json& n : v.at("upgrade").at("nodes")) CHECK(n.at("outcome") == "upgraded");

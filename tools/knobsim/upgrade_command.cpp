@@ -223,18 +223,31 @@ std::string Description(const std::string& name) {
 
 // The results document of the rehearsal: each run summarized as a one-replication variant
 // (so `knobsim report` and `knobsim diff` read it), plus its timeline and upgrade sections.
+// The document's variants: `base`, the scenario without the upgrade over as long as the
+// longest rehearsal (same seed: common random numbers), so each rehearsal's verdict says what
+// the upgrade changed; then the rehearsals.
 nlohmann::ordered_json Document(const Scenario& scenario, const std::vector<UpgradeRun>& runs,
-                                const UpgradeOptions& options, uint64_t seed, const std::string& command) {
+                                const UpgradeOptions& options, RunOptions run, uint64_t seed,
+                                const std::string& command) {
   RunSetResult set;
   set.scenario = scenario.name;
   set.seed = seed;
   set.replications = 1;
   set.warmup = scenario.run.warmup;
-  for (const UpgradeRun& r : runs) {
-    set.duration = std::max(set.duration, r.run.end);
+  for (const UpgradeRun& r : runs) set.duration = std::max(set.duration, r.run.end);
+  run.cluster_operator = nullptr;
+  run.duration = set.duration;
+  RunResult base = Simulate(scenario, seed, run);
+  const RunTimeline base_timeline = base.timeline;
+  set.variants.push_back(SummarizeVariant(std::string(kBaseVariant),
+                                          "the scenario without the upgrade, as long as the longest rehearsal",
+                                          scenario, {std::move(base)}));
+  for (const UpgradeRun& r : runs)
     set.variants.push_back(SummarizeVariant(r.name, Description(r.name), scenario, {r.run}));
-  }
-  return AddUpgradeSections(ResultsToJson(set, KNOBSIM_VERSION), runs, options, command);
+  nlohmann::ordered_json doc = AddUpgradeSections(ResultsToJson(set, KNOBSIM_VERSION), runs, options, command);
+  for (auto& v : doc["variants"])
+    if (v.value("name", "") == kBaseVariant) v["timeline"] = TimelineToJson(base_timeline);
+  return doc;
 }
 
 int Upgrade(const UpgradeArgs& a) {
@@ -274,7 +287,7 @@ int Upgrade(const UpgradeArgs& a) {
 
   const bool json_to_stdout = a.json == "-";
   if (!a.json.empty() || !a.report.empty()) {
-    const nlohmann::ordered_json doc = Document(scenario, runs, options, seed, CommandText(a));
+    const nlohmann::ordered_json doc = Document(scenario, runs, options, run, seed, CommandText(a));
     if (!a.json.empty()) {
       const std::string text =
           doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
