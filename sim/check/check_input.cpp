@@ -54,20 +54,7 @@ int UnitsForPeak(double peak_mib, int64_t card_mib, int card_units) {
 Metrics PodMemoryMetrics(std::span<const PromResult> results, double window_start, double window_end) {
   // ACK's process metric wins for the pods that have it; FB_USED speaks for the others
   // (the rule `knobsim import` applies, docs/import.md).
-  MetricNames names;
-  Metrics metrics = InterpretMetrics(results, names, window_start, window_end);
-  MetricNames fb = names;
-  fb.process_mem = "\x01 no process metric";
-  const Metrics by_fb = InterpretMetrics(results, fb, window_start, window_end);
-  std::set<PodKey> have;
-  for (const PodMemoryPeak& m : metrics.pod_memory) have.insert(m.pod);
-  for (const PodMemoryPeak& m : by_fb.pod_memory)
-    if (!have.count(m.pod)) metrics.pod_memory.push_back(m);
-  for (const CardTotalMemory& t : by_fb.card_totals) {
-    bool any = false;
-    for (const PodKey& k : t.pods) any = any || !have.count(k);
-    if (any) metrics.card_totals.push_back(t);
-  }
+  Metrics metrics = InterpretPodMemoryMetrics(results, MetricNames{}, window_start, window_end);
   std::sort(metrics.pod_memory.begin(), metrics.pod_memory.end(),
             [](const PodMemoryPeak& a, const PodMemoryPeak& b) {
               return std::tie(a.pod, a.card) < std::tie(b.pod, b.card);

@@ -616,4 +616,26 @@ Metrics InterpretMetrics(std::span<const PromResult> results, const MetricNames&
   return out;
 }
 
+Metrics InterpretPodMemoryMetrics(std::span<const PromResult> results, const MetricNames& names,
+                                  double window_start, double window_end) {
+  Metrics metrics = InterpretMetrics(results, names, window_start, window_end);
+  if (!names.mem_metric_override.empty()) return metrics;
+  MetricNames fb = names;
+  fb.process_mem = "\x01 no process metric";  // a name no series has
+  const Metrics by_fb = InterpretMetrics(results, fb, window_start, window_end);
+  std::set<PodKey> have;
+  for (const PodMemoryPeak& m : metrics.pod_memory) have.insert(m.pod);
+  for (const PodMemoryPeak& m : by_fb.pod_memory)
+    if (!have.count(m.pod)) metrics.pod_memory.push_back(m);
+  for (const CardTotalMemory& t : by_fb.card_totals) {
+    bool any = false;
+    for (const PodKey& k : t.pods) any = any || !have.count(k);
+    if (any) metrics.card_totals.push_back(t);
+  }
+  for (const std::string& n : by_fb.notes)
+    if (n.find(names.fb_used) != std::string::npos && n.find("memory") != std::string::npos)
+      metrics.notes.push_back(n + " (pods without " + names.process_mem + ")");
+  return metrics;
+}
+
 }  // namespace knobsim

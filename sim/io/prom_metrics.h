@@ -135,4 +135,12 @@ struct Metrics {
 Metrics InterpretMetrics(std::span<const PromResult> results, const MetricNames& names,
                          double window_start, double window_end);
 
+// InterpretMetrics, then, unless `names.mem_metric_override` is set, FB_USED for the pods that
+// ACK's per-process metric does not cover (pools without it): InterpretMetrics takes the process
+// metric for every pod once it is present, but a pod without a series of it still has its
+// card's FB_USED, by the semantics.md §5.6 rule. Per pod: the process metric, else FB_USED. The
+// notes say which pods FB_USED spoke for. `knobsim import` and `knobsim check` read memory so.
+Metrics InterpretPodMemoryMetrics(std::span<const PromResult> results, const MetricNames& names,
+                                  double window_start, double window_end);
+
 }  // namespace knobsim

@@ -180,6 +180,31 @@ TEST_CASE("the process metric wins over FB_USED and is summed per pod at each ti
                 "unit is unconfirmed, semantics.md §1.9)"));
 }
 
+TEST_CASE("pods the process metric does not cover read FB_USED (import's and check's rule)") {
+  // node-a card 0 runs ocr-0 with the process metric; card 1's asr-0 (a pool without it) has
+  // only FB_USED, alone on its card.
+  const std::vector<PromResult> files = {File({
+      Series(Fb("0", "ocr-0"), {9000, 9000}),
+      Series(On("DCGM_CUSTOM_PROCESS_MEM_USED", "0", "ocr-0", "a"), {3000, 3100}),
+      Series(Fb("1", "asr-0"), {4000, 4500}),
+  })};
+  const Metrics plain = Interpret(files);
+  CHECK(MemoryOf(plain, "asr-0") == nullptr);  // InterpretMetrics alone: the process metric rules
+  const Metrics m = InterpretPodMemoryMetrics(files, MetricNames{}, -kAll, kAll);
+  REQUIRE(m.pod_memory.size() == 2);
+  CHECK(MemoryOf(m, "ocr-0")->peak_mib == 3100);
+  REQUIRE(MemoryOf(m, "asr-0") != nullptr);
+  CHECK(MemoryOf(m, "asr-0")->peak_mib == 4500);
+  bool noted = false;
+  for (const std::string& n : m.notes)
+    noted |= n.find("(pods without DCGM_CUSTOM_PROCESS_MEM_USED)") != std::string::npos;
+  CHECK(noted);
+  // A named metric replaces both rules: no fallback.
+  MetricNames named;
+  named.mem_metric_override = "DCGM_CUSTOM_PROCESS_MEM_USED";
+  CHECK(MemoryOf(InterpretPodMemoryMetrics(files, named, -kAll, kAll), "asr-0") == nullptr);
+}
+
 TEST_CASE("--mem-metric takes the named metric per pod as-is, ahead of every other rule") {
   MetricNames names;
   names.mem_metric_override = "pod_gpu_mem_mib";

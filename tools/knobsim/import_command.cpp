@@ -163,27 +163,8 @@ int RunImport(const ImportArgs& args) {
     MetricNames names;
     names.mem_metric_override = args.mem_metric;
     names.rate_metric = args.rate_metric;
-    metrics = InterpretMetrics(results, names, options.window_start, options.window_end);
-    // InterpretMetrics takes ACK's per-process metric for every pod once it is present; where it
-    // has no series for a pod (pools without it), that pod's FB_USED still tells, by the
-    // semantics.md §5.6 rule. So per pod: the process metric, else FB_USED.
-    if (args.mem_metric.empty()) {
-      MetricNames fb = names;
-      fb.process_mem = "\x01 no process metric";
-      const Metrics by_fb = InterpretMetrics(results, fb, options.window_start, options.window_end);
-      std::set<PodKey> have;
-      for (const PodMemoryPeak& m : metrics.pod_memory) have.insert(m.pod);
-      for (const PodMemoryPeak& m : by_fb.pod_memory)
-        if (!have.count(m.pod)) metrics.pod_memory.push_back(m);
-      for (const CardTotalMemory& t : by_fb.card_totals) {
-        bool any = false;
-        for (const PodKey& k : t.pods) any = any || !have.count(k);
-        if (any) metrics.card_totals.push_back(t);
-      }
-      for (const std::string& n : by_fb.notes)
-        if (n.find(names.fb_used) != std::string::npos && n.find("memory") != std::string::npos)
-          metrics.notes.push_back(n + " (pods without " + names.process_mem + ")");
-    }
+    // Per pod: ACK's process metric, else FB_USED (sim/io/prom_metrics.h).
+    metrics = InterpretPodMemoryMetrics(results, names, options.window_start, options.window_end);
     for (const PromResult& r : results) warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
   }
 
