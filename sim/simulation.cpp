@@ -216,7 +216,6 @@ struct WorkloadRun {
   ArrivalProcess arrivals;
   RandomStream work_stream;
   RandomStream route_stream;
-  std::vector<int32_t> pods;   // pods that exist (terminating ones included), in creation order
   std::vector<int32_t> ready;  // Ready pods (FakeReady included) not terminating, in pod order
   uint64_t round_robin = 0;
   int replacements = 0;        // Deployment replacements created so far (their names)
@@ -271,7 +270,14 @@ class Simulator final : public ClusterControl {
   void FinishLoad(int32_t p);
   void StopContainer(int32_t p);
   void SetPhase(int32_t p, PodPhase phase);
-  void RefreshReady(int32_t w);
+  // The Service's endpoints (WorkloadRun::ready) and its available count, kept as a pod's
+  // phase or terminating state changes: `before` is what the pod was before the change.
+  struct Endpoint {
+    bool ready = false, available = false;
+    bool operator==(const Endpoint&) const = default;
+  };
+  Endpoint EndpointOf(int32_t p) const;
+  void MoveEndpoint(int32_t p, Endpoint before);
   void Note(const char* kind, int32_t p, std::string message);
   void NoteNode(const char* kind, int32_t n, std::string message);
   // spot nodes
@@ -439,7 +445,6 @@ void Simulator::PlacePods() {
         pod.start_unready = true;
         pod.ready_after = spec.pods[i].ready_after;
       }
-      workloads_[w].pods.push_back(p);
       pod_of[w].push_back(p);
     }
   }
@@ -599,28 +604,36 @@ void Simulator::NoteNode(const char* kind, int32_t n, std::string message) {
 }
 
 void Simulator::SetPhase(int32_t p, PodPhase phase) {
-  PodRun& pod = pods_[p];
-  const PodPhase was = pod.phase;
-  pod.phase = phase;
-  const auto ready = [](PodPhase ph) { return ph == PodPhase::kServing || ph == PodPhase::kFakeReady; };
-  // Availability also moves between Ready states (a fake-Ready pod is not available).
-  if (ready(was) != ready(phase) || (was == PodPhase::kServing) != (phase == PodPhase::kServing))
-    RefreshReady(pod.workload);
+  const Endpoint before = EndpointOf(p);
+  pods_[p].phase = phase;
+  MoveEndpoint(p, before);
 }
 
-// The Service's endpoints: Ready pods that are not terminating. Called whenever a pod's
-// readiness, its terminating state or its existence changes.
-void Simulator::RefreshReady(int32_t w) {
-  WorkloadRun& run = workloads_[w];
+// A pod is an endpoint while Ready and not terminating; available while it also has its model
+// (a fake-Ready pod is an endpoint, never available).
+Simulator::Endpoint Simulator::EndpointOf(int32_t p) const {
+  const PodRun& pod = pods_[p];
+  const bool live = !pod.terminating && !pod.gone;
+  return {live && (pod.phase == PodPhase::kServing || pod.phase == PodPhase::kFakeReady),
+          live && pod.phase == PodPhase::kServing};
+}
+
+// The endpoints stay sorted by pod id (creation order), the order routing draws from; a
+// change costs a binary search, not a pass over the workload's pods.
+void Simulator::MoveEndpoint(int32_t p, Endpoint before) {
+  const Endpoint after = EndpointOf(p);
+  if (after == before) return;
+  WorkloadRun& run = workloads_[pods_[p].workload];
   AccountAvailability(run);
-  run.ready.clear();
-  run.available = 0;
-  for (int32_t p : run.pods) {
-    const PodRun& pod = pods_[p];
-    if (pod.terminating) continue;
-    if (pod.phase == PodPhase::kServing || pod.phase == PodPhase::kFakeReady) run.ready.push_back(p);
-    run.available += pod.phase == PodPhase::kServing;
+  if (after.ready != before.ready) {
+    const auto at = std::lower_bound(run.ready.begin(), run.ready.end(), p);
+    if (after.ready) {
+      run.ready.insert(at, p);
+    } else {
+      run.ready.erase(at);
+    }
   }
+  run.available += static_cast<int>(after.available) - static_cast<int>(before.available);
 }
 
 void Simulator::StartContainer(int32_t p) {
@@ -850,11 +863,12 @@ void Simulator::DeletePod(int pod_id, const std::string& why) {
   if (pod_id < 0 || pod_id >= static_cast<int>(pods_.size())) return;
   const int32_t p = pod_id;
   if (pods_[p].gone || pods_[p].terminating) return;
+  const Endpoint before = EndpointOf(p);
   pods_[p].terminating = true;
   ++pods_[p].generation;  // no pull, load or restart any more
   pods_[p].message = why;
   Note("Killing", p, "Stopping container: " + why);
-  RefreshReady(pods_[p].workload);
+  MoveEndpoint(p, before);
   const bool idle = pods_[p].outstanding == 0 || pods_[p].node < 0;
   queue_.Push(idle ? now_ : now_ + options_.termination_grace, kTerminated, static_cast<uint32_t>(p));
   const std::string& kind = workloads_[pods_[p].workload].spec->kind;
@@ -878,9 +892,6 @@ void Simulator::Terminate(int32_t p) {
     on.erase(std::find(on.begin(), on.end(), p));
   }
   pending_.erase(std::remove(pending_.begin(), pending_.end(), p), pending_.end());
-  auto& mine = workloads_[pod.workload].pods;
-  mine.erase(std::find(mine.begin(), mine.end(), p));
-  RefreshReady(pod.workload);
   if (workloads_[pod.workload].spec->kind == "StatefulSet") CreateReplacement(p);
   if (options_.cluster_operator != nullptr) options_.cluster_operator->PodGone(*this, p);
   SchedulePending();
@@ -899,7 +910,6 @@ void Simulator::CreateReplacement(int32_t old) {
   const std::string replaced = pods_[old].name;
   const int32_t p = static_cast<int32_t>(pods_.size());
   pods_.push_back(std::move(fresh));  // invalidates references into pods_
-  workloads_[w].pods.push_back(p);
   pending_.push_back(p);
   Note("SuccessfulCreate", p, "created by its " + spec.kind + " to replace " + replaced);
 }
