@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/io/timeline_json.h"
+
 namespace knobsim {
 
 namespace {
@@ -245,6 +247,9 @@ Json VariantJson(const VariantSummary& v, const Writer& w) {
   j["pods"] = std::move(pods);
   j["cluster"] = ClusterJson(v.cluster);
   j["fragmentation"] = FragmentationToJson(v.fragmentation, &Num);
+  // Replication 0's timeline, when the run collected one (`--timeline`, knobsim upgrade).
+  if (!v.runs.empty() && v.runs.front().timeline.step > 0)
+    j["timeline"] = TimelineToJson(v.runs.front().timeline);
   return j;
 }
 

@@ -198,7 +198,6 @@ nlohmann::ordered_json AddUpgradeSections(const nlohmann::ordered_json& results_
       const std::string name = v.value("name", "");
       for (const UpgradeRun& r : runs) {
         if (r.name != name) continue;
-        if (r.run.timeline.step > 0) vj["timeline"] = TimelineToJson(r.run.timeline);
         vj["upgrade"] = UpgradeToJson(r.upgrade, options, r.quota_fixes);
         break;
       }

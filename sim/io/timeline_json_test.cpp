@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/io/results_json.h"
+#include "sim/run_set.h"
 #include "sim/upgrade/upgrade_sample_test.h"
 
 namespace knobsim {
@@ -139,7 +141,7 @@ TEST_CASE("upgrade JSON: what never happened is null, not a negative time") {
   CHECK(j["quota_fixes"] == Json::array());
 }
 
-TEST_CASE("AddUpgradeSections adds timeline and upgrade by variant name and command after scenario") {
+TEST_CASE("AddUpgradeSections adds upgrade by variant name and command after scenario") {
   const std::vector<UpgradeRun> runs = upgrade_sample::Comparison();
   const Json doc = AddUpgradeSections(MinimalResults(), runs, upgrade_sample::Options(),
                                       "knobsim upgrade s.yaml --compare");
@@ -147,20 +149,27 @@ TEST_CASE("AddUpgradeSections adds timeline and upgrade by variant name and comm
         std::vector<std::string>{"schema", "knobsim_version", "scenario", "command", "seed", "variants"});
   CHECK(doc["command"] == "knobsim upgrade s.yaml --compare");
   REQUIRE(doc["variants"].size() == 3);
-  CHECK(Keys(doc["variants"][0]) == std::vector<std::string>{"name", "timeline", "upgrade"});
-  CHECK(doc["variants"][0]["timeline"] == TimelineToJson(runs[0].run.timeline));
+  // The timeline is ResultsToJson's to write (below); the rehearsal adds its `upgrade`.
+  CHECK(Keys(doc["variants"][0]) == std::vector<std::string>{"name", "upgrade"});
   CHECK(doc["variants"][1]["upgrade"]["quota_fixes"].size() == 1);
   CHECK(doc["variants"][0]["upgrade"]["quota_fixes"].empty());
   CHECK(Keys(doc["variants"][2]) == std::vector<std::string>{"name"});  // no run of that name
 }
 
-TEST_CASE("AddUpgradeSections writes no timeline key when none was collected") {
-  std::vector<UpgradeRun> runs = upgrade_sample::Comparison();
-  runs[0].run.timeline = {};
-  const Json doc = AddUpgradeSections(MinimalResults(), runs, upgrade_sample::Options(), "c");
+TEST_CASE("ResultsToJson writes a variant's timeline when its first run collected one") {
+  const std::vector<UpgradeRun> runs = upgrade_sample::Comparison();
+  Scenario s;
+  s.name = "cgpu-upgrade";
+  RunSetResult set;
+  set.scenario = s.name;
+  set.replications = 1;
+  RunResult without = runs[1].run;
+  without.timeline = {};
+  set.variants.push_back(SummarizeVariant("base", "", s, {without}));
+  set.variants.push_back(SummarizeVariant("upgrade-first", "", s, {runs[0].run}));
+  const Json doc = ResultsToJson(set, "0.1.0");
   CHECK_FALSE(doc["variants"][0].contains("timeline"));
-  CHECK(doc["variants"][0].contains("upgrade"));
-  CHECK(doc["variants"][1].contains("timeline"));
+  CHECK(doc["variants"][1]["timeline"] == TimelineToJson(runs[0].run.timeline));
 }
 
 TEST_CASE("the upgrade sections are deterministic: the same runs give the same bytes") {

@@ -5,6 +5,7 @@
 #include "sim/report/plan_page.h"
 #include "sim/report/results_page.h"
 #include "sim/report/svg_chart.h"
+#include "sim/report/timeline_charts.h"
 #include "sim/report/upgrade_page.h"
 
 namespace knobsim {
@@ -85,11 +86,14 @@ std::string RenderReport(const nlohmann::ordered_json& doc, std::string* error) 
       return fail("not a valid knobsim.results/v1 document: \"variants\" is not an array");
     }
     // `knobsim upgrade` documents: the results page, then the rehearsal's own sections.
+    // Variants with a timeline and no rehearsal (`--timeline`, an upgrade's base): over time.
     if (report::HasUpgradeSections(doc)) {
       return Page("knobsim upgrade: " + scenario, schema,
-                  report::ResultsPageBody(doc) + report::UpgradePageSections(doc));
+                  report::ResultsPageBody(doc) + report::UpgradePageSections(doc) +
+                      report::TimelineSections(doc));
     }
-    return Page("knobsim results: " + scenario, schema, report::ResultsPageBody(doc));
+    return Page("knobsim results: " + scenario, schema,
+                report::ResultsPageBody(doc) + report::TimelineSections(doc));
   }
   return fail(schema.empty()
                   ? "not a knobsim results document (no \"schema\" field)"

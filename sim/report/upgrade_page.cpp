@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/report/svg_chart.h"
+#include "sim/report/timeline_charts.h"
 
 namespace knobsim::report {
 
@@ -164,90 +165,6 @@ std::string GanttChart(const std::string& title, const Json& upgrade, double end
   return out + "</svg>\n";
 }
 
-std::string WorkloadId(const Json& w) {
-  if (std::string id = Text(Get(w, "id")); !id.empty()) return id;
-  return Text(Get(w, "namespace")) + "/" + Text(Get(w, "name"));
-}
-
-std::string AvailabilityChart(const std::string& variant, const Json& timeline) {
-  XYChart c;
-  c.title = variant + ": available pods \xC3\xB7 desired, per workload";
-  c.x_label = "minutes from the start of the run";
-  c.y_label = "available / desired";
-  c.y_reference = 1;
-  c.reference_label = "desired";
-  for (const Json& w : Items(Get(timeline, "workloads"))) {
-    const double desired = Number(Get(w, "desired"));
-    XYSeries s;
-    s.name = WorkloadId(w) + " (" + Text(Get(w, "desired")) + " wanted)";
-    for (const Json& p : Items(Get(w, "points"))) {
-      s.points.push_back({Minutes(Get(p, "t_s")),
-                          desired > 0 ? Number(Get(p, "available_mean")) / desired : NAN});
-    }
-    c.series.push_back(std::move(s));
-  }
-  return RenderXYChart(c);
-}
-
-std::string ErrorsChart(const std::string& variant, const Json& timeline) {
-  XYChart c;
-  c.title = variant + ": errors per step, by cause (all workloads)";
-  c.x_label = "minutes from the start of the run";
-  c.y_label = "failed requests per step";
-  const Json& workloads = Items(Get(timeline, "workloads"));
-  std::vector<double> starts;
-  if (!workloads.empty()) {
-    for (const Json& p : Items(Get(workloads[0], "points"))) starts.push_back(Minutes(Get(p, "t_s")));
-  }
-  bool any = false;
-  for (const char* cause : {"oom", "fake_ready", "no_replica", "interrupted", "timeout"}) {
-    std::vector<double> sums(starts.size(), 0);
-    double total = 0;
-    for (const Json& w : workloads) {
-      const Json& points = Items(Get(w, "points"));
-      for (size_t i = 0; i < points.size() && i < sums.size(); ++i) {
-        const double n = Number(Get(Get(points[i], "errors"), cause));
-        if (std::isfinite(n)) {
-          sums[i] += n;
-          total += n;
-        }
-      }
-    }
-    if (total <= 0) continue;
-    any = true;
-    XYSeries s;
-    s.name = cause;
-    for (size_t i = 0; i < sums.size(); ++i) s.points.push_back({starts[i], sums[i]});
-    c.series.push_back(std::move(s));
-  }
-  if (!any && !starts.empty()) {  // nothing failed: say so with a flat line, not an empty frame
-    XYSeries s;
-    s.name = "all causes (none failed)";
-    for (double t : starts) s.points.push_back({t, 0});
-    c.series.push_back(std::move(s));
-  }
-  return RenderXYChart(c);
-}
-
-std::string LatencyChart(const std::string& variant, const Json& timeline) {
-  XYChart c;
-  c.title = variant + ": p99 latency per step";
-  c.x_label = "minutes from the start of the run";
-  c.y_label = "p99 (ms)";
-  for (const Json& w : Items(Get(timeline, "workloads"))) {
-    XYSeries s;
-    s.name = WorkloadId(w);
-    double arrivals = 0;
-    for (const Json& p : Items(Get(w, "points"))) {
-      arrivals += std::max(0.0, Number(Get(p, "arrivals")));
-      // null where nothing succeeded in the step: skipped, not drawn as 0 ms.
-      s.points.push_back({Minutes(Get(p, "t_s")), Number(Get(Get(p, "latency_ms"), "p99"))});
-    }
-    if (arrivals > 0) c.series.push_back(std::move(s));
-  }
-  return RenderXYChart(c);
-}
-
 struct Totals {
   double oom = 0, fake_ready = 0, first_error = NAN;
 };
@@ -357,16 +274,7 @@ std::string VariantSection(const Json& v, size_t index) {
   if (timeline == nullptr) {
     return out + "<p>This variant carries no timeline.</p>\n</section>\n";
   }
-  out += "<figure>" + AvailabilityChart(name, *timeline) +
-         "<figcaption>Time-average of the available pods in each step over the replicas the "
-         "workload wants (dashed: all of them). Available means Ready with its model loaded: a "
-         "fake-Ready pod is Ready for Kubernetes but never available.</figcaption></figure>\n";
-  out += "<figure>" + ErrorsChart(name, *timeline) +
-         "<figcaption>Failed requests per step, summed over the workloads, one line per cause "
-         "that occurred.</figcaption></figure>\n";
-  out += "<figure>" + LatencyChart(name, *timeline) +
-         "<figcaption>The p99 of the requests that succeeded in each step; a gap: nothing "
-         "succeeded. Workloads without traffic are left out.</figcaption></figure>\n";
+  out += TimelineFigures(name, *timeline);
   return out + "</section>\n";
 }
 

@@ -21,7 +21,9 @@ Json UpgradeDocument(std::vector<UpgradeRun> runs = upgrade_sample::Comparison()
   doc["seed"] = 8;
   doc["replications"] = 1;
   Json variants = Json::array();
-  for (const UpgradeRun& r : runs) variants.push_back(Json{{"name", r.name}, {"description", "d"}});
+  // As ResultsToJson writes them: each variant with its run's timeline.
+  for (const UpgradeRun& r : runs)
+    variants.push_back(Json{{"name", r.name}, {"description", "d"}, {"timeline", TimelineToJson(r.run.timeline)}});
   doc["variants"] = variants;
   return AddUpgradeSections(doc, runs, upgrade_sample::Options(), "knobsim upgrade s.yaml --compare");
 }

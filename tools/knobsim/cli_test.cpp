@@ -64,6 +64,55 @@ TEST_CASE("a missing file and an unknown variant exit 2") {
   CHECK(o.err.find("upgrade-first") != std::string::npos);  // lists the ones that exist
 }
 
+TEST_CASE("--timeline adds each variant over time; the counts after warm-up match the totals") {
+  const json doc = RunJson("scenarios/quickstart.yaml", "--all --timeline 1m");
+  const double duration = doc.at("duration_s").get<double>();
+  const double warmup = doc.at("warmup_s").get<double>();
+  for (const json& v : doc.at("variants")) {
+    INFO("variant " << v.at("name"));
+    const json& t = v.at("timeline");
+    CHECK(t.at("step_s") == 60.0);
+    CHECK(t.at("end_s") == duration);
+    REQUIRE(t.at("workloads").size() == v.at("workloads").size());
+    for (size_t i = 0; i < v.at("workloads").size(); ++i) {
+      const json& w = v.at("workloads")[i];
+      const json& tw = t.at("workloads")[i];
+      CHECK(tw.at("name") == w.at("name"));
+      CHECK(tw.at("points").size() == static_cast<size_t>(duration / 60));
+      // Warm-up ends on a step boundary: the steps after it hold exactly the run's requests.
+      int64_t arrivals = 0, fake_ready = 0;
+      for (const json& p : tw.at("points")) {
+        if (p.at("t_s").get<double>() < warmup) continue;
+        arrivals += p.at("arrivals").get<int64_t>();
+        fake_ready += p.at("errors").at("fake_ready").get<int64_t>();
+      }
+      CHECK(arrivals == w.at("requests").get<int64_t>());
+      CHECK(fake_ready == w.at("errors").at("fake_ready").get<int64_t>());
+    }
+  }
+  // A fake-Ready workload of upgrade-first: Ready all along, never available.
+  bool seen = false;
+  for (const json& tw : Variant(doc, "upgrade-first").at("timeline").at("workloads")) {
+    const json& last = tw.at("points").back();
+    if (last.at("ready_mean").get<double>() > 0 && last.at("available_mean").get<double>() == 0) seen = true;
+  }
+  CHECK(seen);
+  // Without the option the document has no timeline at all.
+  CHECK_FALSE(RunJson("scenarios/quickstart.yaml").at("variants")[0].contains("timeline"));
+}
+
+TEST_CASE("--timeline needs a positive step and no --shard") {
+  const std::string scenario = QuotedSourcePath("scenarios/quickstart.yaml");
+  Outcome o = Run("run " + scenario + " --timeline 0s --quiet");
+  CHECK(o.exit_code == 2);
+  CHECK(o.err.find("--timeline") != std::string::npos);
+  o = Run("run " + scenario + " --timeline 1x --quiet");
+  CHECK(o.exit_code == 2);
+  o = Run("run " + scenario + " --timeline 1m --shard 0/2 --json -");
+  CHECK(o.exit_code == 2);
+  CHECK(o.err.find("shard") != std::string::npos);
+}
+
 TEST_CASE("--help describes run") {
   const Outcome o = Run("run --help");
   CHECK(o.exit_code == 0);

@@ -163,7 +163,13 @@ int Run(const RunArgs& args) {
     }
     options.variants.push_back(name);
   }
-  if (!args.shard.empty()) return RunShard(args, scenario, options);
+  if (!args.shard.empty()) {
+    if (args.sim.timeline_opt->count() > 0) {
+      return BadInput("--timeline: a shard document carries no timeline; run without --shard");
+    }
+    return RunShard(args, scenario, options);
+  }
+  if (auto error = ApplyTimelineOption(args.sim, &options)) return BadInput(*error);
 
   const RunSetResult results = RunWithProgress(scenario, options, args.sim.quiet);
   if (auto failed = WriteResultsDocument(args.sim, results)) return BadInput(*failed);

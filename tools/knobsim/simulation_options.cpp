@@ -9,6 +9,7 @@
 
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
+#include "sim/simulation.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
 
@@ -86,7 +87,26 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, std::string_view 
   o->duration_opt->type_name("DURATION");
   o->warmup_opt = cmd->add_option("--warmup", o->warmup, "Override the warm-up (e.g. 1m)");
   o->warmup_opt->type_name("DURATION");
+  o->timeline_opt = cmd->add_option(
+      "--timeline", o->timeline,
+      "Also record each variant over time with this step (e.g. 1m): requests, errors by cause, "
+      "p50/p99 and available pods per step, in the --json document and the report");
+  o->timeline_opt->type_name("STEP");
   cmd->add_flag("--quiet,-q", o->quiet, std::string(quiet_help));
+}
+
+std::optional<std::string> ApplyTimelineOption(const SimulationOptions& o, RunSetOptions* run) {
+  if (o.timeline_opt == nullptr || o.timeline_opt->count() == 0) return std::nullopt;
+  SimTime step = 0;
+  std::string error;
+  if (!ParseDurationOption("--timeline", o.timeline, &step, &error)) return error;
+  if (step <= 0) return "--timeline: the step must be positive, e.g. 1m";
+  run->simulate = [step](const Scenario& scenario, uint64_t seed) {
+    RunOptions options;
+    options.timeline_step = step;
+    return Simulate(scenario, seed, options);
+  };
+  return std::nullopt;
 }
 
 std::optional<std::string> ApplyRunOverrides(const SimulationOptions& o, Scenario* scenario) {

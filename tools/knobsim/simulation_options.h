@@ -21,6 +21,7 @@ struct SimulationOptions {
   std::string json;
   std::string duration;
   std::string warmup;
+  std::string timeline;  // --timeline STEP
   bool quiet = false;
   bool fail_on_slo = false;
   // Whether an option was given, so that only given ones override the scenario's run settings.
@@ -29,13 +30,14 @@ struct SimulationOptions {
   CLI::Option* duration_opt = nullptr;
   CLI::Option* warmup_opt = nullptr;
   CLI::Option* json_opt = nullptr;
+  CLI::Option* timeline_opt = nullptr;
 
   bool json_wanted() const { return json_opt != nullptr && json_opt->count() > 0; }
   // `--json -`: stdout carries the document alone (a pipe into jq gets valid JSON).
   bool json_to_stdout() const { return json_wanted() && json == "-"; }
 };
 
-// Registers --seed, --replications, --threads, --json, --duration, --warmup and --quiet;
+// Registers --seed, --replications, --threads, --json, --duration, --warmup, --timeline and --quiet;
 // `json_help` and `quiet_help` say what those mean for the command. --fail-on-slo is each
 // command's own (its rule differs).
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* options, std::string_view json_help,
@@ -44,6 +46,11 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* options, std::string
 // Applies the given overrides to scenario->run and checks the result; the message when they
 // cannot be used.
 std::optional<std::string> ApplyRunOverrides(const SimulationOptions& options, Scenario* scenario);
+
+// --timeline STEP: every run collects RunResult::timeline with that step (the results
+// document writes replication 1's, docs/results.md); the message when STEP is not a positive
+// duration. Nothing when the option was not given.
+std::optional<std::string> ApplyTimelineOption(const SimulationOptions& options, RunSetOptions* run);
 
 // RunSet with a progress line on stderr (only on a terminal, only after a second, erased at
 // the end) unless `quiet`.

@@ -237,17 +237,12 @@ nlohmann::ordered_json Document(const Scenario& scenario, const std::vector<Upgr
   for (const UpgradeRun& r : runs) set.duration = std::max(set.duration, r.run.end);
   run.cluster_operator = nullptr;
   run.duration = set.duration;
-  RunResult base = Simulate(scenario, seed, run);
-  const RunTimeline base_timeline = base.timeline;
   set.variants.push_back(SummarizeVariant(std::string(kBaseVariant),
                                           "the scenario without the upgrade, as long as the longest rehearsal",
-                                          scenario, {std::move(base)}));
+                                          scenario, {Simulate(scenario, seed, run)}));
   for (const UpgradeRun& r : runs)
     set.variants.push_back(SummarizeVariant(r.name, Description(r.name), scenario, {r.run}));
-  nlohmann::ordered_json doc = AddUpgradeSections(ResultsToJson(set, KNOBSIM_VERSION), runs, options, command);
-  for (auto& v : doc["variants"])
-    if (v.value("name", "") == kBaseVariant) v["timeline"] = TimelineToJson(base_timeline);
-  return doc;
+  return AddUpgradeSections(ResultsToJson(set, KNOBSIM_VERSION), runs, options, command);
 }
 
 int Upgrade(const UpgradeArgs& a) {

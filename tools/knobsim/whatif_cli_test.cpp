@@ -96,6 +96,14 @@ TEST_CASE("--json - leaves stdout to the document and prints the verdict on stde
   CHECK(o.err.find("VERDICT policy=0,max_inst=4:") != std::string::npos);
 }
 
+TEST_CASE("--timeline gives the base and the variant their timelines") {
+  const Outcome o = Whatif("--knob isolation=hard --timeline 5m --json - --quiet");
+  REQUIRE(o.exit_code == 0);
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  REQUIRE(doc.at("variants").size() == 2);
+  for (const auto& v : doc.at("variants")) CHECK(v.at("timeline").at("step_s") == 300.0);
+}
+
 TEST_CASE("--knobs FILE runs several named variants") {
   const std::string path = TempPath("knobs.yaml");
   std::ofstream(path) << "variants:\n"

@@ -65,6 +65,7 @@ int Whatif(const WhatifArgs& args) {
   options.replications = scenario.run.replications;
   options.threads = args.sim.threads;
   for (const Variant& v : scenario.variants) options.variants.push_back(v.name);
+  if (auto error = ApplyTimelineOption(args.sim, &options)) return BadInput(*error);
   const RunSetResult results = RunWithProgress(scenario, options, args.sim.quiet);
   if (auto failed = WriteResultsDocument(args.sim, results)) return BadInput(*failed);
   const bool json_to_stdout = args.sim.json_to_stdout();

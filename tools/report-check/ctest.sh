@@ -29,17 +29,20 @@ levels="$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.arg
 bash "$check" "$artefacts/report-plan.html" --charts $((2 * levels + 1)) \
   --screenshot "$artefacts/report-plan.png"
 
-# A run of every quickstart variant (10 simulated minutes): p99 per variant and a heat map.
+# A run of every quickstart variant (10 simulated minutes, 5 variants) with --timeline: p99 per
+# variant and a heat map, then each variant over time (availability, errors, p99).
 status=0
-"$knobsim" run "$root/scenarios/quickstart.yaml" --all --duration 10m --quiet --json "$tmp/run.json" || status=$?
+"$knobsim" run "$root/scenarios/quickstart.yaml" --all --duration 10m --timeline 1m --quiet \
+  --json "$tmp/run.json" || status=$?
 if [ "$status" -gt 1 ]; then
   echo "report-browser: knobsim run failed with status $status" >&2
   exit 1
 fi
 "$knobsim" report "$tmp/run.json" -o "$artefacts/report-run.html"
-bash "$check" "$artefacts/report-run.html" --charts 2 --screenshot "$artefacts/report-run.png"
-# An upgrade rehearsal (knobsim upgrade --compare): the run page's two charts, then per variant
-# the node Gantt chart, availability, errors by cause and p99 over time. Status 1 is the
+bash "$check" "$artefacts/report-run.html" --charts $((2 + 3 * 5)) --screenshot "$artefacts/report-run.png"
+# An upgrade rehearsal (knobsim upgrade --compare): the run page's two charts, then per
+# rehearsal the node Gantt chart, availability, errors by cause and p99 over time, and the same
+# three over time for base (no upgrade): 2 + 2 × 4 + 3. Status 1 is the
 # rehearsal finding breakage, which this story has on purpose.
 status=0
 "$knobsim" upgrade "$root/scenarios/cgpu-upgrade.yaml" --compare -q \
@@ -49,5 +52,5 @@ if [ "$status" -gt 1 ]; then
   exit 1
 fi
 "$knobsim" report "$tmp/upgrade.json" -o "$artefacts/report-upgrade.html"
-bash "$check" "$artefacts/report-upgrade.html" --charts 10 --screenshot "$artefacts/report-upgrade.png"
+bash "$check" "$artefacts/report-upgrade.html" --charts 13 --screenshot "$artefacts/report-upgrade.png"
 echo "report-browser: pages and screenshots in $artefacts" >&2
