@@ -160,7 +160,11 @@ void RollingUpgrade::Start(ClusterControl& cluster) {
     nu.zone = v.zone;
     queue_.push_back(static_cast<int>(i));
   }
-  const SimTime at = options_.start >= 0 ? options_.start : s.run.warmup;
+  SimTime at = options_.start;
+  if (at < 0) {
+    at = s.run.warmup;
+    for (const Workload& w : s.workloads) at = std::max(at, w.image_pull + w.model_load);
+  }
   cluster.WakeAt(std::max(at, cluster.Now()), Token(0, 0, Purpose::kBegin));
 }
 

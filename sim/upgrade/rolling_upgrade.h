@@ -43,7 +43,10 @@ struct UpgradeOptions {
   std::vector<std::string> nodes;  // kNodeList: the nodes, in order (the scope too)
   std::vector<std::string> pools;  // scope for kPool / kZone; empty: every pool with GPUs
   int max_unavailable = 1;         // nodes cordoned-to-uncordoned at once
-  SimTime start = -1;              // when the first cordon happens; -1: the scenario's warm-up end
+  // When the first cordon happens; -1: once the cluster is up, i.e. the scenario's warm-up end or,
+  // when later, the longest start-up (image_pull + model_load) of its workloads: the run
+  // replays the start of pods that were running when the scenario was written.
+  SimTime start = -1;
   SimTime reset_time = 15 * 60 * kNanosPerSecond;  // drained → back (remove, reset disk, re-add)
   // 0 waits forever, like kubectl drain's own default (--timeout=0s).
   SimTime drain_timeout = 10 * 60 * kNanosPerSecond;

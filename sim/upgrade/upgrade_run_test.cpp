@@ -92,6 +92,21 @@ TEST_CASE("an upgrade run upgrades every node and ends the tail after the last o
   CHECK(r->run.timeline.step == 60 * kS);
 }
 
+TEST_CASE("by default the upgrade starts once the cluster is up: the warm-up, or the longest start-up") {
+  Scenario s = Mini();
+  s.run.warmup = 0;
+  s.workloads[0].image_pull = 30 * kS;
+  s.workloads[0].model_load = 45 * kS;
+  Expected<UpgradeRun> r = RunUpgrade(s, Options(), RunOptions{}, 7, false);
+  REQUIRE_MESSAGE(r.ok(), Why(r));
+  CHECK(r->upgrade.started == 75 * kS);
+  UpgradeOptions at = Options();
+  at.start = 10 * kS;  // an explicit --start is taken as given
+  r = RunUpgrade(s, at, RunOptions{}, 7, false);
+  REQUIRE_MESSAGE(r.ok(), Why(r));
+  CHECK(r->upgrade.started == 10 * kS);
+}
+
 TEST_CASE("upgrade-first turns the over-quota service fake Ready once isolation is on; "
           "fix-quotas-first does not") {
   Expected<std::vector<UpgradeRun>> runs = RunUpgradeComparison(Mini(), Options(), RunOptions{}, 7);
