@@ -186,7 +186,11 @@ struct NodeRun {
   double reclaim_mean_ns = 0;  // mean time between reclaims; 0 = on-demand, never reclaimed
   SimTime replace_after = 0;
   RandomStream reclaims;       // "spot/<pool>/<ordinal>": the same node in every variant
-  bool down = false;           // reclaimed (its replacement not yet joined), or taken down
+  // Down while either holds: a spot reclaim (until its replacement joins) or a ClusterOperator's
+  // reset (until it brings the node back); each ends only its own.
+  bool reclaimed = false;
+  bool resetting = false;
+  bool down() const { return reclaimed || resetting; }
 };
 
 // One step of a workload's timeline while it is collected (RunOptions::timeline_step).
@@ -731,8 +735,10 @@ void Simulator::ScheduleReclaim(int32_t n) {
 void Simulator::ReclaimNode(int32_t n) {
   ScheduleReclaim(n);
   NodeRun& node = nodes_[n];
-  if (node.down) return;
-  node.down = true;
+  if (node.down()) return;
+  node.reclaimed = true;
+  node.images.clear();
+  state_.SetUnschedulable(n, true);
   const std::string& name = cluster_.nodes[n].name;
   const SimTime back = now_ + node.replace_after;
   const std::string why = "node " + name + " was reclaimed (spot); its replacement joins at t = " +
@@ -797,9 +803,12 @@ void Simulator::AbortWork(int32_t p) {
 // empty too: they pull again).
 void Simulator::ReplaceNode(int32_t n) {
   NodeRun& node = nodes_[n];
-  node.down = false;
+  node.reclaimed = false;
+  state_.SetUnschedulable(n, node.cordoned || node.resetting);
+  if (node.resetting) return;  // its pods start when the operator brings it back
   for (int32_t p : node.pods) {
     PodRun& pod = pods_[p];
+    if (pod.terminating) continue;
     pod.message.clear();
     SetPhase(p, PodPhase::kPulling);
     queue_.Push(now_ + workloads_[pod.workload].spec->image_pull, kContainerStart,
@@ -940,7 +949,7 @@ void Simulator::SchedulePending() {
     pods_[p].message.clear();
     BindPod(p, result.placement);
     Note("Scheduled", p, "assigned to node " + cluster_.nodes[result.placement.node].name);
-    if (!nodes_[pods_[p].node].down) StartOnNode(p);
+    if (!nodes_[pods_[p].node].down()) StartOnNode(p);
   }
 }
 
@@ -951,7 +960,7 @@ NodeView Simulator::Node(int n) const {
   view.pool = node.pool;
   view.zone = node.zone;
   view.cordoned = nodes_[n].cordoned;
-  view.down = nodes_[n].down;
+  view.down = nodes_[n].down();
   return view;
 }
 
@@ -979,7 +988,7 @@ std::vector<PodView> Simulator::Pods() const {
       v.status = "Terminating";
     } else if (!bound) {
       v.status = "Pending";
-    } else if (nodes_[pod.node].down) {
+    } else if (nodes_[pod.node].down()) {
       v.status = "NodeLost";
     } else if (pod.phase == PodPhase::kPulling || pod.phase == PodPhase::kPending) {
       v.status = "ContainerCreating";
@@ -997,15 +1006,15 @@ std::vector<PodView> Simulator::Pods() const {
 
 void Simulator::SetCordoned(int n, bool cordoned) {
   nodes_[n].cordoned = cordoned;
-  state_.SetUnschedulable(n, cordoned || nodes_[n].down);
+  state_.SetUnschedulable(n, cordoned || nodes_[n].down());
   if (!cordoned) SchedulePending();
 }
 
 // The node leaves (drained, one hopes): what still runs there stops at once. DaemonSet pods
 // stay bound and start again when it is back; any other pod is deleted, and replaced.
 void Simulator::TakeNodeDown(int n, const std::string& why) {
-  if (nodes_[n].down) return;
-  nodes_[n].down = true;
+  if (nodes_[n].resetting) return;
+  nodes_[n].resetting = true;
   nodes_[n].images.clear();
   state_.SetUnschedulable(n, true);
   const std::vector<int32_t> held = nodes_[n].pods;  // Terminate edits the node's list
@@ -1023,8 +1032,8 @@ void Simulator::TakeNodeDown(int n, const std::string& why) {
 }
 
 void Simulator::BringNodeUp(int n, const NodeSettings& settings) {
-  if (!nodes_[n].down) return;
-  nodes_[n].down = false;
+  if (!nodes_[n].resetting) return;
+  nodes_[n].resetting = false;
   const knobsim::Node& node = cluster_.nodes[n];
   const NodePool& pool = scenario_.node_pools[node.pool];
   for (int c = node.first_card; c < node.first_card + node.num_cards; ++c) {
@@ -1033,12 +1042,15 @@ void Simulator::BringNodeUp(int n, const NodeSettings& settings) {
     if (settings.policy && pool.cgpu_active) cards_[c].params.policy = *settings.policy;
     cards_[c].membership_changed = true;
   }
-  state_.SetUnschedulable(n, nodes_[n].cordoned);
-  for (int32_t p : nodes_[n].pods)
-    if (!pods_[p].gone && pods_[p].phase == PodPhase::kPending) StartOnNode(p);
-  NoteNode("NodeUp", n, "is back" + std::string(settings.isolation ? std::string(" with memory isolation ") +
-                                                                        (*settings.isolation == MemoryIsolation::kHard ? "hard" : "soft")
-                                                                  : std::string()));
+  state_.SetUnschedulable(n, nodes_[n].cordoned || nodes_[n].reclaimed);
+  if (!nodes_[n].reclaimed) {
+    for (int32_t p : nodes_[n].pods)
+      if (!pods_[p].gone && pods_[p].phase == PodPhase::kPending) StartOnNode(p);
+  }
+  std::string how = "is back";
+  if (settings.isolation)
+    how += *settings.isolation == MemoryIsolation::kHard ? " with memory isolation hard" : " with memory isolation soft";
+  NoteNode("NodeUp", n, how);
   SchedulePending();
 }
 
@@ -1809,7 +1821,7 @@ RunResult Simulator::Collect() {
     r.throughput_factor = pod.throughput_factor;
     r.message = pod.message;
     // A pod whose node was reclaimed waits, Pending and unbound, for the replacement node.
-    if (pod.node >= 0 && !nodes_[pod.node].down) {
+    if (pod.node >= 0 && !nodes_[pod.node].down()) {
       r.node = cluster_.nodes[pod.node].name;
       cluster_result_.gpu_mem_allocated_units += spec.gpu_mem;
       for (int32_t c : pod.cards) {

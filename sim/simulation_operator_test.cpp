@@ -259,6 +259,34 @@ TEST_CASE("a node back with hard isolation turns an over-quota pod fake Ready: R
   CHECK(t.points[6].errors.fake_ready > 0);
 }
 
+TEST_CASE("a spot reclaim during a reset does not bring the node back early, nor undo the reset") {
+  Scenario s = TwoNodes();
+  s.node_pools[0].spot.per_node_hour = 120;  // a reclaim every 30 s on average
+  s.node_pools[0].spot.replace_after = 5 * kS;
+  ScriptedOperator op;
+  op.At(120 * kS, [&](ClusterControl& c) {
+    c.SetCordoned(0, true);
+    c.TakeNodeDown(0, "reset");
+  });
+  std::vector<bool> down_during;
+  for (SimTime t = 130; t < 400; t += 10) {
+    op.At(t * kS, [&](ClusterControl& c) { down_during.push_back(c.Node(0).down); });
+  }
+  op.At(400 * kS, [&](ClusterControl& c) {
+    c.BringNodeUp(0, NodeSettings{});
+    c.SetCordoned(0, false);
+  });
+  RunOptions options;
+  options.cluster_operator = &op;
+  const RunResult r = Simulate(s, 5, options);
+  REQUIRE(down_during.size() == 27);
+  for (bool down : down_during) CHECK(down);  // however many reclaims and replacements came
+  int reclaims_in_reset = 0;
+  for (const ClusterEvent& e : r.cluster.events)
+    reclaims_in_reset += e.kind == "NodeReplaced" && e.time > 120 * kS && e.time < 400 * kS;
+  CHECK(reclaims_in_reset > 0);
+}
+
 TEST_CASE("a pod unready at the start serves nothing until ready_after") {
   Scenario s = TwoNodes();
   s.workloads[0].pods[0].ready = false;
