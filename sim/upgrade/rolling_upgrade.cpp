@@ -233,6 +233,21 @@ void RollingUpgrade::StartAttempt(ClusterControl& cluster, int run) {
   cluster.SetCordoned(r.node, true);
   nu.steps.push_back({now, "cordoned", "", nu.attempts > 1 ? "attempt " + std::to_string(nu.attempts) : ""});
   cluster.Record("Cordoned", "", "node/" + nu.node + " cordoned");
+  // kubectl drain's pre-flight filter (semantics.md §4.3): pods that declare no controller
+  // stop the whole drain unless --force.
+  if (!options_.force) {
+    const Scenario& s = cluster.scenario();
+    std::vector<std::string> bare;
+    for (const PodView& p : cluster.Pods()) {
+      const Workload* w = WorkloadOf(s, p);
+      if (p.node == r.node && !p.terminating && w != nullptr && w->kind == "Pod") bare.push_back(PodKey(p));
+    }
+    if (!bare.empty()) {
+      FailDrain(cluster, run,
+                "cannot delete Pods that declare no controller (use --force to override): " + Join(bare));
+      return;
+    }
+  }
   if (options_.drain_timeout > 0)
     cluster.WakeAt(now + options_.drain_timeout, Token(run, nu.attempts, Purpose::kTimeout));
   DrainPass(cluster, run);

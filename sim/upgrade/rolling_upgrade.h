@@ -15,10 +15,11 @@
 //
 // As kubectl drain --ignore-daemonsets --delete-emptydir-data does it: DaemonSet pods stay;
 // every other pod is evicted at once, one after the other within the same instant; the drain
-// is done when none of them is left, terminating ones included. Assumptions: bare pods (kind
-// Pod) are evicted too, as with --force (without it kubectl refuses the whole drain); a pod
-// two budgets select (HTTP 500) fails the drain once that instant's evictions are done, and
-// the node is uncordoned and never tried again, since nothing resolves it by itself.
+// is done when none of them is left, terminating ones included. A pod without a controller
+// (kind Pod) fails kubectl's pre-flight check unless `force` (kubectl drain --force): the drain
+// evicts nothing and fails with kubectl's message. A failed drain, and a pod two budgets select
+// (HTTP 500, once that instant's evictions are done), leave the node uncordoned and never tried
+// again, since nothing resolves them by itself.
 #pragma once
 
 #include <cstdint>
@@ -52,6 +53,7 @@ struct UpgradeOptions {
   SimTime drain_timeout = 10 * 60 * kNanosPerSecond;
   SimTime retry_interval = 5 * kNanosPerSecond;  // kubectl drain's wait after a 429
   SimTime tail = 10 * 60 * kNanosPerSecond;       // simulated after the last node is back
+  bool force = false;  // kubectl drain --force: pods without a controller are deleted too
   NodeSettings after;              // what every reset node comes back with
 };
 

@@ -428,6 +428,40 @@ TEST_CASE("DaemonSet pods are neither evicted nor waited for") {
   CHECK(c.Find("agent-g0") != nullptr);  // still there while the node is down
 }
 
+TEST_CASE("a pod without a controller fails kubectl's pre-flight unless --force") {
+  Scenario s = EtcdScenario();
+  s.workloads.push_back(MakeWorkload("debug", "ai", "Pod", 1));
+  for (const bool force : {false, true}) {
+    CAPTURE(force);
+    FakeCluster c(s);
+    c.grace = 5 * kS;
+    c.AddPod("debug", "debug", "g-0");
+    c.AddPod("web", "web-0", "g-0");
+    c.AddPod("web", "web-1", "g-1");
+    UpgradeOptions o;  // pool order, the GPU pool only
+    o.force = force;
+    RollingUpgrade up(o, Order(c.scenario(), o));
+    c.Attach(&up);
+    c.RunUntil(3600 * kS);
+    up.Finish();
+    const NodeUpgrade& g0 = NodeOf(up.timeline(), "g-0");
+    if (force) {
+      CHECK(g0.outcome == "upgraded");
+      CHECK(c.Find("debug") == nullptr);
+    } else {
+      // Nothing evicted from g-0: kubectl refuses the whole drain, the node is uncordoned and
+      // left; g-1 goes on.
+      CHECK(g0.outcome == "blocked");
+      CHECK(Whats(g0) == std::vector<std::string>{"cordoned", "drain-failed", "uncordoned"});
+      CHECK(g0.steps[1].detail ==
+            "cannot delete Pods that declare no controller (use --force to override): ai/debug");
+      CHECK(c.Find("debug") != nullptr);
+      CHECK(c.Find("web-0") != nullptr);
+      CHECK(NodeOf(up.timeline(), "g-1").outcome == "upgraded");
+    }
+  }
+}
+
 TEST_CASE("a drain that times out uncordons the node and puts it back at the end of the queue") {
   Scenario s;
   s.run.warmup = 0;

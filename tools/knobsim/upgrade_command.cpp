@@ -52,6 +52,7 @@ struct UpgradeArgs {
   std::string after = "isolation=hard";
   bool fix_quotas_first = false;
   bool compare = false;
+  bool force = false;
   std::string registry_tags;
   double pull_bandwidth = 60;
   std::string start;
@@ -94,6 +95,7 @@ std::string CommandText(const UpgradeArgs& a) {
   add("--after", a.after);
   flag("--fix-quotas-first", a.fix_quotas_first);
   flag("--compare", a.compare);
+  flag("--force", a.force);
   add("--registry-tags", a.registry_tags);
   add("--pull-bandwidth", a.cmd->get_option("--pull-bandwidth")->as<std::string>());
   add("--start", a.start);
@@ -182,6 +184,7 @@ std::optional<std::string> ToOptions(const UpgradeArgs& a, UpgradeOptions* o) {
   o->pools = a.pools;
   if (a.max_unavailable < 1) return "--max-unavailable: at least 1 node must be allowed down";
   o->max_unavailable = a.max_unavailable;
+  o->force = a.force;
   if (auto e = Duration("--reset-time", a.reset_time, &o->reset_time)) return e;
   if (o->reset_time <= 0) return "--reset-time: a reset takes time; give a positive duration";
   if (auto e = Duration("--drain-timeout", a.drain_timeout, &o->drain_timeout)) return e;
@@ -354,6 +357,9 @@ void AddUpgradeCommand(CLI::App& app, int* exit_code) {
                 "Raise every gpu-mem quota to its peak (+12 %) first, then upgrade");
   cmd->add_flag("--compare", args->compare,
                 "Run upgrade-first and fix-quotas-first side by side, with the same seed");
+  cmd->add_flag("--force", args->force,
+                "As kubectl drain --force: delete pods that declare no controller (without it "
+                "such a pod fails its node's drain)");
   cmd->add_option("--registry-tags", args->registry_tags,
                   "Tags the registry still has (docs/check.md); a tag-only image of a listed "
                   "repository whose tag is missing ends in ImagePullBackOff after a reset")
