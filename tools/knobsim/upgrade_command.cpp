@@ -368,7 +368,8 @@ void AddUpgradeCommand(CLI::App& app, int* exit_code) {
                   "Image pull bandwidth after a reset, MiB/s (default 60: a VPC registry endpoint)")
       ->type_name("MIB/S");
   cmd->add_option("--start", args->start,
-                  "When the first cordon happens (default: the scenario's warm-up end)")
+                  "When the first cordon happens (default: once the cluster is up, the warm-up "
+                  "end or the longest start-up)")
       ->type_name("DURATION");
   cmd->add_option("--step", args->step, "Timeline step (default 1m)")->type_name("DURATION");
   cmd->add_option("--max-duration", args->max_duration,
