@@ -31,23 +31,23 @@ namespace knobsim {
 
 // One pod as the API server lists it now.
 struct PodView {
-  int id = -1;            // stable while the pod exists; a replacement is a new id
-  int workload = -1;      // index into Scenario::workloads
-  int replica = 0;        // the replica ordinal it stands for
+  int id = -1;        // stable while the pod exists; a replacement is a new id
+  int workload = -1;  // index into Scenario::workloads
+  int replica = 0;    // the replica ordinal it stands for
   std::string namespace_;
   std::string name;
-  int node = -1;          // index of ClusterControl::Node; -1 = not bound (Pending)
-  std::string phase;      // the API phase: Pending | Running
-  bool ready = false;     // condition Ready=True — a fake-Ready pod IS Ready here
-  bool available = false; // Ready with its model loaded: what the service can use
+  int node = -1;             // index of ClusterControl::Node; -1 = not bound (Pending)
+  std::string phase;         // the API phase: Pending | Running
+  bool ready = false;        // condition Ready=True — a fake-Ready pod IS Ready here
+  bool available = false;    // Ready with its model loaded: what the service can use
   bool terminating = false;  // deletionTimestamp set: leaving
-  std::string status;     // `kubectl get pods` STATUS: Running, ContainerCreating, Pending,
-                          // ImagePullBackOff, CrashLoopBackOff, Terminating, NodeLost
+  std::string status;        // `kubectl get pods` STATUS: Running, ContainerCreating, Pending,
+                             // ImagePullBackOff, CrashLoopBackOff, Terminating, NodeLost
 };
 
 struct NodeView {
   std::string name;
-  int pool = -1;          // index into Scenario::node_pools
+  int pool = -1;  // index into Scenario::node_pools
   std::string zone;
   bool cordoned = false;  // spec.unschedulable
   bool down = false;      // taken down (reset in progress), not back yet
@@ -82,7 +82,8 @@ class ClusterControl {
   // The run ends at `at` instead of its planned end (never later than that).
   virtual void EndRunAt(SimTime at) = 0;
   // A cluster event in the results (ClusterEvent): kind, "namespace/pod" or "", message.
-  virtual void Record(const std::string& kind, const std::string& pod, const std::string& message) = 0;
+  virtual void Record(const std::string& kind, const std::string& pod,
+                      const std::string& message) = 0;
 
  protected:
   ~ClusterControl() = default;

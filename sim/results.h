@@ -19,8 +19,8 @@ struct ErrorCounts {
   int64_t fake_ready = 0;  // routed to a Ready pod whose model never loaded
   int64_t timeout = 0;     // deadline passed
   int64_t no_replica = 0;  // no Ready replica at arrival
-  int64_t interrupted = 0; // on a pod whose node went away (spot reclaim, reset) or that
-                           // terminated with it still in flight
+  int64_t interrupted = 0;  // on a pod whose node went away (spot reclaim, reset) or that
+                            // terminated with it still in flight
   int64_t total() const { return oom + fake_ready + timeout + no_replica + interrupted; }
 };
 
@@ -120,7 +120,7 @@ struct TimelinePoint {
   double latency_mean_ms = 0, latency_p50_ms = 0, latency_p99_ms = 0;  // 0 when no success
   double available_mean = 0;  // time-average of available pods over the step
   int available_min = 0;
-  double ready_mean = 0;      // time-average of Ready pods (fake-Ready included)
+  double ready_mean = 0;  // time-average of Ready pods (fake-Ready included)
 };
 
 struct WorkloadTimeline {
@@ -135,8 +135,8 @@ struct WorkloadTimeline {
 };
 
 struct RunTimeline {
-  SimTime step = 0;  // 0: not collected
-  SimTime end = 0;   // the run's end
+  SimTime step = 0;                         // 0: not collected
+  SimTime end = 0;                          // the run's end
   std::vector<WorkloadTimeline> workloads;  // scenario order
 };
 

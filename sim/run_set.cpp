@@ -168,8 +168,9 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
   std::vector<RunResult> results(total);
   std::vector<std::exception_ptr> failures(total);
   const SimulateFn simulate =
-      options.simulate ? options.simulate
-                       : SimulateFn([](const Scenario& s, uint64_t seed) { return Simulate(s, seed); });
+      options.simulate
+          ? options.simulate
+          : SimulateFn([](const Scenario& s, uint64_t seed) { return Simulate(s, seed); });
   int done = 0;
 
   int threads = options.threads;

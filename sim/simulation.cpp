@@ -63,15 +63,22 @@ enum EventKind : uint32_t {
   kLoadDone,        // target: pod
   kBatchWait,       // target: pod
   kWarmupEnd,
-  kSpotReclaim,     // target: node
-  kNodeReplaced,    // target: node
-  kTerminated,      // target: pod (its grace period is over, or its last request left)
-  kPodReady,        // target: pod (a pod unready at the start turns Ready: CurrentPod::ready_after)
-  kOperatorWake,    // target: index into Simulator::wake_tokens_
+  kSpotReclaim,   // target: node
+  kNodeReplaced,  // target: node
+  kTerminated,    // target: pod (its grace period is over, or its last request left)
+  kPodReady,      // target: pod (a pod unready at the start turns Ready: CurrentPod::ready_after)
+  kOperatorWake,  // target: index into Simulator::wake_tokens_
 };
 
 enum class PodPhase {
-  kPending, kPulling, kLoading, kServing, kFakeReady, kUnready, kCrashLoop, kImagePullBackOff
+  kPending,
+  kPulling,
+  kLoading,
+  kServing,
+  kFakeReady,
+  kUnready,
+  kCrashLoop,
+  kImagePullBackOff
 };
 
 const char* PhaseName(PodPhase phase) {
@@ -83,7 +90,8 @@ const char* PhaseName(PodPhase phase) {
     case PodPhase::kFakeReady: return "FakeReady";
     case PodPhase::kUnready: return "Unready";
     case PodPhase::kCrashLoop: return "CrashLoopBackOff";
-    case PodPhase::kImagePullBackOff: return "ImagePullBackOff";
+    case PodPhase::kImagePullBackOff:
+      return "ImagePullBackOff";
   }
   return "Unknown";
 }
@@ -139,11 +147,11 @@ struct CardRun {
 
 struct PodRun {
   int32_t workload = 0;
-  int replica = 0;           // the replica ordinal it stands for (a replacement keeps it)
+  int replica = 0;  // the replica ordinal it stands for (a replacement keeps it)
   std::string name;
-  int state_pod = -1;        // its pod in the scheduler's ClusterState while bound
-  bool terminating = false;  // deleted: out of the endpoints, finishing its requests
-  bool gone = false;         // terminated: no longer exists (its record stays for the ids)
+  int state_pod = -1;          // its pod in the scheduler's ClusterState while bound
+  bool terminating = false;    // deleted: out of the endpoints, finishing its requests
+  bool gone = false;           // terminated: no longer exists (its record stays for the ids)
   bool start_unready = false;  // CurrentPod::ready == false, until it turns Ready
   SimTime ready_after = -1;
   int node = -1;
@@ -182,7 +190,7 @@ struct PodRun {
 struct NodeRun {
   std::vector<int32_t> pods;   // pods placed on it, in binding order
   std::vector<std::string> images;  // image cache: what a pod starting here need not pull
-  bool cordoned = false;       // set by a ClusterOperator
+  bool cordoned = false;            // set by a ClusterOperator
   double reclaim_mean_ns = 0;  // mean time between reclaims; 0 = on-demand, never reclaimed
   SimTime replace_after = 0;
   RandomStream reclaims;       // "spot/<pool>/<ordinal>": the same node in every variant
@@ -222,7 +230,7 @@ struct WorkloadRun {
   RandomStream route_stream;
   std::vector<int32_t> ready;  // Ready pods (FakeReady included) not terminating, in pod order
   uint64_t round_robin = 0;
-  int replacements = 0;        // Deployment replacements created so far (their names)
+  int replacements = 0;  // Deployment replacements created so far (their names)
   // availability (timeline)
   int available = 0;           // Ready with the model loaded, not terminating
   SimTime available_last = 0;  // integrated up to here
@@ -444,7 +452,8 @@ void Simulator::PlacePods() {
       PodRun& pod = pods_.back();
       pod.workload = w;
       pod.replica = i;
-      pod.name = i < static_cast<int>(spec.pods.size()) ? spec.pods[i].name : spec.name + "-" + std::to_string(i);
+      pod.name = i < static_cast<int>(spec.pods.size()) ? spec.pods[i].name
+                                                        : spec.name + "-" + std::to_string(i);
       if (i < static_cast<int>(spec.pods.size()) && !spec.pods[i].ready) {
         pod.start_unready = true;
         pod.ready_after = spec.pods[i].ready_after;
@@ -673,7 +682,8 @@ void Simulator::FinishLoad(int32_t p) {
       pod.message = "not Ready when the run starts (scenario: ready: false)";
       SetPhase(p, PodPhase::kUnready);
       if (pod.ready_after >= 0)
-        queue_.Push(std::max(now_, pod.ready_after), kPodReady, static_cast<uint32_t>(p), pod.generation);
+        queue_.Push(std::max(now_, pod.ready_after), kPodReady, static_cast<uint32_t>(p),
+                    pod.generation);
       return;
     }
     SetPhase(p, PodPhase::kServing);
@@ -834,7 +844,8 @@ void Simulator::MarkImagesCached(int32_t p) {
   if (pod.node < 0) return;
   std::vector<std::string>& cache = nodes_[pod.node].images;
   for (std::string& image : ImagesOf(*workloads_[pod.workload].spec))
-    if (std::find(cache.begin(), cache.end(), image) == cache.end()) cache.push_back(std::move(image));
+    if (std::find(cache.begin(), cache.end(), image) == cache.end())
+      cache.push_back(std::move(image));
 }
 
 // kubelet on the pod's node: pull what the node does not hold (imagePullPolicy IfNotPresent),
@@ -858,7 +869,8 @@ void Simulator::StartOnNode(int32_t p) {
   SimTime pull = 0;
   if (!cached) {
     pull = spec.image_size_mib > 0 && options_.pull_mib_per_s > 0
-               ? static_cast<SimTime>(static_cast<double>(spec.image_size_mib) / options_.pull_mib_per_s * 1e9)
+               ? static_cast<SimTime>(static_cast<double>(spec.image_size_mib) /
+                                      options_.pull_mib_per_s * 1e9)
                : spec.image_pull;
   }
   SetPhase(p, PodPhase::kPulling);
@@ -879,7 +891,8 @@ void Simulator::DeletePod(int pod_id, const std::string& why) {
   Note("Killing", p, "Stopping container: " + why);
   MoveEndpoint(p, before);
   const bool idle = pods_[p].outstanding == 0 || pods_[p].node < 0;
-  queue_.Push(idle ? now_ : now_ + options_.termination_grace, kTerminated, static_cast<uint32_t>(p));
+  queue_.Push(idle ? now_ : now_ + options_.termination_grace, kTerminated,
+              static_cast<uint32_t>(p));
   const std::string& kind = workloads_[pods_[p].workload].spec->kind;
   if (kind == "Deployment" || kind == "ReplicaSet") {
     CreateReplacement(p);
@@ -914,8 +927,9 @@ void Simulator::CreateReplacement(int32_t old) {
   PodRun fresh;
   fresh.workload = w;
   fresh.replica = pods_[old].replica;
-  fresh.name = spec.kind == "StatefulSet" ? pods_[old].name
-                                          : spec.name + "-r" + std::to_string(++workloads_[w].replacements);
+  fresh.name = spec.kind == "StatefulSet"
+                   ? pods_[old].name
+                   : spec.name + "-r" + std::to_string(++workloads_[w].replacements);
   const std::string replaced = pods_[old].name;
   const int32_t p = static_cast<int32_t>(pods_.size());
   pods_.push_back(std::move(fresh));  // invalidates references into pods_
@@ -936,7 +950,8 @@ void Simulator::SchedulePending() {
   for (int32_t p : order) {
     const Workload& spec = *workloads_[pods_[p].workload].spec;
     const int index = static_cast<int>(state_.pods().size());
-    const ScheduleResult result = scheduler_->ScheduleAndBind(PodSpecForWorkload(spec, pods_[p].replica));
+    const ScheduleResult result =
+        scheduler_->ScheduleAndBind(PodSpecForWorkload(spec, pods_[p].replica));
     if (result.placement.node < 0) {
       if (result.message != pods_[p].message) {
         pods_[p].message = result.message;
@@ -981,7 +996,8 @@ std::vector<PodView> Simulator::Pods() const {
     v.ready = pod.phase == PodPhase::kServing || pod.phase == PodPhase::kFakeReady;
     v.available = pod.phase == PodPhase::kServing && !pod.terminating;
     v.terminating = pod.terminating;
-    const bool waiting = !bound || pod.phase == PodPhase::kPending || pod.phase == PodPhase::kPulling ||
+    const bool waiting = !bound || pod.phase == PodPhase::kPending ||
+                         pod.phase == PodPhase::kPulling ||
                          pod.phase == PodPhase::kImagePullBackOff;
     v.phase = waiting ? "Pending" : "Running";
     if (pod.terminating) {
@@ -994,7 +1010,8 @@ std::vector<PodView> Simulator::Pods() const {
       v.status = "ContainerCreating";
     } else if (pod.phase == PodPhase::kImagePullBackOff) {
       v.status = "ImagePullBackOff";
-    } else if (pod.phase == PodPhase::kCrashLoop || (pod.restarts > 0 && pod.phase == PodPhase::kLoading)) {
+    } else if (pod.phase == PodPhase::kCrashLoop ||
+               (pod.restarts > 0 && pod.phase == PodPhase::kLoading)) {
       v.status = "CrashLoopBackOff";
     } else {
       v.status = "Running";
@@ -1049,7 +1066,8 @@ void Simulator::BringNodeUp(int n, const NodeSettings& settings) {
   }
   std::string how = "is back";
   if (settings.isolation)
-    how += *settings.isolation == MemoryIsolation::kHard ? " with memory isolation hard" : " with memory isolation soft";
+    how += *settings.isolation == MemoryIsolation::kHard ? " with memory isolation hard"
+                                                         : " with memory isolation soft";
   NoteNode("NodeUp", n, how);
   SchedulePending();
 }
@@ -1059,9 +1077,12 @@ void Simulator::WakeAt(SimTime at, uint64_t token) {
   queue_.Push(std::max(at, now_), kOperatorWake, static_cast<uint32_t>(wake_tokens_.size() - 1));
 }
 
-void Simulator::EndRunAt(SimTime at) { end_ = std::min(end_, std::max(at, now_)); }
+void Simulator::EndRunAt(SimTime at) {
+  end_ = std::min(end_, std::max(at, now_));
+}
 
-void Simulator::Record(const std::string& kind, const std::string& pod, const std::string& message) {
+void Simulator::Record(const std::string& kind, const std::string& pod,
+                       const std::string& message) {
   if (cluster_result_.events.size() >= kMaxEvents) return;
   cluster_result_.events.push_back({now_, kind, pod, message});
 }
@@ -1146,7 +1167,8 @@ RunTimeline Simulator::CollectTimeline() {
         point.available_mean = in.available_ns / length;
         point.ready_mean = in.ready_ns / length;
       }
-      point.available_min = in.available_min == std::numeric_limits<int>::max() ? w.available : in.available_min;
+      point.available_min =
+          in.available_min == std::numeric_limits<int>::max() ? w.available : in.available_min;
       out.points.push_back(std::move(point));
     }
     const double measured = static_cast<double>(end_ - warmup_);
@@ -1582,7 +1604,8 @@ void Simulator::Account(int32_t r, bool success, int64_t ErrorCounts::*cause) {
   if (req.pod != kNone) {
     PodRun& pod = pods_[req.pod];
     // A terminating pod whose last request left is gone now, before its grace period ends.
-    if (--pod.outstanding == 0 && pod.terminating) queue_.Push(now_, kTerminated, static_cast<uint32_t>(req.pod));
+    if (--pod.outstanding == 0 && pod.terminating)
+      queue_.Push(now_, kTerminated, static_cast<uint32_t>(req.pod));
   }
   req.pod = kNone;
   req.stage = RequestStage::kGone;
@@ -1723,7 +1746,8 @@ RunResult Simulator::Run() {
         break;
       case kPodReady: {
         const int32_t p = static_cast<int32_t>(e.target);
-        if (pods_[p].generation == e.generation && pods_[p].phase == PodPhase::kUnready && pods_[p].start_unready) {
+        if (pods_[p].generation == e.generation && pods_[p].phase == PodPhase::kUnready &&
+            pods_[p].start_unready) {
           pods_[p].start_unready = false;
           pods_[p].message.clear();
           SetPhase(p, PodPhase::kServing);
@@ -1813,9 +1837,9 @@ RunResult Simulator::Collect() {
     r.name = pod.name;
     r.workload = spec.name;
     // A restarting container that is loading again still shows CrashLoopBackOff to the user.
-    r.state = pod.terminating                                         ? "Terminating"
+    r.state = pod.terminating                                       ? "Terminating"
               : pod.restarts > 0 && pod.phase == PodPhase::kLoading ? "CrashLoopBackOff"
-                                                                     : PhaseName(pod.phase);
+                                                                    : PhaseName(pod.phase);
     r.restarts = pod.restarts;
     r.bottleneck_gbps = pod.bottleneck_gbps;
     r.throughput_factor = pod.throughput_factor;
@@ -1848,7 +1872,9 @@ RunResult Simulator::Collect() {
 
 }  // namespace
 
-RunResult Simulate(const Scenario& scenario, uint64_t seed) { return Simulate(scenario, seed, RunOptions{}); }
+RunResult Simulate(const Scenario& scenario, uint64_t seed) {
+  return Simulate(scenario, seed, RunOptions{});
+}
 
 RunResult Simulate(const Scenario& scenario, uint64_t seed, const RunOptions& options) {
   Simulator simulator(scenario, seed, options);

@@ -72,7 +72,9 @@ const PodView* FindPod(const std::vector<PodView>& pods, const std::string& name
   return nullptr;
 }
 
-TEST_CASE("a deleted Deployment pod is replaced at once on another node, pulls its image, and the gap is no_replica") {
+TEST_CASE(
+    "a deleted Deployment pod is replaced at once on another node, pulls its image, and the gap is "
+    "no_replica") {
   const Scenario s = TwoNodes();
   ScriptedOperator op;
   std::vector<PodView> after_delete;
@@ -162,7 +164,8 @@ TEST_CASE("a replacement on a node that holds the image starts without pulling")
   CHECK(r.workloads[0].errors.no_replica == 0);
 }
 
-TEST_CASE("a StatefulSet pod comes back with its name once the old one is gone; a bare Pod does not") {
+TEST_CASE(
+    "a StatefulSet pod comes back with its name once the old one is gone; a bare Pod does not") {
   Scenario s = TwoNodes();
   s.workloads[0].kind = "StatefulSet";
   Workload bare = s.workloads[0];
@@ -188,7 +191,8 @@ TEST_CASE("a StatefulSet pod comes back with its name once the old one is gone; 
   CHECK(op.gone.size() == 2);
 }
 
-TEST_CASE("a node reset loses its image cache; a tag the registry deleted ends in ImagePullBackOff") {
+TEST_CASE(
+    "a node reset loses its image cache; a tag the registry deleted ends in ImagePullBackOff") {
   Scenario s = TwoNodes();
   s.node_pools[0].count = 1;
   s.node_pools[0].nodes.resize(1);
@@ -215,11 +219,13 @@ TEST_CASE("a node reset loses its image cache; a tag the registry deleted ends i
   CHECK(r.pods[0].state == "ImagePullBackOff");
   CHECK(r.pods[0].message.find("registry.example.com/ai/svc:v1") != std::string::npos);
   bool noted = false;
-  for (const ClusterEvent& e : r.cluster.events) noted |= e.kind == "ImagePullBackOff" && e.time == 400 * kS;
+  for (const ClusterEvent& e : r.cluster.events)
+    noted |= e.kind == "ImagePullBackOff" && e.time == 400 * kS;
   CHECK(noted);
 }
 
-TEST_CASE("a node back with hard isolation turns an over-quota pod fake Ready: Ready, never available") {
+TEST_CASE(
+    "a node back with hard isolation turns an over-quota pod fake Ready: Ready, never available") {
   Scenario s = TwoNodes();
   s.node_pools[0].count = 1;
   s.node_pools[0].nodes.resize(1);

@@ -606,9 +606,11 @@ Workload Reader::ReadWorkload(const Field& f) const {
           Fail(*c, "cards must be distinct and in increasing order");
         }
       }
-      if (auto r = ps.Get("ready")) pod.ready = Enum<bool>(*r, "true or false", {{"true", true}, {"false", false}});
+      if (auto r = ps.Get("ready"))
+        pod.ready = Enum<bool>(*r, "true or false", {{"true", true}, {"false", false}});
       if (auto r = ps.Get("ready_after")) {
-        if (pod.ready) Fail(*r, "ready_after is for a pod that is not Ready at the start", "add `ready: false`");
+        if (pod.ready)
+          Fail(*r, "ready_after is for a pod that is not Ready at the start", "add `ready: false`");
         pod.ready_after = Duration(*r);
       }
       for (const CurrentPod& other : w.pods) {

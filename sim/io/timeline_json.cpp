@@ -57,7 +57,8 @@ Json PointJson(const TimelinePoint& p) {
 
 Json AfterJson(const NodeSettings& after) {
   Json j = Json::object();
-  if (after.isolation) j["isolation"] = *after.isolation == MemoryIsolation::kHard ? "hard" : "soft";
+  if (after.isolation)
+    j["isolation"] = *after.isolation == MemoryIsolation::kHard ? "hard" : "soft";
   if (after.policy) j["policy"] = static_cast<int>(*after.policy);
   if (after.cgpu_version) j["cgpu_version"] = *after.cgpu_version;
   return j;

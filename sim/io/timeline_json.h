@@ -32,11 +32,12 @@ nlohmann::ordered_json UpgradeToJson(const UpgradeTimeline& upgrade, const Upgra
 std::string_view UpgradeOrderName(UpgradeOrder order);
 
 // A results document (ResultsToJson of the runs' summaries, variants named as the runs, which
-// writes each variant's `timeline`) with each rehearsal's `upgrade` added, and the top-level `command`
-// (the command line that wrote it, as `knobsim plan` documents carry it) after `scenario`.
-// Variants without a run of the same name are left as they are.
+// writes each variant's `timeline`) with each rehearsal's `upgrade` added, and the top-level
+// `command` (the command line that wrote it, as `knobsim plan` documents carry it) after
+// `scenario`. Variants without a run of the same name are left as they are.
 nlohmann::ordered_json AddUpgradeSections(const nlohmann::ordered_json& results_doc,
                                           const std::vector<UpgradeRun>& runs,
-                                          const UpgradeOptions& options, const std::string& command);
+                                          const UpgradeOptions& options,
+                                          const std::string& command);
 
 }  // namespace knobsim

@@ -28,8 +28,8 @@ Json MinimalResults() {
   doc["knobsim_version"] = "0.1.0";
   doc["scenario"] = "cgpu-upgrade";
   doc["seed"] = 8;
-  doc["variants"] = Json::array({Json{{"name", "upgrade-first"}}, Json{{"name", "fix-quotas-first"}},
-                                 Json{{"name", "other"}}});
+  doc["variants"] = Json::array({Json{{"name", "upgrade-first"}},
+                                 Json{{"name", "fix-quotas-first"}}, Json{{"name", "other"}}});
   return doc;
 }
 
@@ -89,8 +89,11 @@ TEST_CASE("upgrade JSON: nodes with their steps, blocked drains, options echo, q
   CHECK(o["drain_timeout_s"] == 600.0);
   CHECK(o["after"] == Json{{"isolation", "hard"}, {"cgpu_version", "1.5.10"}});
   REQUIRE(j["quota_fixes"].size() == 1);
-  CHECK(j["quota_fixes"][0] == Json{{"workload", "ai/ocr"}, {"from_units", 4}, {"to_units", 10},
-                                    {"peak_mib", 8848}, {"note", "7-day peak 8848 MiB + 10 %"}});
+  CHECK(j["quota_fixes"][0] == Json{{"workload", "ai/ocr"},
+                                    {"from_units", 4},
+                                    {"to_units", 10},
+                                    {"peak_mib", 8848},
+                                    {"note", "7-day peak 8848 MiB + 10 %"}});
   REQUIRE(j["nodes"].size() == 2);
   const Json& cpu = j["nodes"][1];
   CHECK(Keys(cpu) == std::vector<std::string>{"node", "pool", "zone", "outcome", "attempts",
@@ -145,8 +148,8 @@ TEST_CASE("AddUpgradeSections adds upgrade by variant name and command after sce
   const std::vector<UpgradeRun> runs = upgrade_sample::Comparison();
   const Json doc = AddUpgradeSections(MinimalResults(), runs, upgrade_sample::Options(),
                                       "knobsim upgrade s.yaml --compare");
-  CHECK(Keys(doc) ==
-        std::vector<std::string>{"schema", "knobsim_version", "scenario", "command", "seed", "variants"});
+  CHECK(Keys(doc) == std::vector<std::string>{"schema", "knobsim_version", "scenario", "command",
+                                              "seed", "variants"});
   CHECK(doc["command"] == "knobsim upgrade s.yaml --compare");
   REQUIRE(doc["variants"].size() == 3);
   // The timeline is ResultsToJson's to write (below); the rehearsal adds its `upgrade`.
@@ -174,8 +177,10 @@ TEST_CASE("ResultsToJson writes a variant's timeline when its first run collecte
 
 TEST_CASE("the upgrade sections are deterministic: the same runs give the same bytes") {
   const std::vector<UpgradeRun> runs = upgrade_sample::Comparison();
-  const std::string a = AddUpgradeSections(MinimalResults(), runs, upgrade_sample::Options(), "c").dump(2);
-  const std::string b = AddUpgradeSections(MinimalResults(), runs, upgrade_sample::Options(), "c").dump(2);
+  const std::string a =
+      AddUpgradeSections(MinimalResults(), runs, upgrade_sample::Options(), "c").dump(2);
+  const std::string b =
+      AddUpgradeSections(MinimalResults(), runs, upgrade_sample::Options(), "c").dump(2);
   CHECK(a == b);
 }
 

@@ -34,8 +34,8 @@ std::string AvailabilityChart(const std::string& variant, const Json& timeline) 
     XYSeries s;
     s.name = WorkloadId(w) + " (" + Text(Get(w, "desired")) + " wanted)";
     for (const Json& p : Items(Get(w, "points"))) {
-      s.points.push_back({Minutes(Get(p, "t_s")),
-                          desired > 0 ? Number(Get(p, "available_mean")) / desired : NAN});
+      s.points.push_back(
+          {Minutes(Get(p, "t_s")), desired > 0 ? Number(Get(p, "available_mean")) / desired : NAN});
     }
     c.series.push_back(std::move(s));
   }
@@ -50,7 +50,8 @@ std::string ErrorsChart(const std::string& variant, const Json& timeline) {
   const Json& workloads = Items(Get(timeline, "workloads"));
   std::vector<double> starts;
   if (!workloads.empty()) {
-    for (const Json& p : Items(Get(workloads[0], "points"))) starts.push_back(Minutes(Get(p, "t_s")));
+    for (const Json& p : Items(Get(workloads[0], "points")))
+      starts.push_back(Minutes(Get(p, "t_s")));
   }
   bool any = false;
   for (const char* cause : {"oom", "fake_ready", "no_replica", "interrupted", "timeout"}) {
@@ -125,7 +126,8 @@ std::string TimelineSections(const Json& doc) {
     const Json* timeline = Get(v, "timeline");
     if (timeline == nullptr || !timeline->is_object() || Get(v, "upgrade") != nullptr) continue;
     const std::string name = Text(Get(v, "name"));
-    out += fmt::format("<section id=\"timeline-{}\"><h2>Over time: {}</h2>\n", index++, HtmlEscape(name));
+    out += fmt::format("<section id=\"timeline-{}\"><h2>Over time: {}</h2>\n", index++,
+                       HtmlEscape(name));
     out += "<p class=\"meta\">Steps of " + Count(Number(Get(timeline, "step_s"))) +
            " s from the start of the run, warm-up included; replication 1.</p>\n";
     out += TimelineFigures(name, *timeline) + "</section>\n";

@@ -89,12 +89,14 @@ std::string GanttChart(const std::string& title, const Json& upgrade, double end
       "font-family=\"sans-serif\" font-size=\"12\"><title>{}</title>\n",
       nodes.empty() ? " no-data" : "", N(width), N(height), N(width), N(height), HtmlEscape(title));
   out += fmt::format(
-      "<text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"14\" font-weight=\"bold\">{}</text>\n",
+      "<text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-size=\"14\" "
+      "font-weight=\"bold\">{}</text>\n",
       N(width / 2), HtmlEscape(title));
   if (nodes.empty()) {
-    return out + fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#777\">no "
-                             "node was upgraded</text></svg>\n",
-                             N(width / 2), N(height / 2));
+    return out + fmt::format(
+                     "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#777\">no "
+                     "node was upgraded</text></svg>\n",
+                     N(width / 2), N(height / 2));
   }
   if (!(end_min > 0)) end_min = 1;
   auto x = [&](double minutes) { return left + std::clamp(minutes / end_min, 0.0, 1.0) * plot_w; };
@@ -103,63 +105,69 @@ std::string GanttChart(const std::string& title, const Json& upgrade, double end
   const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1;
   for (double t : ticks) {
     if (t < 0 || t > end_min + 1e-9) continue;
-    out += fmt::format("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e4e4e4\"/>"
-                       "<text x=\"{0}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
-                       N(x(t)), N(top), N(bottom + 5), N(bottom + 18), HtmlEscape(TickLabel(t, step)));
+    out += fmt::format(
+        "<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"#e4e4e4\"/>"
+        "<text x=\"{0}\" y=\"{3}\" text-anchor=\"middle\">{4}</text>\n",
+        N(x(t)), N(top), N(bottom + 5), N(bottom + 18), HtmlEscape(TickLabel(t, step)));
   }
-  out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">minutes from the start of the "
-                     "run</text>\n",
-                     N(left + plot_w / 2), N(bottom + 36));
+  out += fmt::format(
+      "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">minutes from the start of the "
+      "run</text>\n",
+      N(left + plot_w / 2), N(bottom + 36));
   const Json& blocked = Items(Get(upgrade, "blocked"));
   for (size_t i = 0; i < nodes.size(); ++i) {
     const Json& node = nodes[i];
     const std::string name = Text(Get(node, "node"));
     const double y = top + row_h * static_cast<double>(i);
-    const std::string label = name.size() > 28 ? "\xE2\x80\xA6" + name.substr(name.size() - 27) : name;
+    const std::string label =
+        name.size() > 28 ? "\xE2\x80\xA6" + name.substr(name.size() - 27) : name;
     out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", N(left - 8),
                        N(y + row_h / 2 + 4), HtmlEscape(label));
     for (const Bar& b : NodeBars(node, end_min)) {
       const double w = std::max(1.5, x(b.to) - x(b.from));
-      out += fmt::format("<rect class=\"mark\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
-                         "fill=\"{}\"><title>{}</title></rect>\n",
-                         N(x(b.from)), N(y + 4), N(w), N(row_h - 8), b.color,
-                         HtmlEscape(name + ": " + b.what + " " + At(b.from * 60) + " to " + At(b.to * 60)));
+      out += fmt::format(
+          "<rect class=\"mark\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
+          "fill=\"{}\"><title>{}</title></rect>\n",
+          N(x(b.from)), N(y + 4), N(w), N(row_h - 8), b.color,
+          HtmlEscape(name + ": " + b.what + " " + At(b.from * 60) + " to " + At(b.to * 60)));
     }
     for (const Json& bd : blocked) {
       if (Text(Get(bd, "node")) != name) continue;
       const double from = Minutes(Get(bd, "from_s"));
       const double until = Get(bd, "until_s") != nullptr ? Minutes(Get(bd, "until_s")) : end_min;
       if (!std::isfinite(from)) continue;
-      out += fmt::format("<rect class=\"mark\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"4\" "
-                         "fill=\"{}\"><title>{}</title></rect>\n",
-                         N(x(from)), N(y + row_h - 6), N(std::max(1.5, x(until) - x(from))),
-                         kBlockedColor,
-                         HtmlEscape(Text(Get(bd, "pod")) + " refused " + Text(Get(bd, "refusals")) +
-                                    " times by " + Text(Get(bd, "budget")) + ": " +
-                                    Text(Get(bd, "cause"))));
+      out += fmt::format(
+          "<rect class=\"mark\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"4\" "
+          "fill=\"{}\"><title>{}</title></rect>\n",
+          N(x(from)), N(y + row_h - 6), N(std::max(1.5, x(until) - x(from))), kBlockedColor,
+          HtmlEscape(Text(Get(bd, "pod")) + " refused " + Text(Get(bd, "refusals")) + " times by " +
+                     Text(Get(bd, "budget")) + ": " + Text(Get(bd, "cause"))));
     }
     const double back = Minutes(Get(node, "back_s"));
     if (std::isfinite(back)) {
-      out += fmt::format("<path class=\"mark\" d=\"M{} {} l5 {} l-5 {} l-5 {} z\" fill=\"{}\">"
-                         "<title>{}</title></path>\n",
-                         N(x(back)), N(y + 2), N(row_h / 2 - 2), N(row_h / 2 - 2),
-                         N(-(row_h / 2 - 2)), kBackColor, HtmlEscape(name + " back " + At(back * 60)));
+      out += fmt::format(
+          "<path class=\"mark\" d=\"M{} {} l5 {} l-5 {} l-5 {} z\" fill=\"{}\">"
+          "<title>{}</title></path>\n",
+          N(x(back)), N(y + 2), N(row_h / 2 - 2), N(row_h / 2 - 2), N(-(row_h / 2 - 2)), kBackColor,
+          HtmlEscape(name + " back " + At(back * 60)));
     }
   }
-  out += fmt::format("<polyline points=\"{0},{1} {0},{2} {3},{2}\" fill=\"none\" stroke=\"#555\"/>\n",
-                     N(left), N(top), N(bottom), N(left + plot_w));
+  out +=
+      fmt::format("<polyline points=\"{0},{1} {0},{2} {3},{2}\" fill=\"none\" stroke=\"#555\"/>\n",
+                  N(left), N(top), N(bottom), N(left + plot_w));
   // Legend under the axis title.
   double lx = left;
   const double ly = bottom + 58;
-  for (const auto& [label, color] : std::vector<std::pair<const char*, const char*>>{
-           {"draining", kDrainColor},
-           {"drain given up", kGaveUpColor},
-           {"down for the reset", kResetColor},
-           {"back, new settings", kBackColor},
-           {"429: PDB refused", kBlockedColor}}) {
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" fill=\"{}\"/>"
-                       "<text x=\"{}\" y=\"{}\">{}</text>\n",
-                       N(lx), N(ly - 9), color, N(lx + 20), N(ly), HtmlEscape(label));
+  for (const auto& [label, color] :
+       std::vector<std::pair<const char*, const char*>>{{"draining", kDrainColor},
+                                                        {"drain given up", kGaveUpColor},
+                                                        {"down for the reset", kResetColor},
+                                                        {"back, new settings", kBackColor},
+                                                        {"429: PDB refused", kBlockedColor}}) {
+    out += fmt::format(
+        "<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" fill=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\">{}</text>\n",
+        N(lx), N(ly - 9), color, N(lx + 20), N(ly), HtmlEscape(label));
     lx += 20 + 6.6 * static_cast<double>(std::string_view(label).size()) + 18;
   }
   return out + "</svg>\n";
@@ -209,11 +217,13 @@ std::string Summary(const std::vector<const Json*>& variants) {
     for (const std::string& p : broken) pods += (pods.empty() ? "" : ", ") + p;
     std::string upgraded;
     if (std::isfinite(finished)) {
-      upgraded = "finished in " + Span(finished - started) + " (" + At(started) + " to " + At(finished) + ")";
+      upgraded = "finished in " + Span(finished - started) + " (" + At(started) + " to " +
+                 At(finished) + ")";
     } else {
       std::vector<std::string> left;
       for (const Json& n : Items(Get(u, "nodes"))) {
-        if (Text(Get(n, "outcome")) != "upgraded") left.push_back(Text(Get(n, "node")) + " " + Text(Get(n, "outcome")));
+        if (Text(Get(n, "outcome")) != "upgraded")
+          left.push_back(Text(Get(n, "node")) + " " + Text(Get(n, "outcome")));
       }
       upgraded = "not finished";
       for (size_t i = 0; i < left.size(); ++i) upgraded += (i == 0 ? ": " : ", ") + left[i];
@@ -243,9 +253,11 @@ std::string VariantSection(const Json& v, size_t index) {
   if (!std::isfinite(end_min)) {  // no timeline: the last thing that happened
     end_min = 0;
     for (const Json& n : Items(Get(u, "nodes")))
-      for (const Json& s : Items(Get(n, "steps"))) end_min = std::max(end_min, Minutes(Get(s, "t_s")));
+      for (const Json& s : Items(Get(n, "steps")))
+        end_min = std::max(end_min, Minutes(Get(s, "t_s")));
   }
-  std::string out = fmt::format("<section id=\"upgrade-{}\"><h2>Upgrade: {}</h2>\n", index, HtmlEscape(name));
+  std::string out =
+      fmt::format("<section id=\"upgrade-{}\"><h2>Upgrade: {}</h2>\n", index, HtmlEscape(name));
   if (const std::string d = Text(Get(v, "description")); !d.empty()) {
     out += "<p class=\"meta\">" + HtmlEscape(d) + "</p>\n";
   }

@@ -23,9 +23,11 @@ Json UpgradeDocument(std::vector<UpgradeRun> runs = upgrade_sample::Comparison()
   Json variants = Json::array();
   // As ResultsToJson writes them: each variant with its run's timeline.
   for (const UpgradeRun& r : runs)
-    variants.push_back(Json{{"name", r.name}, {"description", "d"}, {"timeline", TimelineToJson(r.run.timeline)}});
+    variants.push_back(
+        Json{{"name", r.name}, {"description", "d"}, {"timeline", TimelineToJson(r.run.timeline)}});
   doc["variants"] = variants;
-  return AddUpgradeSections(doc, runs, upgrade_sample::Options(), "knobsim upgrade s.yaml --compare");
+  return AddUpgradeSections(doc, runs, upgrade_sample::Options(),
+                            "knobsim upgrade s.yaml --compare");
 }
 
 size_t CountOf(const std::string& text, const std::string& part) {
@@ -65,7 +67,8 @@ TEST_CASE("the Gantt chart draws each node's drain, reset and return, and the PD
   // gpu-1: draining, reset, back; cpu-1: the same and one blocked span.
   CHECK(CountOf(gantt, "class=\"mark\"") == 7);
   CHECK(gantt.find("gpu-1&#58; draining t+01&#58;00 to t+01&#58;05") != std::string::npos);
-  CHECK(gantt.find("cpu-1&#58; down for the reset t+05&#58;01 to t+08&#58;00") != std::string::npos);
+  CHECK(gantt.find("cpu-1&#58; down for the reset t+05&#58;01 to t+08&#58;00") !=
+        std::string::npos);
   CHECK(gantt.find("infra/etcd-0 refused 12 times by infra/etcd") != std::string::npos);
 }
 
@@ -82,7 +85,8 @@ TEST_CASE("a drain that timed out is drawn as given up, and an open reset runs t
   const std::string html = RenderReport(UpgradeDocument(runs), nullptr);
   const std::string gantt = Chart(html, "upgrade-first&#58; node timeline");
   CHECK(gantt.find("cpu-1&#58; drain given up t+04&#58;00 to t+09&#58;00") != std::string::npos);
-  CHECK(gantt.find("cpu-1&#58; down for the reset t+09&#58;20 to t+10&#58;00") != std::string::npos);
+  CHECK(gantt.find("cpu-1&#58; down for the reset t+09&#58;20 to t+10&#58;00") !=
+        std::string::npos);
   CHECK(html.find("not finished&#58; cpu-1 upgraded") == std::string::npos);
   CHECK(html.find("<td class=\"bad\">not finished</td>") != std::string::npos);
 }

@@ -16,10 +16,11 @@ Expected<int64_t> PeakMib(const Scenario& s, const Workload& w) {
   int64_t best = 0;
   for (const NodePool& p : s.node_pools) {
     if (p.gpu_type.empty() || p.schedule == GpuSchedule::kDefault) continue;
-    const bool selected = std::all_of(w.node_selector.begin(), w.node_selector.end(), [&p](const auto& kv) {
-      auto it = p.labels.find(kv.first);
-      return it != p.labels.end() && it->second == kv.second;
-    });
+    const bool selected =
+        std::all_of(w.node_selector.begin(), w.node_selector.end(), [&p](const auto& kv) {
+          auto it = p.labels.find(kv.first);
+          return it != p.labels.end() && it->second == kv.second;
+        });
     if (!selected) continue;
     const GpuType* t = s.catalog.Find(p.gpu_type);
     if (t == nullptr) continue;

@@ -25,8 +25,9 @@ struct QuotaFix {
   std::string workload;  // namespace/name
   int from_units = 0;    // gpu-mem units (GiB) for the whole pod, before
   int to_units = 0;      // after; equal to from_units when the workload was left alone
-  int64_t peak_mib = 0;  // peak per card (the largest over the card types it can land on); 0: unbounded
-  std::string note;      // why, in words
+  int64_t peak_mib =
+      0;             // peak per card (the largest over the card types it can land on); 0: unbounded
+  std::string note;  // why, in words
 };
 
 // Raises, in place, the gpu_mem of every workload with gpu_mem > 0 whose peak plus headroom

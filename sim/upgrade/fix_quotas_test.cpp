@@ -33,8 +33,9 @@ const Workload& Named(const Scenario& s, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("fix-quotas-first raises cgpu-upgrade's over-quota services to their peak + 12 % and "
-          "leaves the rest alone") {
+TEST_CASE(
+    "fix-quotas-first raises cgpu-upgrade's over-quota services to their peak + 12 % and "
+    "leaves the rest alone") {
   Expected<Scenario> read = ReadScenarioFile(RepositoryRoot() + "scenarios/cgpu-upgrade.yaml");
   REQUIRE_MESSAGE(read.ok(), Why(read));
   Scenario s = *read;
@@ -74,7 +75,8 @@ TEST_CASE("fix-quotas-first raises cgpu-upgrade's over-quota services to their p
   for (const Workload& w : s.workloads) {
     if (w.gpu_mem == 0) continue;
     const int64_t peak_a10 = 400 + w.memory.weights_mib + w.memory.activation_mib * w.concurrency;
-    CHECK_MESSAGE(peak_a10 < 0.9 * static_cast<double>(VisibleQuotaMib(23028, w.gpu_mem, 22)), w.name);
+    CHECK_MESSAGE(peak_a10 < 0.9 * static_cast<double>(VisibleQuotaMib(23028, w.gpu_mem, 22)),
+                  w.name);
   }
 }
 

@@ -37,7 +37,9 @@ Decoded Decode(uint64_t token) {
           static_cast<Purpose>(token & ((uint64_t{1} << kPurposeBits) - 1))};
 }
 
-std::string Quote(const std::string& s) { return "\"" + s + "\""; }
+std::string Quote(const std::string& s) {
+  return "\"" + s + "\"";
+}
 
 std::string Join(const std::vector<std::string>& parts, const std::string& sep = ", ") {
   std::string out;
@@ -73,7 +75,9 @@ const Labels& LabelsOf(const Scenario& s, const PodView& pod) {
   return w == nullptr ? kNone : w->labels;
 }
 
-std::string PodKey(const PodView& pod) { return pod.namespace_ + "/" + pod.name; }
+std::string PodKey(const PodView& pod) {
+  return pod.namespace_ + "/" + pod.name;
+}
 
 // The pod as the disruption controller counts it: a pod's controller is its workload (a
 // Deployment's ReplicaSet is summed once per Deployment), whose scale is its replicas; a
@@ -115,7 +119,9 @@ Eviction Evaluate(const Scenario& s, const std::vector<PodView>& pods, const Pod
   return e;
 }
 
-const char* IsolationName(MemoryIsolation i) { return i == MemoryIsolation::kHard ? "hard" : "soft"; }
+const char* IsolationName(MemoryIsolation i) {
+  return i == MemoryIsolation::kHard ? "hard" : "soft";
+}
 
 std::string SettingsText(const NodeSettings& s) {
   std::vector<std::string> parts;
@@ -133,9 +139,9 @@ struct RollingUpgrade::NodeRun {
   int node = -1;
   RunState state = RunState::kQueued;
   SimTime attempt_started = -1;
-  SimTime retry_at = -1;      // the retry wake already asked for in this attempt
-  bool timed_out = false;     // the last attempt gave up
-  std::set<int> refused;      // pods answered 429 in this attempt
+  SimTime retry_at = -1;               // the retry wake already asked for in this attempt
+  bool timed_out = false;              // the last attempt gave up
+  std::set<int> refused;               // pods answered 429 in this attempt
   std::map<int, size_t> open_blocked;  // pod id -> index in timeline_.blocked
 };
 
@@ -212,8 +218,8 @@ void RollingUpgrade::Advance(ClusterControl& cluster) {
   }
   if (in_progress_ > 0 || !queue_.empty() || end_requested_) return;
   // Nothing left to do: every node is upgraded, or the rest are blocked for good (a 500).
-  const bool all_upgraded = std::all_of(runs_.begin(), runs_.end(),
-                                        [](const NodeRun& r) { return r.state == RunState::kDone; });
+  const bool all_upgraded = std::all_of(
+      runs_.begin(), runs_.end(), [](const NodeRun& r) { return r.state == RunState::kDone; });
   if (all_upgraded) timeline_.finished = cluster.Now();
   end_requested_ = true;
   cluster.EndRunAt(cluster.Now() + options_.tail);
@@ -231,7 +237,8 @@ void RollingUpgrade::StartAttempt(ClusterControl& cluster, int run) {
   r.retry_at = -1;
   r.refused.clear();
   cluster.SetCordoned(r.node, true);
-  nu.steps.push_back({now, "cordoned", "", nu.attempts > 1 ? "attempt " + std::to_string(nu.attempts) : ""});
+  nu.steps.push_back(
+      {now, "cordoned", "", nu.attempts > 1 ? "attempt " + std::to_string(nu.attempts) : ""});
   cluster.Record("Cordoned", "", "node/" + nu.node + " cordoned");
   // kubectl drain's pre-flight filter (semantics.md §4.3): pods that declare no controller
   // stop the whole drain unless --force.
@@ -240,11 +247,13 @@ void RollingUpgrade::StartAttempt(ClusterControl& cluster, int run) {
     std::vector<std::string> bare;
     for (const PodView& p : cluster.Pods()) {
       const Workload* w = WorkloadOf(s, p);
-      if (p.node == r.node && !p.terminating && w != nullptr && w->kind == "Pod") bare.push_back(PodKey(p));
+      if (p.node == r.node && !p.terminating && w != nullptr && w->kind == "Pod")
+        bare.push_back(PodKey(p));
     }
     if (!bare.empty()) {
-      FailDrain(cluster, run,
-                "cannot delete Pods that declare no controller (use --force to override): " + Join(bare));
+      FailDrain(
+          cluster, run,
+          "cannot delete Pods that declare no controller (use --force to override): " + Join(bare));
       return;
     }
   }
@@ -279,7 +288,8 @@ void RollingUpgrade::DrainPass(ClusterControl& cluster, int run) {
         const bool evicted = d.outcome == EvictionOutcome::kEvicted;
         cluster.DeletePod(id, "drain of node " + nu.node + ": " + d.message);
         nu.steps.push_back({now, evicted ? "evicted" : "deleted", key, d.message});
-        cluster.Record("Evicted", key, "node " + nu.node + ": pod/" + pod.name + " evicted (" + d.message + ")");
+        cluster.Record("Evicted", key,
+                       "node " + nu.node + ": pod/" + pod.name + " evicted (" + d.message + ")");
         if (auto open = r.open_blocked.find(id); open != r.open_blocked.end()) {
           timeline_.blocked[open->second].until = now;
           r.open_blocked.erase(open);
@@ -293,9 +303,10 @@ void RollingUpgrade::DrainPass(ClusterControl& cluster, int run) {
         if (r.refused.insert(id).second) {
           nu.steps.push_back({now, "eviction-refused", key, d.cause});
           cluster.Record("EvictionRefused", key,
-                         "node " + nu.node + ": error when evicting pods/" + Quote(pod.name) + " -n " +
-                             Quote(pod.namespace_) + " (will retry after " +
-                             FormatDuration(options_.retry_interval) + "): " + d.message + " " + d.cause);
+                         "node " + nu.node + ": error when evicting pods/" + Quote(pod.name) +
+                             " -n " + Quote(pod.namespace_) + " (will retry after " +
+                             FormatDuration(options_.retry_interval) + "): " + d.message + " " +
+                             d.cause);
         }
         auto open = r.open_blocked.find(id);
         if (open == r.open_blocked.end()) {
@@ -315,7 +326,8 @@ void RollingUpgrade::DrainPass(ClusterControl& cluster, int run) {
       case EvictionOutcome::kMultipleBudgets: {
         // kubectl drain reports the error and the drain fails once this round is done; the
         // budgets do not change by themselves, so retrying would fail the same way.
-        const std::string why = "evicting pod " + key + ": " + d.message + " (" + Join(e.budgets) + ")";
+        const std::string why =
+            "evicting pod " + key + ": " + d.message + " (" + Join(e.budgets) + ")";
         if (!failure.empty()) failure += "; ";
         failure += why;
         BlockedDrain b;
@@ -361,8 +373,9 @@ void RollingUpgrade::CheckDrained(ClusterControl& cluster, int run) {
   r.timed_out = false;
   cluster.TakeNodeDown(r.node, "cGPU upgrade: node reset");
   nu.steps.push_back({now, "reset", "", "down for " + FormatDuration(options_.reset_time)});
-  cluster.Record("NodeReset", "", "node " + nu.node + " taken down for its reset (" +
-                                      FormatDuration(options_.reset_time) + ")");
+  cluster.Record("NodeReset", "",
+                 "node " + nu.node + " taken down for its reset (" +
+                     FormatDuration(options_.reset_time) + ")");
   cluster.WakeAt(now + options_.reset_time, Token(run, nu.attempts, Purpose::kBack));
 }
 
@@ -382,7 +395,8 @@ void RollingUpgrade::GiveUp(ClusterControl& cluster, int run) {
       if (p.node == r.node && Drainable(s, p))
         holding.push_back(PodKey(p) + (p.terminating ? " (terminating)" : ""));
   }
-  const std::string detail = "drain did not finish within " + FormatDuration(options_.drain_timeout) +
+  const std::string detail = "drain did not finish within " +
+                             FormatDuration(options_.drain_timeout) +
                              (holding.empty() ? "" : ": " + Join(holding));
   nu.steps.push_back({now, "drain-timeout", "", detail});
   cluster.Record("DrainTimeout", "", "node " + nu.node + ": " + detail);
@@ -439,18 +453,28 @@ void RollingUpgrade::CloseBlocked(int run, SimTime at, bool gave_up) {
   r.open_blocked.clear();
 }
 
-const UpgradeTimeline& RollingUpgrade::Finish(const ClusterControl& /*cluster*/) { return Finish(); }
+const UpgradeTimeline& RollingUpgrade::Finish(const ClusterControl& /*cluster*/) {
+  return Finish();
+}
 
 const UpgradeTimeline& RollingUpgrade::Finish() {
   for (size_t i = 0; i < runs_.size(); ++i) {
     const NodeRun& r = runs_[i];
     NodeUpgrade& nu = timeline_.nodes[i];
     switch (r.state) {
-      case RunState::kDone: nu.outcome = "upgraded"; break;
+      case RunState::kDone:
+        nu.outcome = "upgraded";
+        break;
       case RunState::kFailed:
-      case RunState::kDraining: nu.outcome = "blocked"; break;
-      case RunState::kDown: nu.outcome = "in-progress"; break;
-      case RunState::kQueued: nu.outcome = r.timed_out ? "blocked" : "not-started"; break;
+      case RunState::kDraining:
+        nu.outcome = "blocked";
+        break;
+      case RunState::kDown:
+        nu.outcome = "in-progress";
+        break;
+      case RunState::kQueued:
+        nu.outcome = r.timed_out ? "blocked" : "not-started";
+        break;
     }
   }
   return timeline_;
@@ -468,7 +492,8 @@ Expected<std::vector<int>> UpgradePlanOrder(const Scenario& scenario, const Upgr
     return fail("--max-unavailable", std::to_string(o.max_unavailable) + " is not at least 1",
                 "at most this many nodes are cordoned at once; 1 drains one node at a time");
   if (o.reset_time < 0) return fail("--reset-time", "the reset time is negative");
-  if (o.drain_timeout < 0) return fail("--drain-timeout", "the drain timeout is negative", "0 waits forever");
+  if (o.drain_timeout < 0)
+    return fail("--drain-timeout", "the drain timeout is negative", "0 waits forever");
   if (o.retry_interval <= 0) return fail("--retry-interval", "the retry interval is not positive");
   if (o.tail < 0) return fail("--tail", "the tail is negative");
 
@@ -490,8 +515,10 @@ Expected<std::vector<int>> UpgradePlanOrder(const Scenario& scenario, const Upgr
   std::vector<int> order;
   if (o.order == UpgradeOrder::kNodeList) {
     if (!o.pools.empty())
-      return fail("--pools", "--pools does not apply to --order node-list", "--nodes is the scope there");
-    if (o.nodes.empty()) return fail("--nodes", "--order node-list needs the nodes to upgrade", "--nodes N1,N2,...");
+      return fail("--pools", "--pools does not apply to --order node-list",
+                  "--nodes is the scope there");
+    if (o.nodes.empty())
+      return fail("--nodes", "--order node-list needs the nodes to upgrade", "--nodes N1,N2,...");
     for (const std::string& n : o.nodes) {
       auto it = std::find(names.begin(), names.end(), n);
       if (it == names.end())
@@ -504,18 +531,21 @@ Expected<std::vector<int>> UpgradePlanOrder(const Scenario& scenario, const Upgr
     return order;
   }
 
-  if (!o.nodes.empty()) return fail("--nodes", "--nodes needs --order node-list", "or leave --order out");
+  if (!o.nodes.empty())
+    return fail("--nodes", "--nodes needs --order node-list", "or leave --order out");
   std::vector<bool> in_scope(scenario.node_pools.size(), false);
   if (o.pools.empty()) {
     for (size_t p = 0; p < scenario.node_pools.size(); ++p)
-      in_scope[p] = scenario.node_pools[p].gpus_per_node > 0 && !scenario.node_pools[p].gpu_type.empty();
+      in_scope[p] =
+          scenario.node_pools[p].gpus_per_node > 0 && !scenario.node_pools[p].gpu_type.empty();
   } else {
     std::vector<std::string> pool_names;
     for (const NodePool& p : scenario.node_pools) pool_names.push_back(p.name);
     for (const std::string& name : o.pools) {
       auto it = std::find(pool_names.begin(), pool_names.end(), name);
       if (it == pool_names.end())
-        return fail("--pools", "unknown node pool " + Quote(name), SuggestName(name, pool_names, "node pools:"));
+        return fail("--pools", "unknown node pool " + Quote(name),
+                    SuggestName(name, pool_names, "node pools:"));
       const auto p = static_cast<size_t>(it - pool_names.begin());
       if (in_scope[p]) return fail("--pools", "node pool " + Quote(name) + " is listed twice");
       in_scope[p] = true;
@@ -525,7 +555,8 @@ Expected<std::vector<int>> UpgradePlanOrder(const Scenario& scenario, const Upgr
     if (in_scope[all[i].pool]) order.push_back(static_cast<int>(i));
   if (order.empty())
     return fail("--pools",
-                o.pools.empty() ? "no node pool with GPUs to upgrade" : "the node pools given have no nodes",
+                o.pools.empty() ? "no node pool with GPUs to upgrade"
+                                : "the node pools given have no nodes",
                 o.pools.empty() ? "name the pools with --pools or the nodes with --nodes" : "");
   if (o.order == UpgradeOrder::kZone) {
     // Zone by zone, sorted by name; inside a zone the pool order stays (a stable sort).

@@ -52,9 +52,9 @@ struct UpgradeOptions {
   // 0 waits forever, like kubectl drain's own default (--timeout=0s).
   SimTime drain_timeout = 10 * 60 * kNanosPerSecond;
   SimTime retry_interval = 5 * kNanosPerSecond;  // kubectl drain's wait after a 429
-  SimTime tail = 10 * 60 * kNanosPerSecond;       // simulated after the last node is back
+  SimTime tail = 10 * 60 * kNanosPerSecond;      // simulated after the last node is back
   bool force = false;  // kubectl drain --force: pods without a controller are deleted too
-  NodeSettings after;              // what every reset node comes back with
+  NodeSettings after;  // what every reset node comes back with
 };
 
 // One thing that happened to a node; `what` is one of
@@ -77,11 +77,11 @@ struct NodeUpgrade {
   // the end) |
   // in-progress (down or coming back at the end) | not-started
   std::string outcome = "not-started";
-  int attempts = 0;           // drain attempts
-  int refusals = 0;           // 429 answers over all attempts
-  SimTime cordoned = -1;      // first cordon
-  SimTime drained = -1;       // the drain that succeeded
-  SimTime back = -1;          // back with the new settings and uncordoned
+  int attempts = 0;       // drain attempts
+  int refusals = 0;       // 429 answers over all attempts
+  SimTime cordoned = -1;  // first cordon
+  SimTime drained = -1;   // the drain that succeeded
+  SimTime back = -1;      // back with the new settings and uncordoned
   std::vector<NodeStep> steps;
 };
 
@@ -101,7 +101,7 @@ struct BlockedDrain {
 
 struct UpgradeTimeline {
   SimTime started = -1;
-  SimTime finished = -1;  // the last node back; -1: not finished when the run ended
+  SimTime finished = -1;           // the last node back; -1: not finished when the run ended
   std::vector<NodeUpgrade> nodes;  // in upgrade order
   std::vector<BlockedDrain> blocked;
 };
@@ -113,7 +113,8 @@ struct UpgradeTimeline {
 // "--tail") for an unknown node or pool (with a did-you-mean hint), one listed twice, an
 // empty scope, `nodes` without kNodeList or `pools` with it, max_unavailable < 1, negative
 // times or a retry interval that is not positive.
-Expected<std::vector<int>> UpgradePlanOrder(const Scenario& scenario, const UpgradeOptions& options);
+Expected<std::vector<int>> UpgradePlanOrder(const Scenario& scenario,
+                                            const UpgradeOptions& options);
 
 // Starts at `options.start` (the scenario's warm-up end when < 0) and asks the run to end
 // `tail` after the last node is back, or once only nodes blocked for good are left.

@@ -32,7 +32,8 @@ class FakeCluster : public ClusterControl {
     for (size_t p = 0; p < scenario_.node_pools.size(); ++p) {
       const NodePool& pool = scenario_.node_pools[p];
       for (int i = 0; i < pool.count; ++i)
-        nodes_.push_back({PoolNodeName(pool, i), static_cast<int>(p), PoolNodeZone(pool, i), false, false});
+        nodes_.push_back(
+            {PoolNodeName(pool, i), static_cast<int>(p), PoolNodeZone(pool, i), false, false});
     }
   }
 
@@ -53,7 +54,8 @@ class FakeCluster : public ClusterControl {
     FAIL("no workload " << name);
     return -1;
   }
-  int AddPod(const std::string& workload, const std::string& name, const std::string& node, bool ready = true) {
+  int AddPod(const std::string& workload, const std::string& name, const std::string& node,
+             bool ready = true) {
     PodView p;
     p.id = next_id_++;
     p.workload = WorkloadIndex(workload);
@@ -79,7 +81,9 @@ class FakeCluster : public ClusterControl {
     if (on_gone) on_gone(p);
     if (op_ != nullptr) op_->PodGone(*this, id);
   }
-  void At(SimTime t, std::function<void()> f) { queue_.emplace(std::make_tuple(t, seq_++), Item{0, std::move(f)}); }
+  void At(SimTime t, std::function<void()> f) {
+    queue_.emplace(std::make_tuple(t, seq_++), Item{0, std::move(f)});
+  }
   // Runs everything due up to `until`, in time order (then in the order asked).
   void RunUntil(SimTime until) {
     while (!queue_.empty() && std::get<0>(queue_.begin()->first) <= until) {
@@ -99,7 +103,9 @@ class FakeCluster : public ClusterControl {
       if (p.name == name) return &p;
     return nullptr;
   }
-  bool Cordoned(const std::string& node) const { return nodes_[static_cast<size_t>(NodeIndex(node))].cordoned; }
+  bool Cordoned(const std::string& node) const {
+    return nodes_[static_cast<size_t>(NodeIndex(node))].cordoned;
+  }
 
   struct Recorded {
     SimTime at;
@@ -124,7 +130,8 @@ class FakeCluster : public ClusterControl {
   }
   void SetCordoned(int node, bool cordoned) override {
     nodes_.at(static_cast<size_t>(node)).cordoned = cordoned;
-    const int n = static_cast<int>(std::count_if(nodes_.begin(), nodes_.end(), [](const NodeView& v) { return v.cordoned; }));
+    const int n = static_cast<int>(
+        std::count_if(nodes_.begin(), nodes_.end(), [](const NodeView& v) { return v.cordoned; }));
     max_cordoned = std::max(max_cordoned, n);
   }
   void DeletePod(int id, const std::string& /*why*/) override {
@@ -149,8 +156,9 @@ class FakeCluster : public ClusterControl {
   }
   void BringNodeUp(int node, const NodeSettings& settings) override {
     nodes_.at(static_cast<size_t>(node)).down = false;
-    brought_up.emplace_back(now_, nodes_.at(static_cast<size_t>(node)).name +
-                                      (settings.isolation == MemoryIsolation::kHard ? " hard" : ""));
+    brought_up.emplace_back(now_,
+                            nodes_.at(static_cast<size_t>(node)).name +
+                                (settings.isolation == MemoryIsolation::kHard ? " hard" : ""));
   }
   void WakeAt(SimTime at, uint64_t token) override {
     CHECK(at >= now_);
@@ -158,7 +166,8 @@ class FakeCluster : public ClusterControl {
     queue_.emplace(std::make_tuple(at, seq_++), Item{token, nullptr});
   }
   void EndRunAt(SimTime at) override { end_at_ = at; }
-  void Record(const std::string& kind, const std::string& pod, const std::string& message) override {
+  void Record(const std::string& kind, const std::string& pod,
+              const std::string& message) override {
     recorded.push_back({now_, kind, pod, message});
   }
 
@@ -217,7 +226,8 @@ Scenario EtcdScenario() {
   Scenario s;
   s.run.warmup = 120 * kS;
   s.node_pools = {Pool("g", 2, true), Pool("c", 3, false), Pool("s", 3, false)};
-  s.workloads = {MakeWorkload("etcd", "infra", "StatefulSet", 3), MakeWorkload("web", "ai", "Deployment", 2),
+  s.workloads = {MakeWorkload("etcd", "infra", "StatefulSet", 3),
+                 MakeWorkload("web", "ai", "Deployment", 2),
                  MakeWorkload("agent", "kube-system", "DaemonSet", 1)};
   s.kube.pdbs = {Budget("infra", "etcd", "etcd", IntOrPercent{51, true})};
   return s;
@@ -253,7 +263,8 @@ std::vector<std::string> Whats(const NodeUpgrade& n) {
 }
 
 int CountSteps(const NodeUpgrade& n, const std::string& what) {
-  return static_cast<int>(std::count_if(n.steps.begin(), n.steps.end(), [&](const NodeStep& s) { return s.what == what; }));
+  return static_cast<int>(std::count_if(n.steps.begin(), n.steps.end(),
+                                        [&](const NodeStep& s) { return s.what == what; }));
 }
 
 // Starts a not-Ready replacement of a gone etcd member on the next spare node, Ready 30 s later.
@@ -267,8 +278,9 @@ void ReplaceEtcdMembers(FakeCluster& c, int* spare) {
 
 }  // namespace
 
-TEST_CASE("Appendix B: with 3 Ready etcd members under minAvailable 51%, the first eviction goes "
-          "through and the second gets 429 'needs 2 healthy pods and has 2 currently'") {
+TEST_CASE(
+    "Appendix B: with 3 Ready etcd members under minAvailable 51%, the first eviction goes "
+    "through and the second gets 429 'needs 2 healthy pods and has 2 currently'") {
   FakeCluster c(EtcdScenario());
   c.AddPod("etcd", "etcd-0", "c-0");
   c.AddPod("etcd", "etcd-1", "c-1");
@@ -286,7 +298,8 @@ TEST_CASE("Appendix B: with 3 Ready etcd members under minAvailable 51%, the fir
   CHECK(c0.steps[1].detail == "evicted: budget etcd allowed 1 disruption");
   REQUIRE(Whats(c1) == std::vector<std::string>{"cordoned", "eviction-refused"});
   CHECK(c1.steps[1].pod == "infra/etcd-1");
-  CHECK(c1.steps[1].detail == "The disruption budget etcd needs 2 healthy pods and has 2 currently");
+  CHECK(c1.steps[1].detail ==
+        "The disruption budget etcd needs 2 healthy pods and has 2 currently");
   CHECK(c1.refusals == 1);
   REQUIRE(t.blocked.size() == 1);
   CHECK(t.blocked[0].node == "c-1");
@@ -295,8 +308,9 @@ TEST_CASE("Appendix B: with 3 Ready etcd members under minAvailable 51%, the fir
   CHECK(t.blocked[0].from == 120 * kS);
   CHECK(t.blocked[0].until == -1);
   // The cluster events name the node and the pod, with kubectl's wording.
-  const auto refused = std::find_if(c.recorded.begin(), c.recorded.end(),
-                                    [](const FakeCluster::Recorded& r) { return r.kind == "EvictionRefused"; });
+  const auto refused =
+      std::find_if(c.recorded.begin(), c.recorded.end(),
+                   [](const FakeCluster::Recorded& r) { return r.kind == "EvictionRefused"; });
   REQUIRE(refused != c.recorded.end());
   CHECK(refused->pod == "infra/etcd-1");
   CHECK(refused->message.find("c-1") != std::string::npos);
@@ -304,8 +318,9 @@ TEST_CASE("Appendix B: with 3 Ready etcd members under minAvailable 51%, the fir
   CHECK(refused->message.find("needs 2 healthy pods and has 2 currently") != std::string::npos);
 }
 
-TEST_CASE("while an etcd member is unready, a Ready member's node waits on 429 every 5 s and the "
-          "unready member's node drains at once (IfHealthyBudget)") {
+TEST_CASE(
+    "while an etcd member is unready, a Ready member's node waits on 429 every 5 s and the "
+    "unready member's node drains at once (IfHealthyBudget)") {
   FakeCluster c(EtcdScenario());
   c.grace = 10 * kS;
   c.AddPod("etcd", "etcd-0", "c-0");
@@ -326,7 +341,7 @@ TEST_CASE("while an etcd member is unready, a Ready member's node waits on 429 e
   // The Ready member's node is refused and retries every 5 s, one step for the first refusal.
   c.RunUntil(120 * kS + 9 * kS);
   const NodeUpgrade& c0 = NodeOf(up.timeline(), "c-0");
-  CHECK(c0.refusals == 2);  // t+0 and t+5 s
+  CHECK(c0.refusals == 2);         // t+0 and t+5 s
   c.RunUntil(120 * kS + 10 * kS);  // etcd-2 gone: c-2 drains and goes down
   CHECK(c2.drained == 130 * kS);
   CHECK(Whats(c2) == std::vector<std::string>{"cordoned", "deleted", "drained", "reset"});
@@ -334,14 +349,16 @@ TEST_CASE("while an etcd member is unready, a Ready member's node waits on 429 e
   CHECK(c0.refusals == 6);  // 0, 5, 10, 15, 20, 25 s
   CHECK(CountSteps(c0, "eviction-refused") == 1);
   CHECK(CountSteps(c0, "evicted") == 0);
-  CHECK(std::count_if(c.recorded.begin(), c.recorded.end(),
-                      [](const FakeCluster::Recorded& r) { return r.kind == "EvictionRefused"; }) == 1);
+  CHECK(std::count_if(c.recorded.begin(), c.recorded.end(), [](const FakeCluster::Recorded& r) {
+          return r.kind == "EvictionRefused";
+        }) == 1);
   // The operator asked for one retry wake per 5 s, no more.
   CHECK(std::count(c.wake_times.begin(), c.wake_times.end(), 125 * kS) == 1);
 }
 
-TEST_CASE("once every etcd member is Ready again, the blocked drain goes on; drains proceed one "
-          "member at a time") {
+TEST_CASE(
+    "once every etcd member is Ready again, the blocked drain goes on; drains proceed one "
+    "member at a time") {
   FakeCluster c(EtcdScenario());
   c.grace = 10 * kS;
   int spare = 0;
@@ -367,7 +384,8 @@ TEST_CASE("once every etcd member is Ready again, the blocked drain goes on; dra
   CHECK(t.blocked[0].pod == "infra/etcd-1");
   CHECK(t.blocked[0].until == 160 * kS);
   CHECK(t.blocked[0].refusals == 8);
-  CHECK(t.blocked[0].cause == "The disruption budget etcd needs 2 healthy pods and has 2 currently");
+  CHECK(t.blocked[0].cause ==
+        "The disruption budget etcd needs 2 healthy pods and has 2 currently");
   CHECK_FALSE(t.blocked[0].gave_up);
   CHECK(t.blocked[1].until == 200 * kS);
   // Never more than one member down: at each eviction the other two were healthy.
@@ -375,8 +393,9 @@ TEST_CASE("once every etcd member is Ready again, the blocked drain goes on; dra
   CHECK(c.end_at_ == t.finished + o.tail);
 }
 
-TEST_CASE("max_unavailable bounds the nodes cordoned at once, and the run ends the tail after the "
-          "last node is back") {
+TEST_CASE(
+    "max_unavailable bounds the nodes cordoned at once, and the run ends the tail after the "
+    "last node is back") {
   for (int max_unavailable : {1, 2}) {
     CAPTURE(max_unavailable);
     Scenario s;
@@ -385,7 +404,8 @@ TEST_CASE("max_unavailable bounds the nodes cordoned at once, and the run ends t
     s.workloads = {MakeWorkload("web", "ai", "Deployment", 4)};
     FakeCluster c(s);
     c.grace = 10 * kS;
-    for (int i = 0; i < 4; ++i) c.AddPod("web", "web-" + std::to_string(i), "g-" + std::to_string(i));
+    for (int i = 0; i < 4; ++i)
+      c.AddPod("web", "web-" + std::to_string(i), "g-" + std::to_string(i));
     UpgradeOptions o;
     o.max_unavailable = max_unavailable;
     o.after.isolation = MemoryIsolation::kHard;
@@ -402,7 +422,8 @@ TEST_CASE("max_unavailable bounds the nodes cordoned at once, and the run ends t
       CHECK(n.outcome == "upgraded");
       CHECK(n.attempts == 1);
       CHECK(n.back - n.drained == 15 * kMin);
-      CHECK(Whats(n) == std::vector<std::string>{"cordoned", "deleted", "drained", "reset", "back", "uncordoned"});
+      CHECK(Whats(n) == std::vector<std::string>{"cordoned", "deleted", "drained", "reset", "back",
+                                                 "uncordoned"});
       CHECK(n.steps[1].detail == "no disruption budget selects the pod");
     }
     CHECK(NodeOf(t, "g-1").cordoned == (max_unavailable == 1 ? 300 * kS + per_node : 300 * kS));
@@ -467,7 +488,8 @@ TEST_CASE("a drain that times out uncordons the node and puts it back at the end
   s.run.warmup = 0;
   s.node_pools = {Pool("g", 2, true)};
   // One replica under minAvailable 1: the budget never allows its eviction.
-  s.workloads = {MakeWorkload("db", "ai", "Deployment", 1), MakeWorkload("web", "ai", "Deployment", 1)};
+  s.workloads = {MakeWorkload("db", "ai", "Deployment", 1),
+                 MakeWorkload("web", "ai", "Deployment", 1)};
   s.kube.pdbs = {Budget("ai", "db", "db", IntOrPercent{1, false})};
   FakeCluster c(s);
   c.grace = 10 * kS;
@@ -482,10 +504,12 @@ TEST_CASE("a drain that times out uncordons the node and puts it back at the end
   const UpgradeTimeline& t = up.timeline();
   const NodeUpgrade& g0 = NodeOf(t, "g-0");
   const NodeUpgrade& g1 = NodeOf(t, "g-1");
-  CHECK(Whats(g0) == std::vector<std::string>{"cordoned", "eviction-refused", "drain-timeout", "uncordoned"});
+  CHECK(Whats(g0) ==
+        std::vector<std::string>{"cordoned", "eviction-refused", "drain-timeout", "uncordoned"});
   CHECK(g0.steps[2].at == 60 * kS);
   CHECK(g0.steps[2].detail ==
-        "drain did not finish within 1m: ai/db-0 (PDB ai/db: The disruption budget db needs 1 healthy "
+        "drain did not finish within 1m: ai/db-0 (PDB ai/db: The disruption budget db needs 1 "
+        "healthy "
         "pods and has 1 currently)");
   CHECK(g0.refusals == 12);  // 0, 5, ..., 55 s: the timeout at 60 s wins over that instant's retry
   CHECK_FALSE(c.Cordoned("g-0"));
@@ -515,8 +539,10 @@ TEST_CASE("a pod two budgets select fails the drain with a 500 and its node is b
   Scenario s;
   s.run.warmup = 0;
   s.node_pools = {Pool("g", 2, true)};
-  s.workloads = {MakeWorkload("db", "ai", "Deployment", 3), MakeWorkload("web", "ai", "Deployment", 1)};
-  s.kube.pdbs = {Budget("ai", "db-a", "db", IntOrPercent{1, false}), Budget("ai", "db-b", "db", std::nullopt, IntOrPercent{1, false})};
+  s.workloads = {MakeWorkload("db", "ai", "Deployment", 3),
+                 MakeWorkload("web", "ai", "Deployment", 1)};
+  s.kube.pdbs = {Budget("ai", "db-a", "db", IntOrPercent{1, false}),
+                 Budget("ai", "db-b", "db", std::nullopt, IntOrPercent{1, false})};
   FakeCluster c(s);
   c.grace = 10 * kS;
   c.AddPod("db", "db-0", "g-0");
@@ -541,7 +567,8 @@ TEST_CASE("a pod two budgets select fails the drain with a 500 and its node is b
   // ends the tail after the last failure, unfinished.
   const NodeUpgrade& g1 = NodeOf(t, "g-1");
   CHECK(g1.outcome == "blocked");
-  CHECK(CountSteps(g1, "deleted") == 1);  // web-0 (no budget) went: kubectl evicts the others concurrently
+  CHECK(CountSteps(g1, "deleted") ==
+        1);  // web-0 (no budget) went: kubectl evicts the others concurrently
   CHECK(t.finished == -1);
   CHECK(c.end_at_ == 0 + o.tail);
   REQUIRE(t.blocked.size() == 2);
@@ -549,12 +576,15 @@ TEST_CASE("a pod two budgets select fails the drain with a 500 and its node is b
   CHECK(t.blocked[0].gave_up);
 }
 
-TEST_CASE("a node blocked for good does not stop the others, and the run ends once only it is left") {
+TEST_CASE(
+    "a node blocked for good does not stop the others, and the run ends once only it is left") {
   Scenario s;
   s.run.warmup = 0;
   s.node_pools = {Pool("g", 2, true)};
-  s.workloads = {MakeWorkload("db", "ai", "Deployment", 1), MakeWorkload("web", "ai", "Deployment", 1)};
-  s.kube.pdbs = {Budget("ai", "db-a", "db", IntOrPercent{0, false}), Budget("ai", "db-b", "db", IntOrPercent{0, false})};
+  s.workloads = {MakeWorkload("db", "ai", "Deployment", 1),
+                 MakeWorkload("web", "ai", "Deployment", 1)};
+  s.kube.pdbs = {Budget("ai", "db-a", "db", IntOrPercent{0, false}),
+                 Budget("ai", "db-b", "db", IntOrPercent{0, false})};
   FakeCluster c(s);
   c.grace = 10 * kS;
   c.AddPod("db", "db-0", "g-0");
@@ -593,10 +623,12 @@ TEST_CASE("at the end of the run, nodes down are in-progress and nodes never rea
   CHECK(t.finished == -1);
 }
 
-TEST_CASE("UpgradePlanOrder: pools in scenario order, zones sorted by name, a node list as given, "
-          "and by default only the pools with GPUs") {
+TEST_CASE(
+    "UpgradePlanOrder: pools in scenario order, zones sorted by name, a node list as given, "
+    "and by default only the pools with GPUs") {
   Scenario s;
-  s.node_pools = {Pool("gpu-a", 3, true, {"z-b", "z-a"}), Pool("cpu", 2, false), Pool("gpu-b", 2, true, {"z-a"})};
+  s.node_pools = {Pool("gpu-a", 3, true, {"z-b", "z-a"}), Pool("cpu", 2, false),
+                  Pool("gpu-b", 2, true, {"z-a"})};
   // BuildCluster's order: gpu-a-0..2 (0,1,2), cpu-0..1 (3,4), gpu-b-0..1 (5,6).
   UpgradeOptions o;
   CHECK(Order(s, o) == std::vector<int>{0, 1, 2, 5, 6});
@@ -611,7 +643,9 @@ TEST_CASE("UpgradePlanOrder: pools in scenario order, zones sorted by name, a no
   CHECK(Order(s, list) == std::vector<int>{6, 3, 2});
 }
 
-TEST_CASE("UpgradePlanOrder rejects unknown names with a hint, duplicates, an empty scope and bad numbers") {
+TEST_CASE(
+    "UpgradePlanOrder rejects unknown names with a hint, duplicates, an empty scope and bad "
+    "numbers") {
   Scenario s;
   s.node_pools = {Pool("gpu-a10", 2, true), Pool("cpu", 1, false)};
   auto error = [&s](const UpgradeOptions& o) {

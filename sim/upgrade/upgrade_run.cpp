@@ -5,8 +5,8 @@
 
 namespace knobsim {
 
-Expected<UpgradeRun> RunUpgrade(const Scenario& s, const UpgradeOptions& o, RunOptions run, uint64_t seed,
-                                bool fix_quotas_first) {
+Expected<UpgradeRun> RunUpgrade(const Scenario& s, const UpgradeOptions& o, RunOptions run,
+                                uint64_t seed, bool fix_quotas_first) {
   UpgradeRun out;
   out.name = fix_quotas_first ? "fix-quotas-first" : "upgrade-first";
   Scenario scenario = s;

@@ -20,10 +20,10 @@
 namespace knobsim {
 
 struct UpgradeRun {
-  std::string name;                  // "upgrade-first" | "fix-quotas-first"
+  std::string name;                   // "upgrade-first" | "fix-quotas-first"
   std::vector<QuotaFix> quota_fixes;  // fix-quotas-first: what FixQuotasToPeak changed
-  RunResult run;                     // with its timeline (RunOptions::timeline_step)
-  UpgradeTimeline upgrade;           // RollingUpgrade's record, settled by Finish
+  RunResult run;                      // with its timeline (RunOptions::timeline_step)
+  UpgradeTimeline upgrade;            // RollingUpgrade's record, settled by Finish
 };
 
 // The planned end when `run.duration` is 0: a cap, not a target — the operator ends the run
@@ -35,8 +35,8 @@ inline constexpr SimTime kUpgradeTimelineStep = 60 * kNanosPerSecond;
 // Copies `s`, fixes its quotas first when asked, plans the order (UpgradePlanOrder: its
 // InputError comes back as is), and simulates it with `seed` and `run` (its cluster_operator
 // is replaced). Deterministic.
-Expected<UpgradeRun> RunUpgrade(const Scenario& s, const UpgradeOptions& o, RunOptions run, uint64_t seed,
-                                bool fix_quotas_first);
+Expected<UpgradeRun> RunUpgrade(const Scenario& s, const UpgradeOptions& o, RunOptions run,
+                                uint64_t seed, bool fix_quotas_first);
 
 // {upgrade-first, fix-quotas-first}, in that order, with the same seed: two independent runs,
 // done in parallel (OpenMP sections) when threads allow; the answer does not depend on it.

@@ -92,7 +92,8 @@ TEST_CASE("an upgrade run upgrades every node and ends the tail after the last o
   CHECK(r->run.timeline.step == 60 * kS);
 }
 
-TEST_CASE("by default the upgrade starts once the cluster is up: the warm-up, or the longest start-up") {
+TEST_CASE(
+    "by default the upgrade starts once the cluster is up: the warm-up, or the longest start-up") {
   Scenario s = Mini();
   s.run.warmup = 0;
   s.workloads[0].image_pull = 30 * kS;
@@ -107,8 +108,9 @@ TEST_CASE("by default the upgrade starts once the cluster is up: the warm-up, or
   CHECK(r->upgrade.started == 10 * kS);
 }
 
-TEST_CASE("upgrade-first turns the over-quota service fake Ready once isolation is on; "
-          "fix-quotas-first does not") {
+TEST_CASE(
+    "upgrade-first turns the over-quota service fake Ready once isolation is on; "
+    "fix-quotas-first does not") {
   Expected<std::vector<UpgradeRun>> runs = RunUpgradeComparison(Mini(), Options(), RunOptions{}, 7);
   REQUIRE_MESSAGE(runs.ok(), Why(runs));
   REQUIRE(runs->size() == 2);
@@ -120,8 +122,9 @@ TEST_CASE("upgrade-first turns the over-quota service fake Ready once isolation 
   CHECK(fixed.quota_fixes[0].to_units == 10);
   const ErrorCounts& e1 = Ocr(first.run).errors;
   const ErrorCounts& e2 = Ocr(fixed.run).errors;
-  INFO("upgrade-first oom " << e1.oom << " fake_ready " << e1.fake_ready << "; fix-quotas-first oom "
-                            << e2.oom << " fake_ready " << e2.fake_ready);
+  INFO("upgrade-first oom " << e1.oom << " fake_ready " << e1.fake_ready
+                            << "; fix-quotas-first oom " << e2.oom << " fake_ready "
+                            << e2.fake_ready);
   CHECK(e1.oom + e1.fake_ready > 0);
   CHECK(e2.oom == 0);
   CHECK(e2.fake_ready == 0);
@@ -193,9 +196,10 @@ const NodeStep* StepFor(const NodeUpgrade& n, const std::string& what, const std
   return nullptr;
 }
 
-TEST_CASE("cgpu-upgrade: with etcd-1 unready, the Ready member's node waits on 429 and etcd-1's "
-          "node drains at once; drains go on once every member is Ready; fix-quotas-first has no "
-          "OOM or fake-Ready error and upgrade-first has") {
+TEST_CASE(
+    "cgpu-upgrade: with etcd-1 unready, the Ready member's node waits on 429 and etcd-1's "
+    "node drains at once; drains go on once every member is Ready; fix-quotas-first has no "
+    "OOM or fake-Ready error and upgrade-first has") {
   Expected<Scenario> s = ReadScenarioFile(RepositoryRoot() + "scenarios/cgpu-upgrade.yaml");
   REQUIRE_MESSAGE(s.ok(), Why(s));
   UpgradeOptions o;
@@ -209,7 +213,8 @@ TEST_CASE("cgpu-upgrade: with etcd-1 unready, the Ready member's node waits on 4
     for (const NodeUpgrade& n : t.nodes) {
       log += "\n" + n.node + " " + n.outcome + " attempts " + std::to_string(n.attempts);
       for (const NodeStep& st : n.steps)
-        log += "\n  " + std::to_string(st.at / kS) + "s " + st.what + " " + st.pod + " " + st.detail;
+        log +=
+            "\n  " + std::to_string(st.at / kS) + "s " + st.what + " " + st.pod + " " + st.detail;
     }
     INFO(log);
     // The first node hosts Ready etcd-0 while etcd-1 is unready: 2 healthy of 2 needed.
@@ -243,7 +248,8 @@ TEST_CASE("cgpu-upgrade: with etcd-1 unready, the Ready member's node waits on 4
   const ErrorCounts& fixed = (*runs)[1].run.workloads.at(0).errors;
   CHECK((*runs)[0].run.workloads.at(0).name == "ocr");
   INFO("ocr upgrade-first oom " << first.oom << " fake_ready " << first.fake_ready
-                                << "; fix-quotas-first oom " << fixed.oom << " fake_ready " << fixed.fake_ready);
+                                << "; fix-quotas-first oom " << fixed.oom << " fake_ready "
+                                << fixed.fake_ready);
   CHECK(first.oom + first.fake_ready > 0);
   for (const WorkloadResult& w : (*runs)[1].run.workloads) {
     CAPTURE(w.name);
@@ -252,8 +258,9 @@ TEST_CASE("cgpu-upgrade: with etcd-1 unready, the Ready member's node waits on 4
   }
 }
 
-TEST_CASE("cgpu-upgrade: asr, whose tag the registry deleted, ends in ImagePullBackOff after its "
-          "node's reset") {
+TEST_CASE(
+    "cgpu-upgrade: asr, whose tag the registry deleted, ends in ImagePullBackOff after its "
+    "node's reset") {
   Expected<Scenario> s = ReadScenarioFile(RepositoryRoot() + "scenarios/cgpu-upgrade.yaml");
   REQUIRE_MESSAGE(s.ok(), Why(s));
   RunOptions run;

@@ -115,7 +115,8 @@ inline UpgradeTimeline Timeline() {
                {301 * S, "reset", "", ""},
                {480 * S, "back", "", "isolation=hard cgpu_version=1.5.10"}};
   t.nodes = {gpu, cpu};
-  t.blocked.push_back({"cpu-1", "infra/etcd-0", "infra/etcd", 240 * S, 300 * S, 12, kEtcdCause, false});
+  t.blocked.push_back(
+      {"cpu-1", "infra/etcd-0", "infra/etcd", 240 * S, 300 * S, 12, kEtcdCause, false});
   return t;
 }
 

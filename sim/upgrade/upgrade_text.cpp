@@ -199,8 +199,9 @@ std::string Ms(double ms) {
 
 std::string AfterText(const NodeSettings& after) {
   std::vector<std::string> parts;
-  if (after.isolation) parts.push_back(std::string("isolation=") +
-                                       (*after.isolation == MemoryIsolation::kHard ? "hard" : "soft"));
+  if (after.isolation)
+    parts.push_back(std::string("isolation=") +
+                    (*after.isolation == MemoryIsolation::kHard ? "hard" : "soft"));
   if (after.policy) parts.push_back("policy=" + std::to_string(static_cast<int>(*after.policy)));
   if (after.cgpu_version) parts.push_back("cgpu_version=" + *after.cgpu_version);
   return parts.empty() ? "unchanged settings" : Join(parts, ",");
@@ -208,7 +209,8 @@ std::string AfterText(const NodeSettings& after) {
 
 // p99 per step in one line of block characters, scaled to the workload's own maximum; "·" for
 // a step in which nothing succeeded. Long runs are folded: each column is the worst of its steps.
-std::string Sparkline(const WorkloadTimeline& w, size_t max_columns, double* max_ms, SimTime* max_at) {
+std::string Sparkline(const WorkloadTimeline& w, size_t max_columns, double* max_ms,
+                      SimTime* max_at) {
   static constexpr std::array<std::string_view, 8> kBlocks = {
       "\xE2\x96\x81", "\xE2\x96\x82", "\xE2\x96\x83", "\xE2\x96\x84",
       "\xE2\x96\x85", "\xE2\x96\x86", "\xE2\x96\x87", "\xE2\x96\x88"};
@@ -245,17 +247,19 @@ std::string Sparkline(const WorkloadTimeline& w, size_t max_columns, double* max
 
 // "1 min", "30 s", "1.5 s": a step or an option's duration in words.
 std::string StepText(SimTime t) {
-  if (t > 0 && t % (60 * kNanosPerSecond) == 0) return fmt::format("{} min", t / (60 * kNanosPerSecond));
+  if (t > 0 && t % (60 * kNanosPerSecond) == 0)
+    return fmt::format("{} min", t / (60 * kNanosPerSecond));
   return fmt::format("{:g} s", static_cast<double>(t) / kNanosPerSecond);
 }
 
 std::string PlanLine(const UpgradeRun& run, const UpgradeOptions& o) {
   static constexpr std::array<std::string_view, 3> kOrder = {"pool by pool", "zone by zone",
                                                              "in the order given"};
-  return fmt::format("  plan: {} node(s) {}, {} at a time, reset {}, drain timeout {}, back with {}\n",
-                     run.upgrade.nodes.size(), kOrder[static_cast<size_t>(o.order)],
-                     o.max_unavailable, StepText(o.reset_time),
-                     o.drain_timeout > 0 ? StepText(o.drain_timeout) : "none", AfterText(o.after));
+  return fmt::format(
+      "  plan: {} node(s) {}, {} at a time, reset {}, drain timeout {}, back with {}\n",
+      run.upgrade.nodes.size(), kOrder[static_cast<size_t>(o.order)], o.max_unavailable,
+      StepText(o.reset_time), o.drain_timeout > 0 ? StepText(o.drain_timeout) : "none",
+      AfterText(o.after));
 }
 
 // Greedy word wrap at `width` characters; the paragraph keeps its words in order.
@@ -344,7 +348,8 @@ std::string BlockedSection(const UpgradeRun& run) {
 std::string AvailabilitySection(const UpgradeRun& run) {
   const RunTimeline& t = run.run.timeline;
   std::string out =
-      "Availability (a pod is available when Ready with its model loaded; a fake-Ready pod never is):\n";
+      "Availability (a pod is available when Ready with its model loaded; a fake-Ready pod never "
+      "is):\n";
   if (t.step <= 0) return out + "  no timeline was collected\n";
   Columns c({"workload", "desired", "available", "below desired", "none available", "min available",
              "Ready, not available"},
@@ -378,7 +383,8 @@ std::string ErrorSection(const UpgradeRun& run) {
     return out + (c.empty() ? std::string("  none\n") : c.Render());
   }
   const SimTime from = run.upgrade.started >= 0 ? run.upgrade.started / t.step * t.step : t.end;
-  std::string out = "Errors by cause and workload (from " + RunTimeText(from) + ", the step the upgrade started in; before = start-up and warm-up):\n";
+  std::string out = "Errors by cause and workload (from " + RunTimeText(from) +
+                    ", the step the upgrade started in; before = start-up and warm-up):\n";
   Columns c({"cause", "workload", "requests", "before", "first", "while"},
             {false, false, true, true, false, false});
   for (size_t i = 0; i < kCauses.size(); ++i) {
@@ -397,7 +403,8 @@ std::string ErrorSection(const UpgradeRun& run) {
       }
       if (during + before == 0) continue;
       c.Add({kCauses[i].key, w.namespace_ + "/" + w.name, Count(during), Count(before),
-             first >= 0 ? RunTimeText(first) : std::string(kDash), first >= 0 ? ErrorContext(run, first) : ""});
+             first >= 0 ? RunTimeText(first) : std::string(kDash),
+             first >= 0 ? ErrorContext(run, first) : ""});
     }
   }
   if (c.empty()) return out + "  none\n";
@@ -409,7 +416,8 @@ std::string LatencySection(const UpgradeRun& run) {
   if (t.step <= 0) return "p99 latency over time: no timeline was collected\n";
   std::string out = "p99 latency per " + StepText(t.step) + " step (ms; \xC2\xB7 = no success):\n";
   size_t name_w = 0;
-  for (const WorkloadTimeline& w : t.workloads) name_w = std::max(name_w, Width(w.namespace_ + "/" + w.name));
+  for (const WorkloadTimeline& w : t.workloads)
+    name_w = std::max(name_w, Width(w.namespace_ + "/" + w.name));
   for (const WorkloadTimeline& w : t.workloads) {
     int64_t arrivals = 0;
     for (const TimelinePoint& p : w.points) arrivals += p.arrivals;
@@ -432,7 +440,8 @@ std::string PodSection(const UpgradeRun& run) {
   for (const PodResult& p : run.run.pods) {
     if (p.state == "Running") continue;
     any = true;
-    c.Add({p.namespace_ + "/" + p.name, p.state, p.node.empty() ? std::string(kDash) : p.node, p.message});
+    c.Add({p.namespace_ + "/" + p.name, p.state, p.node.empty() ? std::string(kDash) : p.node,
+           p.message});
   }
   if (!any) return out + "  none\n";
   return out + c.Render();
@@ -444,8 +453,9 @@ std::string QuotaSection(const UpgradeRun& run) {
   Columns c({"workload", "gpu-mem", "peak", "note"}, {false, false, true, false});
   for (const QuotaFix& f : run.quota_fixes) {
     c.Add({f.workload,
-           f.to_units == f.from_units ? fmt::format("{} GiB (kept)", f.from_units)
-                                      : fmt::format("{} \xE2\x86\x92 {} GiB", f.from_units, f.to_units),
+           f.to_units == f.from_units
+               ? fmt::format("{} GiB (kept)", f.from_units)
+               : fmt::format("{} \xE2\x86\x92 {} GiB", f.from_units, f.to_units),
            f.peak_mib > 0 ? fmt::format("{} MiB", f.peak_mib) : std::string("unbounded"), f.note});
   }
   return out + c.Render();
@@ -470,7 +480,8 @@ UpgradeBreakage JudgeUpgrade(const UpgradeRun& run) {
     }
   }
   for (const PodResult& p : run.run.pods) {
-    if (IsBrokenPodState(p.state)) b.broken_pods.push_back(p.namespace_ + "/" + p.name + " " + p.state);
+    if (IsBrokenPodState(p.state))
+      b.broken_pods.push_back(p.namespace_ + "/" + p.name + " " + p.state);
   }
   return b;
 }

@@ -19,11 +19,11 @@ namespace knobsim {
 
 // What a rehearsal shows broke; any of it makes `knobsim upgrade` exit with status 1.
 struct UpgradeBreakage {
-  bool finished = false;        // every node in scope back with the new settings
-  std::string not_finished;     // why not, when not: "cpu-1 blocked, gpu-2 not started"
-  int64_t oom = 0;              // request errors by CUDA OOM, over the whole run
-  int64_t fake_ready = 0;       // requests routed to a fake-Ready pod, over the whole run
-  SimTime first_error = -1;     // the start of the first step with either of the two
+  bool finished = false;                 // every node in scope back with the new settings
+  std::string not_finished;              // why not, when not: "cpu-1 blocked, gpu-2 not started"
+  int64_t oom = 0;                       // request errors by CUDA OOM, over the whole run
+  int64_t fake_ready = 0;                // requests routed to a fake-Ready pod, over the whole run
+  SimTime first_error = -1;              // the start of the first step with either of the two
   std::vector<std::string> broken_pods;  // "ai/asr-0 ImagePullBackOff", in pod order
   bool broken() const { return !finished || oom > 0 || fake_ready > 0 || !broken_pods.empty(); }
 };

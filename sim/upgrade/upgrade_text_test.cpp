@@ -40,13 +40,15 @@ TEST_CASE("run times read t+MM:SS from the start of the run, t+H:MM:SS past an h
   CHECK(SpanText(12 * 3600 * S) == "12:00:00");
 }
 
-TEST_CASE("a rehearsal breaks on OOM or fake-Ready errors, a broken pod, or an unfinished upgrade") {
+TEST_CASE(
+    "a rehearsal breaks on OOM or fake-Ready errors, a broken pod, or an unfinished upgrade") {
   const UpgradeBreakage bad = JudgeUpgrade(upgrade_sample::Variant(false));
   CHECK(bad.finished);
   CHECK(bad.oom == 7);
   CHECK(bad.fake_ready == 50 + 4 * 120);
   CHECK(bad.first_error == 300 * S);  // the fake-Ready step comes before the OOM one
-  CHECK(bad.broken_pods == std::vector<std::string>{"ai/ocr-0 FakeReady", "ai/asr-0 ImagePullBackOff"});
+  CHECK(bad.broken_pods ==
+        std::vector<std::string>{"ai/ocr-0 FakeReady", "ai/asr-0 ImagePullBackOff"});
   CHECK(bad.broken());
 
   const UpgradeBreakage good = JudgeUpgrade(upgrade_sample::Variant(true));
@@ -72,20 +74,26 @@ TEST_CASE("a rehearsal breaks on OOM or fake-Ready errors, a broken pod, or an u
   CHECK_FALSE(JudgeUpgrade(crash).broken());
 }
 
-TEST_CASE("the headline says how long the upgrade took after the first cordon, or why it did not finish") {
+TEST_CASE(
+    "the headline says how long the upgrade took after the first cordon, or why it did not "
+    "finish") {
   const std::string text = UpgradeRunText(upgrade_sample::Variant(true), upgrade_sample::Options());
-  CHECK(text.rfind("fix-quotas-first: finished in 0:07:00 after the first cordon (t+01:00 to t+08:00)\n", 0) == 0);
+  CHECK(text.rfind(
+            "fix-quotas-first: finished in 0:07:00 after the first cordon (t+01:00 to t+08:00)\n",
+            0) == 0);
   CHECK(Has(text, "  broke: nothing\n"));
   CHECK(Has(text, "back with isolation=hard,cgpu_version=1.5.10"));
 
   UpgradeRun stuck = upgrade_sample::Variant(true);
   stuck.upgrade.finished = -1;
   stuck.upgrade.nodes[1].outcome = "in-progress";
-  CHECK(UpgradeRunText(stuck, upgrade_sample::Options()).rfind("fix-quotas-first: not finished: cpu-1 in-progress\n", 0) == 0);
+  CHECK(UpgradeRunText(stuck, upgrade_sample::Options())
+            .rfind("fix-quotas-first: not finished: cpu-1 in-progress\n", 0) == 0);
 }
 
 TEST_CASE("the node table shows each node's cordon, drain and return as run times, with 429s") {
-  const std::string text = UpgradeRunText(upgrade_sample::Variant(false), upgrade_sample::Options());
+  const std::string text =
+      UpgradeRunText(upgrade_sample::Variant(false), upgrade_sample::Options());
   const std::string cpu = LineStarting(text, "cpu-1  cpu");
   REQUIRE_FALSE(cpu.empty());
   CHECK(Has(cpu, "t+04:00   t+05:01  t+08:00"));
@@ -96,7 +104,8 @@ TEST_CASE("the node table shows each node's cordon, drain and return as run time
 }
 
 TEST_CASE("availability never counts a fake-Ready pod: ocr is Ready twice but available once") {
-  const std::string text = UpgradeRunText(upgrade_sample::Variant(false), upgrade_sample::Options());
+  const std::string text =
+      UpgradeRunText(upgrade_sample::Variant(false), upgrade_sample::Options());
   const std::string ocr = LineStarting(text, "ai/ocr          2");
   REQUIRE_FALSE(ocr.empty());
   CHECK(Has(ocr, "75.0 %"));
@@ -107,9 +116,11 @@ TEST_CASE("availability never counts a fake-Ready pod: ocr is Ready twice but av
 }
 
 TEST_CASE("errors by cause give the first error's step and the node being upgraded then") {
-  const std::string text = UpgradeRunText(upgrade_sample::Variant(false), upgrade_sample::Options());
+  const std::string text =
+      UpgradeRunText(upgrade_sample::Variant(false), upgrade_sample::Options());
   const std::string fake = LineStarting(text, "fake_ready");
-  CHECK(Has(fake, "ai/ocr         530       0  t+05:00  cpu-1 being upgraded, after gpu-1 came back"));
+  CHECK(Has(fake,
+            "ai/ocr         530       0  t+05:00  cpu-1 being upgraded, after gpu-1 came back"));
   const std::string oom = LineStarting(text, "oom ");
   CHECK(Has(oom, "ai/asr           7       0  t+06:00"));
   CHECK(LineStarting(text, "timeout").empty());  // causes without errors are left out
@@ -119,11 +130,13 @@ TEST_CASE("errors by cause give the first error's step and the node being upgrad
 }
 
 TEST_CASE("p99 over time is one compact line per workload; a step without a success is a dot") {
-  const std::string text = UpgradeRunText(upgrade_sample::Variant(false), upgrade_sample::Options());
+  const std::string text =
+      UpgradeRunText(upgrade_sample::Variant(false), upgrade_sample::Options());
   CHECK(Has(text, "p99 latency per 1 min step"));
   // asr: 100..160 ms over steps 0..6, nothing from step 7 on.
-  CHECK(Has(text, "ai/asr  \xE2\x96\x85\xE2\x96\x86\xE2\x96\x86\xE2\x96\x87\xE2\x96\x87\xE2\x96\x88"
-                  "\xE2\x96\x88\xC2\xB7\xC2\xB7\xC2\xB7  max 160 at t+06:00"));
+  CHECK(Has(text,
+            "ai/asr  \xE2\x96\x85\xE2\x96\x86\xE2\x96\x86\xE2\x96\x87\xE2\x96\x87\xE2\x96\x88"
+            "\xE2\x96\x88\xC2\xB7\xC2\xB7\xC2\xB7  max 160 at t+06:00"));
 
   // A long run folds steps into at most 72 columns, each the worst of its steps.
   UpgradeRun run = upgrade_sample::Variant(true);
@@ -137,7 +150,8 @@ TEST_CASE("p99 over time is one compact line per workload; a step without a succ
     p.latency_p99_ms = i == 400 ? 900 : 50;
     w.points.push_back(p);
   }
-  const std::string line = LineStarting(UpgradeRunText(run, upgrade_sample::Options()), "ai/ocr  \xE2\x96");
+  const std::string line =
+      LineStarting(UpgradeRunText(run, upgrade_sample::Options()), "ai/ocr  \xE2\x96");
   CHECK(Has(line, "max 900 at t+6:40:00"));
   size_t blocks = 0;
   for (size_t i = 0; i + 2 < line.size(); ++i) blocks += line.compare(i, 2, "\xE2\x96") == 0;
@@ -157,8 +171,10 @@ TEST_CASE("with two variants the verdict sets them side by side") {
   const std::vector<UpgradeRun> runs = upgrade_sample::Comparison();
   const std::string verdict = UpgradeVerdictText(runs);
   CHECK(verdict ==
-        "Verdict: upgrade-first: 7 OOM and 530 fake-Ready errors from t+05:00 (cpu-1 being upgraded, after\n"
-        "gpu-1 came back); ai/ocr-0 FakeReady, ai/asr-0 ImagePullBackOff at the end; done in 0:07:00.\n"
+        "Verdict: upgrade-first: 7 OOM and 530 fake-Ready errors from t+05:00 (cpu-1 being "
+        "upgraded, after\n"
+        "gpu-1 came back); ai/ocr-0 FakeReady, ai/asr-0 ImagePullBackOff at the end; done in "
+        "0:07:00.\n"
         "fix-quotas-first: none; done in 0:07:00.\n");
   const std::string all = UpgradeText(runs, upgrade_sample::Options());
   CHECK(Has(all, "\nfix-quotas-first: finished in"));

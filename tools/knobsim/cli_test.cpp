@@ -94,7 +94,8 @@ TEST_CASE("--timeline adds each variant over time; the counts after warm-up matc
   bool seen = false;
   for (const json& tw : Variant(doc, "upgrade-first").at("timeline").at("workloads")) {
     const json& last = tw.at("points").back();
-    if (last.at("ready_mean").get<double>() > 0 && last.at("available_mean").get<double>() == 0) seen = true;
+    if (last.at("ready_mean").get<double>() > 0 && last.at("available_mean").get<double>() == 0)
+      seen = true;
   }
   CHECK(seen);
   // Without the option the document has no timeline at all.

@@ -37,8 +37,8 @@ struct SimulationOptions {
   bool json_to_stdout() const { return json_wanted() && json == "-"; }
 };
 
-// Registers --seed, --replications, --threads, --json, --duration, --warmup, --timeline and --quiet;
-// `json_help` and `quiet_help` say what those mean for the command. --fail-on-slo is each
+// Registers --seed, --replications, --threads, --json, --duration, --warmup, --timeline and
+// --quiet; `json_help` and `quiet_help` say what those mean for the command. --fail-on-slo is each
 // command's own (its rule differs).
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* options, std::string_view json_help,
                           std::string_view quiet_help);
@@ -50,7 +50,8 @@ std::optional<std::string> ApplyRunOverrides(const SimulationOptions& options, S
 // --timeline STEP: every run collects RunResult::timeline with that step (the results
 // document writes replication 1's, docs/results.md); the message when STEP is not a positive
 // duration. Nothing when the option was not given.
-std::optional<std::string> ApplyTimelineOption(const SimulationOptions& options, RunSetOptions* run);
+std::optional<std::string> ApplyTimelineOption(const SimulationOptions& options,
+                                               RunSetOptions* run);
 
 // RunSet with a progress line on stderr (only on a terminal, only after a second, erased at
 // the end) unless `quiet`.

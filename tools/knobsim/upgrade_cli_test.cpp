@@ -14,7 +14,8 @@ namespace {
 using nlohmann::json;
 
 const char* const kStory =
-    "upgrade scenarios/cgpu-upgrade.yaml --registry-tags scenarios/cgpu-upgrade.registry-tags --compare";
+    "upgrade scenarios/cgpu-upgrade.yaml --registry-tags scenarios/cgpu-upgrade.registry-tags "
+    "--compare";
 
 std::string StoryArgs(const std::string& extra) {
   return "upgrade " + e2e::QuotedSourcePath("scenarios/cgpu-upgrade.yaml") + " --registry-tags " +
@@ -64,7 +65,8 @@ bool StartsWith(const std::string& s, const std::string& prefix) {
   return s.rfind(prefix, 0) == 0;
 }
 
-TEST_CASE("knobsim upgrade --compare: exit 1, a results document with timeline and upgrade per variant") {
+TEST_CASE(
+    "knobsim upgrade --compare: exit 1, a results document with timeline and upgrade per variant") {
   INFO(kStory);
   const e2e::Outcome& o = Story();
   INFO(o.err);
@@ -94,7 +96,9 @@ TEST_CASE("knobsim upgrade --compare: exit 1, a results document with timeline a
   CHECK(o.err.find("the rehearsal shows breakage") != std::string::npos);
 }
 
-TEST_CASE("upgrade-first fails requests with OOM or fake Ready from the first cordon on; fix-quotas-first never") {
+TEST_CASE(
+    "upgrade-first fails requests with OOM or fake Ready from the first cordon on; "
+    "fix-quotas-first never") {
   const json& first = e2e::Variant(StoryDoc(), "upgrade-first");
   const json& fixed = e2e::Variant(StoryDoc(), "fix-quotas-first");
   const int64_t broken = ErrorsOf(first, "oom") + ErrorsOf(first, "fake_ready");
@@ -103,13 +107,16 @@ TEST_CASE("upgrade-first fails requests with OOM or fake Ready from the first co
                             << " s; first cordon at " << FirstCordon(first) << " s");
   CHECK(broken > 0);
   // The first failing step is the one holding the first cordon or a later one.
-  CHECK(FirstBreakage(first) + first.at("timeline").at("step_s").get<double>() > FirstCordon(first));
+  CHECK(FirstBreakage(first) + first.at("timeline").at("step_s").get<double>() >
+        FirstCordon(first));
   CHECK(ErrorsOf(fixed, "oom") == 0);
   CHECK(ErrorsOf(fixed, "fake_ready") == 0);
   CHECK(fixed.at("upgrade").at("quota_fixes").size() >= 1);
 }
 
-TEST_CASE("a Ready etcd member's node waits on 429 while a member is unready; the unready member's node drains at once") {
+TEST_CASE(
+    "a Ready etcd member's node waits on 429 while a member is unready; the unready member's node "
+    "drains at once") {
   for (const char* name : {"upgrade-first", "fix-quotas-first"}) {
     CAPTURE(name);
     const json& v = e2e::Variant(StoryDoc(), name);
@@ -126,7 +133,8 @@ TEST_CASE("a Ready etcd member's node waits on 429 while a member is unready; th
           CHECK(detail.find("needs 2 healthy pods and has 2 currently") != std::string::npos);
           if (!(refused_at <= s.at("t_s").get<double>())) refused_at = s.at("t_s").get<double>();
         }
-        if (what == "deleted" && StartsWith(pod, "infra/etcd-") && detail.find("not Ready") != std::string::npos) {
+        if (what == "deleted" && StartsWith(pod, "infra/etcd-") &&
+            detail.find("not Ready") != std::string::npos) {
           unready_member = true;
         }
         if (what == "drained" && unready_member) {
@@ -146,7 +154,8 @@ TEST_CASE("a Ready etcd member's node waits on 429 while a member is unready; th
   }
 }
 
-TEST_CASE("every node ends upgraded; asr ends ImagePullBackOff; a fake-Ready pod is never available") {
+TEST_CASE(
+    "every node ends upgraded; asr ends ImagePullBackOff; a fake-Ready pod is never available") {
   for (const json& v : StoryDoc().at("variants")) {
     CAPTURE(v.at("name").get<std::string>());
     if (v.at("name") == "base") continue;
@@ -160,13 +169,14 @@ TEST_CASE("every node ends upgraded; asr ends ImagePullBackOff; a fake-Ready pod
   }
   const json& first = e2e::Variant(StoryDoc(), "upgrade-first");
   int fake_ready_pods = 0;
-  for (const json& p : first.at("pods")) fake_ready_pods += p.at("workload") == "ocr" && p.at("state") == "FakeReady";
+  for (const json& p : first.at("pods"))
+    fake_ready_pods += p.at("workload") == "ocr" && p.at("state") == "FakeReady";
   CHECK(fake_ready_pods == 2);
   for (const json& w : first.at("timeline").at("workloads")) {
     if (w.at("name") != "ocr") continue;
     const json& last = w.at("points").back();
     CHECK(last.at("ready_mean").get<double>() == doctest::Approx(2.0));  // Ready for Kubernetes
-    CHECK(last.at("available_mean").get<double>() == 0.0);             // but serving nothing
+    CHECK(last.at("available_mean").get<double>() == 0.0);               // but serving nothing
     CHECK(w.at("available_fraction").get<double>() < 0.2);
     for (const json& p : w.at("points")) {
       CHECK(p.at("available_mean").get<double>() <= p.at("ready_mean").get<double>() + 1e-9);
@@ -177,7 +187,8 @@ TEST_CASE("every node ends upgraded; asr ends ImagePullBackOff; a fake-Ready pod
 TEST_CASE("knobsim upgrade is deterministic and writes the report page") {
   const std::string json_path = e2e::TempPath("upgrade.json");
   const std::string html_path = e2e::TempPath("upgrade.html");
-  const e2e::Outcome o = e2e::Run(StoryArgs("-q --json '" + json_path + "' --report '" + html_path + "'"));
+  const e2e::Outcome o =
+      e2e::Run(StoryArgs("-q --json '" + json_path + "' --report '" + html_path + "'"));
   CHECK(o.exit_code == 1);
   CHECK(o.out.empty());  // --quiet
   CHECK(e2e::ReadFile(json_path) == Story().out);
@@ -194,20 +205,21 @@ TEST_CASE("knobsim upgrade: bad input exits 2 with the option named, and writes 
   struct Case {
     std::string args, expect;
   };
-  for (const Case& c : {Case{"--nodes nope", "--nodes: unknown node \"nope\""},
-                        Case{"--after isolaton=hard", "--after: unknown key \"isolaton\"; did you mean"},
-                        Case{"--after isolation=firm", "--after: isolation: \"firm\""},
-                        Case{"--after policy=7", "--after: policy: \"7\""},
-                        Case{"--order node-list", "--order node-list needs --nodes"},
-                        Case{"--order diagonal", "--order: \"diagonal\" is not an order"},
-                        Case{"--reset-time 15", "--reset-time: \"15\""},
-                        Case{"--step 1minute", "--step:"},
-                        Case{"--pull-bandwidth 0", "--pull-bandwidth"},
-                        Case{"--max-unavailable 0", "--max-unavailable"},
-                        Case{"--registry-tags /nonexistent/tags", "/nonexistent/tags"},
-                        Case{"--compare --fix-quotas-first", "--compare already runs"}}) {
+  for (const Case& c :
+       {Case{"--nodes nope", "--nodes: unknown node \"nope\""},
+        Case{"--after isolaton=hard", "--after: unknown key \"isolaton\"; did you mean"},
+        Case{"--after isolation=firm", "--after: isolation: \"firm\""},
+        Case{"--after policy=7", "--after: policy: \"7\""},
+        Case{"--order node-list", "--order node-list needs --nodes"},
+        Case{"--order diagonal", "--order: \"diagonal\" is not an order"},
+        Case{"--reset-time 15", "--reset-time: \"15\""}, Case{"--step 1minute", "--step:"},
+        Case{"--pull-bandwidth 0", "--pull-bandwidth"},
+        Case{"--max-unavailable 0", "--max-unavailable"},
+        Case{"--registry-tags /nonexistent/tags", "/nonexistent/tags"},
+        Case{"--compare --fix-quotas-first", "--compare already runs"}}) {
     CAPTURE(c.args);
-    const e2e::Outcome o = e2e::Run("upgrade " + scenario + " " + c.args + " --json '" + json_path + "'");
+    const e2e::Outcome o =
+        e2e::Run("upgrade " + scenario + " " + c.args + " --json '" + json_path + "'");
     CHECK(o.exit_code == 2);
     CHECK(StartsWith(o.err, "knobsim: "));
     CHECK(o.err.find(c.expect) != std::string::npos);

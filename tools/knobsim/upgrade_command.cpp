@@ -32,8 +32,8 @@
 #include "sim/upgrade/upgrade_run.h"
 #include "sim/upgrade/upgrade_text.h"
 #include "tools/knobsim/cli_validators.h"
-#include "tools/knobsim/shell_quote.h"
 #include "tools/knobsim/commands.h"
+#include "tools/knobsim/shell_quote.h"
 #include "tools/knobsim/simulation_options.h"
 
 namespace knobsim::cli {
@@ -205,7 +205,8 @@ Expected<std::vector<std::string>> MissingImages(const Scenario& s, const std::s
     for (const std::string& image : w.images) {
       const ImageRef ref = ParseImageRef(image);
       if (ref.pinned() || !tags->Knows(ref.repository) || tags->Has(ref)) continue;
-      if (std::find(missing.begin(), missing.end(), image) == missing.end()) missing.push_back(image);
+      if (std::find(missing.begin(), missing.end(), image) == missing.end())
+        missing.push_back(image);
     }
   }
   return missing;
@@ -240,9 +241,10 @@ nlohmann::ordered_json Document(const Scenario& scenario, const std::vector<Upgr
   for (const UpgradeRun& r : runs) set.duration = std::max(set.duration, r.run.end);
   run.cluster_operator = nullptr;
   run.duration = set.duration;
-  set.variants.push_back(SummarizeVariant(std::string(kBaseVariant),
-                                          "the scenario without the upgrade, as long as the longest rehearsal",
-                                          scenario, {Simulate(scenario, seed, run)}));
+  set.variants.push_back(
+      SummarizeVariant(std::string(kBaseVariant),
+                       "the scenario without the upgrade, as long as the longest rehearsal",
+                       scenario, {Simulate(scenario, seed, run)}));
   for (const UpgradeRun& r : runs)
     set.variants.push_back(SummarizeVariant(r.name, Description(r.name), scenario, {r.run}));
   return AddUpgradeSections(ResultsToJson(set, KNOBSIM_VERSION), runs, options, command);
@@ -250,7 +252,8 @@ nlohmann::ordered_json Document(const Scenario& scenario, const std::vector<Upgr
 
 int Upgrade(const UpgradeArgs& a) {
   if (a.compare && a.fix_quotas_first) {
-    return BadInput("--compare already runs fix-quotas-first beside upgrade-first; drop --fix-quotas-first");
+    return BadInput(
+        "--compare already runs fix-quotas-first beside upgrade-first; drop --fix-quotas-first");
   }
   Expected<Scenario> read = ReadScenarioFile(a.scenario);
   if (!read.ok()) return BadInput(read.error().ToString());
@@ -260,7 +263,8 @@ int Upgrade(const UpgradeArgs& a) {
   if (auto e = ToOptions(a, &options)) return BadInput(*e);
   RunOptions run;
   if (auto e = Duration("--step", a.step, &run.timeline_step)) return BadInput(*e);
-  if (run.timeline_step <= 0) return BadInput("--step: the timeline needs a positive step, e.g. 1m");
+  if (run.timeline_step <= 0)
+    return BadInput("--step: the timeline needs a positive step, e.g. 1m");
   if (auto e = Duration("--max-duration", a.max_duration, &run.duration)) return BadInput(*e);
   if (run.duration <= 0) return BadInput("--max-duration: give a positive duration, e.g. 12h");
   if (!(a.pull_bandwidth > 0) || !std::isfinite(a.pull_bandwidth)) {
@@ -300,7 +304,8 @@ int Upgrade(const UpgradeArgs& a) {
     }
   }
   if (!a.quiet) {
-    // With `--json -` stdout is the document alone; the report goes to stderr (as whatif's verdict).
+    // With `--json -` stdout is the document alone; the report goes to stderr (as whatif's
+    // verdict).
     std::ostream& out = json_to_stdout ? std::cerr : std::cout;
     out << UpgradeText(runs, options) << std::flush;
   }
@@ -328,7 +333,8 @@ void AddUpgradeCommand(CLI::App& app, int* exit_code) {
       "latency over time, blocked drains and the total duration (docs/upgrade.md). Exit 1 when "
       "the rehearsal shows breakage.");
   args->cmd = cmd;
-  cmd->add_option("scenario", args->scenario, "Scenario file (YAML, see docs/scenario.md)")->required();
+  cmd->add_option("scenario", args->scenario, "Scenario file (YAML, see docs/scenario.md)")
+      ->required();
   cmd->add_option("--order", args->order,
                   "pool (pools in scenario order), zone (zone by zone) or node-list (--nodes, as "
                   "given); default pool, or node-list when --nodes is given")
