@@ -66,11 +66,13 @@ Scenario TwoNodes() {
   return s;
 }
 
+// Points into `pods`: keep the vector alive while using the answer.
 const PodView* FindPod(const std::vector<PodView>& pods, const std::string& name) {
   for (const PodView& p : pods)
     if (p.name == name) return &p;
   return nullptr;
 }
+const PodView* FindPod(std::vector<PodView>&& pods, const std::string& name) = delete;
 
 TEST_CASE(
     "a deleted Deployment pod is replaced at once on another node, pulls its image, and the gap is "
@@ -150,10 +152,12 @@ TEST_CASE("a replacement on a node that holds the image starts without pulling")
   SimTime ready_at = -1;
   op.At(120 * kS, [&](ClusterControl& c) {
     c.SetCordoned(0, true);
-    c.DeletePod(FindPod(c.Pods(), "svc-0")->id, "evicted");
+    const std::vector<PodView> pods = c.Pods();
+    c.DeletePod(FindPod(pods, "svc-0")->id, "evicted");
   });
   op.At(126 * kS, [&](ClusterControl& c) {
-    const PodView* fresh = FindPod(c.Pods(), "svc-r1");
+    const std::vector<PodView> pods = c.Pods();
+    const PodView* fresh = FindPod(pods, "svc-r1");
     REQUIRE(fresh != nullptr);
     if (fresh->available) ready_at = c.Now();
   });
