@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/io/json_numbers.h"
 #include "sim/io/timeline_json.h"
 
 namespace knobsim {
@@ -19,15 +20,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// nlohmann would write NaN and infinity as null too, but saying so here keeps the rule visible
-// and independent of the library's defaults.
-Json Num(double x) {
-  return std::isfinite(x) ? Json(x) : Json(nullptr);
-}
-
-double Seconds(SimTime t) {
-  return static_cast<double>(t) / kNanosPerSecond;
-}
+using json_numbers::Num;
+using json_numbers::Seconds;
 
 // How one replicated number is written: with one replication the value itself (counts stay
 // integers), with several the mean, and the half-width goes to the sibling "ci95" object.

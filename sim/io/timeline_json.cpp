@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "models/memory_isolation.h"
+#include "sim/io/json_numbers.h"
 
 namespace knobsim {
 
@@ -13,13 +14,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json Num(double x) {
-  return std::isfinite(x) ? Json(x) : Json(nullptr);
-}
-
-double Seconds(SimTime t) {
-  return static_cast<double>(t) / kNanosPerSecond;
-}
+using json_numbers::Num;
+using json_numbers::Seconds;
 
 // A time that may not have come (-1 in the engine's structs): null, never a negative second.
 Json TimeOrNull(SimTime t) {

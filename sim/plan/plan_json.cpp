@@ -8,14 +8,15 @@
 #include <set>
 #include <tuple>
 
+#include "sim/io/json_numbers.h"
+
 namespace knobsim {
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json Num(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
-
-double Seconds(SimTime t) { return static_cast<double>(t) / kNanosPerSecond; }
+using json_numbers::Num;
+using json_numbers::Seconds;
 
 Json OrNull(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
 
