@@ -376,8 +376,11 @@ class PlanPage {
     for (const Json* o : options_) {
       std::string tried;
       for (const Json& s : Items(Get(*o, "search"))) {
-        tried += (tried.empty() ? "" : ", ") + Text(Get(s, "nodes")) +
-                 (Text(Get(s, "met")) == "yes" ? "\xE2\x9C\x93" : "\xE2\x9C\x97");
+        // Appended piece by piece: `const char* + std::string` here trips GCC 12's
+        // -Wstringop-overflow false positive under LTO.
+        if (!tried.empty()) tried += ", ";
+        tried += Text(Get(s, "nodes"));
+        tried += Text(Get(s, "met")) == "yes" ? "\xE2\x9C\x93" : "\xE2\x9C\x97";
       }
       const bool feasible = Feasible(*o);
       t.Row()
@@ -406,13 +409,19 @@ class PlanPage {
                                             " s, of which warm-up " +
                                             Short(Number(Get(doc_, "warmup_s"))) + " s");
     std::string levels;
-    for (double t : levels_) levels += (levels.empty() ? "" : ", ") + Traffic(t);
+    for (double t : levels_) {
+      if (!levels.empty()) levels += ", ";
+      levels += Traffic(t);
+    }
     rows.emplace_back("traffic levels", levels);
     const Json* grid = Get(doc_, "grid");
     auto list = [](const Json* a) {
       if (a != nullptr && !a->is_array()) return Text(a);
       std::string s;
-      for (const Json& x : Items(a)) s += (s.empty() ? "" : ", ") + Text(&x);
+      for (const Json& x : Items(a)) {
+        if (!s.empty()) s += ", ";  // not `"" + std::string`: see AllOptions
+        s += Text(&x);
+      }
       return s;
     };
     rows.emplace_back("GPU types", list(Get(grid, "gpu_types")));
