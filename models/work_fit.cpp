@@ -420,19 +420,15 @@ NnlsSolution SolveNnls(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, int m
   return SolveNormal(g, h, max_iterations, tolerance);
 }
 
-WorkFitResult FitWorkPerRequest(std::span<const FitCard> cards, std::span<const FitPod> pods,
-                                int num_workloads, const WorkFitOptions& options) {
-  num_workloads = std::max(0, num_workloads);
-  WorkFitResult result;
-  result.work_s.assign(num_workloads, kNaN);
-  result.identified.assign(num_workloads, false);
-  result.workloads.resize(num_workloads);
-  result.cards.resize(cards.size());
+namespace {
 
-  // Pass 1: per card, its normal equations.
+// Pass 1: per card, its normal equations; the rows and busy sum over all used cards.
+std::vector<CardPlan> PlanCards(std::span<const FitCard> cards, std::span<const FitPod> pods,
+                                int num_workloads, const WorkFitOptions& options,
+                                WorkFitResult& result, double& sum_busy) {
   std::vector<CardPlan> plans;
   plans.reserve(cards.size());
-  double sum_busy = 0;
+  sum_busy = 0;
   for (size_t c = 0; c < cards.size(); ++c) {
     WorkFitResult::CardQuality& q = result.cards[c];
     q.name = cards[c].name;
@@ -459,22 +455,26 @@ WorkFitResult FitWorkPerRequest(std::span<const FitCard> cards, std::span<const 
     result.rows += q.samples;
     sum_busy += plan.sum_busy;
   }
+  return plans;
+}
 
-  std::vector<double> diag(num_workloads, 0.0);
-  for (const CardPlan& plan : plans) {
-    if (!plan.used) continue;
-    for (size_t s = 0; s < plan.workloads.size(); ++s) {
-      diag[plan.workloads[s]] += plan.gram(s, s);
-      result.workloads[plan.workloads[s]].samples += plan.nonzero[s];
-    }
-  }
+// What the group-by-group solve leaves per workload.
+struct GroupSolution {
+  // Every group's solution, identified or not: a workload whose share cannot be told from a
+  // neighbour's still explains busy time, and leaving it out would push that time onto the
+  // identified workloads of its cards.
+  std::vector<double> fitted;
+  std::vector<double> vif;
+  std::vector<std::vector<int>> partners;
+};
 
-  // Solve group by group. `fitted` keeps every group's solution, identified or not: a workload
-  // whose share cannot be told from a neighbour's still explains busy time, and leaving it out
-  // would push that time onto the identified workloads of its cards.
-  std::vector<double> fitted(num_workloads, 0.0);
-  std::vector<double> vif(num_workloads, kNaN);
-  std::vector<std::vector<int>> partners(num_workloads);
+GroupSolution SolveGroups(const std::vector<CardPlan>& plans, const std::vector<double>& diag,
+                          int num_workloads, const WorkFitOptions& options,
+                          WorkFitResult& result) {
+  GroupSolution out;
+  out.fitted.assign(num_workloads, 0.0);
+  out.vif.assign(num_workloads, kNaN);
+  out.partners.resize(num_workloads);
   std::vector<int> local(num_workloads, -1);
   for (const Group& group : Groups(plans, diag, num_workloads)) {
     const int m = static_cast<int>(group.workloads.size());
@@ -505,15 +505,20 @@ WorkFitResult FitWorkPerRequest(std::span<const FitCard> cards, std::span<const 
     const Identifiability id = CheckIdentifiability(gs, options.max_variance_inflation);
     for (int i = 0; i < m; ++i) {
       const int w = group.workloads[i];
-      fitted[w] = s.x(i);
-      vif[w] = id.vif[i];
-      for (int p : id.partners[i]) partners[w].push_back(group.workloads[p]);
+      out.fitted[w] = s.x(i);
+      out.vif[w] = id.vif[i];
+      for (int p : id.partners[i]) out.partners[w].push_back(group.workloads[p]);
       local[w] = -1;
     }
   }
+  return out;
+}
 
-  // Pass 2: residuals against the fit, per card and over all rows; the mean is known now, so
-  // SS_tot is summed directly rather than as sum b² - n mean², which cancels.
+// Pass 2: residuals against the fit, per card and over all rows; the mean is known now, so
+// SS_tot is summed directly rather than as sum b² - n mean², which cancels. Returns SS_res.
+double ScoreResiduals(std::span<const FitCard> cards, std::span<const FitPod> pods,
+                      const std::vector<CardPlan>& plans, const std::vector<double>& fitted,
+                      double sum_busy, const WorkFitOptions& options, WorkFitResult& result) {
   const double mean = result.rows > 0 ? sum_busy / result.rows : kNaN;
   double ss_res = 0, ss_tot = 0;
   for (size_t c = 0; c < cards.size(); ++c) {
@@ -538,56 +543,92 @@ WorkFitResult FitWorkPerRequest(std::span<const FitCard> cards, std::span<const 
     q.mean_fitted = card_fit / q.samples;
   }
   result.r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : kNaN;
+  return ss_res;
+}
 
-  // Verdicts per workload, with the reason when there is no number.
+// Why a workload whose column is empty has no number.
+std::string UnidentifiedReason(int w, std::span<const FitPod> pods,
+                               const std::vector<CardPlan>& plans) {
+  bool has_pod = false, on_card = false;
+  for (const FitPod& pod : pods) has_pod = has_pod || pod.workload == w;
+  for (const CardPlan& plan : plans) {
+    if (!plan.used) continue;
+    for (int x : plan.workloads) on_card = on_card || x == w;
+  }
+  const std::string who = "workload " + std::to_string(w);
+  if (!has_pod) return who + " is not identified: it has no pod";
+  if (!on_card) return who + " is not identified: its pods are on no usable card";
+  return who +
+         " is not identified: no usable sample has a non-zero rate for it "
+         "(rates zero or missing, or the card saturated or missing)";
+}
+
+// Verdicts per workload, with the reason when there is no number.
+void JudgeWorkloads(std::span<const FitPod> pods, const std::vector<CardPlan>& plans,
+                    const std::vector<double>& diag, const GroupSolution& solved, double ss_res,
+                    const WorkFitOptions& options, WorkFitResult& result) {
+  const int num_workloads = static_cast<int>(diag.size());
   int columns = 0;
   for (int w = 0; w < num_workloads; ++w) columns += diag[w] > 0;
   const double sigma2 = result.rows > columns ? ss_res / (result.rows - columns) : kNaN;
-  std::vector<char> has_pod(num_workloads, 0), on_card(num_workloads, 0);
-  for (const FitPod& pod : pods) {
-    if (pod.workload >= 0 && pod.workload < num_workloads) has_pod[pod.workload] = 1;
-  }
-  for (const CardPlan& plan : plans) {
-    if (plan.used) {
-      for (int w : plan.workloads) on_card[w] = 1;
-    }
-  }
   for (int w = 0; w < num_workloads; ++w) {
     WorkFitResult::WorkloadQuality& q = result.workloads[w];
-    q.variance_inflation = vif[w];
+    const double vif = solved.vif[w];
+    const std::vector<int>& partners = solved.partners[w];
+    q.variance_inflation = vif;
     q.std_error_s = kNaN;
     const std::string who = "workload " + std::to_string(w);
     if (!(diag[w] > 0)) {
-      if (!has_pod[w]) {
-        result.notes.push_back(who + " is not identified: it has no pod");
-      } else if (!on_card[w]) {
-        result.notes.push_back(who + " is not identified: its pods are on no usable card");
-      } else {
-        result.notes.push_back(who +
-                               " is not identified: no usable sample has a non-zero rate for it "
-                               "(rates zero or missing, or the card saturated or missing)");
-      }
+      result.notes.push_back(UnidentifiedReason(w, pods, plans));
       continue;
     }
-    if (!(vif[w] <= options.max_variance_inflation)) {
-      const std::string with = partners[w].empty()       ? "other workloads on its cards"
-                               : partners[w].size() == 1 ? "workload " + List(partners[w])
-                                                         : "workloads " + List(partners[w]);
+    if (!(vif <= options.max_variance_inflation)) {
+      const std::string with = partners.empty()       ? "other workloads on its cards"
+                               : partners.size() == 1 ? "workload " + List(partners)
+                                                      : "workloads " + List(partners);
       result.notes.push_back(who + " is not identified: its rates move with those of " + with +
-                             " (variance inflation " + Number(vif[w]) + " > " +
+                             " (variance inflation " + Number(vif) + " > " +
                              Number(options.max_variance_inflation) +
                              "); only their combination is fitted");
       continue;
     }
     result.identified[w] = true;
-    result.work_s[w] = fitted[w];
-    q.std_error_s = std::sqrt(sigma2 * vif[w] / diag[w]);
-    if (fitted[w] == 0) {
+    result.work_s[w] = solved.fitted[w];
+    q.std_error_s = std::sqrt(sigma2 * vif / diag[w]);
+    if (solved.fitted[w] == 0) {
       result.notes.push_back(who +
                              ": work fitted as 0, held at the non-negativity bound (its rates "
                              "explain no busy time beyond what its card neighbours do)");
     }
   }
+}
+
+}  // namespace
+
+WorkFitResult FitWorkPerRequest(std::span<const FitCard> cards, std::span<const FitPod> pods,
+                                int num_workloads, const WorkFitOptions& options) {
+  num_workloads = std::max(0, num_workloads);
+  WorkFitResult result;
+  result.work_s.assign(num_workloads, kNaN);
+  result.identified.assign(num_workloads, false);
+  result.workloads.resize(num_workloads);
+  result.cards.resize(cards.size());
+
+  double sum_busy = 0;
+  const std::vector<CardPlan> plans =
+      PlanCards(cards, pods, num_workloads, options, result, sum_busy);
+  std::vector<double> diag(num_workloads, 0.0);
+  for (const CardPlan& plan : plans) {
+    if (!plan.used) continue;
+    for (size_t s = 0; s < plan.workloads.size(); ++s) {
+      diag[plan.workloads[s]] += plan.gram(s, s);
+      result.workloads[plan.workloads[s]].samples += plan.nonzero[s];
+    }
+  }
+  const GroupSolution solved = SolveGroups(plans, diag, num_workloads, options, result);
+  const double ss_res =
+      ScoreResiduals(cards, pods, plans, solved.fitted, sum_busy, options, result);
+  JudgeWorkloads(pods, plans, diag, solved, ss_res, options, result);
   return result;
 }
 
