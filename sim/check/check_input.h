@@ -7,7 +7,8 @@
 // (ClassifyProbe); each node's memory isolation as `knobsim import` decides it (ImportCluster:
 // the cGPU module, cgpu.disable.isolation, the version list, over-quota evidence); the GPU
 // memory peak per pod from the metrics (PodMemoryMetrics, the import's rule); and the scenario
-// the import writes, read back, to simulate the consequence.
+// the import writes, as the reader would read it (ScenarioFromImport), to simulate the
+// consequence.
 //
 // From a scenario: the nodes of each pool (NodeSpecForPool), the replicas of each workload
 // (PodSpecForWorkload) named by its `pods:` list, else <workload>-<i>, bound to the listed node

@@ -12,7 +12,10 @@
 // from FitWorkPerRequest over the cards where the linear busy model holds (FitEligible). Without
 // them, documented defaults, each listed in `defaults`.
 //
-// Nothing here reads files or prints: the command line does (tools/knobsim/import_command.cpp).
+// ImportCluster runs its steps in order, each one function of import_steps.h; ScenarioFromImport
+// (imported_scenario.h) turns the model into the Scenario a run reads, WriteScenarioYaml
+// (scenario_writer.h) into the file. Nothing here reads files or prints: the command line does
+// (tools/knobsim/import_command.cpp).
 // Privacy: nothing is taken from env, annotations or probe arguments; labels whose key or value
 // looks like a credential (LooksLikeSecret) are dropped, by key, with a warning.
 #pragma once

@@ -24,15 +24,6 @@ std::string TrimZeros(std::string s) {
   return s;
 }
 
-// Rates with six significant digits, never in exponent form (the rate grammar has none).
-std::string Rate(double per_s) {
-  if (!(per_s > 0)) return "0";
-  const int digits = std::max(0, 5 - static_cast<int>(std::floor(std::log10(per_s))));
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", std::min(digits, 12), per_s);
-  return TrimZeros(buf) + "/s";
-}
-
 std::string Cpu(int64_t milli) {
   if (milli % 1000 == 0) return std::to_string(milli / 1000);
   return std::to_string(milli) + "m";
@@ -240,14 +231,14 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
   if (iw.has_traffic) {
     const Traffic& t = w.traffic;
     if (t.kind == ArrivalKind::kPoisson) {
-      o.Line(4, "traffic: {rate: " + Rate(t.rate) + "}", Note(iw, "traffic"));
+      o.Line(4, "traffic: {rate: " + ScenarioRate(t.rate) + "}", Note(iw, "traffic"));
     } else {
       o.Comment(4, Note(iw, "traffic"));
       o.Line(4, "traffic:");
       o.Line(6, "piecewise:");
       for (const RatePoint& p : t.pieces)
         o.Line(8, "- {at: " + ScenarioDuration(static_cast<double>(p.at) / kNanosPerSecond) +
-                      ", rate: " + Rate(p.rate) + "}");
+                      ", rate: " + ScenarioRate(p.rate) + "}");
     }
   } else if (!Note(iw, "traffic").empty()) {
     o.Comment(4, "traffic: " + Note(iw, "traffic"));
@@ -318,6 +309,16 @@ std::string ScenarioDuration(double seconds) {
   if (seconds >= 1e-6) return TrimZeros(Fmt("%.4g", seconds * 1e6)) + "us";
   return std::to_string(std::max(1LL, std::llround(seconds * 1e9))) + "ns";
 }
+
+std::string ScenarioRate(double per_s) {
+  if (!(per_s > 0)) return "0";
+  const int digits = std::max(0, 5 - static_cast<int>(std::floor(std::log10(per_s))));
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", std::min(digits, 12), per_s);
+  return TrimZeros(buf) + "/s";
+}
+
+std::string ScenarioDecimal(double v) { return TrimZeros(Fmt("%.6f", v)); }
 
 std::string IntOrPercentText(const IntOrPercent& v) {
   return v.percent ? "\"" + std::to_string(v.value) + "%\"" : std::to_string(v.value);
@@ -418,7 +419,7 @@ std::string WriteScenarioYaml(const ImportModel& m) {
   o.Comment(0, "The cGPU POLICY is not in the export: --policy (default 5, ACK's native time-slicing)");
   o.Comment(0, "and --switch-overhead (default 0, the linear model the work fit assumes).");
   o.Line(0, "cluster: {policy: " + std::to_string(m.policy) + ", switch_overhead: " +
-                TrimZeros(Fmt("%.6f", m.switch_overhead)) + ", default_placement: binpack}");
+                ScenarioDecimal(m.switch_overhead) + ", default_placement: binpack}");
   if (!m.gpu_types.empty()) {
     o.Blank();
     o.Line(0, "gpu_types:");

@@ -20,6 +20,13 @@ std::string YamlScalar(const std::string& text);
 // A duration as the scenario reader parses it: "0", "1h", "90m", "58.6ms", "1.251s".
 std::string ScenarioDuration(double seconds);
 
+// A rate as the writer puts it: six significant digits, never in exponent form (the rate
+// grammar has none): "0", "12.3457/s", "0.000123457/s".
+std::string ScenarioRate(double per_s);
+
+// A plain number with six decimals at most, trailing zeros dropped: "0", "0.05".
+std::string ScenarioDecimal(double v);
+
 std::string WriteScenarioYaml(const ImportModel& model);
 
 }  // namespace knobsim

@@ -1,0 +1,308 @@
+// Metrics -> GPU memory, traffic and work per request (import_steps.h, ImportMetrics).
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+#include "models/work_fit.h"
+#include "sim/import/import_steps.h"
+
+namespace knobsim {
+using namespace import_text;
+
+namespace {
+
+int CardNumber(const std::string& gpu) {
+  int card = -1;
+  std::from_chars(gpu.data(), gpu.data() + gpu.size(), card);
+  return card;
+}
+
+// What the fit is asked: the cards whose busy is linear in the rates and the pods on them.
+struct FitProblem {
+  double step = 0;                      // seconds per row
+  std::vector<int> workload_of_column;  // fit column -> workload index
+  std::vector<FitCard> cards;
+  std::vector<FitPod> pods;
+  std::vector<std::string> left_out;  // cards not linear under the POLICY
+};
+
+// Rows are means over fit_bin_s (at least the coarsest series' step): rate samples carry
+// Poisson noise, and noise in a regressor biases least squares low (errors in variables);
+// averaging keeps the equation exact, since busy is linear in the rates.
+FitProblem BuildFit(const KubeObjects& objects, const Metrics& metrics, const NodeIndex& nodes,
+                    const PodIndex& pods, const RateIndex& rates, const GpuCatalog& catalog,
+                    const ImportOptions& options, ImportModel& model) {
+  FitProblem fit;
+  const double start = options.window_start, end = options.window_end;
+  fit.step = options.fit_bin_s;
+  for (const CardUtilization& cu : metrics.cards)
+    fit.step = std::max(fit.step, MedianStep(cu.times));
+  for (const PodRate& r : metrics.rates) fit.step = std::max(fit.step, MedianStep(r.times));
+  std::vector<int> column(model.workloads.size(), -1);
+  for (size_t wi = 0; wi < model.workloads.size(); ++wi)
+    if (!rates.of_workload[wi].empty()) {
+      column[wi] = static_cast<int>(fit.workload_of_column.size());
+      fit.workload_of_column.push_back(static_cast<int>(wi));
+    }
+  if (!(fit.step > 0) || fit.workload_of_column.empty()) return fit;
+  const int bins = std::max(1, static_cast<int>(std::ceil((end - start) / fit.step - 1e-9)));
+  std::map<int, int> fit_pod_of;
+  for (const CardUtilization& cu : metrics.cards) {
+    const int gpu = CardNumber(cu.card.gpu);
+    if (!nodes.pool_of_node.count(cu.card.node)) {
+      model.warnings.push_back("metrics for card " + cu.card.ToString() +
+                               " on a node absent from the export; not used");
+      continue;
+    }
+    static const std::vector<int> kNoPods;
+    const auto held = pods.card_pods.find({cu.card.node, gpu});
+    const std::vector<int>& on_card = held == pods.card_pods.end() ? kNoPods : held->second;
+    bool exclusive = false;
+    for (int i : on_card) exclusive = exclusive || objects.pods[i].whole_gpus > 0;
+    const std::string cname = cu.card.node + "/gpu" + cu.card.gpu;
+    if (!FitEligible(options.policy, options.switch_overhead, exclusive,
+                     static_cast<int>(on_card.size()))) {
+      fit.left_out.push_back(cname);
+      continue;
+    }
+    FitCard fc;
+    fc.name = cname;
+    if (const GpuType* t = catalog.Find(nodes.gpu_of_node.at(cu.card.node))) fc.speed = t->speed;
+    fc.busy = Bin(cu.times, cu.busy, start, fit.step, bins);
+    for (int i : on_card) {
+      auto r = rates.of_pod.find(i);
+      if (r == rates.of_pod.end()) continue;  // no requests measured: assumed idle
+      auto [it, fresh] = fit_pod_of.emplace(i, static_cast<int>(fit.pods.size()));
+      if (fresh) {
+        const PodSpec& p = objects.pods[i];
+        FitPod fp;
+        fp.workload = column[pods.workload_of.at(PodKey{p.namespace_, p.name}).first];
+        fp.rate = Bin(r->second->times, r->second->rate, start, fit.step, bins);
+        for (double& x : fp.rate)
+          if (!std::isfinite(x)) x = 0;  // no sample: the pod was not serving
+        fit.pods.push_back(std::move(fp));
+      }
+      fc.pods.push_back(it->second);
+    }
+    fit.cards.push_back(std::move(fc));
+  }
+  return fit;
+}
+
+// The fit's quality lines and the work of each workload it identified.
+void ApplyFit(const FitProblem& problem, const std::string& policy_text, ImportModel& model) {
+  const WorkFitResult fit = FitWorkPerRequest(problem.cards, problem.pods,
+                                              static_cast<int>(problem.workload_of_column.size()));
+  model.fit_report.push_back("work per request: NNLS over " + std::to_string(problem.cards.size()) +
+                             " cards, " + std::to_string(fit.rows) + " samples of " +
+                             Seconds(problem.step) + ", R² " + FormatNumber("%.4f", fit.r2) +
+                             (fit.converged ? "" : " (did not converge)"));
+  if (!problem.left_out.empty())
+    model.fit_report.push_back(std::to_string(problem.left_out.size()) +
+                               " shared cards left out: under " + policy_text +
+                               " busy is not linear in the rates there");
+  for (const auto& c : fit.cards)
+    model.fit_report.push_back(
+        "  " + c.name + ": RMSE " + FormatNumber("%.4f", c.rmse) + ", mean busy measured " +
+        FormatNumber("%.3f", c.mean_measured) + " fitted " + FormatNumber("%.3f", c.mean_fitted) +
+        (c.saturated ? ", " + std::to_string(c.saturated) + " saturated samples left out" : ""));
+  for (const std::string& n : fit.notes) model.fit_report.push_back("  note: " + n);
+  for (size_t col = 0; col < problem.workload_of_column.size(); ++col) {
+    ImportedWorkload& iw = model.workloads[problem.workload_of_column[col]];
+    if (fit.identified[col] && std::isfinite(fit.work_s[col]) && fit.work_s[col] > 0) {
+      iw.spec.work.mean_s = fit.work_s[col];
+      iw.has_work = true;
+      iw.notes["work"] = "fitted (NNLS, " + policy_text + "): busy = Σ rate × work / speed" +
+                         (std::isfinite(fit.workloads[col].std_error_s)
+                              ? ", std error " + Seconds(fit.workloads[col].std_error_s)
+                              : "");
+    }
+  }
+}
+
+// Traffic of one workload: its pods' rates summed per piece, then flat or piecewise.
+void WorkloadTraffic(const std::vector<const PodRate*>& rates, const ImportOptions& options,
+                     ImportedWorkload& iw) {
+  const double start = options.window_start, end = options.window_end;
+  TrafficCurve sum;
+  for (const PodRate* r : rates) {
+    TrafficCurve c = DownsampleTraffic(r->times, r->rate, start, end, options.piece_s, 0);
+    if (sum.pieces.empty())
+      sum.pieces = c.pieces;
+    else
+      for (size_t k = 0; k < sum.pieces.size(); ++k) sum.pieces[k].rate += c.pieces[k].rate;
+  }
+  std::vector<double> t, v;
+  for (const RatePoint& rp : sum.pieces) {
+    t.push_back(start + static_cast<double>(rp.at) / kNanosPerSecond);
+    v.push_back(rp.rate);
+  }
+  const TrafficCurve curve = DownsampleTraffic(t, v, start, end, options.piece_s, options.flat_cv);
+  iw.has_traffic = true;
+  if (curve.flat) {
+    iw.spec.traffic.kind = ArrivalKind::kPoisson;
+    iw.spec.traffic.rate = curve.mean;
+    iw.notes["traffic"] = "mean of the request rate over the window (" +
+                          std::to_string(rates.size()) + " pods); flat within " +
+                          FormatNumber("%.0f", options.flat_cv * 100) + " %: Poisson";
+  } else {
+    iw.spec.traffic.kind = ArrivalKind::kPiecewise;
+    iw.spec.traffic.pieces = curve.pieces;
+    iw.notes["traffic"] = "request rate summed over " + std::to_string(rates.size()) +
+                          " pods, mean per " + Seconds(options.piece_s) + " piece; mean " +
+                          FormatNumber("%.4g/s", curve.mean);
+  }
+}
+
+}  // namespace
+
+bool KnownPods::operator()(const PodKey& k) {
+  if (pods_.workload_of.count(k)) return true;
+  unknown_.insert(k);
+  return false;
+}
+
+void CardsFromDcgm(const Metrics& metrics, const NodeIndex& nodes, KnownPods& known,
+                   PodIndex& pods) {
+  std::map<int, std::set<int>> dcgm_cards;
+  for (const CardUtilization& cu : metrics.cards) {
+    const int gpu = CardNumber(cu.card.gpu);
+    if (gpu < 0 || !nodes.pool_of_node.count(cu.card.node)) continue;
+    for (const PodKey& k : cu.pods) {
+      if (!known(k)) continue;
+      const int i = pods.workload_of.at(k).second;
+      auto pl = pods.place.find(i);
+      if (pl == pods.place.end() || pl->second.node != cu.card.node || !pl->second.cards.empty())
+        continue;
+      dcgm_cards[i].insert(gpu);
+    }
+  }
+  for (auto& [i, cards] : dcgm_cards) {
+    PodPlace& pl = pods.place[i];
+    pl.cards.assign(cards.begin(), cards.end());
+    for (int c : cards) pods.card_pods[{pl.node, c}].push_back(i);
+  }
+}
+
+void MemoryFromPeaks(const Metrics& metrics, const NodeIndex& nodes, const PodIndex& pods,
+                     KnownPods& known, const GpuCatalog& catalog, ImportModel& model) {
+  std::vector<const PodMemoryPeak*> peak(model.workloads.size(), nullptr);
+  for (const PodMemoryPeak& m : metrics.pod_memory) {
+    if (!known(m.pod)) continue;
+    const int wi = pods.workload_of.at(m.pod).first;
+    if (!peak[wi] || m.peak_mib > peak[wi]->peak_mib) peak[wi] = &m;
+  }
+  for (size_t wi = 0; wi < model.workloads.size(); ++wi) {
+    ImportedWorkload& iw = model.workloads[wi];
+    if (iw.spec.gpu_mem <= 0 && iw.spec.whole_gpus <= 0) continue;
+    std::string& note = iw.notes["gpu_memory"];
+    if (!peak[wi]) {
+      note = "default: no per-pod memory metric (weights 0, activation 0)";
+      model.defaults.push_back("gpu_memory of " + iw.spec.namespace_ + "/" + iw.spec.name);
+      for (const CardTotalMemory& t : metrics.card_totals)
+        for (const PodKey& k : t.pods)
+          if (auto at = pods.workload_of.find(k);
+              at != pods.workload_of.end() && at->second.first == static_cast<int>(wi))
+            note += "; card " + t.card.ToString() + " total peak " + Mib(t.peak_mib) + " over " +
+                    std::to_string(t.pods.size()) + " pods";
+      continue;
+    }
+    const PodMemoryPeak& m = *peak[wi];
+    int64_t context = 0;
+    if (const auto pl = pods.place.find(pods.workload_of.at(m.pod).second); pl != pods.place.end())
+      if (const GpuType* t = catalog.Find(nodes.gpu_of_node.at(pl->second.node)))
+        context = t->context_mib;
+    const GpuMemoryFit fit = FitGpuMemory(m.peak_mib, m.mean_mib, context, iw.spec.concurrency);
+    iw.spec.memory.weights_mib = fit.weights_mib;
+    iw.spec.memory.activation_mib = fit.activation_mib;
+    iw.has_memory = true;
+    note = "window peak of " + m.source + ": " + Mib(m.peak_mib) + " (" + m.pod.pod + "), mean " +
+           Mib(m.mean_mib) + "; weights = mean - context " + std::to_string(context) +
+           " MiB, activation = the rest at concurrency " + std::to_string(iw.spec.concurrency);
+  }
+}
+
+RateIndex IndexRates(const Metrics& metrics, const PodIndex& pods, KnownPods& known,
+                     size_t workloads) {
+  RateIndex rates;
+  rates.of_workload.resize(workloads);
+  for (const PodRate& r : metrics.rates) {
+    if (!known(r.pod)) continue;
+    const auto& at = pods.workload_of.at(r.pod);
+    rates.of_workload[at.first].push_back(&r);
+    rates.of_pod[at.second] = &r;
+  }
+  return rates;
+}
+
+void TrafficFromRates(const RateIndex& rates, const ImportOptions& options, ImportModel& model) {
+  for (size_t wi = 0; wi < model.workloads.size(); ++wi)
+    if (!rates.of_workload[wi].empty())
+      WorkloadTraffic(rates.of_workload[wi], options, model.workloads[wi]);
+}
+
+void FitWork(const KubeObjects& objects, const Metrics& metrics, const NodeIndex& nodes,
+             const PodIndex& pods, const RateIndex& rates, const GpuCatalog& catalog,
+             const ImportOptions& options, ImportModel& model) {
+  const FitProblem problem =
+      BuildFit(objects, metrics, nodes, pods, rates, catalog, options, model);
+  const std::string policy_text =
+      "POLICY " + std::to_string(options.policy) +
+      (options.policy == 5 ? FormatNumber(", switch overhead %g", options.switch_overhead) : "");
+  if (!problem.cards.empty()) {
+    ApplyFit(problem, policy_text, model);
+  } else if (!problem.workload_of_column.empty()) {
+    model.fit_report.push_back("work per request: no card to fit (" +
+                               std::to_string(problem.left_out.size()) + " left out under " +
+                               policy_text + ", or no utilization metric)");
+  }
+}
+
+void DefaultWork(const ImportOptions& options, ImportModel& model) {
+  for (ImportedWorkload& iw : model.workloads) {
+    if (!iw.has_traffic || iw.has_work) continue;
+    iw.spec.work.mean_s = options.default_work_s;
+    iw.has_work = true;
+    iw.notes["work"] = "default " + Seconds(options.default_work_s) +
+                       ": not identified by the fit (no fitted card, or collinear)";
+    model.defaults.push_back("work of " + iw.spec.namespace_ + "/" + iw.spec.name);
+  }
+}
+
+void ImportMetrics(const KubeObjects& objects, const Metrics& metrics, const NodeIndex& nodes,
+                   const GpuCatalog& catalog, const ImportOptions& options, PodIndex& pods,
+                   ImportModel& model) {
+  model.duration_s = std::max(1.0, options.window_end - options.window_start);
+  for (const std::string& n : metrics.notes) model.header.push_back("metrics: " + n);
+  for (const std::string& w : metrics.warnings) model.warnings.push_back(w);
+  KnownPods known(pods);
+  // Whole-GPU pods (and others without allocation annotations) take their cards from the DCGM
+  // labels of the card's series.
+  CardsFromDcgm(metrics, nodes, known, pods);
+  MemoryFromPeaks(metrics, nodes, pods, known, catalog, model);
+  const RateIndex rates = IndexRates(metrics, pods, known, model.workloads.size());
+  TrafficFromRates(rates, options, model);
+  FitWork(objects, metrics, nodes, pods, rates, catalog, options, model);
+  for (const std::string& line : model.fit_report) model.header.push_back(line);
+  DefaultWork(options, model);
+  if (!known.unknown().empty())
+    model.warnings.push_back(std::to_string(known.unknown().size()) +
+                             " pods in the metrics are not in the export (e.g. " +
+                             known.unknown().begin()->ToString() + "); their series are not used");
+  if (metrics.rates.empty())
+    model.defaults.push_back("traffic and work of every workload (no --rate-metric series)");
+}
+
+void NoMetricsDefaults(ImportModel& model) {
+  model.defaults.push_back("traffic of every workload: none (no metrics)");
+  model.defaults.push_back("work of every workload: 10ms exponential (the reader's default)");
+  model.defaults.push_back(
+      "gpu_memory of every GPU workload: weights 0, activation 0 (no metrics)");
+  for (ImportedWorkload& iw : model.workloads) {
+    iw.notes["traffic"] = "default: no metrics, no traffic";
+    if (iw.spec.gpu_mem > 0 || iw.spec.whole_gpus > 0)
+      iw.notes["gpu_memory"] = "default: no metrics (weights 0, activation 0)";
+  }
+}
+
+}  // namespace knobsim

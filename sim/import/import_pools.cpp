@@ -1,0 +1,239 @@
+// Nodes -> pools (import_steps.h, PoolsFromNodes).
+#include <algorithm>
+#include <charconv>
+#include <tuple>
+
+#include "sim/import/import_steps.h"
+
+namespace knobsim {
+using namespace import_text;
+
+namespace {
+
+// What makes two nodes interchangeable for the scheduler, apart from name and zone.
+struct PoolKey {
+  std::string gpu;
+  int cards = 0;
+  int64_t cpu = 0, memory = 0, pods = 0;
+  Labels labels;
+  std::vector<std::tuple<std::string, std::string, std::string>> taints;
+  std::string schedule, placement;
+  int max_pod = 0;
+  bool unschedulable = false;
+  auto operator<=>(const PoolKey&) const = default;
+};
+
+int64_t Get(const ResourceList& r, const std::string& key) {
+  auto it = r.find(key);
+  return it == r.end() ? 0 : it->second;
+}
+
+GpuSchedule ScheduleOf(const std::string& s) {
+  if (s == "share") return GpuSchedule::kShare;
+  if (s == "cgpu") return GpuSchedule::kCgpu;
+  if (s == "core_mem") return GpuSchedule::kCoreMem;
+  return GpuSchedule::kDefault;
+}
+
+// The catalog entry of a GPU model the catalog does not know: memory from the node label
+// aliyun.accelerator/nvidia_mem, else gpu-mem units x 1024; speed 1.0.
+ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name) {
+  ImportedGpuType t;
+  t.type.name = name;
+  int64_t mib = 0;
+  auto it = node.labels.find("aliyun.accelerator/nvidia_mem");
+  if (it != node.labels.end())
+    std::from_chars(it->second.data(), it->second.data() + it->second.size(), mib);
+  std::string from = "from node label aliyun.accelerator/nvidia_mem";
+  if (mib <= 0) {
+    mib = int64_t{std::max(1, node.card_mem_units)} * 1024;
+    from = "from gpu-mem capacity per card x 1024 (no aliyun.accelerator/nvidia_mem)";
+  }
+  t.type.memory_mib = mib;
+  t.type.speed = 1.0;
+  t.type.interconnect = "pcie";
+  t.note = "\"" + node.gpu_model + "\" is not in the catalog: memory " + from +
+           "; speed 1.0 (default: the A10's, set it from a benchmark)";
+  return t;
+}
+
+PoolKey KeyOf(const NodeSpec& node, const std::string& gpu,
+              const std::set<std::pair<std::string, std::string>>& selected,
+              std::set<std::string>& dropped_labels) {
+  PoolKey key;
+  key.gpu = gpu;
+  key.cards = node.gpu_cards;
+  key.cpu = Get(node.allocatable, "cpu");
+  key.memory = Get(node.allocatable, "memory");
+  key.pods = Get(node.allocatable, "pods");
+  for (const auto& [k, v] : node.labels) {
+    if (IsPerNodeLabel(k)) continue;
+    if (LooksLikeSecret(k, v) && !selected.count({k, v})) {
+      dropped_labels.insert(k);
+      continue;
+    }
+    key.labels[k] = v;
+  }
+  for (const Taint& t : node.taints) key.taints.emplace_back(t.key, t.value, t.effect);
+  std::sort(key.taints.begin(), key.taints.end());
+  key.schedule = node.gpu_cards > 0 ? node.gpu_schedule : "";
+  key.placement = node.placement;
+  key.max_pod = node.max_pods_per_card;
+  key.unschedulable = node.unschedulable;
+  return key;
+}
+
+// A GPU pool's schedule, cGPU state, rule-1 isolation and the notes that say where they came
+// from; a schedule knobsim does not simulate is imported as `default`, with a warning.
+void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, ImportedPool& p,
+                     std::vector<std::string>& warnings) {
+  NodePool& np = p.pool;
+  std::string sched = node.gpu_schedule.empty() ? "default" : node.gpu_schedule;
+  if (sched != "default" && sched != "share" && sched != "cgpu" && sched != "core_mem") {
+    warnings.push_back("node " + node.name + ": ack.node.gpu.schedule=" + sched +
+                       " is not simulated; its pool is imported as exclusive cards (default)");
+    sched = "default";
+  }
+  np.labels["ack.node.gpu.schedule"] = sched;
+  np.schedule = ScheduleOf(sched);
+  const bool disabled = node.labels.count("cgpu.disable.isolation") &&
+                        node.labels.at("cgpu.disable.isolation") == "true";
+  np.cgpu_active = (sched == "cgpu" || sched == "core_mem") && !disabled;
+  // Rule 1 here; rules 2-4 once every node and pod is known (DecideIsolation).
+  np.isolation = np.cgpu_active ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
+  if (!np.cgpu_active)
+    p.isolation_notes.push_back(
+        disabled ? "memory isolation soft: rule 1, cgpu.disable.isolation=true (the device "
+                   "plugin sets CGPU_DISABLE)"
+                 : "memory isolation soft: rule 1, no cGPU module (schedule " + sched + ")");
+  p.notes.push_back("gpu " + gpu + " from node label aliyun.accelerator/nvidia_name \"" +
+                    node.gpu_model + "\"; " + std::to_string(node.gpu_cards) +
+                    " cards from capacity");
+  p.notes.push_back("schedule " + sched + " from ack.node.gpu.schedule" +
+                    (node.labels.count("ack.node.gpu.schedule") ? "" : " (absent: default)"));
+  p.notes.push_back(std::string("placement ") +
+                    (node.placement.empty() ? "binpack (label absent: the cluster default)"
+                                            : node.placement + " from ack.node.gpu.placement"));
+}
+
+// The pool the first node of a key opens.
+ImportedPool NewPool(const NodeSpec& node, const PoolKey& key, const ImportOptions& options,
+                     std::vector<std::string>& warnings) {
+  ImportedPool p;
+  NodePool& np = p.pool;
+  np.gpu_type = key.gpu;
+  np.gpus_per_node = node.gpu_cards;
+  np.cpu_milli = key.cpu;
+  np.memory_mib = key.memory / (1024 * 1024);  // floor: never more than the node has
+  np.pods = static_cast<int>(key.pods);
+  np.labels = key.labels;
+  auto inst = node.labels.find("node.kubernetes.io/instance-type");
+  if (inst != node.labels.end()) np.instance_type = inst->second;
+  np.taints = node.taints;
+  std::sort(np.taints.begin(), np.taints.end(), [](const Taint& a, const Taint& b) {
+    return std::tie(a.key, a.value, a.effect) < std::tie(b.key, b.value, b.effect);
+  });
+  np.placement = node.placement;
+  np.max_pods_per_card = node.max_pods_per_card;
+  if (auto v = key.labels.find(options.cgpu_version_label); v != key.labels.end())
+    np.cgpu_version = v->second;
+  p.gpu_model = node.gpu_model;
+  if (node.gpu_cards > 0) {
+    GpuPoolSchedule(node, key.gpu, p, warnings);
+  } else {
+    np.schedule = GpuSchedule::kDefault;
+    np.cgpu_active = false;
+    np.isolation = MemoryIsolation::kSoft;
+  }
+  if (node.unschedulable)
+    warnings.push_back("node " + node.name +
+                       " is cordoned (spec.unschedulable); the scenario has no key for it, so "
+                       "its pool is schedulable");
+  return p;
+}
+
+// A node as its pool lists it: name, zone and the other zone labels.
+ImportedNode PoolEntry(const NodeSpec& node) {
+  ImportedNode n;
+  n.name = node.name;
+  for (const auto& [k, v] : node.labels) {
+    if (!IsPerNodeLabel(k) || k == "kubernetes.io/hostname") continue;
+    if (k == "topology.kubernetes.io/zone")
+      n.zone = v;
+    else
+      n.labels[k] = v;
+  }
+  return n;
+}
+
+}  // namespace
+
+bool IsPerNodeLabel(const std::string& key) {
+  if (key == "kubernetes.io/hostname") return true;
+  const auto slash = key.rfind('/');
+  const std::string last = slash == std::string::npos ? key : key.substr(slash + 1);
+  return last == "zone";
+}
+
+std::set<std::pair<std::string, std::string>> SelectedNodeLabels(const std::vector<PodSpec>& pods) {
+  // `alibabacloud.com/nodepool-id: np933b39b9...` reads like a blob to LooksLikeSecret, and
+  // dropping it from the pool while the pods' nodeSelector keeps it left them no node at all.
+  std::set<std::pair<std::string, std::string>> selected;
+  for (const PodSpec& p : pods) {
+    for (const auto& [k, v] : p.node_selector) selected.emplace(k, v);
+    auto add = [&](const std::vector<NodeSelectorRequirement>& term) {
+      for (const NodeSelectorRequirement& r : term)
+        for (const std::string& v : r.values) selected.emplace(r.key, v);
+    };
+    for (const auto& term : p.node_affinity.required_terms) add(term);
+    for (const auto& pref : p.node_affinity.preferred) add(pref.expressions);
+  }
+  return selected;
+}
+
+void NamePools(std::vector<ImportedPool>& pools) {
+  std::map<std::string, int> seen, total;
+  auto base_of = [](const ImportedPool& p) {
+    return p.pool.gpu_type.empty() ? std::string("cpu") : "gpu-" + DnsLabel(p.pool.gpu_type);
+  };
+  for (const ImportedPool& p : pools) ++total[base_of(p)];
+  for (ImportedPool& p : pools) {
+    const std::string base = base_of(p);
+    const int k = ++seen[base];
+    p.pool.name = total[base] > 1 ? base + "-" + std::to_string(k) : base;
+    p.pool.count = static_cast<int>(p.nodes.size());
+  }
+}
+
+NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& options,
+                         ImportModel& model) {
+  NodeIndex index;
+  std::map<PoolKey, int> pool_of_key;
+  std::set<std::string> unknown_gpus;
+  const std::set<std::pair<std::string, std::string>> selected = SelectedNodeLabels(objects.pods);
+  std::set<std::string> dropped_node_labels;
+  for (const NodeSpec& node : objects.nodes) {
+    index.node_by_name[node.name] = &node;
+    std::string gpu;
+    if (node.gpu_cards > 0) {
+      gpu = GpuCatalogKey(node.gpu_model);
+      if (gpu.empty()) {
+        gpu = DnsLabel(node.gpu_model.empty() ? "unknown-gpu" : node.gpu_model);
+        if (unknown_gpus.insert(gpu).second) model.gpu_types.push_back(UnknownGpuType(node, gpu));
+      }
+    }
+    const PoolKey key = KeyOf(node, gpu, selected, dropped_node_labels);
+    auto [it, fresh] = pool_of_key.emplace(key, static_cast<int>(model.pools.size()));
+    if (fresh) model.pools.push_back(NewPool(node, key, options, model.warnings));
+    model.pools[it->second].nodes.push_back(PoolEntry(node));
+    index.pool_of_node[node.name] = it->second;
+    index.gpu_of_node[node.name] = gpu;
+  }
+  for (const std::string& k : dropped_node_labels)
+    model.warnings.push_back("node label " + k +
+                             " looks like a credential and no pod selects by it; not written");
+  NamePools(model.pools);
+  return index;
+}
+
+}  // namespace knobsim

@@ -1,0 +1,189 @@
+// ImportSteps: the steps of ImportCluster (cluster_import.h), one function each, in the order
+// ImportCluster runs them, and the indexes they hand on. Each step reads the export (and the
+// metrics) and the indexes of the steps before it, and adds to the ImportModel: its pools,
+// workloads, notes, warnings, defaults and header lines, in the order the writer prints them.
+//
+//   objects  = WithTemplatePods(exported)                  manifests without pods
+//   nodes    = PoolsFromNodes(objects, options, model)     node pools and unknown GPU types
+//   pods     = WorkloadsFromPods(objects, nodes, options, model)
+//   ImportMetrics(...) or NoMetricsDefaults(model)        memory, traffic, work, their defaults
+//   DecideIsolation(...)                                   memory isolation rules 2-4
+//   CurrentPods(objects, pods, model)                      `pods:` of each workload
+//   KubeSection(objects, model)                            the `kube:` objects
+//
+// Internal to sim/import (the command line and the checks call ImportCluster); declared here so
+// each step has its own tests (import_steps_test.cpp).
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "models/gpu_catalog.h"
+#include "sim/import/cluster_import.h"
+
+namespace knobsim {
+
+// ---- What the steps hand on -----------------------------------------------------------------
+
+// PoolsFromNodes: where each exported node went.
+struct NodeIndex {
+  std::map<std::string, int> pool_of_node;              // node name -> index in model.pools
+  std::map<std::string, std::string> gpu_of_node;       // node name -> GPU type ("" CPU-only)
+  std::map<std::string, const NodeSpec*> node_by_name;  // into the objects given
+};
+
+struct PodPlace {
+  std::string node;
+  std::vector<int> cards;  // from the allocation annotations, else the DCGM labels; may be empty
+};
+
+// WorkloadsFromPods: which workload each live pod joined and where it runs. Pods are indexes
+// into KubeObjects::pods (after WithTemplatePods).
+struct PodIndex {
+  std::map<PodKey, std::pair<int, int>> workload_of;  // pod -> (workload, pod index)
+  std::map<int, PodPlace> place;                      // pod index -> where it runs (bound only)
+  std::map<std::pair<std::string, int>, std::vector<int>> card_pods;  // (node, card) -> pods
+};
+
+// ---- The steps ------------------------------------------------------------------------------
+
+// The export plus, for each Deployment or StatefulSet without a pod in it, its template pod
+// (KubeObjects::template_pods, pending): a config repository's manifests import as workloads
+// with spec.replicas and no `pods:`. Owners with pods are read from their pods only.
+KubeObjects WithTemplatePods(const KubeObjects& exported);
+
+// Nodes that agree on everything the scheduler reads share a pool (ClusterImport's header);
+// pools are named gpu-<type> / cpu, numbered when several share a name, and counted. A GPU the
+// catalog does not know gets an ImportedGpuType. Labels that look like credentials are dropped
+// unless a pod selects nodes by them; memory isolation rule 1 is decided here.
+NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& options,
+                         ImportModel& model);
+
+// One workload per owner (GroupPodsByWorkload) with a live pod (Succeeded and Failed pods are
+// counted in one warning): its name, requests, selectors, images, probe and replicas from the
+// owner's first bound pod, and where each live pod runs (PodIndex) when its node is exported.
+PodIndex WorkloadsFromPods(const KubeObjects& objects, const NodeIndex& nodes,
+                           const ImportOptions& options, ImportModel& model);
+
+// With metrics: cards from the DCGM labels, GPU memory from the peaks, traffic from the rates,
+// work per request from the fit (its quality lines also in the header), and each default said
+// so (ImportCluster's header). Pods in the metrics but not in the export are one warning.
+void ImportMetrics(const KubeObjects& objects, const Metrics& metrics, const NodeIndex& nodes,
+                   const GpuCatalog& catalog, const ImportOptions& options, PodIndex& pods,
+                   ImportModel& model);
+
+// Without metrics: the defaults ImportMetrics would otherwise replace, noted per workload.
+void NoMetricsDefaults(ImportModel& model);
+
+// Memory isolation rules 2-4 (ImportCluster's header) on the pools rule 1 left hard: over-quota
+// evidence from the metrics (may be null; OverQuotaEvidence), the version list, else hard;
+// each pool's notes say which rule decided.
+void DecideIsolation(const KubeObjects& objects, const Metrics* metrics, const NodeIndex& nodes,
+                     const PodIndex& pods, const GpuCatalog& catalog, const ImportOptions& options,
+                     ImportModel& model);
+
+// Each workload's `pods:`: its placed pods by name, with node, cards and readiness.
+void CurrentPods(const KubeObjects& objects, const PodIndex& pods, ImportModel& model);
+
+// The objects the checks read (the scenario's `kube:`), and header lines for the kinds skipped.
+void KubeSection(const KubeObjects& objects, ImportModel& model);
+
+// ---- Parts of the steps, tested on their own ------------------------------------------------
+
+// The pods of the metrics that the export has (in PodIndex); the others are kept for the one
+// warning that names how many there were.
+class KnownPods {
+ public:
+  explicit KnownPods(const PodIndex& pods) : pods_(pods) {}
+  bool operator()(const PodKey& pod);
+  const std::set<PodKey>& unknown() const { return unknown_; }
+
+ private:
+  const PodIndex& pods_;
+  std::set<PodKey> unknown_;
+};
+
+// The rate series of each workload (by index in model.workloads) and of each pod (by index).
+struct RateIndex {
+  std::vector<std::vector<const PodRate*>> of_workload;
+  std::map<int, const PodRate*> of_pod;
+};
+
+// Pods placed on a node without cards (whole-GPU pods, and others without allocation
+// annotations) take the cards whose DCGM series name them.
+void CardsFromDcgm(const Metrics& metrics, const NodeIndex& nodes, KnownPods& known,
+                   PodIndex& pods);
+
+// Each GPU workload's memory from the highest peak of its pods (FitGpuMemory, the context of
+// the card's catalog type), else the default with the card totals that mention its pods.
+void MemoryFromPeaks(const Metrics& metrics, const NodeIndex& nodes, const PodIndex& pods,
+                     KnownPods& known, const GpuCatalog& catalog, ImportModel& model);
+
+RateIndex IndexRates(const Metrics& metrics, const PodIndex& pods, KnownPods& known,
+                     size_t workloads);
+
+// Each workload with rates: its pods' rates summed per piece (DownsampleTraffic), a Poisson
+// rate when flat within flat_cv, else piecewise.
+void TrafficFromRates(const RateIndex& rates, const ImportOptions& options, ImportModel& model);
+
+// Work per request by NNLS (FitWorkPerRequest) over the cards where busy is linear in the rates
+// (FitEligible), rows binned over at least fit_bin_s; its quality lines into fit_report.
+void FitWork(const KubeObjects& objects, const Metrics& metrics, const NodeIndex& nodes,
+             const PodIndex& pods, const RateIndex& rates, const GpuCatalog& catalog,
+             const ImportOptions& options, ImportModel& model);
+
+// A workload with traffic whose work the fit did not identify: default_work_s, a default.
+void DefaultWork(const ImportOptions& options, ImportModel& model);
+
+// Pods that ran healthy above their cGPU visible quota (by more than over_quota_margin), added
+// to their pool's over_quota; a pod above it that was not healthy is a warning instead.
+void OverQuotaEvidence(const KubeObjects& objects, const Metrics& metrics, const NodeIndex& nodes,
+                       const PodIndex& pods, const GpuCatalog& catalog,
+                       const ImportOptions& options, ImportModel& model);
+
+// Ran healthy in the export: Running, Ready (or not reported), no container OOMKilled, crashed
+// with an error or in CrashLoopBackOff; `why` says what spoiled it.
+bool RanHealthy(const PodSpec& pod, std::string* why);
+
+// Node label (key, value) pairs some pod selects nodes by (nodeSelector, required or preferred
+// node affinity): identifiers, kept even when they look like credentials.
+std::set<std::pair<std::string, std::string>> SelectedNodeLabels(const std::vector<PodSpec>& pods);
+
+// Labels that differ node by node without changing what the scheduler can place: the hostname
+// and the zone labels (topology.kubernetes.io/zone and the older or CSI copies of it).
+bool IsPerNodeLabel(const std::string& key);
+
+// Pod labels that name one pod or one revision, never a workload.
+bool IsPerPodLabel(const std::string& key);
+
+// Pool names gpu-<type> / cpu, with -<k> when several pools would share one; counts.
+void NamePools(std::vector<ImportedPool>& pools);
+
+// The probe of the workload whose representative pod is `pod`: its GPU container's readiness,
+// else the first container's with one, read by ClassifyProbe, then the --probe-rule entries
+// (the last match wins). `why` says which.
+ReadinessKind WorkloadProbe(const PodSpec& pod, const std::string& ns, const std::string& owner,
+                            const std::vector<ProbeRule>& rules, std::string* why);
+
+// ---- Text and numbers the steps share (their own namespace: other files have a Mib) ----------
+
+namespace import_text {
+
+std::string FormatNumber(const char* fmt, double v);  // printf of one double
+std::string Mib(double mib);                          // "4188 MiB"
+std::string Seconds(double s);                        // "1.5 s", "30 ms"
+bool IsDnsLabel(std::string_view s);
+// A DNS-1123 label made from any text: lower case, other characters as '-', at most 63.
+std::string DnsLabel(std::string_view s);
+// Mean per bin of `bin` seconds from `start` (NaN where a bin has no sample).
+std::vector<double> Bin(const std::vector<double>& times, const std::vector<double>& values,
+                        double start, double bin, int bins);
+// The median spacing of sample times (0 for fewer than two).
+double MedianStep(const std::vector<double>& times);
+
+}  // namespace import_text
+}  // namespace knobsim
