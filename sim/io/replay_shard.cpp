@@ -14,8 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/io/json_numbers.h"
 #include "sim/io/results_json.h"
-#include "sim/io/run_result_json.h"
 #include "sim/replay/policy.h"
 #include "sim/replay/timed_output.h"
 

@@ -20,17 +20,15 @@ namespace knobsim {
 
 inline constexpr std::string_view kResultsSchema = "knobsim.results/v1";
 
-// A run's fragmentation object, each double encoded by `number`: the results document writes
-// non-finite numbers as null; a shard document (sim/io/run_result_json.h) writes them exactly.
-nlohmann::ordered_json FragmentationToJson(const FragmentationResult& fragmentation,
-                                           nlohmann::ordered_json (*number)(double));
-
-// The whole document. With replications > 1 every number is the mean over replications, counts
-// become doubles, and each workload and card carries a "ci95" object of half-widths.
+// The whole document, fields as sim/io/result_fields.h lists them. With replications > 1 every
+// number is the mean over replications, counts become doubles, and each workload and card
+// carries a "ci95" object of half-widths. Features add their sections to each variant after
+// this (sim/whatif/verdict_json.h: `verdict`; sim/upgrade/upgrade_json.h: `upgrade`).
 nlohmann::ordered_json ResultsToJson(const RunSetResult& results, std::string_view knobsim_version);
 
-// ResultsToJson as text: two-space indentation and a final newline.
-std::string ResultsJsonText(const RunSetResult& results, std::string_view knobsim_version);
+// A results document as text: two-space indentation and a final newline; strings from input
+// files that hold invalid UTF-8 are replaced rather than thrown on mid-write.
+std::string ResultsJsonText(const nlohmann::ordered_json& document);
 
 // Writes `text` to `path` so that a reader never sees half a file and a failed write leaves the
 // old file intact: it writes `path.tmp.<pid>` and renames it over `path`. Returns the reason on

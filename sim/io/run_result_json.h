@@ -3,10 +3,9 @@
 // `knobsim merge` (sim/io/shard_json.h, docs/sharding.md), which summarizes them exactly as if
 // they had run in one process.
 //
-// Doubles are written as nlohmann's shortest round-trip numbers, which read back to the same
-// bits (-0.0 included); the non-finite ones, which JSON has no number for, as the strings "NaN",
-// "Infinity" and "-Infinity" (a NaN's payload is not kept). Histograms keep only their non-empty
-// buckets, as [bucket, count] pairs.
+// The fields are those of sim/io/result_fields.h, written with the exact number policy of
+// sim/io/json_numbers.h (non-finite doubles as "NaN", "Infinity", "-Infinity"; times in
+// nanoseconds). Histograms keep only their non-empty buckets, as [bucket, count] pairs.
 #pragma once
 
 #include <string>
@@ -24,10 +23,5 @@ nlohmann::ordered_json RunResultToJson(const RunResult& result);
 // document, e.g. "jobs[3].result") name the place in an error.
 Expected<RunResult> RunResultFromJson(const nlohmann::ordered_json& json, const std::string& file,
                                       const std::string& path);
-
-// The double as RunResultToJson writes it, and back (for other documents that must keep bits).
-nlohmann::ordered_json ExactDouble(double x);
-// False when `json` is neither a number nor one of the three strings.
-bool ReadExactDouble(const nlohmann::ordered_json& json, double* out);
 
 }  // namespace knobsim

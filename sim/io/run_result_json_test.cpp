@@ -253,7 +253,7 @@ TEST_CASE("RunResult JSON: a bad field is named by its path in the document") {
 
 // Guards the serializer against a field added to the results without being written out: the
 // sizes are those of x86-64 with libstdc++. When one changes, serialize the new field in
-// run_result_json.cpp (and compare it above), then update the number here.
+// its list in sim/io/result_fields.h (and compare it above), then update the number here.
 TEST_CASE("RunResult JSON: the result structs have the fields the serializer knows") {
 #if defined(__x86_64__) && defined(__GLIBCXX__)
   CHECK(sizeof(ErrorCounts) == 5 * 8);

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/io/json_numbers.h"
 #include "sim/io/run_result_json.h"
 #include "sim/random_stream.h"
 #include "sim/variant.h"

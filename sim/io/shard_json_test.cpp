@@ -95,7 +95,7 @@ std::string Unsharded(const Scenario& s) {
   o.replications = s.run.replications;
   o.threads = 1;
   o.simulate = FakeRun;
-  return ResultsJsonText(RunSet(s, o), "0.1.0");
+  return ResultsJsonText(ResultsToJson(RunSet(s, o), "0.1.0"));
 }
 
 TEST_CASE("run shards: merged shards give the unsharded results document byte for byte") {
@@ -111,7 +111,7 @@ TEST_CASE("run shards: merged shards give the unsharded results document byte fo
     }
     Expected<RunSetResult> merged = MergeRunShards(shards, files);
     REQUIRE_MESSAGE(merged.ok(), merged.error().ToString());
-    CHECK(ResultsJsonText(*merged, "0.1.0") == whole);
+    CHECK(ResultsJsonText(ResultsToJson(*merged, "0.1.0")) == whole);
   }
 }
 

@@ -151,7 +151,7 @@ Json ResultsDoc() {
        {"message", "0/1 nodes are available: 1 Insufficient aliyun.com/gpu-mem."}});
   bad["workloads"][0]["latency_ms"]["p99"] = nullptr;
   bad["workloads"][0]["slo_latency_ms"] = nullptr;
-  // The verdicts as sim/io/results_json.cpp writes them (sim/whatif/verdict.h words them).
+  // The verdicts as sim/whatif/verdict_json.cpp writes them (sim/whatif/verdict.h words them).
   base["verdict"] = {{"headline", "every SLO met (2 workloads); no Pending, fake-Ready or OOM pods"},
                      {"clean", true},
                      {"lines", Json::array()}};

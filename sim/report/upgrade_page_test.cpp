@@ -7,6 +7,7 @@
 
 #include "sim/io/timeline_json.h"
 #include "sim/report/html_report.h"
+#include "sim/upgrade/upgrade_json.h"
 #include "sim/upgrade/upgrade_sample_test.h"
 
 namespace knobsim {

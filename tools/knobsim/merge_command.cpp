@@ -82,7 +82,7 @@ int MergeRuns(const MergeArgs& args, const std::vector<Json>& docs) {
   }
   Expected<RunSetResult> merged = MergeRunShards(shards, args.inputs);
   if (!merged.ok()) return BadInput(merged.error().ToString());
-  const int status = Emit(args.out, ResultsJsonText(*merged, KNOBSIM_VERSION));
+  const int status = Emit(args.out, ResultsJsonText(ResultsDocument(*merged)));
   if (status == kExitOk && !args.quiet && args.out != "-") {
     std::cerr << "knobsim: merged " << shards.size() << " shards ("
               << shards.front().sweep.jobs() << " runs) into " << args.out << "\n";

@@ -7,9 +7,12 @@
 #include <chrono>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
 #include "sim/simulation.h"
+#include "sim/whatif/verdict_json.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
 
@@ -143,10 +146,16 @@ RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, bool q
   }
 }
 
+nlohmann::ordered_json ResultsDocument(const RunSetResult& results) {
+  nlohmann::ordered_json document = ResultsToJson(results, KNOBSIM_VERSION);
+  AddVerdicts(results, &document);
+  return document;
+}
+
 std::optional<std::string> WriteResultsDocument(const SimulationOptions& o,
                                                 const RunSetResult& results) {
   if (!o.json_wanted()) return std::nullopt;
-  const std::string text = ResultsJsonText(results, KNOBSIM_VERSION);
+  const std::string text = ResultsJsonText(ResultsDocument(results));
   if (o.json_to_stdout()) {
     std::cout << text << std::flush;
     return std::nullopt;

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "sim/run_set.h"
 #include "sim/scenario.h"
 
@@ -56,6 +58,10 @@ std::optional<std::string> ApplyTimelineOption(const SimulationOptions& options,
 // RunSet with a progress line on stderr (only on a terminal, only after a second, erased at
 // the end) unless `quiet`.
 RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, bool quiet);
+
+// The results document of `results` as every command writes it: ResultsToJson with each
+// variant's verdict against the base (sim/whatif/verdict_json.h).
+nlohmann::ordered_json ResultsDocument(const RunSetResult& results);
 
 // Writes the results document where --json says (stdout for `-`, else atomically to the file);
 // the message when the file cannot be written. Nothing when --json was not given.

@@ -24,11 +24,11 @@
 #include "sim/io/results_json.h"
 #include "sim/io/scenario_reader.h"
 #include "sim/io/spelling.h"
-#include "sim/io/timeline_json.h"
 #include "sim/report/html_report.h"
 #include "sim/run_set.h"
 #include "sim/simulation.h"
 #include "sim/upgrade/rolling_upgrade.h"
+#include "sim/upgrade/upgrade_json.h"
 #include "sim/upgrade/upgrade_run.h"
 #include "sim/upgrade/upgrade_text.h"
 #include "tools/knobsim/cli_validators.h"
@@ -247,7 +247,7 @@ nlohmann::ordered_json Document(const Scenario& scenario, const std::vector<Upgr
                        scenario, {Simulate(scenario, seed, run)}));
   for (const UpgradeRun& r : runs)
     set.variants.push_back(SummarizeVariant(r.name, Description(r.name), scenario, {r.run}));
-  return AddUpgradeSections(ResultsToJson(set, KNOBSIM_VERSION), runs, options, command);
+  return AddUpgradeSections(ResultsDocument(set), runs, options, command);
 }
 
 int Upgrade(const UpgradeArgs& a) {
@@ -291,8 +291,7 @@ int Upgrade(const UpgradeArgs& a) {
   if (!a.json.empty() || !a.report.empty()) {
     const nlohmann::ordered_json doc = Document(scenario, runs, options, run, seed, CommandText(a));
     if (!a.json.empty()) {
-      const std::string text =
-          doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+      const std::string text = ResultsJsonText(doc);
       if (json_to_stdout) {
         std::cout << text << std::flush;
       } else if (auto failed = WriteFileAtomically(a.json, text)) {

@@ -1,4 +1,4 @@
-#include "sim/io/timeline_json.h"
+#include "sim/upgrade/upgrade_json.h"
 
 #include <doctest/doctest.h>
 
@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/io/results_json.h"
+#include "sim/io/timeline_json.h"
 #include "sim/run_set.h"
 #include "sim/upgrade/upgrade_sample_test.h"
 
