@@ -9,7 +9,7 @@
 
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
-#include "sim/simulation.h"
+#include "sim/engine/simulation.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
 
