@@ -22,7 +22,7 @@
 #include <cstdlib>
 #include <new>
 
-#include "sim/simulation.h"
+#include "sim/engine/simulation.h"
 
 namespace {
 // Live and peak heap bytes (usable sizes), single-threaded bookkeeping for BM_MM1Backlog.

@@ -25,7 +25,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "sim/simulation.h"
+#include "sim/engine/simulation.h"
 
 namespace knobsim {
 namespace {

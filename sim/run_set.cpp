@@ -10,7 +10,7 @@
 #include <omp.h>
 #endif
 
-#include "sim/simulation.h"
+#include "sim/engine/simulation.h"
 #include "sim/variant.h"
 
 namespace knobsim {

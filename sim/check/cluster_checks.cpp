@@ -8,7 +8,7 @@
 
 #include "sim/check/disruption_budget.h"
 #include "sim/results.h"
-#include "sim/simulation.h"
+#include "sim/engine/simulation.h"
 #include "sim/variant.h"
 
 namespace knobsim {

@@ -1,4 +1,4 @@
-// RollingUpgrade: `knobsim upgrade`'s procedure as a ClusterOperator (sim/cluster_control.h) —
+// RollingUpgrade: `knobsim upgrade`'s procedure as a ClusterOperator (sim/engine/cluster_control.h) —
 // the node-by-node reset a cGPU kernel-module upgrade needs (DESIGN.md §1 item 4), while the
 // simulator keeps traffic flowing:
 //
@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/cluster_control.h"
+#include "sim/engine/cluster_control.h"
 #include "sim/input_error.h"
 #include "sim/scenario.h"
 

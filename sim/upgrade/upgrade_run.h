@@ -13,7 +13,7 @@
 #include "sim/input_error.h"
 #include "sim/results.h"
 #include "sim/scenario.h"
-#include "sim/simulation.h"
+#include "sim/engine/simulation.h"
 #include "sim/upgrade/fix_quotas.h"
 #include "sim/upgrade/rolling_upgrade.h"
 

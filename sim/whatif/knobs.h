@@ -34,7 +34,8 @@ struct KnobText {
 // type `gpu`: the CUDA context (the workload's, else the catalog's) + its share of the weights
 // + its share of one request's activation × the most requests it can have in flight
 // (concurrency × max_batch). A pod on M cards (gpu_count) holds ceil(1/M) of weights and
-// activations on each card, and a context on each — the rule sim/simulation.cpp applies.
+// activations on each card, and a context on each — the rule BindPod applies
+// (sim/controllers/placement.cpp).
 // Fails for a workload with unlimited concurrency (0): its peak has no bound.
 Expected<int64_t> PeakPodMemoryPerCardMib(const Workload& w, const GpuType& gpu);
 

@@ -27,7 +27,7 @@
 #include "sim/io/shard_json.h"
 #include "sim/run_set.h"
 #include "sim/shard.h"
-#include "sim/simulation.h"
+#include "sim/engine/simulation.h"
 #include "sim/variant.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/cli_validators.h"

@@ -11,7 +11,7 @@
 
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
-#include "sim/simulation.h"
+#include "sim/engine/simulation.h"
 #include "sim/whatif/verdict_json.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"

@@ -26,7 +26,7 @@
 #include "sim/io/spelling.h"
 #include "sim/report/html_report.h"
 #include "sim/run_set.h"
-#include "sim/simulation.h"
+#include "sim/engine/simulation.h"
 #include "sim/upgrade/rolling_upgrade.h"
 #include "sim/upgrade/upgrade_json.h"
 #include "sim/upgrade/upgrade_run.h"

@@ -1,4 +1,4 @@
-#include "sim/simulation.h"
+#include "sim/engine/simulation.h"
 
 #include <doctest/doctest.h>
 

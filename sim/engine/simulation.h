@@ -4,13 +4,21 @@
 // requests through routing, per-pod FIFO queues and the card-sharing model until the end time,
 // and collects the results after warm-up. Deterministic: the same scenario and seed give the
 // same RunResult, bit for bit. Reads and writes no files; prints nothing.
+//
+// Where the model lives (DESIGN.md §3):
+//  * sim/engine/simulator.h — the kernel: clock, event dispatch, the request flow;
+//  * sim/engine/card_sharing.h — the fluid card-sharing model and the cards' memory;
+//  * sim/engine/run_recorder.h — the accounting, the timeline and the RunResult;
+//  * sim/controllers/ — placement, the pods' lifecycle and endpoints, image pulls, spot reclaims,
+//    deletion and termination, replacement, the Pending queue, and the ClusterControl
+//    (cluster_control.h) a ClusterOperator drives.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "sim/cluster_control.h"
+#include "sim/engine/cluster_control.h"
 #include "sim/results.h"
 #include "sim/scenario.h"
 

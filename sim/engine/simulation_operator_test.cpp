@@ -1,4 +1,4 @@
-// The run under a ClusterOperator (sim/cluster_control.h): what Kubernetes' controllers do when
+// The run under a ClusterOperator (sim/engine/cluster_control.h): what Kubernetes' controllers do when
 // pods are deleted, nodes cordoned, taken down and brought back, and the timeline it records.
 #include <doctest/doctest.h>
 
@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "sim/simulation.h"
+#include "sim/engine/simulation.h"
 
 namespace knobsim {
 namespace {

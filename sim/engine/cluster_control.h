@@ -1,9 +1,9 @@
 // ClusterControl: what a model that operates the cluster during a run may see and do — the
 // kubectl verbs (cordon, evict, uncordon) and the cloud's (take a node down for a reset, bring it
-// back with new settings). The simulator implements it; a ClusterOperator (the rolling upgrade
-// of sim/upgrade/) is called at t = 0, at the times it asked to be woken, and when a pod it
-// deleted is gone. The simulation kernel stays free of any one procedure: cordon/drain/reset
-// order, PodDisruptionBudgets and retries live in the operator.
+// back with new settings). The simulator implements it (sim/controllers/operator_control.h); a
+// ClusterOperator (the rolling upgrade of sim/upgrade/) is called at t = 0, at the times it asked
+// to be woken, and when a pod it deleted is gone. The simulation kernel stays free of any one
+// procedure: cordon/drain/reset order, PodDisruptionBudgets and retries live in the operator.
 //
 // What the simulator does on its own, as Kubernetes' controllers would (docs/upgrade.md):
 //  * a deleted pod leaves its Service at once (Terminating), finishes the requests it holds for

@@ -1,0 +1,106 @@
+// The controllers on hand-made clusters: a Simulator whose pods are placed (PlacePods) and
+// whose events are not run, so that each rule is seen alone.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/controllers/image_pulls.h"
+#include "sim/controllers/placement.h"
+#include "sim/controllers/replacement.h"
+#include "sim/engine/simulator.h"
+
+namespace knobsim::engine {
+namespace {
+
+Scenario OneNode() {
+  Scenario s;
+  s.name = "controllers";
+  NodePool pool;
+  pool.name = "gpu";
+  pool.count = 1;
+  pool.gpu_type = "A10";
+  pool.gpus_per_node = 1;
+  pool.cpu_milli = 64000;
+  pool.memory_mib = 256 * 1024;
+  s.node_pools.push_back(pool);
+  s.run.duration = 100 * kNanosPerSecond;
+  return s;
+}
+
+Workload Service(const std::string& name, const std::string& kind) {
+  Workload w;
+  w.name = name;
+  w.kind = kind;
+  w.replicas = 1;
+  w.gpu_mem = 4;
+  w.memory.context_mib = 0;
+  return w;
+}
+
+TEST_CASE("replacement: a Deployment's is a new name, a StatefulSet's keeps the old one") {
+  Scenario scenario = OneNode();
+  scenario.workloads.push_back(Service("web", "Deployment"));
+  scenario.workloads.push_back(Service("db", "StatefulSet"));
+  Simulator sim(scenario, 1, RunOptions{});
+  PlacePods(sim);
+  REQUIRE(sim.state.pods.size() == 2);
+  CHECK(sim.state.pods[0].name == "web-0");
+  CHECK(sim.state.pending.empty());
+  CreateReplacement(sim, 0);
+  CreateReplacement(sim, 0);
+  CreateReplacement(sim, 1);
+  REQUIRE(sim.state.pods.size() == 5);
+  CHECK(sim.state.pods[2].name == "web-r1");
+  CHECK(sim.state.pods[3].name == "web-r2");
+  CHECK(sim.state.pods[4].name == "db-0");
+  CHECK(sim.state.pods[4].replica == 0);
+  CHECK(sim.state.pods[4].node == -1);  // Pending until the scheduler places it
+  CHECK(sim.state.pending == std::vector<int32_t>{2, 3, 4});
+}
+
+TEST_CASE("image pulls: the cache spares a pull, a missing image backs off, a size sets the time") {
+  Scenario scenario = OneNode();
+  Workload w = Service("web", "Deployment");
+  w.images = {"registry/web:1"};
+  w.image_size_mib = 600;
+  scenario.workloads.push_back(w);
+  CHECK(ImagesOf(scenario.workloads[0]) == std::vector<std::string>{"registry/web:1"});
+  CHECK(ImagesOf(Service("bare", "Pod")) == std::vector<std::string>{"(image of default/bare)"});
+
+  SUBCASE("a scenario pod holds its image at t = 0") {
+    Simulator sim(scenario, 1, RunOptions{});
+    PlacePods(sim);
+    CHECK(sim.state.nodes[0].images == std::vector<std::string>{"registry/web:1"});
+  }
+  SUBCASE("a missing image ends in ImagePullBackOff") {
+    RunOptions options;
+    options.missing_images = {"registry/web:1"};
+    Simulator sim(scenario, 1, options);
+    PlacePods(sim);
+    sim.state.nodes[0].images.clear();  // the node lost its cache (a reset)
+    StartOnNode(sim, 0);
+    CHECK(sim.state.pods[0].phase == PodPhase::kImagePullBackOff);
+    CHECK(sim.state.pods[0].message.find("manifest unknown") != std::string::npos);
+  }
+  SUBCASE("600 MiB at 60 MiB/s is a 10 s pull") {
+    Simulator sim(scenario, 1, RunOptions{});
+    PlacePods(sim);
+    sim.state.queue.Clear();
+    sim.state.nodes[0].images.clear();
+    sim.state.now = 5 * kNanosPerSecond;
+    StartOnNode(sim, 0);
+    CHECK(sim.state.pods[0].phase == PodPhase::kPulling);
+    REQUIRE(sim.state.queue.size() == 1);
+    CHECK(sim.state.queue.top().kind == kContainerStart);
+    CHECK(sim.state.queue.top().time == 15 * kNanosPerSecond);
+    // Cached now: the next start on this node pulls nothing.
+    MarkImagesCached(sim.state, 0);
+    StartOnNode(sim, 0);
+    CHECK(sim.state.queue.size() == 2);
+    CHECK(sim.state.queue.top().time == 5 * kNanosPerSecond);
+  }
+}
+
+}  // namespace
+}  // namespace knobsim::engine

@@ -1,0 +1,40 @@
+#include "sim/controllers/endpoints.h"
+
+#include <algorithm>
+
+#include "sim/engine/simulator.h"
+
+namespace knobsim::engine {
+
+Endpoint EndpointOf(const EngineState& state, int32_t p) {
+  const PodRun& pod = state.pods[p];
+  const bool live = !pod.terminating && !pod.gone;
+  return {live && (pod.phase == PodPhase::kServing || pod.phase == PodPhase::kFakeReady),
+          live && pod.phase == PodPhase::kServing};
+}
+
+// A change costs a binary search, not a pass over the workload's pods.
+void MoveEndpoint(Simulator& sim, int32_t p, Endpoint before) {
+  const Endpoint after = EndpointOf(sim.state, p);
+  if (after == before) return;
+  const int32_t w = sim.state.pods[p].workload;
+  WorkloadRun& run = sim.state.workloads[w];
+  sim.recorder.IntegrateAvailability(w);
+  if (after.ready != before.ready) {
+    const auto at = std::lower_bound(run.ready.begin(), run.ready.end(), p);
+    if (after.ready) {
+      run.ready.insert(at, p);
+    } else {
+      run.ready.erase(at);
+    }
+  }
+  run.available += static_cast<int>(after.available) - static_cast<int>(before.available);
+}
+
+void SetPhase(Simulator& sim, int32_t p, PodPhase phase) {
+  const Endpoint before = EndpointOf(sim.state, p);
+  sim.state.pods[p].phase = phase;
+  MoveEndpoint(sim, p, before);
+}
+
+}  // namespace knobsim::engine

@@ -1,0 +1,216 @@
+#include "sim/controllers/placement.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/gpu_topology.h"
+#include "sim/controllers/image_pulls.h"
+#include "sim/engine/simulator.h"
+#include "sim/fragmentation_report.h"
+#include "sim/scenario_objects.h"
+#include "sim/scheduler/gpu_share_plugin.h"
+
+namespace knobsim::engine {
+namespace {
+
+// The scenario's pods, every replica, in milli-GPU's terms: FGD's target workload.
+std::vector<replay::TargetPod> TargetWorkload(const Scenario& scenario) {
+  std::vector<replay::TargetPod> pods;
+  for (const Workload& w : scenario.workloads)
+    for (int i = 0; i < w.replicas; ++i)
+      pods.push_back({w.cpu_milli, w.memory_mib, w.gpu_mem, w.gpu_count, w.whole_gpus});
+  return pods;
+}
+
+// Where a running pod is now, if it still fits there: the node exists and its listed cards (or,
+// without a list, ACK's card choice on that node) can take the pod as the cluster stands.
+// Node cpu and memory are not checked: a pod that runs is not evicted for them.
+std::optional<Placement> CurrentPlacement(const ClusterState& state, const SchedulerConfig& config,
+                                          const PodSpec& pod, const CurrentPod& at) {
+  const int node = state.FindNode(at.node);
+  if (node < 0) return std::nullopt;
+  const NodeState& n = state.node(node);
+  std::optional<CardChoice> choice;
+  if (!at.cards.empty()) {
+    choice = CheckCardSet(pod, n, at.cards, MaxPodsPerCard(n.spec, config));
+  } else {
+    choice = ChooseCards(pod, n, config).choice;
+  }
+  if (!choice) return std::nullopt;
+  Placement placement;
+  placement.node = node;
+  placement.cards = choice->cards;
+  placement.mem_units = choice->mem_units;
+  placement.core_units = choice->core_units;
+  placement.bottleneck_gbps = CardSetBandwidthOf(n, choice->cards);
+  return placement;
+}
+
+// FGD fragmentation of the placement (sim/fragmentation_report.h): the scenario's pods, every
+// replica, are the target workload.
+FragmentationResult MeasureFragmentation(const Scenario& scenario, const ClusterState& state) {
+  constexpr int64_t kMiB = int64_t{1} << 20;
+  std::vector<FragNodeInput> nodes;
+  nodes.reserve(state.nodes().size());
+  for (const NodeState& n : state.nodes()) {
+    FragNodeInput in;
+    in.name = n.spec.name;
+    const auto get = [](const ResourceList& list, const char* key) {
+      const auto it = list.find(key);
+      return it == list.end() ? int64_t{0} : it->second;
+    };
+    in.cpu_milli = get(n.spec.allocatable, "cpu");
+    in.memory_mib = get(n.spec.allocatable, "memory") / kMiB;
+    in.cpu_used_milli = get(n.requested, "cpu");
+    in.memory_used_mib = get(n.requested, "memory") / kMiB;
+    in.card_units = n.spec.card_mem_units;
+    for (const CardState& c : n.cards) in.cards.push_back({c.used_mem, c.whole});
+    nodes.push_back(std::move(in));
+  }
+  return knobsim::MeasureFragmentation(nodes, TargetWorkload(scenario));
+}
+
+// The scheduler the run keeps, over every node of the scenario (BuildCluster's order).
+void BuildScheduler(EngineState& s) {
+  const Scenario& scenario = s.scenario;
+  for (size_t p = 0; p < scenario.node_pools.size(); ++p)
+    for (int i = 0; i < scenario.node_pools[p].count; ++i)
+      s.cluster_state.AddNode(NodeSpecForPool(scenario, static_cast<int>(p), i));
+  SchedulerConfig& config = s.config;
+  config.default_placement =
+      ParseCardPolicy(scenario.cluster.default_placement).value_or(CardPolicy::kBinpack);
+  // FGD plans for the scenario's own pods, every replica (the same target the fragmentation
+  // report measures against).
+  config.target_workload =
+      std::make_shared<const std::vector<replay::TargetPod>>(TargetWorkload(scenario));
+  config.seed = s.seed;
+  if (scenario.cluster.policy == SharingPolicy::kFixedEqual)
+    config.policy0_max_inst = scenario.cluster.max_inst;
+  s.scheduler = std::make_unique<Scheduler>(s.cluster_state, config);
+}
+
+struct QueuedPod {
+  int32_t workload;
+  int ordinal;
+};
+
+// Creates every replica's pod, in workload order (the order of the results); returns the pod
+// of each workload's replica.
+std::vector<std::vector<int32_t>> CreatePods(EngineState& s) {
+  std::vector<std::vector<int32_t>> pod_of(s.workloads.size());
+  for (int32_t w = 0; w < static_cast<int32_t>(s.workloads.size()); ++w) {
+    const Workload& spec = *s.workloads[w].spec;
+    for (int i = 0; i < spec.replicas; ++i) {
+      const int32_t p = static_cast<int32_t>(s.pods.size());
+      s.pods.emplace_back();
+      PodRun& pod = s.pods.back();
+      pod.workload = w;
+      pod.replica = i;
+      pod.name = i < static_cast<int>(spec.pods.size()) ? spec.pods[i].name
+                                                        : spec.name + "-" + std::to_string(i);
+      if (i < static_cast<int>(spec.pods.size()) && !spec.pods[i].ready) {
+        pod.start_unready = true;
+        pod.ready_after = spec.pods[i].ready_after;
+      }
+      pod_of[w].push_back(p);
+    }
+  }
+  return pod_of;
+}
+
+}  // namespace
+
+void PlacePods(Simulator& sim) {
+  EngineState& s = sim.state;
+  BuildScheduler(s);
+  std::vector<QueuedPod> order;
+  for (int32_t w = 0; w < static_cast<int32_t>(s.workloads.size()); ++w)
+    for (int i = 0; i < s.workloads[w].spec->replicas; ++i) order.push_back({w, i});
+  std::stable_sort(order.begin(), order.end(), [&s](const QueuedPod& a, const QueuedPod& b) {
+    return s.workloads[a.workload].spec->priority > s.workloads[b.workload].spec->priority;
+  });
+  // Pods keep workload order in the results; the queue order only decides who binds first.
+  const std::vector<std::vector<int32_t>> pod_of = CreatePods(s);
+  // Pods that already run somewhere are bound before the scheduler places anyone.
+  std::vector<std::optional<Placement>> current(s.pods.size());
+  for (const QueuedPod& next : order) {
+    const Workload& spec = *s.workloads[next.workload].spec;
+    if (next.ordinal >= static_cast<int>(spec.pods.size())) continue;
+    const int32_t p = pod_of[next.workload][next.ordinal];
+    const PodSpec pod = PodSpecForWorkload(spec, next.ordinal);
+    current[p] = CurrentPlacement(s.cluster_state, s.config, pod, spec.pods[next.ordinal]);
+    if (current[p]) {
+      s.pods[p].state_pod = s.cluster_state.Bind(pod, *current[p]);
+    } else {
+      sim.recorder.PodEvent("Rescheduled", p,
+                            "its current place (node " + spec.pods[next.ordinal].node +
+                                ") no longer fits; the scheduler places it");
+    }
+  }
+  for (const QueuedPod& next : order) {
+    const int32_t p = pod_of[next.workload][next.ordinal];
+    const Workload& spec = *s.workloads[next.workload].spec;
+    ScheduleResult result;
+    if (current[p]) {
+      result.placement = *current[p];
+    } else {
+      const int index = static_cast<int>(s.cluster_state.pods().size());
+      result = s.scheduler->ScheduleAndBind(PodSpecForWorkload(spec, next.ordinal));
+      if (result.placement.node >= 0) s.pods[p].state_pod = index;
+    }
+    if (result.placement.node < 0) {
+      s.pods[p].message = result.message;
+      sim.recorder.PodEvent("FailedScheduling", p, result.message);
+      s.pending.push_back(p);
+      continue;
+    }
+    BindPod(sim, p, result.placement);
+    // The pods of the scenario run when the run starts: their images are on their nodes
+    // already, and `image_pull` stands for the start-up the run replays.
+    MarkImagesCached(s, p);
+    s.pods[p].phase = PodPhase::kPulling;
+    s.queue.Push(spec.image_pull, kContainerStart, static_cast<uint32_t>(p), s.pods[p].generation);
+  }
+  std::sort(s.pending.begin(), s.pending.end());
+  sim.recorder.SetFragmentation(MeasureFragmentation(s.scenario, s.cluster_state));
+}
+
+void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
+  EngineState& s = sim.state;
+  PodRun& pod = s.pods[p];
+  const Workload& spec = *s.workloads[pod.workload].spec;
+  pod.node = placement.node;
+  s.nodes[pod.node].pods.push_back(p);
+  const knobsim::Node& node = s.cluster.nodes[pod.node];
+  pod.cards.clear();
+  for (int c : placement.cards) pod.cards.push_back(node.first_card + c);
+  if (pod.cards.size() > 1 && placement.bottleneck_gbps > 0) {
+    // A multi-card pod's work waits on its slowest link (models/gpu_topology.h); an unknown
+    // topology (bandwidth 0) leaves it at full speed.
+    pod.bottleneck_gbps = placement.bottleneck_gbps;
+    pod.throughput_factor = MultiCardThroughputFactor(pod.bottleneck_gbps, true);
+  }
+  pod.share_on.assign(pod.cards.size(), 0.0);
+  const int m = std::max<int>(1, static_cast<int>(pod.cards.size()));
+  if (pod.cards.empty()) return;
+  const CardRun& card = sim.sharing.cards[pod.cards[0]];
+  const GpuType& gpu = *s.cluster.cards[pod.cards[0]].gpu;
+  if (spec.whole_gpus > 0) {
+    pod.quota_mib = card.physical_mib;
+  } else {
+    pod.quota_mib = VisibleQuotaMib(card.physical_mib, spec.gpu_mem / m, card.units);
+  }
+  pod.context_mib = spec.memory.context_mib.value_or(gpu.context_mib);
+  // A multi-card pod spreads its weights and activations evenly over its cards (assumption,
+  // models/README.md); its CUDA context exists once per card.
+  pod.weights_mib = (spec.memory.weights_mib + m - 1) / m;
+  pod.activation_mib = (spec.memory.activation_mib + m - 1) / m;
+  const int units = spec.whole_gpus > 0 ? card.units : spec.gpu_mem / m;
+  pod.percent = spec.whole_gpus > 0 ? 100.0 : EffectivePercent(spec.gpu_core, units, card.units);
+  pod.weight = EffectiveWeight(spec.schd_weight, spec.gpu_core);
+}
+
+}  // namespace knobsim::engine

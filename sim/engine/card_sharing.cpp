@@ -1,0 +1,179 @@
+#include "sim/engine/card_sharing.h"
+
+#include <cmath>
+#include <limits>
+
+namespace knobsim::engine {
+
+CardSharing::CardSharing(EngineState& state) : s_(state) {
+  const Scenario& scenario = s_.scenario;
+  cards.resize(s_.cluster.cards.size());
+  for (size_t c = 0; c < cards.size(); ++c) {
+    const Card& card = s_.cluster.cards[c];
+    const NodePool& pool = scenario.node_pools[s_.cluster.nodes[card.node].pool];
+    CardRun& run = cards[c];
+    run.speed = card.gpu->speed;
+    run.physical_mib = card.gpu->memory_mib;
+    run.units = card.units;
+    run.isolation = pool.isolation;
+    run.params.max_inst = scenario.cluster.max_inst;
+    run.params.switch_overhead = scenario.cluster.switch_overhead;
+    // Where cGPU does not run (share nodes, cgpu.disable.isolation, whole-GPU nodes), the
+    // driver's own time-slicing shares compute whatever the cluster POLICY (DESIGN.md §3.2).
+    run.params.policy = pool.cgpu_active ? scenario.cluster.policy : SharingPolicy::kNative;
+  }
+}
+
+void CardSharing::JoinCards(int32_t p) {
+  PodRun& pod = s_.pods[p];
+  pod.in_p = true;
+  for (int32_t c : pod.cards) {
+    cards[c].running.push_back(p);
+    cards[c].membership_changed = true;
+  }
+}
+
+void CardSharing::LeaveCards(int32_t p) {
+  PodRun& pod = s_.pods[p];
+  for (int32_t c : pod.cards) {
+    auto& running = cards[c].running;
+    running.erase(std::find(running.begin(), running.end(), p));
+    cards[c].membership_changed = true;
+  }
+  pod.in_p = false;
+}
+
+void CardSharing::BeginJob(int32_t p, int32_t j, double work_ns) {
+  PodRun& pod = s_.pods[p];
+  if (pod.jobs == 0) {
+    // Rebasing while idle keeps the counter small and exact; whatever is left in the service
+    // heap then is dead (aborted) jobs.
+    for (int32_t dead : pod.service) s_.FreeJob(dead);
+    pod.service.clear();
+    pod.attained = 0;
+    pod.last_update = s_.now;
+  }
+  Job& job = s_.jobs[j];
+  job.finish = pod.attained + work_ns;
+  job.in_service = true;
+  pod.service.push_back(j);
+  std::push_heap(pod.service.begin(), pod.service.end(),
+                 [this](int32_t a, int32_t b) { return FinishesLater(a, b); });
+  ++pod.jobs;
+}
+
+void CardSharing::TakeFinishedJobs(int32_t c, std::vector<int32_t>& done) {
+  CardRun& card = cards[c];
+  card.scheduled = -1;
+  AdvanceCard(c);
+  done.clear();
+  auto later = [this](int32_t a, int32_t b) { return FinishesLater(a, b); };
+  for (int32_t p : card.running) {
+    PodRun& pod = s_.pods[p];
+    if (pod.jobs == 0) continue;
+    const double slack = pod.rate * 1.0 + 1e-13 * std::max(1.0, pod.attained);
+    while (!pod.service.empty()) {
+      PopDeadJobs(pod);
+      if (pod.service.empty()) break;
+      const int32_t j = pod.service.front();
+      if (s_.jobs[j].finish - pod.attained > slack) break;
+      std::pop_heap(pod.service.begin(), pod.service.end(), later);
+      pod.service.pop_back();
+      done.push_back(j);
+    }
+  }
+}
+
+void CardSharing::PopDeadJobs(PodRun& pod) {
+  auto later = [this](int32_t a, int32_t b) { return FinishesLater(a, b); };
+  while (!pod.service.empty() && !s_.jobs[pod.service.front()].in_service) {
+    std::pop_heap(pod.service.begin(), pod.service.end(), later);
+    s_.FreeJob(pod.service.back());
+    pod.service.pop_back();
+  }
+}
+
+void CardSharing::WarmupEnded() {
+  for (CardRun& card : cards)
+    card.memory_peak_mib = std::max(card.memory_peak_mib, card.memory_used_mib);
+}
+
+// Multi-card pods take the minimum of their shares.
+void CardSharing::Flush() {
+  if (dirty_.empty()) return;
+  for (int32_t c : dirty_) {
+    CardRun& card = cards[c];
+    const size_t n = card.running.size();
+    // Shares depend only on P and on which pods are active: when neither changed (a pod went
+    // from one job to the next), the last shares still hold and only rates move.
+    bool same = !card.membership_changed;
+    for (size_t i = 0; same && i < n; ++i)
+      same = card.view[i].active == (s_.pods[card.running[i]].jobs > 0);
+    if (same) continue;
+    card.membership_changed = false;
+    card.view.resize(n);
+    card.shares.resize(n);
+    card.active = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const PodRun& pod = s_.pods[card.running[i]];
+      card.view[i] = PodOnCard{pod.jobs > 0, pod.weight, pod.percent};
+      card.active += pod.jobs > 0;
+    }
+    card.eta = ComputeShares(card.params, card.view, card.shares);
+    card.sum_share = 0;
+    for (size_t i = 0; i < n; ++i) {
+      PodRun& pod = s_.pods[card.running[i]];
+      card.sum_share += card.shares[i];
+      for (size_t k = 0; k < pod.cards.size(); ++k)
+        if (pod.cards[k] == c) pod.share_on[k] = card.shares[i];
+    }
+  }
+  const size_t touched = dirty_.size();
+  for (size_t d = 0; d < touched; ++d) {
+    CardRun& card = cards[dirty_[d]];
+    for (int32_t p : card.running) {
+      PodRun& pod = s_.pods[p];
+      if (pod.jobs == 0) {
+        pod.rate = 0;
+        continue;
+      }
+      const double share = *std::min_element(pod.share_on.begin(), pod.share_on.end());
+      pod.rate = card.speed * share * pod.throughput_factor / pod.jobs;
+      // A multi-card pod's new rate moves the completions of its other cards too.
+      for (int32_t other : pod.cards) MarkDirty(other);
+    }
+  }
+  for (int32_t c : dirty_) {
+    ScheduleCompletion(c);
+    cards[c].dirty = false;
+  }
+  dirty_.clear();
+}
+
+void CardSharing::ScheduleCompletion(int32_t c) {
+  CardRun& card = cards[c];
+  const SimTime now = s_.now;
+  double best = std::numeric_limits<double>::infinity();
+  for (int32_t p : card.running) {
+    PodRun& pod = s_.pods[p];
+    if (pod.jobs == 0 || pod.rate <= 0) continue;
+    if (!s_.jobs[pod.service.front()].in_service) PopDeadJobs(pod);
+    const double attained = pod.attained + pod.rate * static_cast<double>(now - pod.last_update);
+    const double remaining = s_.jobs[pod.service.front()].finish - attained;
+    best = std::min(best, remaining / pod.rate);
+  }
+  if (!std::isfinite(best)) {
+    if (card.scheduled >= 0) {
+      ++card.generation;
+      card.scheduled = -1;
+    }
+    return;
+  }
+  const SimTime at = now + std::max<SimTime>(0, static_cast<SimTime>(std::ceil(best)));
+  if (at == card.scheduled) return;
+  ++card.generation;
+  card.scheduled = at;
+  s_.queue.Push(at, kCardCompletion, static_cast<uint32_t>(c), card.generation);
+}
+
+}  // namespace knobsim::engine

@@ -1,0 +1,244 @@
+// EngineState: the plain tables one run works on, shared by the kernel (sim/engine/simulator.h)
+// and its collaborators — card sharing (card_sharing.h), the run recorder (run_recorder.h) and
+// the controllers of sim/controllers/.
+//
+// Every pod, card, node, workload, request and job is its index in the table of its kind; events
+// name their target the same way (EventKind says which table). Records never move while they
+// exist: pods and nodes are never removed (a gone pod keeps its record for its id), requests and
+// jobs are recycled through free lists. Cancellation is by generation (sim/event_queue.h).
+// Nothing here has behaviour beyond the free lists; who changes what is said at each field.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/memory_isolation.h"
+#include "models/sharing_policy.h"
+#include "sim/cluster.h"
+#include "sim/engine/simulation.h"
+#include "sim/event_queue.h"
+#include "sim/random_stream.h"
+#include "sim/scenario.h"
+#include "sim/scheduler/cluster_state.h"
+#include "sim/scheduler/scheduler.h"
+#include "sim/traffic.h"
+
+namespace knobsim::engine {
+
+constexpr int32_t kNone = -1;
+
+// What an event does; its target is an index into the table named here.
+enum EventKind : uint32_t {
+  kArrival,         // target: workload
+  kCardCompletion,  // target: card
+  kCpuBeforeDone,   // target: request
+  kCpuAfterDone,    // target: request
+  kTimeout,         // target: request
+  kContainerStart,  // target: pod (image pulled, or restart back-off over)
+  kLoadDone,        // target: pod
+  kBatchWait,       // target: pod
+  kWarmupEnd,
+  kSpotReclaim,   // target: node
+  kNodeReplaced,  // target: node
+  kTerminated,    // target: pod (its grace period is over, or its last request left)
+  kPodReady,      // target: pod (a pod unready at the start turns Ready: CurrentPod::ready_after)
+  kOperatorWake,  // target: index into EngineState::wake_tokens
+};
+
+enum class PodPhase {
+  kPending,
+  kPulling,
+  kLoading,
+  kServing,
+  kFakeReady,
+  kUnready,
+  kCrashLoop,
+  kImagePullBackOff
+};
+
+enum class RequestStage : uint8_t { kCpuBefore, kQueued, kOnGpu, kCpuAfter, kGone };
+
+struct Request {
+  SimTime arrival = 0;
+  SimTime enqueued = 0;
+  double work_s = 0;
+  int32_t workload = 0;
+  int32_t pod = kNone;
+  int32_t next = kNone;  // next in the pod's FIFO queue, or in its job
+  int32_t job = kNone;
+  uint32_t generation = 0;  // bumps cancel its pending timeout / cpu events
+  RequestStage stage = RequestStage::kGone;
+  bool counted = false;  // arrived after warm-up
+};
+
+// One request, or one dynamic batch, in service on a pod's cards.
+struct Job {
+  double finish = 0;  // the pod's attained value at which it completes
+  int32_t first = kNone;
+  int32_t pod = kNone;
+  int32_t live = 0;            // requests of the job still waiting for it
+  int64_t activation_mib = 0;  // per card
+  bool in_service = false;
+};
+
+// One card as the sharing model sees it (owned by CardSharing).
+struct CardRun {
+  double speed = 1;
+  int64_t physical_mib = 0;
+  int units = 0;
+  SharingParams params;
+  MemoryIsolation isolation = MemoryIsolation::kHard;
+  std::vector<int32_t> running;  // pods in P (GPU container running)
+  std::vector<PodOnCard> view;   // scratch for the policy
+  std::vector<double> shares;    // scratch for the policy
+  // state that the metrics integrate
+  int active = 0;
+  double sum_share = 0;
+  double eta = 1;
+  int64_t memory_used_mib = 0;
+  // metrics (after warm-up)
+  SimTime last = 0;
+  double busy_ns = 0, effective_ns = 0, switch_ns = 0, memory_integral = 0;
+  int64_t memory_peak_mib = 0;
+  // completion event
+  uint32_t generation = 0;
+  SimTime scheduled = -1;
+  bool dirty = false;
+  bool membership_changed = false;  // P changed since the shares were last computed
+};
+
+struct PodRun {
+  int32_t workload = 0;
+  int replica = 0;  // the replica ordinal it stands for (a replacement keeps it)
+  std::string name;
+  int state_pod = -1;          // its pod in the scheduler's ClusterState while bound
+  bool terminating = false;    // deleted: out of the endpoints, finishing its requests
+  bool gone = false;           // terminated: no longer exists (its record stays for the ids)
+  bool start_unready = false;  // CurrentPod::ready == false, until it turns Ready
+  SimTime ready_after = -1;
+  int node = -1;
+  std::vector<int32_t> cards;
+  std::vector<double> share_on;  // share on each of `cards`
+  PodPhase phase = PodPhase::kPending;
+  bool in_p = false;
+  bool model_loaded = false;
+  bool context_ok = false;
+  int restarts = 0;
+  std::string message;
+  uint32_t generation = 0;  // lifecycle events
+  uint32_t batch_generation = 0;
+  // memory, per card
+  int64_t quota_mib = 0;
+  int64_t used_mib = 0;
+  int64_t context_mib = 0;
+  int64_t weights_mib = 0;
+  int64_t activation_mib = 0;
+  double percent = 0;
+  int weight = 1;
+  // queue and service
+  int32_t queue_head = kNone, queue_tail = kNone;
+  int32_t queue_len = 0;
+  int32_t outstanding = 0;       // routed here and not yet departed
+  std::vector<int32_t> service;  // heap of job ids by finish
+  int32_t jobs = 0;              // jobs in service
+  double attained = 0;
+  double rate = 0;               // reference-ns of progress per ns for each job
+  double throughput_factor = 1;  // multi-card pods: links slower than NVLink (gpu_topology)
+  double bottleneck_gbps = 0;
+  SimTime last_update = 0;
+};
+
+// A node as the run sees it: which pods it holds (for a reclaim) and its spot reclaims.
+struct NodeRun {
+  std::vector<int32_t> pods;        // pods placed on it, in binding order
+  std::vector<std::string> images;  // image cache: what a pod starting here need not pull
+  bool cordoned = false;            // set by a ClusterOperator
+  double reclaim_mean_ns = 0;       // mean time between reclaims; 0 = on-demand, never reclaimed
+  SimTime replace_after = 0;
+  RandomStream reclaims;  // "spot/<pool>/<ordinal>": the same node in every variant
+  // Down while either holds: a spot reclaim (until its replacement joins) or a ClusterOperator's
+  // reset (until it brings the node back); each ends only its own.
+  bool reclaimed = false;
+  bool resetting = false;
+  bool down() const { return reclaimed || resetting; }
+};
+
+// A workload's traffic and its Service's endpoints (its metrics live in RunRecorder).
+struct WorkloadRun {
+  // Streams are named after the workload, so every variant draws the same arrivals and work.
+  WorkloadRun(const Workload& w, uint64_t seed);
+
+  const Workload* spec;
+  ArrivalProcess arrivals;
+  RandomStream work_stream;
+  RandomStream route_stream;
+  std::vector<int32_t> ready;  // Ready pods (FakeReady included) not terminating, in pod order
+  uint64_t round_robin = 0;
+  int replacements = 0;  // Deployment replacements created so far (their names)
+  int available = 0;     // Ready with the model loaded, not terminating
+};
+
+struct EngineState {
+  // The tables of `scenario`'s cluster and workloads (pods come with the placement).
+  EngineState(const Scenario& scenario, uint64_t seed, const RunOptions& options);
+
+  const Scenario& scenario;
+  RunOptions options;
+  uint64_t seed;  // the replication's: the placement draws (01-Random) use it too
+  SimTime now = 0;
+  SimTime warmup;
+  SimTime end;  // the planned end; a ClusterOperator may bring it forward
+  EventQueue queue;
+  Cluster cluster;
+  std::vector<PodRun> pods;
+  std::vector<NodeRun> nodes;
+  std::vector<WorkloadRun> workloads;
+  std::vector<Request> requests;
+  std::vector<int32_t> free_requests;
+  std::vector<Job> jobs;
+  std::vector<int32_t> free_jobs;
+  uint64_t events = 0;    // events processed
+  uint64_t arrivals = 0;  // requests simulated
+  // The scheduler and its view of the cluster, kept for the whole run: pods are placed again
+  // when a ClusterOperator deletes them (the Scheduler holds a reference to cluster_state).
+  ClusterState cluster_state;
+  SchedulerConfig config;
+  std::unique_ptr<Scheduler> scheduler;
+  std::vector<int32_t> pending;  // pods waiting for the scheduler, by id
+  std::vector<uint64_t> wake_tokens;
+  std::vector<std::string> missing_images;  // sorted
+
+  int32_t NewRequest() {
+    if (!free_requests.empty()) {
+      const int32_t r = free_requests.back();
+      free_requests.pop_back();
+      return r;
+    }
+    requests.emplace_back();
+    return static_cast<int32_t>(requests.size() - 1);
+  }
+  void FreeRequest(int32_t r) {
+    Request& req = requests[r];
+    req.stage = RequestStage::kGone;
+    ++req.generation;
+    free_requests.push_back(r);
+  }
+  int32_t NewJob() {
+    if (!free_jobs.empty()) {
+      const int32_t j = free_jobs.back();
+      free_jobs.pop_back();
+      return j;
+    }
+    jobs.emplace_back();
+    return static_cast<int32_t>(jobs.size() - 1);
+  }
+  void FreeJob(int32_t j) {
+    jobs[j] = Job{};
+    free_jobs.push_back(j);
+  }
+};
+
+}  // namespace knobsim::engine

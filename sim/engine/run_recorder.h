@@ -1,0 +1,151 @@
+// RunRecorder: the observer that turns one run into its RunResult.
+//
+// The kernel and the controllers tell it what happened, it keeps the counts and the integrals:
+//  * Arrived / Departed: every request, with its fate (completed, or failed by one
+//    ErrorCounts cause). Only requests that arrived after the warm-up are counted in the
+//    results; the timeline (RunOptions::timeline_step > 0) counts every one, in the step of its
+//    arrival or departure.
+//  * IntegrateAvailability(w): called just BEFORE workload w's endpoints change (its Ready or
+//    available pods); integrates the counts they had since the last change, for the timeline
+//    and the availability figures (from the warm-up on).
+//  * PodEvent / NodeEvent / Event: the cluster events of the results (the first 1000).
+// Collect() builds the RunResult once the clock stands at the end: the workloads (latency
+// quantiles, SLO), the cards (busy/effective/switch time and memory from card sharing), the pods
+// that exist at the end, the cluster totals and the timeline. It reads the engine's tables and
+// never changes them.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sim/engine/engine_state.h"
+#include "sim/fragmentation_report.h"
+#include "sim/latency_histogram.h"
+#include "sim/results.h"
+
+namespace knobsim::engine {
+
+class CardSharing;
+
+class RunRecorder {
+ public:
+  explicit RunRecorder(const EngineState& state);
+
+  // A request of workload w arrived now; `counted`: after the warm-up.
+  void Arrived(int32_t w, bool counted);
+  // A request of workload w that arrived at `arrival` left now: success, or failure by `cause`.
+  void Departed(int32_t w, SimTime arrival, bool counted, bool success,
+                int64_t ErrorCounts::*cause);
+  void IntegrateAvailability(int32_t w);
+
+  void PodEvent(const char* kind, int32_t p, std::string message);
+  void NodeEvent(const char* kind, int32_t n, std::string message);  // "node <name> <message>"
+  void Event(const std::string& kind, const std::string& pod, const std::string& message);
+  void SetFragmentation(FragmentationResult fragmentation);
+
+  // At the end of the run (now == end). Advances the cards to the end first.
+  RunResult Collect(CardSharing& sharing);
+
+ private:
+  // One step of a workload's timeline while it is collected.
+  struct TimelineStep {
+    int64_t arrivals = 0;
+    int64_t completed = 0;
+    ErrorCounts errors;
+    double latency_sum_ms = 0;
+    LatencyHistogram histogram;
+    double available_ns = 0;  // ∫ available pods dt over the step
+    double ready_ns = 0;
+    int available_min = std::numeric_limits<int>::max();
+  };
+  struct WorkloadMetrics {
+    WorkloadResult result;
+    int64_t in_system = 0;  // counted requests in the system
+    SimTime in_system_last = 0;
+    double in_system_integral = 0;
+    int64_t departures = 0;
+    double time_in_system_sum_ns = 0;
+    double latency_sum_ms = 0;
+    // availability
+    SimTime available_last = 0;        // integrated up to here
+    double available_fraction_ns = 0;  // ∫ min(available, desired) / desired dt
+    double below_desired_ns = 0;
+    double unavailable_ns = 0;
+    std::vector<TimelineStep> timeline;
+  };
+
+  TimelineStep& StepAt(WorkloadMetrics& m, SimTime t);
+  void AccountInSystem(WorkloadMetrics& m);
+  void CollectWorkloads(RunResult& result);
+  void CollectCards(CardSharing& sharing, RunResult& result);
+  void CollectPods(RunResult& result);
+  RunTimeline CollectTimeline();
+
+  const EngineState& s_;
+  std::vector<WorkloadMetrics> workloads_;  // by workload index
+  ClusterResult cluster_;
+  FragmentationResult fragmentation_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Inline definitions (the hot path: once or twice per request)
+
+inline RunRecorder::TimelineStep& RunRecorder::StepAt(WorkloadMetrics& m, SimTime t) {
+  const size_t k = static_cast<size_t>(t / s_.options.timeline_step);
+  if (m.timeline.size() <= k) m.timeline.resize(k + 1);
+  return m.timeline[k];
+}
+
+inline void RunRecorder::AccountInSystem(WorkloadMetrics& m) {
+  const SimTime now = s_.now;
+  if (now > m.in_system_last) {
+    m.in_system_integral +=
+        static_cast<double>(m.in_system) * static_cast<double>(now - m.in_system_last);
+    m.in_system_last = now;
+  }
+}
+
+inline void RunRecorder::Arrived(int32_t w, bool counted) {
+  WorkloadMetrics& m = workloads_[w];
+  if (s_.options.timeline_step > 0) ++StepAt(m, s_.now).arrivals;
+  if (counted) {
+    AccountInSystem(m);
+    ++m.result.requests;
+    ++m.in_system;
+  }
+}
+
+inline void RunRecorder::Departed(int32_t w, SimTime arrival, bool counted, bool success,
+                                  int64_t ErrorCounts::*cause) {
+  WorkloadMetrics& m = workloads_[w];
+  const SimTime now = s_.now;
+  if (s_.options.timeline_step > 0) {
+    TimelineStep& step = StepAt(m, now);
+    if (success) {
+      const double ms = static_cast<double>(now - arrival) / 1e6;
+      ++step.completed;
+      step.latency_sum_ms += ms;
+      step.histogram.Record(ms);
+    } else {
+      ++(step.errors.*cause);
+    }
+  }
+  if (!counted) return;
+  AccountInSystem(m);
+  --m.in_system;
+  ++m.departures;
+  const SimTime sojourn = now - arrival;
+  m.time_in_system_sum_ns += static_cast<double>(sojourn);
+  if (success) {
+    ++m.result.completed;
+    const double ms = static_cast<double>(sojourn) / 1e6;
+    m.latency_sum_ms += ms;
+    m.result.histogram.Record(ms);
+  } else {
+    ++(m.result.errors.*cause);
+  }
+}
+
+}  // namespace knobsim::engine

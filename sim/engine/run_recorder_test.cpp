@@ -1,0 +1,89 @@
+#include "sim/engine/run_recorder.h"
+
+#include <doctest/doctest.h>
+
+#include "sim/engine/card_sharing.h"
+
+namespace knobsim::engine {
+namespace {
+
+// One node with one card, one workload of two replicas (no pods: the test plays the engine),
+// a warm-up of 10 s and an end at 100 s.
+Scenario Small() {
+  Scenario s;
+  s.name = "recorder";
+  NodePool pool;
+  pool.name = "gpu";
+  pool.count = 1;
+  pool.gpu_type = "A10";
+  pool.gpus_per_node = 1;
+  s.node_pools.push_back(pool);
+  Workload w;
+  w.name = "svc";
+  w.replicas = 2;
+  s.workloads.push_back(w);
+  s.run.warmup = 10 * kNanosPerSecond;
+  s.run.duration = 100 * kNanosPerSecond;
+  return s;
+}
+
+TEST_CASE("run recorder: requests after the warm-up are counted, by fate") {
+  const Scenario scenario = Small();
+  EngineState s(scenario, 1, RunOptions{});
+  CardSharing sharing(s);
+  RunRecorder recorder(s);
+  s.now = 5 * kNanosPerSecond;  // in the warm-up: not counted
+  recorder.Arrived(0, false);
+  s.now = 20 * kNanosPerSecond;
+  recorder.Arrived(0, true);
+  recorder.Arrived(0, true);
+  recorder.Departed(0, 5 * kNanosPerSecond, false, true, nullptr);
+  s.now += 50 * kNanosPerMilli;
+  recorder.Departed(0, 20 * kNanosPerSecond, true, true, nullptr);
+  s.now += 50 * kNanosPerMilli;
+  recorder.Departed(0, 20 * kNanosPerSecond, true, false, &ErrorCounts::timeout);
+  s.now = s.end;
+  const RunResult r = recorder.Collect(sharing);
+  REQUIRE(r.workloads.size() == 1);
+  const WorkloadResult& w = r.workloads[0];
+  CHECK(w.name == "svc");
+  CHECK(w.requests == 2);
+  CHECK(w.completed == 1);
+  CHECK(w.errors.timeout == 1);
+  CHECK(w.in_system_end == 0);
+  CHECK(w.latency_ms.mean == doctest::Approx(50.0));
+  CHECK(w.time_in_system_mean_ms == doctest::Approx(75.0));
+  CHECK(w.error_ratio == doctest::Approx(0.5));
+  CHECK(w.measured_s == doctest::Approx(90.0));
+  CHECK(r.cards.size() == 1);
+}
+
+TEST_CASE("run recorder: availability is integrated from the warm-up, per timeline step") {
+  const Scenario scenario = Small();
+  RunOptions options;
+  options.timeline_step = 50 * kNanosPerSecond;
+  EngineState s(scenario, 1, options);
+  CardSharing sharing(s);
+  RunRecorder recorder(s);
+  // Both replicas available from t = 0, one from t = 50 s.
+  recorder.IntegrateAvailability(0);
+  s.workloads[0].available = 2;
+  s.now = 50 * kNanosPerSecond;
+  recorder.IntegrateAvailability(0);
+  s.workloads[0].available = 1;
+  s.now = s.end;
+  const RunResult r = recorder.Collect(sharing);
+  REQUIRE(r.timeline.workloads.size() == 1);
+  const WorkloadTimeline& t = r.timeline.workloads[0];
+  REQUIRE(t.points.size() == 2);
+  CHECK(t.points[0].available_mean == doctest::Approx(2.0));
+  CHECK(t.points[1].available_mean == doctest::Approx(1.0));
+  CHECK(t.points[1].available_min == 1);
+  // (40 s at 2 of 2 + 50 s at 1 of 2) / 90 s measured.
+  CHECK(t.available_fraction == doctest::Approx(65.0 / 90.0));
+  CHECK(t.below_desired_ns == 50 * kNanosPerSecond);
+  CHECK(t.unavailable_ns == 0);
+}
+
+}  // namespace
+}  // namespace knobsim::engine
