@@ -15,16 +15,21 @@
 // Privacy: an export holds credentials (env values, probe commands and headers, tokens in
 // annotations). The reader never stores env, imagePullSecrets, probe arguments, HTTP headers or
 // query strings; it drops kubectl's last-applied-configuration annotation (a copy of the
-// manifest, env values included) and every annotation LooksLikeSecret flags, counting the latter
-// in one warning per file that names keys, never values; and its messages never quote a value
-// from those places.
+// manifest, env values included) and every annotation LooksLikeSecret (sim/io/kube/
+// secret_filter.h) flags, counting the latter in one warning per file that names keys, never
+// values; and its messages never quote a value from those places.
 //
-// JSON, the form of large exports, is parsed by a small position-keeping parser of this reader
-// (a 10 000-pod export in about half a second); YAML goes through yaml-cpp's parser (the same
-// export as YAML takes ~8 s there). Both land in one tree, so both forms read to the same
-// objects, each with the lines of its own text.
+// JSON, the form of large exports, is parsed by the position-keeping parser of
+// sim/io/document_tree.h (a 10 000-pod export in about half a second); YAML goes through
+// yaml-cpp's parser (the same export as YAML takes ~8 s there). Both land in one tree, so both
+// forms read to the same objects, each with the lines of its own text.
 //
-// Derived fields (see the comments in kube_reader.cpp for the details and their sources):
+// Where things are: this file's kube_reader.cpp dispatches on `kind`; sim/io/kube/ holds the
+// field machinery (fields.h), the metadata block every kind shares (object_meta.h), resources,
+// selectors, ACK's allocation annotations and one reader per kind or family (kinds.h). The
+// scheduler's snapshot of the objects is sim/scheduler/cluster_state_builder.h.
+//
+// Derived fields (see the comments in sim/io/kube/ for the details and their sources):
 //  * Node GPU side: ack.node.gpu.schedule (absent = "default"; the legacy labels cgpu=true and
 //    gpushare=true read as cgpu and share), cards from capacity aliyun.com/gpu-count (else
 //    nvidia.com/gpu, else aliyun.com/gpu), per-card units floor(capacity gpu-mem / cards) and
@@ -47,57 +52,15 @@
 //    (`requests.cpu: 64` is 64000 millicores, `requests.storage: 1Ti` bytes).
 #pragma once
 
-#include <map>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "sim/input_error.h"
+#include "sim/io/kube/secret_filter.h"  // LooksLikeSecret, for the readers' callers too
+#include "sim/kube_objects.h"
 #include "sim/kube_types.h"
-#include "sim/scheduler/cluster_state.h"
 
 namespace knobsim {
-
-// Where an object was read, for messages about it.
-struct ObjectSource {
-  std::string file;
-  int line = 0;  // 1-based line of the object's first key
-};
-
-struct KubeObjects {
-  std::vector<NodeSpec> nodes;              // in file order
-  std::vector<PodSpec> pods;                // in file order, bound and pending alike
-  std::vector<DeploymentSpec> deployments;  // each kind in file order
-  std::vector<ReplicaSetSpec> replica_sets;
-  std::vector<StatefulSetSpec> stateful_sets;
-  std::vector<JobSpec> jobs;
-  std::vector<PodDisruptionBudgetSpec> pdbs;
-  std::vector<PersistentVolumeClaimSpec> pvcs;
-  std::vector<PersistentVolumeSpec> pvs;
-  std::vector<StorageClassSpec> storage_classes;
-  std::vector<ResourceQuotaSpec> resource_quotas;
-  // Where each object was read, parallel to its vector above.
-  std::vector<ObjectSource> node_sources;
-  std::vector<ObjectSource> pod_sources;
-  std::vector<ObjectSource> deployment_sources;
-  std::vector<ObjectSource> replica_set_sources;
-  std::vector<ObjectSource> stateful_set_sources;
-  std::vector<ObjectSource> job_sources;
-  std::vector<ObjectSource> pdb_sources;
-  std::vector<ObjectSource> pvc_sources;
-  std::vector<ObjectSource> pv_sources;
-  std::vector<ObjectSource> storage_class_sources;
-  std::vector<ObjectSource> resource_quota_sources;
-  // The pod template of each Deployment and StatefulSet as a pending pod named after its owner
-  // (one controller owner reference to it), for inputs that hold manifests but not their pods
-  // (a config repository). Not in `pods`: a live export's pods are there.
-  std::vector<PodSpec> template_pods;
-  std::vector<ObjectSource> template_pod_sources;  // the line of spec.template
-  std::map<std::string, int> skipped_kinds;  // kind -> objects skipped (DaemonSet, Service, ...)
-  // Things read that are valid Kubernetes but probably not what was meant, e.g. `memory: 128m`
-  // (128 millibytes), and annotations dropped as secrets. "file:line: field: text".
-  std::vector<std::string> warnings;
-};
 
 // Reads the files in order into one set of objects (`-` reads standard input). An object of a
 // kind read here that appears twice (same kind, namespace and name) is an error naming both
@@ -108,24 +71,8 @@ Expected<KubeObjects> ReadKubeFile(const std::string& path);
 // Reads YAML or JSON text; `file_name` is what errors and sources call it.
 Expected<KubeObjects> ReadKubeString(const std::string& text, const std::string& file_name);
 
-// Whether an annotation (or any key/value pair from a manifest) probably holds a credential:
-// the key names one (token, secret, password, passwd, credential, key, auth), or the value
-// holds something shaped like one wherever it sits in the text — a JWT, an AWS access key id
-// (AKIA…/ASIA…), an `sk-`/`sk_` API key, a GitHub or Slack token, a PEM private key, a URL with
-// a password — or the whole value is a long base64 or hex blob (32+ characters with a run of 24
-// letters and digits; UUIDs are identifiers, not blobs). Tuned to miss no credential at the
-// price of dropping a checksum now and then; "true", "false" and empty values are never secret.
-bool LooksLikeSecret(std::string_view key, std::string_view value);
-
 // The pods the scheduler would still place: no spec.nodeName, not Succeeded or Failed, not
 // being deleted. In file order.
 std::vector<PodSpec> PendingPods(const KubeObjects& objects);
-
-// The scheduler's snapshot: every node in file order, then every bound pod whose phase is not
-// Succeeded or Failed (those occupy nothing), bound where its nodeName and ACK allocation say
-// (ClusterState::BindExisting). Pods bound to a node not in `objects`, and allocations naming
-// cards the node lacks, are skipped with a line in `warnings` when given.
-ClusterState BuildClusterState(const KubeObjects& objects,
-                               std::vector<std::string>* warnings = nullptr);
 
 }  // namespace knobsim

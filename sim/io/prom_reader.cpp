@@ -15,6 +15,7 @@
 #include <string_view>
 #include <utility>
 
+#include "sim/io/json_lexing.h"
 #include "sim/io/utf8.h"
 
 namespace knobsim {
@@ -204,27 +205,20 @@ class Parser {
 
   static bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-  // A JSON number (RFC 8259 grammar), as a double. The cursor is on its first byte.
+  // A JSON number (json_lexing.h), as a double. The cursor is on its first byte.
   double ParseNumber() {
     const char* start = p_;
-    if (Peek() == '-') ++p_;
-    if (Peek() == '0') {
-      ++p_;
-    } else if (IsDigit(Peek())) {
-      while (IsDigit(Peek())) ++p_;
-    } else {
-      FailSyntax("a digit");
-    }
-    if (Peek() == '.') {
-      ++p_;
-      if (!IsDigit(Peek())) FailSyntax("a digit after the decimal point");
-      while (IsDigit(Peek())) ++p_;
-    }
-    if (Peek() == 'e' || Peek() == 'E') {
-      ++p_;
-      if (Peek() == '+' || Peek() == '-') ++p_;
-      if (!IsDigit(Peek())) FailSyntax("a digit in the exponent");
-      while (IsDigit(Peek())) ++p_;
+    const JsonNumberScan scan = ScanJsonNumber(Rest(), 0);
+    p_ += scan.end;
+    switch (scan.error) {
+      case JsonNumberError::kNone:
+        break;
+      case JsonNumberError::kNoDigit:
+        FailSyntax("a digit");
+      case JsonNumberError::kNoFractionDigit:
+        FailSyntax("a digit after the decimal point");
+      case JsonNumberError::kNoExponentDigit:
+        FailSyntax("a digit in the exponent");
     }
     double value = 0;
     const auto [end, ec] = std::from_chars(start, p_, value);
@@ -235,28 +229,8 @@ class Parser {
     return value;
   }
 
-
-  uint32_t Hex4() {
-    if (end_ - p_ < 4) {
-      p_ = end_;
-      FailSyntax("four hex digits after \\u");
-    }
-    uint32_t cp = 0;
-    for (int i = 0; i < 4; ++i, ++p_) {
-      const char c = *p_;
-      cp <<= 4;
-      if (c >= '0' && c <= '9') {
-        cp |= static_cast<uint32_t>(c - '0');
-      } else if (c >= 'a' && c <= 'f') {
-        cp |= static_cast<uint32_t>(c - 'a' + 10);
-      } else if (c >= 'A' && c <= 'F') {
-        cp |= static_cast<uint32_t>(c - 'A' + 10);
-      } else {
-        FailSyntax("a hex digit after \\u");
-      }
-    }
-    return cp;
-  }
+  // The text from the cursor on.
+  std::string_view Rest() const { return {p_, static_cast<size_t>(end_ - p_)}; }
 
   // A JSON string, cursor on its opening quote. Without escapes the result points into the
   // text (no copy: sample values take this path); with escapes it is decoded into `scratch_`.
@@ -316,21 +290,16 @@ class Parser {
           break;
         case 'u': {
           ++p_;
-          uint32_t cp = Hex4();
-          if (cp >= 0xD800 && cp < 0xDC00 && end_ - p_ >= 2 && p_[0] == '\\' && p_[1] == 'u') {
-            const char* save = p_;
-            p_ += 2;
-            const uint32_t low = Hex4();
-            if (low >= 0xDC00 && low < 0xE000) {
-              cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
-            } else {
-              p_ = save;  // an unpaired high surrogate; the next escape stands alone
-            }
+          const std::string_view rest = Rest();
+          size_t pos = 0;
+          uint32_t cp = 0;
+          const bool ok = ReadJsonCodePoint(rest, pos, cp);
+          p_ += pos;
+          if (!ok) {
+            FailSyntax(pos == rest.size() ? "four hex digits after \\u" : "a hex digit after \\u");
           }
-          // Lone surrogates become U+FFFD, as Go's encoding/json does.
-          if (cp >= 0xD800 && cp < 0xE000) cp = 0xFFFD;
           AppendUtf8(scratch_, cp);
-          continue;  // Hex4 moved past the digits
+          continue;  // past the digits already
         }
         default:
           FailSyntax("an escape (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)");

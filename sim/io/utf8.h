@@ -1,5 +1,5 @@
-// UTF-8 encoding of one code point, for the JSON readers' \uXXXX escapes (kube_reader's JSON
-// parser and prom_reader's scanner).
+// UTF-8 encoding of one code point, for the JSON readers' \uXXXX escapes (the document
+// tree's JSON parser and prom_reader's scanner).
 #pragma once
 
 #include <cstdint>

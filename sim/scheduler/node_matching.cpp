@@ -80,7 +80,7 @@ bool MatchesNodeSelectorRequirement(const NodeSelectorRequirement& r, const Labe
 
 namespace {
 
-// matchFields arrive as requirements on the key "metadata.name" (sim/io/kube_reader.cpp): the
+// matchFields arrive as requirements on the key "metadata.name" (sim/io/kube/selectors.h): the
 // only node field a selector may name, matched against the node's name rather than a label.
 constexpr const char* kNodeNameField = "metadata.name";
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "sim/io/kube_reader.h"
+#include "sim/scheduler/cluster_state_builder.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(reinterpret_cast<const char*>(data), size);

@@ -29,6 +29,7 @@
 #include "sim/io/results_json.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/scheduler/cluster_state.h"
+#include "sim/scheduler/cluster_state_builder.h"
 #include "sim/scheduler/framework.h"
 #include "sim/scheduler/scheduler.h"
 #include "tools/knobsim/commands.h"

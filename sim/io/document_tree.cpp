@@ -1,0 +1,445 @@
+#include "sim/io/document_tree.h"
+
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+
+#include <fmt/format.h>
+
+#include <istream>
+#include <limits>
+#include <sstream>
+#include <streambuf>
+#include <utility>
+
+#include "sim/io/json_lexing.h"
+#include "sim/io/utf8.h"
+
+namespace knobsim {
+namespace {
+
+// A syntax error: where and what, never the text around it (it may be a secret).
+struct SyntaxFailure {
+  int line = 0;
+  std::string message;
+  std::string hint;
+};
+
+// RFC 8259 JSON into a DocumentTree, one document after another (`kubectl get -o json` output
+// appended from several commands is still readable). Lines are counted as the text is scanned, so
+// each value knows where it starts.
+class JsonParser {
+ public:
+  JsonParser(std::string_view text, DocumentTree& tree) : s_(text), tree_(tree) {}
+
+  void Parse() {
+    // kubectl's JSON has a value every ~18 bytes; a small over-reservation saves the copies.
+    tree_.Reserve(s_.size() / 16 + 16);
+    SkipBom();
+    while (true) {
+      SkipSpace();
+      if (pos_ >= s_.size()) break;
+      tree_.AddDocument(Value(0));
+    }
+  }
+
+ private:
+  [[noreturn]] void Fail(std::string message, std::string hint = "") const {
+    throw SyntaxFailure{line_, fmt::format("invalid JSON: {}", message), std::move(hint)};
+  }
+  // What stands at the error, described without quoting the text.
+  std::string Found() const {
+    if (pos_ >= s_.size()) return "the end of the text";
+    const char c = s_[pos_];
+    if (c == '"') return "a string";
+    if (c == '{') return "`{`";
+    if (c == '[') return "`[`";
+    if (c >= 0x21 && c < 0x7f) return fmt::format("`{}`", s_[pos_]);
+    return "an unexpected byte";
+  }
+  void SkipBom() {
+    if (s_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+  }
+  void SkipSpace() {
+    while (pos_ < s_.size()) {
+      const char c = s_[pos_];
+      if (c == '\n') {
+        ++line_;
+      } else if (c != ' ' && c != '\t' && c != '\r') {
+        return;
+      }
+      ++pos_;
+    }
+  }
+  void ExpectMore(std::string_view inside) const {
+    if (pos_ >= s_.size()) {
+      Fail(fmt::format("the text ends inside {}", inside), "the file may have been cut short");
+    }
+  }
+
+  uint32_t Value(int depth) {
+    SkipSpace();
+    ExpectMore("a value");
+    const char c = s_[pos_];
+    if (c == '{') return Object(depth + 1);
+    if (c == '[') return Array(depth + 1);
+    if (c == '"') return String();
+    if (c == '-' || (c >= '0' && c <= '9')) return Number();
+    for (std::string_view literal : {"true", "false", "null"}) {
+      if (s_.substr(pos_, literal.size()) == literal) {
+        const size_t at = pos_;
+        pos_ += literal.size();
+        if (literal == "null") return tree_.Add(NodeKind::kNull, line_);
+        return tree_.AddView(line_, at, literal.size());
+      }
+    }
+    Fail(fmt::format("expected a value, found {}", Found()),
+         "strings are written in double quotes; true, false and null in lower case");
+  }
+
+  uint32_t Object(int depth) {
+    if (depth > kMaxDocumentDepth) Fail(fmt::format("nested more than {} deep", kMaxDocumentDepth));
+    const uint32_t node = tree_.Add(NodeKind::kMap, line_);
+    ++pos_;
+    const size_t first = scratch_.size();
+    SkipSpace();
+    ExpectMore("an object");
+    if (s_[pos_] == '}') {
+      ++pos_;
+    } else {
+      while (true) {
+        SkipSpace();
+        ExpectMore("an object");
+        if (s_[pos_] != '"') {
+          Fail(fmt::format("expected a key in double quotes, found {}", Found()),
+               s_[pos_] == '}' ? "JSON allows no comma before `}`" : "");
+        }
+        scratch_.push_back(String());
+        SkipSpace();
+        ExpectMore("an object");
+        if (s_[pos_] != ':') Fail(fmt::format("expected `:` after the key, found {}", Found()));
+        ++pos_;
+        scratch_.push_back(Value(depth));
+        SkipSpace();
+        ExpectMore("an object");
+        if (s_[pos_] == ',') {
+          ++pos_;
+          continue;
+        }
+        if (s_[pos_] == '}') {
+          ++pos_;
+          break;
+        }
+        Fail(fmt::format("expected `,` or `}}`, found {}", Found()),
+             s_[pos_] == '"' ? "a comma is probably missing before it" : "");
+      }
+    }
+    tree_.SetChildren(node, scratch_, first);
+    return node;
+  }
+
+  uint32_t Array(int depth) {
+    if (depth > kMaxDocumentDepth) Fail(fmt::format("nested more than {} deep", kMaxDocumentDepth));
+    const uint32_t node = tree_.Add(NodeKind::kSequence, line_);
+    ++pos_;
+    const size_t first = scratch_.size();
+    SkipSpace();
+    ExpectMore("a list");
+    if (s_[pos_] == ']') {
+      ++pos_;
+    } else {
+      while (true) {
+        SkipSpace();
+        ExpectMore("a list");
+        if (s_[pos_] == ']') Fail("expected a value, found `]`", "JSON allows no comma before `]`");
+        scratch_.push_back(Value(depth));
+        SkipSpace();
+        ExpectMore("a list");
+        if (s_[pos_] == ',') {
+          ++pos_;
+          continue;
+        }
+        if (s_[pos_] == ']') {
+          ++pos_;
+          break;
+        }
+        Fail(fmt::format("expected `,` or `]`, found {}", Found()),
+             s_[pos_] == '"' || s_[pos_] == '{' ? "a comma is probably missing before it" : "");
+      }
+    }
+    tree_.SetChildren(node, scratch_, first);
+    return node;
+  }
+
+  uint32_t String() {
+    ++pos_;  // the opening quote
+    const size_t start = pos_;
+    // The common case: no escape, a view into the text.
+    while (pos_ < s_.size()) {
+      const char c = s_[pos_];
+      if (c == '"') {
+        ++pos_;
+        return tree_.AddView(line_, start, pos_ - 1 - start);
+      }
+      if (c == '\\') break;
+      if (static_cast<unsigned char>(c) < 0x20) BadControl(c);
+      ++pos_;
+    }
+    ExpectMore("a string");
+    // Escapes: decode into the tree's own buffer.
+    std::string& out = tree_.strings();
+    const size_t begin = out.size();
+    out.append(s_.substr(start, pos_ - start));
+    while (true) {
+      ExpectMore("a string");
+      const char c = s_[pos_];
+      if (c == '"') {
+        ++pos_;
+        break;
+      }
+      if (static_cast<unsigned char>(c) < 0x20) BadControl(c);
+      if (c != '\\') {
+        out.push_back(c);
+        ++pos_;
+        continue;
+      }
+      ++pos_;
+      ExpectMore("a string");
+      const char e = s_[pos_++];
+      switch (e) {
+        case '"':
+          out.push_back('"');
+          break;
+        case '\\':
+          out.push_back('\\');
+          break;
+        case '/':
+          out.push_back('/');
+          break;
+        case 'b':
+          out.push_back('\b');
+          break;
+        case 'f':
+          out.push_back('\f');
+          break;
+        case 'n':
+          out.push_back('\n');
+          break;
+        case 'r':
+          out.push_back('\r');
+          break;
+        case 't':
+          out.push_back('\t');
+          break;
+        case 'u':
+          AppendUtf8(out, CodePoint());
+          break;
+        default:
+          Fail("an unknown escape in a string", "escape a backslash as \\\\");
+      }
+    }
+    return tree_.AddOwnedAt(line_, begin, out.size() - begin);
+  }
+
+  [[noreturn]] void BadControl(char c) const {
+    if (c == '\n')
+      Fail("a line break inside a string", "JSON strings cannot span lines; write \\n");
+    Fail("a control character inside a string", "escape it, e.g. \\t or \\u0001");
+  }
+
+  // A \u escape (json_lexing.h), the cursor past `\u`.
+  uint32_t CodePoint() {
+    uint32_t code_point = 0;
+    if (!ReadJsonCodePoint(s_, pos_, code_point)) Fail("a \\u escape needs four hex digits");
+    return code_point;
+  }
+
+  // A number (json_lexing.h), kept as written (the readers parse it). A leading zero followed
+  // by a digit (`01`) is no JSON number.
+  uint32_t Number() {
+    const size_t start = pos_;
+    const JsonNumberScan scan = ScanJsonNumber(s_, pos_);
+    pos_ = scan.end;
+    if (scan.error != JsonNumberError::kNone ||
+        (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9')) {
+      Fail("invalid number");
+    }
+    return tree_.AddView(line_, start, pos_ - start);
+  }
+
+  std::string_view s_;
+  DocumentTree& tree_;
+  size_t pos_ = 0;
+  int line_ = 1;
+  std::vector<uint32_t> scratch_;  // children of the containers being read, innermost last
+};
+
+// yaml-cpp's parse events straight into the tree, without yaml-cpp's own node graph (1.6 GB
+// for a 40 MB export). An alias shares its anchor's node instead of copying it, so aliases of
+// aliases cannot blow the tree up; an alias inside the node it names would make a cycle, and
+// is an error.
+class YamlBuilder : public YAML::EventHandler {
+ public:
+  explicit YamlBuilder(DocumentTree& tree) : tree_(tree) {}
+
+  // yaml-cpp 0.7 never consumes a `,` where a document should start (a stray `,` at the top
+  // level, `- a\n,`): it reports an empty document there, and again, forever. Every real
+  // document starts past the one before it, so one that does not is that token.
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (documents_ > 0 && mark.pos <= last_document_pos_) {
+      throw SyntaxFailure{Line(mark), "invalid YAML: a document cannot start here",
+                          "a `,` outside [...] or {...}?"};
+    }
+    ++documents_;
+    last_document_pos_ = mark.pos;
+    anchors_.clear();
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    Emit(tree_.Add(NodeKind::kNull, Line(mark)), anchor);
+  }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
+    if (anchor >= anchors_.size() || anchors_[anchor] == kNone) {
+      throw SyntaxFailure{Line(mark), "invalid YAML: an alias names no anchor", ""};
+    }
+    const uint32_t node = anchors_[anchor];
+    for (const Open& o : open_) {
+      if (o.node == node) {
+        throw SyntaxFailure{Line(mark), "invalid YAML: an alias inside the node it names",
+                            "a node cannot contain itself"};
+      }
+    }
+    Emit(node, 0);
+  }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                const std::string& value) override {
+    Emit(tree_.AddOwned(Line(mark), value), anchor);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    Start(NodeKind::kSequence, mark, anchor);
+  }
+  void OnSequenceEnd() override { End(); }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    Start(NodeKind::kMap, mark, anchor);
+  }
+  void OnMapEnd() override { End(); }
+
+ private:
+  static constexpr uint32_t kNone = std::numeric_limits<uint32_t>::max();
+  struct Open {
+    uint32_t node;
+    size_t first;  // its first child in scratch_
+  };
+
+  static int Line(const YAML::Mark& mark) { return mark.line >= 0 ? mark.line + 1 : 0; }
+  void Anchor(YAML::anchor_t anchor, uint32_t node) {
+    if (anchor == 0) return;  // yaml-cpp's NullAnchor
+    if (anchors_.size() <= anchor) anchors_.resize(anchor + 1, kNone);
+    anchors_[anchor] = node;
+  }
+  void Start(NodeKind kind, const YAML::Mark& mark, YAML::anchor_t anchor) {
+    if (open_.size() >= static_cast<size_t>(kMaxDocumentDepth)) {
+      throw SyntaxFailure{Line(mark), fmt::format("nested more than {} deep", kMaxDocumentDepth),
+                          ""};
+    }
+    const uint32_t node = tree_.Add(kind, Line(mark));
+    Anchor(anchor, node);
+    open_.push_back(Open{node, scratch_.size()});
+  }
+  void End() {
+    const Open o = open_.back();
+    open_.pop_back();
+    tree_.SetChildren(o.node, scratch_, o.first);
+    Emit(o.node, 0);
+  }
+  void Emit(uint32_t node, YAML::anchor_t anchor) {
+    Anchor(anchor, node);
+    if (open_.empty()) {
+      tree_.AddDocument(node);
+    } else {
+      scratch_.push_back(node);
+    }
+  }
+
+  DocumentTree& tree_;
+  std::vector<Open> open_;
+  std::vector<uint32_t> scratch_;
+  std::vector<uint32_t> anchors_;  // anchor id (per document) -> node
+  int documents_ = 0;
+  int last_document_pos_ = 0;  // where the last document started (yaml-cpp's Mark::pos)
+};
+
+// A read-only stream over text we already hold, so yaml-cpp reads it without a copy.
+class TextBuffer : public std::streambuf {
+ public:
+  explicit TextBuffer(const std::string& text) {
+    char* begin = const_cast<char*>(text.data());  // get area only: never written
+    setg(begin, begin, begin + text.size());
+  }
+};
+
+// yaml-cpp's message plus, for the commonest cause, what to do about it.
+InputError SyntaxError(const std::string& file, const std::string& text, const YAML::Mark& mark,
+                       const std::string& message) {
+  InputError e{file, mark.line >= 0 ? mark.line + 1 : 0, "",
+               fmt::format("invalid YAML: {}", message), ""};
+  std::istringstream lines(text);
+  std::string line;
+  for (int i = 0; i <= mark.line && std::getline(lines, line); ++i) {
+  }
+  if (mark.line >= 0 && line.find('\t') != std::string::npos) {
+    e.hint = "indent with spaces; YAML does not allow tabs";
+  }
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && (text[first] == '{' || text[first] == '[')) {
+    e.message = fmt::format("invalid JSON: {}", message);
+  }
+  return e;
+}
+
+}  // namespace
+
+bool LooksLikeJson(std::string_view text) {
+  size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
+  i = text.find_first_not_of(" \t\r\n", i);
+  if (i == std::string_view::npos || (text[i] != '{' && text[i] != '[')) return false;
+  while (i < text.size() && (text[i] == '{' || text[i] == '[' || text[i] == ' ' ||
+                             text[i] == '\t' || text[i] == '\r' || text[i] == '\n')) {
+    ++i;
+  }
+  return i < text.size() && (text[i] == '"' || text[i] == '}' || text[i] == ']');
+}
+
+// The text as a tree: JSON by our parser, anything else by yaml-cpp's.
+std::optional<InputError> ParseDocumentTree(const std::string& text, const std::string& file,
+                                            DocumentTree& tree) {
+  // The tree's 32-bit offsets reach any byte of the text, and decoded text is never longer.
+  if (text.size() >= std::numeric_limits<uint32_t>::max()) {
+    return InputError{file, 0, "", "the file is larger than 4 GiB",
+                      "split the export by namespace"};
+  }
+  try {
+    if (LooksLikeJson(text)) {
+      JsonParser(text, tree).Parse();
+      return std::nullopt;
+    }
+    TextBuffer buffer(text);
+    std::istream stream(&buffer);
+    YAML::Parser parser(stream);
+    YamlBuilder builder(tree);
+    while (parser.HandleNextDocument(builder)) {
+    }
+  } catch (const SyntaxFailure& f) {
+    return InputError{file, f.line, "", f.message, f.hint};
+  } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard; its message says "bad file"
+    return InputError{file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+                      "invalid YAML: nested too deep", "no Kubernetes object nests this far"};
+  } catch (const YAML::Exception& e) {
+    return SyntaxError(file, text, e.mark, e.msg);
+  }
+  return std::nullopt;
+}
+
+}  // namespace knobsim

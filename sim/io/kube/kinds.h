@@ -1,0 +1,40 @@
+// One reader per kind of the Kubernetes export reader, each given the object (a mapping with
+// `kind` already read) and returning its plain type of sim/kube_types.h:
+//  * nodes.cpp: Node, with the GPU side ACK derives from its labels and capacity;
+//  * pods.cpp: Pod, with requests, probes, container status and ACK's GPU fields;
+//  * workloads.cpp: Deployment, ReplicaSet, StatefulSet, Job, and the pending pod a workload's
+//    template stands for;
+//  * storage.cpp: PersistentVolumeClaim, PersistentVolume, StorageClass;
+//  * budgets.cpp: PodDisruptionBudget, ResourceQuota.
+// kube_reader.cpp dispatches on `kind` and keeps each object with where it was read.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "sim/io/kube/object_meta.h"
+#include "sim/kube_types.h"
+
+namespace knobsim::kube {
+
+NodeSpec ReadNode(ObjectReader& r, const Field& object);
+
+PodSpec ReadPod(ObjectReader& r, const Field& object);
+// The pod spec proper, shared by pods and the pod templates of workload manifests; `labels`
+// and `annotations` are the fields of the pod's (or template's) metadata.
+void ReadPodBody(ObjectReader& r, const Field& spec, const std::optional<Field>& labels,
+                 const std::optional<Field>& annotations, PodSpec& pod);
+
+DeploymentSpec ReadDeployment(ObjectReader& r, const Field& object);
+ReplicaSetSpec ReadReplicaSet(ObjectReader& r, const Field& object);
+StatefulSetSpec ReadStatefulSet(ObjectReader& r, const Field& object);
+JobSpec ReadJob(ObjectReader& r, const Field& object);
+
+PersistentVolumeClaimSpec ReadPvc(ObjectReader& r, const Field& object);
+PersistentVolumeSpec ReadPv(ObjectReader& r, const Field& object);
+StorageClassSpec ReadStorageClass(ObjectReader& r, const Field& object);
+
+PodDisruptionBudgetSpec ReadPdb(ObjectReader& r, const Field& object);
+ResourceQuotaSpec ReadResourceQuota(ObjectReader& r, const Field& object);
+
+}  // namespace knobsim::kube

@@ -1,0 +1,139 @@
+#include "sim/io/kube/kinds.h"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/io/kube/kube_text.h"
+#include "sim/io/kube/resources.h"
+#include "sim/scheduler/card_placement.h"
+
+namespace knobsim::kube {
+namespace {
+
+// Labels, annotations and resources with a meaning here (semantics.md §1.1-1.3).
+constexpr std::string_view kScheduleLabel = "ack.node.gpu.schedule";
+constexpr std::string_view kPlacementLabel = "ack.node.gpu.placement";
+constexpr std::string_view kMaxPodLabel = "ack.node.gpu.max-pod";
+constexpr std::string_view kGpuNameLabel = "aliyun.accelerator/nvidia_name";
+
+// The GPU side (semantics.md §1.1-1.2), from the labels and status.capacity as ACK's plugin
+// reads them.
+void ReadGpuSide(ObjectReader& r, const std::vector<ResourceEntry>& capacity,
+                 const std::optional<Field>& labels, NodeSpec& node) {
+  auto label = [&](std::string_view key) -> std::string {
+    auto it = node.labels.find(std::string(key));
+    return it == node.labels.end() ? std::string() : it->second;
+  };
+  auto cap = [&](std::string_view resource) -> const ResourceEntry* {
+    for (const ResourceEntry& e : capacity) {
+      if (e.name == resource) return &e;
+    }
+    return nullptr;
+  };
+  auto cap_value = [&](std::string_view resource) -> int64_t {
+    const ResourceEntry* e = cap(resource);
+    return e == nullptr ? 0 : e->value;
+  };
+  node.gpu_schedule = label(kScheduleLabel);
+  if (node.gpu_schedule.empty()) {
+    // Pre-node-pool labels, as ACK's migration maps them.
+    if (label("cgpu") == "true") {
+      node.gpu_schedule = "cgpu";
+    } else if (label("gpushare") == "true") {
+      node.gpu_schedule = "share";
+    } else {
+      node.gpu_schedule = "default";
+    }
+  }
+  const int64_t share_cards = cap_value(kGpuCountResource);
+  const ResourceEntry* cards_entry = cap(kGpuCountResource);
+  if (share_cards == 0) {
+    cards_entry =
+        cap_value(kNvidiaGpuResource) > 0 ? cap(kNvidiaGpuResource) : cap(kTopologyGpuResource);
+  }
+  const int64_t cards = cards_entry == nullptr ? 0 : cards_entry->value;
+  if (cards > kMaxCardsPerNode) {
+    r.Fail(cards_entry->field,
+           Cat({std::to_string(cards), " GPUs on one node is more than knobsim models (",
+                std::to_string(kMaxCardsPerNode), ")"}));
+  }
+  node.gpu_cards = static_cast<int>(cards);
+  if (share_cards > 0) {
+    node.card_mem_units = static_cast<int>(cap_value(kGpuMemResource) / share_cards);
+    node.card_core_percent = static_cast<int>(cap_value(kGpuCoreResource) / share_cards);
+  } else if (const ResourceEntry* mem = cap(kGpuMemResource); mem != nullptr && mem->value > 0) {
+    r.Warn(mem->field,
+           "aliyun.com/gpu-mem without aliyun.com/gpu-count: ACK sees no card to share here");
+  }
+  node.gpu_model = label(kGpuNameLabel);
+  node.placement = label(kPlacementLabel);
+  if (auto p = NormalizePlacement(node.placement)) node.placement = *p;
+  if (labels) {
+    if (auto max_pod = r.Get(*labels, kMaxPodLabel)) {
+      node.max_pods_per_card = static_cast<int>(r.Int(*max_pod, 0, 1'000'000));
+    }
+  }
+}
+
+}  // namespace
+
+NodeSpec ReadNode(ObjectReader& r, const Field& object) {
+  NodeSpec node;
+  const ObjectMeta meta = ReadObjectMeta(r, object, "Node", node);
+  const std::optional<Field>& labels = meta.labels;
+
+  if (auto spec = r.Get(object, "spec")) {
+    r.ExpectMap(*spec);
+    if (auto taints = r.Get(*spec, "taints")) {
+      for (const Field& t : r.Items(*taints)) {
+        r.ExpectMap(t);
+        Taint taint;
+        const Field key = r.Require(t, "key");
+        taint.key = r.String(key);
+        if (taint.key.empty()) r.Fail(key, "empty taint key");
+        if (auto value = r.Get(t, "value")) taint.value = r.String(*value);
+        taint.effect = r.Enum(r.Require(t, "effect"),
+                              {"NoSchedule", "PreferNoSchedule", "NoExecute"}, "a taint effect");
+        node.taints.push_back(std::move(taint));
+      }
+    }
+    if (auto unschedulable = r.Get(*spec, "unschedulable"))
+      node.unschedulable = r.Bool(*unschedulable);
+  }
+
+  std::vector<ResourceEntry> capacity;
+  if (auto status = r.Get(object, "status")) {
+    r.ExpectMap(*status);
+    capacity = Resources(r, r.Get(*status, "capacity"));
+    for (const ResourceEntry& e : capacity) node.capacity[e.name] = e.value;
+    const std::optional<Field> allocatable = r.Get(*status, "allocatable");
+    for (const ResourceEntry& e : Resources(r, allocatable)) node.allocatable[e.name] = e.value;
+    // The kubelet always reports allocatable; a hand-written node without it offers capacity.
+    if (!allocatable) node.allocatable = node.capacity;
+    if (auto images = r.Get(*status, "images")) {
+      for (const Field& i : r.Items(*images)) {
+        r.ExpectMap(i);
+        ContainerImage image;
+        image.names = r.StringList(r.Get(i, "names"));
+        if (auto size = r.Get(i, "sizeBytes")) {
+          image.size_bytes = r.Int(*size, 0, std::numeric_limits<int64_t>::max());
+        }
+        node.images.push_back(std::move(image));
+      }
+    }
+    node.ready_status = ReadyStatus(r, *status);
+    if (auto info = r.Get(*status, "nodeInfo")) {
+      r.ExpectMap(*info);
+      if (auto version = r.Get(*info, "kubeletVersion")) node.kubelet_version = r.String(*version);
+    }
+  }
+
+  ReadGpuSide(r, capacity, labels, node);
+  return node;
+}
+
+}  // namespace knobsim::kube

@@ -1,0 +1,120 @@
+// Nodes: quantities, taints, ACK's GPU side from labels and capacity, conditions.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "sim/io/kube/kube_test_support.h"
+
+namespace knobsim {
+namespace {
+
+using namespace kube_test_support;  // NOLINT(google-build-using-namespace)
+
+// ---- The 20-node ACK export ----------------------------------------------------------------
+
+TEST_CASE("a T4 cgpu node reads kubectl's quantities and ACK's per-card units") {
+  const NodeSpec& n = NodeNamed(Cluster(), "cn-hangzhou.10.0.1.21");
+  CHECK(n.allocatable.at("cpu") == 3920);
+  CHECK(n.capacity.at("cpu") == 4000);
+  CHECK(n.allocatable.at("memory") == 14368792 * kKi);
+  CHECK(n.allocatable.at("ephemeral-storage") == 37926431477);
+  CHECK(n.allocatable.at("pods") == 13);
+  CHECK(n.allocatable.at("aliyun.com/gpu-mem") == 15);
+  CHECK(n.allocatable.at("nvidia.com/gpu") == 0);
+  CHECK(n.gpu_schedule == "cgpu");
+  CHECK(n.gpu_cards == 1);
+  CHECK(n.card_mem_units == 15);
+  CHECK(n.card_core_percent == 0);
+  CHECK(n.gpu_model == "Tesla-T4");
+  CHECK(n.placement.empty());
+  CHECK(n.max_pods_per_card == 0);
+  CHECK(n.labels.at("topology.kubernetes.io/zone") == "cn-hangzhou-h");
+  REQUIRE(n.taints.size() == 1);
+  CHECK(n.taints[0].key == "nvidia.com/gpu");
+  CHECK(n.taints[0].value == "present");
+  CHECK(n.taints[0].effect == "NoSchedule");
+  CHECK_FALSE(n.unschedulable);
+  REQUIRE(n.images.size() == 2);
+  CHECK(n.images[0].names.size() == 2);
+  CHECK(n.images[0].names[1] == "registry-vpc.cn-hangzhou.aliyuncs.com/acs/cuda-ocr:v2.3.1");
+  CHECK(n.images[0].size_bytes == 6625951744);
+  CHECK(n.annotations.at("node.alpha.kubernetes.io/ttl") == "0");
+}
+
+TEST_CASE("an A10 share node has two 22-unit cards, spread placement and max-pod 6") {
+  const NodeSpec& n = NodeNamed(Cluster(), "cn-hangzhou.10.0.2.31");
+  CHECK(n.gpu_schedule == "share");
+  CHECK(n.gpu_cards == 2);
+  CHECK(n.card_mem_units == 22);
+  CHECK(n.placement == "spread");
+  CHECK(n.max_pods_per_card == 6);
+  CHECK(n.gpu_model == "NVIDIA-A10");
+  CHECK(n.allocatable.at("cpu") == 63280);
+}
+
+TEST_CASE("an A100 core_mem node has four 40-unit cards of 100 percent; ack-binpack is binpack") {
+  const NodeSpec& n = NodeNamed(Cluster(), "cn-hangzhou.10.0.3.41");
+  CHECK(n.gpu_schedule == "core_mem");
+  CHECK(n.gpu_cards == 4);
+  CHECK(n.card_mem_units == 40);
+  CHECK(n.card_core_percent == 100);
+  CHECK(n.placement == "binpack");
+  CHECK(n.capacity.at("aliyun.com/gpu-core.percentage") == 400);
+  CHECK(n.labels.at("topology.kubernetes.io/zone") == "cn-hangzhou-j");
+}
+
+TEST_CASE("a V100 node without the schedule label is an exclusive node of 8 whole cards") {
+  const NodeSpec& n = NodeNamed(Cluster(), "cn-hangzhou.10.0.1.51");
+  CHECK(n.gpu_schedule == "default");
+  CHECK(n.gpu_cards == 8);
+  CHECK(n.card_mem_units == 0);
+  CHECK(n.allocatable.at("nvidia.com/gpu") == 8);
+  CHECK(n.allocatable.at("cpu") == 81090);
+}
+
+TEST_CASE("the cordoned CPU node is unschedulable and carries the unschedulable taint") {
+  const NodeSpec& n = NodeNamed(Cluster(), "cn-hangzhou.10.0.2.12");
+  CHECK(n.unschedulable);
+  CHECK(n.gpu_cards == 0);
+  CHECK(n.gpu_schedule == "default");
+  REQUIRE(n.taints.size() == 1);
+  CHECK(n.taints[0].key == "node.kubernetes.io/unschedulable");
+  CHECK(n.taints[0].effect == "NoSchedule");
+  CHECK(n.allocatable.at("memory") == 57640020 * kKi);
+}
+
+TEST_CASE("legacy node labels and missing gpu-count") {
+  const KubeObjects objects = MustRead(R"(kind: Node
+metadata:
+  name: old
+  labels: {cgpu: "true"}
+status:
+  capacity: {aliyun.com/gpu-mem: "30"}
+)");
+  CHECK(objects.nodes[0].gpu_schedule == "cgpu");
+  CHECK(objects.nodes[0].gpu_cards == 0);
+  REQUIRE(objects.warnings.size() == 1);
+  CHECK(objects.warnings[0] ==
+        "test.yaml:6: status.capacity.aliyun.com/gpu-mem: aliyun.com/gpu-mem without "
+        "aliyun.com/gpu-count: ACK sees no card to share here");
+  CHECK(MustRead("kind: Node\nmetadata:\n  name: s\n  labels: {gpushare: \"true\"}\n")
+            .nodes[0]
+            .gpu_schedule == "share");
+}
+
+TEST_CASE("nodes keep condition Ready and the kubelet version") {
+  const NodeSpec& ready = NodeNamed(Export(), "cn-hangzhou.10.1.1.21");
+  CHECK(ready.ready_status == "True");
+  CHECK(ready.kubelet_version == "v1.30.7-aliyun.1");
+  CHECK(ready.gpu_schedule == "cgpu");
+  CHECK(ready.card_mem_units == 44);
+  CHECK(ready.gpu_model == "NVIDIA-L20");
+  CHECK(NodeNamed(Export(), "cn-hangzhou.10.1.1.24").ready_status == "Unknown");
+  const NodeSpec& a100 = NodeNamed(Export(), "cn-hangzhou.10.1.3.41");
+  CHECK(a100.gpu_schedule == "default");
+  CHECK(a100.gpu_cards == 8);
+  CHECK(NodeNamed(Export(), "cn-hangzhou.10.1.2.31").card_mem_units == 22);
+}
+
+}  // namespace
+}  // namespace knobsim

@@ -1,0 +1,356 @@
+#include "sim/io/kube/kinds.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "sim/io/kube/ack_allocation.h"
+#include "sim/io/kube/kube_text.h"
+#include "sim/io/kube/resources.h"
+#include "sim/io/kube/secret_filter.h"
+#include "sim/io/kube/selectors.h"
+
+namespace knobsim::kube {
+namespace {
+
+constexpr std::string_view kPodGpuCountLabel = "aliyun.com/gpu-count";
+constexpr std::string_view kWholeDeviceKey = "ack.gpushare.placement";
+
+// A probe's port: a number 1-65535 or the name of a container port (an IANA service name, at
+// most 15 characters).
+std::string ReadPort(ObjectReader& r, const Field& f) {
+  const std::string text = r.String(f);
+  if (text.empty()) r.Fail(f, "empty port", "give a port number or the name of a container port");
+  if (std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return std::to_string(r.Int(f, 1, 65535));
+  }
+  if (text.size() > 15) {
+    r.Fail(f, Quote(text) + " is not a port number or name",
+           "a port name has at most 15 characters");
+  }
+  return text;
+}
+
+// A probe (semantics.md §5.3). What may hold a credential is never read: HTTP headers, the
+// arguments of an exec command, a path's query string; what is kept is checked once more with
+// LooksLikeSecret and left empty if it looks like one.
+Probe ReadProbe(ObjectReader& r, const Field& f) {
+  r.ExpectMap(f);
+  Probe probe;
+  std::optional<Field> handler;
+  std::string_view handler_key;
+  for (const auto& [key, kind] : {std::pair{std::string_view("exec"), ProbeKind::kExec},
+                                  std::pair{std::string_view("httpGet"), ProbeKind::kHttpGet},
+                                  std::pair{std::string_view("tcpSocket"), ProbeKind::kTcpSocket},
+                                  std::pair{std::string_view("grpc"), ProbeKind::kGrpc}}) {
+    std::optional<Field> h = r.Get(f, key);
+    if (!h) continue;
+    if (handler) {
+      r.Fail(*h,
+             Cat({"a probe has one handler, and ", Backquote(handler_key), " is already given"}),
+             "keep one of exec, httpGet, tcpSocket and grpc");
+    }
+    handler = std::move(h);
+    handler_key = key;
+    probe.kind = kind;
+  }
+  if (!handler)
+    r.Fail(f, "a probe needs a handler", "give one of exec, httpGet, tcpSocket and grpc");
+  r.ExpectMap(*handler, /*reveal=*/false);
+  switch (probe.kind) {
+    case ProbeKind::kExec:
+      if (auto command = r.Get(*handler, "command")) {
+        const std::vector<Field> words = r.Items(*command, /*reveal=*/false);
+        if (!words.empty()) {
+          // The program alone: up to the first blank (a whole shell line in one word), without
+          // its directory.
+          const std::string first = r.String(words[0], /*reveal=*/false);
+          std::string_view program(first);
+          program = program.substr(0, program.find_first_of(" \t\n"));
+          program = program.substr(program.find_last_of('/') + 1);
+          if (!LooksLikeSecret("", program)) probe.exec_command = std::string(program);
+        }
+      }
+      break;
+    case ProbeKind::kHttpGet:
+      probe.port = ReadPort(r, r.Require(*handler, "port"));
+      if (auto path = r.Get(*handler, "path")) {
+        std::string text = r.String(*path, /*reveal=*/false);
+        text.resize(std::min(text.size(), text.find('?')));
+        if (!LooksLikeSecret("", text)) probe.http_path = std::move(text);
+      }
+      break;
+    case ProbeKind::kTcpSocket:
+      probe.port = ReadPort(r, r.Require(*handler, "port"));
+      break;
+    case ProbeKind::kGrpc:
+      probe.port = std::to_string(r.Int(r.Require(*handler, "port"), 1, 65535));
+      if (auto service = r.Get(*handler, "service")) probe.grpc_service = r.String(*service);
+      break;
+    case ProbeKind::kNone:
+      break;
+  }
+  // Validation's minimums (validateProbe): only the initial delay may be 0.
+  for (const auto& [key, min, out] :
+       {std::tuple{"initialDelaySeconds", 0, &probe.initial_delay_seconds},
+        std::tuple{"periodSeconds", 1, &probe.period_seconds},
+        std::tuple{"timeoutSeconds", 1, &probe.timeout_seconds},
+        std::tuple{"successThreshold", 1, &probe.success_threshold},
+        std::tuple{"failureThreshold", 1, &probe.failure_threshold}}) {
+    if (auto t = r.Get(f, key))
+      *out = static_cast<int>(r.Int(*t, min, std::numeric_limits<int32_t>::max()));
+  }
+  return probe;
+}
+
+// status.containerStatuses onto the containers of the same name: readiness, restarts and the
+// reasons (never the messages, which quote logs and commands).
+void ReadContainerStatuses(ObjectReader& r, const Field& statuses, PodSpec& pod) {
+  for (const Field& s : r.Items(statuses)) {
+    r.ExpectMap(s);
+    const std::string name = r.String(r.Require(s, "name"));
+    auto it = std::find_if(pod.containers.begin(), pod.containers.end(),
+                           [&](const ContainerInfo& c) { return c.name == name; });
+    if (it == pod.containers.end()) continue;  // not a regular container of the spec
+    if (auto ready = r.Get(s, "ready")) it->ready = r.Bool(*ready);
+    it->restart_count = r.Count(r.Get(s, "restartCount"), 0);
+    auto reason = [&](std::string_view state_key, std::string_view state) -> std::string {
+      const std::optional<Field> states = r.Get(s, state_key);
+      if (!states) return "";
+      r.ExpectMap(*states);
+      const std::optional<Field> one = r.Get(*states, state);
+      if (!one) return "";
+      r.ExpectMap(*one);
+      const std::optional<Field> text = r.Get(*one, "reason");
+      return text ? r.String(*text) : "";
+    };
+    it->waiting_reason = reason("state", "waiting");
+    it->terminated_reason = reason("state", "terminated");
+    it->last_terminated_reason = reason("lastState", "terminated");
+  }
+}
+
+// spec.priority, or the value of a built-in priority class, and the preemption policy.
+void ReadPriority(ObjectReader& r, const Field& spec, PodSpec& pod) {
+  if (auto priority = r.Get(spec, "priority")) {
+    pod.priority = static_cast<int>(
+        r.Int(*priority, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
+  }
+  if (auto class_name = r.Get(spec, "priorityClassName"); class_name && !r.Get(spec, "priority")) {
+    // The Priority admission plugin copies the class's value into spec.priority; an exported
+    // pod always has it. A hand-written one may not: the two built-in classes are known, any
+    // other class is an object we do not read.
+    const std::string name = r.String(*class_name);
+    if (name == "system-node-critical") {
+      pod.priority = 2000001000;
+    } else if (name == "system-cluster-critical") {
+      pod.priority = 2000000000;
+    } else {
+      r.Warn(*class_name, Cat({"priority class ", Quote(name),
+                               " without spec.priority; the priority reads as 0 (give "
+                               "spec.priority the class's value)"}));
+    }
+  }
+  if (auto policy = r.Get(spec, "preemptionPolicy")) {
+    pod.preemption_policy =
+        r.Enum(*policy, {"PreemptLowerPriority", "Never"}, "a preemption policy");
+  }
+}
+
+// spec.affinity: required and preferred node affinity; inter-pod affinity is warned about.
+void ReadAffinity(ObjectReader& r, const Field& affinity, PodSpec& pod) {
+  r.ExpectMap(affinity);
+  if (auto node_affinity = r.Get(affinity, "nodeAffinity")) {
+    r.ExpectMap(*node_affinity);
+    if (auto required = r.Get(*node_affinity, "requiredDuringSchedulingIgnoredDuringExecution")) {
+      r.ExpectMap(*required);
+      const Field terms = r.Require(*required, "nodeSelectorTerms");
+      for (const Field& term : r.Items(terms)) {
+        pod.node_affinity.required_terms.push_back(ReadNodeSelectorTerm(r, term));
+      }
+      if (pod.node_affinity.required_terms.empty()) {
+        r.Fail(terms, "no nodeSelectorTerms", "give at least one term, or drop the required part");
+      }
+    }
+    if (auto preferred = r.Get(*node_affinity, "preferredDuringSchedulingIgnoredDuringExecution")) {
+      for (const Field& p : r.Items(*preferred)) {
+        r.ExpectMap(p);
+        NodeAffinity::Preferred pref;
+        pref.weight = static_cast<int>(r.Int(r.Require(p, "weight"), 1, 100));
+        pref.expressions = ReadNodeSelectorTerm(r, r.Require(p, "preference"));
+        pod.node_affinity.preferred.push_back(std::move(pref));
+      }
+    }
+  }
+  for (std::string_view kind : {"podAffinity", "podAntiAffinity"}) {
+    if (auto f = r.Get(affinity, kind)) {
+      r.Warn(*f, "inter-pod affinity is not modelled yet; the scheduler ignores it");
+    }
+  }
+}
+
+// Things that change whether or by whom a pending pod is scheduled, which we do not model.
+void WarnUnmodelledScheduling(ObjectReader& r, const Field& spec) {
+  if (auto gates = r.Get(spec, "schedulingGates")) {
+    r.Warn(*gates, "scheduling gates are not modelled; the pod is scheduled as if ungated");
+  }
+  if (auto scheduler = r.Get(spec, "schedulerName")) {
+    if (const std::string name = r.String(*scheduler); name != "default-scheduler") {
+      r.Warn(*scheduler, Cat({"scheduler ", Quote(name),
+                              " places this pod in the cluster; knobsim applies kube-scheduler's "
+                              "rules"}));
+    }
+  }
+}
+
+struct PodContainers {
+  std::vector<ContainerResources> regular;
+  std::vector<ContainerResources> init;
+};
+
+// One of spec.containers: its name, image, probes and ACK's GPU limits onto the pod; its
+// resources returned.
+ContainerResources ReadContainer(ObjectReader& r, const Field& c, PodSpec& pod) {
+  r.ExpectMap(c);
+  ContainerResources resources = ReadContainerResources(r, c, /*init=*/false);
+  ContainerInfo info;
+  if (auto container_name = r.Get(c, "name")) info.name = r.String(*container_name);
+  if (auto image = r.Get(c, "image")) {
+    info.image = r.String(*image);
+    pod.images.push_back(info.image);
+    // `@` appears in an image reference only before a digest (`name@sha256:…`).
+    info.image_digest = info.image.find('@') != std::string::npos;
+  }
+  for (const auto& [key, probe] :
+       {std::pair{"readinessProbe", &info.readiness}, std::pair{"livenessProbe", &info.liveness},
+        std::pair{"startupProbe", &info.startup}}) {
+    if (auto f = r.Get(c, key)) *probe = ReadProbe(r, *f);
+  }
+  pod.containers.push_back(std::move(info));
+  const ResourceList& limits = resources.limits;
+  ContainerGpu gpu;
+  if (auto it = limits.find(kGpuMemResource); it != limits.end()) {
+    gpu.gpu_mem = static_cast<int>(it->second);
+  }
+  if (auto it = limits.find(kGpuCoreResource); it != limits.end()) {
+    gpu.gpu_core = static_cast<int>(it->second);
+  }
+  pod.container_gpus.push_back(gpu);
+  pod.gpu_mem += gpu.gpu_mem;
+  pod.gpu_core += gpu.gpu_core;
+  return resources;
+}
+
+// spec.initContainers and spec.containers (at least one).
+PodContainers ReadContainers(ObjectReader& r, const Field& spec, PodSpec& pod) {
+  // Containers: requests for the scheduler, limits for ACK (semantics.md §1.1: ACK reads
+  // limits of spec.containers only).
+  PodContainers out;
+  const Field containers_field = r.Require(spec, "containers");
+  const std::vector<Field> container_items = r.Items(containers_field);
+  if (container_items.empty()) r.Fail(containers_field, "a pod needs at least one container");
+  if (auto init = r.Get(spec, "initContainers")) {
+    for (const Field& c : r.Items(*init)) {
+      r.ExpectMap(c);
+      out.init.push_back(ReadContainerResources(r, c, /*init=*/true));
+      if (auto image = r.Get(c, "image")) pod.images.push_back(r.String(*image));
+    }
+  }
+  for (const Field& c : container_items) out.regular.push_back(ReadContainer(r, c, pod));
+  return out;
+}
+
+// The claims of spec.volumes: persistentVolumeClaim.claimName, and `<pod>-<volume>` for a
+// generic ephemeral volume.
+void ReadVolumeClaims(ObjectReader& r, const Field& volumes, PodSpec& pod) {
+  for (const Field& v : r.Items(volumes)) {
+    r.ExpectMap(v);
+    if (auto claim = r.Get(v, "persistentVolumeClaim")) {
+      r.ExpectMap(*claim);
+      const Field claim_name = r.Require(*claim, "claimName");
+      pod.pvc_claims.push_back(r.String(claim_name));
+      if (pod.pvc_claims.back().empty()) r.Fail(claim_name, "empty claimName");
+    } else if (r.Get(v, "ephemeral")) {
+      // A generic ephemeral volume: its controller names the claim `<pod>-<volume>`.
+      pod.pvc_claims.push_back(Cat({pod.name, "-", r.String(r.Require(v, "name"))}));
+    }
+  }
+}
+
+}  // namespace
+
+PodSpec ReadPod(ObjectReader& r, const Field& object) {
+  PodSpec pod;
+  const ObjectMeta meta = ReadObjectMeta(r, object, "Pod", pod);
+  const std::optional<Field>& labels = meta.labels;
+  const std::optional<Field>& annotations = meta.annotations;
+  pod.terminating = r.Get(meta.field, "deletionTimestamp").has_value();
+
+  const Field spec = r.Require(object, "spec");
+  r.ExpectMap(spec);
+  ReadPodBody(r, spec, labels, annotations, pod);
+
+  if (auto status = r.Get(object, "status")) {
+    r.ExpectMap(*status);
+    if (auto phase = r.Get(*status, "phase")) {
+      pod.phase =
+          r.Enum(*phase, {"Pending", "Running", "Succeeded", "Failed", "Unknown"}, "a pod phase");
+    }
+    pod.ready_status = ReadyStatus(r, *status);
+    if (auto statuses = r.Get(*status, "containerStatuses"))
+      ReadContainerStatuses(r, *statuses, pod);
+  }
+  return pod;
+}
+
+void ReadPodBody(ObjectReader& r, const Field& spec, const std::optional<Field>& labels,
+                 const std::optional<Field>& annotations, PodSpec& pod) {
+  if (auto node_name = r.Get(spec, "nodeName")) pod.node_name = r.String(*node_name);
+  ReadPriority(r, spec, pod);
+  pod.node_selector = r.StringMap(r.Get(spec, "nodeSelector"));
+  if (auto affinity = r.Get(spec, "affinity")) ReadAffinity(r, *affinity, pod);
+  if (pod.node_name.empty()) WarnUnmodelledScheduling(r, spec);
+  if (auto tolerations = r.Get(spec, "tolerations")) {
+    for (const Field& t : r.Items(*tolerations)) pod.tolerations.push_back(ReadToleration(r, t));
+  }
+  if (auto constraints = r.Get(spec, "topologySpreadConstraints")) {
+    for (const Field& c : r.Items(*constraints)) {
+      pod.topology_spread.push_back(ReadSpreadConstraint(r, c));
+    }
+  }
+  ResourceList overhead;
+  for (const ResourceEntry& e : Resources(r, r.Get(spec, "overhead"))) overhead[e.name] = e.value;
+
+  const PodContainers containers = ReadContainers(r, spec, pod);
+  pod.num_containers = static_cast<int>(containers.regular.size());
+  if (auto volumes = r.Get(spec, "volumes")) ReadVolumeClaims(r, *volumes, pod);
+  pod.requests = PodRequests(containers.regular, containers.init, overhead, {});
+  // Scoring's non-zero requests: 100m cpu and 200Mi memory for a container that sets none.
+  const ResourceList nonzero = PodRequests(containers.regular, containers.init, overhead,
+                                           {{"cpu", 100}, {"memory", int64_t{200} << 20}});
+  pod.nonzero_cpu_milli = nonzero.at("cpu");
+  pod.nonzero_memory_bytes = nonzero.at("memory");
+  if (auto it = pod.requests.find(kNvidiaGpuResource); it != pod.requests.end()) {
+    pod.whole_gpus = static_cast<int>(it->second);
+  }
+
+  if (labels) {
+    if (auto count = r.Get(*labels, kPodGpuCountLabel)) {
+      pod.gpu_count = static_cast<int>(r.Int(*count, 1, kMaxCardsPerNode));
+    }
+  }
+  auto whole_device = [&](const Labels& map) {
+    auto it = map.find(std::string(kWholeDeviceKey));
+    return it != map.end() && it->second == "require-whole-device";
+  };
+  pod.require_whole_device = whole_device(pod.labels) || whole_device(pod.annotations);
+  if (annotations) ReadAllocation(r, *annotations, pod);
+}
+
+}  // namespace knobsim::kube

@@ -1,0 +1,320 @@
+// Pods: phases, pending pods, requests for scoring, priority, unmodelled scheduling, probes and
+// container status.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/io/kube/kube_test_support.h"
+
+namespace knobsim {
+namespace {
+
+using namespace kube_test_support;  // NOLINT(google-build-using-namespace)
+
+// ---- The 20-node ACK export ----------------------------------------------------------------
+
+TEST_CASE("finished, terminating and whole-GPU pods read as such") {
+  CHECK(PodNamed(Cluster(), "embed-batch-28461920-x7z9q").phase == "Succeeded");
+  CHECK(PodNamed(Cluster(), "report-cron-28461930-q4w8e").phase == "Failed");
+  CHECK(PodNamed(Cluster(), "sd-webui-6f9d8c7b5-j8h2n").terminating);
+  CHECK_FALSE(PodNamed(Cluster(), "sd-webui-6f9d8c7b5-4tq8m").terminating);
+  const PodSpec& bert = PodNamed(Cluster(), "bert-pretrain-worker-0");
+  CHECK(bert.whole_gpus == 8);
+  CHECK(bert.gpu_mem == 0);
+  CHECK(bert.requests.at("cpu") == 64000);  // the init container's 2 cpu is less
+  CHECK(bert.images.size() == 2);
+  const PodSpec& dns = PodNamed(Cluster(), "coredns-6c9b8d7f4d-2xkqp");
+  CHECK(dns.priority == 2000000000);
+  CHECK(dns.requests.at("memory") == 70 * kMi);
+  CHECK(dns.nonzero_cpu_milli == 100);
+  CHECK(dns.nonzero_memory_bytes == 70 * kMi);
+}
+
+TEST_CASE("a pod without requests scores with the non-zero defaults 100m and 200Mi") {
+  const PodSpec& p = PodNamed(Cluster(), "gpushare-device-plugin-ds-4kx7z");
+  CHECK(p.requests.empty());
+  CHECK(p.nonzero_cpu_milli == 100);
+  CHECK(p.nonzero_memory_bytes == 200 * kMi);
+  CHECK(p.priority == 2000001000);
+}
+
+// ---- Pending pods --------------------------------------------------------------------------
+
+TEST_CASE("the pending pods file reads as 13 pods the scheduler would place") {
+  CHECK(Pending().pods.size() == 13);
+  CHECK(Pending().warnings.empty());
+  const std::vector<PodSpec> pods = PendingPods(Pending());
+  REQUIRE(pods.size() == 13);
+  CHECK(pods[0].name == "ocr-7d9f8b6c5-n4b6v");
+  CHECK(pods[12].name == "gpu-burn-a100");
+  CHECK(Pending().pod_sources[1].line == 75);
+}
+
+TEST_CASE("pending GPU pods: selectors, multi-card label, whole GPUs, gpu-core pairs") {
+  const PodSpec& ocr = PodNamed(Pending(), "ocr-7d9f8b6c5-n4b6v");
+  CHECK(ocr.node_selector == std::map<std::string, std::string>{{"ack.node.gpu.schedule", "cgpu"}});
+  CHECK(ocr.gpu_mem == 4);
+  CHECK(ocr.gpu_count == 1);
+  CHECK(ocr.node_name.empty());
+  CHECK(ocr.phase == "Pending");
+
+  const PodSpec& tagger = PodNamed(Pending(), "video-tagger-5d6e7f8a9-m7n8b");
+  CHECK(tagger.gpu_count == 2);
+  CHECK(tagger.gpu_mem == 16);
+
+  const PodSpec& ddp = PodNamed(Pending(), "mnist-ddp-worker-0");
+  CHECK(ddp.whole_gpus == 2);
+  CHECK(ddp.requests.at("nvidia.com/gpu") == 2);
+
+  const PodSpec& qwen = PodNamed(Pending(), "qwen-7b-chat-3");
+  CHECK(qwen.gpu_mem == 10);
+  CHECK(qwen.gpu_core == 30);
+  CHECK(qwen.priority == 1000);
+
+  const PodSpec& burn = PodNamed(Pending(), "gpu-burn-a100");
+  CHECK(burn.require_whole_device);
+  CHECK(burn.preemption_policy == "Never");
+  CHECK(burn.gpu_mem == 40);
+  CHECK_FALSE(ocr.require_whole_device);
+}
+
+TEST_CASE("a pending pod with zone spread reads every constraint field") {
+  const PodSpec& api = PodNamed(Pending(), "api-gateway-7f6d5c4b3-v5n7m");
+  REQUIRE(api.topology_spread.size() == 1);
+  const TopologySpreadConstraint& c = api.topology_spread[0];
+  CHECK(c.max_skew == 1);
+  CHECK(c.topology_key == "topology.kubernetes.io/zone");
+  CHECK(c.when_unsatisfiable == "DoNotSchedule");
+  CHECK(c.label_selector.match_labels == Labels{{"app", "api-gateway"}});
+  CHECK(c.label_selector.match_expressions.empty());
+  CHECK(c.match_label_keys == std::vector<std::string>{"pod-template-hash"});
+  CHECK_FALSE(c.min_domains.has_value());
+  CHECK(c.node_affinity_policy == "Honor");
+  CHECK(c.node_taints_policy == "Ignore");
+  CHECK(api.requests.at("cpu") == 2000);
+  CHECK(api.labels.at("tier") == "frontend");
+}
+
+TEST_CASE("the init-container rule of semantics §3.2: 3 CPU and 3G") {
+  // init (2 CPU/1G), (2 CPU/3G); containers (2/1G), (1/1G).
+  const PodSpec& orders = PodNamed(Pending(), "orders-6b7c8d9e0-r4t5y");
+  CHECK(orders.requests.at("cpu") == 3000);
+  CHECK(orders.requests.at("memory") == 3'000'000'000);
+  CHECK(orders.num_containers == 2);
+  CHECK(orders.nonzero_cpu_milli == 3000);
+  CHECK(orders.nonzero_memory_bytes == 3'000'000'000);
+  CHECK(orders.images.size() == 4);
+  CHECK(orders.container_gpus.size() == 2);
+}
+
+TEST_CASE("required and preferred node affinity keep their terms, operators and weights") {
+  const PodSpec& search = PodNamed(Pending(), "search-8d9e0f1a2-u7i8o");
+  REQUIRE(search.node_affinity.required_terms.size() == 1);
+  const auto& term = search.node_affinity.required_terms[0];
+  REQUIRE(term.size() == 2);
+  CHECK(term[0].key == "workload-type");
+  CHECK(term[0].op == "In");
+  CHECK(term[0].values == std::vector<std::string>{"general"});
+  CHECK(term[1].op == "NotIn");
+  REQUIRE(search.node_affinity.preferred.size() == 1);
+  CHECK(search.node_affinity.preferred[0].weight == 50);
+  CHECK(search.node_affinity.preferred[0].expressions[0].values ==
+        std::vector<std::string>{"cn-hangzhou-j"});
+  // Only a memory limit: cpu from requests, memory from both.
+  CHECK(search.requests.at("cpu") == 6000);
+  CHECK(search.requests.at("memory") == 24 * kGi);
+}
+
+TEST_CASE("a best-effort pod requests nothing and scores with the defaults") {
+  const PodSpec& worker = PodNamed(Pending(), "queue-worker-5c6d7e8f9-q1w2e");
+  CHECK(worker.requests.empty());
+  CHECK(worker.nonzero_cpu_milli == 100);
+  CHECK(worker.nonzero_memory_bytes == 200 * kMi);
+}
+
+TEST_CASE("PendingPods leaves out bound, finished and terminating pods") {
+  const KubeObjects objects = MustRead(R"(apiVersion: v1
+kind: List
+items:
+- kind: Pod
+  metadata: {name: bound}
+  spec: {nodeName: n1, containers: [{name: c}]}
+- kind: Pod
+  metadata: {name: done}
+  spec: {containers: [{name: c}]}
+  status: {phase: Succeeded}
+- kind: Pod
+  metadata: {name: going, deletionTimestamp: "2024-06-03T09:11:58Z"}
+  spec: {containers: [{name: c}]}
+- kind: Pod
+  metadata: {name: waiting}
+  spec: {containers: [{name: c}]}
+  status: {phase: Pending}
+)");
+  const std::vector<PodSpec> pending = PendingPods(objects);
+  REQUIRE(pending.size() == 1);
+  CHECK(pending[0].name == "waiting");
+  CHECK(pending[0].namespace_ == "default");
+}
+
+TEST_CASE("a built-in priority class without spec.priority gives its value; others warn") {
+  const KubeObjects objects = MustRead(R"(kind: Pod
+metadata: {name: a}
+spec:
+  priorityClassName: system-node-critical
+  containers: [{name: c}]
+---
+kind: Pod
+metadata: {name: b}
+spec:
+  priorityClassName: batch-low
+  containers: [{name: c}]
+---
+kind: Pod
+metadata: {name: c}
+spec:
+  priorityClassName: batch-low
+  priority: -10
+  containers: [{name: c}]
+)");
+  CHECK(objects.pods[0].priority == 2000001000);
+  CHECK(objects.pods[1].priority == 0);
+  CHECK(objects.pods[2].priority == -10);
+  REQUIRE(objects.warnings.size() == 1);
+  CHECK(objects.warnings[0] ==
+        "test.yaml:10: spec.priorityClassName: priority class "
+        "\"batch-low\" without spec.priority; the priority reads as 0 "
+        "(give spec.priority the class's value)");
+}
+
+TEST_CASE("pending pods for another scheduler or behind scheduling gates are read, with warnings") {
+  const KubeObjects objects = MustRead(R"(kind: Pod
+metadata: {name: a}
+spec:
+  schedulerName: volcano
+  schedulingGates: [{name: example.com/quota}]
+  containers: [{name: c}]
+---
+kind: Pod
+metadata: {name: b}
+spec:
+  schedulerName: volcano
+  nodeName: n1
+  containers: [{name: c}]
+)");
+  REQUIRE(objects.warnings.size() == 2);
+  CHECK(objects.warnings[0] ==
+        "test.yaml:5: spec.schedulingGates: scheduling gates are not "
+        "modelled; the pod is scheduled as if ungated");
+  CHECK(objects.warnings[1] ==
+        "test.yaml:4: spec.schedulerName: scheduler \"volcano\" places "
+        "this pod in the cluster; knobsim applies kube-scheduler's rules");
+}
+
+TEST_CASE("pods keep uid, owners, probes, image digests and container status") {
+  const PodSpec& crash = PodNamed(Export(), "embed-84c7b5d6f9-z2b4c");
+  CHECK(crash.uid == "a38daddb-1579-54a0-9622-87aea3b54c52");
+  REQUIRE(crash.owner_references.size() == 1);
+  CHECK(crash.owner_references[0].kind == "ReplicaSet");
+  CHECK(crash.owner_references[0].name == "embed-84c7b5d6f9");
+  CHECK(crash.owner_references[0].controller);
+  CHECK(crash.ready_status == "False");
+  REQUIRE(crash.containers.size() == 1);
+  const ContainerInfo& c = crash.containers[0];
+  CHECK(c.name == "embed");
+  CHECK(c.image_digest);
+  CHECK_FALSE(c.ready);
+  CHECK(c.restart_count == 5);
+  CHECK(c.waiting_reason == "CrashLoopBackOff");
+  CHECK(c.terminated_reason.empty());
+  CHECK(c.last_terminated_reason == "OOMKilled");
+  CHECK(c.readiness.kind == ProbeKind::kHttpGet);
+  CHECK(c.readiness.http_path == "/health");
+  CHECK(c.startup.kind == ProbeKind::kHttpGet);
+  CHECK(c.startup.failure_threshold == 30);
+  CHECK(c.startup.period_seconds == 5);
+  CHECK(c.liveness.kind == ProbeKind::kNone);
+  CHECK_FALSE(PodNamed(Export(), "embed-6d4f8b9c7-s3t5v").containers[0].image_digest);
+
+  const ContainerInfo& qwen = PodNamed(Export(), "qwen-chat-0").containers.at(0);
+  CHECK(qwen.readiness.kind == ProbeKind::kGrpc);
+  CHECK(qwen.readiness.port == "50051");
+  CHECK(qwen.readiness.grpc_service == "inference");
+  CHECK(qwen.liveness.kind == ProbeKind::kTcpSocket);
+  CHECK(qwen.liveness.port == "http");
+  CHECK(qwen.liveness.period_seconds == 20);
+  CHECK(qwen.ready);
+  CHECK(PodNamed(Export(), "qwen-chat-0").ready_status == "True");
+
+  const Probe& ocr = PodNamed(Export(), "ocr-7c9d8f6b5-b2k4m").containers.at(0).readiness;
+  CHECK(ocr.kind == ProbeKind::kTcpSocket);
+  CHECK(ocr.port == "8080");
+  CHECK(ocr.initial_delay_seconds == 20);
+  CHECK(ocr.timeout_seconds == 1);
+  CHECK(ocr.success_threshold == 1);
+
+  const PodSpec& backfill = PodNamed(Export(), "embed-backfill-28940160-5x7zq");
+  CHECK(backfill.phase == "Succeeded");
+  CHECK(backfill.containers.at(0).terminated_reason == "Completed");
+}
+
+TEST_CASE("probes keep the program and the path, never arguments, headers or queries") {
+  const Probe& etcd = PodNamed(Export(), "etcd-0").containers.at(0).readiness;
+  CHECK(etcd.kind == ProbeKind::kExec);
+  CHECK(etcd.exec_command == "etcdctl");
+  CHECK(etcd.period_seconds == 5);
+  CHECK(PodNamed(Export(), "etcd-0").containers.at(0).liveness.http_path == "/health");
+  const Probe& rerank = PodNamed(Export(), "rerank-5b8c7d9f4-g5h7j").containers.at(0).readiness;
+  CHECK(rerank.kind == ProbeKind::kHttpGet);
+  CHECK(rerank.http_path == "/v1/health");
+  CHECK(rerank.port == "http");
+}
+
+TEST_CASE("container status and the Ready condition read from a hand-written pod") {
+  const PodSpec p = OnePod(R"(kind: Pod
+metadata:
+  name: p
+  uid: 1234
+spec:
+  containers:
+  - name: app
+    image: example.com/app:1@sha256:abc
+    readinessProbe:
+      exec: {command: ["/bin/sh", "-c", "curl -H 'Authorization: Bearer zzz' localhost"]}
+  - name: side
+    image: example.com/side:2
+  volumes:
+  - {name: scratch, ephemeral: {volumeClaimTemplate: {spec: {}}}}
+  - {name: cache, persistentVolumeClaim: {claimName: cache-1}}
+  - {name: tmp, emptyDir: {}}
+status:
+  phase: Running
+  conditions:
+  - {type: PodScheduled, status: "True"}
+  - {type: Ready, status: "False"}
+  containerStatuses:
+  - name: side
+    ready: true
+    restartCount: 2
+    state: {terminated: {reason: Error, message: "panic: token=zzz"}}
+  - name: ghost
+    ready: true
+)");
+  CHECK(p.uid == "1234");
+  CHECK(p.ready_status == "False");
+  REQUIRE(p.containers.size() == 2);
+  CHECK(p.containers[0].image_digest);
+  CHECK(p.containers[0].readiness.exec_command == "sh");
+  CHECK_FALSE(p.containers[0].ready);  // no status for it
+  CHECK(p.containers[1].ready);
+  CHECK(p.containers[1].restart_count == 2);
+  CHECK(p.containers[1].terminated_reason == "Error");
+  CHECK_FALSE(p.containers[1].image_digest);
+  CHECK(p.pvc_claims == std::vector<std::string>{"p-scratch", "cache-1"});
+  CHECK(Dump(MustRead("kind: Pod\nmetadata: {name: q}\nspec: {containers: [{name: c}]}\n"))
+            .find(" ready \n") != std::string::npos);  // no status: Ready not reported
+}
+
+}  // namespace
+}  // namespace knobsim

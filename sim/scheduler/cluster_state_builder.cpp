@@ -1,0 +1,49 @@
+#include "sim/scheduler/cluster_state_builder.h"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <string_view>
+
+namespace knobsim {
+
+ClusterState BuildClusterState(const KubeObjects& objects, std::vector<std::string>* warnings) {
+  ClusterState cluster;
+  for (const NodeSpec& node : objects.nodes) cluster.AddNode(node);
+  auto warn = [&](size_t i, std::string_view text) {
+    if (warnings == nullptr) return;
+    const ObjectSource source =
+        i < objects.pod_sources.size() ? objects.pod_sources[i] : ObjectSource{};
+    warnings->push_back(fmt::format("{}:{}: pod {}/{}: {}", source.file, source.line,
+                                    objects.pods[i].namespace_, objects.pods[i].name, text));
+  };
+  for (size_t i = 0; i < objects.pods.size(); ++i) {
+    const PodSpec& pod = objects.pods[i];
+    if (pod.node_name.empty() || pod.phase == "Succeeded" || pod.phase == "Failed") continue;
+    const int n = cluster.FindNode(pod.node_name);
+    if (n < 0) {
+      warn(i, fmt::format("bound to node \"{}\", which the cluster files do not hold; skipped",
+                          pod.node_name));
+      continue;
+    }
+    const int cards = static_cast<int>(cluster.node(n).cards.size());
+    for (const std::map<int, int>* allocation : {&pod.allocated_mem, &pod.allocated_core}) {
+      for (const auto& [card, units] : *allocation) {
+        if (card >= cards) {
+          warn(i, fmt::format("allocated on card {} but node \"{}\" has {} card(s); that share is "
+                              "skipped",
+                              card, pod.node_name, cards));
+        }
+      }
+    }
+    if (pod.gpu_mem > 0 && pod.allocated_mem.empty() && cluster.node(n).spec.card_mem_units > 0) {
+      warn(i,
+           "requests aliyun.com/gpu-mem but carries no ACK allocation annotation; it counts "
+           "on the node but on no card");
+    }
+    cluster.BindExisting(pod);
+  }
+  return cluster;
+}
+
+}  // namespace knobsim
