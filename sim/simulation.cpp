@@ -39,10 +39,10 @@
 #include "models/memory_isolation.h"
 #include "models/sharing_policy.h"
 #include "sim/cluster.h"
-#include "sim/fragmentation_report.h"
 #include "sim/random_stream.h"
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/cluster_state.h"
+#include "sim/scheduler/fgd/fragmentation_report.h"
 #include "sim/scheduler/gpu_share_plugin.h"
 #include "sim/scheduler/scheduler.h"
 #include "sim/traffic.h"
@@ -276,7 +276,7 @@ class Simulator final : public ClusterControl {
                                             const CurrentPod& at);
   void MeasureFragmentation(const ClusterState& state);
   // The scenario's pods, every replica, in milli-GPU's terms: FGD's target workload.
-  std::vector<replay::TargetPod> TargetWorkload() const;
+  std::vector<fgd::TargetPod> TargetWorkload() const;
   // lifecycle
   void StartContainer(int32_t p);
   void FinishLoad(int32_t p);
@@ -427,7 +427,7 @@ void Simulator::PlacePods() {
   // FGD plans for the scenario's own pods, every replica (the same target the fragmentation
   // report measures against).
   config.target_workload =
-      std::make_shared<const std::vector<replay::TargetPod>>(TargetWorkload());
+      std::make_shared<const std::vector<fgd::TargetPod>>(TargetWorkload());
   config.seed = seed_;
   if (scenario_.cluster.policy == SharingPolicy::kFixedEqual) config.policy0_max_inst = scenario_.cluster.max_inst;
   scheduler_ = std::make_unique<Scheduler>(state, config);
@@ -568,8 +568,8 @@ std::optional<Placement> Simulator::CurrentPlacement(const ClusterState& state,
   return placement;
 }
 
-// FGD fragmentation of the placement (sim/fragmentation_report.h): the scenario's pods, every
-// replica, are the target workload.
+// FGD fragmentation of the placement (sim/scheduler/fgd/fragmentation_report.h): the scenario's
+// pods, every replica, are the target workload.
 void Simulator::MeasureFragmentation(const ClusterState& state) {
   constexpr int64_t kMiB = int64_t{1} << 20;
   std::vector<FragNodeInput> nodes;
@@ -592,8 +592,8 @@ void Simulator::MeasureFragmentation(const ClusterState& state) {
   fragmentation_ = knobsim::MeasureFragmentation(nodes, TargetWorkload());
 }
 
-std::vector<replay::TargetPod> Simulator::TargetWorkload() const {
-  std::vector<replay::TargetPod> pods;
+std::vector<fgd::TargetPod> Simulator::TargetWorkload() const {
+  std::vector<fgd::TargetPod> pods;
   for (const Workload& w : scenario_.workloads)
     for (int i = 0; i < w.replicas; ++i)
       pods.push_back({w.cpu_milli, w.memory_mib, w.gpu_mem, w.gpu_count, w.whole_gpus});

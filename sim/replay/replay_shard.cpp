@@ -1,4 +1,4 @@
-#include "sim/io/replay_shard.h"
+#include "sim/replay/replay_shard.h"
 
 #include <fmt/format.h>
 
@@ -16,8 +16,8 @@
 
 #include "sim/io/results_json.h"
 #include "sim/io/run_result_json.h"
-#include "sim/replay/policy.h"
 #include "sim/replay/timed_output.h"
+#include "sim/scheduler/fgd/policy.h"
 
 namespace knobsim {
 
@@ -111,7 +111,7 @@ ReplaySweepIdentity ReadIdentity(const Json& j, const std::string& file) {
   const Json& policies = At(j, "policies", file);
   if (!policies.is_array() || policies.empty()) Fail(file, "policies", "is not a list of policies");
   for (size_t i = 0; i < policies.size(); ++i) {
-    if (!policies[i].is_string() || !replay::ParsePolicy(policies[i].get<std::string>())) {
+    if (!policies[i].is_string() || !fgd::ParsePolicy(policies[i].get<std::string>())) {
       Fail(file, fmt::format("policies[{}]", i), "is not a replay policy");
     }
     id.policies.push_back(policies[i].get<std::string>());
@@ -171,8 +171,7 @@ std::vector<std::string> ReplayShardFiles(const ReplaySweepIdentity& sweep, cons
   } else {
     for (int64_t j = shard.index; j < sweep.runs(); j += shard.count) {
       const ReplayRunKey key = ReplayRunAt(sweep, j);
-      files.push_back(
-          replay::TimedCsvName(key.workload, *replay::ParsePolicy(key.policy), key.seed));
+      files.push_back(replay::TimedCsvName(key.workload, *fgd::ParsePolicy(key.policy), key.seed));
     }
   }
   std::sort(files.begin(), files.end());
@@ -313,8 +312,7 @@ Expected<ReplayMerge> MergeReplayShards(const std::vector<std::string>& dirs,
           for (int64_t j = shards[k].shard.index; j < sweep.runs(); j += n) {
             const ReplayRunKey key = ReplayRunAt(sweep, j);
             want.emplace(key.workload,
-                         std::string(replay::ScPolicyLabel(*replay::ParsePolicy(key.policy))),
-                         key.seed);
+                         std::string(fgd::ScPolicyLabel(*fgd::ParsePolicy(key.policy))), key.seed);
           }
           for (const replay::ResultRow& r : *read) {
             if (r.tune != sweep.tune || want.erase({r.workload, r.sc_policy, r.seed}) == 0) {

@@ -6,10 +6,10 @@
 // the first in index order on ties (ACK's own order is a Go map's, i.e. random).
 #include <vector>
 
-#include "sim/replay/policy.h"
 #include "sim/scheduler/card_placement.h"
+#include "sim/scheduler/fgd/policy.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 namespace {
 
@@ -85,4 +85,4 @@ std::unique_ptr<Policy> NewAckPolicy(bool spread) {
   return std::make_unique<AckPolicy>(spread);
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -1,9 +1,9 @@
 // 05-BestFit (fgd-policies.md §4.5): the node left with the least CPU and GPU, half weight each,
 // in the reference's floating-point steps. Its min-max normalisation (§3) keeps the argmax, so
-// the replay skips it; the scheduler plugin applies it (sim/replay/plugins.cpp).
-#include "sim/replay/policy.h"
+// the replay skips it; the scheduler plugin applies it (sim/scheduler/fgd/plugins.cpp).
+#include "sim/scheduler/fgd/policy.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 namespace {
 
@@ -27,4 +27,4 @@ std::unique_ptr<Policy> NewBestFitPolicy() {
   return std::make_unique<BestFitPolicy>();
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

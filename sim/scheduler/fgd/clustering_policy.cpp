@@ -1,8 +1,8 @@
 // 03-GpuClustering (fgd-policies.md §4.3): keep pods of one kind together, scored by the tags
 // of the GPU pods a node already hosts, plus a little for emptier nodes.
-#include "sim/replay/policy.h"
+#include "sim/scheduler/fgd/policy.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 namespace {
 
@@ -32,4 +32,4 @@ std::unique_ptr<Policy> NewClusteringPolicy() {
   return std::make_unique<ClusteringPolicy>();
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -2,9 +2,9 @@
 // normalisation. The expression keeps the reference's floating-point steps (normalise each
 // vector by the largest node, dot product, / 2, 1 − ·, × 100, truncate), since a truncated
 // score can flip on the last bit.
-#include "sim/replay/policy.h"
+#include "sim/scheduler/fgd/policy.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 namespace {
 
@@ -34,4 +34,4 @@ std::unique_ptr<Policy> NewDotProdPolicy() {
   return std::make_unique<DotProdPolicy>();
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -3,9 +3,9 @@
 // makes close nodes tie and the node rank decide (§7 pitfall 2).
 #include <cmath>
 
-#include "sim/replay/policy.h"
+#include "sim/scheduler/fgd/policy.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 namespace {
 
@@ -79,4 +79,4 @@ std::unique_ptr<Policy> NewFgdPolicy(std::span<const TypicalPod> types) {
   return std::make_unique<FgdPolicy>(types);
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

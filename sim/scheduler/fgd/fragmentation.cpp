@@ -1,10 +1,10 @@
-#include "sim/replay/fragmentation.h"
+#include "sim/scheduler/fgd/fragmentation.h"
 
 #include <algorithm>
 #include <map>
 #include <tuple>
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 std::vector<TypicalPod> TypicalPods(std::span<const PodRequest> pods, double threshold_percent) {
   // Memory is not part of the key (GetTypicalPods keys on the pod's CPU and GPU tuple).
@@ -98,4 +98,4 @@ double FragTotal(const FragVector& v) {
   return out;
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/replay/node_state.h"
-#include "sim/replay/request.h"
+#include "sim/scheduler/fgd/node_state.h"
+#include "sim/scheduler/fgd/request.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 // A pod type of the target workload (§5.1): the key and its renormalised share.
 struct TypicalPod {
@@ -60,4 +60,4 @@ inline double NodeFrag(const NodeState& node, std::span<const TypicalPod> types)
   return FragExceptQ3(NodeFragVector(node, types));
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -1,8 +1,8 @@
 // FGD fragmentation (fgd-policies.md §5) of a knobsim cluster after placement, for the results
 // document: an adapter from knobsim's units (gpu-mem units per card, nvidia.com/gpu whole cards)
-// to the replay's measure (sim/replay/fragmentation.h, milli-GPU with 1000 per card).
+// to the replay's measure (sim/scheduler/fgd/fragmentation.h, milli-GPU with 1000 per card).
 //
-// Units as sim/replay/milli_view.h maps them (the same view FGD placement scores with); the
+// Units as sim/scheduler/fgd/milli_view.h maps them (the same view FGD placement scores with); the
 // typical pods (§5.1, 95 % threshold) are computed once per distinct card-units value, so each
 // node is measured against the workload converted for its own cards. The target workload is
 // the scenario's pods, every replica of every workload.
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/replay/milli_view.h"
 #include "sim/results.h"
+#include "sim/scheduler/fgd/milli_view.h"
 
 namespace knobsim {
 
@@ -33,7 +33,7 @@ struct FragNodeInput {
   int64_t memory_used_mib = 0;
 };
 
-using FragPodInput = replay::TargetPod;  // one replica
+using FragPodInput = fgd::TargetPod;  // one replica
 
 FragmentationResult MeasureFragmentation(std::span<const FragNodeInput> nodes,
                                          std::span<const FragPodInput> pods);

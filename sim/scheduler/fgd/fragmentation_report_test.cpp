@@ -1,4 +1,4 @@
-#include "sim/fragmentation_report.h"
+#include "sim/scheduler/fgd/fragmentation_report.h"
 
 #include <doctest/doctest.h>
 

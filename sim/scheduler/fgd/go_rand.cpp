@@ -1,8 +1,8 @@
-#include "sim/replay/go_rand.h"
+#include "sim/scheduler/fgd/go_rand.h"
 
 #include <cstddef>
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 namespace {
 
@@ -86,4 +86,4 @@ std::vector<int> GoRand::Perm(int n) {
   return m;
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 class GoRand {
  public:
@@ -51,4 +51,4 @@ class GoRand {
 // Go's rngCooked table (go_rand_cooked.cpp, under Go's licence).
 extern const int64_t kGoRngCooked[GoRand::kLen];
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

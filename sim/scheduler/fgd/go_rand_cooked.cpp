@@ -25,9 +25,9 @@
 // ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY, OR TORT (INCLUDING
 // NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE OF THIS SOFTWARE, EVEN IF ADVISED
 // OF THE POSSIBILITY OF SUCH DAMAGE.
-#include "sim/replay/go_rand.h"
+#include "sim/scheduler/fgd/go_rand.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 const int64_t kGoRngCooked[GoRand::kLen] = {
     -4181792142133755926, -4576982950128230565, 1395769623340756751, 5333664234075297259,
@@ -184,4 +184,4 @@ const int64_t kGoRngCooked[GoRand::kLen] = {
     8382142935188824023, 9103922860780351547, 4152330101494654406,
 };
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

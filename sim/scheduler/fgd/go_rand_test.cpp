@@ -1,11 +1,11 @@
-#include "sim/replay/go_rand.h"
+#include "sim/scheduler/fgd/go_rand.h"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <numeric>
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 namespace {
 
 TEST_CASE("GoRand's first Int63 for seeds 42 and 43 is Go's (fgd-policies.md §2.2)") {
@@ -73,4 +73,4 @@ TEST_CASE("Lemire's bounded draw stays in range and covers it") {
 }
 
 }  // namespace
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

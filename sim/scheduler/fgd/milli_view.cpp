@@ -1,10 +1,10 @@
-#include "sim/replay/milli_view.h"
+#include "sim/scheduler/fgd/milli_view.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string_view>
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 namespace {
 
 constexpr int64_t kMiB = int64_t{1} << 20;
@@ -105,4 +105,4 @@ ModelTable ModelsOf(const knobsim::ClusterState& cluster) {
   return models;
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -1,6 +1,6 @@
 // knobsim's clusters in the units of the FGD paper's policies (fgd-policies.md §1): each card
-// holds 1000 milli-GPU. The fragmentation report (sim/fragmentation_report.h) and the paper's
-// policies inside knobsim's scheduler (sim/scheduler/policy_placement.h) both see a cluster
+// holds 1000 milli-GPU. The fragmentation report (sim/scheduler/fgd/fragmentation_report.h) and the
+// paper's policies inside knobsim's scheduler (sim/scheduler/policy_placement.h) both see a cluster
 // through this one conversion, so the FGD score a placement optimises and the fragmentation
 // `knobsim run` reports are the same measure.
 //
@@ -27,12 +27,12 @@
 #include <vector>
 
 #include "sim/kube_types.h"
-#include "sim/replay/fragmentation.h"
-#include "sim/replay/node_state.h"
-#include "sim/replay/request.h"
 #include "sim/scheduler/cluster_state.h"
+#include "sim/scheduler/fgd/fragmentation.h"
+#include "sim/scheduler/fgd/node_state.h"
+#include "sim/scheduler/fgd/request.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 int MilliOfUnits(double units, int card_units);
 
@@ -67,4 +67,4 @@ NodeState MilliViewOf(const knobsim::ClusterState& cluster, int node, const Mode
 // The card models of a cluster's nodes, in node order.
 ModelTable ModelsOf(const knobsim::ClusterState& cluster);
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

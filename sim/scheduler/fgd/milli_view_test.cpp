@@ -1,8 +1,8 @@
-#include "sim/replay/milli_view.h"
+#include "sim/scheduler/fgd/milli_view.h"
 
 #include <doctest/doctest.h>
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 TEST_CASE("milli of units rounds half to even, so used and free still add up to a card") {
   // 1000/16 = 62.5 per unit: 1 unit → 62 (even), 15 units → 938 (937.5 → even 938).
@@ -57,4 +57,4 @@ TEST_CASE("pods as the policies see them on a node's cards") {
   CHECK_FALSE(cpu.wants_gpu());
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -1,6 +1,6 @@
-#include "sim/replay/node_state.h"
+#include "sim/scheduler/fgd/node_state.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 int64_t NodeState::gpu_free() const {
   int64_t sum = 0;
@@ -12,16 +12,6 @@ int NodeState::full_cards() const {
   int n = 0;
   for (int g = 0; g < cards; ++g) n += free[g] == kMilliPerCard ? 1 : 0;
   return n;
-}
-
-NodeState MakeNodeState(const TraceNode& node, const ModelTable& models) {
-  NodeState s;
-  s.cpu_free = node.cpu_milli;
-  s.mem_free = node.memory_mib;
-  s.cards = node.gpu;
-  s.model = models.Find(node.model);
-  for (int g = 0; g < s.cards; ++g) s.free[g] = kMilliPerCard;
-  return s;
 }
 
 bool CardsFit(const NodeState& node, const PodRequest& pod) {
@@ -80,4 +70,4 @@ void Commit(NodeState& node, const PodRequest& pod, const CardTake& take) {
   node.tags |= pod.tag();
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -7,12 +7,13 @@
 #include <array>
 #include <cstdint>
 
-#include "sim/replay/request.h"
-#include "sim/replay/trace_reader.h"
+#include "sim/scheduler/fgd/request.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 inline constexpr int kMaxPodsPerNode = 1001;  // `pods: 1001` in the node YAML (§1.1)
+// The most cards a node may have here: the policies keep a node's cards in a fixed array.
+inline constexpr int kMaxCardsPerNode = 16;
 
 struct NodeState {
   int64_t cpu_free = 0;  // milli-cores
@@ -29,8 +30,6 @@ struct NodeState {
 
 // The milli-GPU a placement takes from each card.
 using CardTake = std::array<int, kMaxCardsPerNode>;
-
-NodeState MakeNodeState(const TraceNode& node, const ModelTable& models);
 
 // §3 filter 4's card test: a 1-card pod needs one card with free ≥ its share; a multi-card pod
 // takes cards left to right, one card again while its remaining free ≥ the share (with whole
@@ -53,4 +52,4 @@ int BestFitCard(const NodeState& node, int milli);
 // Commits a placement: CPU, memory, the cards' shares, the pod count and the tag.
 void Commit(NodeState& node, const PodRequest& pod, const CardTake& take);
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -1,10 +1,10 @@
-#include "sim/replay/node_state.h"
+#include "sim/scheduler/fgd/node_state.h"
 
 #include <doctest/doctest.h>
 
-#include "sim/replay/request.h"
+#include "sim/scheduler/fgd/request.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 namespace {
 
 ModelTable Models() {
@@ -27,13 +27,12 @@ NodeState Node(const char* model, std::initializer_list<int> free, int64_t cpu =
 }
 
 PodRequest Pod(int64_t cpu, int num_gpu, int milli, const char* spec = "", int64_t mem = 1024) {
-  TracePod p;
-  p.cpu_milli = cpu;
-  p.memory_mib = mem;
-  p.num_gpu = num_gpu;
-  p.gpu_milli = milli;
-  p.gpu_spec = spec;
-  return MakeRequest(p, Models());
+  return MakeRequest({.cpu_milli = cpu,
+                      .memory_mib = mem,
+                      .num_gpu = num_gpu,
+                      .gpu_milli = milli,
+                      .gpu_spec = spec},
+                     Models());
 }
 
 TEST_CASE("a row becomes the scheduler's tuple as pod_csv_to_yaml.py writes it (§1.2)") {
@@ -122,4 +121,4 @@ TEST_CASE("commit takes CPU, memory and the cards' shares and records the pod's 
 }
 
 }  // namespace
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

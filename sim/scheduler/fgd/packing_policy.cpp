@@ -2,9 +2,9 @@
 // use, then untouched nodes (smaller ones first).
 #include <algorithm>
 
-#include "sim/replay/policy.h"
+#include "sim/scheduler/fgd/policy.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 namespace {
 
@@ -41,4 +41,4 @@ std::unique_ptr<Policy> NewPackingPolicy() {
   return std::make_unique<PackingPolicy>();
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -1,12 +1,12 @@
-#include "sim/replay/plugins.h"
+#include "sim/scheduler/fgd/plugins.h"
 
 #include <algorithm>
 #include <climits>
 
-#include "sim/replay/milli_view.h"
-#include "sim/replay/random_policy.h"
+#include "sim/scheduler/fgd/milli_view.h"
+#include "sim/scheduler/fgd/random_policy.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 namespace {
 
@@ -18,44 +18,6 @@ int64_t Get(const knobsim::ResourceList& list, const char* key) {
 }
 
 }  // namespace
-
-knobsim::NodeSpec ToNodeSpec(const TraceNode& node) {
-  knobsim::NodeSpec s;
-  s.name = node.name;
-  s.capacity["cpu"] = node.cpu_milli;
-  s.capacity["memory"] = node.memory_mib * kMiB;
-  s.capacity["pods"] = kMaxPodsPerNode;
-  if (node.gpu > 0) {
-    s.capacity[knobsim::kGpuMemResource] = int64_t{node.gpu} * kMilliPerCard;
-    s.capacity[knobsim::kGpuCountResource] = node.gpu;
-    s.labels[kGpuSpecAnnotation] = node.model;
-  }
-  s.allocatable = s.capacity;
-  s.gpu_model = node.model;
-  s.gpu_cards = node.gpu;
-  s.card_mem_units = node.gpu > 0 ? kMilliPerCard : 0;
-  s.gpu_schedule = node.gpu > 0 ? "share" : "";
-  return s;
-}
-
-knobsim::PodSpec ToPodSpec(const TracePod& pod) {
-  const PodRequest r = MakeRequest(pod, ModelTable{});
-  knobsim::PodSpec s;
-  s.name = pod.name;
-  s.requests["cpu"] = r.cpu;
-  s.requests["memory"] = r.mem * kMiB;
-  s.requests["pods"] = 1;
-  s.nonzero_cpu_milli = r.cpu;
-  s.nonzero_memory_bytes = r.mem * kMiB;
-  if (r.wants_gpu()) {
-    s.requests[knobsim::kGpuMemResource] = r.gpu_request();
-    s.gpu_mem = static_cast<int>(r.gpu_request());
-    s.gpu_count = r.num_gpu;
-    s.container_gpus.push_back({s.gpu_mem, 0});
-    if (!r.spec.empty()) s.annotations[kGpuSpecAnnotation] = r.spec;
-  }
-  return s;
-}
 
 PodRequest RequestOf(const knobsim::PodSpec& pod, const ModelTable& models) {
   PodRequest r;
@@ -191,4 +153,4 @@ knobsim::Placement PolicyScorePlugin::Cards(const knobsim::PodSpec& pod,
   return placement;
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

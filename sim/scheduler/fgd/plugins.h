@@ -1,18 +1,12 @@
-// The replay's policies and filters as plugins of knobsim's scheduler framework
-// (sim/scheduler/framework.h), working on a ClusterState: the same Policy objects the replay
-// runs, so `fgd`, `bestfit`, … can place pods in the main scheduler too, and a test checks that
-// both paths place every pod of a trace alike (plugins_test.cpp).
+// The FGD paper's policies and filters as plugins of knobsim's scheduler framework
+// (sim/scheduler/framework.h), working on a ClusterState: the same Policy objects the trace
+// replay runs, so `fgd`, `bestfit`, … can place pods in the main scheduler too, and a test checks
+// that both paths place every pod of a trace alike (sim/replay/trace_conversion_test.cpp).
 //
 // Why the replay itself does not run through ClusterState: one run evaluates ~13 million
 // (pod, node) pairs, and ClusterState keeps requests in string-keyed maps and whole PodSpecs;
-// the replay's NodeState is a fixed-size record and its scores are cached per node. The mapping
-// between the two is below; it is lossless for trace pods and nodes.
-//
-// Mapping (fgd-policies.md §1): a trace node has allocatable `cpu` (millicores), `memory`
-// (bytes), `pods` 1001, gpu_cards = `gpu`, card_mem_units = 1000 (one unit per milli-GPU),
-// gpu_model = `model`; a trace pod requests `cpu`, `memory`, and aliyun.com/gpu-mem =
-// num_gpu × gpu_milli with gpu_count = num_gpu (ACK's split: gpu_milli per card), and carries
-// its normalised gpu_spec in the annotation kGpuSpecAnnotation.
+// the replay's NodeState is a fixed-size record and its scores are cached per node. A trace row
+// becomes a NodeSpec/PodSpec in sim/replay/trace_conversion.h, losslessly.
 #pragma once
 
 #include <cstdint>
@@ -20,25 +14,21 @@
 #include <span>
 #include <string_view>
 
-#include "sim/replay/fragmentation.h"
-#include "sim/replay/go_rand.h"
-#include "sim/replay/policy.h"
-#include "sim/replay/request.h"
-#include "sim/replay/trace_reader.h"
 #include "sim/scheduler/cluster_state.h"
+#include "sim/scheduler/fgd/fragmentation.h"
+#include "sim/scheduler/fgd/go_rand.h"
+#include "sim/scheduler/fgd/policy.h"
+#include "sim/scheduler/fgd/request.h"
 #include "sim/scheduler/framework.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 // The pod annotation holding a trace pod's model constraint (the reference's label name).
 inline constexpr const char* kGpuSpecAnnotation = "alibabacloud.com/gpu-card-model";
 
-knobsim::NodeSpec ToNodeSpec(const TraceNode& node);
-knobsim::PodSpec ToPodSpec(const TracePod& pod);
-
 // A trace pod as the replay sees it, its gpu_spec annotation included; model ids come from
-// `models` (ModelsOf). Nodes are seen through MilliViewOf (sim/replay/milli_view.h), which for
-// trace nodes (1000 units per card) is the identity.
+// `models` (ModelsOf). Nodes are seen through MilliViewOf (sim/scheduler/fgd/milli_view.h), which
+// for trace nodes (1000 units per card) is the identity.
 PodRequest RequestOf(const knobsim::PodSpec& pod, const ModelTable& models);
 
 // §3 filters 1-3: CPU, memory and the pod count against allocatable.
@@ -77,4 +67,4 @@ class PolicyScorePlugin : public knobsim::ScorePlugin {
   int random_pick_ = -1;         // 01-Random: the node PreScore drew
 };
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

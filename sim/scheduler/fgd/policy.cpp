@@ -1,8 +1,8 @@
-#include "sim/replay/policy.h"
+#include "sim/scheduler/fgd/policy.h"
 
 #include <cctype>
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 std::string_view PolicyName(PolicyKind kind) {
   switch (kind) {
@@ -93,4 +93,4 @@ CardTake Policy::Cards(const PodRequest& pod, const NodeState& node) const {
   return BestMethodCards(pod, node);
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -4,7 +4,8 @@
 //
 // A policy is a pure function of the pod's request and the node's state. That is what lets the
 // replay cache a node's score until a placement changes the node, and score nodes in identical
-// states once; and it is the same function the scheduler plugins of sim/replay/plugins.h call.
+// states once; and it is the same function the scheduler plugins of sim/scheduler/fgd/plugins.h
+// call.
 #pragma once
 
 #include <memory>
@@ -14,11 +15,11 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/replay/fragmentation.h"
-#include "sim/replay/node_state.h"
-#include "sim/replay/request.h"
+#include "sim/scheduler/fgd/fragmentation.h"
+#include "sim/scheduler/fgd/node_state.h"
+#include "sim/scheduler/fgd/request.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 enum class PolicyKind {
   kRandom,      // 01-Random (§4.1)
@@ -76,4 +77,4 @@ std::unique_ptr<Policy> NewBestFitPolicy();
 std::unique_ptr<Policy> NewFgdPolicy(std::span<const TypicalPod> types);
 std::unique_ptr<Policy> NewAckPolicy(bool spread);
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

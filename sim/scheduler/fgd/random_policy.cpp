@@ -1,8 +1,8 @@
-#include "sim/replay/random_policy.h"
+#include "sim/scheduler/fgd/random_policy.h"
 
-#include "sim/replay/policy.h"
+#include "sim/scheduler/fgd/policy.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 namespace {
 
@@ -35,4 +35,4 @@ CardTake RandomCards(const PodRequest& pod, const NodeState& node, GoRand& rng) 
   return chosen >= 0 ? OneCard(chosen, pod) : LowestCards(node, pod);
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -2,11 +2,11 @@
 // consume the run's generator, so they live outside Policy::Score, which is a pure function.
 #pragma once
 
-#include "sim/replay/go_rand.h"
-#include "sim/replay/node_state.h"
-#include "sim/replay/request.h"
+#include "sim/scheduler/fgd/go_rand.h"
+#include "sim/scheduler/fgd/node_state.h"
+#include "sim/scheduler/fgd/request.h"
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 // PreScore: one of `feasible` nodes, uniformly (position Intn(feasible) in the caller's list).
 // With a single feasible node nothing is drawn: the reference takes it without scoring.
@@ -17,4 +17,4 @@ int RandomNodePosition(int feasible, GoRand& rng);
 // cards and draw nothing.
 CardTake RandomCards(const PodRequest& pod, const NodeState& node, GoRand& rng);
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -1,8 +1,8 @@
-#include "sim/replay/request.h"
+#include "sim/scheduler/fgd/request.h"
 
 #include <algorithm>
 
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 int ModelTable::Add(std::string_view model) {
   if (model.empty()) return -1;
@@ -54,7 +54,7 @@ uint64_t PodRequest::tag() const {
   return uint64_t{1} << std::clamp(num_gpu, 1, 63);
 }
 
-PodRequest MakeRequest(const TracePod& pod, const ModelTable& models) {
+PodRequest MakeRequest(const WrittenRequest& pod, const ModelTable& models) {
   PodRequest r;
   r.cpu = pod.cpu_milli;
   r.mem = pod.memory_mib;
@@ -66,4 +66,4 @@ PodRequest MakeRequest(const TracePod& pod, const ModelTable& models) {
   return r;
 }
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -1,6 +1,7 @@
-// What the scheduler sees of a trace pod and a trace node's card model (fgd-policies.md §1.2):
-// the resource tuple `data/pod_csv_to_yaml.py` writes into the pod's YAML, and the model
-// constraint as a set of model ids.
+// What the scheduler sees of a pod and a node's card model (fgd-policies.md §1.2): the resource
+// tuple `data/pod_csv_to_yaml.py` writes into the pod's YAML, and the model constraint as a set
+// of model ids. Knows nothing of the trace files: sim/replay/trace_conversion.h turns a trace row
+// into the WrittenRequest below.
 #pragma once
 
 #include <cstdint>
@@ -8,9 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/replay/trace_reader.h"
-
-namespace knobsim::replay {
+namespace knobsim::fgd {
 
 inline constexpr int kMilliPerCard = 1000;  // each card holds 1000 milli-GPU (§1.1)
 
@@ -53,10 +52,20 @@ struct PodRequest {
   uint64_t tag() const;
 };
 
-// §1.2's conversion of a trace row; `models` numbers the node list's models.
-PodRequest MakeRequest(const TracePod& pod, const ModelTable& models);
+// A pod's resources as written (a trace row's columns, in the units of §1), before §1.2's
+// normalisation.
+struct WrittenRequest {
+  int64_t cpu_milli = 0;
+  int64_t memory_mib = 0;
+  int num_gpu = 0;
+  int64_t gpu_milli = 0;      // per-card share
+  std::string_view gpu_spec;  // allowed models, `|`-separated; empty = any
+};
+
+// §1.2's conversion; `models` numbers the node list's models.
+PodRequest MakeRequest(const WrittenRequest& pod, const ModelTable& models);
 
 // The spec with empty alternatives dropped and the rest re-joined with `|`.
 std::string NormaliseSpec(std::string_view spec);
 
-}  // namespace knobsim::replay
+}  // namespace knobsim::fgd

@@ -4,11 +4,11 @@
 
 #include <vector>
 
-#include "sim/replay/fragmentation.h"
-#include "sim/replay/node_state.h"
-#include "sim/replay/request.h"
+#include "sim/scheduler/fgd/fragmentation.h"
+#include "sim/scheduler/fgd/node_state.h"
+#include "sim/scheduler/fgd/request.h"
 
-namespace knobsim::replay::testing {
+namespace knobsim::fgd::testing {
 
 struct WorkedExample {
   ModelTable models;
@@ -49,13 +49,9 @@ struct WorkedExample {
   }
 
   PodRequest Pod(int64_t cpu, int num_gpu, int milli, const char* spec) const {
-    TracePod t;
-    t.cpu_milli = cpu;
-    t.num_gpu = num_gpu;
-    t.gpu_milli = milli;
-    t.gpu_spec = spec;
-    return MakeRequest(t, models);
+    return MakeRequest({.cpu_milli = cpu, .num_gpu = num_gpu, .gpu_milli = milli, .gpu_spec = spec},
+                       models);
   }
 };
 
-}  // namespace knobsim::replay::testing
+}  // namespace knobsim::fgd::testing
