@@ -22,6 +22,10 @@
 #include "sim/replay/test_data.h"
 
 namespace knobsim::replay {
+
+using fgd::PolicyKind;
+using fgd::PolicyName;
+
 namespace {
 
 const std::vector<TraceNode>& Nodes() {

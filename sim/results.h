@@ -92,8 +92,8 @@ struct ClusterResult {
   std::vector<ClusterEvent> events;
 };
 
-// FGD fragmentation after placement (fgd-policies.md §5; sim/fragmentation_report.h has the unit
-// mapping). Milli-GPU, 1000 per card.
+// FGD fragmentation after placement (fgd-policies.md §5; sim/scheduler/fgd/fragmentation_report.h
+// has the unit mapping). Milli-GPU, 1000 per card.
 struct NodeFragmentation {
   std::string node;
   double idle_milli = 0;

@@ -9,7 +9,7 @@
 #include "models/gpu_topology.h"
 #include "sim/controllers/image_pulls.h"
 #include "sim/engine/simulator.h"
-#include "sim/fragmentation_report.h"
+#include "sim/scheduler/fgd/fragmentation_report.h"
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/gpu_share_plugin.h"
 
@@ -17,8 +17,8 @@ namespace knobsim::engine {
 namespace {
 
 // The scenario's pods, every replica, in milli-GPU's terms: FGD's target workload.
-std::vector<replay::TargetPod> TargetWorkload(const Scenario& scenario) {
-  std::vector<replay::TargetPod> pods;
+std::vector<fgd::TargetPod> TargetWorkload(const Scenario& scenario) {
+  std::vector<fgd::TargetPod> pods;
   for (const Workload& w : scenario.workloads)
     for (int i = 0; i < w.replicas; ++i)
       pods.push_back({w.cpu_milli, w.memory_mib, w.gpu_mem, w.gpu_count, w.whole_gpus});
@@ -49,7 +49,7 @@ std::optional<Placement> CurrentPlacement(const ClusterState& state, const Sched
   return placement;
 }
 
-// FGD fragmentation of the placement (sim/fragmentation_report.h): the scenario's pods, every
+// FGD fragmentation of the placement (sim/scheduler/fgd/fragmentation_report.h): the scenario's pods, every
 // replica, are the target workload.
 FragmentationResult MeasureFragmentation(const Scenario& scenario, const ClusterState& state) {
   constexpr int64_t kMiB = int64_t{1} << 20;
@@ -85,7 +85,7 @@ void BuildScheduler(EngineState& s) {
   // FGD plans for the scenario's own pods, every replica (the same target the fragmentation
   // report measures against).
   config.target_workload =
-      std::make_shared<const std::vector<replay::TargetPod>>(TargetWorkload(scenario));
+      std::make_shared<const std::vector<fgd::TargetPod>>(TargetWorkload(scenario));
   config.seed = s.seed;
   if (scenario.cluster.policy == SharingPolicy::kFixedEqual)
     config.policy0_max_inst = scenario.cluster.max_inst;

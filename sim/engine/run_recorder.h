@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "sim/engine/engine_state.h"
-#include "sim/fragmentation_report.h"
+#include "sim/scheduler/fgd/fragmentation_report.h"
 #include "sim/latency_histogram.h"
 #include "sim/results.h"
 

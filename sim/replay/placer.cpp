@@ -3,9 +3,23 @@
 #include <bit>
 #include <climits>
 
-#include "sim/replay/random_policy.h"
+#include "sim/replay/trace_conversion.h"
+#include "sim/scheduler/fgd/random_policy.h"
 
 namespace knobsim::replay {
+
+using fgd::Commit;
+using fgd::Feasible;
+using fgd::FragVector;
+using fgd::GoRand;
+using fgd::kFragClasses;
+using fgd::MakePolicy;
+using fgd::NodeFragVector;
+using fgd::NodeState;
+using fgd::PodRequest;
+using fgd::PolicyKind;
+using fgd::RandomCards;
+using fgd::RandomNodePosition;
 
 // Σ of the nodes' class vectors in a fixed pairwise order over node names, so the cluster
 // totals are a function of the cluster's state alone (not of the order of past updates).

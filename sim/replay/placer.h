@@ -15,11 +15,11 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/replay/fragmentation.h"
-#include "sim/replay/go_rand.h"
-#include "sim/replay/node_state.h"
-#include "sim/replay/policy.h"
 #include "sim/replay/workload.h"
+#include "sim/scheduler/fgd/fragmentation.h"
+#include "sim/scheduler/fgd/go_rand.h"
+#include "sim/scheduler/fgd/node_state.h"
+#include "sim/scheduler/fgd/policy.h"
 
 namespace knobsim::replay {
 
@@ -27,14 +27,14 @@ class Placer {
  public:
   // `rank[i]` is the tie-break rank of Workload::nodes[i] (a permutation of 0..n-1). 01-Random
   // draws from `rng`. `w` and `rng` must outlive the placer.
-  Placer(const Workload& w, PolicyKind kind, std::span<const int> rank, GoRand& rng);
+  Placer(const Workload& w, fgd::PolicyKind kind, std::span<const int> rank, fgd::GoRand& rng);
   ~Placer();
   Placer(const Placer&) = delete;
   Placer& operator=(const Placer&) = delete;
 
   struct Placement {
     int node = -1;  // Workload::nodes index; -1: no feasible node, nothing changed
-    CardTake take{};
+    fgd::CardTake take{};
   };
 
   // Filters, scores and (if a node is feasible) commits pod `p` (an index into
@@ -47,13 +47,13 @@ class Placer {
   // §3's filters for pod `p` on node `node` (Workload::nodes index) in the current state.
   bool Fits(int p, int node) const;
 
-  const NodeState& node(int index) const { return nodes_[pos_of_[index]]; }
+  const fgd::NodeState& node(int index) const { return nodes_[pos_of_[index]]; }
   int num_nodes() const { return static_cast<int>(nodes_.size()); }
   // Σ GPU request of the pods placed and not released (milli).
   int64_t used() const { return used_; }
   // The cluster's fragmentation classes (§5.2), summed over nodes in a fixed pairwise order: a
   // function of the state alone, not of the order of past updates.
-  const FragVector& frag() const;
+  const fgd::FragVector& frag() const;
   // Bumped by every placement and release: equal values mean an unchanged cluster.
   uint64_t changes() const { return changes_; }
 
@@ -72,19 +72,19 @@ class Placer {
     size_t operator()(const MemoKey& k) const;
   };
 
-  int PickBest(const PodRequest& pod, int type);
-  int PickRandom(const PodRequest& pod);
-  int ScoreOf(const PodRequest& pod, int type, const NodeState& node);
-  static bool PackKey(int type, const NodeState& node, MemoKey* key);
+  int PickBest(const fgd::PodRequest& pod, int type);
+  int PickRandom(const fgd::PodRequest& pod);
+  int ScoreOf(const fgd::PodRequest& pod, int type, const fgd::NodeState& node);
+  static bool PackKey(int type, const fgd::NodeState& node, MemoKey* key);
   void Changed(int pos);
 
   const Workload& w_;
-  PolicyKind kind_;
-  GoRand& rng_;
-  std::unique_ptr<Policy> policy_;
+  fgd::PolicyKind kind_;
+  fgd::GoRand& rng_;
+  std::unique_ptr<fgd::Policy> policy_;
   std::vector<int> node_index_;   // position (rank) -> Workload::nodes index
   std::vector<int> pos_of_;       // Workload::nodes index -> position
-  std::vector<NodeState> nodes_;  // by position
+  std::vector<fgd::NodeState> nodes_;  // by position
   std::vector<uint32_t> version_;
   std::vector<CacheEntry> cache_;  // [position][pod type]
   std::unordered_map<MemoKey, int, MemoKeyHash> memo_;

@@ -2,6 +2,9 @@
 
 namespace knobsim::replay {
 
+using fgd::GoRand;
+using fgd::PodRequest;
+
 RunOrder PrepareRun(const Workload& w, int64_t seed, double tune, GoRand& rng) {
   RunOrder order;
   rng.Seed(seed);

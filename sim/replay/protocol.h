@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/replay/go_rand.h"
 #include "sim/replay/workload.h"
+#include "sim/scheduler/fgd/go_rand.h"
 
 namespace knobsim::replay {
 
@@ -26,7 +26,7 @@ struct RunOrder {
 
 // Steps 1-6 of §2.2 for seed `seed`. `rng` is reseeded; afterwards it holds the generator's
 // state at the first scheduling event (01-Random keeps drawing from it, §4.1).
-RunOrder PrepareRun(const Workload& workload, int64_t seed, double tune, GoRand& rng);
+RunOrder PrepareRun(const Workload& workload, int64_t seed, double tune, fgd::GoRand& rng);
 
 // Draws the reference discards: one debug-log rand.Int() before the shuffle, and one Float64
 // per informer started before Perm (§2.2 steps 2 and 5).

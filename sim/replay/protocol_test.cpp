@@ -8,6 +8,9 @@
 #include "sim/replay/test_data.h"
 
 namespace knobsim::replay {
+
+using fgd::GoRand;
+
 namespace {
 
 Workload Trace(const std::string& name) {

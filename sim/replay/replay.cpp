@@ -7,6 +7,12 @@
 
 namespace knobsim::replay {
 
+using fgd::FragExceptQ3;
+using fgd::FragTotal;
+using fgd::FragVector;
+using fgd::GoRand;
+using fgd::PolicyKind;
+
 double Round2(double x) {
   // glibc's printf is exact (it rounds the binary value's full decimal expansion), as are
   // Python's round() and Go's strconv; parsing the text back gives the same double as theirs.

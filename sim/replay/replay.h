@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/replay/policy.h"
 #include "sim/replay/protocol.h"
 #include "sim/replay/workload.h"
+#include "sim/scheduler/fgd/policy.h"
 
 namespace knobsim::replay {
 
@@ -31,7 +31,7 @@ struct RunResult {
   RunOrder order;
 };
 
-RunResult Replay(const Workload& workload, PolicyKind policy, int64_t seed, double tune);
+RunResult Replay(const Workload& workload, fgd::PolicyKind policy, int64_t seed, double tune);
 
 // Rounds like Python's round(x, 2) and Go's `%.2f` (correctly rounded, ties to even).
 double Round2(double x);

@@ -14,6 +14,9 @@
 #include "sim/replay/test_data.h"
 
 namespace knobsim::replay {
+
+using fgd::PolicyKind;
+
 namespace {
 
 Workload Trace(const std::string& name) {

@@ -6,6 +6,9 @@
 
 namespace knobsim::replay {
 
+using fgd::PolicyKind;
+using fgd::ScPolicyLabel;
+
 const std::vector<ResultRow>& SweepResults::rows(ResultFile file) const {
   switch (file) {
     case ResultFile::kAllo:

@@ -8,9 +8,9 @@
 #include <span>
 #include <vector>
 
-#include "sim/replay/policy.h"
 #include "sim/replay/result_csv.h"
 #include "sim/replay/workload.h"
+#include "sim/scheduler/fgd/policy.h"
 #include "sim/shard.h"
 
 namespace knobsim::replay {
@@ -25,12 +25,13 @@ using SweepProgress = std::function<void(int done, int total)>;
 
 // `threads` <= 0: OpenMP's default. With a `shard`, only the runs it owns: run j is the j-th of
 // workloads × policies × seeds in that nesting order (docs/sharding.md).
-SweepResults RunSweep(std::span<const Workload> workloads, std::span<const PolicyKind> policies,
-                      std::span<const int64_t> seeds, double tune, int threads,
-                      const SweepProgress& progress = {}, const Shard& shard = {});
+SweepResults RunSweep(std::span<const Workload> workloads,
+                      std::span<const fgd::PolicyKind> policies, std::span<const int64_t> seeds,
+                      double tune, int threads, const SweepProgress& progress = {},
+                      const Shard& shard = {});
 
 // One run's three rows.
-void AppendRunRows(const Workload& workload, PolicyKind policy, int64_t seed, double tune,
+void AppendRunRows(const Workload& workload, fgd::PolicyKind policy, int64_t seed, double tune,
                    const DiscreteCurves& curves, SweepResults* out);
 
 }  // namespace knobsim::replay

@@ -7,6 +7,16 @@
 
 namespace knobsim::replay {
 
+using fgd::CardsFit;
+using fgd::FragExceptQ3;
+using fgd::FragTotal;
+using fgd::FragVector;
+using fgd::GoRand;
+using fgd::kMaxPodsPerNode;
+using fgd::NodeState;
+using fgd::PodRequest;
+using fgd::PolicyKind;
+
 namespace {
 
 // Trace times beyond this (about 126 years) could overflow the nanosecond clock once a

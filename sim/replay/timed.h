@@ -38,8 +38,8 @@
 #include "sim/event_queue.h"
 #include "sim/input_error.h"
 #include "sim/replay/placer.h"
-#include "sim/replay/policy.h"
 #include "sim/replay/workload.h"
+#include "sim/scheduler/fgd/policy.h"
 
 namespace knobsim::replay {
 
@@ -63,7 +63,7 @@ std::string_view PendingReasonName(PendingReason reason);
 std::string_view PendingReasonColumn(PendingReason reason);
 
 // The reason pod `p` fits nowhere in `placer`'s cluster; nullopt when some node takes it.
-std::optional<PendingReason> WhyPending(const Placer& placer, const PodRequest& pod);
+std::optional<PendingReason> WhyPending(const Placer& placer, const fgd::PodRequest& pod);
 
 // `interval` and `until` must be at most 1e18 ns (the command line checks), so that the sample
 // clock never overflows.
@@ -140,7 +140,7 @@ std::optional<InputError> CheckTimes(const Workload& w, const std::string& file)
 // Where the samples end: `until` if set, else the time of the last event (0 for no pods).
 SimTime TimedEnd(const Workload& w, const TimedOptions& options);
 
-TimedResult ReplayTimed(const Workload& w, PolicyKind policy, int64_t seed,
+TimedResult ReplayTimed(const Workload& w, fgd::PolicyKind policy, int64_t seed,
                         const TimedOptions& options);
 
 }  // namespace knobsim::replay

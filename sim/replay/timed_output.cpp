@@ -9,6 +9,9 @@
 
 namespace knobsim::replay {
 
+using fgd::PolicyKind;
+using fgd::PolicyName;
+
 namespace {
 
 // Seconds exactly: "3600", "1.5", "0.000000001" (the clock is in nanoseconds).

@@ -8,15 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "sim/replay/policy.h"
 #include "sim/replay/timed.h"
 #include "sim/replay/workload.h"
+#include "sim/scheduler/fgd/policy.h"
 #include "sim/shard.h"
 
 namespace knobsim::replay {
 
 // "timed_openb_pod_list_default_fgd_42.csv": workload stem, policy name, seed.
-std::string TimedCsvName(const std::string& workload, PolicyKind policy, int64_t seed);
+std::string TimedCsvName(const std::string& workload, fgd::PolicyKind policy, int64_t seed);
 
 // One row per sample:
 //   time_s,running_pods,pending_pods,allocated_gpu_pct,pending_gpu_pct,frag_gpu_pct,
@@ -42,7 +42,7 @@ TimedSummary Summarize(const TimedResult& result, int64_t capacity_milli);
 
 struct TimedRun {
   const Workload* workload = nullptr;
-  PolicyKind policy = PolicyKind::kFgd;
+  fgd::PolicyKind policy = fgd::PolicyKind::kFgd;
   int64_t seed = 0;
   TimedSummary summary;
 };
@@ -57,7 +57,7 @@ using TimedProgress = std::function<void(int done, int total)>;
 // runs in workload, policy, seed order, whatever the thread count. With a `shard`, only the
 // runs it owns (run j is the j-th in that order, as RunSweep's).
 std::vector<TimedRun> RunTimedSweep(std::span<const Workload> workloads,
-                                    std::span<const PolicyKind> policies,
+                                    std::span<const fgd::PolicyKind> policies,
                                     std::span<const int64_t> seeds, const TimedOptions& options,
                                     int threads, const TimedSink& sink,
                                     const TimedProgress& progress = {}, const Shard& shard = {});

@@ -10,8 +10,17 @@
 #include "sim/replay/placer.h"
 #include "sim/replay/test_data.h"
 #include "sim/replay/timed_output.h"
+#include "sim/replay/trace_conversion.h"
 
 namespace knobsim::replay {
+
+using fgd::FragVector;
+using fgd::GoRand;
+using fgd::kAllPolicies;
+using fgd::NodeState;
+using fgd::PolicyKind;
+using fgd::PolicyName;
+
 namespace {
 
 TraceNode Node(std::string name, int gpus, std::string model = "T4", int64_t cpu = 64000,

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "sim/scheduler/fgd/node_state.h"
+
 namespace knobsim::replay {
 
 namespace {
@@ -174,10 +176,10 @@ Expected<std::vector<TraceNode>> ParseNodeCsv(std::string_view text, const std::
         !Count(row, 3, "gpu", file, &gpu, &error)) {
       return *error;
     }
-    if (gpu > kMaxCardsPerNode) {
+    if (gpu > fgd::kMaxCardsPerNode) {
       return Error(file, row.line, "gpu",
                    std::to_string(gpu) + " cards: a replay node has at most " +
-                       std::to_string(kMaxCardsPerNode));
+                       std::to_string(fgd::kMaxCardsPerNode));
     }
     node.gpu = static_cast<int>(gpu);
     node.model = std::string(row.fields[4]);

@@ -1,7 +1,7 @@
 // Reads the Alibaba `openb` GPU trace (fgd-policies.md §1): the node list
 // (`sn,cpu_milli,memory_mib,gpu,model`) and the pod lists (eleven columns, or the five of the
 // `multigpu*` files). Every column is kept as written, in the units of §1; turning a row into
-// the resource tuple the scheduler sees is sim/replay/request.h's job.
+// the resource tuple the scheduler sees is sim/replay/trace_conversion.h's job.
 //
 // Strict on purpose, like every knobsim reader: a malformed row would silently bend a curve that
 // is meant to match the paper's to the second decimal. A wrong header, a missing or extra field,
@@ -44,9 +44,6 @@ struct TracePod {
   std::optional<int64_t> scheduled_time;  // empty for Pending pods
   int line = 0;
 };
-
-// The most cards a replay node may have: the policies keep a node's cards in a fixed array.
-inline constexpr int kMaxCardsPerNode = 16;
 
 Expected<std::vector<TraceNode>> ReadNodeCsv(const std::string& path);
 Expected<std::vector<TracePod>> ReadPodCsv(const std::string& path);

@@ -4,7 +4,13 @@
 #include <map>
 #include <tuple>
 
+#include "sim/replay/trace_conversion.h"
+
 namespace knobsim::replay {
+
+using fgd::kMilliPerCard;
+using fgd::PodRequest;
+using fgd::TypicalPods;
 
 Workload MakeWorkload(std::string name, std::vector<TraceNode> nodes, std::vector<TracePod> pods) {
   Workload w;

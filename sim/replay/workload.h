@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/replay/fragmentation.h"
-#include "sim/replay/request.h"
 #include "sim/replay/trace_reader.h"
+#include "sim/scheduler/fgd/fragmentation.h"
+#include "sim/scheduler/fgd/request.h"
 
 namespace knobsim::replay {
 
@@ -17,13 +17,13 @@ struct Workload {
   std::string name;              // the `workload` column: the pod file's stem
   std::vector<TraceNode> nodes;  // sorted by name (byte order)
   std::vector<TracePod> pods;    // sorted by name: the order shuffles and tuning index into
-  ModelTable models;
-  std::vector<PodRequest> requests;  // parallel to `pods`
+  fgd::ModelTable models;
+  std::vector<fgd::PodRequest> requests;  // parallel to `pods`
   // Pods with the same (cpu, per-card milli, num_gpu, spec) score alike on every node under
   // every policy (memory only filters): one id per such key, 0..num_pod_types-1.
   std::vector<int> pod_type;
   int num_pod_types = 0;
-  std::vector<TypicalPod> typical;  // §5.1, from the untuned list
+  std::vector<fgd::TypicalPod> typical;  // §5.1, from the untuned list
   int64_t capacity_milli = 0;       // Σ cards × 1000: 6 212 000 for openb
   int total_gpus = 0;               // 6 212
 };

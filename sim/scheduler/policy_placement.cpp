@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "sim/replay/random_policy.h"
+#include "sim/scheduler/fgd/random_policy.h"
 #include "sim/scheduler/gpu_share_plugin.h"
 
 namespace knobsim {
@@ -38,11 +38,11 @@ class PlacementPolicyScore final : public ScorePlugin {
     std::vector<int>& random = random_positions_;
     random.clear();
     for (size_t k = 0; k < feasible.size(); ++k) {
-      if (kinds_[k] == replay::PolicyKind::kRandom) random.push_back(static_cast<int>(k));
+      if (kinds_[k] == fgd::PolicyKind::kRandom) random.push_back(static_cast<int>(k));
     }
     if (!random.empty()) {
-      random_pick_ = random[replay::RandomNodePosition(static_cast<int>(random.size()),
-                                                       placement_.rng())];
+      random_pick_ =
+          random[fgd::RandomNodePosition(static_cast<int>(random.size()), placement_.rng())];
     }
   }
 
@@ -58,7 +58,7 @@ class PlacementPolicyScore final : public ScorePlugin {
     int64_t lo = 0;
     int64_t hi = -1;
     for (size_t k = 0; k < scores.size() && k < kinds_.size(); ++k) {
-      if (kinds_[k] != replay::PolicyKind::kBestFit) continue;
+      if (kinds_[k] != fgd::PolicyKind::kBestFit) continue;
       if (hi < lo) {
         lo = hi = scores[k];
       } else {
@@ -67,7 +67,7 @@ class PlacementPolicyScore final : public ScorePlugin {
       }
     }
     for (size_t k = 0; k < scores.size() && k < kinds_.size(); ++k) {
-      if (kinds_[k] == replay::PolicyKind::kBestFit) {
+      if (kinds_[k] == fgd::PolicyKind::kBestFit) {
         scores[k] = hi == lo ? 0 : (scores[k] - lo) * 100 / (hi - lo);
       }
     }
@@ -79,7 +79,7 @@ class PlacementPolicyScore final : public ScorePlugin {
  private:
   PolicyPlacement& placement_;
   int weight_;
-  std::vector<std::optional<replay::PolicyKind>> kinds_;  // by feasible position
+  std::vector<std::optional<fgd::PolicyKind>> kinds_;  // by feasible position
   std::vector<int> random_positions_;
   int random_pick_ = -1;
   bool skipped_ = false;
@@ -87,20 +87,20 @@ class PlacementPolicyScore final : public ScorePlugin {
 
 }  // namespace
 
-std::optional<replay::PolicyKind> PaperPolicyKind(CardPolicy policy) {
+std::optional<fgd::PolicyKind> PaperPolicyKind(CardPolicy policy) {
   switch (policy) {
     case CardPolicy::kRandom:
-      return replay::PolicyKind::kRandom;
+      return fgd::PolicyKind::kRandom;
     case CardPolicy::kDotProd:
-      return replay::PolicyKind::kDotProd;
+      return fgd::PolicyKind::kDotProd;
     case CardPolicy::kClustering:
-      return replay::PolicyKind::kClustering;
+      return fgd::PolicyKind::kClustering;
     case CardPolicy::kPacking:
-      return replay::PolicyKind::kPacking;
+      return fgd::PolicyKind::kPacking;
     case CardPolicy::kBestFit:
-      return replay::PolicyKind::kBestFit;
+      return fgd::PolicyKind::kBestFit;
     case CardPolicy::kFgd:
-      return replay::PolicyKind::kFgd;
+      return fgd::PolicyKind::kFgd;
     case CardPolicy::kBinpack:
     case CardPolicy::kSpread:
     case CardPolicy::kExtenderBestFit:
@@ -114,8 +114,8 @@ PolicyPlacement::PolicyPlacement(const SchedulerConfig& config)
 
 PolicyPlacement::~PolicyPlacement() = default;
 
-std::optional<replay::PolicyKind> PolicyPlacement::PolicyOn(const ClusterState& cluster,
-                                                             int node) const {
+std::optional<fgd::PolicyKind> PolicyPlacement::PolicyOn(const ClusterState& cluster,
+                                                         int node) const {
   // A node without cards places none: CPU-only pools stay with kube-scheduler's scores.
   const NodeState& n = cluster.node(node);
   if (n.cards.empty()) return std::nullopt;
@@ -124,7 +124,7 @@ std::optional<replay::PolicyKind> PolicyPlacement::PolicyOn(const ClusterState& 
 
 void PolicyPlacement::Prepare(const PodSpec& pod, const ClusterState& cluster) {
   if (cluster.nodes().size() != models_for_nodes_) {
-    models_ = replay::ModelsOf(cluster);
+    models_ = fgd::ModelsOf(cluster);
     models_for_nodes_ = cluster.nodes().size();
   }
   if (types_fixed_) return;
@@ -134,56 +134,56 @@ void PolicyPlacement::Prepare(const PodSpec& pod, const ClusterState& cluster) {
     return;
   }
   for (int p = 0; p < static_cast<int>(cluster.pods().size()); ++p) {
-    if (cluster.bound(p)) targets_.push_back(replay::TargetPodOf(cluster.pod(p)));
+    if (cluster.bound(p)) targets_.push_back(fgd::TargetPodOf(cluster.pod(p)));
   }
-  targets_.push_back(replay::TargetPodOf(pod));
+  targets_.push_back(fgd::TargetPodOf(pod));
 }
 
-replay::Policy& PolicyPlacement::PolicyFor(replay::PolicyKind kind, int card_units) {
+fgd::Policy& PolicyPlacement::PolicyFor(fgd::PolicyKind kind, int card_units) {
   // Only FGD's typical pods depend on the card size; the other policies are one object each.
-  const int key_units = kind == replay::PolicyKind::kFgd ? card_units : 0;
-  std::unique_ptr<replay::Policy>& policy = policies_[{kind, key_units}];
+  const int key_units = kind == fgd::PolicyKind::kFgd ? card_units : 0;
+  std::unique_ptr<fgd::Policy>& policy = policies_[{kind, key_units}];
   if (!policy) {
-    std::span<const replay::TypicalPod> types;
-    if (kind == replay::PolicyKind::kFgd) {
+    std::span<const fgd::TypicalPod> types;
+    if (kind == fgd::PolicyKind::kFgd) {
       auto it = types_.find(card_units);
       if (it == types_.end()) {
-        it = types_.emplace(card_units, replay::TypicalPodsOnCards(targets_, card_units)).first;
+        it = types_.emplace(card_units, fgd::TypicalPodsOnCards(targets_, card_units)).first;
       }
       types = it->second;
     }
-    policy = replay::MakePolicy(kind, types);
+    policy = fgd::MakePolicy(kind, types);
   }
   return *policy;
 }
 
-replay::PodRequest PolicyPlacement::RequestOn(const PodSpec& pod, int card_units) const {
-  return replay::RequestOnCards(replay::TargetPodOf(pod), card_units);
+fgd::PodRequest PolicyPlacement::RequestOn(const PodSpec& pod, int card_units) const {
+  return fgd::RequestOnCards(fgd::TargetPodOf(pod), card_units);
 }
 
 int PolicyPlacement::Score(const PodSpec& pod, const ClusterState& cluster, int node) {
-  const std::optional<replay::PolicyKind> kind = PolicyOn(cluster, node);
-  if (!kind || *kind == replay::PolicyKind::kRandom) return 0;
+  const std::optional<fgd::PolicyKind> kind = PolicyOn(cluster, node);
+  if (!kind || *kind == fgd::PolicyKind::kRandom) return 0;
   const NodeState& n = cluster.node(node);
   const int units = n.spec.card_mem_units;
-  const replay::NodeState view =
-      replay::MilliViewOf(cluster, node, models_, MaxPodsPerCard(n.spec, config_));
+  const fgd::NodeState view =
+      fgd::MilliViewOf(cluster, node, models_, MaxPodsPerCard(n.spec, config_));
   return PolicyFor(*kind, units).Score(RequestOn(pod, units), view);
 }
 
 CardPlacementResult PolicyPlacement::ChooseCards(const PodSpec& pod, const ClusterState& cluster,
                                                  int node) {
   const NodeState& n = cluster.node(node);
-  const std::optional<replay::PolicyKind> kind = PolicyOn(cluster, node);
+  const std::optional<fgd::PolicyKind> kind = PolicyOn(cluster, node);
   if (!kind || !AsksGpu(pod)) return knobsim::ChooseCards(pod, n, config_);
   Prepare(pod, cluster);
   const int units = n.spec.card_mem_units;
   const int limit = MaxPodsPerCard(n.spec, config_);
-  const replay::PodRequest request = RequestOn(pod, units);
-  const replay::NodeState view = replay::MilliViewOf(cluster, node, models_, limit);
-  const replay::CardTake take = *kind == replay::PolicyKind::kRandom
-                                    ? replay::RandomCards(request, view, rng_)
-                                    : PolicyFor(*kind, units).Cards(request, view);
+  const fgd::PodRequest request = RequestOn(pod, units);
+  const fgd::NodeState view = fgd::MilliViewOf(cluster, node, models_, limit);
+  const fgd::CardTake take = *kind == fgd::PolicyKind::kRandom
+                                 ? fgd::RandomCards(request, view, rng_)
+                                 : PolicyFor(*kind, units).Cards(request, view);
   std::vector<int> cards;
   for (int g = 0; g < view.cards; ++g) {
     if (take[g] > 0) cards.push_back(g);

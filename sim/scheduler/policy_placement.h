@@ -4,8 +4,9 @@
 //
 // A pool keeps ACK's GPU-share filter (card fit in gpu-mem units, gpu-core, max-pod,
 // require-whole-device, aliyun.com/gpu-count over distinct cards); the policy replaces ACK's
-// card score and card choice there. It sees the cluster in milli-GPU (sim/replay/milli_view.h)
-// and runs the same Policy objects as `knobsim replay`, so its scores are the paper's.
+// card score and card choice there. It sees the cluster in milli-GPU
+// (sim/scheduler/fgd/milli_view.h) and runs the same Policy objects as `knobsim replay`, so its
+// scores are the paper's.
 //
 // Assumptions (named settings in SchedulerConfig, documented in docs/scenario.md):
 //  * The policy's score plugin ("PlacementPolicy") has weight placement_policy_weight, default
@@ -33,18 +34,18 @@
 #include <utility>
 #include <vector>
 
-#include "sim/replay/go_rand.h"
-#include "sim/replay/milli_view.h"
-#include "sim/replay/policy.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/scheduler/cluster_state.h"
+#include "sim/scheduler/fgd/go_rand.h"
+#include "sim/scheduler/fgd/milli_view.h"
+#include "sim/scheduler/fgd/policy.h"
 #include "sim/scheduler/framework.h"
 #include "sim/scheduler/scheduler.h"
 
 namespace knobsim {
 
 // The paper's policy for a placement value; nullopt for ACK's and the extender's.
-std::optional<replay::PolicyKind> PaperPolicyKind(CardPolicy policy);
+std::optional<fgd::PolicyKind> PaperPolicyKind(CardPolicy policy);
 
 class PolicyPlacement {
  public:
@@ -55,7 +56,7 @@ class PolicyPlacement {
 
   // The node's paper policy; nullopt when ACK (or the extender) places its cards, or when the
   // node has no cards.
-  std::optional<replay::PolicyKind> PolicyOn(const ClusterState& cluster, int node) const;
+  std::optional<fgd::PolicyKind> PolicyOn(const ClusterState& cluster, int node) const;
 
   // The policy's raw score of `node` for `pod` (0..100; BestFit before normalisation, Random 0).
   // Call Prepare once per cycle before.
@@ -67,22 +68,22 @@ class PolicyPlacement {
   CardPlacementResult ChooseCards(const PodSpec& pod, const ClusterState& cluster, int node);
 
   // Go's math/rand as the paper's Random draws from it.
-  replay::GoRand& rng() { return rng_; }
+  fgd::GoRand& rng() { return rng_; }
   int fallbacks() const { return fallbacks_; }
 
  private:
-  replay::Policy& PolicyFor(replay::PolicyKind kind, int card_units);
-  replay::PodRequest RequestOn(const PodSpec& pod, int card_units) const;
+  fgd::Policy& PolicyFor(fgd::PolicyKind kind, int card_units);
+  fgd::PodRequest RequestOn(const PodSpec& pod, int card_units) const;
 
   SchedulerConfig config_;
-  replay::GoRand rng_;
-  replay::ModelTable models_;
+  fgd::GoRand rng_;
+  fgd::ModelTable models_;
   size_t models_for_nodes_ = 0;
   bool types_fixed_ = false;
-  std::vector<replay::TargetPod> targets_;
+  std::vector<fgd::TargetPod> targets_;
   // FGD's typical pods per card size (a pod's share of a card depends on the card's units).
-  std::map<int, std::vector<replay::TypicalPod>> types_;
-  std::map<std::pair<replay::PolicyKind, int>, std::unique_ptr<replay::Policy>> policies_;
+  std::map<int, std::vector<fgd::TypicalPod>> types_;
+  std::map<std::pair<fgd::PolicyKind, int>, std::unique_ptr<fgd::Policy>> policies_;
   int fallbacks_ = 0;
 };
 

@@ -56,17 +56,17 @@ void Occupy(ClusterState& cluster, int node, int card, int units) {
 }
 
 // The workload FGD plans for: half-card (11-unit) pods.
-std::shared_ptr<const std::vector<replay::TargetPod>> HalfCardWorkload() {
-  return std::make_shared<const std::vector<replay::TargetPod>>(
-      8, replay::TargetPod{1000, 4096, 11, 1, 0});
+std::shared_ptr<const std::vector<fgd::TargetPod>> HalfCardWorkload() {
+  return std::make_shared<const std::vector<fgd::TargetPod>>(8,
+                                                             fgd::TargetPod{1000, 4096, 11, 1, 0});
 }
 
 }  // namespace
 
 TEST_CASE("paper placement values map to the replay's policies; ACK's do not") {
-  CHECK(PaperPolicyKind(CardPolicy::kFgd) == replay::PolicyKind::kFgd);
-  CHECK(PaperPolicyKind(CardPolicy::kBestFit) == replay::PolicyKind::kBestFit);
-  CHECK(PaperPolicyKind(CardPolicy::kRandom) == replay::PolicyKind::kRandom);
+  CHECK(PaperPolicyKind(CardPolicy::kFgd) == fgd::PolicyKind::kFgd);
+  CHECK(PaperPolicyKind(CardPolicy::kBestFit) == fgd::PolicyKind::kBestFit);
+  CHECK(PaperPolicyKind(CardPolicy::kRandom) == fgd::PolicyKind::kRandom);
   CHECK_FALSE(PaperPolicyKind(CardPolicy::kBinpack).has_value());
   CHECK_FALSE(PaperPolicyKind(CardPolicy::kExtenderBestFit).has_value());
 }

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "sim/random_stream.h"
-#include "sim/replay/milli_view.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/scheduler/cluster_state.h"
+#include "sim/scheduler/fgd/milli_view.h"
 #include "sim/scheduler/framework.h"
 
 namespace knobsim {
@@ -42,7 +42,7 @@ struct SchedulerConfig {
   // are drawn from (every replica the cluster is meant to hold; empty = the pods bound when FGD
   // first scores).
   int placement_policy_weight = 1000;
-  std::shared_ptr<const std::vector<replay::TargetPod>> target_workload;
+  std::shared_ptr<const std::vector<fgd::TargetPod>> target_workload;
 };
 
 // One node's verdict in one cycle, for --explain.

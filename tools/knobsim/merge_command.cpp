@@ -20,12 +20,12 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/input_error.h"
-#include "sim/io/replay_shard.h"
 #include "sim/io/json_document.h"
 #include "sim/io/results_json.h"
 #include "sim/io/shard_json.h"
 #include "sim/plan/plan_json.h"
 #include "sim/replay/medians.h"
+#include "sim/replay/replay_shard.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/simulation_options.h"
 

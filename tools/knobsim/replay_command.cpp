@@ -4,7 +4,7 @@
 // paper's own when its files are given. With --timed, the trace's own times drive arrivals and
 // departures instead (sim/replay/timed.h): one CSV of samples per run and a table of medians.
 // With --shard i/N, only the runs the shard owns, and a manifest that marks --out as a shard for
-// `knobsim merge` (sim/io/replay_shard.h, docs/sharding.md).
+// `knobsim merge` (sim/replay/replay_shard.h, docs/sharding.md).
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -25,11 +25,11 @@
 #include "sim/event_queue.h"
 #include "sim/input_error.h"
 #include "sim/io/quantity.h"
-#include "sim/io/replay_shard.h"
 #include "sim/io/results_json.h"
 #include "sim/io/shard_json.h"
 #include "sim/replay/discrete.h"
 #include "sim/replay/medians.h"
+#include "sim/replay/replay_shard.h"
 #include "sim/replay/sweep.h"
 #include "sim/replay/timed_output.h"
 #include "sim/replay/trace_reader.h"
@@ -41,7 +41,7 @@ namespace knobsim::cli {
 
 namespace {
 
-using replay::PolicyKind;
+using fgd::PolicyKind;
 
 struct ReplayArgs {
   std::string nodes;
@@ -111,9 +111,9 @@ bool ParseSeeds(const std::string& text, std::vector<int64_t>* seeds, std::strin
 
 std::string PolicyList() {
   std::string s;
-  for (PolicyKind k : replay::kAllPolicies) {
+  for (PolicyKind k : fgd::kAllPolicies) {
     if (!s.empty()) s += ", ";
-    s.append(replay::PolicyName(k));
+    s.append(fgd::PolicyName(k));
   }
   return s;
 }
@@ -126,12 +126,12 @@ bool ParsePolicies(const std::vector<std::string>& names, std::vector<PolicyKind
   };
   for (const std::string& name : names) {
     if (name == "all") {
-      for (PolicyKind k : replay::kAllPolicies) add(k);
+      for (PolicyKind k : fgd::kAllPolicies) add(k);
     } else if (name == "paper") {  // the six of the FGD paper
-      for (PolicyKind k : replay::kAllPolicies) {
+      for (PolicyKind k : fgd::kAllPolicies) {
         if (k != PolicyKind::kAckBinpack && k != PolicyKind::kAckSpread) add(k);
       }
-    } else if (const std::optional<PolicyKind> k = replay::ParsePolicy(name)) {
+    } else if (const std::optional<PolicyKind> k = fgd::ParsePolicy(name)) {
       add(*k);
     } else {
       *error =
@@ -360,7 +360,7 @@ int Replay(const ReplayArgs& args) {
       if (!hash) return BadInput(args.pods[i] + ": cannot read the file");
       id.pods.push_back({workloads[i].name, *hash});
     }
-    for (PolicyKind k : policies) id.policies.emplace_back(replay::PolicyName(k));
+    for (PolicyKind k : policies) id.policies.emplace_back(fgd::PolicyName(k));
     id.seeds = seeds;
     if (!args.timed) id.tune = replay::PyRepr(args.tune);
   }

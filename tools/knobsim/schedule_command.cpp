@@ -387,11 +387,11 @@ int Schedule(const ScheduleArgs& args) {
   ClusterState cluster = BuildClusterState(*cluster_objects, &snapshot_warnings);
   warnings.Add(snapshot_warnings);
   // FGD's target workload: the pods already bound and the ones to place.
-  auto targets = std::make_shared<std::vector<replay::TargetPod>>();
+  auto targets = std::make_shared<std::vector<fgd::TargetPod>>();
   for (int p = 0; p < static_cast<int>(cluster.pods().size()); ++p) {
-    if (cluster.bound(p)) targets->push_back(replay::TargetPodOf(cluster.pod(p)));
+    if (cluster.bound(p)) targets->push_back(fgd::TargetPodOf(cluster.pod(p)));
   }
-  for (const PodSpec& pod : pending) targets->push_back(replay::TargetPodOf(pod));
+  for (const PodSpec& pod : pending) targets->push_back(fgd::TargetPodOf(pod));
   config.target_workload = std::move(targets);
 
   // Always with the explain record: it carries the winner's score for the pod line. The node
