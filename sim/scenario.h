@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -69,7 +70,23 @@ struct ClusterKnobs {
   std::string default_placement = "binpack";  // when a pool has no ack.node.gpu.placement
 };
 
-enum class ArrivalKind { kPoisson, kPiecewise, kDiurnal, kNone };
+// kReplay: recorded arrival times (traffic: {replay: FILE}); kCounts: exact counts per interval
+// (traffic: {counts: ...}), spread inside each interval by sim/traffic.h's seeded rule.
+enum class ArrivalKind { kPoisson, kPiecewise, kDiurnal, kReplay, kCounts, kNone };
+
+// Recorded arrivals, in the order they happened (sorted by time; equal times keep file order).
+struct RecordedArrivals {
+  std::vector<SimTime> at;     // from the run's start
+  std::vector<double> work_s;  // empty, or each arrival's work (seconds of reference-GPU time)
+  std::string source;          // the file, as the scenario names it
+};
+
+// Exact arrivals per interval: values[i] requests in [i·step, (i+1)·step).
+struct IntervalCounts {
+  SimTime step = 0;
+  std::vector<int64_t> values;
+  std::string source;  // the file the values came from; empty when written inline
+};
 
 struct RatePoint {
   SimTime at = 0;       // start of this piece
@@ -85,6 +102,9 @@ struct Traffic {
   SimTime diurnal_period = 24 * 3600 * kNanosPerSecond;
   SimTime diurnal_peak_at = 14 * 3600 * kNanosPerSecond;
   double scale = 1.0;                // multiplies every rate (variants' traffic_scale)
+  // kReplay: shared, since every variant and replication reads the same recording.
+  std::shared_ptr<const RecordedArrivals> replay;
+  IntervalCounts counts;             // kCounts
 };
 
 enum class WorkDistribution { kConstant, kExponential, kLognormal, kGamma };

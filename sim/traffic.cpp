@@ -26,6 +26,8 @@ double ArrivalProcess::RateAt(SimTime t) const {
       return traffic_.diurnal_mean * (1 + traffic_.diurnal_amplitude * std::cos(phase)) *
              traffic_.scale;
     }
+    case ArrivalKind::kReplay:
+    case ArrivalKind::kCounts:
     case ArrivalKind::kNone:
       break;
   }
@@ -73,6 +75,10 @@ SimTime ArrivalProcess::Next(SimTime now) {
         i = next;
       }
     }
+    case ArrivalKind::kReplay:
+      return NextRecorded();
+    case ArrivalKind::kCounts:
+      return NextCounted();
     case ArrivalKind::kDiurnal: {
       const double peak = traffic_.diurnal_mean * (1 + traffic_.diurnal_amplitude) * traffic_.scale;
       if (peak <= 0) return kNever;
@@ -84,6 +90,49 @@ SimTime ArrivalProcess::Next(SimTime now) {
     }
   }
   return kNever;
+}
+
+int64_t ArrivalProcess::ScaledCount(double n) {
+  const double scaled = n * traffic_.scale;
+  const double whole = std::floor(scaled);
+  const double frac = scaled - whole;
+  int64_t count = static_cast<int64_t>(whole);
+  if (frac > 0 && stream_.Uniform01() < frac) ++count;
+  return count;
+}
+
+SimTime ArrivalProcess::NextRecorded() {
+  if (copies_left_ > 0) {
+    --copies_left_;
+    return current_at_;
+  }
+  const RecordedArrivals* rec = traffic_.replay.get();
+  while (rec != nullptr && index_ < rec->at.size()) {
+    const size_t i = index_++;
+    const int64_t copies = traffic_.scale == 1.0 ? 1 : ScaledCount(1.0);
+    if (copies == 0) continue;
+    current_at_ = rec->at[i];
+    copies_left_ = copies - 1;
+    recorded_work_.reset();
+    if (!rec->work_s.empty()) recorded_work_ = rec->work_s[i];
+    return current_at_;
+  }
+  return kNever;
+}
+
+SimTime ArrivalProcess::NextCounted() {
+  const IntervalCounts& counts = traffic_.counts;
+  while (interval_sent_ >= interval_count_) {
+    if (++interval_ >= static_cast<int64_t>(counts.values.size())) return kNever;
+    const auto n = static_cast<double>(counts.values[interval_]);
+    interval_count_ = traffic_.scale == 1.0 ? counts.values[interval_] : ScaledCount(n);
+    interval_sent_ = 0;
+  }
+  const double step = static_cast<double>(counts.step);
+  const double within = (static_cast<double>(interval_sent_) + stream_.Uniform01()) /
+                        static_cast<double>(interval_count_) * step;
+  ++interval_sent_;
+  return interval_ * counts.step + static_cast<SimTime>(within);
 }
 
 double DrawWorkSeconds(const WorkModel& model, RandomStream& stream) {

@@ -93,8 +93,10 @@ void Simulator::Arrive(int32_t w_index) {
   WorkloadRun& w = s.workloads[w_index];
   const Workload& spec = *w.spec;
   const SimTime now = s.now;
-  // Draw the work first, whatever happens to the request, so that variants stay in step.
-  const double work_s = DrawWorkSeconds(spec.work, w.work_stream);
+  // Draw the work first, whatever happens to the request, so that variants stay in step; a
+  // recording's own work replaces the draw (drawn all the same, to keep the stream in step).
+  double work_s = DrawWorkSeconds(spec.work, w.work_stream);
+  if (const std::optional<double> recorded = w.arrivals.RecordedWork()) work_s = *recorded;
   const SimTime next = w.arrivals.Next(now);
   if (next < s.end) s.queue.Push(next, kArrival, static_cast<uint32_t>(w_index));
   ++s.arrivals;

@@ -6,12 +6,14 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <optional>
 #include <set>
 #include <utility>
 #include <vector>
 
+#include "sim/io/arrival_file.h"
 #include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
 #include "sim/io/yaml_fields.h"
@@ -97,6 +99,7 @@ class Reader : public YamlFieldReader {
   void CheckValues(const Field& f, std::string_view op, const std::vector<std::string>& values,
                    bool numeric_ops) const;
   Traffic ReadTraffic(const Field& f) const;
+  std::string Beside(const std::string& path) const;
   WorkModel ReadWork(const Field& f) const;
   Slo ReadSlo(const Field& f) const;
   RunSettings ReadRun(const Field& f) const;
@@ -463,17 +466,70 @@ std::vector<TopologySpreadConstraint> Reader::ReadSpreadList(const Field& f,
   return out;
 }
 
+// A file named in the scenario: relative paths are from the scenario's own folder.
+std::string Reader::Beside(const std::string& path) const {
+  const std::filesystem::path p(path);
+  if (p.is_absolute() || file() == "-" || file().empty()) return path;
+  return (std::filesystem::path(file()).parent_path() / p).string();
+}
+
 Traffic Reader::ReadTraffic(const Field& f) const {
-  Section s(*this, f, {"rate", "piecewise", "diurnal"});
+  Section s(*this, f, {"rate", "piecewise", "diurnal", "replay", "counts", "start"});
   Traffic t;
   std::vector<std::string> kinds;
-  for (std::string_view k : {"rate", "piecewise", "diurnal"}) {
+  for (std::string_view k : {"rate", "piecewise", "diurnal", "replay", "counts"}) {
     if (s.Has(k)) kinds.emplace_back(k);
   }
-  if (kinds.empty()) Fail(f, "traffic needs one of `rate`, `piecewise` or `diurnal`");
+  if (kinds.empty()) {
+    Fail(f, "traffic needs one of `rate`, `piecewise`, `diurnal`, `replay` or `counts`");
+  }
   if (kinds.size() > 1) {
     Fail(*s.Get(kinds[1]), "traffic has both `" + kinds[0] + "` and `" + kinds[1] + "`",
-         "give exactly one of rate, piecewise or diurnal");
+         "give exactly one of rate, piecewise, diurnal, replay or counts");
+  }
+  if (auto v = s.Get("start"); v && !s.Has("replay")) {
+    Fail(*v, "start is the recording's t = 0 and goes with `replay`");
+  }
+  if (auto v = s.Get("replay")) {
+    t.kind = ArrivalKind::kReplay;
+    RecordingStart start;
+    if (auto when = s.Get("start")) {
+      std::string why;
+      const std::string text = Scalar(*when, "a start");
+      std::optional<RecordingStart> parsed = ParseRecordingStart(text, &why);
+      if (!parsed) Fail(*when, Quote(text) + " " + why);
+      start = *parsed;
+    }
+    const std::string name = NonEmptyString(*v);
+    Expected<RecordedArrivals> rec = ReadArrivalsCsv(Beside(name), start);
+    if (!rec) Fail(*v, rec.error().ToString());
+    rec->source = name;
+    if (rec->at.empty()) Fail(*v, "the recording " + Quote(name) + " holds no arrival");
+    t.replay = std::make_shared<const RecordedArrivals>(std::move(*rec));
+  }
+  if (auto v = s.Get("counts")) {
+    t.kind = ArrivalKind::kCounts;
+    Section c(*this, *v, {"step", "values", "file"});
+    const Field step = c.Require("step");
+    t.counts.step = Duration(step);
+    if (t.counts.step <= 0) Fail(step, "the step must be positive");
+    if (c.Has("values") == c.Has("file")) Fail(*v, "counts needs exactly one of `values` or `file`");
+    if (auto values = c.Get("values")) {
+      for (const Field& item : Items(*values)) {
+        t.counts.values.push_back(Integer(item, 0, 1'000'000'000));
+      }
+      if (t.counts.values.empty()) Fail(*values, "counts needs at least one value");
+    }
+    if (auto file = c.Get("file")) {
+      const std::string name = NonEmptyString(*file);
+      Expected<std::vector<int64_t>> values = ReadCountsFile(Beside(name));
+      if (!values) Fail(*file, values.error().ToString());
+      t.counts.values = std::move(*values);
+      t.counts.source = name;
+    }
+    if (static_cast<double>(t.counts.values.size()) * static_cast<double>(t.counts.step) > 9e18) {
+      Fail(step, "the counts cover more time than a run can (9e9 s)");
+    }
   }
   if (auto v = s.Get("rate")) {
     t.kind = ArrivalKind::kPoisson;

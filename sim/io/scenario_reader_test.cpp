@@ -54,7 +54,7 @@ const BadFile kBadFiles[] = {
     {"bad_duplicate_workload.yaml:8: workloads[2].name: duplicate workload name \"ocr\"; variants "
      "refer to workloads by name, so names are unique across namespaces"},
     {"bad_two_traffic_kinds.yaml:7: workloads[0].traffic.diurnal: traffic has both `rate` and "
-     "`diurnal`; give exactly one of rate, piecewise or diurnal"},
+     "`diurnal`; give exactly one of rate, piecewise, diurnal, replay or counts"},
     {"bad_warmup.yaml:5: run.warmup: warmup (5m) must be shorter than duration (5m); nothing "
      "would be measured"},
     {"bad_gpu_count_split.yaml:5: workloads[0].gpu_mem: invalid replica for resource "
@@ -584,7 +584,7 @@ TEST_CASE("scheduling constraints follow Kubernetes validation") {
 
 TEST_CASE("traffic and work are checked for shape") {
   CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    traffic: {}\n") ==
-        "s.yaml:4: workloads[0].traffic: traffic needs one of `rate`, `piecewise` or `diurnal`");
+        "s.yaml:4: workloads[0].traffic: traffic needs one of `rate`, `piecewise`, `diurnal`, `replay` or `counts`");
   CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    traffic:\n      piecewise: [{at: 1m, rate: "
                 "1/s}]\n") ==
         "s.yaml:5: workloads[0].traffic.piecewise[0].at: the first piece must start at 0s");

@@ -626,6 +626,22 @@ double MeanRate(const Traffic& t, SimTime duration) {
       mean = area / d;
       break;
     }
+    case ArrivalKind::kReplay: {
+      const std::vector<SimTime>& at = t.replay->at;
+      const auto within = std::lower_bound(at.begin(), at.end(), duration) - at.begin();
+      mean = static_cast<double>(within) / (d / 1e9);
+      break;
+    }
+    case ArrivalKind::kCounts: {
+      double arrivals = 0;
+      for (size_t i = 0; i < t.counts.values.size(); ++i) {
+        const double from = static_cast<double>(i) * static_cast<double>(t.counts.step);
+        const double part = std::clamp((d - from) / static_cast<double>(t.counts.step), 0.0, 1.0);
+        arrivals += part * static_cast<double>(t.counts.values[i]);
+      }
+      mean = arrivals / (d / 1e9);
+      break;
+    }
     case ArrivalKind::kDiurnal: {
       // mean · (1 + A cos(2π (s - peak) / P)) integrated over [0, d].
       const double p = static_cast<double>(t.diurnal_period);

@@ -1,0 +1,304 @@
+#include "sim/io/arrival_file.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+namespace knobsim {
+namespace {
+
+constexpr double kEpochLike = 1e9;    // 2001-09-09 as Unix seconds: no offset is this large
+constexpr double kMillisLike = 1e11;  // 5138 AD in seconds, 1973 in milliseconds
+
+std::string_view Trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
+    s.remove_suffix(1);
+  }
+  return s;
+}
+
+std::vector<std::string_view> SplitCommas(std::string_view line) {
+  std::vector<std::string_view> out;
+  size_t from = 0;
+  while (true) {
+    const size_t comma = line.find(',', from);
+    out.push_back(Trim(line.substr(from, comma - from)));
+    if (comma == std::string_view::npos) return out;
+    from = comma + 1;
+  }
+}
+
+std::optional<double> ParseNumber(std::string_view s) {
+  double v = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  return v;
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+int64_t DaysFromCivil(int64_t y, int m, int d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+bool Digits(std::string_view s, size_t at, size_t n, int& out) {
+  if (at + n > s.size()) return false;
+  out = 0;
+  for (size_t i = at; i < at + n; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    out = out * 10 + (s[i] - '0');
+  }
+  return true;
+}
+
+InputError At(const std::string& file, int line, std::string column, std::string message,
+              std::string hint = "") {
+  return InputError{file, line, std::move(column), std::move(message), std::move(hint)};
+}
+
+// The whole file, or why not. A read cut short is an error, never a shorter recording.
+Expected<std::string> Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return InputError{path, 0, "", "cannot open the file", ""};
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad() || text.bad()) return InputError{path, 0, "", "the file could not be read whole", ""};
+  return text.str();
+}
+
+// Calls `row(line_number, line)` for each line that is not blank nor a comment.
+template <class F>
+void ForEachLine(std::string_view text, F&& row) {
+  int number = 0;
+  size_t from = 0;
+  while (from <= text.size()) {
+    size_t end = text.find('\n', from);
+    if (end == std::string_view::npos) end = text.size();
+    ++number;
+    const std::string_view line = Trim(text.substr(from, end - from));
+    if (!line.empty() && line.front() != '#') {
+      if (!row(number, line)) return;
+    }
+    if (end == text.size()) break;
+    from = end + 1;
+  }
+}
+
+}  // namespace
+
+std::optional<double> ParseRfc3339(std::string_view s) {
+  // YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)
+  int y, mo, d, h, mi, sec;
+  if (!Digits(s, 0, 4, y) || s.size() < 20 || s[4] != '-' || !Digits(s, 5, 2, mo) ||
+      s[7] != '-' || !Digits(s, 8, 2, d) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+      !Digits(s, 11, 2, h) || s[13] != ':' || !Digits(s, 14, 2, mi) || s[16] != ':' ||
+      !Digits(s, 17, 2, sec)) {
+    return std::nullopt;
+  }
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60) return std::nullopt;
+  size_t at = 19;
+  double fraction = 0;
+  if (at < s.size() && s[at] == '.') {
+    size_t end = at + 1;
+    while (end < s.size() && s[end] >= '0' && s[end] <= '9') ++end;
+    if (end == at + 1) return std::nullopt;
+    fraction = *ParseNumber(std::string("0") + std::string(s.substr(at, end - at)));
+    at = end;
+  }
+  int offset_s = 0;
+  if (at < s.size() && (s[at] == 'Z' || s[at] == 'z')) {
+    ++at;
+  } else if (at < s.size() && (s[at] == '+' || s[at] == '-')) {
+    int oh, om;
+    if (!Digits(s, at + 1, 2, oh) || at + 3 >= s.size() || s[at + 3] != ':' ||
+        !Digits(s, at + 4, 2, om)) {
+      return std::nullopt;
+    }
+    offset_s = (oh * 3600 + om * 60) * (s[at] == '-' ? -1 : 1);
+    at += 6;
+  } else {
+    return std::nullopt;  // RFC 3339 requires the offset
+  }
+  if (at != s.size()) return std::nullopt;
+  const int64_t days = DaysFromCivil(y, mo, d);
+  return static_cast<double>(days * 86400 + h * 3600 + mi * 60 + sec - offset_s) + fraction;
+}
+
+std::optional<RecordingStart> ParseRecordingStart(std::string_view text, std::string* error) {
+  RecordingStart start;
+  if (text == "first") {
+    start.first = true;
+    return start;
+  }
+  if (auto t = ParseRfc3339(text)) {
+    start.epoch_s = *t;
+    return start;
+  }
+  if (auto v = ParseNumber(text); v && std::isfinite(*v) && *v >= 0) {
+    if (*v >= kMillisLike) {
+      *error = "looks like milliseconds (or finer) since the epoch; give seconds";
+      return std::nullopt;
+    }
+    start.epoch_s = *v;
+    return start;
+  }
+  *error = "is neither `first`, an RFC 3339 instant (2026-03-02T10:00:00Z) nor Unix seconds";
+  return std::nullopt;
+}
+
+Expected<RecordedArrivals> ParseArrivalsCsv(std::string_view text, const std::string& file,
+                                            const RecordingStart& start) {
+  std::optional<InputError> error;
+  int time_col = -1, work_col = -1, columns = 0;
+  std::vector<double> times;
+  std::vector<double> work;
+  std::vector<int> lines;
+  bool header = true;
+  ForEachLine(text, [&](int number, std::string_view line) {
+    const std::vector<std::string_view> cells = SplitCommas(line);
+    if (header) {
+      header = false;
+      columns = static_cast<int>(cells.size());
+      for (int c = 0; c < columns; ++c) {
+        const std::string_view name = cells[c];
+        int* slot = name == "time" || name == "timestamp" ? &time_col
+                    : name == "work" || name == "work_s"  ? &work_col
+                                                          : nullptr;
+        if (slot == nullptr) {
+          error = At(file, number, std::string(name), "unknown column",
+                     "an arrivals file has the columns time (or timestamp) and, optionally, "
+                     "work (seconds of reference-GPU time per request)");
+          return false;
+        }
+        if (*slot >= 0) {
+          error = At(file, number, std::string(name), "the column is given twice");
+          return false;
+        }
+        *slot = c;
+      }
+      if (time_col < 0) {
+        error = At(file, number, "", "the header has no `time` column",
+                   "the first line names the columns, e.g. `time,work`");
+        return false;
+      }
+      return true;
+    }
+    if (static_cast<int>(cells.size()) != columns) {
+      error = At(file, number, "",
+                 "has " + std::to_string(cells.size()) + " cells where the header names " +
+                     std::to_string(columns));
+      return false;
+    }
+    if (static_cast<int64_t>(times.size()) >= kMaxRecordedArrivals) {
+      error = At(file, number, "",
+                 "more than " + std::to_string(kMaxRecordedArrivals) + " arrivals",
+                 "split the recording, or give per-interval counts (traffic.counts)");
+      return false;
+    }
+    const std::string_view t = cells[time_col];
+    std::optional<double> seconds = ParseNumber(t);
+    if (seconds && *seconds >= kMillisLike) {
+      error = At(file, number, "time", "\"" + std::string(t) +
+                 "\" looks like milliseconds (or finer) since the epoch", "give seconds");
+      return false;
+    }
+    if (!seconds) seconds = ParseRfc3339(t);
+    if (!seconds || !std::isfinite(*seconds)) {
+      error = At(file, number, "time", "\"" + std::string(t) + "\" is not a time",
+                 "seconds (12.5) or an RFC 3339 instant (2026-03-02T10:00:00.250Z)");
+      return false;
+    }
+    times.push_back(*seconds);
+    lines.push_back(number);
+    if (work_col >= 0) {
+      const std::optional<double> w = ParseNumber(cells[work_col]);
+      if (!w || !std::isfinite(*w) || *w <= 0) {
+        error = At(file, number, "work",
+                   "\"" + std::string(cells[work_col]) + "\" is not a positive number of seconds");
+        return false;
+      }
+      work.push_back(*w);
+    }
+    return true;
+  });
+  if (error) return *error;
+  if (header) return At(file, 0, "", "the file is empty", "the first line names the columns");
+
+  double origin = 0;
+  if (start.first && !times.empty()) origin = *std::min_element(times.begin(), times.end());
+  if (start.epoch_s) origin = *start.epoch_s;
+  RecordedArrivals rec;
+  rec.source = file;
+  std::vector<size_t> order(times.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return times[a] < times[b]; });
+  rec.at.reserve(times.size());
+  for (size_t i : order) {
+    const double offset = times[i] - origin;
+    if (!start.first && !start.epoch_s && times[i] >= kEpochLike) {
+      return At(file, lines[i], "time", "looks like an instant (Unix epoch or RFC 3339), not an offset",
+                "set the workload's traffic.start: to `first` or to the instant the run starts");
+    }
+    if (offset < 0) {
+      return At(file, lines[i], "time", "is before the recording's start",
+                "traffic.start is later than this arrival");
+    }
+    if (offset >= 9.0e9) {
+      return At(file, lines[i], "time", "is more than 9e9 s after the start");
+    }
+    rec.at.push_back(static_cast<SimTime>(std::llround(offset * 1e9)));
+    if (!work.empty()) rec.work_s.push_back(work[i]);
+  }
+  return rec;
+}
+
+Expected<RecordedArrivals> ReadArrivalsCsv(const std::string& path, const RecordingStart& start) {
+  Expected<std::string> text = Slurp(path);
+  if (!text) return text.error();
+  return ParseArrivalsCsv(*text, path, start);
+}
+
+Expected<std::vector<int64_t>> ParseCountsFile(std::string_view text, const std::string& file) {
+  std::optional<InputError> error;
+  std::vector<int64_t> values;
+  bool first = true;
+  ForEachLine(text, [&](int number, std::string_view line) {
+    if (first && line == "count") {
+      first = false;
+      return true;
+    }
+    first = false;
+    int64_t v = -1;
+    const auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
+    if (ec != std::errc() || end != line.data() + line.size() || v < 0 || v > 1'000'000'000) {
+      error = At(file, number, "count", "\"" + std::string(line) +
+                 "\" is not a count of arrivals", "one integer from 0 to 1e9 a line");
+      return false;
+    }
+    if (static_cast<int64_t>(values.size()) >= kMaxRecordedArrivals) {
+      error = At(file, number, "", "more than " + std::to_string(kMaxRecordedArrivals) + " intervals");
+      return false;
+    }
+    values.push_back(v);
+    return true;
+  });
+  if (error) return *error;
+  if (values.empty()) return At(file, 0, "", "the file holds no count");
+  return values;
+}
+
+Expected<std::vector<int64_t>> ReadCountsFile(const std::string& path) {
+  Expected<std::string> text = Slurp(path);
+  if (!text) return text.error();
+  return ParseCountsFile(*text, path);
+}
+
+}  // namespace knobsim
