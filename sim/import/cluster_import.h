@@ -110,6 +110,11 @@ struct ImportOptions {
   int policy = 5;                 // the cluster's cGPU POLICY: not in the export; ACK's default
   double switch_overhead = 0;     // POLICY 5 overhead; 0 keeps the linear fit exact
   double piece_s = 3600;          // traffic pieces
+  // `--traffic counts`: the recorded requests per count_step_s (traffic: {counts: ...}) instead
+  // of Poisson pieces, so a replay keeps the recorded bursts down to that step.
+  // 0: the rate metric's own sample step (a finer step is raised to it, with a warning).
+  bool traffic_counts = false;
+  double count_step_s = 0;
   double flat_cv = 0.05;          // pieces this even make a Poisson rate
   double default_work_s = 0.01;   // unidentified work (the scenario reader's default)
   double fit_bin_s = 3600;        // the work fit's rows: means over this many seconds

@@ -121,8 +121,60 @@ void ApplyFit(const FitProblem& problem, const std::string& policy_text, ImportM
 }
 
 // Traffic of one workload: its pods' rates summed per piece, then flat or piecewise.
+// `--traffic counts`: requests per step, from each pod's mean rate over the step; rounded on
+// the running total, so the counts add up to the recorded requests (no step's rounding is lost).
+// The series' sample step: the smallest gap between samples (a rate sample stands for the
+// interval since the one before, so no count can be finer).
+double SampleStep(const std::vector<const PodRate*>& rates) {
+  double step = 0;
+  for (const PodRate* r : rates) {
+    for (size_t i = 1; i < r->times.size(); ++i) {
+      const double gap = r->times[i] - r->times[i - 1];
+      if (gap > 0 && (step == 0 || gap < step)) step = gap;
+    }
+  }
+  return step;
+}
+
+void WorkloadCounts(const std::vector<const PodRate*>& rates, const ImportOptions& options,
+                    ImportedWorkload& iw, std::vector<std::string>& warnings) {
+  const double start = options.window_start, end = options.window_end;
+  const double sample = SampleStep(rates);
+  double step = options.count_step_s > 0 ? options.count_step_s : sample;
+  if (step <= 0) step = 60;  // a single sample: one count a minute
+  if (sample > 0 && step < sample * 0.999) {
+    warnings.push_back(iw.spec.namespace_ + "/" + iw.spec.name + ": --count-step " +
+                       Seconds(step) + " is finer than the rate metric's samples (" +
+                       Seconds(sample) + "); counts written per " + Seconds(sample));
+    step = sample;
+  }
+  std::vector<double> requests;
+  for (const PodRate* r : rates) {
+    const TrafficCurve c = DownsampleTraffic(r->times, r->rate, start, end, step, 0);
+    if (requests.size() < c.pieces.size()) requests.resize(c.pieces.size(), 0.0);
+    for (size_t k = 0; k < c.pieces.size(); ++k) requests[k] += c.pieces[k].rate * step;
+  }
+  Traffic& t = iw.spec.traffic;
+  t.kind = ArrivalKind::kCounts;
+  t.counts.step = static_cast<SimTime>(std::llround(step * kNanosPerSecond));
+  t.counts.values.clear();
+  double total = 0;
+  int64_t written = 0;
+  for (double n : requests) {
+    total += std::max(0.0, n);
+    const auto upto = static_cast<int64_t>(std::llround(total));
+    t.counts.values.push_back(upto - written);
+    written = upto;
+  }
+  iw.has_traffic = true;
+  iw.notes["traffic"] = "recorded requests per " + Seconds(step) + " (the request rate summed over " +
+                        std::to_string(rates.size()) + " pods), " + std::to_string(written) +
+                        " in all";
+}
+
 void WorkloadTraffic(const std::vector<const PodRate*>& rates, const ImportOptions& options,
-                     ImportedWorkload& iw) {
+                     ImportedWorkload& iw, std::vector<std::string>& warnings) {
+  if (options.traffic_counts) return WorkloadCounts(rates, options, iw, warnings);
   const double start = options.window_start, end = options.window_end;
   TrafficCurve sum;
   for (const PodRate* r : rates) {
@@ -238,7 +290,7 @@ RateIndex IndexRates(const Metrics& metrics, const PodIndex& pods, KnownPods& kn
 void TrafficFromRates(const RateIndex& rates, const ImportOptions& options, ImportModel& model) {
   for (size_t wi = 0; wi < model.workloads.size(); ++wi)
     if (!rates.of_workload[wi].empty())
-      WorkloadTraffic(rates.of_workload[wi], options, model.workloads[wi]);
+      WorkloadTraffic(rates.of_workload[wi], options, model.workloads[wi], model.warnings);
 }
 
 void FitWork(const KubeObjects& objects, const Metrics& metrics, const NodeIndex& nodes,

@@ -406,6 +406,55 @@ TEST_CASE("TrafficFromRates: summed pod rates, Poisson when flat, else hourly pi
   }
 }
 
+TEST_CASE("TrafficFromRates with --traffic counts: requests per sample step, rounded on the total") {
+  struct Case {
+    const char* name;
+    double sample_s;     // the rate metric's step
+    double count_step;   // --count-step (0: auto)
+    double rate;         // per pod, requests/s
+    int64_t want_step_s;
+    int64_t want_total;  // 2 pods over the hour
+  };
+  const Case cases[] = {{"auto step", 60, 0, 1.5, 60, 2 * 5400},
+                        {"a coarser step", 60, 300, 1.5, 300, 2 * 5400},
+                        {"a finer step is raised to the samples", 300, 60, 0.25, 300, 2 * 900},
+                        {"fractions carried, not lost", 60, 0, 1.0 / 70, 60, 103}};
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    Imported im;
+    im.objects.nodes = {GpuNode("n0", "a")};
+    im.objects.pods = {GpuPod("a", "n0", 0), GpuPod("b", "n0", 1)};
+    im.Run();
+    Metrics mx;
+    for (const char* pod : {"a", "b"}) {
+      PodRate r;
+      r.pod = {"team", pod};
+      for (double t = 0; t < 3600; t += c.sample_s) {
+        r.times.push_back(t);
+        r.rate.push_back(c.rate);
+      }
+      mx.rates.push_back(r);
+    }
+    ImportOptions options;
+    options.window_end = 3600;
+    options.traffic_counts = true;
+    options.count_step_s = c.count_step;
+    KnownPods known(im.pods);
+    RateIndex rates = IndexRates(mx, im.pods, known, im.model.workloads.size());
+    rates.of_workload[0].push_back(rates.of_workload[1].front());
+    rates.of_workload[1].clear();
+    TrafficFromRates(rates, options, im.model);
+    const Traffic& t = im.model.workloads[0].spec.traffic;
+    REQUIRE(t.kind == ArrivalKind::kCounts);
+    CHECK(t.counts.step == c.want_step_s * kNanosPerSecond);
+    CHECK(t.counts.values.size() == static_cast<size_t>(3600 / c.want_step_s));
+    int64_t total = 0;
+    for (int64_t n : t.counts.values) total += n;
+    CHECK(total == c.want_total);
+    CHECK(im.model.warnings.size() == (c.count_step > 0 && c.count_step < c.sample_s ? 1u : 0u));
+  }
+}
+
 TEST_CASE("FitWork and DefaultWork: fitted where a card is linear, else the default") {
   struct Case {
     const char* name;

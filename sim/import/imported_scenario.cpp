@@ -209,6 +209,11 @@ Traffic Converter::TrafficOf(const Traffic& t) const {
     out.rate = WrittenRate(t.rate);
     return out;
   }
+  if (t.kind == ArrivalKind::kCounts) {  // whole numbers and a step the writer writes exactly
+    out.counts = t.counts;
+    out.counts.step = WrittenDuration(static_cast<double>(t.counts.step) / kNanosPerSecond);
+    return out;
+  }
   for (const RatePoint& p : t.pieces)
     out.pieces.push_back(
         {WrittenDuration(static_cast<double>(p.at) / kNanosPerSecond), WrittenRate(p.rate)});

@@ -232,6 +232,23 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
     const Traffic& t = w.traffic;
     if (t.kind == ArrivalKind::kPoisson) {
       o.Line(4, "traffic: {rate: " + ScenarioRate(t.rate) + "}", Note(iw, "traffic"));
+    } else if (t.kind == ArrivalKind::kCounts) {
+      o.Comment(4, Note(iw, "traffic"));
+      o.Line(4, "traffic:");
+      o.Line(6, "counts:");
+      o.Line(8, "step: " + ScenarioDuration(static_cast<double>(t.counts.step) / kNanosPerSecond));
+      // One flow list, twenty counts a line: a week at one minute stays a readable 504 lines.
+      const std::vector<int64_t>& values = t.counts.values;
+      for (size_t i = 0; i < values.size() || i == 0; i += 20) {
+        std::string line = i == 0 ? "values: [" : "";
+        const size_t end = std::min(i + 20, values.size());
+        for (size_t k = i; k < end; ++k) {
+          if (k > i) line += ", ";
+          line += std::to_string(values[k]);
+        }
+        line += end < values.size() ? "," : "]";
+        o.Line(i == 0 ? 8 : 10, line);
+      }
     } else {
       o.Comment(4, Note(iw, "traffic"));
       o.Line(4, "traffic:");

@@ -36,6 +36,8 @@ struct ImportArgs {
   std::string overlay;
   std::string window = "7d";
   std::string piece = "1h";
+  std::string traffic = "pieces";
+  std::string count_step = "auto";
   std::string mem_metric;
   std::string rate_metric;
   std::vector<std::string> probe_rules;
@@ -116,6 +118,10 @@ int RunImport(const ImportArgs& args) {
   std::string error;
   if (!ParseWindow("--window", args.window, &window_s, &error)) return BadInput(error);
   if (!ParseWindow("--piece", args.piece, &options.piece_s, &error)) return BadInput(error);
+  options.traffic_counts = args.traffic == "counts";
+  if (args.count_step != "auto" &&
+      !ParseWindow("--count-step", args.count_step, &options.count_step_s, &error))
+    return BadInput(error);
   for (const std::string& text : args.probe_rules) {
     Expected<ProbeRule> rule = ParseProbeRule(text);
     if (!rule) return BadInput(rule.error().ToString());
@@ -224,6 +230,15 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--window", args->window, "metrics window ending at the last sample (7d, 36h)")
       ->capture_default_str();
   cmd->add_option("--piece", args->piece, "length of a piecewise traffic piece")
+      ->capture_default_str();
+  cmd->add_option("--traffic", args->traffic,
+                  "pieces: Poisson per --piece (rate or piecewise); counts: the recorded requests "
+                  "per --count-step, replayed exactly (traffic: {counts: ...})")
+      ->check(CLI::IsMember({"pieces", "counts"}))
+      ->capture_default_str();
+  cmd->add_option("--count-step", args->count_step,
+                  "interval of --traffic counts; auto: the rate metric's sample step (a finer step is "
+                  "raised to it)")
       ->capture_default_str();
   cmd->add_option("--mem-metric", args->mem_metric,
                   "per-pod GPU memory metric (MiB), instead of the DCGM detection");
