@@ -50,8 +50,9 @@ void BM_CapacityPlanGrid(benchmark::State& state) {
   options.replications = 3;
   options.threads = static_cast<int>(state.range(0));
   options.prices = &*prices;
-  if (auto error = knobsim::ResolvePlanOptions(*scenario, &options)) {
-    state.SkipWithError(error->c_str());
+  if (const knobsim::Status resolved = knobsim::ResolvePlanOptions(*scenario, &options);
+      !resolved) {
+    state.SkipWithError(resolved.ToString().c_str());
     return;
   }
   int feasible = 0, sizes = 0, cells = 0;

@@ -3,8 +3,13 @@
 // Every reader reports bad input as one of these: the file, the 1-based line (0 when unknown),
 // the field path inside the document (`workloads[2].gpu_mem`), what is wrong and, when we can
 // guess, a hint (`did you mean 4Gi?`). The command line prints it and exits with status 2.
+//
+// The failure convention of the whole tree: a call that makes a value returns Expected<T>; a
+// call that only checks or writes returns Status (ok, or the InputError). Nothing returns
+// std::optional<InputError> or an optional message as its error.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -40,6 +45,33 @@ class Expected {
 
  private:
   std::variant<T, InputError> v_;
+};
+
+// Ok, or the InputError that stopped a call that returns nothing.
+class Status {
+ public:
+  Status() = default;                                     // ok
+  Status(InputError error) : error_(std::move(error)) {}  // NOLINT: implicit by design
+  static Status Ok() { return {}; }
+  // A failure that is only `message`, with no file, line or field behind it (a command-line
+  // option's check): ToString() is the message alone, not "<input>: message".
+  static Status Failure(std::string message) {
+    Status s(InputError{"", 0, "", std::move(message), ""});
+    s.message_only_ = true;
+    return s;
+  }
+  bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const InputError& error() const { return *error_; }
+  // "" when ok; a Failure's message; else the error's ToString().
+  std::string ToString() const {
+    if (ok()) return std::string();
+    return message_only_ ? error_->message : error_->ToString();
+  }
+
+ private:
+  std::optional<InputError> error_;
+  bool message_only_ = false;
 };
 
 }  // namespace knobsim

@@ -77,6 +77,19 @@ inline constexpr const char* kGpuCoreResource = "aliyun.com/gpu-core.percentage"
 inline constexpr const char* kGpuCountResource = "aliyun.com/gpu-count";
 inline constexpr const char* kNvidiaGpuResource = "nvidia.com/gpu";
 
+// Node labels with a meaning here: the well-known Kubernetes keys and ACK's GPU-sharing labels
+// (semantics.md §1.2).
+inline constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
+inline constexpr const char* kZoneLabel = "topology.kubernetes.io/zone";
+inline constexpr const char* kInstanceTypeLabel = "node.kubernetes.io/instance-type";
+inline constexpr const char* kGpuScheduleLabel = "ack.node.gpu.schedule";    // cgpu | share | ...
+inline constexpr const char* kGpuPlacementLabel = "ack.node.gpu.placement";  // binpack | spread
+inline constexpr const char* kGpuMaxPodLabel = "ack.node.gpu.max-pod";       // pods per card
+inline constexpr const char* kCgpuDisableIsolationLabel = "cgpu.disable.isolation";
+inline constexpr const char* kGpuModelLabel = "aliyun.accelerator/nvidia_name";
+inline constexpr const char* kGpuCountLabel = "aliyun.accelerator/nvidia_count";
+inline constexpr const char* kGpuMemoryLabel = "aliyun.accelerator/nvidia_mem";  // "<MiB>MiB"
+
 struct ContainerImage {
   std::vector<std::string> names;  // as in node.status.images[].names
   int64_t size_bytes = 0;

@@ -139,6 +139,46 @@ VariantSummary SummarizeVariant(std::string name, std::string description, const
   return v;
 }
 
+void RunJobs(int count, int threads, const std::function<void(int job)>& job,
+             const ProgressFn& progress) {
+  std::vector<std::exception_ptr> failures(std::max(0, count));
+  int done = 0;
+#ifdef _OPENMP
+  if (threads <= 0) threads = omp_get_max_threads();
+#endif
+  threads = std::clamp(threads, 1, std::max(1, count));
+
+  // Nothing may escape an OpenMP region: each job's exception is kept at its index.
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic) num_threads(threads)
+#endif
+  for (int j = 0; j < count; ++j) {
+    try {
+      job(j);
+    } catch (...) {
+      failures[j] = std::current_exception();
+    }
+#ifdef _OPENMP
+#pragma omp critical(knobsim_run_set_progress)
+#endif
+    {
+      ++done;
+      if (progress) {
+        try {
+          progress(done, count);
+        } catch (...) {
+          // A progress display that fails must not lose the runs.
+        }
+      }
+    }
+  }
+  (void)threads;  // unused without OpenMP
+
+  for (const std::exception_ptr& e : failures) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
 RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
   if (options.replications < 1) throw std::invalid_argument("replications must be at least 1");
 
@@ -166,50 +206,17 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
   const int reps = options.replications;
   const int total = static_cast<int>(plan.size()) * reps;
   std::vector<RunResult> results(total);
-  std::vector<std::exception_ptr> failures(total);
   const SimulateFn simulate =
       options.simulate
           ? options.simulate
           : SimulateFn([](const Scenario& s, uint64_t seed) { return Simulate(s, seed); });
-  int done = 0;
-
-  int threads = options.threads;
-#ifdef _OPENMP
-  if (threads <= 0) threads = omp_get_max_threads();
-#endif
-  threads = std::clamp(threads, 1, std::max(1, total));
-
-  // Nothing may escape an OpenMP region: each job's exception is kept at its index.
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic) num_threads(threads)
-#endif
-  for (int job = 0; job < total; ++job) {
-    const Planned& p = plan[job / reps];
-    const int rep = job % reps;
-    try {
-      results[job] = simulate(p.scenario, ReplicationSeed(options.seed, rep));
-    } catch (...) {
-      failures[job] = std::current_exception();
-    }
-#ifdef _OPENMP
-#pragma omp critical(knobsim_run_set_progress)
-#endif
-    {
-      ++done;
-      if (options.progress) {
-        try {
-          options.progress(done, total);
-        } catch (...) {
-          // A progress display that fails must not lose the runs.
-        }
-      }
-    }
-  }
-  (void)threads;  // unused without OpenMP
-
-  for (const std::exception_ptr& e : failures) {
-    if (e) std::rethrow_exception(e);
-  }
+  RunJobs(
+      total, options.threads,
+      [&](int job) {
+        results[job] =
+            simulate(plan[job / reps].scenario, ReplicationSeed(options.seed, job % reps));
+      },
+      options.progress);
 
   RunSetResult out;
   out.scenario = scenario.name;

@@ -96,6 +96,16 @@ struct RunSetResult {
   std::vector<VariantSummary> variants;  // base first, then the requested variants in order
 };
 
+// The parallel job loop of RunSet, for every sweep of independent jobs (RunSet, a shard of one):
+// runs job(0) .. job(count - 1) once each on `threads` OpenMP threads (0 = the OpenMP default;
+// never more than `count`), in any order, and calls `progress(done, count)` after each job, one
+// call at a time (a progress that throws is ignored). A job's exception never leaves the
+// parallel region: each is kept at its job's index, and once every job has run the first by index
+// is rethrown, so which failure is reported does not depend on the thread count. `job` must
+// store its result at its index, never append.
+void RunJobs(int count, int threads, const std::function<void(int job)>& job,
+             const ProgressFn& progress = {});
+
 // The variant of `scenario` named `name`; nullptr when there is none.
 const Variant* FindVariant(const Scenario& scenario, std::string_view name);
 

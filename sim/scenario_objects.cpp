@@ -39,11 +39,11 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
   if (ordinal < static_cast<int>(pool.nodes.size())) {
     for (const auto& [key, value] : pool.nodes[ordinal].labels) node.labels[key] = value;
   }
-  node.labels["kubernetes.io/hostname"] = node.name;
+  node.labels[kHostnameLabel] = node.name;
   if (std::string zone = PoolNodeZone(pool, ordinal); !zone.empty()) {
-    node.labels["topology.kubernetes.io/zone"] = std::move(zone);
+    node.labels[kZoneLabel] = std::move(zone);
   }
-  if (!pool.instance_type.empty()) node.labels["node.kubernetes.io/instance-type"] = pool.instance_type;
+  if (!pool.instance_type.empty()) node.labels[kInstanceTypeLabel] = pool.instance_type;
   node.taints = pool.taints;
   ResourceList& alloc = node.allocatable;
   alloc["cpu"] = pool.cpu_milli;
@@ -54,9 +54,9 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
     node.gpu_cards = pool.gpus_per_node;
     node.interconnect = gpu->interconnect;
     node.gpu_schedule = ScheduleLabel(pool.schedule);
-    node.labels["aliyun.accelerator/nvidia_name"] = gpu->name;
-    node.labels["aliyun.accelerator/nvidia_count"] = std::to_string(pool.gpus_per_node);
-    node.labels["aliyun.accelerator/nvidia_mem"] = std::to_string(gpu->memory_mib) + "MiB";
+    node.labels[kGpuModelLabel] = gpu->name;
+    node.labels[kGpuCountLabel] = std::to_string(pool.gpus_per_node);
+    node.labels[kGpuMemoryLabel] = std::to_string(gpu->memory_mib) + "MiB";
     if (pool.schedule == GpuSchedule::kDefault) {
       alloc[kNvidiaGpuResource] = pool.gpus_per_node;
     } else {

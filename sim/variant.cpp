@@ -57,7 +57,7 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
         for (int i = 0; i < pool.count; ++i) replaced_nodes.insert(PoolNodeName(pool, i));
       }
       pool.placement = *placement;
-      pool.labels["ack.node.gpu.placement"] = *placement;
+      pool.labels[kGpuPlacementLabel] = *placement;
     }
     if (const auto* isolation = Lookup(variant.memory_isolation, pool.name)) {
       SetIsolation(pool, *isolation);

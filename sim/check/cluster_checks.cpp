@@ -9,6 +9,7 @@
 #include "sim/check/disruption_budget.h"
 #include "sim/results.h"
 #include "sim/engine/simulation.h"
+#include "sim/text.h"
 #include "sim/variant.h"
 
 namespace knobsim {
@@ -39,18 +40,6 @@ int CheckReport::Count(Severity s) const {
 namespace {
 
 std::string Mib(double mib) { return std::to_string(static_cast<int64_t>(std::llround(mib))) + " MiB"; }
-
-std::string Percent(double ratio) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.0f %%", 100 * ratio);
-  return buf;
-}
-
-std::string Join(const std::vector<std::string>& parts, const char* sep = ", ") {
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
-  return out;
-}
 
 std::string Clock(SimTime t) {
   const int64_t s = t / kNanosPerSecond;
@@ -149,11 +138,14 @@ void QuotaVsPeak(const CheckInput& in, const CheckOptions& o, const ConsequenceR
     f.severity = ratio >= o.critical_ratio ? Severity::kCritical : Severity::kWarning;
     f.objects = {PodRef(p)};
     const int per_card = node ? UnitsForPeak(m.peak_mib, node->card_mib, node->card_units) : 0;
-    f.message = "peak GPU memory " + Mib(m.peak_mib) + " is " + Percent(ratio) + " of its visible quota " +
-                Mib(static_cast<double>(m.quota_mib)) + " (" + std::to_string(m.units) + " GiB" +
-                (node ? " of " + std::to_string(node->card_units) + " on " + node->gpu_type : std::string()) +
+    f.message = "peak GPU memory " + Mib(m.peak_mib) + " is " + Percent(ratio, 0, " %") +
+                " of its visible quota " + Mib(static_cast<double>(m.quota_mib)) + " (" +
+                std::to_string(m.units) + " GiB" +
+                (node ? " of " + std::to_string(node->card_units) + " on " + node->gpu_type
+                      : std::string()) +
                 (m.card >= 0 ? ", gpu " + std::to_string(m.card) : std::string()) +
-                (p.spec.node_name.empty() ? std::string() : ", node " + p.spec.node_name) + "); " + m.source;
+                (p.spec.node_name.empty() ? std::string() : ", node " + p.spec.node_name) + "); " +
+                m.source;
     if (node && per_card <= node->card_units && ratio >= o.critical_ratio)
       f.message += "; a quota of " + std::to_string(per_card * std::max(1, p.spec.gpu_count)) +
                    " (aliyun.com/gpu-mem) holds the peak";

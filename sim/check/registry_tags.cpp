@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/text.h"
+
 namespace knobsim {
 namespace {
 
@@ -86,11 +88,10 @@ Expected<RegistryTags> ParseRegistryTags(const std::string& text, const std::str
 }
 
 Expected<RegistryTags> ReadRegistryTagsFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return InputError{path, 0, "", "cannot be read", "check the path given to --registry-tags"};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseRegistryTags(ss.str(), path);
+  const Expected<std::string> text = ReadFileText(path);
+  if (!text)
+    return InputError{path, 0, "", "cannot be read", "check the path given to --registry-tags"};
+  return ParseRegistryTags(*text, path);
 }
 
 }  // namespace knobsim

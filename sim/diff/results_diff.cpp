@@ -344,8 +344,7 @@ std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::
   return rules;
 }
 
-std::optional<std::string> CheckComparable(const Json& base, const Json& next,
-                                           const DiffOptions& options) {
+Status CheckComparable(const Json& base, const Json& next, const DiffOptions& options) {
   auto schema_major = [](const Json& doc) -> std::optional<std::string> {
     if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string()) return std::nullopt;
     const std::string schema = doc["schema"].get<std::string>();
@@ -354,21 +353,23 @@ std::optional<std::string> CheckComparable(const Json& base, const Json& next,
     return major.substr(0, major.find('.'));
   };
   const auto a = schema_major(base), b = schema_major(next);
-  if (!a) return std::string("BASE is not a knobsim results document (knobsim run/whatif --json)");
-  if (!b) return std::string("NEW is not a knobsim results document (knobsim run/whatif --json)");
+  if (!a)
+    return Status::Failure("BASE is not a knobsim results document (knobsim run/whatif --json)");
+  if (!b)
+    return Status::Failure("NEW is not a knobsim results document (knobsim run/whatif --json)");
   if (*a != *b)
-    return "different schema major versions (knobsim.results/v" + *a + " and v" + *b +
-           "): rerun both with one knobsim";
+    return Status::Failure("different schema major versions (knobsim.results/v" + *a + " and v" +
+                           *b + "): rerun both with one knobsim");
   const std::string sa = base.value("scenario", std::string());
   const std::string sb = next.value("scenario", std::string());
   if (sa != sb && !options.allow_scenario_change)
-    return "different scenarios (\"" + sa + "\" and \"" + sb +
-           "\"); pass --allow-scenario-change if that is meant";
+    return Status::Failure("different scenarios (\"" + sa + "\" and \"" + sb +
+                           "\"); pass --allow-scenario-change if that is meant");
   for (const std::string& v : options.variants) {
-    if (!FindVariant(base, v)) return "variant \"" + v + "\" is not in BASE";
-    if (!FindVariant(next, v)) return "variant \"" + v + "\" is not in NEW";
+    if (!FindVariant(base, v)) return Status::Failure("variant \"" + v + "\" is not in BASE");
+    if (!FindVariant(next, v)) return Status::Failure("variant \"" + v + "\" is not in NEW");
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
 DiffReport DiffResults(const Json& base, const Json& next, const DiffOptions& options) {

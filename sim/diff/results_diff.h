@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/input_error.h"
+
 namespace knobsim {
 
 // One regression rule, written `metric:threshold`, e.g. `p99:+10%`, `errors:+0`, `busy:-5pp`,
@@ -65,12 +67,11 @@ struct DiffOptions {
   std::vector<std::string> variants;  // empty: every variant in both files
 };
 
-// Why the two documents cannot be compared (exit 2), or nullopt: not results documents, a
-// different schema major version, different scenarios without allow_scenario_change, a named
-// variant missing from one of them.
-std::optional<std::string> CheckComparable(const nlohmann::ordered_json& base,
-                                           const nlohmann::ordered_json& next,
-                                           const DiffOptions& options);
+// Ok, or why the two documents cannot be compared (exit 2; a failure that is only a message):
+// not results documents, a different schema major version, different scenarios without
+// allow_scenario_change, a named variant missing from one of them.
+Status CheckComparable(const nlohmann::ordered_json& base, const nlohmann::ordered_json& next,
+                       const DiffOptions& options);
 
 // Compares two comparable documents (CheckComparable first).
 DiffReport DiffResults(const nlohmann::ordered_json& base, const nlohmann::ordered_json& next,

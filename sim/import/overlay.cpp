@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/io/scenario_reader.h"
+#include "sim/text.h"
 
 namespace knobsim {
 
@@ -180,16 +181,14 @@ Expected<std::string> ApplyOverlay(const std::string& scenario_yaml,
 
 Expected<std::string> ApplyOverlayFile(const std::string& scenario_yaml,
                                        const std::string& overlay_path) {
-  std::ifstream in(overlay_path, std::ios::binary);
-  if (!in) {
+  const Expected<std::string> overlay = ReadFileText(overlay_path);
+  if (!overlay) {
     InputError e;
     e.file = overlay_path;
     e.message = "cannot open the overlay";
     return e;
   }
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ApplyOverlay(scenario_yaml, ss.str(), overlay_path);
+  return ApplyOverlay(scenario_yaml, *overlay, overlay_path);
 }
 
 }  // namespace knobsim

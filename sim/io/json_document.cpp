@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sim/text.h"
+
 namespace knobsim {
 
 Expected<nlohmann::ordered_json> ParseJsonDocument(const std::string& text, const std::string& file) {
@@ -29,11 +31,15 @@ Expected<nlohmann::ordered_json> ParseJsonDocument(const std::string& text, cons
 }
 
 Expected<nlohmann::ordered_json> ReadJsonDocument(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return InputError{path, 0, "", std::string("cannot read file: ") + std::strerror(errno), ""};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ParseJsonDocument(text.str(), path);
+  Expected<std::string> text = ReadFileText(path);
+  if (!text) {
+    // This reader has always said "cannot read file: <reason>"; the reason is ReadFileText's.
+    InputError e = text.error();
+    e.message =
+        "cannot read file" + e.message.substr(std::string_view("cannot read the file").size());
+    return e;
+  }
+  return ParseJsonDocument(*text, path);
 }
 
 }  // namespace knobsim

@@ -9,6 +9,7 @@
 
 #include "sim/io/quantity.h"
 #include "sim/io/yaml_fields.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -175,7 +176,7 @@ Expected<PriceBook> ReadPriceString(const std::string& yaml, const std::string& 
 }
 
 Expected<PriceBook> ReadPriceFile(const std::string& path) {
-  Expected<std::string> text = ReadYamlFile(path);
+  Expected<std::string> text = ReadFileText(path);
   if (!text.ok()) return text.error();
   return ReadPriceString(*text, path);
 }

@@ -10,6 +10,8 @@
 #include <tuple>
 #include <utility>
 
+#include "sim/text.h"
+
 namespace knobsim {
 namespace {
 
@@ -138,15 +140,6 @@ void FillCard(CardKey& into, const CardKey& from) {
   if (into.node.empty()) into.node = from.node;
   if (into.gpu.empty()) into.gpu = from.gpu;
   if (into.uuid.empty()) into.uuid = from.uuid;
-}
-
-std::string Join(const std::vector<std::string>& items, std::string_view sep = ", ") {
-  std::string out;
-  for (const std::string& s : items) {
-    if (!out.empty()) out.append(sep);
-    out.append(s);
-  }
-  return out;
 }
 
 std::string Plural(size_t n, std::string_view one, std::string_view many) {

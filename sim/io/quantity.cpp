@@ -6,17 +6,10 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/text.h"
+
 namespace knobsim {
 namespace {
-
-// Appends rather than concatenates: GCC 12 warns falsely (-Wrestrict, PR 105651) on
-// `"\"" + std::string(text)` at -O3.
-std::string Quote(std::string_view text) {
-  std::string quoted(1, '"');
-  quoted.append(text);
-  quoted.push_back('"');
-  return quoted;
-}
 
 template <class T>
 Parsed<T> Value(T value) {

@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "sim/text.h"
+
 namespace knobsim {
 namespace {
 
@@ -165,10 +167,7 @@ TEST_CASE("WriteFileAtomically: replaces the file, leaves no temporary, keeps it
   const std::string path = (dir / "out.json").string();
   REQUIRE_FALSE(WriteFileAtomically(path, "old\n").has_value());
   REQUIRE_FALSE(WriteFileAtomically(path, "new\n").has_value());
-  std::ifstream in(path);
-  std::stringstream got;
-  got << in.rdbuf();
-  CHECK(got.str() == "new\n");
+  CHECK(*ReadFileText(path) == "new\n");
   CHECK(std::distance(std::filesystem::directory_iterator(dir),
                       std::filesystem::directory_iterator()) == 1);
   auto err = WriteFileAtomically((dir / "missing" / "out.json").string(), "x");

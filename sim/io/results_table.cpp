@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "sim/text.h"
+
 namespace knobsim {
 
 namespace {
@@ -55,14 +57,13 @@ std::string Real(const MeanCi& m, bool replicated) {
   return Num(m.mean) + " ±" + Num(m.half_width);
 }
 
-std::string Percent(double fraction) {
-  if (!std::isfinite(fraction)) return std::string(kNone);
-  return fmt::format("{:.1f}%", fraction * 100);
+std::string PercentOrNone(double fraction) {
+  return std::isfinite(fraction) ? Percent(fraction) : std::string(kNone);
 }
 
 std::string PercentCi(const MeanCi& m, bool replicated) {
-  if (!replicated) return Percent(m.mean);
-  return Percent(m.mean) + " ±" + fmt::format("{:.1f}", m.half_width * 100);
+  if (!replicated) return PercentOrNone(m.mean);
+  return PercentOrNone(m.mean) + " ±" + fmt::format("{:.1f}", m.half_width * 100);
 }
 
 // Card percentages, compact: 62, 7.5, 0.
@@ -71,15 +72,6 @@ std::string ShortPercent(double fraction) {
   const double p = fraction * 100;
   if (std::fabs(p) < 0.05) return "0";
   return std::fabs(p) >= 10 || p == 0 ? fmt::format("{:.0f}", p) : fmt::format("{:.1f}", p);
-}
-
-std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
-  std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) s += separator;
-    s += parts[i];
-  }
-  return s;
 }
 
 std::string Plural(int n, std::string_view what) {
@@ -250,7 +242,7 @@ void AddCluster(const RunSetResult& r, Grid& g) {
   };
   row("gpu-mem allocated (units)", [](const ClusterResult& c) {
     return fmt::format("{}/{} ({})", c.gpu_mem_allocated_units, c.gpu_mem_total_units,
-                       Percent(c.allocation_ratio));
+                       PercentOrNone(c.allocation_ratio));
   });
   row("pending pods", [](const ClusterResult& c) { return fmt::format("{}", c.pending_pods); });
   row("fake-Ready pods",
@@ -262,7 +254,7 @@ void AddCluster(const RunSetResult& r, Grid& g) {
   std::vector<std::string> frag;
   for (const VariantSummary& v : vs) {
     const FragmentationResult& f = v.fragmentation;
-    frag.push_back(f.idle_milli > 0 ? fmt::format("{} of idle", Percent(f.frag_ratio))
+    frag.push_back(f.idle_milli > 0 ? fmt::format("{} of idle", PercentOrNone(f.frag_ratio))
                                     : std::string(kNone));
   }
   g.Values("  GPU fragmentation (FGD)", std::move(frag));
@@ -460,7 +452,7 @@ std::string ChangeSummary(const VariantSummary& base, const VariantSummary& vari
 
   const double eb = ErrorFraction(base), ev = ErrorFraction(variant);
   if (std::fabs(ev - eb) >= 0.0005) {
-    parts.push_back(fmt::format("errors {} → {}", Percent(eb), Percent(ev)));
+    parts.push_back(fmt::format("errors {} → {}", PercentOrNone(eb), PercentOrNone(ev)));
   }
   const int sb = SloMet(base), sv = SloMet(variant);
   if (sb != sv) {
@@ -487,12 +479,12 @@ std::string ChangeSummary(const VariantSummary& base, const VariantSummary& vari
   const double fb = MeanCardField(base, &CardStats::effective);
   const double fv = MeanCardField(variant, &CardStats::effective);
   if (std::fabs(fv - fb) >= 0.01) {
-    parts.push_back(fmt::format("GPU effective use {} → {}", Percent(fb), Percent(fv)));
+    parts.push_back(fmt::format("GPU effective use {} → {}", PercentOrNone(fb), PercentOrNone(fv)));
   }
   const double wb = MeanCardField(base, &CardStats::waste);
   const double wv = MeanCardField(variant, &CardStats::waste);
   if (std::fabs(wv - wb) >= 0.01) {
-    parts.push_back(fmt::format("capped waste {} → {}", Percent(wb), Percent(wv)));
+    parts.push_back(fmt::format("capped waste {} → {}", PercentOrNone(wb), PercentOrNone(wv)));
   }
 
   if (parts.empty()) return "no material change from base";

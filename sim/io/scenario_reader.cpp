@@ -19,23 +19,12 @@
 #include "sim/io/yaml_fields.h"
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/card_placement.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
 
-// Node labels with a meaning (semantics.md §1.2).
-constexpr std::string_view kScheduleLabel = "ack.node.gpu.schedule";
-constexpr std::string_view kPlacementLabel = "ack.node.gpu.placement";
-constexpr std::string_view kDisableIsolationLabel = "cgpu.disable.isolation";
-constexpr std::string_view kMaxPodLabel = "ack.node.gpu.max-pod";
-
 // ---- Small text helpers ------------------------------------------------------------------
-
-std::string Join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
-  return out;
-}
 
 std::string FormatDuration(SimTime ns) {
   const std::pair<SimTime, const char*> units[] = {{3600 * kNanosPerSecond, "h"},
@@ -270,28 +259,28 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
   const std::optional<Field> labels_field = s.Get("labels");
   if (labels_field) p.labels = StringMap(*labels_field);
   auto label_field = [&](std::string_view key) { return EntryOf(*labels_field, key); };
-  if (auto it = p.labels.find(std::string(kScheduleLabel)); it != p.labels.end()) {
-    p.schedule = Enum<GpuSchedule>(label_field(kScheduleLabel), "ack.node.gpu.schedule value",
+  if (auto it = p.labels.find(std::string(kGpuScheduleLabel)); it != p.labels.end()) {
+    p.schedule = Enum<GpuSchedule>(label_field(kGpuScheduleLabel), "ack.node.gpu.schedule value",
                                    {{"default", GpuSchedule::kDefault},
                                     {"share", GpuSchedule::kShare},
                                     {"cgpu", GpuSchedule::kCgpu},
                                     {"core_mem", GpuSchedule::kCoreMem}});
   } else if (!p.gpu_type.empty()) {
     p.schedule = GpuSchedule::kCgpu;
-    p.labels[std::string(kScheduleLabel)] = "cgpu";
+    p.labels[std::string(kGpuScheduleLabel)] = "cgpu";
   } else {
     p.schedule = GpuSchedule::kDefault;
   }
-  if (auto it = p.labels.find(std::string(kPlacementLabel)); it != p.labels.end()) {
-    p.placement = Placement(label_field(kPlacementLabel));
+  if (auto it = p.labels.find(std::string(kGpuPlacementLabel)); it != p.labels.end()) {
+    p.placement = Placement(label_field(kGpuPlacementLabel));
     it->second = p.placement;
   }
-  if (auto it = p.labels.find(std::string(kMaxPodLabel)); it != p.labels.end()) {
-    p.max_pods_per_card = Int(label_field(kMaxPodLabel), 1);
+  if (auto it = p.labels.find(std::string(kGpuMaxPodLabel)); it != p.labels.end()) {
+    p.max_pods_per_card = Int(label_field(kGpuMaxPodLabel), 1);
   }
   const bool module = !p.gpu_type.empty() &&
                       (p.schedule == GpuSchedule::kCgpu || p.schedule == GpuSchedule::kCoreMem);
-  auto disable = p.labels.find(std::string(kDisableIsolationLabel));
+  auto disable = p.labels.find(std::string(kCgpuDisableIsolationLabel));
   const bool disabled = disable != p.labels.end() && disable->second == "true";
   p.cgpu_active = module && !disabled;
   p.isolation = p.cgpu_active ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
@@ -309,7 +298,7 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
       }
       Fail(*v,
            "hard isolation needs cGPU, but ack.node.gpu.schedule is " +
-               p.labels[std::string(kScheduleLabel)],
+               p.labels[std::string(kGpuScheduleLabel)],
            "use ack.node.gpu.schedule cgpu or core_mem, or make memory_isolation soft");
     }
   }
@@ -1221,7 +1210,7 @@ Expected<Scenario> ReadScenarioString(const std::string& yaml, const std::string
 }
 
 Expected<Scenario> ReadScenarioFile(const std::string& path) {
-  Expected<std::string> text = ReadYamlFile(path);
+  Expected<std::string> text = ReadFileText(path);
   if (!text.ok()) return text.error();
   return ReadScenarioString(*text, path);
 }

@@ -14,6 +14,7 @@
 #include "sim/io/json_numbers.h"
 #include "sim/io/run_result_json.h"
 #include "sim/random_stream.h"
+#include "sim/text.h"
 #include "sim/variant.h"
 
 namespace knobsim {
@@ -189,13 +190,10 @@ std::string ContentHash(std::string_view bytes) {
   return fmt::format("fnv1a64:{:016x}", HashName(bytes));
 }
 
-std::optional<std::string> FileHash(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return ContentHash(bytes.str());
+Expected<std::string> FileHash(const std::string& path) {
+  const Expected<std::string> bytes = ReadFileText(path);
+  if (!bytes) return bytes.error();
+  return ContentHash(*bytes);
 }
 
 RunSweepIdentity MakeRunSweepIdentity(const Scenario& scenario, std::string_view scenario_bytes,

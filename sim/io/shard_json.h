@@ -69,8 +69,8 @@ struct RunShardDocument {
 // against mix-ups, not against forgery.)
 std::string ContentHash(std::string_view bytes);
 
-// ContentHash of the file at `path`; nullopt when it cannot be read.
-std::optional<std::string> FileHash(const std::string& path);
+// ContentHash of the file at `path`; ReadFileText's error when it cannot be read.
+Expected<std::string> FileHash(const std::string& path);
 
 // The identity of a run set of `scenario` (after the command line's overrides) running
 // `variants` (RunSet's names: "base" and repeats are skipped, every other name must exist).

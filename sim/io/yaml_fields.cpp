@@ -3,14 +3,12 @@
 #include <yaml-cpp/eventhandler.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "sim/io/spelling.h"
+#include "sim/text.h"
 
 namespace knobsim {
 int LineOf(const YAML::Node& node, int fallback) {
@@ -33,12 +31,6 @@ std::string Describe(const YAML::Node& node) {
 
 // Appends rather than concatenates: GCC 12 warns falsely (-Wrestrict, PR 105651) on
 // `"\"" + std::string(text)` at -O3.
-std::string Quote(std::string_view text) {
-  std::string quoted(1, '"');
-  quoted.append(text);
-  quoted.push_back('"');
-  return quoted;
-}
 
 std::string MessageNumber(double v) {
   std::ostringstream out;
@@ -295,18 +287,6 @@ Expected<YAML::Node> LoadSingleYamlDocument(const std::string& text, const std::
                       std::string(kind.second_document_hint)};
   }
   return documents[0];
-}
-
-Expected<std::string> ReadYamlFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return InputError{path, 0, "", std::string("cannot read the file: ") + std::strerror(errno),
-                      ""};
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return InputError{path, 0, "", "cannot read the file", ""};
-  return text.str();
 }
 
 }  // namespace knobsim

@@ -45,9 +45,6 @@ int LineOf(const YAML::Node& node, int fallback);
 // How messages name a value: a scalar in quotes, else "a list", "a mapping" or "nothing".
 std::string Describe(const YAML::Node& node);
 
-// `text` in double quotes, as messages show values.
-std::string Quote(std::string_view text);
-
 // A number as messages show it: an ostream's default, six significant digits (`0.5`, `1e+12`).
 std::string MessageNumber(double v);
 
@@ -147,10 +144,6 @@ struct YamlFileKind {
 // content (empty ones are harmless).
 Expected<YAML::Node> LoadSingleYamlDocument(const std::string& text, const std::string& file,
                                             const YamlFileKind& kind);
-
-// The text of the file at `path`, or an error naming `path` as given ("cannot read the file:
-// No such file or directory").
-Expected<std::string> ReadYamlFile(const std::string& path);
 
 // ---- Implementation details ----------------------------------------------------------------
 

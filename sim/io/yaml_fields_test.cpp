@@ -10,6 +10,8 @@
 #include <fstream>
 #include <string>
 
+#include "sim/text.h"
+
 namespace knobsim {
 namespace {
 
@@ -230,24 +232,6 @@ TEST_CASE("a second document with content is an error at its value or at its sep
   Expected<YAML::Node> root = LoadSingleYamlDocument("a: 1\n---\n---\n~\n", "f.yaml", kThing);
   REQUIRE(root.ok());
   CHECK(root->IsMap());
-}
-
-TEST_CASE("a file that cannot be read is an error naming the path as given") {
-  Expected<std::string> missing = ReadYamlFile("/nonexistent/f.yaml");
-  REQUIRE_FALSE(missing.ok());
-  CHECK(missing.error().ToString() ==
-        "/nonexistent/f.yaml: cannot read the file: No such file or directory");
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("knobsim_yaml_fields_test." + std::to_string(::getpid()) + ".yaml"))
-                               .string();
-  {
-    std::ofstream out(path, std::ios::binary);
-    out << "a: 1\r\nb: 2\n";
-  }
-  Expected<std::string> text = ReadYamlFile(path);
-  std::remove(path.c_str());
-  REQUIRE(text.ok());
-  CHECK(*text == "a: 1\r\nb: 2\n");  // bytes as written
 }
 
 TEST_CASE("Catch passes a value through and turns a failure into the error") {

@@ -214,7 +214,7 @@ class Planner {
                          const std::vector<int>& replicas) const;
   const Evaluation& Evaluate(int group, const Cell& cell, int density, int nodes);
   GroupAnswer Search(int group, const Cell& cell, int density, std::vector<PlanSearchStep>* log);
-  std::optional<std::string> PriceProblem(const Cell& cell) const;
+  Status PriceProblem(const Cell& cell) const;
 
   const Scenario& s_;
   const PlanOptions& o_;
@@ -225,23 +225,23 @@ class Planner {
   std::set<std::tuple<int, int, int>> logged_;  // (group, density, cell) searches logged
 };
 
-std::optional<std::string> Planner::PriceProblem(const Cell& cell) const {
-  if (o_.prices == nullptr) return std::nullopt;
+Status Planner::PriceProblem(const Cell& cell) const {
+  if (o_.prices == nullptr) return Status::Ok();
   for (const Group& g : groups_) {
     for (int p : g.pools) {
       const int gpus = s_.node_pools[p].gpus_per_node;
       const InstancePrice* inst = InstanceFor(o_, *cell.gpu, gpus);
       if (inst == nullptr) {
-        return "no instance with " + std::to_string(gpus) + " x " + cell.gpu->name + " in " +
-               o_.prices->file;
+        return Status::Failure("no instance with " + std::to_string(gpus) + " x " + cell.gpu->name +
+                               " in " + o_.prices->file);
       }
       if (!PriceOf(*inst, cell.pricing)) {
-        return "no " + cell.pricing + " price for " + inst->instance_type + " in " +
-               o_.prices->file;
+        return Status::Failure("no " + cell.pricing + " price for " + inst->instance_type + " in " +
+                               o_.prices->file);
       }
     }
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
 Scenario Planner::GroupScenario(const Group& g, const Cell& cell, int density, int nodes,
@@ -261,7 +261,7 @@ Scenario Planner::GroupScenario(const Group& g, const Cell& cell, int density, i
     pool.count = nodes;
     if (static_cast<int>(pool.nodes.size()) > nodes) pool.nodes.resize(nodes);
     pool.placement = cell.placement;
-    pool.labels["ack.node.gpu.placement"] = cell.placement;
+    pool.labels[kGpuPlacementLabel] = cell.placement;
     if (const InstancePrice* inst = InstanceFor(o_, *cell.gpu, pool.gpus_per_node)) {
       pool.instance_type = inst->instance_type;
       if (inst->cpu_milli > 0) pool.cpu_milli = inst->cpu_milli;
@@ -273,11 +273,11 @@ Scenario Planner::GroupScenario(const Group& g, const Cell& cell, int density, i
     }
     if (!g.whole) {
       pool.max_pods_per_card = density;
-      pool.labels["ack.node.gpu.max-pod"] = std::to_string(density);
+      pool.labels[kGpuMaxPodLabel] = std::to_string(density);
       if (UsesCores(cell, pool)) {
         cores = true;
         pool.schedule = GpuSchedule::kCoreMem;
-        pool.labels["ack.node.gpu.schedule"] = "core_mem";
+        pool.labels[kGpuScheduleLabel] = "core_mem";
       }
     }
     out.node_pools.push_back(std::move(pool));
@@ -428,8 +428,8 @@ PlanOption Planner::PlanCell(const Cell& cell) {
   opt.id = "x" + Number(cell.traffic) + "/" + cell.gpu->name + "/p" + std::to_string(cell.policy) +
            "/" + cell.placement + "/" + cell.pricing;
   if (o_.prices != nullptr) opt.currency = o_.prices->currency;
-  if (auto problem = PriceProblem(cell)) {
-    opt.reason = *problem;
+  if (Status problem = PriceProblem(cell); !problem) {
+    opt.reason = problem.error().message;
     return opt;
   }
 
@@ -670,18 +670,20 @@ double UpperBound(const std::vector<double>& values, double confidence) {
   return m.mean + StudentT(confidence, static_cast<int>(values.size()) - 1) * sd / std::sqrt(n);
 }
 
-std::optional<std::string> ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
-  if (o->traffic.empty()) return "--traffic: give at least one level";
+Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
+  if (o->traffic.empty()) return Status::Failure("--traffic: give at least one level");
   for (double t : o->traffic) {
-    if (!(t > 0) || !std::isfinite(t)) return "--traffic: " + Number(t) + " is not a positive multiple";
+    if (!(t > 0) || !std::isfinite(t))
+      return Status::Failure("--traffic: " + Number(t) + " is not a positive multiple");
   }
   std::vector<Group> groups;
   try {
     groups = GroupPools(s);
   } catch (const std::invalid_argument& e) {
-    return e.what();
+    return Status::Failure(e.what());
   }
-  if (groups.empty()) return "the scenario has no GPU workload on a GPU node pool: nothing to plan";
+  if (groups.empty())
+    return Status::Failure("the scenario has no GPU workload on a GPU node pool: nothing to plan");
   if (o->gpu_types.empty()) {
     for (const Group& g : groups) {
       for (int p : g.pools) {
@@ -697,14 +699,16 @@ std::optional<std::string> ResolvePlanOptions(const Scenario& s, PlanOptions* o)
       if (t == nullptr) {
         std::string known;
         for (const GpuType& k : s.catalog.types()) known += (known.empty() ? "" : ", ") + k.name;
-        return "--gpu-types: unknown GPU type \"" + name + "\"; known types: " + known;
+        return Status::Failure("--gpu-types: unknown GPU type \"" + name +
+                               "\"; known types: " + known);
       }
       name = t->name;
     }
   }
   if (o->policies.empty()) o->policies = {static_cast<int>(s.cluster.policy)};
   for (int p : o->policies) {
-    if (p < 0 || p > 5) return "--policies: " + std::to_string(p) + " is not a cGPU POLICY (0..5)";
+    if (p < 0 || p > 5)
+      return Status::Failure("--policies: " + std::to_string(p) + " is not a cGPU POLICY (0..5)");
   }
   if (o->placements.empty()) {
     for (const Group& g : groups) {
@@ -722,7 +726,7 @@ std::optional<std::string> ResolvePlanOptions(const Scenario& s, PlanOptions* o)
       if (!canonical) {
         std::string known;
         for (const std::string& k : PlacementNames()) known += (known.empty() ? "" : ", ") + k;
-        return "--placement: unknown placement \"" + name + "\"; one of " + known;
+        return Status::Failure("--placement: unknown placement \"" + name + "\"; one of " + known);
       }
       name = *canonical;
     }
@@ -730,31 +734,35 @@ std::optional<std::string> ResolvePlanOptions(const Scenario& s, PlanOptions* o)
   if (o->pricing.empty()) o->pricing = {"on_demand"};
   for (const std::string& k : o->pricing) {
     if (std::find(std::begin(kPricingKinds), std::end(kPricingKinds), k) == std::end(kPricingKinds)) {
-      return "--pricing: \"" + k + "\" is not one of on_demand, spot, reserved";
+      return Status::Failure("--pricing: \"" + k + "\" is not one of on_demand, spot, reserved");
     }
     if (k != "on_demand" && o->prices == nullptr) {
-      return "--pricing " + k + " needs a price file (--prices FILE)";
+      return Status::Failure("--pricing " + k + " needs a price file (--prices FILE)");
     }
   }
   auto has_duplicates = [](auto v) {
     std::sort(v.begin(), v.end());
     return std::adjacent_find(v.begin(), v.end()) != v.end();
   };
-  if (has_duplicates(o->traffic)) return "--traffic: a level is listed twice";
-  if (has_duplicates(o->gpu_types)) return "--gpu-types: a GPU type is listed twice";
-  if (has_duplicates(o->policies)) return "--policies: a POLICY is listed twice";
-  if (has_duplicates(o->placements)) return "--placement: a placement is listed twice";
-  if (has_duplicates(o->pricing)) return "--pricing: a kind is listed twice";
-  if (o->density < 0) return "--density: auto or a positive number of pods per card";
-  if (!(o->confidence > 0.5 && o->confidence < 1)) return "--confidence must be in (0.5, 1)";
-  if (o->replications < 1) return "--replications must be at least 1";
-  if (o->max_nodes < 1) return "--max-nodes must be at least 1";
-  if (o->max_density < 1) return "--max-density must be at least 1";
+  if (has_duplicates(o->traffic)) return Status::Failure("--traffic: a level is listed twice");
+  if (has_duplicates(o->gpu_types))
+    return Status::Failure("--gpu-types: a GPU type is listed twice");
+  if (has_duplicates(o->policies)) return Status::Failure("--policies: a POLICY is listed twice");
+  if (has_duplicates(o->placements))
+    return Status::Failure("--placement: a placement is listed twice");
+  if (has_duplicates(o->pricing)) return Status::Failure("--pricing: a kind is listed twice");
+  if (o->density < 0)
+    return Status::Failure("--density: auto or a positive number of pods per card");
+  if (!(o->confidence > 0.5 && o->confidence < 1))
+    return Status::Failure("--confidence must be in (0.5, 1)");
+  if (o->replications < 1) return Status::Failure("--replications must be at least 1");
+  if (o->max_nodes < 1) return Status::Failure("--max-nodes must be at least 1");
+  if (o->max_density < 1) return Status::Failure("--max-density must be at least 1");
   if (!(o->target_utilization > 0 && o->target_utilization <= 1)) {
-    return "the target utilization must be in (0, 1]";
+    return Status::Failure("the target utilization must be in (0, 1]");
   }
-  if (!(o->growth > 1)) return "the search growth factor must be above 1";
-  return std::nullopt;
+  if (!(o->growth > 1)) return Status::Failure("the search growth factor must be above 1");
+  return Status::Ok();
 }
 
 PlanResult RunPlan(const Scenario& scenario, const PlanOptions& options) {

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/input_error.h"
 #include "sim/io/price_reader.h"
 #include "sim/plan/capacity_search.h"
 #include "sim/run_set.h"
@@ -129,9 +130,9 @@ struct PlanResult {
   std::vector<PlanOption> options_planned;  // the owned cells, in grid order
 };
 
-// Fills the defaults of `options` from `scenario` and checks them; the message when they cannot
-// be used (an unknown GPU type, a policy out of range, spot without prices, ...).
-std::optional<std::string> ResolvePlanOptions(const Scenario& scenario, PlanOptions* options);
+// Fills the defaults of `options` from `scenario` and checks them; a failure (only a message)
+// when they cannot be used (an unknown GPU type, a policy out of range, spot without prices, ...).
+Status ResolvePlanOptions(const Scenario& scenario, PlanOptions* options);
 
 // Plans every owned cell. `options` must be resolved. Throws std::invalid_argument when the
 // scenario cannot be planned (a GPU workload no GPU pool can take, a pool mixing whole-card and

@@ -68,7 +68,7 @@ int Cards(const PlanOption& o) {
 }
 
 PlanResult Plan(const Scenario& s, PlanOptions o) {
-  REQUIRE_FALSE(ResolvePlanOptions(s, &o).has_value());
+  REQUIRE(ResolvePlanOptions(s, &o).ok());
   return RunPlan(s, o);
 }
 
@@ -307,16 +307,18 @@ TEST_CASE("plan options are checked before anything runs") {
   const Scenario s = OnePool();
   PlanOptions o;
   o.gpu_types = {"L40"};
-  CHECK(ResolvePlanOptions(s, &o)->find("unknown GPU type \"L40\"") != std::string::npos);
+  CHECK(ResolvePlanOptions(s, &o).error().message.find("unknown GPU type \"L40\"") !=
+        std::string::npos);
   o = {};
   o.policies = {7};
-  CHECK(*ResolvePlanOptions(s, &o) == "--policies: 7 is not a cGPU POLICY (0..5)");
+  CHECK(ResolvePlanOptions(s, &o).error().message == "--policies: 7 is not a cGPU POLICY (0..5)");
   o = {};
   o.pricing = {"spot"};
-  CHECK(*ResolvePlanOptions(s, &o) == "--pricing spot needs a price file (--prices FILE)");
+  CHECK(ResolvePlanOptions(s, &o).error().message ==
+        "--pricing spot needs a price file (--prices FILE)");
   o = {};
   o.placements = {"ack-spread"};
-  CHECK_FALSE(ResolvePlanOptions(s, &o).has_value());
+  CHECK(ResolvePlanOptions(s, &o).ok());
   CHECK(o.placements == std::vector<std::string>{"spread"});
   CHECK(o.gpu_types == std::vector<std::string>{"A10"});
   CHECK(o.policies == std::vector<int>{5});

@@ -6,15 +6,9 @@
 #include <map>
 #include <tuple>
 
-namespace knobsim::replay {
+#include "sim/text.h"
 
-std::optional<double> Median(std::vector<double> values) {
-  if (values.empty()) return std::nullopt;
-  std::sort(values.begin(), values.end());
-  const size_t n = values.size();
-  if (n % 2 == 1) return values[n / 2];
-  return (values[n / 2 - 1] + values[n / 2]) / 2;
-}
+namespace knobsim::replay {
 
 namespace {
 

@@ -23,9 +23,6 @@ struct MedianRow {
   std::optional<double> expected100, expected130;
 };
 
-// The median of the values (the mean of the middle two for an even count); empty for none.
-std::optional<double> Median(std::vector<double> values);
-
 // Medians of allocation rows per (workload, sc_policy), in row order; `expected` may be empty.
 std::vector<MedianRow> AllocationMedians(std::span<const ResultRow> allo,
                                          std::span<const ResultRow> expected);

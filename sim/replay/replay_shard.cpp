@@ -18,6 +18,7 @@
 #include "sim/io/results_json.h"
 #include "sim/replay/timed_output.h"
 #include "sim/scheduler/fgd/policy.h"
+#include "sim/text.h"
 
 namespace knobsim {
 
@@ -39,7 +40,7 @@ struct Bad {
   throw Bad{std::move(e)};
 }
 
-std::string Join(const std::string& dir, std::string_view name) {
+std::string PathIn(const std::string& dir, std::string_view name) {
   std::string path = dir;
   if (!path.empty() && path.back() != '/') path += '/';
   path.append(name);
@@ -142,12 +143,9 @@ ReplaySweepIdentity ReadIdentity(const Json& j, const std::string& file) {
 }
 
 std::string ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) Fail(path, "", "cannot read the file", "was the shard's run complete?");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (in.bad()) Fail(path, "", "cannot read the file");
-  return bytes.str();
+  Expected<std::string> bytes = ReadFileText(path);
+  if (!bytes) Fail(path, "", "cannot read the file", "was the shard's run complete?");
+  return std::move(*bytes);
 }
 
 }  // namespace
@@ -190,7 +188,7 @@ std::string ReplayShardManifestText(const ReplayShardManifest& m) {
 }
 
 Expected<ReplayShardManifest> ReadReplayShardManifest(const std::string& dir) {
-  const std::string file = Join(dir, kReplayShardManifest);
+  const std::string file = PathIn(dir, kReplayShardManifest);
   try {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) Fail(dir, "", "is not a directory");
@@ -245,13 +243,13 @@ Expected<ReplayMerge> MergeReplayShards(const std::vector<std::string>& dirs,
     const int n = shards[0].shard.count;
     std::vector<int> owner(static_cast<size_t>(n), -1);
     for (size_t k = 0; k < shards.size(); ++k) {
-      const std::string file = Join(dirs[k], kReplayShardManifest);
+      const std::string file = PathIn(dirs[k], kReplayShardManifest);
       const Json id = IdentityJson(shards[k].sweep);
       for (const auto& [key, value] : first_id.items()) {
         if (id[key] != value) {
           Fail(file, key,
                id[key].dump() + " differs from " + value.dump() + " in " +
-                   Join(dirs[0], kReplayShardManifest),
+                   PathIn(dirs[0], kReplayShardManifest),
                "merge the shards of one replay: same node and pod files, policies, seeds, tune "
                "or timed options, and knobsim version");
         }
@@ -304,7 +302,7 @@ Expected<ReplayMerge> MergeReplayShards(const std::vector<std::string>& dirs,
         const std::string name(replay::ResultFileName(f));
         std::vector<replay::ResultRow> rows;
         for (size_t k = 0; k < shards.size(); ++k) {
-          const std::string path = Join(dirs[k], name);
+          const std::string path = PathIn(dirs[k], name);
           Expected<std::vector<replay::ResultRow>> read = replay::ReadResultCsv(path);
           if (!read.ok()) return read.error();
           // The rows must be exactly the shard's runs.
@@ -337,7 +335,7 @@ Expected<ReplayMerge> MergeReplayShards(const std::vector<std::string>& dirs,
     } else {
       for (size_t k = 0; k < shards.size(); ++k) {
         for (const std::string& name : shards[k].files) {
-          const std::string path = Join(dirs[k], name);
+          const std::string path = PathIn(dirs[k], name);
           if (!std::filesystem::is_regular_file(path, ec)) {
             Fail(path, "", "is missing", "was the shard's run complete?");
           }
@@ -352,10 +350,10 @@ Expected<ReplayMerge> MergeReplayShards(const std::vector<std::string>& dirs,
     if (ec) Fail(out_dir, "", "cannot create the directory: " + ec.message());
     // A manifest left there by an earlier shard run would make the merged files look like a
     // shard's.
-    std::filesystem::remove(Join(out_dir, kReplayShardManifest), ec);
+    std::filesystem::remove(PathIn(out_dir, kReplayShardManifest), ec);
     for (const Output& o : outputs) {
       const std::string bytes = o.copy_of.empty() ? o.bytes : ReadBytes(o.copy_of);
-      if (std::optional<InputError> failed = WriteFileAtomically(Join(out_dir, o.name), bytes)) {
+      if (std::optional<InputError> failed = WriteFileAtomically(PathIn(out_dir, o.name), bytes)) {
         return *failed;
       }
       merged.files.push_back(o.name);

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "sim/text.h"
+
 namespace knobsim::replay {
 
 std::string_view ResultFileName(ResultFile file) {
@@ -156,11 +158,9 @@ Expected<std::vector<ResultRow>> ParseResultCsv(std::string_view text, const std
 }
 
 Expected<std::vector<ResultRow>> ReadResultCsv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Error(path, 0, "", "cannot read the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ParseResultCsv(text.str(), path);
+  const Expected<std::string> text = ReadFileText(path);
+  if (!text) return Error(path, 0, "", "cannot read the file");
+  return ParseResultCsv(*text, path);
 }
 
 }  // namespace knobsim::replay

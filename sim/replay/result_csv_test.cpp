@@ -59,12 +59,6 @@ TEST_CASE("a malformed result file is an input error with line and column") {
   CHECK(bad.error().line == 1);
 }
 
-TEST_CASE("the median of an even count is the mean of the middle two, unrounded") {
-  CHECK(*Median({91.80, 91.81, 91.79, 91.83}) == doctest::Approx(91.805));
-  CHECK(*Median({3, 1, 2}) == 2);
-  CHECK_FALSE(Median({}).has_value());
-}
-
 TEST_CASE("medians per trace and policy sit beside the reference's over the same seeds") {
   const std::vector<ResultRow> ours = {Row("06-FGD", 42, 95.0, 95.2),
                                        Row("06-FGD", 43, 95.4, 95.6)};

@@ -337,7 +337,7 @@ std::optional<PendingReason> WhyPending(const Placer& placer, const PodRequest& 
   return best < 0 ? PendingReason::kGpuSpecMismatch : kByStage[best];
 }
 
-std::optional<InputError> CheckTimes(const Workload& w, const std::string& file) {
+Status CheckTimes(const Workload& w, const std::string& file) {
   const TracePod* first_missing = nullptr;
   bool any = false;
   for (const TracePod& pod : w.pods) {
@@ -377,7 +377,7 @@ std::optional<InputError> CheckTimes(const Workload& w, const std::string& file)
       }
     }
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
 SimTime TimedEnd(const Workload& w, const TimedOptions& options) {

@@ -135,7 +135,7 @@ struct TimedResult {
 // Whether `w`'s pods can be replayed by time: every pod needs a creation_time (the 5-column
 // multigpu files have none), and times must stay within the clock's range. The error names
 // `w`'s file (`file`) and the pod's line.
-std::optional<InputError> CheckTimes(const Workload& w, const std::string& file);
+Status CheckTimes(const Workload& w, const std::string& file);
 
 // Where the samples end: `until` if set, else the time of the last event (0 for no pods).
 SimTime TimedEnd(const Workload& w, const TimedOptions& options);

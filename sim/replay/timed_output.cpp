@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "sim/replay/medians.h"
+#include "sim/text.h"
 
 namespace knobsim::replay {
 

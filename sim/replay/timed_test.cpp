@@ -192,26 +192,24 @@ TEST_CASE("timed: only pod lists with creation times replay by time") {
   const std::vector<TraceNode> nodes = {Node("n", 1)};
   std::vector<TracePod> no_times = {Pod("a", 1, 100, std::nullopt, std::nullopt),
                                     Pod("b", 1, 100, std::nullopt, std::nullopt)};
-  const std::optional<InputError> none =
-      CheckTimes(MakeWorkload("multigpu", nodes, no_times), "multigpu.csv");
-  REQUIRE(none);
-  CHECK(none->line == 0);
-  CHECK(none->ToString().find("multigpu.csv: no creation times") == 0);
-  CHECK(none->ToString().find("5-column multigpu") != std::string::npos);
+  const Status none = CheckTimes(MakeWorkload("multigpu", nodes, no_times), "multigpu.csv");
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.error().line == 0);
+  CHECK(none.ToString().find("multigpu.csv: no creation times") == 0);
+  CHECK(none.ToString().find("5-column multigpu") != std::string::npos);
 
   std::vector<TracePod> one_missing = {Pod("a", 1, 100, 5, 7),
                                        Pod("b", 1, 100, std::nullopt, std::nullopt)};
   one_missing[1].line = 3;
-  const std::optional<InputError> missing =
-      CheckTimes(MakeWorkload("gap", nodes, one_missing), "gap.csv");
-  REQUIRE(missing);
-  CHECK(missing->ToString() ==
+  const Status missing = CheckTimes(MakeWorkload("gap", nodes, one_missing), "gap.csv");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.ToString() ==
         "gap.csv:3: creation_time: empty: --timed needs every pod's "
         "creation time");
 
   std::vector<TracePod> far = {Pod("a", 1, 100, 5, int64_t{5'000'000'000})};
-  CHECK(CheckTimes(MakeWorkload("far", nodes, far), "far.csv"));
-  CHECK_FALSE(CheckTimes(MakeWorkload("ok", nodes, {Pod("a", 1, 100, 5, std::nullopt)}), "ok"));
+  CHECK_FALSE(CheckTimes(MakeWorkload("far", nodes, far), "far.csv").ok());
+  CHECK(CheckTimes(MakeWorkload("ok", nodes, {Pod("a", 1, 100, 5, std::nullopt)}), "ok").ok());
 }
 
 TEST_CASE("pending reasons: the filter most allowed nodes fail; gpu_spec when only it blocks") {
@@ -299,7 +297,7 @@ TEST_CASE(
     if (p.deletion_time) p.deletion_time = std::min(*p.deletion_time, *p.creation_time + 3600);
   }
   const Workload w = MakeWorkload("openb_pod_list_gpuspec20", *nodes, *pods);
-  REQUIRE_FALSE(CheckTimes(w, "gpuspec20"));
+  REQUIRE(CheckTimes(w, "gpuspec20").ok());
   for (PolicyKind policy : {PolicyKind::kFgd, PolicyKind::kRandom}) {
     INFO(PolicyName(policy));
     TimedOptions o = Options(1);

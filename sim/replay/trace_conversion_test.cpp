@@ -86,7 +86,7 @@ TEST_CASE("the filter plugins say why a node cannot take a pod") {
   TracePod big;
   big.cpu_milli = 8000;
   big.memory_mib = 2048;
-  const knobsim::Status s = fit->Filter(ToPodSpec(big), cluster, 0);
+  const knobsim::PluginStatus s = fit->Filter(ToPodSpec(big), cluster, 0);
   CHECK(s.code == knobsim::StatusCode::kUnschedulable);
   CHECK(s.reasons == std::vector<std::string>{"Insufficient cpu", "Insufficient memory"});
   TracePod v100;

@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "sim/scheduler/fgd/node_state.h"
+#include "sim/text.h"
 
 namespace knobsim::replay {
 
@@ -64,13 +65,6 @@ InputError Error(const std::string& file, int line, std::string_view column, std
   return e;
 }
 
-std::string Quoted(std::string_view text) {
-  std::string s = "\"";
-  s.append(text);
-  s += '"';
-  return s;
-}
-
 // A non-negative decimal integer, as every amount and time of the trace is written.
 std::optional<int64_t> ParseCount(std::string_view text) {
   int64_t value = 0;
@@ -83,15 +77,14 @@ std::optional<int64_t> ParseCount(std::string_view text) {
 }
 
 // Checks the header against the expected column names; `allowed` lists the accepted widths.
-std::optional<InputError> CheckHeader(const Row& header, std::span<const std::string_view> columns,
-                                      std::initializer_list<size_t> allowed,
-                                      const std::string& file) {
+Status CheckHeader(const Row& header, std::span<const std::string_view> columns,
+                   std::initializer_list<size_t> allowed, const std::string& file) {
   bool width_ok = false;
   for (size_t w : allowed) width_ok = width_ok || header.fields.size() == w;
   for (size_t i = 0; i < header.fields.size() && i < columns.size(); ++i) {
     if (header.fields[i] != columns[i]) {
-      std::string message = "column " + std::to_string(i + 1) + " is " + Quoted(header.fields[i]) +
-                            ", expected " + Quoted(columns[i]);
+      std::string message = "column " + std::to_string(i + 1) + " is " + Quote(header.fields[i]) +
+                            ", expected " + Quote(columns[i]);
       return Error(file, header.line, "header", std::move(message));
     }
   }
@@ -104,17 +97,10 @@ std::optional<InputError> CheckHeader(const Row& header, std::span<const std::st
     return Error(file, header.line, "header",
                  std::to_string(header.fields.size()) + " columns, expected " + expected);
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
-std::optional<std::string> ReadWholeFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
+// The trace's own wording for a file it cannot read: no OS reason (traces move between hosts).
 InputError CannotRead(const std::string& path) {
   InputError e;
   e.file = path;
@@ -124,20 +110,19 @@ InputError CannotRead(const std::string& path) {
 
 // Reads one integer field; on failure fills *error and returns false.
 bool Count(const Row& row, size_t index, std::string_view column, const std::string& file,
-           int64_t* out, std::optional<InputError>* error) {
+           int64_t* out, Status* error) {
   const std::optional<int64_t> v = ParseCount(row.fields[index]);
   if (!v) {
     *error =
-        Error(file, row.line, column, Quoted(row.fields[index]) + " is not a non-negative integer");
+        Error(file, row.line, column, Quote(row.fields[index]) + " is not a non-negative integer");
     return false;
   }
   *out = *v;
   return true;
 }
 
-std::optional<InputError> CheckWidth(const Row& row, size_t width,
-                                     std::span<const std::string_view> columns,
-                                     const std::string& file) {
+Status CheckWidth(const Row& row, size_t width, std::span<const std::string_view> columns,
+                  const std::string& file) {
   if (row.fields.size() < width) {
     return Error(file, row.line, columns[row.fields.size()],
                  "missing: the row has " + std::to_string(row.fields.size()) +
@@ -148,7 +133,7 @@ std::optional<InputError> CheckWidth(const Row& row, size_t width,
         file, row.line, "row",
         std::to_string(row.fields.size()) + " fields, the header has " + std::to_string(width));
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
 }  // namespace
@@ -156,25 +141,26 @@ std::optional<InputError> CheckWidth(const Row& row, size_t width,
 Expected<std::vector<TraceNode>> ParseNodeCsv(std::string_view text, const std::string& file) {
   const std::vector<Row> rows = SplitLines(text);
   if (rows.empty()) return Error(file, 0, "", "empty file: expected a header and node rows");
-  if (auto e = CheckHeader(rows[0], kNodeColumns, {kNodeColumns.size()}, file)) return *e;
+  if (Status s = CheckHeader(rows[0], kNodeColumns, {kNodeColumns.size()}, file); !s)
+    return s.error();
   std::vector<TraceNode> nodes;
   std::unordered_set<std::string_view> names;
-  std::optional<InputError> error;
+  Status error;
   for (size_t r = 1; r < rows.size(); ++r) {
     const Row& row = rows[r];
-    if (auto e = CheckWidth(row, kNodeColumns.size(), kNodeColumns, file)) return *e;
+    if (Status s = CheckWidth(row, kNodeColumns.size(), kNodeColumns, file); !s) return s.error();
     TraceNode node;
     node.line = row.line;
     node.name = std::string(row.fields[0]);
     if (node.name.empty()) return Error(file, row.line, "sn", "empty node name");
     if (!names.insert(row.fields[0]).second) {
-      return Error(file, row.line, "sn", "duplicate node name " + Quoted(node.name));
+      return Error(file, row.line, "sn", "duplicate node name " + Quote(node.name));
     }
     int64_t gpu = 0;
     if (!Count(row, 1, "cpu_milli", file, &node.cpu_milli, &error) ||
         !Count(row, 2, "memory_mib", file, &node.memory_mib, &error) ||
         !Count(row, 3, "gpu", file, &gpu, &error)) {
-      return *error;
+      return error.error();
     }
     if (gpu > fgd::kMaxCardsPerNode) {
       return Error(file, row.line, "gpu",
@@ -194,29 +180,30 @@ Expected<std::vector<TraceNode>> ParseNodeCsv(std::string_view text, const std::
 Expected<std::vector<TracePod>> ParsePodCsv(std::string_view text, const std::string& file) {
   const std::vector<Row> rows = SplitLines(text);
   if (rows.empty()) return Error(file, 0, "", "empty file: expected a header and pod rows");
-  if (auto e = CheckHeader(rows[0], kPodColumns, {kShortPodColumns, kPodColumns.size()}, file)) {
-    return *e;
+  if (Status s = CheckHeader(rows[0], kPodColumns, {kShortPodColumns, kPodColumns.size()}, file);
+      !s) {
+    return s.error();
   }
   const size_t width = rows[0].fields.size();
   std::vector<TracePod> pods;
   std::unordered_set<std::string_view> names;
-  std::optional<InputError> error;
+  Status error;
   for (size_t r = 1; r < rows.size(); ++r) {
     const Row& row = rows[r];
-    if (auto e = CheckWidth(row, width, kPodColumns, file)) return *e;
+    if (Status s = CheckWidth(row, width, kPodColumns, file); !s) return s.error();
     TracePod pod;
     pod.line = row.line;
     pod.name = std::string(row.fields[0]);
     if (pod.name.empty()) return Error(file, row.line, "name", "empty pod name");
     if (!names.insert(row.fields[0]).second) {
-      return Error(file, row.line, "name", "duplicate pod name " + Quoted(pod.name));
+      return Error(file, row.line, "name", "duplicate pod name " + Quote(pod.name));
     }
     int64_t num_gpu = 0;
     if (!Count(row, 1, "cpu_milli", file, &pod.cpu_milli, &error) ||
         !Count(row, 2, "memory_mib", file, &pod.memory_mib, &error) ||
         !Count(row, 3, "num_gpu", file, &num_gpu, &error) ||
         !Count(row, 4, "gpu_milli", file, &pod.gpu_milli, &error)) {
-      return *error;
+      return error.error();
     }
     if (num_gpu > 64) {
       return Error(file, row.line, "num_gpu", std::to_string(num_gpu) + " cards is not plausible");
@@ -227,13 +214,13 @@ Expected<std::vector<TracePod>> ParsePodCsv(std::string_view text, const std::st
       pod.qos = std::string(row.fields[6]);
       if (pod.qos != "LS" && pod.qos != "BE" && pod.qos != "Burstable" && pod.qos != "Guaranteed") {
         return Error(file, row.line, "qos",
-                     Quoted(pod.qos) + " is not one of LS, BE, Burstable, Guaranteed");
+                     Quote(pod.qos) + " is not one of LS, BE, Burstable, Guaranteed");
       }
       pod.pod_phase = std::string(row.fields[7]);
       if (pod.pod_phase != "Running" && pod.pod_phase != "Succeeded" && pod.pod_phase != "Failed" &&
           pod.pod_phase != "Pending") {
         return Error(file, row.line, "pod_phase",
-                     Quoted(pod.pod_phase) + " is not one of Running, Succeeded, Failed, Pending");
+                     Quote(pod.pod_phase) + " is not one of Running, Succeeded, Failed, Pending");
       }
       std::optional<int64_t>* times[] = {&pod.creation_time, &pod.deletion_time,
                                          &pod.scheduled_time};
@@ -241,7 +228,7 @@ Expected<std::vector<TracePod>> ParsePodCsv(std::string_view text, const std::st
         const std::string_view field = row.fields[8 + t];
         if (field.empty()) continue;  // e.g. no scheduled_time for a Pending pod
         int64_t value = 0;
-        if (!Count(row, 8 + t, kPodColumns[8 + t], file, &value, &error)) return *error;
+        if (!Count(row, 8 + t, kPodColumns[8 + t], file, &value, &error)) return error.error();
         *times[t] = value;
       }
     }
@@ -251,13 +238,13 @@ Expected<std::vector<TracePod>> ParsePodCsv(std::string_view text, const std::st
 }
 
 Expected<std::vector<TraceNode>> ReadNodeCsv(const std::string& path) {
-  const std::optional<std::string> text = ReadWholeFile(path);
+  const Expected<std::string> text = ReadFileText(path);
   if (!text) return CannotRead(path);
   return ParseNodeCsv(*text, path);
 }
 
 Expected<std::vector<TracePod>> ReadPodCsv(const std::string& path) {
-  const std::optional<std::string> text = ReadWholeFile(path);
+  const Expected<std::string> text = ReadFileText(path);
   if (!text) return CannotRead(path);
   return ParsePodCsv(*text, path);
 }

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "sim/report/svg_chart.h"
+#include "sim/text.h"
 
 namespace knobsim::report {
 
@@ -55,7 +56,7 @@ std::string Ms(double ms, int decimals) {
 }
 
 std::string Pct(double fraction, int decimals) {
-  return std::isfinite(fraction) ? fmt::format("{:.{}f} %", 100 * fraction, decimals) : kUnknown;
+  return std::isfinite(fraction) ? Percent(fraction, decimals, " %") : kUnknown;
 }
 
 std::string Fixed(double v, int decimals) {

@@ -101,13 +101,12 @@ std::string RenderReport(const nlohmann::ordered_json& doc, std::string* error) 
                         std::string(kResultsSchema) + " or " + std::string(kPlanSchema) + ")");
 }
 
-std::optional<std::string> WriteReportFile(const nlohmann::ordered_json& doc,
-                                           const std::string& path) {
+Status WriteReportFile(const nlohmann::ordered_json& doc, const std::string& path) {
   std::string error;
   const std::string html = RenderReport(doc, &error);
-  if (html.empty()) return error;
-  if (auto failed = WriteFileAtomically(path, html)) return failed->ToString();
-  return std::nullopt;
+  if (html.empty()) return Status::Failure(error);
+  if (auto failed = WriteFileAtomically(path, html)) return *failed;
+  return Status::Ok();
 }
 
 }  // namespace knobsim

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/input_error.h"
+
 namespace knobsim {
 
 // The page for `doc`. On failure returns "" and sets *error: "not a knobsim results document"
@@ -21,8 +23,8 @@ namespace knobsim {
 std::string RenderReport(const nlohmann::ordered_json& doc, std::string* error);
 
 // RenderReport written to `path` atomically (a reader never sees half a page, a failed write
-// leaves the old file); the message when the document cannot be rendered or the file written.
-std::optional<std::string> WriteReportFile(const nlohmann::ordered_json& doc,
-                                           const std::string& path);
+// leaves the old file); a failure that is only RenderReport's message when the document cannot be
+// rendered, the file's error when it cannot be written.
+Status WriteReportFile(const nlohmann::ordered_json& doc, const std::string& path);
 
 }  // namespace knobsim

@@ -8,6 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include "sim/text.h"
+
 namespace knobsim {
 namespace {
 
@@ -274,20 +276,17 @@ TEST_CASE("the same document gives the same page") {
 
 TEST_CASE("WriteReportFile writes the page whole or says why not") {
   const std::string path = "/tmp/knobsim-report-test-" + std::to_string(::getpid()) + ".html";
-  REQUIRE(!WriteReportFile(ResultsDoc(), path).has_value());
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
+  REQUIRE(WriteReportFile(ResultsDoc(), path).ok());
   std::string error;
-  CHECK(ss.str() == RenderReport(ResultsDoc(), &error));
+  CHECK(*ReadFileText(path) == RenderReport(ResultsDoc(), &error));
   std::remove(path.c_str());
 
   const auto unwritable = WriteReportFile(ResultsDoc(), "/nonexistent-dir/report.html");
-  REQUIRE(unwritable.has_value());
-  CHECK(unwritable->find("/nonexistent-dir/report.html") != std::string::npos);
+  REQUIRE_FALSE(unwritable.ok());
+  CHECK(unwritable.ToString().find("/nonexistent-dir/report.html") != std::string::npos);
   const auto unknown = WriteReportFile(Json{{"schema", "x"}}, path);
-  REQUIRE(unknown.has_value());
-  CHECK(unknown->find("not a knobsim results document") != std::string::npos);
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.ToString().find("not a knobsim results document") != std::string::npos);
   std::ifstream none(path);
   CHECK(!none.good());
 }

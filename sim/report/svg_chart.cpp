@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/text.h"
+
 namespace knobsim::report {
 
 namespace {
@@ -166,8 +168,9 @@ std::string HeatColor(double v) {
   return fmt::format("#{:02x}{:02x}{:02x}", mix(0), mix(1), mix(2));
 }
 
-std::string Percent(double v) {
-  return fmt::format("{:.0f}%", std::clamp(v, 0.0, 1.0) * 100);
+// A heat-map cell's share, whole percent, held to 0..100 %.
+std::string CellPercent(double v) {
+  return Percent(std::clamp(v, 0.0, 1.0), 0);
 }
 
 }  // namespace
@@ -464,8 +467,8 @@ std::string RenderHeatMap(const HeatMap& chart) {
           "fill=\"{}\"><title>{}</title></rect>",
           Num(x + 1), Num(y + 1), Num(kCellW - 2), Num(kCellH - 2), HeatColor(v),
           HtmlEscape(fmt::format("{}, {}: {} {}", chart.rows[r], chart.columns[c],
-                                 chart.value_label, Percent(v))));
-      out += Text(x + kCellW / 2, y + 14, Percent(v),
+                                 chart.value_label, CellPercent(v))));
+      out += Text(x + kCellW / 2, y + 14, CellPercent(v),
                   std::clamp(v, 0.0, 1.0) > 0.55 ? "text-anchor=\"middle\" fill=\"#fff\""
                                                  : "text-anchor=\"middle\" fill=\"#222\"");
     }
@@ -479,7 +482,7 @@ std::string RenderHeatMap(const HeatMap& chart) {
     out += fmt::format(
         "<rect x=\"{}\" y=\"{}\" width=\"22\" height=\"14\" fill=\"{}\" stroke=\"#ccc\"/>", Num(x),
         Num(ly), HeatColor(v));
-    out += Text(x + 26, ly + 11, Percent(v));
+    out += Text(x + 26, ly + 11, CellPercent(v));
   }
   out += "\n</svg>\n";
   return out;

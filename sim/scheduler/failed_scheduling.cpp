@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "sim/scheduler/scheduler.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -57,16 +58,10 @@ std::string NodesAvailable(int num_nodes) {
   return msg;
 }
 
-std::string JoinReasons(const std::vector<std::string>& reasons) {
-  std::string joined;
-  for (size_t i = 0; i < reasons.size(); ++i) joined.append(i == 0 ? "" : ", ").append(reasons[i]);
-  return joined;
-}
-
 }  // namespace
 
-std::string FailedSchedulingMessage(int num_nodes, const std::vector<Status>& node_statuses,
-                                    const KubeVersion& version, const Status* pre_filter,
+std::string FailedSchedulingMessage(int num_nodes, const std::vector<PluginStatus>& node_statuses,
+                                    const KubeVersion& version, const PluginStatus* pre_filter,
                                     bool preemption_never) {
   // Upstream never builds a FitError for an empty cluster; it reports ErrNoNodesAvailable.
   if (num_nodes <= 0) return "no nodes available to schedule pods";
@@ -82,7 +77,7 @@ std::string FailedSchedulingMessage(int num_nodes, const std::vector<Status>& no
       no_victims = num_nodes;
     }
     if (version.minor >= 25) {
-      const std::string reasons = JoinReasons(pre_filter->reasons);
+      const std::string reasons = Join(pre_filter->reasons);
       if (!reasons.empty()) msg.append(" ").append(reasons).append(".");
     } else {
       std::map<std::string, int64_t> histogram;
@@ -92,7 +87,7 @@ std::string FailedSchedulingMessage(int num_nodes, const std::vector<Status>& no
   } else {
     std::map<std::string, int64_t> histogram;
     int64_t rejected = 0;
-    for (const Status& status : node_statuses) {
+    for (const PluginStatus& status : node_statuses) {
       if (status.ok()) continue;
       ++rejected;
       for (const std::string& reason : status.reasons) histogram[reason] += 1;

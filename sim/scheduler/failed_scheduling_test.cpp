@@ -26,8 +26,8 @@ using testing::RunFilters;
 class FakeGpuShareFilter final : public FilterPlugin {
  public:
   std::string_view Name() const override { return "GpuShare"; }
-  Status Filter(const PodSpec& pod, const ClusterState& cluster, int node) const override {
-    if (pod.gpu_mem <= 0) return Status::Success();
+  PluginStatus Filter(const PodSpec& pod, const ClusterState& cluster, int node) const override {
+    if (pod.gpu_mem <= 0) return PluginStatus::Success();
     const NodeState& n = cluster.node(node);
     bool blocked_by_max_pod = false;
     for (const CardState& card : n.cards) {
@@ -36,9 +36,9 @@ class FakeGpuShareFilter final : public FilterPlugin {
         blocked_by_max_pod = true;
         continue;
       }
-      return Status::Success();
+      return PluginStatus::Success();
     }
-    return Status::Unschedulable(
+    return PluginStatus::Unschedulable(
         blocked_by_max_pod ? "The number of pods per gpu device has reached the maximum allowed"
                            : "Insufficient GPU Memory in one device");
   }
@@ -348,12 +348,13 @@ TEST_CASE("golden FailedScheduling messages from real filter verdicts") {
 }
 
 TEST_CASE("a PreFilter rejection replaces the histogram and applies to every node") {
-  const std::vector<Status> none;
-  Status unresolvable = Status::Unresolvable("pod has unbound immediate PersistentVolumeClaims");
+  const std::vector<PluginStatus> none;
+  PluginStatus unresolvable =
+      PluginStatus::Unresolvable("pod has unbound immediate PersistentVolumeClaims");
   CHECK(FailedSchedulingMessage(3, none, Version(35), &unresolvable) ==
         "0/3 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: "
         "0/3 nodes are available: 3 Preemption is not helpful for scheduling.");
-  Status resolvable{StatusCode::kUnschedulable, {"first reason", "second reason"}};
+  PluginStatus resolvable{StatusCode::kUnschedulable, {"first reason", "second reason"}};
   CHECK(FailedSchedulingMessage(2, none, Version(35, true), &resolvable) ==
         "0/2 nodes are available: first reason, second reason. no new claims to deallocate, "
         "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.");
@@ -362,17 +363,19 @@ TEST_CASE("a PreFilter rejection replaces the histogram and applies to every nod
         "0/3 nodes are available: 3 pod has unbound immediate PersistentVolumeClaims. preemption: "
         "0/3 nodes are available: 3 Preemption is not helpful for scheduling.");
   // A successful PreFilter status is no rejection.
-  const Status ok;
-  CHECK(FailedSchedulingMessage(1, {Status::Unschedulable("Insufficient cpu")}, Version(35), &ok) ==
+  const PluginStatus ok;
+  CHECK(FailedSchedulingMessage(1, {PluginStatus::Unschedulable("Insufficient cpu")}, Version(35),
+                                &ok) ==
         "0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No "
         "preemption victims found for incoming pod.");
 }
 
 TEST_CASE("nodes without a status of their own count as unresolvable for preemption") {
   // Upstream's absent-node status: UnschedulableAndUnresolvable, no reason.
-  CHECK(FailedSchedulingMessage(3, {Status::Unschedulable("Insufficient cpu")}, Version(35)) ==
-        "0/3 nodes are available: 1 Insufficient cpu. preemption: 0/3 nodes are available: 1 No "
-        "preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.");
+  CHECK(
+      FailedSchedulingMessage(3, {PluginStatus::Unschedulable("Insufficient cpu")}, Version(35)) ==
+      "0/3 nodes are available: 1 Insufficient cpu. preemption: 0/3 nodes are available: 1 No "
+      "preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.");
 }
 
 TEST_CASE("an empty cluster has no nodes available") {

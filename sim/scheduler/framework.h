@@ -1,7 +1,8 @@
 // The scheduling framework's plugin interfaces, after kube-scheduler's
-// (pkg/scheduler/framework): filters reject a node with a Status carrying reasons; scores rate
-// feasible nodes 0..100 after normalisation; the Scheduler (sim/scheduler/scheduler.h) runs
-// them in upstream order and composes the FailedScheduling message from the reasons.
+// (pkg/scheduler/framework): filters reject a node with a PluginStatus (upstream's Status, named
+// apart from the failure Status of sim/input_error.h) carrying reasons; scores rate feasible
+// nodes 0..100 after normalisation; the Scheduler (sim/scheduler/scheduler.h) runs them in
+// upstream order and composes the FailedScheduling message from the reasons.
 //
 // Plugins are per-Scheduler objects used by one thread. PreFilter / PreScore may compute
 // per-pod state (topology spread counts, ...) and keep it in the plugin until the next pod.
@@ -13,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/input_error.h"
 #include "sim/kube_types.h"
 #include "sim/scheduler/cluster_state.h"
 
@@ -24,15 +26,15 @@ enum class StatusCode {
   kUnschedulableAndUnresolvable,  // preemption cannot help
 };
 
-struct Status {
+struct PluginStatus {
   StatusCode code = StatusCode::kSuccess;
   std::vector<std::string> reasons;  // e.g. {"Insufficient cpu", "Insufficient memory"}
   bool ok() const { return code == StatusCode::kSuccess; }
-  static Status Success() { return {}; }
-  static Status Unschedulable(std::string reason) {
+  static PluginStatus Success() { return {}; }
+  static PluginStatus Unschedulable(std::string reason) {
     return {StatusCode::kUnschedulable, {std::move(reason)}};
   }
-  static Status Unresolvable(std::string reason) {
+  static PluginStatus Unresolvable(std::string reason) {
     return {StatusCode::kUnschedulableAndUnresolvable, {std::move(reason)}};
   }
 };
@@ -41,7 +43,9 @@ struct Status {
 struct KubeVersion {
   int minor = 35;       // 1.<minor>; default: current upstream
   bool dra = false;     // DRA-enabled cluster: "no new claims to deallocate, " phrase
-  static KubeVersion Parse(std::string_view text);  // "1.28", "1.35+dra"; throws on bad text
+  // "1.28", "1.35+dra"; bad text is an error that is only a message (the caller names the
+  // option it came from).
+  static Expected<KubeVersion> Parse(std::string_view text);
 };
 
 class FilterPlugin {
@@ -49,8 +53,10 @@ class FilterPlugin {
   virtual ~FilterPlugin() = default;
   virtual std::string_view Name() const = 0;
   // Per-pod preparation. A non-success status rejects the pod on every node (PreFilter message).
-  virtual Status PreFilter(const PodSpec&, const ClusterState&) { return Status::Success(); }
-  virtual Status Filter(const PodSpec& pod, const ClusterState& cluster, int node) const = 0;
+  virtual PluginStatus PreFilter(const PodSpec&, const ClusterState&) {
+    return PluginStatus::Success();
+  }
+  virtual PluginStatus Filter(const PodSpec& pod, const ClusterState& cluster, int node) const = 0;
 };
 
 class ScorePlugin {

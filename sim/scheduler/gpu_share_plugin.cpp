@@ -45,19 +45,19 @@ class GpuShareFilter : public FilterPlugin {
 
   // ACKP PreFilter: a request that does not split over aliyun.com/gpu-count is
   // UnschedulableAndUnresolvable for the whole pod (§1.2).
-  Status PreFilter(const PodSpec& pod, const ClusterState&) override {
+  PluginStatus PreFilter(const PodSpec& pod, const ClusterState&) override {
     const CardPolicy policy =
         config_.extender_best_fit ? CardPolicy::kExtenderBestFit : config_.default_placement;
     const CardFailure split = CheckCardSplit(pod, policy);
-    if (split == CardFailure::kNone) return Status::Success();
-    return Status::Unresolvable(CardFailureReason(split, pod, policy));
+    if (split == CardFailure::kNone) return PluginStatus::Success();
+    return PluginStatus::Unresolvable(CardFailureReason(split, pod, policy));
   }
 
-  Status Filter(const PodSpec& pod, const ClusterState& cluster, int index) const override {
-    if (!AsksGpu(pod)) return Status::Success();
+  PluginStatus Filter(const PodSpec& pod, const ClusterState& cluster, int index) const override {
+    if (!AsksGpu(pod)) return PluginStatus::Success();
     const NodeState& node = cluster.node(index);
     if (pod.whole_gpus == 0 && !IsGpuShareNode(node.spec)) {
-      return Status::Unschedulable(NotShareNodeReason(node.spec, config_));
+      return PluginStatus::Unschedulable(NotShareNodeReason(node.spec, config_));
     }
     const CardPolicy policy = NodeCardPolicy(node.spec, config_);
     // ACK's plugin keeps gpu-mem-only pods off nodes that also offer gpu-core.percentage (and
@@ -65,12 +65,13 @@ class GpuShareFilter : public FilterPlugin {
     // is on (§1.5 B). Node resources do not change by preemption: unresolvable.
     if (policy != CardPolicy::kExtenderBestFit && !config_.enable_memory_core_mix && pod.whole_gpus == 0 &&
         (node.spec.card_core_percent > 0) != (pod.gpu_core > 0)) {
-      return Status::Unresolvable("node(s) owns gpu resources are not matched that pod requests");
+      return PluginStatus::Unresolvable(
+          "node(s) owns gpu resources are not matched that pod requests");
     }
     const CardFit fit = EvaluateCards(pod, node, policy, MaxPodsPerCard(node.spec, config_));
-    if (fit.fits) return Status::Success();
+    if (fit.fits) return PluginStatus::Success();
     // Card occupancy can change (pods finish or are preempted): Unschedulable, as ACK returns.
-    return Status::Unschedulable(CardFailureReason(fit.failure, pod, policy));
+    return PluginStatus::Unschedulable(CardFailureReason(fit.failure, pod, policy));
   }
 
  private:

@@ -54,12 +54,12 @@ TEST_CASE("the GPU-share filter passes pods without GPU and checks the cards of 
   CHECK(filter->Filter(cpu_pod, cluster, plain).ok());
 
   CHECK(filter->Filter(SharePod(2), cluster, share).ok());
-  const Status full = filter->Filter(SharePod(3), cluster, share);
+  const PluginStatus full = filter->Filter(SharePod(3), cluster, share);
   CHECK(full.code == StatusCode::kUnschedulable);
   CHECK(full.reasons == std::vector<std::string>{"node(s) didn't have enough device resources to allocate"});
 
   // A node without GPU sharing (NodeResourcesFit usually rejects it first).
-  const Status not_share = filter->Filter(SharePod(2), cluster, plain);
+  const PluginStatus not_share = filter->Filter(SharePod(2), cluster, plain);
   CHECK(not_share.code == StatusCode::kUnschedulable);
   CHECK(not_share.reasons ==
         std::vector<std::string>{"none(s) should have at least one resource in "
@@ -75,7 +75,7 @@ TEST_CASE("the GPU-share filter rejects an uneven aliyun.com/gpu-count split in 
   ClusterState cluster;
   cluster.AddNode(GpuNode("n", "cgpu", 4, 15));
   auto filter = NewGpuShareFilter(SchedulerConfig{});
-  const Status bad = filter->PreFilter(SharePod(8, 3), cluster);
+  const PluginStatus bad = filter->PreFilter(SharePod(8, 3), cluster);
   CHECK(bad.code == StatusCode::kUnschedulableAndUnresolvable);
   CHECK(bad.reasons == std::vector<std::string>{
                            "invalid replica for resource aliyun.com/gpu-mem,because 8 / 3 = 2.7"});
@@ -83,7 +83,7 @@ TEST_CASE("the GPU-share filter rejects an uneven aliyun.com/gpu-count split in 
 
   SchedulerConfig extender;
   extender.extender_best_fit = true;
-  const Status multi = NewGpuShareFilter(extender)->PreFilter(SharePod(8, 4), cluster);
+  const PluginStatus multi = NewGpuShareFilter(extender)->PreFilter(SharePod(8, 4), cluster);
   CHECK(multi.code == StatusCode::kUnschedulableAndUnresolvable);
 }
 
@@ -118,7 +118,7 @@ TEST_CASE("the GPU-share filter applies max-pod, POLICY 0's max_inst only where 
   const int n = cluster.AddNode(spec);
   Occupy(cluster, n, 0, 1);
   Occupy(cluster, n, 0, 1);
-  const Status full = NewGpuShareFilter(SchedulerConfig{})->Filter(SharePod(1), cluster, n);
+  const PluginStatus full = NewGpuShareFilter(SchedulerConfig{})->Filter(SharePod(1), cluster, n);
   CHECK(full.reasons == std::vector<std::string>{
                             "The number of pods per gpu device has reached the maximum allowed"});
 }

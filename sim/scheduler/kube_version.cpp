@@ -3,7 +3,6 @@
 // FailedScheduling text carries "no new claims to deallocate, "; semantics.md §3.7).
 #include <cctype>
 #include <charconv>
-#include <stdexcept>
 #include <string>
 
 #include "sim/scheduler/framework.h"
@@ -31,34 +30,35 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return true;
 }
 
-[[noreturn]] void Bad(std::string_view text) {
+// Only a message: the caller names the option or field the text came from.
+InputError Bad(std::string_view text) {
   std::string msg = "bad Kubernetes version \"";
   msg.append(text).append(
       "\": expected 1.<minor> with an optional v and patch, and +dra for a DRA-enabled "
       "cluster, e.g. 1.28, v1.35.2 or 1.35+dra");
-  throw std::invalid_argument(msg);
+  return InputError{"", 0, "", std::move(msg), ""};
 }
 
 }  // namespace
 
-KubeVersion KubeVersion::Parse(std::string_view text) {
+Expected<KubeVersion> KubeVersion::Parse(std::string_view text) {
   std::string_view rest = text;
   if (!rest.empty() && (rest.front() == 'v' || rest.front() == 'V')) rest.remove_prefix(1);
   int major = 0, minor = 0, patch = 0;
-  if (!TakeNumber(rest, major) || major != 1) Bad(text);
-  if (rest.empty() || rest.front() != '.') Bad(text);
+  if (!TakeNumber(rest, major) || major != 1) return Bad(text);
+  if (rest.empty() || rest.front() != '.') return Bad(text);
   rest.remove_prefix(1);
-  if (!TakeNumber(rest, minor)) Bad(text);
+  if (!TakeNumber(rest, minor)) return Bad(text);
   if (!rest.empty() && rest.front() == '.') {
     rest.remove_prefix(1);
-    if (!TakeNumber(rest, patch)) Bad(text);
+    if (!TakeNumber(rest, patch)) return Bad(text);
   }
   KubeVersion version;
   version.minor = minor;
   version.dra = false;
   if (!rest.empty()) {
     if ((rest.front() != '+' && rest.front() != '-') || !EqualsIgnoreCase(rest.substr(1), "dra"))
-      Bad(text);
+      return Bad(text);
     version.dra = true;
   }
   return version;

@@ -17,7 +17,9 @@ std::unique_ptr<FilterPlugin> NewNodeResourcesFitFilter(const KubeVersion& versi
 std::unique_ptr<FilterPlugin> NewPodTopologySpreadFilter();
 std::unique_ptr<FilterPlugin> NewGpuShareFilter(const SchedulerConfig& config);
 
-// Scores, with their default weights (§3.1).
+// Scores, with their default weights (§3.1). NewNodeResourcesFitScore throws
+// std::invalid_argument on a strategy other than LeastAllocated / MostAllocated: a programming
+// error, not bad input (the command line maps --scoring onto one of the two).
 std::unique_ptr<ScorePlugin> NewTaintTolerationScore();       // 3
 std::unique_ptr<ScorePlugin> NewNodeAffinityScore();          // 2
 std::unique_ptr<ScorePlugin> NewNodeResourcesFitScore(const std::string& strategy);  // 1

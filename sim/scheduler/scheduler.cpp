@@ -107,7 +107,7 @@ struct Scheduler::Cycle {
 
   std::vector<int> feasible;
   std::vector<int> failed_at;             // by node: the rejecting filter, -1 when feasible
-  std::vector<Status> node_status;        // by node, from PodTopologySpread's filter
+  std::vector<PluginStatus> node_status;  // by node, from PodTopologySpread's filter
   bool active[kNumScores] = {};           // scored in this cycle (not skipped)
   std::vector<int64_t> raw[kNumScores];   // [plugin][feasible position]
   std::vector<int64_t> norm[kNumScores];  // [plugin][feasible position], explain only
@@ -186,7 +186,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
 
   // PreFilter: a rejection there holds for every node (§3.7 step 2).
   for (const auto& filter : filters_) {
-    Status status = filter->PreFilter(pod, cluster_);
+    PluginStatus status = filter->PreFilter(pod, cluster_);
     if (status.ok()) continue;
     result.message =
         FailedSchedulingMessage(num_nodes, {}, config_.kube_version, &status, preemption_never);
@@ -227,7 +227,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
     }
     int verdict = memo.verdict;
     if (spread_filter && (verdict < 0 || verdict > kPodTopologySpreadFilter)) {
-      Status status = filters_[kPodTopologySpreadFilter]->Filter(pod, cluster_, i);
+      PluginStatus status = filters_[kPodTopologySpreadFilter]->Filter(pod, cluster_, i);
       if (!status.ok()) {
         verdict = kPodTopologySpreadFilter;
         cy.node_status[i] = std::move(status);
@@ -239,14 +239,14 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
 
   // A rejected node's status: the cache keeps only which filter rejected it, so the filter
   // runs again on that node (only for messages and --explain).
-  auto node_status = [&](int i) -> Status {
+  auto node_status = [&](int i) -> PluginStatus {
     const int f = cy.failed_at[i];
     if (f == kPodTopologySpreadFilter) return cy.node_status[i];
     return filters_[f]->Filter(pod, cluster_, i);
   };
 
   if (cy.feasible.empty()) {
-    std::vector<Status> statuses;
+    std::vector<PluginStatus> statuses;
     statuses.reserve(num_nodes);
     for (int i = 0; i < num_nodes; ++i) statuses.push_back(node_status(i));
     result.message = FailedSchedulingMessage(num_nodes, statuses, config_.kube_version, nullptr,
@@ -372,6 +372,8 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   // policy the GPU-share filter accepted it with.
   CardPlacementResult cards = policy_placement_->ChooseCards(pod, cluster_, winner);
   if (!cards.choice) {
+    // A programming error, not bad input: the filter and the card choice disagree about the
+    // same node, so the throw stays (no input can be corrected to avoid it).
     std::string what = "GPU-share filter passed node ";
     what.append(cluster_.node(winner).spec.name).append(" but no card set fits: ");
     what.append(cards.reason);

@@ -49,7 +49,7 @@ struct SchedulerConfig {
 struct NodeVerdict {
   int node = -1;
   std::string failed_plugin;  // empty when feasible
-  Status status;
+  PluginStatus status;
   struct PluginScore {
     std::string plugin;
     int64_t raw = 0;
@@ -92,8 +92,9 @@ class Scheduler {
 // "0/N nodes are available: <histogram>. preemption: ..." from per-node statuses (§3.7).
 // `pre_filter` is set when a PreFilter rejected the pod (its reasons then replace the histogram).
 // `preemption_never`: the pod has preemptionPolicy Never (the suffix then says it may not preempt).
-std::string FailedSchedulingMessage(int num_nodes, const std::vector<Status>& node_statuses,
-                                    const KubeVersion& version, const Status* pre_filter = nullptr,
+std::string FailedSchedulingMessage(int num_nodes, const std::vector<PluginStatus>& node_statuses,
+                                    const KubeVersion& version,
+                                    const PluginStatus* pre_filter = nullptr,
                                     bool preemption_never = false);
 
 }  // namespace knobsim

@@ -8,6 +8,7 @@
 #include "sim/check/disruption_budget.h"
 #include "sim/io/spelling.h"
 #include "sim/scenario_objects.h"
+#include "sim/text.h"
 
 namespace knobsim {
 
@@ -35,16 +36,6 @@ Decoded Decode(uint64_t token) {
   return {static_cast<int>((token >> kPurposeBits) & ((uint64_t{1} << kRunBits) - 1)),
           static_cast<int>(token >> (kRunBits + kPurposeBits)),
           static_cast<Purpose>(token & ((uint64_t{1} << kPurposeBits) - 1))};
-}
-
-std::string Quote(const std::string& s) {
-  return "\"" + s + "\"";
-}
-
-std::string Join(const std::vector<std::string>& parts, const std::string& sep = ", ") {
-  std::string out;
-  for (const std::string& p : parts) out += (out.empty() ? "" : sep) + p;
-  return out;
 }
 
 // 600 s -> "10m", 90 s -> "1m30s", 0.5 s -> "500ms": how kubectl and the options write them.

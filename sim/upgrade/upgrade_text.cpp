@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/text.h"
+
 namespace knobsim {
 
 namespace {
@@ -145,12 +147,6 @@ std::string LastBackBefore(const UpgradeTimeline& u, SimTime t) {
   return name;
 }
 
-std::string Join(const std::vector<std::string>& parts, std::string_view sep = ", ") {
-  std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) s += (i > 0 ? std::string(sep) : "") + parts[i];
-  return s;
-}
-
 // Where an error that began in the step at `start` came from, in words: the nodes under upgrade
 // then and the last one back before it (its pods may be the ones failing).
 std::string ErrorContext(const UpgradeRun& run, SimTime start) {
@@ -188,8 +184,8 @@ std::string Count(int64_t n) {
   return std::to_string(n);
 }
 
-std::string Percent(double fraction) {
-  return std::isfinite(fraction) ? fmt::format("{:.1f} %", 100 * fraction) : std::string(kDash);
+std::string PercentOrDash(double fraction) {
+  return std::isfinite(fraction) ? Percent(fraction, 1, " %") : std::string(kDash);
 }
 
 std::string Ms(double ms) {
@@ -361,8 +357,9 @@ std::string AvailabilitySection(const UpgradeRun& run) {
       min_available = std::min(min_available, p.available_min);
       gap = std::max(gap, p.ready_mean - p.available_mean);
     }
-    c.Add({w.namespace_ + "/" + w.name, std::to_string(w.desired), Percent(w.available_fraction),
-           SpanText(w.below_desired_ns), SpanText(w.unavailable_ns),
+    c.Add({w.namespace_ + "/" + w.name, std::to_string(w.desired),
+           PercentOrDash(w.available_fraction), SpanText(w.below_desired_ns),
+           SpanText(w.unavailable_ns),
            w.points.empty() ? std::string(kDash) : std::to_string(min_available),
            gap > 0.005 ? fmt::format("up to {:.1f}", gap) : "0"});
   }

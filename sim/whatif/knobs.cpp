@@ -15,6 +15,7 @@
 #include "models/memory_isolation.h"
 #include "sim/io/spelling.h"
 #include "sim/scheduler/card_placement.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -43,14 +44,6 @@ const std::vector<KnobKind>& Kinds() {
       {"gpu_core", Target::kWorkload, "gpu_core:WORKLOAD=0..100"},
   };
   return kinds;
-}
-
-std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
-
-std::string Join(const std::vector<std::string>& parts) {
-  std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) { if (i > 0) s += ", "; s += parts[i]; }
-  return s;
 }
 
 struct Failure {
@@ -320,8 +313,8 @@ class KnobParser {
     }
     if (parts.size() < 2 || parts.size() > 3 || parts[0].empty()) Fail(Quote(value_) + " is not a spread", form);
     TopologySpreadConstraint c;
-    c.topology_key = parts[0] == "hostname" ? "kubernetes.io/hostname"
-                     : parts[0] == "zone"   ? "topology.kubernetes.io/zone"
+    c.topology_key = parts[0] == "hostname" ? kHostnameLabel
+                     : parts[0] == "zone"   ? kZoneLabel
                                             : parts[0];
     c.max_skew = IntOf(parts[1], 1, 1000000, "max skew is a whole number >= 1");
     if (parts.size() == 3) {
@@ -588,11 +581,9 @@ Expected<std::vector<Variant>> ReadKnobsString(const std::string& yaml, const st
 }
 
 Expected<std::vector<Variant>> ReadKnobsFile(const std::string& path, const Scenario& s) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return InputError{path, 0, "", "cannot read the knobs file", ""};
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ReadKnobsString(ss.str(), path, s);
+  const Expected<std::string> text = ReadFileText(path);
+  if (!text) return InputError{path, 0, "", "cannot read the knobs file", ""};
+  return ReadKnobsString(*text, path, s);
 }
 
 }  // namespace knobsim

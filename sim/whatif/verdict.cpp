@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include "sim/text.h"
+
 namespace knobsim {
 namespace {
 
@@ -47,8 +49,6 @@ std::map<std::string, int> LoadOomsByWorkload(const VariantSummary& v) {
   for (const auto& [w, set] : pods) counts[w] = static_cast<int>(set.size());
   return counts;
 }
-
-std::string Percent(double ratio) { return fmt::format("{:.1f}%", 100.0 * ratio); }
 
 std::string ChangeText(Change c, std::string_view is_new, std::string_view already) {
   return std::string(c == Change::kNew ? is_new : already);

@@ -22,7 +22,9 @@
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
 #include "sim/io/scenario_reader.h"
+#include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
+#include "tools/knobsim/simulation_options.h"
 
 namespace knobsim::cli {
 
@@ -42,36 +44,12 @@ struct CheckArgs {
   bool no_simulate = false;
 };
 
-int Bad(const std::string& message) {
-  std::cerr << "knobsim: " << message << "\n";
-  return kExitBadInput;
-}
-
-// `7d`, `36h`, `90m`: whole days or a Go duration (as `knobsim import --window`).
-bool WindowSeconds(const std::string& text, double* seconds, std::string* error) {
-  if (text.size() > 1 && text.back() == 'd') {
-    const std::string days = text.substr(0, text.size() - 1);
-    if (days.find_first_not_of("0123456789") == std::string::npos) {
-      *seconds = std::strtod(days.c_str(), nullptr) * 86400;
-      if (*seconds > 0 && std::isfinite(*seconds)) return true;
-    }
-  }
-  const Parsed<int64_t> d = ParseDuration(text);
-  if (!d.ok() || *d.value <= 0) {
-    *error = "--window: " + (d.ok() ? "\"" + text + "\" is not positive" : d.error) +
-             (d.hint.empty() ? "" : "; " + d.hint);
-    return false;
-  }
-  *seconds = static_cast<double>(*d.value) / kNanosPerSecond;
-  return true;
-}
-
 int RunCheck(const CheckArgs& args) {
   if (args.scenario.empty() == args.kube.empty())
-    return Bad(args.scenario.empty() ? "say what to check: a SCENARIO file or --kube FILE..."
-                                     : "give a SCENARIO or --kube FILE..., not both");
+    return BadInput(args.scenario.empty() ? "say what to check: a SCENARIO file or --kube FILE..."
+                                          : "give a SCENARIO or --kube FILE..., not both");
   if (!args.scenario.empty() && !args.prom.empty())
-    return Bad("--prom goes with --kube: a scenario's peaks come from its gpu_memory model");
+    return BadInput("--prom goes with --kube: a scenario's peaks come from its gpu_memory model");
   CheckInputOptions in_opts;
   in_opts.cgpu_version_label = args.cgpu_version_label;
   in_opts.cgpu_no_isolation_versions = args.cgpu_no_isolation_versions;
@@ -80,23 +58,22 @@ int RunCheck(const CheckArgs& args) {
   if (!args.backup_annotations.empty()) options.backup_annotations = args.backup_annotations;
   if (!args.registry_tags.empty()) {
     Expected<RegistryTags> tags = ReadRegistryTagsFile(args.registry_tags);
-    if (!tags) return Bad(tags.error().ToString());
+    if (!tags) return BadInput(tags.error().ToString());
     options.registry_tags = std::move(*tags);
   }
-  double window_s = 0;
-  std::string error;
-  if (!WindowSeconds(args.window, &window_s, &error)) return Bad(error);
+  const Expected<double> window_s = ParseWindow("--window", args.window);
+  if (!window_s) return BadInput(window_s.error().message);
 
   CheckInput input;
   std::string source;
   if (!args.scenario.empty()) {
     Expected<Scenario> scenario = ReadScenarioFile(args.scenario);
-    if (!scenario) return Bad(scenario.error().ToString());
+    if (!scenario) return BadInput(scenario.error().ToString());
     input = CheckInputFromScenario(*scenario, in_opts);
     source = args.scenario;
   } else {
     Expected<KubeObjects> objects = ReadKubeFiles(args.kube);
-    if (!objects) return Bad(objects.error().ToString());
+    if (!objects) return BadInput(objects.error().ToString());
     Metrics metrics;
     if (!args.prom.empty()) {
       std::vector<PromResult> results;
@@ -104,7 +81,7 @@ int RunCheck(const CheckArgs& args) {
       double last = -first;
       for (const std::string& path : args.prom) {
         Expected<PromResult> r = ReadPromFile(path);
-        if (!r) return Bad(r.error().ToString());
+        if (!r) return BadInput(r.error().ToString());
         for (const PromSeries& s : r->series)
           for (double t : s.times) {
             first = std::min(first, t);
@@ -112,10 +89,10 @@ int RunCheck(const CheckArgs& args) {
           }
         results.push_back(std::move(*r));
       }
-      if (!std::isfinite(last)) return Bad(args.prom.front() + ": the metrics hold no sample");
+      if (!std::isfinite(last)) return BadInput(args.prom.front() + ": the metrics hold no sample");
       // The window ends at the last sample, as `knobsim import` reads it.
       in_opts.window_end = last;
-      in_opts.window_start = std::max(first, last - window_s);
+      in_opts.window_start = std::max(first, last - *window_s);
       metrics = PodMemoryMetrics(results, in_opts.window_start, in_opts.window_end);
     }
     input = CheckInputFromExport(*objects, args.prom.empty() ? nullptr : &metrics, in_opts);
@@ -129,7 +106,7 @@ int RunCheck(const CheckArgs& args) {
     if (args.json == "-") {
       std::cout << text << std::flush;
     } else if (auto failed = WriteFileAtomically(args.json, text)) {
-      return Bad(failed->ToString());
+      return BadInput(failed->ToString());
     }
   }
   if (!args.quiet) {

@@ -1,10 +1,41 @@
 #include "tools/knobsim/cli_validators.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 
+#include "sim/event_queue.h"
+#include "sim/io/quantity.h"
+
 namespace knobsim::cli {
+
+Status ParseDurationOption(const std::string& option, const std::string& text, int64_t* out) {
+  const Parsed<int64_t> d = ParseDuration(text);
+  if (!d.ok())
+    return Status::Failure(option + ": " + d.error + (d.hint.empty() ? "" : "; " + d.hint));
+  *out = *d.value;
+  return Status::Ok();
+}
+
+Expected<double> ParseWindow(const std::string& option, const std::string& text) {
+  if (text.size() > 1 && text.back() == 'd') {
+    const std::string days = text.substr(0, text.size() - 1);
+    if (days.find_first_not_of("0123456789") == std::string::npos) {
+      const double seconds = std::strtod(days.c_str(), nullptr) * 86400;  // no throw, unlike stod
+      if (seconds > 0 && std::isfinite(seconds)) return seconds;
+    }
+  }
+  const Parsed<int64_t> d = ParseDuration(text);
+  if (!d.ok() || *d.value <= 0) {
+    return InputError{"", 0, "",
+                      option + ": " + (d.ok() ? "\"" + text + "\" is not positive" : d.error) +
+                          (d.hint.empty() ? "" : "; " + d.hint),
+                      ""};
+  }
+  return static_cast<double>(*d.value) / kNanosPerSecond;
+}
 
 CLI::Validator Uint64Digits() {
   return CLI::Validator(

@@ -2,11 +2,22 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+
+#include "sim/input_error.h"
 
 namespace knobsim::cli {
 
 // An unsigned 64-bit integer written in digits only: CLI11's own conversion would wrap "-3"
 // and saturate values that overflow.
 CLI::Validator Uint64Digits();
+
+// A metrics window in seconds: `7d`, `36h`, `90m` (Go durations plus whole days, which
+// Prometheus windows are counted in). The error is only a message naming `option`.
+Expected<double> ParseWindow(const std::string& option, const std::string& text);
+
+// `--duration 10m` into *out; a failure (only a message) names the option the way a file error
+// names a field: "--duration: ...; hint".
+Status ParseDurationOption(const std::string& option, const std::string& text, int64_t* out);
 
 }  // namespace knobsim::cli

@@ -35,8 +35,8 @@ int Diff(const DiffArgs& args) {
   Expected<nlohmann::ordered_json> next = ReadJsonDocument(args.next);
   if (!next.ok()) return BadInput(next.error().ToString());
   DiffOptions options{*rules, args.allow_scenario_change, args.variants};
-  if (auto why = CheckComparable(*base, *next, options)) {
-    return BadInput("cannot compare " + args.base + " and " + args.next + ": " + *why);
+  if (Status why = CheckComparable(*base, *next, options); !why) {
+    return BadInput("cannot compare " + args.base + " and " + args.next + ": " + why.ToString());
   }
   const DiffReport report = DiffResults(*base, *next, options);
   const std::string text = args.format == "markdown" ? DiffMarkdown(report)

@@ -23,12 +23,17 @@ inline std::string SourcePath(const std::string& relative) {
   return std::string(KNOBSIM_SOURCE_DIR) + "/" + relative;
 }
 
-// A source-tree path quoted for the shell. (Built with append: GCC 12 warns falsely on
+// `path` in single quotes for the shell. (Built with append: GCC 12 warns falsely on
 // `"'" + std::string` at -O2, PR 105651.)
-inline std::string QuotedSourcePath(const std::string& relative) {
+inline std::string Quoted(const std::string& path) {
   std::string quoted = "'";
-  quoted.append(SourcePath(relative)).append("'");
+  quoted.append(path).append("'");
   return quoted;
+}
+
+// A source-tree path quoted for the shell.
+inline std::string QuotedSourcePath(const std::string& relative) {
+  return Quoted(SourcePath(relative));
 }
 
 inline std::string ReadFile(const std::string& path) {
@@ -40,7 +45,8 @@ inline std::string ReadFile(const std::string& path) {
 
 inline std::string TempPath(const std::string& name) {
   const char* dir = std::getenv("TMPDIR");
-  return std::string(dir ? dir : "/tmp") + "/knobsim-e2e-" + std::to_string(::getpid()) + "-" + name;
+  return std::string(dir ? dir : "/tmp") + "/knobsim-e2e-" + std::to_string(::getpid()) + "-" +
+         name;
 }
 
 // Runs `knobsim ARGS` (ARGS already shell-quoted where needed) and captures both streams.

@@ -24,7 +24,9 @@
 #include "sim/io/prom_reader.h"
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
+#include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
+#include "tools/knobsim/simulation_options.h"
 
 namespace knobsim::cli {
 
@@ -51,30 +53,7 @@ struct ImportArgs {
   std::string out = "-";
 };
 
-int BadInput(const std::string& message) {
-  std::cerr << "knobsim: " << message << "\n";
-  return kExitBadInput;
-}
-
 // `7d`, `36h`, `90m`: Go durations plus whole days, which Prometheus windows are counted in.
-bool ParseWindow(const std::string& option, const std::string& text, double* seconds,
-                 std::string* error) {
-  if (text.size() > 1 && text.back() == 'd') {
-    const std::string days = text.substr(0, text.size() - 1);
-    if (!days.empty() && days.find_first_not_of("0123456789") == std::string::npos) {
-      *seconds = std::strtod(days.c_str(), nullptr) * 86400;  // no throw, unlike stod
-      if (*seconds > 0 && std::isfinite(*seconds)) return true;
-    }
-  }
-  const Parsed<int64_t> d = ParseDuration(text);
-  if (!d.ok() || *d.value <= 0) {
-    *error = option + ": " + (d.ok() ? "\"" + text + "\" is not positive" : d.error) +
-             (d.hint.empty() ? "" : "; " + d.hint);
-    return false;
-  }
-  *seconds = static_cast<double>(*d.value) / kNanosPerSecond;
-  return true;
-}
 
 // `--kube` names files or directories: a directory stands for every *.yaml, *.yml and *.json
 // file under it, recursively, sorted by path so that the input order (and the output) does
@@ -114,14 +93,18 @@ int RunImport(const ImportArgs& args) {
   options.name = args.name;
   options.policy = args.policy;
   options.switch_overhead = args.switch_overhead;
-  double window_s = 0;
+  const Expected<double> window_s = ParseWindow("--window", args.window);
+  if (!window_s) return BadInput(window_s.error().message);
+  const Expected<double> piece_s = ParseWindow("--piece", args.piece);
+  if (!piece_s) return BadInput(piece_s.error().message);
+  options.piece_s = *piece_s;
   std::string error;
-  if (!ParseWindow("--window", args.window, &window_s, &error)) return BadInput(error);
-  if (!ParseWindow("--piece", args.piece, &options.piece_s, &error)) return BadInput(error);
   options.traffic_counts = args.traffic == "counts";
-  if (args.count_step != "auto" &&
-      !ParseWindow("--count-step", args.count_step, &options.count_step_s, &error))
-    return BadInput(error);
+  if (args.count_step != "auto") {
+    const Expected<double> count_step_s = ParseWindow("--count-step", args.count_step);
+    if (!count_step_s) return BadInput(count_step_s.error().message);
+    options.count_step_s = *count_step_s;
+  }
   for (const std::string& text : args.probe_rules) {
     Expected<ProbeRule> rule = ParseProbeRule(text);
     if (!rule) return BadInput(rule.error().ToString());
@@ -165,7 +148,7 @@ int RunImport(const ImportArgs& args) {
     // The window ends at the last sample and starts `--window` before it, or at the first
     // sample when the metrics cover less, so that traffic pieces start where the data does.
     options.window_end = last;
-    options.window_start = std::max(first, last - window_s);
+    options.window_start = std::max(first, last - *window_s);
     MetricNames names;
     names.mem_metric_override = args.mem_metric;
     names.rate_metric = args.rate_metric;

@@ -18,6 +18,7 @@
 #include "sim/plan/plan_json.h"
 #include "sim/report/html_report.h"
 #include "sim/shard.h"
+#include "sim/text.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/shell_quote.h"
 #include "tools/knobsim/simulation_options.h"
@@ -45,12 +46,6 @@ constexpr int kDefaultReplications = 5;
 
 using cli::ShellQuote;
 
-std::string Join(const std::vector<std::string>& parts, const char* sep = ",") {
-  std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) s += (i > 0 ? sep : "") + parts[i];
-  return s;
-}
-
 // The arguments that decide the plan's numbers, in a fixed order whatever order they were typed
 // in; output (--json, --report, --quiet), --threads and --shard are left out, so every shard of a
 // plan and the unsharded run record the same command.
@@ -60,13 +55,13 @@ std::string CommandText(const PlanArgs& a) {
     const CLI::Option* opt = a.cmd->get_option(name);
     if (opt != nullptr && opt->count() > 0) cmd += std::string(" ") + name + " " + ShellQuote(value);
   };
-  add("--traffic", Join(a.traffic));
-  add("--gpu-types", Join(a.gpu_types));
-  add("--policies", Join(a.policies));
-  add("--placement", Join(a.placements));
+  add("--traffic", Join(a.traffic, ","));
+  add("--gpu-types", Join(a.gpu_types, ","));
+  add("--policies", Join(a.policies, ","));
+  add("--placement", Join(a.placements, ","));
   add("--density", a.density);
   add("--prices", a.prices);
-  add("--pricing", Join(a.pricing));
+  add("--pricing", Join(a.pricing, ","));
   add("--confidence", a.cmd->get_option("--confidence")->as<std::string>());
   add("--replications", std::to_string(a.sim.replications));
   add("--max-nodes", std::to_string(a.max_nodes));
@@ -89,28 +84,31 @@ bool ParseInt(const std::string& text, int* out) {
   return ec == std::errc() && p == end;
 }
 
-std::optional<std::string> ToOptions(const PlanArgs& a, PlanOptions* o) {
+Status ToOptions(const PlanArgs& a, PlanOptions* o) {
   if (a.cmd->get_option("--traffic")->count() > 0) {
     o->traffic.clear();
     for (const std::string& t : a.traffic) {
       std::string s = t;
       if (!s.empty() && (s.back() == 'x' || s.back() == 'X')) s.pop_back();  // "1.5x"
       double v = 0;
-      if (!ParseDouble(s, &v)) return "--traffic: \"" + t + "\" is not a number (e.g. 1,1.5,2)";
+      if (!ParseDouble(s, &v))
+        return Status::Failure("--traffic: \"" + t + "\" is not a number (e.g. 1,1.5,2)");
       o->traffic.push_back(v);
     }
   }
   o->gpu_types = a.gpu_types;
   for (const std::string& p : a.policies) {
     int v = 0;
-    if (!ParseInt(p, &v)) return "--policies: \"" + p + "\" is not a cGPU POLICY (0..5)";
+    if (!ParseInt(p, &v))
+      return Status::Failure("--policies: \"" + p + "\" is not a cGPU POLICY (0..5)");
     o->policies.push_back(v);
   }
   o->placements = a.placements;
   if (a.density == "auto") {
     o->density = 0;
   } else if (!ParseInt(a.density, &o->density) || o->density < 1) {
-    return "--density: \"" + a.density + "\" is neither auto nor a positive number of pods per card";
+    return Status::Failure("--density: \"" + a.density +
+                           "\" is neither auto nor a positive number of pods per card");
   }
   if (!a.pricing.empty()) o->pricing = a.pricing;
   o->confidence = a.confidence;
@@ -120,10 +118,10 @@ std::optional<std::string> ToOptions(const PlanArgs& a, PlanOptions* o) {
   if (!a.shard.empty()) {
     std::string error;
     const std::optional<Shard> shard = ParseShard(a.shard, &error);
-    if (!shard) return "--shard: " + error;
+    if (!shard) return Status::Failure("--shard: " + error);
     o->shard = *shard;
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
 std::string Pad(std::string s, size_t width) {
@@ -193,10 +191,10 @@ int Plan(const PlanArgs& args) {
   Expected<Scenario> read = ReadScenarioFile(args.scenario);
   if (!read.ok()) return BadInput(read.error().ToString());
   Scenario& scenario = *read;
-  if (auto error = ApplyRunOverrides(args.sim, &scenario)) return BadInput(*error);
+  if (Status s = ApplyRunOverrides(args.sim, &scenario); !s) return BadInput(s);
 
   PlanOptions options;
-  if (auto error = ToOptions(args, &options)) return BadInput(*error);
+  if (Status s = ToOptions(args, &options); !s) return BadInput(s);
   options.seed = scenario.run.seed;
   options.replications =
       args.sim.replications_opt->count() > 0 ? args.sim.replications : kDefaultReplications;
@@ -207,7 +205,7 @@ int Plan(const PlanArgs& args) {
     prices = std::move(*book);
     options.prices = &*prices;
   }
-  if (auto error = ResolvePlanOptions(scenario, &options)) return BadInput(*error);
+  if (Status s = ResolvePlanOptions(scenario, &options); !s) return BadInput(s);
   if (!args.report.empty() && !options.shard.whole()) {
     return BadInput("--report needs the whole plan: merge the shards (knobsim merge), then run "
                     "knobsim report on the result");
@@ -224,7 +222,7 @@ int Plan(const PlanArgs& args) {
     }
   }
   if (!args.report.empty()) {
-    if (auto failed = WriteReportFile(doc, args.report)) return BadInput(*failed);
+    if (Status s = WriteReportFile(doc, args.report); !s) return BadInput(s);
   }
   if (!args.sim.quiet) {
     std::ostream& out = args.sim.json_to_stdout() ? std::cerr : std::cout;

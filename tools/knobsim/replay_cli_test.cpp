@@ -20,12 +20,6 @@ using replay::testing::TraceDir;
 const char* const kResultFiles[] = {"analysis_allo_discrete.csv", "analysis_frag_discrete.csv",
                                     "analysis_frag_ratio_discrete.csv"};
 
-std::string Quoted(const std::string& path) {
-  std::string q = "'";
-  q.append(path).append("'");
-  return q;
-}
-
 std::string Trace(const std::string& file) {
   return Quoted(TraceDir() + file);
 }

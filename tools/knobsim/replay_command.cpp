@@ -36,6 +36,7 @@
 #include "sim/replay/workload.h"
 #include "sim/shard.h"
 #include "tools/knobsim/commands.h"
+#include "tools/knobsim/simulation_options.h"
 
 namespace knobsim::cli {
 
@@ -64,15 +65,6 @@ struct ReplayArgs {
   bool compress_given = false;
   bool until_given = false;
 };
-
-int BadInput(const std::string& message) {
-  std::cerr << "knobsim: " << message << "\n";
-  return kExitBadInput;
-}
-
-int BadInput(const InputError& e) {
-  return BadInput(e.ToString());
-}
 
 std::optional<int64_t> ParseInt(std::string_view text) {
   int64_t v = 0;
@@ -186,23 +178,29 @@ struct ShardRun {
 
 // The out directory is ready for this replay: created, and rid of a manifest an earlier shard
 // run left there (else this replay's files would look like that shard's to `knobsim merge`).
-std::optional<std::string> PrepareOut(const std::string& out) {
+Status PrepareOut(const std::string& out) {
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
-  if (ec) return "--out: cannot create " + out + ": " + ec.message();
+  if (ec) return Status::Failure("--out: cannot create " + out + ": " + ec.message());
   std::filesystem::remove(out + "/" + std::string(kReplayShardManifest), ec);
-  if (ec) return "--out: cannot remove the old " + std::string(kReplayShardManifest) + ": " + ec.message();
-  return std::nullopt;
+  if (ec) {
+    return Status::Failure("--out: cannot remove the old " + std::string(kReplayShardManifest) +
+                           ": " + ec.message());
+  }
+  return Status::Ok();
 }
 
 // Last, after every result file: the manifest, so that a directory holding one is complete.
-std::optional<InputError> WriteManifest(const std::string& out, const ShardRun& shard) {
+Status WriteManifest(const std::string& out, const ShardRun& shard) {
   ReplayShardManifest m;
   m.sweep = shard.sweep;
   m.shard = *shard.shard;
   m.files = ReplayShardFiles(m.sweep, m.shard);
-  return WriteFileAtomically(out + "/" + std::string(kReplayShardManifest),
-                             ReplayShardManifestText(m));
+  if (auto failed = WriteFileAtomically(out + "/" + std::string(kReplayShardManifest),
+                                        ReplayShardManifestText(m))) {
+    return *failed;
+  }
+  return Status::Ok();
 }
 
 void ReportShard(const ShardRun& shard, size_t runs, double seconds, const std::string& out) {
@@ -253,8 +251,8 @@ int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& wor
   shard.sweep.compress = options.compress;
   shard.sweep.until = options.until;
   for (size_t i = 0; i < workloads.size(); ++i) {
-    if (const std::optional<InputError> e = replay::CheckTimes(workloads[i], pod_files[i])) {
-      return BadInput(*e);
+    if (const Status times = replay::CheckTimes(workloads[i], pod_files[i]); !times) {
+      return BadInput(times);
     }
     const SimTime end = replay::TimedEnd(workloads[i], options);
     if (end / options.interval >= kMaxSamples) {
@@ -264,7 +262,7 @@ int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& wor
     }
   }
 
-  if (auto failed = PrepareOut(args.out)) return BadInput(*failed);
+  if (Status s = PrepareOut(args.out); !s) return BadInput(s);
 
   // Each run writes its own file from its worker thread; the first failure is kept.
   std::optional<InputError> write_error;
@@ -292,7 +290,7 @@ int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& wor
   progress.Clear();
   if (write_error) return BadInput(*write_error);
   if (shard.shard) {
-    if (auto failed = WriteManifest(args.out, shard)) return BadInput(*failed);
+    if (Status s = WriteManifest(args.out, shard); !s) return BadInput(s);
     if (!args.quiet) ReportShard(shard, runs.size(), progress.Elapsed(), args.out);
     return kExitOk;
   }
@@ -352,11 +350,11 @@ int Replay(const ReplayArgs& args) {
     ReplaySweepIdentity& id = shard.sweep;
     id.knobsim_version = KNOBSIM_VERSION;
     id.timed = args.timed;
-    const std::optional<std::string> nodes_hash = FileHash(args.nodes);
+    const Expected<std::string> nodes_hash = FileHash(args.nodes);
     if (!nodes_hash) return BadInput(args.nodes + ": cannot read the file");
     id.nodes_hash = *nodes_hash;
     for (size_t i = 0; i < args.pods.size(); ++i) {
-      const std::optional<std::string> hash = FileHash(args.pods[i]);
+      const Expected<std::string> hash = FileHash(args.pods[i]);
       if (!hash) return BadInput(args.pods[i] + ": cannot read the file");
       id.pods.push_back({workloads[i].name, *hash});
     }
@@ -375,7 +373,7 @@ int Replay(const ReplayArgs& args) {
     expected = std::move(*rows);
   }
 
-  if (auto failed = PrepareOut(args.out)) return BadInput(*failed);
+  if (Status s = PrepareOut(args.out); !s) return BadInput(s);
 
   Progress progress(!args.quiet);
   replay::SweepResults results;
@@ -396,7 +394,7 @@ int Replay(const ReplayArgs& args) {
     }
   }
   if (shard.shard) {
-    if (auto failed = WriteManifest(args.out, shard)) return BadInput(*failed);
+    if (Status s = WriteManifest(args.out, shard); !s) return BadInput(s);
     if (!args.quiet) ReportShard(shard, results.allo.size(), seconds, args.out);
     return kExitOk;
   }

@@ -38,10 +38,10 @@ int Report(const ReportArgs& args) {
     std::cout << html << std::flush;
     return kExitOk;
   }
-  if (auto failed = WriteReportFile(*doc, args.output)) {
+  if (Status failed = WriteReportFile(*doc, args.output); !failed) {
     // A document it cannot render names the input; a file it cannot write names the output.
     if (RenderReport(*doc, &error).empty()) return BadInput(args.input + ": " + error);
-    return BadInput(*failed);
+    return BadInput(failed);
   }
   return kExitOk;
 }

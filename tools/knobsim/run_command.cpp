@@ -15,10 +15,6 @@
 #include <string>
 #include <vector>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 #include "sim/input_error.h"
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
@@ -28,9 +24,10 @@
 #include "sim/run_set.h"
 #include "sim/shard.h"
 #include "sim/engine/simulation.h"
+#include "sim/text.h"
 #include "sim/variant.h"
-#include "tools/knobsim/commands.h"
 #include "tools/knobsim/cli_validators.h"
+#include "tools/knobsim/commands.h"
 #include "tools/knobsim/simulation_options.h"
 
 namespace knobsim::cli {
@@ -44,15 +41,6 @@ struct RunArgs {
   SimulationOptions sim;
   std::string shard;  // "i/N"; empty = the whole sweep
 };
-
-std::string Join(const std::vector<std::string>& parts) {
-  std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) s += ", ";
-    s += parts[i];
-  }
-  return s;
-}
 
 std::string VariantList(const Scenario& s) {
   if (s.variants.empty()) return "the scenario defines no variants";
@@ -79,28 +67,11 @@ std::vector<ShardJob> RunShardJobs(const Scenario& scenario, const RunSweepIdent
   }
   std::vector<ShardJob> jobs;
   for (int64_t j = shard.index; j < id.jobs(); j += shard.count) jobs.push_back({j, {}});
-  std::vector<std::exception_ptr> failures(jobs.size());
-  const int n = static_cast<int>(jobs.size());
-#ifdef _OPENMP
-  if (threads <= 0) threads = omp_get_max_threads();
-#endif
-  threads = std::clamp(threads, 1, std::max(1, n));
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic) num_threads(threads)
-#endif
-  for (int k = 0; k < n; ++k) {
+  RunJobs(static_cast<int>(jobs.size()), threads, [&](int k) {
     const int64_t job = jobs[k].job;
-    try {
-      jobs[k].result = Simulate(resolved[job / id.replications],
-                                ReplicationSeed(id.seed, static_cast<int>(job % id.replications)));
-    } catch (...) {
-      failures[k] = std::current_exception();
-    }
-  }
-  (void)threads;  // unused without OpenMP
-  for (const std::exception_ptr& e : failures) {
-    if (e) std::rethrow_exception(e);
-  }
+    jobs[k].result = Simulate(resolved[job / id.replications],
+                              ReplicationSeed(id.seed, static_cast<int>(job % id.replications)));
+  });
   return jobs;
 }
 
@@ -118,13 +89,11 @@ int RunShard(const RunArgs& args, const Scenario& scenario, const RunSetOptions&
                     "results (knobsim merge)");
   }
   // The shard's identity hashes the scenario file's bytes: every shard must read the same file.
-  std::ifstream in(args.scenario, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  if (!in) return BadInput(args.scenario + ": cannot read the file");
+  const Expected<std::string> bytes = ReadFileText(args.scenario);
+  if (!bytes) return BadInput(args.scenario + ": cannot read the file");
 
   RunShardDocument doc;
-  doc.sweep = MakeRunSweepIdentity(scenario, bytes.str(), options.variants, KNOBSIM_VERSION);
+  doc.sweep = MakeRunSweepIdentity(scenario, *bytes, options.variants, KNOBSIM_VERSION);
   doc.shard = *shard;
   doc.jobs = RunShardJobs(scenario, doc.sweep, *shard, args.sim.threads);
   const std::string text = RunShardJsonText(doc);
@@ -147,7 +116,7 @@ int Run(const RunArgs& args) {
   Scenario& scenario = *read;
 
   // Command-line overrides of the scenario's run settings.
-  if (auto error = ApplyRunOverrides(args.sim, &scenario)) return BadInput(*error);
+  if (Status s = ApplyRunOverrides(args.sim, &scenario); !s) return BadInput(s);
 
   RunSetOptions options;
   options.seed = scenario.run.seed;
@@ -169,10 +138,10 @@ int Run(const RunArgs& args) {
     }
     return RunShard(args, scenario, options);
   }
-  if (auto error = ApplyTimelineOption(args.sim, &options)) return BadInput(*error);
+  if (Status s = ApplyTimelineOption(args.sim, &options); !s) return BadInput(s);
 
   const RunSetResult results = RunWithProgress(scenario, options, args.sim.quiet);
-  if (auto failed = WriteResultsDocument(args.sim, results)) return BadInput(*failed);
+  if (Status s = WriteResultsDocument(args.sim, results); !s) return BadInput(s);
   // With `--json -` stdout is the document alone, so a pipe into jq or a file gets valid JSON.
   if (!args.sim.quiet && !args.sim.json_to_stdout()) {
     TableOptions table;

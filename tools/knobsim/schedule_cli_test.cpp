@@ -50,12 +50,6 @@ std::string TempFile(const std::string& name, const std::string& text) {
   return path;
 }
 
-std::string Quoted(const std::string& path) {
-  std::string q = "'";
-  q.append(path).append("'");
-  return q;
-}
-
 bool Has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }

@@ -32,8 +32,10 @@
 #include "sim/scheduler/cluster_state_builder.h"
 #include "sim/scheduler/framework.h"
 #include "sim/scheduler/scheduler.h"
-#include "tools/knobsim/commands.h"
+#include "sim/text.h"
 #include "tools/knobsim/cli_validators.h"
+#include "tools/knobsim/commands.h"
+#include "tools/knobsim/simulation_options.h"
 
 namespace knobsim::cli {
 
@@ -71,24 +73,6 @@ struct PodOutcome {
   int feasible = 0;                   // nodes that passed every filter
   std::vector<NodeVerdict> verdicts;  // by node index
 };
-
-int BadInput(const std::string& message) {
-  std::cerr << "knobsim: " << message << "\n";
-  return kExitBadInput;
-}
-
-int BadInput(const InputError& e) {
-  return BadInput(e.ToString());
-}
-
-std::string Join(const std::vector<std::string>& parts, std::string_view sep) {
-  std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) s += sep;
-    s += parts[i];
-  }
-  return s;
-}
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -340,11 +324,9 @@ Json OutcomeJson(const PodOutcome& o, const ClusterState& cluster, bool explain)
 
 int Schedule(const ScheduleArgs& args) {
   SchedulerConfig config;
-  try {
-    config.kube_version = KubeVersion::Parse(args.kube_version);
-  } catch (const std::invalid_argument& e) {
-    return BadInput(std::string("--kube-version: ") + e.what());
-  }
+  const Expected<KubeVersion> kube_version = KubeVersion::Parse(args.kube_version);
+  if (!kube_version) return BadInput("--kube-version: " + kube_version.error().message);
+  config.kube_version = *kube_version;
   const std::optional<CardPolicy> placement = ParseCardPolicy(args.placement);
   if (!placement || *placement == CardPolicy::kExtenderBestFit) {
     return BadInput("--placement: \"" + args.placement +

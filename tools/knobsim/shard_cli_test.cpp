@@ -15,12 +15,6 @@
 namespace knobsim::e2e {
 namespace {
 
-std::string Quoted(const std::string& path) {
-  std::string q = "'";
-  q.append(path).append("'");
-  return q;
-}
-
 // A fresh directory under the test's temporary prefix, removed on scope exit.
 struct TempDir {
   explicit TempDir(const std::string& name) : path(TempPath(name)) {

@@ -19,18 +19,6 @@
 namespace knobsim::cli {
 namespace {
 
-// `--duration 10m`: the option is named the way a file error names a field.
-bool ParseDurationOption(const std::string& option, const std::string& text, SimTime* out,
-                         std::string* error) {
-  const Parsed<int64_t> d = ParseDuration(text);
-  if (!d.ok()) {
-    *error = option + ": " + d.error + (d.hint.empty() ? "" : "; " + d.hint);
-    return false;
-  }
-  *out = *d.value;
-  return true;
-}
-
 std::string Seconds(SimTime t) {
   const double s = static_cast<double>(t) / kNanosPerSecond;
   std::string text = std::to_string(s);
@@ -98,39 +86,37 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, std::string_view 
   cmd->add_flag("--quiet,-q", o->quiet, std::string(quiet_help));
 }
 
-std::optional<std::string> ApplyTimelineOption(const SimulationOptions& o, RunSetOptions* run) {
-  if (o.timeline_opt == nullptr || o.timeline_opt->count() == 0) return std::nullopt;
+Status ApplyTimelineOption(const SimulationOptions& o, RunSetOptions* run) {
+  if (o.timeline_opt == nullptr || o.timeline_opt->count() == 0) return Status::Ok();
   SimTime step = 0;
-  std::string error;
-  if (!ParseDurationOption("--timeline", o.timeline, &step, &error)) return error;
-  if (step <= 0) return "--timeline: the step must be positive, e.g. 1m";
+  if (Status s = ParseDurationOption("--timeline", o.timeline, &step); !s) return s;
+  if (step <= 0) return Status::Failure("--timeline: the step must be positive, e.g. 1m");
   run->simulate = [step](const Scenario& scenario, uint64_t seed) {
     RunOptions options;
     options.timeline_step = step;
     return Simulate(scenario, seed, options);
   };
-  return std::nullopt;
+  return Status::Ok();
 }
 
-std::optional<std::string> ApplyRunOverrides(const SimulationOptions& o, Scenario* scenario) {
+Status ApplyRunOverrides(const SimulationOptions& o, Scenario* scenario) {
   RunSettings& run = scenario->run;
   if (o.seed_opt->count() > 0) run.seed = o.seed;
   if (o.replications_opt->count() > 0) run.replications = o.replications;
-  std::string error;
-  if (o.duration_opt->count() > 0 &&
-      !ParseDurationOption("--duration", o.duration, &run.duration, &error)) {
-    return error;
+  if (o.duration_opt->count() > 0) {
+    if (Status s = ParseDurationOption("--duration", o.duration, &run.duration); !s) return s;
   }
-  if (o.warmup_opt->count() > 0 && !ParseDurationOption("--warmup", o.warmup, &run.warmup, &error)) {
-    return error;
+  if (o.warmup_opt->count() > 0) {
+    if (Status s = ParseDurationOption("--warmup", o.warmup, &run.warmup); !s) return s;
   }
-  if (run.duration <= 0) return "the run duration must be positive";
+  if (run.duration <= 0) return Status::Failure("the run duration must be positive");
   if (run.warmup >= run.duration) {
-    return "the warm-up (" + Seconds(run.warmup) + ") must be shorter than the run duration (" +
-           Seconds(run.duration) + "); see --duration and --warmup";
+    return Status::Failure("the warm-up (" + Seconds(run.warmup) +
+                           ") must be shorter than the run duration (" + Seconds(run.duration) +
+                           "); see --duration and --warmup");
   }
-  if (run.replications < 1) return "replications must be at least 1";
-  return std::nullopt;
+  if (run.replications < 1) return Status::Failure("replications must be at least 1");
+  return Status::Ok();
 }
 
 RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, bool quiet) {
@@ -152,16 +138,15 @@ nlohmann::ordered_json ResultsDocument(const RunSetResult& results) {
   return document;
 }
 
-std::optional<std::string> WriteResultsDocument(const SimulationOptions& o,
-                                                const RunSetResult& results) {
-  if (!o.json_wanted()) return std::nullopt;
+Status WriteResultsDocument(const SimulationOptions& o, const RunSetResult& results) {
+  if (!o.json_wanted()) return Status::Ok();
   const std::string text = ResultsJsonText(ResultsDocument(results));
   if (o.json_to_stdout()) {
     std::cout << text << std::flush;
-    return std::nullopt;
+    return Status::Ok();
   }
-  if (auto failed = WriteFileAtomically(o.json, text)) return failed->ToString();
-  return std::nullopt;
+  if (auto failed = WriteFileAtomically(o.json, text)) return *failed;
+  return Status::Ok();
 }
 
 int TableWidth() {
@@ -176,6 +161,14 @@ int TableWidth() {
 int BadInput(const std::string& message) {
   std::cerr << "knobsim: " << message << "\n";
   return kExitBadInput;
+}
+
+int BadInput(const InputError& error) {
+  return BadInput(error.ToString());
+}
+
+int BadInput(const Status& failed) {
+  return BadInput(failed.ToString());
 }
 
 }  // namespace knobsim::cli

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "sim/input_error.h"
 #include "sim/run_set.h"
 #include "sim/scenario.h"
 
@@ -45,15 +46,14 @@ struct SimulationOptions {
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* options, std::string_view json_help,
                           std::string_view quiet_help);
 
-// Applies the given overrides to scenario->run and checks the result; the message when they
-// cannot be used.
-std::optional<std::string> ApplyRunOverrides(const SimulationOptions& options, Scenario* scenario);
+// Applies the given overrides to scenario->run and checks the result; a failure (only a
+// message) when they cannot be used.
+Status ApplyRunOverrides(const SimulationOptions& options, Scenario* scenario);
 
 // --timeline STEP: every run collects RunResult::timeline with that step (the results
 // document writes replication 1's, docs/results.md); the message when STEP is not a positive
-// duration. Nothing when the option was not given.
-std::optional<std::string> ApplyTimelineOption(const SimulationOptions& options,
-                                               RunSetOptions* run);
+// duration (only a message). Ok when the option was not given.
+Status ApplyTimelineOption(const SimulationOptions& options, RunSetOptions* run);
 
 // RunSet with a progress line on stderr (only on a terminal, only after a second, erased at
 // the end) unless `quiet`.
@@ -64,14 +64,19 @@ RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, bool q
 nlohmann::ordered_json ResultsDocument(const RunSetResult& results);
 
 // Writes the results document where --json says (stdout for `-`, else atomically to the file);
-// the message when the file cannot be written. Nothing when --json was not given.
-std::optional<std::string> WriteResultsDocument(const SimulationOptions& options,
-                                                const RunSetResult& results);
+// the file's error when it cannot be written. Ok when --json was not given.
+Status WriteResultsDocument(const SimulationOptions& options, const RunSetResult& results);
 
 // The terminal's width when stdout is one (80..200), else 132, which reads well in logs.
 int TableWidth();
 
-// Prints "knobsim: MESSAGE" on stderr and returns the bad-input status (2).
+// Prints "knobsim: MESSAGE" on stderr and returns the bad-input status (2): every command's one
+// way out on bad input.
 int BadInput(const std::string& message);
+
+// The same for an input error, printed whole ("file:line: path: message; hint"), and for a
+// failed Status, printed as its ToString() says.
+int BadInput(const InputError& error);
+int BadInput(const Status& failed);
 
 }  // namespace knobsim::cli

@@ -27,6 +27,7 @@
 #include "sim/report/html_report.h"
 #include "sim/run_set.h"
 #include "sim/engine/simulation.h"
+#include "sim/text.h"
 #include "sim/upgrade/rolling_upgrade.h"
 #include "sim/upgrade/upgrade_json.h"
 #include "sim/upgrade/upgrade_run.h"
@@ -70,12 +71,6 @@ struct UpgradeArgs {
 // in single quotes.
 using cli::ShellQuote;
 
-std::string Join(const std::vector<std::string>& parts, const char* sep = ",") {
-  std::string s;
-  for (size_t i = 0; i < parts.size(); ++i) s += (i > 0 ? sep : "") + parts[i];
-  return s;
-}
-
 // The arguments that decide the rehearsal, in a fixed order; outputs (--json, --report,
 // --quiet) are left out.
 std::string CommandText(const UpgradeArgs& a) {
@@ -87,8 +82,8 @@ std::string CommandText(const UpgradeArgs& a) {
     if (on) cmd += std::string(" ") + name;
   };
   add("--order", a.order);
-  add("--nodes", Join(a.nodes));
-  add("--pools", Join(a.pools));
+  add("--nodes", Join(a.nodes, ","));
+  add("--pools", Join(a.pools, ","));
   add("--max-unavailable", std::to_string(a.max_unavailable));
   add("--reset-time", a.reset_time);
   add("--drain-timeout", a.drain_timeout);
@@ -105,15 +100,8 @@ std::string CommandText(const UpgradeArgs& a) {
   return cmd;
 }
 
-std::optional<std::string> Duration(const char* option, const std::string& text, SimTime* out) {
-  const Parsed<int64_t> d = ParseDuration(text);
-  if (!d.ok()) return std::string(option) + ": " + d.error + (d.hint.empty() ? "" : "; " + d.hint);
-  *out = *d.value;
-  return std::nullopt;
-}
-
 // `--after isolation=hard,policy=3,cgpu_version=1.5.10`: what every reset node comes back with.
-std::optional<std::string> ParseAfter(const std::string& text, NodeSettings* after) {
+Status ParseAfter(const std::string& text, NodeSettings* after) {
   static const std::vector<std::string> kKeys = {"isolation", "policy", "cgpu_version"};
   *after = {};
   size_t start = 0;
@@ -124,37 +112,40 @@ std::optional<std::string> ParseAfter(const std::string& text, NodeSettings* aft
     start = end + 1;
     if (item.empty()) {
       if (end == text.size() && !text.empty()) break;
-      return "--after: an empty setting in \"" + text + "\"; expected KEY=VALUE[,KEY=VALUE...]";
+      return Status::Failure("--after: an empty setting in \"" + text +
+                             "\"; expected KEY=VALUE[,KEY=VALUE...]");
     }
     const size_t eq = item.find('=');
     if (eq == std::string::npos) {
-      return "--after: \"" + item + "\" is not KEY=VALUE (e.g. isolation=hard)";
+      return Status::Failure("--after: \"" + item + "\" is not KEY=VALUE (e.g. isolation=hard)");
     }
     const std::string key = item.substr(0, eq), value = item.substr(eq + 1);
     if (key == "isolation") {
       if (value != "hard" && value != "soft") {
-        return "--after: isolation: \"" + value + "\" is not an isolation; " +
-               SuggestName(value, {"hard", "soft"}, "use one of");
+        return Status::Failure("--after: isolation: \"" + value + "\" is not an isolation; " +
+                               SuggestName(value, {"hard", "soft"}, "use one of"));
       }
       after->isolation = value == "hard" ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
     } else if (key == "policy") {
       int policy = -1;
       const auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), policy);
       if (ec != std::errc() || p != value.data() + value.size() || policy < 0 || policy > 5) {
-        return "--after: policy: \"" + value + "\" is not a cGPU POLICY; use 0 to 5";
+        return Status::Failure("--after: policy: \"" + value +
+                               "\" is not a cGPU POLICY; use 0 to 5");
       }
       after->policy = static_cast<SharingPolicy>(policy);
     } else if (key == "cgpu_version") {
-      if (value.empty()) return "--after: cgpu_version: the version is empty";
+      if (value.empty()) return Status::Failure("--after: cgpu_version: the version is empty");
       after->cgpu_version = value;
     } else {
-      return "--after: unknown key \"" + key + "\"; " + SuggestName(key, kKeys, "use one of");
+      return Status::Failure("--after: unknown key \"" + key + "\"; " +
+                             SuggestName(key, kKeys, "use one of"));
     }
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
-std::optional<std::string> ToOptions(const UpgradeArgs& a, UpgradeOptions* o) {
+Status ToOptions(const UpgradeArgs& a, UpgradeOptions* o) {
   const bool node_list = !a.nodes.empty();
   if (a.given("--order")) {
     if (a.order == "pool") {
@@ -164,32 +155,36 @@ std::optional<std::string> ToOptions(const UpgradeArgs& a, UpgradeOptions* o) {
     } else if (a.order == "node-list") {
       o->order = UpgradeOrder::kNodeList;
     } else {
-      return "--order: \"" + a.order + "\" is not an order; " +
-             SuggestName(a.order, {"pool", "zone", "node-list"}, "use one of");
+      return Status::Failure("--order: \"" + a.order + "\" is not an order; " +
+                             SuggestName(a.order, {"pool", "zone", "node-list"}, "use one of"));
     }
   } else if (node_list) {
     o->order = UpgradeOrder::kNodeList;  // --nodes alone: upgrade those, in the order given
   }
   if (o->order == UpgradeOrder::kNodeList && !node_list) {
-    return "--order node-list needs --nodes N1,N2,...: the nodes to upgrade, in order";
+    return Status::Failure(
+        "--order node-list needs --nodes N1,N2,...: the nodes to upgrade, in order");
   }
   if (o->order != UpgradeOrder::kNodeList && node_list) {
-    return "--nodes lists the nodes of --order node-list; with --order " + a.order +
-           " choose the scope with --pools";
+    return Status::Failure("--nodes lists the nodes of --order node-list; with --order " + a.order +
+                           " choose the scope with --pools");
   }
   if (o->order == UpgradeOrder::kNodeList && !a.pools.empty()) {
-    return "--pools: with --order node-list the scope is --nodes";
+    return Status::Failure("--pools: with --order node-list the scope is --nodes");
   }
   o->nodes = a.nodes;
   o->pools = a.pools;
-  if (a.max_unavailable < 1) return "--max-unavailable: at least 1 node must be allowed down";
+  if (a.max_unavailable < 1)
+    return Status::Failure("--max-unavailable: at least 1 node must be allowed down");
   o->max_unavailable = a.max_unavailable;
   o->force = a.force;
-  if (auto e = Duration("--reset-time", a.reset_time, &o->reset_time)) return e;
-  if (o->reset_time <= 0) return "--reset-time: a reset takes time; give a positive duration";
-  if (auto e = Duration("--drain-timeout", a.drain_timeout, &o->drain_timeout)) return e;
+  if (Status e = ParseDurationOption("--reset-time", a.reset_time, &o->reset_time); !e) return e;
+  if (o->reset_time <= 0)
+    return Status::Failure("--reset-time: a reset takes time; give a positive duration");
+  if (Status e = ParseDurationOption("--drain-timeout", a.drain_timeout, &o->drain_timeout); !e)
+    return e;
   if (a.given("--start")) {
-    if (auto e = Duration("--start", a.start, &o->start)) return e;
+    if (Status e = ParseDurationOption("--start", a.start, &o->start); !e) return e;
   }
   return ParseAfter(a.after, &o->after);
 }
@@ -260,12 +255,13 @@ int Upgrade(const UpgradeArgs& a) {
   const Scenario& scenario = *read;
 
   UpgradeOptions options;
-  if (auto e = ToOptions(a, &options)) return BadInput(*e);
+  if (Status e = ToOptions(a, &options); !e) return BadInput(e);
   RunOptions run;
-  if (auto e = Duration("--step", a.step, &run.timeline_step)) return BadInput(*e);
+  if (Status e = ParseDurationOption("--step", a.step, &run.timeline_step); !e) return BadInput(e);
   if (run.timeline_step <= 0)
     return BadInput("--step: the timeline needs a positive step, e.g. 1m");
-  if (auto e = Duration("--max-duration", a.max_duration, &run.duration)) return BadInput(*e);
+  if (Status e = ParseDurationOption("--max-duration", a.max_duration, &run.duration); !e)
+    return BadInput(e);
   if (run.duration <= 0) return BadInput("--max-duration: give a positive duration, e.g. 12h");
   if (!(a.pull_bandwidth > 0) || !std::isfinite(a.pull_bandwidth)) {
     return BadInput("--pull-bandwidth: MiB/s must be a positive number");
@@ -299,7 +295,7 @@ int Upgrade(const UpgradeArgs& a) {
       }
     }
     if (!a.report.empty()) {
-      if (auto failed = WriteReportFile(doc, a.report)) return BadInput(*failed);
+      if (Status s = WriteReportFile(doc, a.report); !s) return BadInput(s);
     }
   }
   if (!a.quiet) {

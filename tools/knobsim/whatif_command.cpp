@@ -52,7 +52,7 @@ int Whatif(const WhatifArgs& args) {
   if (!read.ok()) return BadInput(read.error().ToString());
   Scenario& scenario = *read;
 
-  if (auto error = ApplyRunOverrides(args.sim, &scenario)) return BadInput(*error);
+  if (Status s = ApplyRunOverrides(args.sim, &scenario); !s) return BadInput(s);
 
   Expected<std::vector<Variant>> variants = Variants(args, scenario);
   if (!variants.ok()) return BadInput(variants.error().ToString());
@@ -65,9 +65,9 @@ int Whatif(const WhatifArgs& args) {
   options.replications = scenario.run.replications;
   options.threads = args.sim.threads;
   for (const Variant& v : scenario.variants) options.variants.push_back(v.name);
-  if (auto error = ApplyTimelineOption(args.sim, &options)) return BadInput(*error);
+  if (Status s = ApplyTimelineOption(args.sim, &options); !s) return BadInput(s);
   const RunSetResult results = RunWithProgress(scenario, options, args.sim.quiet);
-  if (auto failed = WriteResultsDocument(args.sim, results)) return BadInput(*failed);
+  if (Status s = WriteResultsDocument(args.sim, results); !s) return BadInput(s);
   const bool json_to_stdout = args.sim.json_to_stdout();
 
   std::vector<Verdict> verdicts;

@@ -38,10 +38,10 @@ namespace {
 class TraceResourcesFilter final : public knobsim::FilterPlugin {
  public:
   std::string_view Name() const override { return "NodeResourcesFit"; }
-  knobsim::Status Filter(const knobsim::PodSpec& pod, const knobsim::ClusterState& cluster,
-                         int node) const override {
+  knobsim::PluginStatus Filter(const knobsim::PodSpec& pod, const knobsim::ClusterState& cluster,
+                               int node) const override {
     const knobsim::NodeState& n = cluster.node(node);
-    knobsim::Status status;
+    knobsim::PluginStatus status;
     const auto short_of = [&](const char* resource) {
       return Get(pod.requests, resource) >
              Get(n.spec.allocatable, resource) - Get(n.requested, resource);
@@ -59,27 +59,27 @@ class TraceResourcesFilter final : public knobsim::FilterPlugin {
 class OpenGpuShareFilter final : public knobsim::FilterPlugin {
  public:
   std::string_view Name() const override { return "Open-Gpu-Share"; }
-  knobsim::Status PreFilter(const knobsim::PodSpec&,
-                            const knobsim::ClusterState& cluster) override {
+  knobsim::PluginStatus PreFilter(const knobsim::PodSpec&,
+                                  const knobsim::ClusterState& cluster) override {
     if (cluster.nodes().size() != models_for_nodes_) {
       models_ = ModelsOf(cluster);
       models_for_nodes_ = cluster.nodes().size();
     }
-    return knobsim::Status::Success();
+    return knobsim::PluginStatus::Success();
   }
-  knobsim::Status Filter(const knobsim::PodSpec& pod, const knobsim::ClusterState& cluster,
-                         int node) const override {
+  knobsim::PluginStatus Filter(const knobsim::PodSpec& pod, const knobsim::ClusterState& cluster,
+                               int node) const override {
     const PodRequest r = RequestOf(pod, models_);
-    if (!r.wants_gpu()) return knobsim::Status::Success();
+    if (!r.wants_gpu()) return knobsim::PluginStatus::Success();
     const NodeState s = MilliViewOf(cluster, node, models_, 0);
     if (s.cards == 0 || s.model < 0) {
-      return knobsim::Status::Unresolvable("node(s) had no GPU");
+      return knobsim::PluginStatus::Unresolvable("node(s) had no GPU");
     }
     if ((r.models >> s.model & 1) == 0) {
-      return knobsim::Status::Unresolvable("node(s) didn't match the pod's GPU model");
+      return knobsim::PluginStatus::Unresolvable("node(s) didn't match the pod's GPU model");
     }
-    if (!CardsFit(s, r)) return knobsim::Status::Unschedulable("Insufficient GPU");
-    return knobsim::Status::Success();
+    if (!CardsFit(s, r)) return knobsim::PluginStatus::Unschedulable("Insufficient GPU");
+    return knobsim::PluginStatus::Success();
   }
 
  private:

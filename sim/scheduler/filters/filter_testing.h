@@ -58,8 +58,8 @@ inline Filters InTreeFilters(const KubeVersion& version = {}) {
 }
 
 struct FilterRun {
-  Status pre_filter;          // the first PreFilter rejection, if any
-  std::vector<Status> nodes;  // one per node (Success where the node is feasible)
+  PluginStatus pre_filter;          // the first PreFilter rejection, if any
+  std::vector<PluginStatus> nodes;  // one per node (Success where the node is feasible)
   std::vector<int> feasible;  // nodes that passed every filter
 };
 
@@ -67,14 +67,14 @@ inline FilterRun RunFilters(const Filters& filters, const PodSpec& pod,
                             const ClusterState& cluster) {
   FilterRun run;
   for (const auto& f : filters) {
-    Status s = f->PreFilter(pod, cluster);
+    PluginStatus s = f->PreFilter(pod, cluster);
     if (!s.ok()) {
       run.pre_filter = std::move(s);
       return run;
     }
   }
   for (int n = 0; n < static_cast<int>(cluster.nodes().size()); ++n) {
-    Status verdict;
+    PluginStatus verdict;
     for (const auto& f : filters) {
       verdict = f->Filter(pod, cluster, n);
       if (!verdict.ok()) break;

@@ -10,10 +10,11 @@ class NodeAffinityFilter final : public FilterPlugin {
  public:
   std::string_view Name() const override { return "NodeAffinity"; }
 
-  Status Filter(const PodSpec& pod, const ClusterState& cluster, int node) const override {
-    if (MatchesNodeSelectorAndAffinity(pod, cluster.node(node).spec)) return Status::Success();
+  PluginStatus Filter(const PodSpec& pod, const ClusterState& cluster, int node) const override {
+    if (MatchesNodeSelectorAndAffinity(pod, cluster.node(node).spec))
+      return PluginStatus::Success();
     // Unresolvable: evicting pods never changes a node's labels.
-    return Status::Unresolvable("node(s) didn't match Pod's node affinity/selector");
+    return PluginStatus::Unresolvable("node(s) didn't match Pod's node affinity/selector");
   }
 };
 

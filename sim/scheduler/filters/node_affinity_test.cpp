@@ -35,7 +35,7 @@ TEST_CASE("nodes failing the nodeSelector or required affinity are unresolvable"
     pod.node_selector = c.selector;
     pod.node_affinity.required_terms = c.terms;
     for (int n = 0; n < 2; ++n) {
-      Status s = filter->Filter(pod, cluster, n);
+      PluginStatus s = filter->Filter(pod, cluster, n);
       CHECK(s.ok() == (n == 0 ? c.a100 : c.t4));
       if (!s.ok()) {
         CHECK(s.code == StatusCode::kUnschedulableAndUnresolvable);

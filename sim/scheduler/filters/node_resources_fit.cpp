@@ -115,7 +115,7 @@ class NodeResourcesFitFilter final : public FilterPlugin {
 
   std::string_view Name() const override { return "NodeResourcesFit"; }
 
-  Status PreFilter(const PodSpec& pod, const ClusterState& cluster) override {
+  PluginStatus PreFilter(const PodSpec& pod, const ClusterState& cluster) override {
     amounts_.Sync(cluster);
     request_.clear();
     // A zero request never fails, even on an over-committed node (upstream checks `> 0` first),
@@ -133,13 +133,13 @@ class NodeResourcesFitFilter final : public FilterPlugin {
     for (const auto& [name, amount] : pod.requests) {  // ResourceList is sorted by name
       if (IsScalarResource(name) && amount > 0) add(name, amounts_.Slot(name));
     }
-    return Status::Success();
+    return PluginStatus::Success();
   }
 
-  Status Filter(const PodSpec&, const ClusterState& cluster, int node) const override {
+  PluginStatus Filter(const PodSpec&, const ClusterState& cluster, int node) const override {
     const NodeState& n = cluster.node(node);
     const size_t i = static_cast<size_t>(node);
-    Status status;
+    PluginStatus status;
     // A node without an allocatable "pods" entry admits no pod, as upstream (allowed = 0).
     if (static_cast<int64_t>(n.pods.size()) + 1 > amounts_.allocatable(i, kPodsSlot)) {
       Fail(status, "Too many pods", /*unresolvable=*/false);
@@ -159,7 +159,7 @@ class NodeResourcesFitFilter final : public FilterPlugin {
   }
 
  private:
-  static void Fail(Status& status, std::string reason, bool unresolvable) {
+  static void Fail(PluginStatus& status, std::string reason, bool unresolvable) {
     status.reasons.push_back(std::move(reason));
     if (unresolvable) {
       status.code = StatusCode::kUnschedulableAndUnresolvable;

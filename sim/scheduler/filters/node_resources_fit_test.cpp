@@ -17,7 +17,8 @@ KubeVersion Minor(int minor) {
   return v;
 }
 
-Status Fit(const ClusterState& cluster, const PodSpec& pod, int node, KubeVersion version = {}) {
+PluginStatus Fit(const ClusterState& cluster, const PodSpec& pod, int node,
+                 KubeVersion version = {}) {
   auto filter = NewNodeResourcesFitFilter(version);
   REQUIRE(filter->PreFilter(pod, cluster).ok());
   return filter->Filter(pod, cluster, node);
@@ -44,7 +45,7 @@ TEST_CASE("a pod fits when each request is at most allocatable minus what is req
   };
   for (const Case& c : cases) {
     CAPTURE(c.what);
-    Status s = Fit(cluster, MakePod("p", {}, c.requests), 0);
+    PluginStatus s = Fit(cluster, MakePod("p", {}, c.requests), 0);
     CHECK(s.reasons == c.reasons);
     CHECK(s.code == (c.reasons.empty() ? StatusCode::kSuccess : StatusCode::kUnschedulable));
   }
@@ -75,7 +76,7 @@ TEST_CASE("every shortage is reported in upstream order: pods, cpu, memory, stor
                                {"ephemeral-storage", 1},
                                {"cpu", 1},
                                {"aliyun.com/gpu-core.percentage", 10}});
-  Status s = Fit(cluster, pod, 0);
+  PluginStatus s = Fit(cluster, pod, 0);
   CHECK(s.code == StatusCode::kUnschedulable);
   CHECK(s.reasons == Reasons{"Too many pods", "Insufficient cpu", "Insufficient memory",
                              "Insufficient ephemeral-storage",
@@ -91,7 +92,7 @@ TEST_CASE("a pod requesting nothing only meets the pod-count check") {
   // A zero cpu request never fails on cpu, even with the node over-committed.
   CHECK(Fit(cluster, MakePod("mem-only", {}, {{"memory", 1}}), 0).ok());
   BindOn(cluster, "over", MakePod("second"));
-  Status s = Fit(cluster, MakePod("empty"), 0);
+  PluginStatus s = Fit(cluster, MakePod("empty"), 0);
   CHECK(s.code == StatusCode::kUnschedulable);
   CHECK(s.reasons == Reasons{"Too many pods"});
 }
@@ -107,7 +108,7 @@ TEST_CASE("a node without an allocatable pods entry admits no pod") {
 TEST_CASE("an extended resource the node does not list counts as allocatable 0") {
   ClusterState cluster;
   cluster.AddNode(MakeNode("cpu-only"));
-  Status s = Fit(cluster, MakePod("p", {}, {{"aliyun.com/gpu-mem", 4}}), 0);
+  PluginStatus s = Fit(cluster, MakePod("p", {}, {{"aliyun.com/gpu-mem", 4}}), 0);
   CHECK(s.reasons == Reasons{"Insufficient aliyun.com/gpu-mem"});
   // Zero extended requests are skipped, and names that are no resource upstream knows (no '/')
   // are not checked at all.

@@ -10,14 +10,14 @@ class NodeUnschedulableFilter final : public FilterPlugin {
  public:
   std::string_view Name() const override { return "NodeUnschedulable"; }
 
-  Status Filter(const PodSpec& pod, const ClusterState& cluster, int node) const override {
-    if (!cluster.node(node).spec.unschedulable) return Status::Success();
+  PluginStatus Filter(const PodSpec& pod, const ClusterState& cluster, int node) const override {
+    if (!cluster.node(node).spec.unschedulable) return PluginStatus::Success();
     // Upstream asks whether the pod tolerates node.kubernetes.io/unschedulable:NoSchedule (empty
     // value), so `operator: Exists` on that key or an empty-key Exists toleration lets it in.
     static const Taint kUnschedulableTaint{"node.kubernetes.io/unschedulable", "", "NoSchedule"};
-    if (ToleratesTaint(pod.tolerations, kUnschedulableTaint)) return Status::Success();
+    if (ToleratesTaint(pod.tolerations, kUnschedulableTaint)) return PluginStatus::Success();
     // Unresolvable: evicting pods never uncordons a node.
-    return Status::Unresolvable("node(s) were unschedulable");
+    return PluginStatus::Unresolvable("node(s) were unschedulable");
   }
 };
 

@@ -41,7 +41,7 @@ TEST_CASE("a cordoned node rejects pods that do not tolerate the unschedulable t
     CAPTURE(c.what);
     PodSpec pod = MakePod("p");
     pod.tolerations = c.tolerations;
-    Status s = filter->Filter(pod, cluster, 0);
+    PluginStatus s = filter->Filter(pod, cluster, 0);
     CHECK(s.ok() == c.admitted);
     if (!c.admitted) {
       CHECK(s.code == StatusCode::kUnschedulableAndUnresolvable);

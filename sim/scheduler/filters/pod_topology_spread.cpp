@@ -38,8 +38,6 @@
 namespace knobsim {
 namespace {
 
-constexpr std::string_view kHostnameKey = "kubernetes.io/hostname";
-
 // Node topology values of one key, numbered 0..num_values-1.
 struct KeyIndex {
   std::vector<int> value_of_node;  // -1: the node lacks the key
@@ -176,7 +174,7 @@ std::vector<Constraint> BuildConstraints(const PodSpec& pod, std::string_view wh
     if (spec.when_unsatisfiable != when) continue;
     Constraint c;
     c.key = spec.topology_key;
-    c.hostname = c.key == kHostnameKey;
+    c.hostname = c.key == kHostnameLabel;
     c.max_skew = spec.max_skew;
     c.min_domains = std::max(1, spec.min_domains.value_or(1));
     c.honor_affinity = spec.node_affinity_policy != "Ignore";
@@ -242,10 +240,10 @@ class PodTopologySpreadFilter final : public FilterPlugin {
  public:
   std::string_view Name() const override { return "PodTopologySpread"; }
 
-  Status PreFilter(const PodSpec& pod, const ClusterState& cluster) override {
+  PluginStatus PreFilter(const PodSpec& pod, const ClusterState& cluster) override {
     cache_.Sync(cluster);
     constraints_ = BuildConstraints(pod, "DoNotSchedule", cache_);
-    if (constraints_.empty()) return Status::Success();
+    if (constraints_.empty()) return PluginStatus::Success();
 
     const size_t nc = constraints_.size();
     match_num_.resize(nc);
@@ -283,25 +281,25 @@ class PodTopologySpreadFilter final : public FilterPlugin {
       }
       min_match_[i] = min;
     }
-    return Status::Success();
+    return PluginStatus::Success();
   }
 
-  Status Filter(const PodSpec&, const ClusterState&, int node) const override {
+  PluginStatus Filter(const PodSpec&, const ClusterState&, int node) const override {
     for (size_t i = 0; i < constraints_.size(); ++i) {
       const Constraint& c = constraints_[i];
       const int v = c.index->value_of_node[node];
       // Unresolvable: no eviction gives a node a label.
       if (v < 0) {
-        return Status::Unresolvable(
+        return PluginStatus::Unresolvable(
             "node(s) didn't match pod topology spread constraints (missing required label)");
       }
       // A node whose value is no domain (it failed the inclusion policies) has 0 matching pods.
       const int64_t skew = match_num_[i][v] + (c.self_match ? 1 : 0) - min_match_[i];
       if (skew > c.max_skew) {
-        return Status::Unschedulable("node(s) didn't match pod topology spread constraints");
+        return PluginStatus::Unschedulable("node(s) didn't match pod topology spread constraints");
       }
     }
-    return Status::Success();
+    return PluginStatus::Success();
   }
 
  private:

@@ -40,7 +40,7 @@ void BindWeb(ClusterState& cluster, const std::string& node, int count) {
 // Each node's verdict in short: "ok", or the first reason of the plugin that rejected it.
 std::vector<std::string> Verdicts(const ClusterState& cluster, const PodSpec& pod) {
   std::vector<std::string> out;
-  for (const Status& s : RunFilters(InTreeFilters(), pod, cluster).nodes) {
+  for (const PluginStatus& s : RunFilters(InTreeFilters(), pod, cluster).nodes) {
     out.push_back(s.ok() ? "ok" : s.reasons.front());
   }
   return out;

@@ -26,11 +26,11 @@ class TaintTolerationFilter final : public FilterPlugin {
 
   std::string_view Name() const override { return "TaintToleration"; }
 
-  Status Filter(const PodSpec& pod, const ClusterState& cluster, int node) const override {
+  PluginStatus Filter(const PodSpec& pod, const ClusterState& cluster, int node) const override {
     const Taint* taint = FindUntoleratedTaint(pod.tolerations, cluster.node(node).spec.taints);
-    if (taint == nullptr) return Status::Success();
+    if (taint == nullptr) return PluginStatus::Success();
     // Unresolvable: evicting pods does not remove a taint.
-    return Status::Unresolvable(TaintReason(*taint, minor_));
+    return PluginStatus::Unresolvable(TaintReason(*taint, minor_));
   }
 
  private:

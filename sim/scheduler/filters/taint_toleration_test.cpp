@@ -43,7 +43,7 @@ TEST_CASE("the untolerated-taint reason reads as the cluster's Kubernetes releas
     version.minor = c.minor;
     auto filter = NewTaintTolerationFilter(version);
     const PodSpec pod = MakePod("p");
-    Status s = filter->Filter(pod, cluster, 0);
+    PluginStatus s = filter->Filter(pod, cluster, 0);
     CHECK(s.code == StatusCode::kUnschedulableAndUnresolvable);
     CHECK(s.reasons == std::vector<std::string>{c.control_reason});
     s = filter->Filter(pod, cluster, 1);

@@ -1,0 +1,55 @@
+#include "sim/text.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace knobsim {
+
+std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
+  return fmt::to_string(fmt::join(parts, separator));
+}
+
+// Appends rather than concatenates: GCC 12 warns falsely (-Wrestrict, PR 105651) on
+// `"\"" + std::string(text)` at -O3.
+std::string Quote(std::string_view text) {
+  std::string quoted(1, '"');
+  quoted.append(text);
+  quoted.push_back('"');
+  return quoted;
+}
+
+std::string Percent(double fraction, int decimals, std::string_view sign) {
+  return fmt::format("{:.{}f}{}", 100 * fraction, decimals, sign);
+}
+
+std::optional<double> Median(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const size_t n = values.size();
+  if (n % 2 == 1) return values[n / 2];
+  return (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+Expected<std::string> ReadFileText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return InputError{path, 0, "", std::string("cannot read the file: ") + std::strerror(errno),
+                      ""};
+  }
+  // istream::read, not `out << in.rdbuf()`: a failed read then sets badbit on `in`, where a
+  // stream-buffer copy would only stop early and leave no trace.
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+  }
+  if (in.bad() || !in.eof()) return InputError{path, 0, "", "cannot read the file", ""};
+  return text;
+}
+
+}  // namespace knobsim

@@ -1,0 +1,37 @@
+// The small text and number helpers that messages, tables and reports share, so that every
+// command words a list, a quoted value or a percentage the same way, and the whole-file read
+// that every reader of a user's file goes through.
+//
+// Join, Quote and Percent format only; they know nothing of NaN (a caller that may hold one
+// writes its own placeholder first). ReadFileText reports a file it cannot open, or a read cut
+// short, as an InputError naming the path as given.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/input_error.h"
+
+namespace knobsim {
+
+// "a, b, c" (fmt::join with `separator`); "" for no parts.
+std::string Join(const std::vector<std::string>& parts, std::string_view separator = ", ");
+
+// `text` between double quotes, as messages show a value from the input: "4GB".
+std::string Quote(std::string_view text);
+
+// `fraction` as a percentage with `decimals` digits after the point, then `sign`:
+// Percent(0.125) is "12.5%", Percent(0.125, 0, " %") is "12 %" (rounded as printf rounds).
+std::string Percent(double fraction, int decimals = 1, std::string_view sign = "%");
+
+// The median (the mean of the middle two for an even count); nothing for no values.
+std::optional<double> Median(std::vector<double> values);
+
+// The bytes of the file at `path`. The error names `path` as given: "cannot read the file:
+// <reason>" when it cannot be opened, "cannot read the file" when the read stops before the end
+// (a directory, an I/O error).
+Expected<std::string> ReadFileText(const std::string& path);
+
+}  // namespace knobsim

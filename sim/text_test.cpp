@@ -1,0 +1,70 @@
+#include "sim/text.h"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+namespace knobsim {
+namespace {
+
+TEST_CASE("Join puts the separator between the parts only") {
+  CHECK(Join({}) == "");
+  CHECK(Join({"a"}) == "a");
+  CHECK(Join({"a", "b", "c"}) == "a, b, c");
+  CHECK(Join({"x", "", "y"}, ",") == "x,,y");
+  CHECK(Join({"cpu", "memory"}, " and ") == "cpu and memory");
+}
+
+TEST_CASE("Quote wraps the text in double quotes, nothing escaped") {
+  CHECK(Quote("4GB") == "\"4GB\"");
+  CHECK(Quote("") == "\"\"");
+  CHECK(Quote("a\"b") == "\"a\"b\"");
+}
+
+TEST_CASE("Percent rounds as printf does and writes the sign it is given") {
+  CHECK(Percent(0.125) == "12.5%");
+  CHECK(Percent(0.125, 0) == "12%");  // a tie rounds to even, as %.0f does
+  CHECK(Percent(0.5, 0, " %") == "50 %");
+  CHECK(Percent(1.0 / 3, 2, " %") == "33.33 %");
+  CHECK(Percent(-0.004) == "-0.4%");
+}
+
+TEST_CASE("Median is the middle value, or the mean of the middle two") {
+  CHECK(*Median({3, 1, 2}) == 2);
+  CHECK(*Median({4, 1, 3, 2}) == 2.5);
+  CHECK(*Median({91.80, 91.81, 91.79, 91.83}) == doctest::Approx(91.805));  // unrounded
+  CHECK_FALSE(Median({}).has_value());
+}
+
+TEST_CASE("ReadFileText returns the bytes, or an error naming the path as given") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::string path =
+      (dir / ("knobsim_text_test." + std::to_string(::getpid()) + ".bin")).string();
+  const std::string bytes("a\0b\r\nc", 6);
+  std::ofstream(path, std::ios::binary) << bytes;
+  const Expected<std::string> read = ReadFileText(path);
+  REQUIRE(read.ok());
+  CHECK(*read == bytes);
+  std::ofstream(path, std::ios::binary | std::ios::trunc);  // now empty
+  CHECK(*ReadFileText(path) == "");
+  std::remove(path.c_str());
+
+  const Expected<std::string> missing = ReadFileText("/nonexistent/f.yaml");
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.error().ToString() ==
+        "/nonexistent/f.yaml: cannot read the file: No such file or directory");
+
+  // A directory opens but cannot be read: the cut-short read is an error, not an empty text.
+  const Expected<std::string> directory = ReadFileText(dir.string());
+  REQUIRE_FALSE(directory.ok());
+  CHECK(directory.error().file == dir.string());
+  CHECK(directory.error().message.starts_with("cannot read the file"));
+}
+
+}  // namespace
+}  // namespace knobsim
