@@ -10,6 +10,7 @@
 #include "sim/io/yaml_fields.h"
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/card_placement.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -100,7 +101,7 @@ ClusterKnobs Converter::Cluster(const ImportModel& model) const {
   return c;
 }
 
-// What the reader derives from a pool's labels (semantics.md §1.2, docs/scenario.md).
+// What the reader derives from a pool's labels (docs/semantics.md §1.2, docs/scenario.md).
 void Converter::PoolFromLabels(NodePool& p, const std::string& path) const {
   const std::string labels = path + ".labels.";
   if (auto it = p.labels.find("ack.node.gpu.schedule"); it != p.labels.end()) {

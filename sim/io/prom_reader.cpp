@@ -17,6 +17,7 @@
 
 #include "sim/io/json_lexing.h"
 #include "sim/io/utf8.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -39,8 +40,9 @@ std::string Clip(std::string_view text, size_t limit) {
   return clipped;
 }
 
-std::string Quote(std::string_view text) {
-  return fmt::format("\"{}\"", Clip(text, kMaxQuoted));
+// A value from the file as messages quote it, clipped: one bad sample never echoes a 10 MB line.
+std::string QuoteClipped(std::string_view text) {
+  return Quote(Clip(text, kMaxQuoted));
 }
 
 // How an error names the series it is about: its metric name and the pod it belongs to. Other
@@ -481,7 +483,7 @@ class Parser {
            "fix the query and fetch the file again", "status");
     }
     if (seen_status && status != "success") {
-      Fail(status_line, fmt::format("{} is not a status", Quote(status)),
+      Fail(status_line, fmt::format("{} is not a status", QuoteClipped(status)),
            "Prometheus answers \"success\" or \"error\"", "status");
     }
     if (top_data_line > 0) {
@@ -534,7 +536,7 @@ class Parser {
                        shape.result_type),
            "query a metric selector or an expression that keeps its labels");
     }
-    Fail(line_, fmt::format("{} is not a result type", Quote(shape.result_type)),
+    Fail(line_, fmt::format("{} is not a result type", QuoteClipped(shape.result_type)),
          "Prometheus answers \"matrix\" (query_range) or \"vector\" (query)");
   }
 
@@ -672,7 +674,7 @@ class Parser {
 
     double v = 0;
     if (!ParseGoFloat(text, v)) {
-      Fail(value_line, fmt::format("{} is not a number", Quote(text)),
+      Fail(value_line, fmt::format("{} is not a number", QuoteClipped(text)),
            "Prometheus writes values such as \"1.5\", \"1e+06\", \"NaN\", \"+Inf\"", "[1]");
     }
     if (!series.times.empty() && !(t > series.times.back())) {

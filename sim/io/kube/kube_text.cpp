@@ -10,13 +10,6 @@
 
 namespace knobsim::kube {
 
-std::string Quote(std::string_view text) {
-  std::string quoted(1, '"');
-  quoted.append(text);
-  quoted.push_back('"');
-  return quoted;
-}
-
 std::string Backquote(std::string_view text) {
   std::string quoted(1, '`');
   quoted.append(text);

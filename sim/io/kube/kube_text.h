@@ -8,12 +8,10 @@
 #include <string>
 #include <string_view>
 
+#include "sim/text.h"  // Quote
+
 namespace knobsim::kube {
 
-// `text` in double quotes, as messages show values. Appends rather than concatenates: GCC 12
-// warns falsely (-Wrestrict, PR 105651) on `"\"" + std::string(text)` at -O2; Cat below exists
-// for the same reason.
-std::string Quote(std::string_view text);
 std::string Backquote(std::string_view text);
 std::string Cat(std::initializer_list<std::string_view> parts);
 
