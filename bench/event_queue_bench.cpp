@@ -1,5 +1,5 @@
 // Engine throughput: the event queue alone (the classic hold model) and a complete M/M/1 loop
-// on EventQueue + RandomStream, the figure DESIGN.md §5 sets at >= 10 M events/s on one core.
+// on EventQueue + RandomStream, the figure docs/design.md §5 sets at >= 10 M events/s on one core.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>

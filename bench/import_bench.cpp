@@ -64,8 +64,8 @@ void BM_GenerateExport(benchmark::State& state) {
 BENCHMARK(BM_GenerateExport)->Args({100, 1000})->Args({1000, 10000})->Unit(benchmark::kMillisecond);
 
 void BM_ReadKubeJson(benchmark::State& state) {
-  const std::string& text = ExportText(static_cast<int>(state.range(0)),
-                                       static_cast<int>(state.range(1)), false);
+  const std::string& text =
+      ExportText(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), false);
   for (auto _ : state) {
     Expected<KubeObjects> objects = ReadKubeString(text, "export.json");
     benchmark::DoNotOptimize(objects.ok());
@@ -75,8 +75,8 @@ void BM_ReadKubeJson(benchmark::State& state) {
 BENCHMARK(BM_ReadKubeJson)->Args({100, 1000})->Args({1000, 10000})->Unit(benchmark::kMillisecond);
 
 void BM_ReadKubeYaml(benchmark::State& state) {
-  const std::string& text = ExportText(static_cast<int>(state.range(0)),
-                                       static_cast<int>(state.range(1)), true);
+  const std::string& text =
+      ExportText(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), true);
   for (auto _ : state) {
     Expected<KubeObjects> objects = ReadKubeString(text, "export.yaml");
     benchmark::DoNotOptimize(objects.ok());
@@ -87,8 +87,8 @@ BENCHMARK(BM_ReadKubeYaml)->Args({100, 1000})->Unit(benchmark::kMillisecond);
 
 // Read + import + write, what `knobsim import --kube export.json` does without metrics.
 void BM_ImportToScenario(benchmark::State& state) {
-  const std::string& text = ExportText(static_cast<int>(state.range(0)),
-                                       static_cast<int>(state.range(1)), false);
+  const std::string& text =
+      ExportText(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), false);
   for (auto _ : state) {
     Expected<KubeObjects> objects = ReadKubeString(text, "export.json");
     ImportModel model = ImportCluster(*objects, nullptr, ImportOptions{});

@@ -2,7 +2,7 @@
 // arrivals at 80/s, exponential work of mean 10 ms: M/M/1 at rho = 0.8, through
 // knobsim::Simulate (placement, routing, FIFO queue, fluid card model, metrics).
 //
-// Figures (DESIGN.md §5):
+// Figures (docs/design.md §5):
 //  * BM_MM1Simulate: items_per_second = RunResult::events_processed per second of CPU time,
 //    goal >= 10 M events/s on one core. The mean_latency_ms counter should be near
 //    1 / (mu - lambda) = 50 ms, so that a broken engine shows up as a wrong answer.
@@ -44,12 +44,24 @@ void CountedFree(void* p) noexcept {
 }
 }  // namespace
 
-void* operator new(size_t n) { return CountedAlloc(n); }
-void* operator new[](size_t n) { return CountedAlloc(n); }
-void operator delete(void* p) noexcept { CountedFree(p); }
-void operator delete[](void* p) noexcept { CountedFree(p); }
-void operator delete(void* p, size_t) noexcept { CountedFree(p); }
-void operator delete[](void* p, size_t) noexcept { CountedFree(p); }
+void* operator new(size_t n) {
+  return CountedAlloc(n);
+}
+void* operator new[](size_t n) {
+  return CountedAlloc(n);
+}
+void operator delete(void* p) noexcept {
+  CountedFree(p);
+}
+void operator delete[](void* p) noexcept {
+  CountedFree(p);
+}
+void operator delete(void* p, size_t) noexcept {
+  CountedFree(p);
+}
+void operator delete[](void* p, size_t) noexcept {
+  CountedFree(p);
+}
 
 namespace knobsim {
 namespace {
@@ -96,7 +108,8 @@ void BM_MM1Simulate(benchmark::State& state) {
     benchmark::DoNotOptimize(result);
   }
   state.SetItemsProcessed(static_cast<int64_t>(events));
-  state.counters["requests/s"] = benchmark::Counter(static_cast<double>(requests), benchmark::Counter::kIsRate);
+  state.counters["requests/s"] =
+      benchmark::Counter(static_cast<double>(requests), benchmark::Counter::kIsRate);
   state.counters["mean_latency_ms"] = latency;
 }
 BENCHMARK(BM_MM1Simulate)->Unit(benchmark::kMillisecond);

@@ -5,7 +5,8 @@
 // Goal (issue 6): the grid in under 60 s wall on 2 cores. Bounded but realistic settings: the
 // scenario's peak-hour diurnal traffic, 6 simulated minutes per replication after 1 minute of
 // warm-up (about 35 000 requests), 3 replications, 2 pods per card (a fixed density: `auto`
-// multiplies the work by the densities tried). Each cell searches both pools (about 4-6 sizes each).
+// multiplies the work by the densities tried). Each cell searches both pools (about 4-6 sizes
+// each).
 //
 // Counters: cells, feasible (cells with an answer), sizes (simulated sizes over the grid).
 // Run: plan_bench --benchmark_min_time=1 (one iteration is the whole grid; wall time is what

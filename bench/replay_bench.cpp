@@ -1,4 +1,4 @@
-// The FGD trace replay (fgd-policies.md, docs/replay.md): one run of the default openb trace
+// The FGD trace replay (docs/fgd-policies.md, docs/replay.md): one run of the default openb trace
 // (seed 42, 10 866 scheduling events after tuning) per policy, and the paper's whole sweep of
 // 11 traces × 6 policies × 10 seeds = 660 runs.
 //

@@ -3,7 +3,7 @@
 // load (about half of each card busy), run through knobsim::Simulate under POLICY 5 (native
 // time-slicing, 5 % switch overhead) and POLICY 3 (fixed percentages, 30 % per pod).
 //
-// Figure of merit (DESIGN.md §5): simulated requests per second on one core, goal >= 3 M/s.
+// Figure of merit (docs/design.md §5): simulated requests per second on one core, goal >= 3 M/s.
 // items_per_second = RunResult::requests_simulated (every arrival, warm-up included); the
 // events/s counter is RunResult::events_processed (stale, cancelled events included) over the
 // same time. Rates are per second of CPU time: the run is single-threaded, and CPU time keeps
@@ -124,7 +124,8 @@ void BM_Sharing100Cards(benchmark::State& state) {
     if (injected_delay_ns > 0) BurnCpu(injected_delay_ns);
   }
   state.SetItemsProcessed(static_cast<int64_t>(requests));
-  state.counters["events/s"] = benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
+  state.counters["events/s"] =
+      benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
   state.counters["mean_card_busy"] = busy;
   state.counters["pending_pods"] = static_cast<double>(pending);
 }

@@ -38,14 +38,14 @@ GpuCatalog GpuCatalog::BuiltIn() {
   auto speed = [](double tflops) { return tflops / kA10DenseFp16Tflops; };
   GpuCatalog catalog;
   catalog.Put({"T4", 15360, speed(65.0), kContextVoltaTuring, "pcie",
-               "memory: NVML 15360 MiB (semantics.md 1.1); speed: T4 datasheet 65 TFLOPS "
+               "memory: NVML 15360 MiB (docs/semantics.md §1.1); speed: T4 datasheet 65 TFLOPS "
                "FP16/FP32 mixed precision / A10 125; context: Turing assumption"});
   catalog.Put({"A10", 23028, speed(125.0), kContextAmpere, "pcie",
-               "memory: NVML 23028 MiB (semantics.md 1.1); speed: reference card, A10 "
+               "memory: NVML 23028 MiB (docs/semantics.md §1.1); speed: reference card, A10 "
                "datasheet 125 dense FP16 Tensor TFLOPS; context: Ampere assumption"});
   catalog.Put({"V100-16G", 16130, speed(125.0), kContextVoltaTuring, "nvlink",
                "memory: NVML 16130 MiB as in ACK 'Monitor and isolate GPU resources' "
-               "(semantics.md 1.8); speed: V100 SXM2 datasheet 125 Tensor TFLOPS / A10 125; "
+               "(docs/semantics.md §1.8); speed: V100 SXM2 datasheet 125 Tensor TFLOPS / A10 125; "
                "nvlink: SXM2 as in ecs.gn6v; context: Volta assumption"});
   catalog.Put({"V100-32G", 32510, speed(125.0), kContextVoltaTuring, "nvlink",
                "memory: nvidia-smi 32510 MiB for V100-SXM2-32GB; speed: V100 SXM2 datasheet "

@@ -15,12 +15,12 @@
 namespace knobsim {
 
 struct GpuType {
-  std::string name;         // catalog key, e.g. "A100-40G"
-  int64_t memory_mib = 0;   // physical memory as NVML reports it
-  double speed = 1.0;       // relative to the reference card (A10 = 1.0)
-  int64_t context_mib = 0;  // CUDA context per process (counted against the quota)
-  std::string interconnect; // "pcie" or "nvlink"
-  std::string source;       // where the numbers come from
+  std::string name;          // catalog key, e.g. "A100-40G"
+  int64_t memory_mib = 0;    // physical memory as NVML reports it
+  double speed = 1.0;        // relative to the reference card (A10 = 1.0)
+  int64_t context_mib = 0;   // CUDA context per process (counted against the quota)
+  std::string interconnect;  // "pcie" or "nvlink"
+  std::string source;        // where the numbers come from
 };
 
 // ACK's device plugin reports gpu-mem in whole GiB per card: floor(NVML MiB / 1024)

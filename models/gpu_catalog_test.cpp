@@ -8,7 +8,7 @@
 namespace knobsim {
 
 TEST_CASE("card memory units are whole GiB of the NVML figure, rounded down") {
-  // gpushare-device-plugin setGPUMemory: raw MiB / 1024 (semantics.md 1.1).
+  // gpushare-device-plugin setGPUMemory: raw MiB / 1024 (docs/semantics.md §1.1).
   CHECK(CardMemoryUnits(16130) == 15);  // V100-16G
   CHECK(CardMemoryUnits(15360) == 15);  // T4
   CHECK(CardMemoryUnits(23028) == 22);  // A10

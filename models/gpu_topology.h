@@ -85,11 +85,11 @@ class GpuTopology {
 // i.e. the step is compute plus a communication part that scales with 1 / bandwidth, s being the
 // communication share of the step at the reference bandwidth. s is not free: it comes from the
 // seed data point that a 4-card job split over two nodes (inter_node_gbps) instead of one NVLink
-// island loses ~15 % (DESIGN.md §1 item 6), so factor(inter_node_gbps) = inter_node_factor.
+// island loses ~15 % (docs/design.md §1 item 6), so factor(inter_node_gbps) = inter_node_factor.
 struct MultiCardThroughputParams {
   double reference_gbps = 300;      // where factor = 1: NVLink (TopologyParams::nvlink_gbps)
   double inter_node_gbps = 25;      // the network between nodes: a 200 Gb/s RDMA NIC
-  double inter_node_factor = 0.85;  // DESIGN.md §1 item 6: "loses ~15 % ... over two nodes"
+  double inter_node_factor = 0.85;  // docs/design.md §1 item 6: "loses ~15 % ... over two nodes"
 };
 
 // `bottleneck_gbps` from GpuTopology::BottleneckBandwidth (infinite for one card: factor 1).

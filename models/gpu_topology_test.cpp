@@ -93,7 +93,7 @@ TEST_CASE("unknown interconnects have no topology; odd sizes still build") {
 }
 
 TEST_CASE("a 4-card job split over two nodes keeps 85 % of its NVLink throughput") {
-  // DESIGN.md §1 item 6, the seed data point of the factor.
+  // docs/design.md §1 item 6, the seed data point of the factor.
   CHECK(MultiCardThroughputFactor(300, false) == doctest::Approx(0.85));
   CHECK(MultiCardThroughputFactor(kInf, false) == doctest::Approx(0.85));
   CHECK(MultiCardThroughputFactor(25, true) == doctest::Approx(0.85));

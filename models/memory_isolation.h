@@ -4,7 +4,7 @@
 // floor(physical MiB * quota units / card units) MiB and an allocation beyond it fails.
 // Soft isolation (share nodes, CGPU_DISABLE, cgpu.disable.isolation=true, the buggy module):
 // the card is one pool; allocations succeed until physical memory runs out, and the one that
-// crosses the line fails, whichever pod makes it. See DESIGN.md §3.3, semantics.md §1.8.
+// crosses the line fails, whichever pod makes it. See docs/design.md §3.3, docs/semantics.md §1.8.
 #pragma once
 
 #include <cstdint>
@@ -19,10 +19,10 @@ int64_t VisibleQuotaMib(int64_t physical_mib, int quota_units, int card_units);
 // The card-wide and per-pod figures an allocation is checked against.
 struct AllocationCheck {
   MemoryIsolation isolation = MemoryIsolation::kHard;
-  int64_t pod_used_mib = 0;      // what the pod holds on this card now
-  int64_t pod_quota_mib = 0;     // its visible quota on this card
-  int64_t card_used_mib = 0;     // what all pods hold on this card now
-  int64_t card_physical_mib = 0; // the card's physical memory
+  int64_t pod_used_mib = 0;       // what the pod holds on this card now
+  int64_t pod_quota_mib = 0;      // its visible quota on this card
+  int64_t card_used_mib = 0;      // what all pods hold on this card now
+  int64_t card_physical_mib = 0;  // the card's physical memory
 };
 
 // True when allocating `request_mib` more on the card succeeds under the isolation mode.

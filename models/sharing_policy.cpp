@@ -7,8 +7,8 @@
 namespace knobsim {
 
 double EffectivePercent(int gpu_core_percent, int quota_units, int card_units) {
-  // gpu-core.percentage is 1..100 per card (semantics.md 1.1); absent or 0 falls back to the
-  // pod's memory fraction (DESIGN.md 3.2, POLICY 3 row; an assumption, the vendor is silent).
+  // gpu-core.percentage is 1..100 per card (docs/semantics.md §1.1); absent or 0 falls back to the
+  // pod's memory fraction (docs/design.md §3.2, POLICY 3 row; an assumption, the vendor is silent).
   if (gpu_core_percent > 0) return std::min(gpu_core_percent, 100);
   if (card_units <= 0 || quota_units <= 0) return 0;  // not on the card; callers never ask
   return 100.0 * std::min(quota_units, card_units) / card_units;
@@ -17,7 +17,7 @@ double EffectivePercent(int gpu_core_percent, int quota_units, int card_units) {
 int EffectiveWeight(int schd_weight, int gpu_core_percent) {
   if (schd_weight >= 1) return schd_weight;
   // pct/5 is the only evidence of a percentage -> cGPU weight mapping (the intelligent
-  // scheduler's code, semantics.md 1.7) [UNCONFIRMED]; the floor of 1 keeps small pods alive.
+  // scheduler's code, docs/semantics.md §1.7) [UNCONFIRMED]; the floor of 1 keeps small pods alive.
   if (gpu_core_percent > 0) return std::max(1, std::min(gpu_core_percent, 100) / 5);
   return 1;
 }
@@ -48,7 +48,7 @@ double ComputeShares(const SharingParams& params, std::span<const PodOnCard> pod
   double eta = 1.0;
   if (params.policy == SharingPolicy::kNative && active >= 2) {
     // Driver time-slicing loses some of the card to context switches once two contexts
-    // alternate (semantics.md 2.4: eta ~ 0.90-0.95). A lone context runs undisturbed.
+    // alternate (docs/semantics.md §2.4: eta ~ 0.90-0.95). A lone context runs undisturbed.
     assert(params.switch_overhead >= 0 && params.switch_overhead < 1);
     eta = 1.0 - std::clamp(params.switch_overhead, 0.0, 1.0);
   }

@@ -3,7 +3,7 @@
 // A card holds the pods placed on it. P = pods whose GPU container is running (started, not
 // terminated), active or not; A = pods of P with at least one request in service. A pod's share
 // is the fraction of the card its work progresses at. See models/README.md for the assumptions
-// behind each row (the vendor documents the names, not the arithmetic) and DESIGN.md §3.2.
+// behind each row (the vendor documents the names, not the arithmetic) and docs/design.md §3.2.
 //
 //   POLICY 0 fixed equal   1/N, N = max_inst if set else |P|        not work-conserving
 //   POLICY 1 preemptive    1/|A|                                    work-conserving

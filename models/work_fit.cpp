@@ -469,8 +469,7 @@ struct GroupSolution {
 };
 
 GroupSolution SolveGroups(const std::vector<CardPlan>& plans, const std::vector<double>& diag,
-                          int num_workloads, const WorkFitOptions& options,
-                          WorkFitResult& result) {
+                          int num_workloads, const WorkFitOptions& options, WorkFitResult& result) {
   GroupSolution out;
   out.fitted.assign(num_workloads, 0.0);
   out.vif.assign(num_workloads, kNaN);

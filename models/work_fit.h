@@ -1,8 +1,8 @@
 // Work per request fitted from card utilization: non-negative least squares over (card, time).
 //
 // On a card whose sharing is work-conserving and free of switching overhead (cGPU POLICY 1, 2, 4;
-// POLICY 5 or native time-slicing with zero overhead, DESIGN.md §2) the card is busy exactly as
-// long as the work its pods were sent takes at the card's speed:
+// POLICY 5 or native time-slicing with zero overhead, docs/design.md §2) the card is busy exactly
+// as long as the work its pods were sent takes at the card's speed:
 //
 //   busy[c][t] = sum over pods p on c of rate[p][t] * work[w(p)] / speed[c]
 //

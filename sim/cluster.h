@@ -15,19 +15,19 @@
 namespace knobsim {
 
 struct Node {
-  std::string name;       // "<pool>-<ordinal>"
-  int pool = 0;           // index into Scenario::node_pools
-  std::string zone;       // "" when the pool has no zones
-  Labels labels;          // pool labels + kubernetes.io/hostname + topology.kubernetes.io/zone
-  int first_card = 0;     // index of card 0 of this node in Cluster::cards
+  std::string name;    // "<pool>-<ordinal>"
+  int pool = 0;        // index into Scenario::node_pools
+  std::string zone;    // "" when the pool has no zones
+  Labels labels;       // pool labels + kubernetes.io/hostname + topology.kubernetes.io/zone
+  int first_card = 0;  // index of card 0 of this node in Cluster::cards
   int num_cards = 0;
 };
 
 struct Card {
-  int node = 0;               // index into Cluster::nodes
-  int index = 0;              // card index on its node (ACK's GPU index)
+  int node = 0;   // index into Cluster::nodes
+  int index = 0;  // card index on its node (ACK's GPU index)
   const GpuType* gpu = nullptr;
-  int units = 0;              // gpu-mem units (GiB), floor(memory / 1024)
+  int units = 0;  // gpu-mem units (GiB), floor(memory / 1024)
 };
 
 struct Cluster {

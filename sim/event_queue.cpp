@@ -75,8 +75,12 @@ void EventQueue::Clear() {
   next_seq_ = 0;
 }
 
-void EventQueue::SiftUp(size_t i) { SiftUpFrom(heap_.data(), i, heap_[i]); }
+void EventQueue::SiftUp(size_t i) {
+  SiftUpFrom(heap_.data(), i, heap_[i]);
+}
 
-void EventQueue::SiftDown(size_t i) { SiftDownFrom(heap_.data(), heap_.size(), i, heap_[i]); }
+void EventQueue::SiftDown(size_t i) {
+  SiftDownFrom(heap_.data(), heap_.size(), i, heap_[i]);
+}
 
 }  // namespace knobsim

@@ -31,7 +31,7 @@ struct InputError {
 template <class T>
 class Expected {
  public:
-  Expected(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
+  Expected(T value) : v_(std::move(value)) {}           // NOLINT: implicit by design
   Expected(InputError error) : v_(std::move(error)) {}  // NOLINT
   bool ok() const { return v_.index() == 0; }
   explicit operator bool() const { return ok(); }

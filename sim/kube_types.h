@@ -1,8 +1,8 @@
 // Kubernetes value types shared by scenarios, imported manifests and the scheduler: labels,
 // taints and tolerations, label selectors, node affinity, topology spread constraints, the
 // scheduler's view of a Node and a Pod (NodeSpec, PodSpec), and the other objects of a cluster
-// export: workloads, disruption budgets, storage and quotas (semantics.md §5.4). Plain data; the
-// rules that read them live in sim/scheduler/ (semantics.md §3) and sim/io/kube_owners.h.
+// export: workloads, disruption budgets, storage and quotas (docs/semantics.md §5.4). Plain data;
+// the rules that read them live in sim/scheduler/ (docs/semantics.md §3) and sim/io/kube_owners.h.
 #pragma once
 
 #include <cstdint>
@@ -22,10 +22,10 @@ struct Taint {
 };
 
 struct Toleration {
-  std::string key;       // empty with operator Exists = tolerate everything
+  std::string key;           // empty with operator Exists = tolerate everything
   std::string op = "Equal";  // Equal | Exists
   std::string value;
-  std::string effect;    // empty = all effects
+  std::string effect;  // empty = all effects
   std::optional<int64_t> toleration_seconds;
 };
 
@@ -42,9 +42,9 @@ struct LabelSelector {
 
 struct TopologySpreadConstraint {
   int max_skew = 1;
-  std::string topology_key;                         // e.g. topology.kubernetes.io/zone
-  std::string when_unsatisfiable = "DoNotSchedule"; // DoNotSchedule | ScheduleAnyway
-  LabelSelector label_selector;                     // default: the workload's own labels
+  std::string topology_key;                          // e.g. topology.kubernetes.io/zone
+  std::string when_unsatisfiable = "DoNotSchedule";  // DoNotSchedule | ScheduleAnyway
+  LabelSelector label_selector;                      // default: the workload's own labels
   std::vector<std::string> match_label_keys;
   std::optional<int> min_domains;
   std::string node_affinity_policy = "Honor";  // Honor | Ignore
@@ -78,7 +78,7 @@ inline constexpr const char* kGpuCountResource = "aliyun.com/gpu-count";
 inline constexpr const char* kNvidiaGpuResource = "nvidia.com/gpu";
 
 // Node labels with a meaning here: the well-known Kubernetes keys and ACK's GPU-sharing labels
-// (semantics.md §1.2).
+// (docs/semantics.md §1.2).
 inline constexpr const char* kHostnameLabel = "kubernetes.io/hostname";
 inline constexpr const char* kZoneLabel = "topology.kubernetes.io/zone";
 inline constexpr const char* kInstanceTypeLabel = "node.kubernetes.io/instance-type";
@@ -105,16 +105,17 @@ struct NodeSpec {
   ResourceList capacity;
   ResourceList allocatable;
   std::vector<ContainerImage> images;
-  // GPU side, derived from labels and capacity (semantics.md §1.1-1.2):
-  std::string gpu_model;      // aliyun.accelerator/nvidia_name, or the scenario pool's gpu type
-  int gpu_cards = 0;          // aliyun.com/gpu-count capacity, or nvidia.com/gpu on exclusive nodes
-  int card_mem_units = 0;     // floor(capacity gpu-mem / gpu-count) on sharing nodes
-  int card_core_percent = 0;  // 100 on core_mem nodes (gpu-core.percentage capacity / cards), else 0
-  std::string gpu_schedule;   // ack.node.gpu.schedule: default | share | cgpu | core_mem | ...
-  std::string placement;      // ack.node.gpu.placement normalised; empty = the scheduler default
+  // GPU side, derived from labels and capacity (docs/semantics.md §1.1-1.2):
+  std::string gpu_model;   // aliyun.accelerator/nvidia_name, or the scenario pool's gpu type
+  int gpu_cards = 0;       // aliyun.com/gpu-count capacity, or nvidia.com/gpu on exclusive nodes
+  int card_mem_units = 0;  // floor(capacity gpu-mem / gpu-count) on sharing nodes
+  int card_core_percent =
+      0;                     // 100 on core_mem nodes (gpu-core.percentage capacity / cards), else 0
+  std::string gpu_schedule;  // ack.node.gpu.schedule: default | share | cgpu | core_mem | ...
+  std::string placement;     // ack.node.gpu.placement normalised; empty = the scheduler default
   int max_pods_per_card = 0;  // ack.node.gpu.max-pod; 0 = no limit
   std::string interconnect;   // GPU topology kind for models/gpu_topology (e.g. "nvlink", "pcie")
-  // Health, from status (semantics.md §5.2):
+  // Health, from status (docs/semantics.md §5.2):
   std::string ready_status;     // condition Ready: True | False | Unknown; empty = not reported
   std::string kubelet_version;  // status.nodeInfo.kubeletVersion, e.g. "v1.28.9-aliyun.1"
 };
@@ -135,7 +136,7 @@ struct OwnerReference {
   bool controller = false;
 };
 
-// A probe as the kubelet runs it (semantics.md §5.3). Only what shapes readiness is kept:
+// A probe as the kubelet runs it (docs/semantics.md §5.3). Only what shapes readiness is kept:
 // never HTTP headers, never the arguments of an exec command, never a URL's query string,
 // since those are where tokens live.
 enum class ProbeKind { kNone, kTcpSocket, kHttpGet, kGrpc, kExec };
@@ -189,20 +190,20 @@ struct PodSpec {
   std::vector<TopologySpreadConstraint> topology_spread;
   int priority = 0;
   std::string preemption_policy = "PreemptLowerPriority";
-  std::string node_name;     // set on bound pods
+  std::string node_name;  // set on bound pods
   std::string phase = "Pending";
   bool terminating = false;  // metadata.deletionTimestamp set
-  // ACK GPU sharing (semantics.md §1.1-1.3):
+  // ACK GPU sharing (docs/semantics.md §1.1-1.3):
   std::vector<ContainerGpu> container_gpus;  // one per container (limits)
-  int gpu_mem = 0;            // sum over containers
-  int gpu_core = 0;           // sum over containers
-  int gpu_count = 1;          // pod label aliyun.com/gpu-count: cards the pod spans
-  int whole_gpus = 0;         // nvidia.com/gpu
-  bool require_whole_device = false;  // ack.gpushare.placement: require-whole-device
+  int gpu_mem = 0;                           // sum over containers
+  int gpu_core = 0;                          // sum over containers
+  int gpu_count = 1;                         // pod label aliyun.com/gpu-count: cards the pod spans
+  int whole_gpus = 0;                        // nvidia.com/gpu
+  bool require_whole_device = false;         // ack.gpushare.placement: require-whole-device
   // Allocation of a bound pod, from its annotations (v1, v2 or v3): card index -> units.
   std::map<int, int> allocated_mem;
   std::map<int, int> allocated_core;
-  // Identity, ownership and health (semantics.md §5.3):
+  // Identity, ownership and health (docs/semantics.md §5.3):
   std::string uid;
   std::vector<OwnerReference> owner_references;
   std::vector<ContainerInfo> containers;  // spec.containers in order, parallel to container_gpus
@@ -225,7 +226,7 @@ struct IntOrPercent {
   bool operator==(const IntOrPercent&) const = default;
 };
 
-// apps/v1 Deployment (semantics.md §5.4). Defaults are the API server's.
+// apps/v1 Deployment (docs/semantics.md §5.4). Defaults are the API server's.
 struct DeploymentSpec {
   std::string namespace_ = "default";
   std::string name;
@@ -275,7 +276,7 @@ struct JobSpec {
   std::vector<OwnerReference> owner_references;
 };
 
-// policy/v1 (or v1beta1) PodDisruptionBudget; status arithmetic in semantics.md §4.1.
+// policy/v1 (or v1beta1) PodDisruptionBudget; status arithmetic in docs/semantics.md §4.1.
 struct PodDisruptionBudgetSpec {
   std::string namespace_ = "default";
   std::string name;

@@ -130,7 +130,8 @@ std::optional<LatencyHistogram> LatencyHistogram::FromContents(const Contents& c
       return fail("bucket " + std::to_string(bucket) + " is out of order or outside 0.." +
                   std::to_string(kBuckets - 1));
     }
-    if (n == 0 || sum + n < sum) return fail("bucket " + std::to_string(bucket) + " has a bad count");
+    if (n == 0 || sum + n < sum)
+      return fail("bucket " + std::to_string(bucket) + " has a bad count");
     previous = bucket;
     sum += n;
     if (h.buckets_.empty()) h.buckets_.assign(kBuckets, 0);

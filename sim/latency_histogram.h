@@ -1,7 +1,7 @@
 // LatencyHistogram: a mergeable log-bucketed histogram for latency percentiles.
 //
 // Buckets grow geometrically so that any percentile read back is within 1 % (relative) of a
-// value actually recorded near it (DESIGN.md §3.5). Means never come from here: callers keep
+// value actually recorded near it (docs/design.md §3.5). Means never come from here: callers keep
 // exact sums. Merging two histograms gives exactly the histogram of the union of their samples.
 #pragma once
 

@@ -86,7 +86,7 @@ TEST_CASE("bucket edges never cost more than 1 %") {
     LatencyHistogram h;
     h.Record(1e-6 * 0.5);  // below the range: counted in the zero bucket
     h.Record(v);
-    h.Record(2e9);         // above the range: clamped into the top bucket
+    h.Record(2e9);  // above the range: clamped into the top bucket
     double got = h.Quantile(0.5);
     REQUIRE(std::abs(got - v) <= 0.01 * v);
   }

@@ -54,7 +54,9 @@ uint64_t RandomStream::NextU64() {
   return result;
 }
 
-double RandomStream::Uniform01() { return static_cast<double>(NextU64() >> 11) * 0x1.0p-53; }
+double RandomStream::Uniform01() {
+  return static_cast<double>(NextU64() >> 11) * 0x1.0p-53;
+}
 
 double RandomStream::UniformOpen01() {
   // 52 bits and a half-step offset: the largest value, 1 - 2^-53, is still representable below
@@ -79,7 +81,9 @@ uint64_t RandomStream::Below(uint64_t n) {
   return static_cast<uint64_t>(m >> 64);
 }
 
-double RandomStream::Exponential(double mean) { return -mean * std::log(UniformOpen01()); }
+double RandomStream::Exponential(double mean) {
+  return -mean * std::log(UniformOpen01());
+}
 
 double RandomStream::Normal() {
   // Marsaglia's polar method. The second variate is dropped rather than cached so that a stream

@@ -67,8 +67,7 @@ double UpperTail(double t, double dof) {
   const double log_x = -std::log1p(r);
   const double log_1mx = std::log(r) - std::log1p(r);
   const double x = 1.0 / (1.0 + r);
-  const double log_front =
-      a * log_x + b * log_1mx - (LogGamma(a) + LogGamma(b) - LogGamma(a + b));
+  const double log_front = a * log_x + b * log_1mx - (LogGamma(a) + LogGamma(b) - LogGamma(a + b));
   double incomplete;
   if (x < (a + 1.0) / (a + b + 2.0)) {
     incomplete = std::exp(log_front) * BetaContinuedFraction(x, a, b) / a;
@@ -122,8 +121,8 @@ MeanCi Summarize(std::span<const double> values, double level) {
   double ss = 0;
   for (double v : values) ss += (v - out.mean) * (v - out.mean);
   const double s = std::sqrt(ss / static_cast<double>(n - 1));
-  out.half_width =
-      StudentT(0.5 * (1.0 + level), static_cast<int>(n - 1)) * s / std::sqrt(static_cast<double>(n));
+  out.half_width = StudentT(0.5 * (1.0 + level), static_cast<int>(n - 1)) * s /
+                   std::sqrt(static_cast<double>(n));
   return out;
 }
 

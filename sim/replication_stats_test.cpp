@@ -59,7 +59,8 @@ TEST_CASE("Summarize gives the mean and the Student t half-width") {
   MeanCi ci = Summarize(v);
   CHECK(ci.mean == doctest::Approx(3.0));
   // s = sqrt(2.5), n = 5, t(0.975, 4) = 2.7764451052.
-  CHECK(ci.half_width == doctest::Approx(2.7764451052 * std::sqrt(2.5) / std::sqrt(5.0)).epsilon(1e-7));
+  CHECK(ci.half_width ==
+        doctest::Approx(2.7764451052 * std::sqrt(2.5) / std::sqrt(5.0)).epsilon(1e-7));
 }
 
 TEST_CASE("Summarize at 99 % uses the 0.995 quantile") {

@@ -1,7 +1,7 @@
 // Results of one simulation run (one variant, one replication), as plain data.
 //
-// Field meanings are those of DESIGN.md §3.5 and docs/results.md. Counts refer to requests that
-// arrived after warm-up; conservation holds exactly per workload:
+// Field meanings are those of docs/design.md §3.5 and docs/results.md. Counts refer to requests
+// that arrived after warm-up; conservation holds exactly per workload:
 //   completed + oom + fake_ready + timeout + no_replica + in_system_end == requests.
 #pragma once
 
@@ -15,10 +15,10 @@
 namespace knobsim {
 
 struct ErrorCounts {
-  int64_t oom = 0;         // CUDA OOM: activation beyond quota (hard) or beyond the card (soft)
-  int64_t fake_ready = 0;  // routed to a Ready pod whose model never loaded
-  int64_t timeout = 0;     // deadline passed
-  int64_t no_replica = 0;  // no Ready replica at arrival
+  int64_t oom = 0;          // CUDA OOM: activation beyond quota (hard) or beyond the card (soft)
+  int64_t fake_ready = 0;   // routed to a Ready pod whose model never loaded
+  int64_t timeout = 0;      // deadline passed
+  int64_t no_replica = 0;   // no Ready replica at arrival
   int64_t interrupted = 0;  // on a pod whose node went away (spot reclaim, reset) or that
                             // terminated with it still in flight
   int64_t total() const { return oom + fake_ready + timeout + no_replica + interrupted; }
@@ -37,13 +37,13 @@ struct WorkloadResult {
   LatencySummary latency_ms;
   double throughput_rps = 0;
   bool slo_met = false;
-  double slo_latency_ms = 0;       // the SLO percentile's value that was compared (ms)
-  double error_ratio = 0;          // Σ errors / requests
+  double slo_latency_ms = 0;  // the SLO percentile's value that was compared (ms)
+  double error_ratio = 0;     // Σ errors / requests
   int64_t in_system_end = 0;
   double in_system_mean = 0;
   double measured_s = 0;
   double time_in_system_mean_ms = 0;
-  LatencyHistogram histogram;      // successes, ms (kept for merging replications)
+  LatencyHistogram histogram;  // successes, ms (kept for merging replications)
 };
 
 struct CardResult {
@@ -55,30 +55,30 @@ struct CardResult {
   double switch_overhead = 0;  // time-average of (1 - eta) while >= 2 pods active (POLICY 5)
   double waste = 0;            // busy - effective - switch_overhead
   int64_t memory_physical_mib = 0;
-  int64_t memory_quota_mib = 0;  // Σ visible quotas of the pods placed on the card
-  double memory_used_mib = 0;    // time-average after warm-up
-  int64_t memory_peak_mib = 0;   // maximum after warm-up
-  std::vector<std::string> pods; // namespace/name of the pods placed on the card
+  int64_t memory_quota_mib = 0;   // Σ visible quotas of the pods placed on the card
+  double memory_used_mib = 0;     // time-average after warm-up
+  int64_t memory_peak_mib = 0;    // maximum after warm-up
+  std::vector<std::string> pods;  // namespace/name of the pods placed on the card
 };
 
 struct PodResult {
   std::string namespace_;
   std::string name;
   std::string workload;
-  std::string node;         // empty when Pending
-  std::vector<int> cards;   // card indexes on that node
-  std::string state;        // Running, Pending, Unready, FakeReady, CrashLoopBackOff, Starting,
-                            // ImagePullBackOff, Terminating
+  std::string node;        // empty when Pending
+  std::vector<int> cards;  // card indexes on that node
+  std::string state;       // Running, Pending, Unready, FakeReady, CrashLoopBackOff, Starting,
+                           // ImagePullBackOff, Terminating
   int restarts = 0;
-  std::string message;      // FailedScheduling text, or why it is not serving
+  std::string message;           // FailedScheduling text, or why it is not serving
   double bottleneck_gbps = 0;    // multi-card pods: slowest link between their cards (GB/s)
   double throughput_factor = 1;  // multi-card pods: work rate relative to NVLink (gpu_topology)
 };
 
 struct ClusterEvent {
   SimTime time = 0;
-  std::string kind;   // LoadOOM, FakeReady, CrashLoopBackOff, FailedScheduling
-  std::string pod;    // namespace/name
+  std::string kind;  // LoadOOM, FakeReady, CrashLoopBackOff, FailedScheduling
+  std::string pod;   // namespace/name
   std::string message;
 };
 
@@ -88,12 +88,12 @@ struct ClusterResult {
   double allocation_ratio = 0;          // allocated / total
   int pending_pods = 0;
   int fake_ready_pods = 0;
-  int64_t request_oom_errors = 0;       // runtime CUDA OOMs over all workloads
+  int64_t request_oom_errors = 0;  // runtime CUDA OOMs over all workloads
   std::vector<ClusterEvent> events;
 };
 
-// FGD fragmentation after placement (fgd-policies.md §5; sim/scheduler/fgd/fragmentation_report.h
-// has the unit mapping). Milli-GPU, 1000 per card.
+// FGD fragmentation after placement (docs/fgd-policies.md §5;
+// sim/scheduler/fgd/fragmentation_report.h has the unit mapping). Milli-GPU, 1000 per card.
 struct NodeFragmentation {
   std::string node;
   double idle_milli = 0;
@@ -101,10 +101,10 @@ struct NodeFragmentation {
 };
 
 struct FragmentationResult {
-  double gpu_milli_total = 0;   // 1000 × cards
-  double idle_milli = 0;        // Σ free milli-GPU
-  double fragmented_milli = 0;  // Σ F_n
-  double frag_ratio = 0;        // fragmented / idle, 0..1 (0 when nothing is idle)
+  double gpu_milli_total = 0;            // 1000 × cards
+  double idle_milli = 0;                 // Σ free milli-GPU
+  double fragmented_milli = 0;           // Σ F_n
+  double frag_ratio = 0;                 // fragmented / idle, 0..1 (0 when nothing is idle)
   std::vector<NodeFragmentation> nodes;  // node order
 };
 
@@ -146,10 +146,10 @@ struct RunResult {
   std::vector<PodResult> pods;            // workload order, then replica ordinal
   ClusterResult cluster;
   uint64_t events_processed = 0;
-  uint64_t requests_simulated = 0;        // all arrivals, warm-up included
-  FragmentationResult fragmentation;      // after placement
-  RunTimeline timeline;                   // RunOptions::timeline_step > 0
-  SimTime end = 0;                        // when the run ended (RunOptions / ClusterControl)
+  uint64_t requests_simulated = 0;    // all arrivals, warm-up included
+  FragmentationResult fragmentation;  // after placement
+  RunTimeline timeline;               // RunOptions::timeline_step > 0
+  SimTime end = 0;                    // when the run ended (RunOptions / ClusterControl)
 };
 
 }  // namespace knobsim

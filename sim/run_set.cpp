@@ -46,7 +46,8 @@ WorkloadStats SummarizeWorkload(const std::vector<RunResult>& runs, size_t w, co
   st.errors.fake_ready = Over(all, of([](const WorkloadResult& x) { return x.errors.fake_ready; }));
   st.errors.timeout = Over(all, of([](const WorkloadResult& x) { return x.errors.timeout; }));
   st.errors.no_replica = Over(all, of([](const WorkloadResult& x) { return x.errors.no_replica; }));
-  st.errors.interrupted = Over(all, of([](const WorkloadResult& x) { return x.errors.interrupted; }));
+  st.errors.interrupted =
+      Over(all, of([](const WorkloadResult& x) { return x.errors.interrupted; }));
   st.latency_replications = static_cast<int>(with_successes.size());
   const auto& ok = with_successes;
   st.latency_ms.mean = Over(ok, of([](const WorkloadResult& x) { return x.latency_ms.mean; }));

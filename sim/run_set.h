@@ -4,9 +4,9 @@
 // Every (variant, replication) pair is one independent job. Jobs run on OpenMP threads and each
 // result is stored at its job's index, never appended in completion order, so the summary is the
 // same whatever the thread count. Replication r of every variant uses ReplicationSeed(seed, r):
-// variants are paired by seed and see common random numbers (DESIGN.md §3.1).
+// variants are paired by seed and see common random numbers (docs/design.md §3.1).
 //
-// Summaries (DESIGN.md §3.5): every numeric workload and card field becomes the mean over the
+// Summaries (docs/design.md §3.5): every numeric workload and card field becomes the mean over the
 // replications and its 95 % half-width (Student t, sim/replication_stats.h). Latency percentiles
 // are the mean of the per-replication percentiles, over the replications that completed at least
 // one request. Pods, cluster state and fragmentation are those of replication 0.
@@ -82,8 +82,8 @@ struct VariantSummary {
   std::vector<RunResult> runs;  // index = replication
   std::vector<WorkloadStats> workloads;
   std::vector<CardStats> cards;
-  std::vector<PodResult> pods;  // replication 0
-  ClusterResult cluster;        // replication 0
+  std::vector<PodResult> pods;        // replication 0
+  ClusterResult cluster;              // replication 0
   FragmentationResult fragmentation;  // replication 0
 };
 

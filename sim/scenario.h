@@ -37,36 +37,37 @@ struct PoolNode {
 // `replace_after` later, empty; the pods the node held start again there (image pull, model load).
 // Requests queued or in service on a reclaimed pod fail as `interrupted`.
 struct SpotInterruptions {
-  double per_node_hour = 0;                     // 0 = on-demand: never reclaimed
+  double per_node_hour = 0;                       // 0 = on-demand: never reclaimed
   SimTime replace_after = 180 * kNanosPerSecond;  // reclaim to a Ready replacement node
 };
 
 struct NodePool {
   std::string name;
   int count = 1;
-  std::vector<PoolNode> nodes;     // named nodes, by ordinal; beyond them: <pool>-<ordinal>
-  std::string gpu_type;            // catalog key; empty = CPU-only pool
+  std::vector<PoolNode> nodes;  // named nodes, by ordinal; beyond them: <pool>-<ordinal>
+  std::string gpu_type;         // catalog key; empty = CPU-only pool
   int gpus_per_node = 0;
-  int64_t cpu_milli = 0;           // allocatable cpu
-  int64_t memory_mib = 0;          // allocatable memory
-  int pods = 110;                  // allocatable pods
-  std::vector<std::string> zones;  // nodes take zones round-robin; label topology.kubernetes.io/zone
-  Labels labels;                   // includes ack.node.gpu.schedule / ack.node.gpu.placement
+  int64_t cpu_milli = 0;   // allocatable cpu
+  int64_t memory_mib = 0;  // allocatable memory
+  int pods = 110;          // allocatable pods
+  std::vector<std::string>
+      zones;      // nodes take zones round-robin; label topology.kubernetes.io/zone
+  Labels labels;  // includes ack.node.gpu.schedule / ack.node.gpu.placement
   std::vector<Taint> taints;
   std::string instance_type;
   GpuSchedule schedule = GpuSchedule::kCgpu;  // from ack.node.gpu.schedule (default cgpu here)
-  std::string placement;           // from ack.node.gpu.placement; empty = cluster default
+  std::string placement;  // from ack.node.gpu.placement; empty = cluster default
   MemoryIsolation isolation = MemoryIsolation::kHard;  // hard unless share/disabled/buggy module
-  bool cgpu_active = true;         // false on share nodes or cgpu.disable.isolation=true
-  std::string cgpu_version;        // informational (the upgrade check reads it)
-  int max_pods_per_card = 0;       // label ack.node.gpu.max-pod; 0 = unlimited
-  SpotInterruptions spot;          // scenario key `spot:`; default: on-demand
+  bool cgpu_active = true;    // false on share nodes or cgpu.disable.isolation=true
+  std::string cgpu_version;   // informational (the upgrade check reads it)
+  int max_pods_per_card = 0;  // label ack.node.gpu.max-pod; 0 = unlimited
+  SpotInterruptions spot;     // scenario key `spot:`; default: on-demand
 };
 
 struct ClusterKnobs {
   SharingPolicy policy = SharingPolicy::kNative;
-  int max_inst = 0;              // POLICY 0 slots per card, 1..25; 0 = unset
-  double switch_overhead = 0.05; // POLICY 5: 1 - eta with >= 2 active pods (assumption, §2.4)
+  int max_inst = 0;               // POLICY 0 slots per card, 1..25; 0 = unset
+  double switch_overhead = 0.05;  // POLICY 5: 1 - eta with >= 2 active pods (assumption, §2.4)
   std::string default_placement = "binpack";  // when a pool has no ack.node.gpu.placement
 };
 
@@ -89,22 +90,22 @@ struct IntervalCounts {
 };
 
 struct RatePoint {
-  SimTime at = 0;       // start of this piece
-  double rate = 0;      // requests per second from `at` until the next piece
+  SimTime at = 0;   // start of this piece
+  double rate = 0;  // requests per second from `at` until the next piece
 };
 
 struct Traffic {
   ArrivalKind kind = ArrivalKind::kNone;
-  double rate = 0;                   // Poisson rate (per second)
-  std::vector<RatePoint> pieces;     // piecewise-constant rate, sorted by `at`; last piece holds
-  double diurnal_mean = 0;           // diurnal: mean rate
-  double diurnal_amplitude = 0;      // relative amplitude in [0, 1]
+  double rate = 0;                // Poisson rate (per second)
+  std::vector<RatePoint> pieces;  // piecewise-constant rate, sorted by `at`; last piece holds
+  double diurnal_mean = 0;        // diurnal: mean rate
+  double diurnal_amplitude = 0;   // relative amplitude in [0, 1]
   SimTime diurnal_period = 24 * 3600 * kNanosPerSecond;
   SimTime diurnal_peak_at = 14 * 3600 * kNanosPerSecond;
-  double scale = 1.0;                // multiplies every rate (variants' traffic_scale)
+  double scale = 1.0;  // multiplies every rate (variants' traffic_scale)
   // kReplay: shared, since every variant and replication reads the same recording.
   std::shared_ptr<const RecordedArrivals> replay;
-  IntervalCounts counts;             // kCounts
+  IntervalCounts counts;  // kCounts
 };
 
 enum class WorkDistribution { kConstant, kExponential, kLognormal, kGamma };
@@ -116,25 +117,25 @@ struct WorkModel {
 };
 
 struct Batching {
-  int max_batch = 1;       // 1 = no batching
+  int max_batch = 1;  // 1 = no batching
   SimTime max_wait = 0;
-  double beta = 0.0;       // w(b) = w_max * (1 + beta (b - 1))
+  double beta = 0.0;  // w(b) = w_max * (1 + beta (b - 1))
 };
 
 enum class Routing { kRandom, kRoundRobin, kLeastOutstanding };
-enum class ReadinessKind { kTcp, kModel };        // port-only vs model-aware readiness
+enum class ReadinessKind { kTcp, kModel };  // port-only vs model-aware readiness
 enum class LoadOomReaction { kStayUp, kExit };
 enum class TimeoutAction { kAbort, kComplete };
 
 struct Slo {
-  double percentile = 99;        // which latency percentile the SLO bounds
-  SimTime latency = 0;           // 0 = no latency objective
-  double error_budget = 0.001;   // max fraction of failed requests
+  double percentile = 99;       // which latency percentile the SLO bounds
+  SimTime latency = 0;          // 0 = no latency objective
+  double error_budget = 0.001;  // max fraction of failed requests
 };
 
 struct GpuMemoryDemand {
-  int64_t weights_mib = 0;       // model weights, allocated when the model load ends
-  int64_t activation_mib = 0;    // per in-flight request
+  int64_t weights_mib = 0;             // model weights, allocated when the model load ends
+  int64_t activation_mib = 0;          // per in-flight request
   std::optional<int64_t> context_mib;  // CUDA context; default from the GPU catalog
 };
 
@@ -156,19 +157,19 @@ struct Workload {
   std::string name;
   std::string namespace_ = "default";
   int replicas = 1;
-  Labels labels;                  // default {app: name}
+  Labels labels;  // default {app: name}
   std::map<std::string, std::string> node_selector;
   NodeAffinity node_affinity;
   std::vector<Toleration> tolerations;
   std::vector<TopologySpreadConstraint> topology_spread;
   int priority = 0;
-  int64_t cpu_milli = 0;          // container requests
+  int64_t cpu_milli = 0;  // container requests
   int64_t memory_mib = 0;
-  int gpu_mem = 0;                // aliyun.com/gpu-mem units (GiB) for the whole pod
-  int gpu_core = 0;               // aliyun.com/gpu-core.percentage per card; 0 = unset
-  int gpu_count = 1;              // cards per pod (pod label aliyun.com/gpu-count)
-  int whole_gpus = 0;             // nvidia.com/gpu (exclusive cards); excludes gpu_mem
-  int schd_weight = 0;            // ALIYUN_COM_GPU_SCHD_WEIGHT; 0 = unset
+  int gpu_mem = 0;      // aliyun.com/gpu-mem units (GiB) for the whole pod
+  int gpu_core = 0;     // aliyun.com/gpu-core.percentage per card; 0 = unset
+  int gpu_count = 1;    // cards per pod (pod label aliyun.com/gpu-count)
+  int whole_gpus = 0;   // nvidia.com/gpu (exclusive cards); excludes gpu_mem
+  int schd_weight = 0;  // ALIYUN_COM_GPU_SCHD_WEIGHT; 0 = unset
   GpuMemoryDemand memory;
   SimTime image_pull = 0;
   SimTime model_load = 0;
@@ -176,21 +177,22 @@ struct Workload {
   LoadOomReaction on_load_oom = LoadOomReaction::kStayUp;
   Traffic traffic;
   WorkModel work;
-  int concurrency = 1;            // in-flight requests on the GPU per pod; 0 = unlimited
+  int concurrency = 1;  // in-flight requests on the GPU per pod; 0 = unlimited
   Batching batching;
   SimTime cpu_before = 0;
   SimTime cpu_after = 0;
-  SimTime timeout = 0;            // 0 = none
+  SimTime timeout = 0;  // 0 = none
   TimeoutAction on_timeout = TimeoutAction::kAbort;
   Routing routing = Routing::kRandom;
   Slo slo;
-  std::vector<CurrentPod> pods;   // current placement of replicas 0.. (at most `replicas`)
+  std::vector<CurrentPod> pods;  // current placement of replicas 0.. (at most `replicas`)
   // What the checks read (knobsim check / upgrade); a run ignores them.
   std::string kind = "Deployment";  // Deployment | StatefulSet | DaemonSet | Job | Pod
   std::vector<std::string> images;  // container images as written (tag and/or @sha256 digest)
   int64_t image_size_mib = 0;       // compressed size to pull after a node reset; 0 = unknown
   Labels annotations;               // pod annotations the checks read (backup markers)
-  std::vector<std::string> volumes; // PVC claim names of a Deployment's pods (StatefulSets: kube.stateful_sets)
+  std::vector<std::string>
+      volumes;  // PVC claim names of a Deployment's pods (StatefulSets: kube.stateful_sets)
 };
 
 struct RunSettings {
@@ -208,18 +210,18 @@ struct Variant {
   std::optional<SharingPolicy> policy;
   std::optional<int> max_inst;
   std::optional<double> switch_overhead;
-  std::map<std::string, std::string> placement;                 // pool -> placement
-  std::map<std::string, MemoryIsolation> memory_isolation;      // pool -> hard/soft
+  std::map<std::string, std::string> placement;             // pool -> placement
+  std::map<std::string, MemoryIsolation> memory_isolation;  // pool -> hard/soft
   std::map<std::string, std::vector<TopologySpreadConstraint>> topology_spread;  // workload ->
-  std::map<std::string, int> gpu_mem;                           // workload -> quota units
-  std::map<std::string, int> gpu_core;                          // workload -> percent
-  std::map<std::string, int> replicas;                          // workload -> replicas
-  std::map<std::string, int> node_count;                        // pool -> nodes
-  std::map<std::string, double> traffic_scale;                  // workload (or "*") -> factor
+  std::map<std::string, int> gpu_mem;           // workload -> quota units
+  std::map<std::string, int> gpu_core;          // workload -> percent
+  std::map<std::string, int> replicas;          // workload -> replicas
+  std::map<std::string, int> node_count;        // pool -> nodes
+  std::map<std::string, double> traffic_scale;  // workload (or "*") -> factor
 };
 
 // Cluster objects a run does not simulate but the checks read (scenario key `kube:`,
-// semantics.md §5.4): disruption budgets, StatefulSets, storage and quotas. `knobsim import`
+// docs/semantics.md §5.4): disruption budgets, StatefulSets, storage and quotas. `knobsim import`
 // writes them from an export; docs/scenario.md documents the keys.
 struct ScenarioKube {
   std::vector<PodDisruptionBudgetSpec> pdbs;

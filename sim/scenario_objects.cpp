@@ -9,10 +9,14 @@ constexpr int64_t kMiB = 1024 * 1024;
 
 const char* ScheduleLabel(GpuSchedule schedule) {
   switch (schedule) {
-    case GpuSchedule::kDefault: return "default";
-    case GpuSchedule::kShare: return "share";
-    case GpuSchedule::kCgpu: return "cgpu";
-    case GpuSchedule::kCoreMem: return "core_mem";
+    case GpuSchedule::kDefault:
+      return "default";
+    case GpuSchedule::kShare:
+      return "share";
+    case GpuSchedule::kCgpu:
+      return "cgpu";
+    case GpuSchedule::kCoreMem:
+      return "core_mem";
   }
   return "default";
 }
@@ -63,7 +67,7 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
       node.card_mem_units = CardMemoryUnits(gpu->memory_mib);
       alloc[kGpuMemResource] = static_cast<int64_t>(node.card_mem_units) * pool.gpus_per_node;
       alloc[kGpuCountResource] = pool.gpus_per_node;
-      alloc[kNvidiaGpuResource] = 0;  // sharing nodes report "0" (semantics.md §1.1)
+      alloc[kNvidiaGpuResource] = 0;  // sharing nodes report "0" (docs/semantics.md §1.1)
       if (pool.schedule == GpuSchedule::kCoreMem) {
         node.card_core_percent = 100;
         alloc[kGpuCoreResource] = 100 * static_cast<int64_t>(pool.gpus_per_node);

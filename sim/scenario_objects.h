@@ -13,11 +13,11 @@ namespace knobsim {
 // Node `ordinal` of pool `pool`, named "<pool>-<ordinal>" (as sim/cluster.h names it): the pool's
 // labels plus kubernetes.io/hostname and topology.kubernetes.io/zone, its taints, allocatable
 // cpu / memory / pods, and the GPU resources ACK's device plugin reports for its schedule label
-// (semantics.md §1.1-1.2): aliyun.com/gpu-mem = cards × floor(MiB / 1024) and aliyun.com/gpu-count
-// on share / cgpu / core_mem nodes (plus gpu-core.percentage = 100 × cards on core_mem), and
-// nvidia.com/gpu = cards on exclusive (default) nodes.
-// Node `ordinal` of a pool: its listed name (`nodes`), else <pool>-<ordinal>; its zone: the
-// listed one, else the pool's zones round-robin (empty when none).
+// (docs/semantics.md §1.1-1.2): aliyun.com/gpu-mem = cards × floor(MiB / 1024) and
+// aliyun.com/gpu-count on share / cgpu / core_mem nodes (plus gpu-core.percentage = 100 × cards on
+// core_mem), and nvidia.com/gpu = cards on exclusive (default) nodes. Node `ordinal` of a pool: its
+// listed name (`nodes`), else <pool>-<ordinal>; its zone: the listed one, else the pool's zones
+// round-robin (empty when none).
 std::string PoolNodeName(const NodePool& pool, int ordinal);
 std::string PoolNodeZone(const NodePool& pool, int ordinal);
 

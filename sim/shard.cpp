@@ -19,7 +19,8 @@ std::optional<Shard> ParseShard(std::string_view text, std::string* error) {
   }
   if (s.count < 1 || s.index < 0 || s.index >= s.count) {
     if (error)
-      *error = "shard " + std::string(text) + ": i must be in 0..N-1 (0-based, as JOB_COMPLETION_INDEX)";
+      *error =
+          "shard " + std::string(text) + ": i must be in 0..N-1 (0-based, as JOB_COMPLETION_INDEX)";
     return std::nullopt;
   }
   return s;

@@ -1,5 +1,6 @@
 #include "sim/traffic.h"
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -21,7 +22,8 @@ double ArrivalProcess::RateAt(SimTime t) const {
       return rate * traffic_.scale;
     }
     case ArrivalKind::kDiurnal: {
-      const double phase = 2 * std::numbers::pi * static_cast<double>(t - traffic_.diurnal_peak_at) /
+      const double phase = 2 * std::numbers::pi *
+                           static_cast<double>(t - traffic_.diurnal_peak_at) /
                            static_cast<double>(traffic_.diurnal_period);
       return traffic_.diurnal_mean * (1 + traffic_.diurnal_amplitude * std::cos(phase)) *
              traffic_.scale;
@@ -150,6 +152,56 @@ double DrawWorkSeconds(const WorkModel& model, RandomStream& stream) {
     }
   }
   return model.mean_s;
+}
+
+double MeanRate(const Traffic& t, SimTime duration) {
+  const double d = static_cast<double>(duration);
+  if (!(d > 0)) return 0;
+  double mean = 0;
+  switch (t.kind) {
+    case ArrivalKind::kNone:
+      return 0;
+    case ArrivalKind::kPoisson:
+      mean = t.rate;
+      break;
+    case ArrivalKind::kPiecewise: {
+      double area = 0;
+      for (size_t i = 0; i < t.pieces.size(); ++i) {
+        const double from = static_cast<double>(t.pieces[i].at);
+        const double to = i + 1 < t.pieces.size() ? static_cast<double>(t.pieces[i + 1].at) : d;
+        const double a = std::min(from, d), b = std::min(to, d);
+        if (b > a) area += t.pieces[i].rate * (b - a);
+      }
+      mean = area / d;
+      break;
+    }
+    case ArrivalKind::kReplay: {
+      const std::vector<SimTime>& at = t.replay->at;
+      const auto within = std::lower_bound(at.begin(), at.end(), duration) - at.begin();
+      mean = static_cast<double>(within) / (d / 1e9);
+      break;
+    }
+    case ArrivalKind::kCounts: {
+      double arrivals = 0;
+      for (size_t i = 0; i < t.counts.values.size(); ++i) {
+        const double from = static_cast<double>(i) * static_cast<double>(t.counts.step);
+        const double part = std::clamp((d - from) / static_cast<double>(t.counts.step), 0.0, 1.0);
+        arrivals += part * static_cast<double>(t.counts.values[i]);
+      }
+      mean = arrivals / (d / 1e9);
+      break;
+    }
+    case ArrivalKind::kDiurnal: {
+      // mean · (1 + A cos(2π (s - peak) / P)) integrated over [0, d].
+      const double p = static_cast<double>(t.diurnal_period);
+      const double peak = static_cast<double>(t.diurnal_peak_at);
+      const double k = 2 * std::numbers::pi / p;
+      const double wave = (std::sin(k * (d - peak)) - std::sin(k * (0 - peak))) / k;
+      mean = t.diurnal_mean * (1 + t.diurnal_amplitude * wave / d);
+      break;
+    }
+  }
+  return mean * t.scale;
 }
 
 }  // namespace knobsim

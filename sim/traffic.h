@@ -3,8 +3,8 @@
 // Arrivals are a Poisson process with a constant, piecewise-constant or diurnal (cosine) rate,
 // or recorded traffic played back. Piecewise rates use time rescaling (exact, one exponential
 // draw per arrival); the diurnal curve uses thinning against its peak rate. Work per request is
-// in seconds of reference-GPU time. Both draw from the workload's own streams (DESIGN.md §3.1),
-// so variants share them.
+// in seconds of reference-GPU time. Both draw from the workload's own streams (docs/design.md
+// §3.1), so variants share them.
 //
 // Recorded traffic (docs/scenario.md "Recorded traffic"):
 // - replay: the recorded times exactly. A scale s (a variant's traffic_scale) plays each
@@ -42,7 +42,7 @@ class ArrivalProcess {
   double RateAt(SimTime t) const;  // requests per second, scale applied
   SimTime NextRecorded();
   SimTime NextCounted();
-  int64_t ScaledCount(double n);   // floor(n·scale) + Bernoulli(frac(n·scale))
+  int64_t ScaledCount(double n);  // floor(n·scale) + Bernoulli(frac(n·scale))
 
   Traffic traffic_;
   RandomStream stream_;
@@ -56,6 +56,10 @@ class ArrivalProcess {
   int64_t interval_count_ = 0;
   int64_t interval_sent_ = 0;
 };
+
+// The mean arrival rate (per second, scale applied) over [0, duration]: the expectation for the
+// Poisson kinds, the recorded arrivals (or counts, the last interval prorated) for recordings.
+double MeanRate(const Traffic& traffic, SimTime duration);
 
 // One request's work, in seconds of reference-GPU time.
 double DrawWorkSeconds(const WorkModel& model, RandomStream& stream);

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -115,6 +116,31 @@ TEST_CASE("the same seed and stream name give the same spread inside the interva
   ArrivalProcess a(Counts(kSecond, {4, 4, 4}), RandomStream(9, "w/arrivals"));
   ArrivalProcess b(Counts(kSecond, {4, 4, 4}), RandomStream(9, "w/arrivals"));
   CHECK(Drain(a) == Drain(b));
+}
+
+TEST_CASE("the mean rate of a diurnal curve over whole periods is its mean") {
+  Traffic t;
+  t.kind = ArrivalKind::kDiurnal;
+  t.diurnal_mean = 10;
+  t.diurnal_amplitude = 0.5;
+  t.diurnal_period = 3600 * kNanosPerSecond;
+  t.diurnal_peak_at = 0;
+  CHECK(MeanRate(t, 7200 * kNanosPerSecond) == doctest::Approx(10));
+  // Half a period from the peak: mean · (1 + A · sin(π) ... ) = the mean again; a quarter: above.
+  CHECK(MeanRate(t, 900 * kNanosPerSecond) == doctest::Approx(10 * (1 + 0.5 * 2 / M_PI)));
+  t.scale = 2;
+  CHECK(MeanRate(t, 7200 * kNanosPerSecond) == doctest::Approx(20));
+  Traffic p;
+  p.kind = ArrivalKind::kPiecewise;
+  p.pieces = {{0, 10}, {50 * kNanosPerSecond, 30}};
+  CHECK(MeanRate(p, 100 * kNanosPerSecond) == doctest::Approx(20));
+}
+
+TEST_CASE("the mean rate of a recording counts its arrivals, the last interval prorated") {
+  CHECK(MeanRate(Replay({0, kSecond, 3 * kSecond, 20 * kSecond}), 10 * kSecond) ==
+        doctest::Approx(0.3));
+  CHECK(MeanRate(Counts(10 * kSecond, {20, 40}), 15 * kSecond) == doctest::Approx(40.0 / 15));
+  CHECK(MeanRate(Replay({0, kSecond}, {}, 2.0), 10 * kSecond) == doctest::Approx(0.4));
 }
 
 }  // namespace

@@ -55,34 +55,36 @@ struct CheckNode {
   std::string schedule;      // ack.node.gpu.schedule: default | share | cgpu | core_mem
   bool cgpu_module = false;  // schedule cgpu or core_mem: the upgrade installs the module here
   bool isolation_label_off = false;  // label cgpu.disable.isolation=true
-  std::string cgpu_version;  // from the label / annotation, or the pool's cgpu_version
+  std::string cgpu_version;          // from the label / annotation, or the pool's cgpu_version
   MemoryIsolation isolation = MemoryIsolation::kHard;  // today
-  std::string isolation_why;  // which rule decided it
+  std::string isolation_why;                           // which rule decided it
 };
 
 // The card on which a pod's peak is the largest fraction of its visible quota.
 struct PodGpuMemory {
   bool known = false;
   double peak_mib = 0;
-  double rest_mib = 0;  // held without requests: context + weights (model), or the window's mean
-  int card = -1;        // -1: no card label (the pod's only card)
-  int units = 0;        // quota units on that card
+  double rest_mib = 0;    // held without requests: context + weights (model), or the window's mean
+  int card = -1;          // -1: no card label (the pod's only card)
+  int units = 0;          // quota units on that card
   int64_t quota_mib = 0;  // VisibleQuotaMib(card MiB, units, card units)
   std::string source;
 };
 
 struct CheckPod {
-  PodSpec spec;  // as exported, or as the scenario workload makes it
-  std::string workload_kind;  // Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Pod, ...
-  std::string workload;       // its name ("" for kind Pod)
-  std::string workload_key;   // "Kind/ns/name"; "" for a pod without controller
-  int workload_replicas = -1; // spec.replicas when known
+  PodSpec spec;                // as exported, or as the scenario workload makes it
+  std::string workload_kind;   // Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, Pod, ...
+  std::string workload;        // its name ("" for kind Pod)
+  std::string workload_key;    // "Kind/ns/name"; "" for a pod without controller
+  int workload_replicas = -1;  // spec.replicas when known
   IntOrPercent max_surge{25, true};  // the Deployment's rollingUpdate.maxSurge
   ReadinessKind probe = ReadinessKind::kModel;
   std::string probe_why;
   PodGpuMemory memory;
 
-  bool Ready() const { return spec.phase == "Running" && spec.ready_status == "True" && !spec.terminating; }
+  bool Ready() const {
+    return spec.phase == "Running" && spec.ready_status == "True" && !spec.terminating;
+  }
   bool UsesGpu() const { return spec.gpu_mem > 0 || spec.whole_gpus > 0; }
 };
 
@@ -105,8 +107,9 @@ struct CheckInput {
 };
 
 // The per-pod GPU memory `knobsim import` uses: ACK's per-process metric where a pod has it,
-// else DCGM_FI_DEV_FB_USED by the rule of semantics.md §5.6, over [start, end].
-Metrics PodMemoryMetrics(std::span<const PromResult> results, double window_start, double window_end);
+// else DCGM_FI_DEV_FB_USED by the rule of docs/semantics.md §5.6, over [start, end].
+Metrics PodMemoryMetrics(std::span<const PromResult> results, double window_start,
+                         double window_end);
 
 // `metrics` may be null (no --prom). Never fails: what cannot be used is a warning.
 CheckInput CheckInputFromExport(const KubeObjects& objects, const Metrics* metrics,

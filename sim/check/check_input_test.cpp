@@ -35,7 +35,8 @@ kube:
 
 }  // namespace
 
-TEST_CASE("Check input from a scenario: pods named, bound and modelled as the simulator allocates") {
+TEST_CASE(
+    "Check input from a scenario: pods named, bound and modelled as the simulator allocates") {
   Expected<Scenario> s = ReadScenarioString(kScenario, "t.yaml");
   REQUIRE_MESSAGE(s.ok(), s.error().ToString());
   const CheckInput in = CheckInputFromScenario(*s, {});

@@ -19,9 +19,11 @@ std::string CheckReportText(const CheckReport& report, const std::string& source
     for (const Finding& f : report.findings) {
       if (f.severity != s) continue;
       out += "  [" + f.id + "]";
-      for (size_t i = 0; i < f.objects.size(); ++i) out += (i ? ", " : " ") + f.objects[i].ToString();
+      for (size_t i = 0; i < f.objects.size(); ++i)
+        out += (i ? ", " : " ") + f.objects[i].ToString();
       out += "\n    " + f.message + "\n";
-      if (!f.consequence.empty()) out += "    consequence (" + f.consequence_kind + "): " + f.consequence + "\n";
+      if (!f.consequence.empty())
+        out += "    consequence (" + f.consequence_kind + "): " + f.consequence + "\n";
     }
   }
   out += "\nconsequences: " + report.consequence_note + "\n";

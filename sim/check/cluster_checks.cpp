@@ -7,23 +7,25 @@
 #include <set>
 
 #include "sim/check/disruption_budget.h"
-#include "sim/results.h"
 #include "sim/engine/simulation.h"
+#include "sim/results.h"
 #include "sim/text.h"
 #include "sim/variant.h"
 
 namespace knobsim {
 
-const std::vector<std::string> kCheckIds = {"quota-vs-peak",      "port-only-probe",
-                                            "pdb-blocks-drain",   "image-after-reset",
-                                            "pvc-without-backup", "cgpu-isolation",
-                                            "quota-headroom"};
+const std::vector<std::string> kCheckIds = {
+    "quota-vs-peak",      "port-only-probe", "pdb-blocks-drain", "image-after-reset",
+    "pvc-without-backup", "cgpu-isolation",  "quota-headroom"};
 
 const char* SeverityName(Severity s) {
   switch (s) {
-    case Severity::kCritical: return "critical";
-    case Severity::kWarning: return "warning";
-    case Severity::kInfo: return "info";
+    case Severity::kCritical:
+      return "critical";
+    case Severity::kWarning:
+      return "warning";
+    case Severity::kInfo:
+      return "info";
   }
   return "info";
 }
@@ -39,17 +41,24 @@ int CheckReport::Count(Severity s) const {
 
 namespace {
 
-std::string Mib(double mib) { return std::to_string(static_cast<int64_t>(std::llround(mib))) + " MiB"; }
+std::string Mib(double mib) {
+  return std::to_string(static_cast<int64_t>(std::llround(mib))) + " MiB";
+}
 
 std::string Clock(SimTime t) {
   const int64_t s = t / kNanosPerSecond;
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%lld:%02lld", static_cast<long long>(s / 60), static_cast<long long>(s % 60));
+  std::snprintf(buf, sizeof buf, "%lld:%02lld", static_cast<long long>(s / 60),
+                static_cast<long long>(s % 60));
   return buf;
 }
 
-ObjectRef PodRef(const CheckPod& p) { return {"Pod", p.spec.namespace_, p.spec.name}; }
-std::string PodName(const CheckPod& p) { return p.spec.namespace_ + "/" + p.spec.name; }
+ObjectRef PodRef(const CheckPod& p) {
+  return {"Pod", p.spec.namespace_, p.spec.name};
+}
+std::string PodName(const CheckPod& p) {
+  return p.spec.namespace_ + "/" + p.spec.name;
+}
 
 Finding Skipped(const std::string& id, std::string missing) {
   Finding f;
@@ -64,10 +73,10 @@ Finding Skipped(const std::string& id, std::string missing) {
 // does to the pods that use more than their quota today.
 struct ConsequenceRun {
   bool ran = false;
-  std::map<std::string, PodResult> pods;                          // "ns/name" ->
-  std::map<std::string, std::vector<ClusterEvent>> events;        // "ns/name" ->
-  std::map<std::string, WorkloadResult> workloads;                // "ns/name" of the workload ->
-  std::map<std::string, std::string> workload_of_pod;             // "ns/name" -> workload key
+  std::map<std::string, PodResult> pods;                    // "ns/name" ->
+  std::map<std::string, std::vector<ClusterEvent>> events;  // "ns/name" ->
+  std::map<std::string, WorkloadResult> workloads;          // "ns/name" of the workload ->
+  std::map<std::string, std::string> workload_of_pod;       // "ns/name" -> workload key
 };
 
 ConsequenceRun Simulate(const CheckInput& input, const CheckOptions& options, std::string* note) {
@@ -77,7 +86,8 @@ ConsequenceRun Simulate(const CheckInput& input, const CheckOptions& options, st
     return run;
   }
   if (!input.scenario) {
-    *note = "analytic: " + (input.scenario_error.empty() ? std::string("no scenario") : input.scenario_error);
+    *note = "analytic: " +
+            (input.scenario_error.empty() ? std::string("no scenario") : input.scenario_error);
     return run;
   }
   Variant hard;
@@ -97,7 +107,8 @@ ConsequenceRun Simulate(const CheckInput& input, const CheckOptions& options, st
   for (const ClusterEvent& e : r.cluster.events) run.events[e.pod].push_back(e);
   for (const WorkloadResult& w : r.workloads) run.workloads[w.namespace_ + "/" + w.name] = w;
   *note = "simulated: the scenario for " + Clock(s.run.duration) +
-          " (min:s) with memory isolation hard on every cGPU pool, seed " + std::to_string(s.run.seed);
+          " (min:s) with memory isolation hard on every cGPU pool, seed " +
+          std::to_string(s.run.seed);
   return run;
 }
 
@@ -105,13 +116,15 @@ ConsequenceRun Simulate(const CheckInput& input, const CheckOptions& options, st
 std::string AnalyticConsequence(const CheckPod& p) {
   const PodGpuMemory& m = p.memory;
   const bool at_load = m.rest_mib > static_cast<double>(m.quota_mib);
-  std::string text = at_load ? "CUDA OOM at load: the model (" + Mib(m.rest_mib) + ") does not fit the quota " +
-                                   Mib(static_cast<double>(m.quota_mib))
-                             : "CUDA OOM under load: requests that take it past " +
-                                   Mib(static_cast<double>(m.quota_mib)) + " fail (peak " + Mib(m.peak_mib) + ")";
+  std::string text =
+      at_load ? "CUDA OOM at load: the model (" + Mib(m.rest_mib) + ") does not fit the quota " +
+                    Mib(static_cast<double>(m.quota_mib))
+              : "CUDA OOM under load: requests that take it past " +
+                    Mib(static_cast<double>(m.quota_mib)) + " fail (peak " + Mib(m.peak_mib) + ")";
   if (at_load) {
     text += p.probe == ReadinessKind::kTcp
-                ? "; the port-only readiness probe still passes: fake Ready, every request routed to it fails"
+                ? "; the port-only readiness probe still passes: fake Ready, every request routed "
+                  "to it fails"
                 : "; the model-aware readiness probe keeps it unready: it serves nothing";
   }
   return text;
@@ -120,10 +133,11 @@ std::string AnalyticConsequence(const CheckPod& p) {
 void QuotaVsPeak(const CheckInput& in, const CheckOptions& o, const ConsequenceRun& run,
                  const std::map<std::string, const CheckNode*>& nodes, std::vector<Finding>* out) {
   if (!in.have_memory) {
-    out->push_back(Skipped("quota-vs-peak", in.origin == "export"
-                                                ? "no GPU memory metrics (--prom FILE: DCGM_FI_DEV_FB_USED "
-                                                  "or ACK's process metric over the window)"
-                                                : "no workload has a gpu_memory model"));
+    out->push_back(
+        Skipped("quota-vs-peak", in.origin == "export"
+                                     ? "no GPU memory metrics (--prom FILE: DCGM_FI_DEV_FB_USED "
+                                       "or ACK's process metric over the window)"
+                                     : "no workload has a gpu_memory model"));
     return;
   }
   for (const CheckPod& p : in.pods) {
@@ -154,8 +168,9 @@ void QuotaVsPeak(const CheckInput& in, const CheckOptions& o, const ConsequenceR
     if (node && !node->cgpu_module) {
       // No cGPU module: the upgrade does not enforce this quota, so it is not critical for it.
       f.severity = Severity::kWarning;
-      f.consequence = "none from the upgrade: node " + node->name + " has no cGPU module (schedule " +
-                      node->schedule + "), the quota is not enforced there";
+      f.consequence = "none from the upgrade: node " + node->name +
+                      " has no cGPU module (schedule " + node->schedule +
+                      "), the quota is not enforced there";
       f.consequence_kind = "analytic";
       out->push_back(std::move(f));
       continue;
@@ -186,9 +201,11 @@ void QuotaVsPeak(const CheckInput& in, const CheckOptions& o, const ConsequenceR
           const WorkloadResult& r = wr->second;
           if (r.errors.oom > 0 || r.errors.fake_ready > 0) {
             failed = true;
-            seen.push_back("workload " + w->second + ": " + std::to_string(r.errors.oom + r.errors.fake_ready) +
-                           " of " + std::to_string(r.requests) + " requests failed (CUDA OOM " +
-                           std::to_string(r.errors.oom) + ", fake Ready " + std::to_string(r.errors.fake_ready) + ")");
+            seen.push_back("workload " + w->second + ": " +
+                           std::to_string(r.errors.oom + r.errors.fake_ready) + " of " +
+                           std::to_string(r.requests) + " requests failed (CUDA OOM " +
+                           std::to_string(r.errors.oom) + ", fake Ready " +
+                           std::to_string(r.errors.fake_ready) + ")");
           }
         }
       }
@@ -217,11 +234,15 @@ void PortOnlyProbe(const CheckInput& in, std::vector<Finding>* out) {
     if (f.id.empty()) {
       f.id = "port-only-probe";
       f.severity = Severity::kWarning;
-      f.message = (p.workload_key.empty() ? "pod " + PodName(p) : p.workload_kind + " " + p.spec.namespace_ + "/" + p.workload) +
-                  ": " + p.probe_why + ". A CUDA OOM at load leaves the port open: the pod turns Ready "
-                  "(fake Ready) and every request routed to it fails";
-      f.consequence = "fake Ready instead of unready when the model does not load; a readiness probe "
-                      "on a model-aware endpoint (e.g. httpGet /v2/health/ready) catches it";
+      f.message =
+          (p.workload_key.empty() ? "pod " + PodName(p)
+                                  : p.workload_kind + " " + p.spec.namespace_ + "/" + p.workload) +
+          ": " + p.probe_why +
+          ". A CUDA OOM at load leaves the port open: the pod turns Ready "
+          "(fake Ready) and every request routed to it fails";
+      f.consequence =
+          "fake Ready instead of unready when the model does not load; a readiness probe "
+          "on a model-aware endpoint (e.g. httpGet /v2/health/ready) catches it";
       f.consequence_kind = "analytic";
     }
     f.objects.push_back(PodRef(p));
@@ -242,7 +263,8 @@ BudgetPod ToBudgetPod(const CheckPod& p) {
 
 void PdbBlocksDrain(const CheckInput& in, std::vector<Finding>* out) {
   if (in.pdbs.empty()) {
-    out->push_back(Skipped("pdb-blocks-drain", "no PodDisruptionBudget in the input (kubectl get pdb -A -o json)"));
+    out->push_back(Skipped("pdb-blocks-drain",
+                           "no PodDisruptionBudget in the input (kubectl get pdb -A -o json)"));
     return;
   }
   // Every budget's status first: an eviction consults all budgets that select the pod.
@@ -275,15 +297,16 @@ void PdbBlocksDrain(const CheckInput& in, std::vector<Finding>* out) {
           budgets.push_back({&in.pdbs[o], status[o]});
       const EvictionDecision d = DecideEviction(ToBudgetPod(p), budgets);
       if (d.http_status >= 400) {
-        blocked[p.spec.node_name].push_back(p.spec.name + " (" + std::to_string(d.http_status) + ")");
+        blocked[p.spec.node_name].push_back(p.spec.name + " (" + std::to_string(d.http_status) +
+                                            ")");
         if (cause.empty()) cause = d.cause.empty() ? d.message : d.cause;
       } else {
         free_now[p.spec.node_name].push_back(p.spec.name + (p.Ready() ? "" : " (not Ready)"));
       }
     }
-    const std::string counts = "expected " + std::to_string(s.expected_pods) + ", desired healthy " +
-                               std::to_string(s.desired_healthy) + ", current healthy " +
-                               std::to_string(s.current_healthy);
+    const std::string counts = "expected " + std::to_string(s.expected_pods) +
+                               ", desired healthy " + std::to_string(s.desired_healthy) +
+                               ", current healthy " + std::to_string(s.current_healthy);
     if (!blocked.empty()) {
       Finding f;
       f.id = "pdb-blocks-drain";
@@ -294,23 +317,27 @@ void PdbBlocksDrain(const CheckInput& in, std::vector<Finding>* out) {
         f.objects.push_back({"Node", "", node});
         nodes.push_back(node + " [" + Join(pods) + "]");
       }
-      f.message = "allows " + std::to_string(s.disruptions_allowed) + " disruptions now (" + counts +
-                  (s.sync_failed ? "; sync failed: " + s.sync_error : std::string()) + "): draining " +
-                  Join(nodes) + " waits, the Eviction API answers HTTP 429 (\"" + cause + "\")";
+      f.message = "allows " + std::to_string(s.disruptions_allowed) + " disruptions now (" +
+                  counts + (s.sync_failed ? "; sync failed: " + s.sync_error : std::string()) +
+                  "): draining " + Join(nodes) + " waits, the Eviction API answers HTTP 429 (\"" +
+                  cause + "\")";
       std::vector<std::string> go;
       for (const auto& [node, pods] : free_now)
         if (!blocked.count(node)) go.push_back(node + " [" + Join(pods) + "]");
       if (!go.empty())
-        f.message += "; " + Join(go) + " drains at once (" + pdb.unhealthy_pod_eviction_policy + ")";
-      f.consequence = "kubectl drain retries every 5 s until the budget allows it (forever without "
-                      "--timeout): the rolling upgrade stops at the first such node until every "
-                      "selected pod is Ready again";
+        f.message +=
+            "; " + Join(go) + " drains at once (" + pdb.unhealthy_pod_eviction_policy + ")";
+      f.consequence =
+          "kubectl drain retries every 5 s until the budget allows it (forever without "
+          "--timeout): the rolling upgrade stops at the first such node until every "
+          "selected pod is Ready again";
       f.consequence_kind = "analytic";
       out->push_back(std::move(f));
     } else if (s.disruptions_allowed > 0) {
       std::set<std::string> hosts;
       for (size_t i : selected[b])
-        if (!in.pods[i].spec.node_name.empty() && in.pods[i].Ready()) hosts.insert(in.pods[i].spec.node_name);
+        if (!in.pods[i].spec.node_name.empty() && in.pods[i].Ready())
+          hosts.insert(in.pods[i].spec.node_name);
       if (static_cast<int>(hosts.size()) > s.disruptions_allowed) {
         Finding f;
         f.id = "pdb-blocks-drain";
@@ -319,7 +346,8 @@ void PdbBlocksDrain(const CheckInput& in, std::vector<Finding>* out) {
         f.message = "allows " + std::to_string(s.disruptions_allowed) + " disruption" +
                     (s.disruptions_allowed == 1 ? "" : "s") + " now (" + counts + ") over " +
                     std::to_string(hosts.size()) + " nodes: their drains go " +
-                    std::to_string(s.disruptions_allowed) + " at a time, each waiting until the "
+                    std::to_string(s.disruptions_allowed) +
+                    " at a time, each waiting until the "
                     "evicted pod is Ready again elsewhere; while one is unready, draining a node "
                     "with a Ready one waits (429)";
         out->push_back(std::move(f));
@@ -337,8 +365,9 @@ void ImageAfterReset(const CheckInput& in, const CheckOptions& o, std::vector<Fi
         if (v.empty() || v.back() != PodRef(p)) v.push_back(PodRef(p));
       }
   if (pods_of.empty()) {
-    out->push_back(Skipped("image-after-reset", in.origin == "export" ? "no container image in the input"
-                                                                      : "no workload lists its `images`"));
+    out->push_back(Skipped("image-after-reset", in.origin == "export"
+                                                    ? "no container image in the input"
+                                                    : "no workload lists its `images`"));
     return;
   }
   for (auto& [image, pods] : pods_of) {
@@ -354,19 +383,23 @@ void ImageAfterReset(const CheckInput& in, const CheckOptions& o, std::vector<Fi
       f.consequence = "ImagePullBackOff on the reset node: the pod does not start again";
     } else {
       f.severity = Severity::kWarning;
-      f.message = "image " + image + " is pinned by tag only: the node reset empties the image cache "
-                  "and the tag is pulled again, whatever it points to then" +
-                  std::string(o.registry_tags && !o.registry_tags->Knows(ref.repository)
-                                  ? " (repository not in " + o.registry_tags->file + ": existence unknown)"
-                                  : "");
-      f.consequence = "a moved tag runs other code after the upgrade; a deleted one is ImagePullBackOff";
+      f.message =
+          "image " + image +
+          " is pinned by tag only: the node reset empties the image cache "
+          "and the tag is pulled again, whatever it points to then" +
+          std::string(o.registry_tags && !o.registry_tags->Knows(ref.repository)
+                          ? " (repository not in " + o.registry_tags->file + ": existence unknown)"
+                          : "");
+      f.consequence =
+          "a moved tag runs other code after the upgrade; a deleted one is ImagePullBackOff";
     }
     f.consequence_kind = "analytic";
     out->push_back(std::move(f));
   }
   if (!o.registry_tags)
-    out->push_back(Skipped("image-after-reset",
-                           "whether tags still exist: no --registry-tags FILE (one registry/repository:tag a line)"));
+    out->push_back(Skipped(
+        "image-after-reset",
+        "whether tags still exist: no --registry-tags FILE (one registry/repository:tag a line)"));
 }
 
 void PvcWithoutBackup(const CheckInput& in, const CheckOptions& o, std::vector<Finding>* out) {
@@ -386,7 +419,8 @@ void PvcWithoutBackup(const CheckInput& in, const CheckOptions& o, std::vector<F
     bool marked = false;
     std::string marker;
     for (const std::string& key : o.backup_annotations)
-      if (auto a = p.spec.annotations.find(key); a != p.spec.annotations.end() && !a->second.empty()) {
+      if (auto a = p.spec.annotations.find(key);
+          a != p.spec.annotations.end() && !a->second.empty()) {
         marked = true;
         marker = key;
       }
@@ -422,11 +456,14 @@ void PvcWithoutBackup(const CheckInput& in, const CheckOptions& o, std::vector<F
       f.id = "pvc-without-backup";
       f.severity = Severity::kWarning;
       f.objects = {{"PersistentVolumeClaim", pvc.namespace_, pvc.name}, PodRef(p)};
-      f.message = (p.workload_key.empty() ? "pod " + PodName(p) : p.workload_kind + " " + p.spec.namespace_ + "/" + p.workload) +
-                  " keeps its data on claim " + pvc.name + ", reclaim policy Delete (" + from +
-                  "), and the pod carries no backup marker (" + Join(o.backup_annotations) + ")";
-      f.consequence = "deleting the claim (recreating the StatefulSet, cleaning up a node's pods) deletes "
-                      "the volume and its data, with no backup to restore";
+      f.message =
+          (p.workload_key.empty() ? "pod " + PodName(p)
+                                  : p.workload_kind + " " + p.spec.namespace_ + "/" + p.workload) +
+          " keeps its data on claim " + pvc.name + ", reclaim policy Delete (" + from +
+          "), and the pod carries no backup marker (" + Join(o.backup_annotations) + ")";
+      f.consequence =
+          "deleting the claim (recreating the StatefulSet, cleaning up a node's pods) deletes "
+          "the volume and its data, with no backup to restore";
       f.consequence_kind = "analytic";
       out->push_back(std::move(f));
     }
@@ -434,9 +471,10 @@ void PvcWithoutBackup(const CheckInput& in, const CheckOptions& o, std::vector<F
   if (!missing.empty()) {
     std::sort(missing.begin(), missing.end());
     missing.erase(std::unique(missing.begin(), missing.end()), missing.end());
-    out->push_back(Skipped("pvc-without-backup",
-                           "reclaim policy unknown for " + Join(missing) +
-                               " (no PersistentVolumeClaim / PersistentVolume / StorageClass in the input)"));
+    out->push_back(
+        Skipped("pvc-without-backup",
+                "reclaim policy unknown for " + Join(missing) +
+                    " (no PersistentVolumeClaim / PersistentVolume / StorageClass in the input)"));
   }
 }
 
@@ -462,10 +500,11 @@ void CgpuIsolation(const CheckInput& in, const CheckOptions& o, std::vector<Find
       f.id = "cgpu-isolation";
       f.severity = Severity::kWarning;
       f.message = "memory isolation is off today (" + why + ")";
-      f.consequence = n.isolation_label_off
-                          ? "the label keeps isolation off after the module upgrade unless it is removed"
-                          : "the upgraded module enforces every quota at once: the pods above their quota hit "
-                            "CUDA OOM (quota-vs-peak)";
+      f.consequence =
+          n.isolation_label_off
+              ? "the label keeps isolation off after the module upgrade unless it is removed"
+              : "the upgraded module enforces every quota at once: the pods above their quota hit "
+                "CUDA OOM (quota-vs-peak)";
       f.consequence_kind = "analytic";
     }
     f.objects.push_back({"Node", "", n.name});
@@ -473,12 +512,15 @@ void CgpuIsolation(const CheckInput& in, const CheckOptions& o, std::vector<Find
   for (auto& [key, f] : groups) {
     std::vector<ObjectRef> pods;
     for (const ObjectRef& node : f.objects)
-      if (auto it = over.find(node.name); it != over.end()) pods.insert(pods.end(), it->second.begin(), it->second.end());
-    f.message += " on " + std::to_string(f.objects.size()) + " node" + (f.objects.size() == 1 ? "" : "s") +
+      if (auto it = over.find(node.name); it != over.end())
+        pods.insert(pods.end(), it->second.begin(), it->second.end());
+    f.message += " on " + std::to_string(f.objects.size()) + " node" +
+                 (f.objects.size() == 1 ? "" : "s") +
                  (key.first.empty() ? std::string() : " of pool " + key.first);
     if (pods.empty()) {
-      f.message += (in.have_memory ? ": no pod runs above its quota there now"
-                                   : ": over-quota pods would run unnoticed (no memory peaks to name them)");
+      f.message +=
+          (in.have_memory ? ": no pod runs above its quota there now"
+                          : ": over-quota pods would run unnoticed (no memory peaks to name them)");
     } else {
       std::vector<std::string> names;
       for (const ObjectRef& p : pods) names.push_back(p.ns + "/" + p.name);
@@ -493,9 +535,13 @@ void CgpuIsolation(const CheckInput& in, const CheckOptions& o, std::vector<Find
 // extended resources, whose limits equal requests) the pod's request of X. limits.cpu and
 // limits.memory need container limits, which the input does not keep: not judged.
 bool QuotaResource(const std::string& key, std::string* resource) {
-  if (key == "pods") { *resource = "pods"; return true; }
+  if (key == "pods") {
+    *resource = "pods";
+    return true;
+  }
   std::string r = key;
-  if (r.rfind("requests.", 0) == 0) r = r.substr(9);
+  if (r.rfind("requests.", 0) == 0)
+    r = r.substr(9);
   else if (r.rfind("limits.", 0) == 0) {
     r = r.substr(7);
     if (r == "cpu" || r == "memory" || r == "ephemeral-storage") return false;
@@ -520,9 +566,11 @@ std::string Amount(const std::string& resource, int64_t v) {
 }
 
 void QuotaHeadroom(const CheckInput& in, const CheckOptions& o,
-                   const std::map<std::string, const CheckNode*>& nodes, std::vector<Finding>* out) {
+                   const std::map<std::string, const CheckNode*>& nodes,
+                   std::vector<Finding>* out) {
   if (in.resource_quotas.empty()) {
-    out->push_back(Skipped("quota-headroom", "no ResourceQuota in the input (kubectl get resourcequota -A -o json)"));
+    out->push_back(Skipped("quota-headroom",
+                           "no ResourceQuota in the input (kubectl get resourcequota -A -o json)"));
     return;
   }
   for (const ResourceQuotaSpec& q : in.resource_quotas) {
@@ -533,25 +581,30 @@ void QuotaHeadroom(const CheckInput& in, const CheckOptions& o,
       std::map<std::string, int64_t> surge_on;  // node -> Σ of pods a drain recreates early
       int64_t raise = 0, rollout = 0;
       for (const CheckPod& p : in.pods) {
-        if (p.spec.namespace_ != q.namespace_ || p.spec.phase == "Succeeded" || p.spec.phase == "Failed") continue;
+        if (p.spec.namespace_ != q.namespace_ || p.spec.phase == "Succeeded" ||
+            p.spec.phase == "Failed")
+          continue;
         const int64_t a = PodAmount(p, resource);
         computed += a;
         // Deployment pods are recreated by their ReplicaSet as soon as they are evicted, while the
         // evicted pod still terminates and still counts; a StatefulSet recreates a pod under the
         // same name only after it is gone; DaemonSet pods are not evicted, bare pods not recreated.
-        if (!p.spec.node_name.empty() && (p.workload_kind == "Deployment" || p.workload_kind == "ReplicaSet"))
+        if (!p.spec.node_name.empty() &&
+            (p.workload_kind == "Deployment" || p.workload_kind == "ReplicaSet"))
           surge_on[p.spec.node_name] += a;
         if (resource == kGpuMemResource && p.memory.known && p.memory.quota_mib > 0 &&
             p.memory.peak_mib / static_cast<double>(p.memory.quota_mib) >= o.critical_ratio) {
           auto n = nodes.find(p.spec.node_name);
           if (n == nodes.end() || n->second->card_units <= 0) continue;
           const int cards = std::max(1, p.spec.gpu_count);
-          const int per_card = std::min(UnitsForPeak(p.memory.peak_mib, n->second->card_mib, n->second->card_units),
-                                        n->second->card_units);
+          const int per_card =
+              std::min(UnitsForPeak(p.memory.peak_mib, n->second->card_mib, n->second->card_units),
+                       n->second->card_units);
           raise += static_cast<int64_t>(std::max(0, per_card - p.memory.units)) * cards;
           if (p.workload_kind == "Deployment" && p.workload_replicas > 0)
-            rollout = std::max<int64_t>(rollout, static_cast<int64_t>(p.max_surge.Scaled(p.workload_replicas, true)) *
-                                                     per_card * cards);
+            rollout = std::max<int64_t>(
+                rollout, static_cast<int64_t>(p.max_surge.Scaled(p.workload_replicas, true)) *
+                             per_card * cards);
         }
       }
       auto u = q.used.find(key);
@@ -560,18 +613,24 @@ void QuotaHeadroom(const CheckInput& in, const CheckOptions& o,
       int64_t surge = 0;
       std::string surge_node;
       for (const auto& [node, s] : surge_on)
-        if (s > surge) { surge = s; surge_node = node; }
+        if (s > surge) {
+          surge = s;
+          surge_node = node;
+        }
       const ObjectRef ref{"ResourceQuota", q.namespace_, q.name};
       if (surge > 0 && used + surge > hard) {
         Finding f;
         f.id = "quota-headroom";
         f.severity = Severity::kWarning;
         f.objects = {ref};
-        f.message = key + ": used " + Amount(resource, used) + " (" + used_from + ") + " + Amount(resource, surge) +
-                    " for the Deployment pods a drain of " + surge_node + " recreates before the evicted ones "
-                    "have terminated > hard " + Amount(resource, hard);
-        f.consequence = "their replacements are refused (exceeded quota) until the evicted pods are gone: "
-                        "the workloads run short for the termination grace period of each drain";
+        f.message = key + ": used " + Amount(resource, used) + " (" + used_from + ") + " +
+                    Amount(resource, surge) + " for the Deployment pods a drain of " + surge_node +
+                    " recreates before the evicted ones "
+                    "have terminated > hard " +
+                    Amount(resource, hard);
+        f.consequence =
+            "their replacements are refused (exceeded quota) until the evicted pods are gone: "
+            "the workloads run short for the termination grace period of each drain";
         f.consequence_kind = "analytic";
         out->push_back(std::move(f));
       }
@@ -580,11 +639,13 @@ void QuotaHeadroom(const CheckInput& in, const CheckOptions& o,
         f.id = "quota-headroom";
         f.severity = Severity::kWarning;
         f.objects = {ref};
-        f.message = key + ": raising the over-quota pods to their peaks needs " + std::to_string(raise) +
-                    " more, and the rollout surges up to " + std::to_string(rollout) + ": used " +
-                    std::to_string(used) + " + " + std::to_string(raise + rollout) + " > hard " +
-                    std::to_string(hard);
-        f.consequence = "fixing quotas before the upgrade is refused (exceeded quota) unless the ResourceQuota is raised";
+        f.message = key + ": raising the over-quota pods to their peaks needs " +
+                    std::to_string(raise) + " more, and the rollout surges up to " +
+                    std::to_string(rollout) + ": used " + std::to_string(used) + " + " +
+                    std::to_string(raise + rollout) + " > hard " + std::to_string(hard);
+        f.consequence =
+            "fixing quotas before the upgrade is refused (exceeded quota) unless the ResourceQuota "
+            "is raised";
         f.consequence_kind = "analytic";
         out->push_back(std::move(f));
       }
@@ -604,7 +665,8 @@ CheckReport RunChecks(const CheckInput& input, const CheckOptions& options) {
   bool any_over = false;
   for (const CheckPod& p : input.pods)
     any_over = any_over || (p.memory.known && p.memory.quota_mib > 0 &&
-                            p.memory.peak_mib >= options.critical_ratio * static_cast<double>(p.memory.quota_mib));
+                            p.memory.peak_mib >=
+                                options.critical_ratio * static_cast<double>(p.memory.quota_mib));
   ConsequenceRun run;
   if (any_over) {
     run = Simulate(input, options, &report.consequence_note);

@@ -41,7 +41,7 @@ struct Finding {
 };
 
 struct CheckOptions {
-  double warning_ratio = 0.90;   // quota-vs-peak: peak / visible quota (DESIGN.md §1, item 2)
+  double warning_ratio = 0.90;  // quota-vs-peak: peak / visible quota (docs/design.md §1, item 2)
   double critical_ratio = 1.00;
   // Pod annotations that mark its volumes as backed up (the `knobsim import` defaults).
   std::vector<std::string> backup_annotations = ImportOptions{}.backup_annotations;

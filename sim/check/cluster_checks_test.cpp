@@ -55,16 +55,19 @@ std::vector<Finding> Of(const CheckReport& r, const std::string& id) {
 
 }  // namespace
 
-TEST_CASE("quota-headroom: a drain recreates a node's Deployment pods before the evicted ones are gone") {
+TEST_CASE(
+    "quota-headroom: a drain recreates a node's Deployment pods before the evicted ones are gone") {
   CheckOptions o;
   o.simulate = false;
   CheckInput in = Cluster();
   // used 16 (summed: 4 + 4 + 8); draining g1 recreates both ocr pods at once: 16 + 8 = 24 > 20.
-  // The StatefulSet pod on g2 is recreated only after it is gone: no surge. limits.cpu is not judged.
+  // The StatefulSet pod on g2 is recreated only after it is gone: no surge. limits.cpu is not
+  // judged.
   std::vector<Finding> f = Of(RunChecks(in, o), "quota-headroom");
   REQUIRE(f.size() == 1);
   CHECK(f[0].severity == Severity::kWarning);
-  CHECK(f[0].message.find("used 16 (summed from the pods) + 8 for the Deployment pods a drain of g1") !=
+  CHECK(f[0].message.find(
+            "used 16 (summed from the pods) + 8 for the Deployment pods a drain of g1") !=
         std::string::npos);
   in.resource_quotas[0].hard["requests.aliyun.com/gpu-mem"] = 24;
   CHECK(Of(RunChecks(in, o), "quota-headroom").empty());
@@ -85,8 +88,9 @@ TEST_CASE("quota-headroom: fixing an over-quota pod needs the raise plus the rol
   const CheckReport r = RunChecks(in, o);
   std::vector<Finding> f = Of(r, "quota-headroom");
   REQUIRE(f.size() == 1);
-  CHECK(f[0].message.find("needs 6 more, and the rollout surges up to 10: used 16 + 16 > hard 30") !=
-        std::string::npos);
+  CHECK(
+      f[0].message.find("needs 6 more, and the rollout surges up to 10: used 16 + 16 > hard 30") !=
+      std::string::npos);
   // The same pod is critical in quota-vs-peak with the analytic consequence (no simulation).
   std::vector<Finding> q = Of(r, "quota-vs-peak");
   REQUIRE(q.size() == 1);
@@ -136,7 +140,8 @@ TEST_CASE("cgpu-isolation names soft nodes per pool and the over-quota pods on t
   REQUIRE(f.size() == 1);
   REQUIRE(f[0].objects.size() == 3);
   CHECK(f[0].objects[2].ToString() == "Pod ai/db-0");
-  CHECK(f[0].message.find("on 2 nodes of pool a10: over-quota pods run unnoticed: ai/db-0") != std::string::npos);
+  CHECK(f[0].message.find("on 2 nodes of pool a10: over-quota pods run unnoticed: ai/db-0") !=
+        std::string::npos);
   // A node with cgpu.disable.isolation=true stays soft after the upgrade: its own group.
   in.nodes[1].isolation_label_off = true;
   f = Of(RunChecks(in, o), "cgpu-isolation");

@@ -36,7 +36,8 @@ bool CanIgnoreBudget(const BudgetPod& pod) {
 
 }  // namespace
 
-bool BudgetSelects(const PodDisruptionBudgetSpec& pdb, const std::string& ns, const Labels& labels) {
+bool BudgetSelects(const PodDisruptionBudgetSpec& pdb, const std::string& ns,
+                   const Labels& labels) {
   if (pdb.namespace_ != ns || !pdb.selector) return false;
   return MatchesLabelSelector(*pdb.selector, labels);
 }

@@ -1,6 +1,6 @@
 // The disruption controller's arithmetic and the Eviction API's decision, for `knobsim check`
 // (which PDB blocks a drain now) and `knobsim upgrade` (each eviction of a rolling drain).
-// semantics.md §4.1-4.2 is the reference; upstream's pkg/controller/disruption/disruption.go
+// docs/semantics.md §4.1-4.2 is the reference; upstream's pkg/controller/disruption/disruption.go
 // and pkg/registry/core/pod/storage/eviction.go are its sources. No I/O: plain values in and out.
 //
 // What is left out, and why: `observedGeneration < generation` (429 "still being processed")
@@ -18,9 +18,9 @@ namespace knobsim {
 // One pod as the disruption controller counts it.
 struct BudgetPod {
   std::string name;
-  std::string phase = "Running";  // Pending | Running | Succeeded | Failed | Unknown
-  bool ready = false;             // condition Ready=True
-  bool terminating = false;       // metadata.deletionTimestamp set
+  std::string phase = "Running";    // Pending | Running | Succeeded | Failed | Unknown
+  bool ready = false;               // condition Ready=True
+  bool terminating = false;         // metadata.deletionTimestamp set
   bool recently_disrupted = false;  // in status.disruptedPods less than 2 min ago (DeletionTimeout)
   // The controller whose `/scale` the percentage and maxUnavailable rules sum, once per
   // controller: a Deployment for a Deployment's ReplicaSet, else the owner itself. Empty key: the
@@ -75,7 +75,7 @@ struct MatchingBudget {
   BudgetStatus status;
 };
 
-// The Eviction API's answer for `pod` (semantics.md §4.2), in upstream's order: a Pending,
+// The Eviction API's answer for `pod` (docs/semantics.md §4.2), in upstream's order: a Pending,
 // Succeeded, Failed or terminating pod is deleted without a budget check; two or more budgets
 // are a 500; none, a plain delete; a not-Ready pod under AlwaysAllow is deleted; under
 // IfHealthyBudget (the default) it is deleted without decrement iff currentHealthy ≥

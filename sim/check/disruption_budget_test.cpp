@@ -5,8 +5,12 @@
 namespace knobsim {
 namespace {
 
-IntOrPercent Pct(int v) { return {v, true}; }
-IntOrPercent Int(int v) { return {v, false}; }
+IntOrPercent Pct(int v) {
+  return {v, true};
+}
+IntOrPercent Int(int v) {
+  return {v, false};
+}
 
 PodDisruptionBudgetSpec Budget(std::optional<IntOrPercent> min_available,
                                std::optional<IntOrPercent> max_unavailable) {
@@ -43,7 +47,9 @@ TEST_CASE("PDB minAvailable 51% of 3 needs 2 healthy and allows 1 disruption") {
   CHECK(s.disruptions_allowed == 1);
 }
 
-TEST_CASE("PDB percentages round up: maxUnavailable 51% and 50% of 3 leave 1, minAvailable 50% of 3 needs 2") {
+TEST_CASE(
+    "PDB percentages round up: maxUnavailable 51% and 50% of 3 leave 1, minAvailable 50% of 3 "
+    "needs 2") {
   CHECK(ComputeBudgetStatus(Budget(std::nullopt, Pct(51)), Members(3, 3)).desired_healthy == 1);
   CHECK(ComputeBudgetStatus(Budget(std::nullopt, Pct(50)), Members(3, 3)).desired_healthy == 1);
   CHECK(ComputeBudgetStatus(Budget(Pct(50), std::nullopt), Members(3, 3)).desired_healthy == 2);
@@ -137,7 +143,9 @@ TEST_CASE("Eviction: second eviction of etcd 51% of 3 gets 429 with the needs-2-
   CHECK(second.cause == "The disruption budget etcd needs 2 healthy pods and has 2 currently");
 }
 
-TEST_CASE("Eviction IfHealthyBudget: with one etcd member unready, the unready one goes, a Ready one waits") {
+TEST_CASE(
+    "Eviction IfHealthyBudget: with one etcd member unready, the unready one goes, a Ready one "
+    "waits") {
   const PodDisruptionBudgetSpec pdb = Budget(Pct(51), std::nullopt);
   const std::vector<BudgetPod> pods = Members(3, 2);  // etcd-2 unready
   const std::vector<MatchingBudget> budgets = {{&pdb, ComputeBudgetStatus(pdb, pods)}};
@@ -149,7 +157,8 @@ TEST_CASE("Eviction IfHealthyBudget: with one etcd member unready, the unready o
   CHECK(ready.cause == "The disruption budget etcd needs 2 healthy pods and has 2 currently");
 }
 
-TEST_CASE("Eviction IfHealthyBudget: maxUnavailable 1 over 1 replica never evicts its unready pod") {
+TEST_CASE(
+    "Eviction IfHealthyBudget: maxUnavailable 1 over 1 replica never evicts its unready pod") {
   const PodDisruptionBudgetSpec pdb = Budget(std::nullopt, Int(1));
   const std::vector<BudgetPod> pods = Members(1, 0);
   const BudgetStatus s = ComputeBudgetStatus(pdb, pods);
@@ -193,12 +202,13 @@ TEST_CASE("Eviction of a pod under two budgets is a 500") {
   const PodDisruptionBudgetSpec a = Budget(Int(1), std::nullopt);
   const PodDisruptionBudgetSpec b = Budget(std::nullopt, Int(1));
   const std::vector<BudgetPod> pods = Members(3, 3);
-  const EvictionDecision d =
-      DecideEviction(pods[0], {{&a, ComputeBudgetStatus(a, pods)}, {&b, ComputeBudgetStatus(b, pods)}});
+  const EvictionDecision d = DecideEviction(
+      pods[0], {{&a, ComputeBudgetStatus(a, pods)}, {&b, ComputeBudgetStatus(b, pods)}});
   CHECK(d.outcome == EvictionOutcome::kMultipleBudgets);
   CHECK(d.http_status == 500);
   CHECK(d.message ==
-        "This pod has more than one PodDisruptionBudget, which the eviction subresource does not support.");
+        "This pod has more than one PodDisruptionBudget, which the eviction subresource does not "
+        "support.");
   CHECK(DecideEviction(pods[0], {}).outcome == EvictionOutcome::kDeleted);
 }
 

@@ -13,9 +13,9 @@ namespace {
 std::string NormaliseRepository(std::string repo) {
   const size_t slash = repo.find('/');
   const std::string first = slash == std::string::npos ? std::string() : repo.substr(0, slash);
-  const bool has_registry = slash != std::string::npos &&
-                            (first.find('.') != std::string::npos ||
-                             first.find(':') != std::string::npos || first == "localhost");
+  const bool has_registry =
+      slash != std::string::npos && (first.find('.') != std::string::npos ||
+                                     first.find(':') != std::string::npos || first == "localhost");
   if (has_registry) return repo;
   if (slash == std::string::npos) return "docker.io/library/" + repo;
   return "docker.io/" + repo;
@@ -80,7 +80,8 @@ Expected<RegistryTags> ParseRegistryTags(const std::string& text, const std::str
     const size_t colon = ref_text.rfind(':');
     if (colon == std::string::npos || (slash != std::string::npos && colon < slash) ||
         ref.tag.empty() || ref.repository.empty() || colon == 0)
-      return fail("\"" + ref_text + "\" has no tag", "write `registry/repository:tag`, e.g. "
+      return fail("\"" + ref_text + "\" has no tag",
+                  "write `registry/repository:tag`, e.g. "
                   "registry.cn-hangzhou.aliyuncs.com/ai/ocr:v1.4.2");
     out.tags[ref.repository].insert(ref.tag);
   }

@@ -3,7 +3,8 @@
 // (ImagePullBackOff). No registry is contacted: the user lists the tags (docs/check.md).
 //
 // File format, one image reference a line: `registry/repository:tag`, e.g.
-//   # crane ls registry.cn-hangzhou.aliyuncs.com/ai/ocr | sed 's|^|registry.cn-hangzhou.aliyuncs.com/ai/ocr:|'
+//   # crane ls registry.cn-hangzhou.aliyuncs.com/ai/ocr | sed
+//   's|^|registry.cn-hangzhou.aliyuncs.com/ai/ocr:|'
 //   registry.cn-hangzhou.aliyuncs.com/ai/ocr:v1.4.2
 // `#` starts a comment (at the start of a line or after a blank), blank lines are skipped.
 // A repository that appears in the file is complete: a tag of it not listed no longer exists.

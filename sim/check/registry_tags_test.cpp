@@ -38,8 +38,10 @@ TEST_CASE("Registry tags list complete repositories; unlisted repositories are u
   CHECK_FALSE(t->Knows("registry.example.com/ai/asr"));
 }
 
-TEST_CASE("Registry tags lines without a tag, with a digest or a space are errors with their line") {
-  Expected<RegistryTags> a = ParseRegistryTags("ok/repo:1\nregistry.example.com:5000/ai/ocr\n", "t");
+TEST_CASE(
+    "Registry tags lines without a tag, with a digest or a space are errors with their line") {
+  Expected<RegistryTags> a =
+      ParseRegistryTags("ok/repo:1\nregistry.example.com:5000/ai/ocr\n", "t");
   REQUIRE_FALSE(a.ok());
   CHECK(a.error().line == 2);
   CHECK(a.error().message.find("has no tag") != std::string::npos);

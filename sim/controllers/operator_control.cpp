@@ -119,7 +119,7 @@ void OperatorControl::BringNodeUp(int n, const NodeSettings& settings) {
   for (int c = node.first_card; c < node.first_card + node.num_cards; ++c) {
     CardRun& card = sim_.sharing.cards[c];
     if (settings.isolation) card.isolation = *settings.isolation;
-    // Where cGPU does not run, the driver's own time-slicing stays (DESIGN.md §3.2).
+    // Where cGPU does not run, the driver's own time-slicing stays (docs/design.md §3.2).
     if (settings.policy && pool.cgpu_active) card.params.policy = *settings.policy;
     card.membership_changed = true;
   }

@@ -9,8 +9,8 @@
 #include "models/gpu_topology.h"
 #include "sim/controllers/image_pulls.h"
 #include "sim/engine/simulator.h"
-#include "sim/scheduler/fgd/fragmentation_report.h"
 #include "sim/scenario_objects.h"
+#include "sim/scheduler/fgd/fragmentation_report.h"
 #include "sim/scheduler/gpu_share_plugin.h"
 
 namespace knobsim::engine {
@@ -49,8 +49,8 @@ std::optional<Placement> CurrentPlacement(const ClusterState& state, const Sched
   return placement;
 }
 
-// FGD fragmentation of the placement (sim/scheduler/fgd/fragmentation_report.h): the scenario's pods, every
-// replica, are the target workload.
+// FGD fragmentation of the placement (sim/scheduler/fgd/fragmentation_report.h): the scenario's
+// pods, every replica, are the target workload.
 FragmentationResult MeasureFragmentation(const Scenario& scenario, const ClusterState& state) {
   constexpr int64_t kMiB = int64_t{1} << 20;
   std::vector<FragNodeInput> nodes;

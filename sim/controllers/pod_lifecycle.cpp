@@ -46,7 +46,7 @@ void FinishLoad(Simulator& sim, int32_t p) {
     SetPhase(sim, p, PodPhase::kServing);
     return;
   }
-  // CUDA OOM at load: cudaMalloc fails, it is not a container OOM kill (DESIGN.md §3.3).
+  // CUDA OOM at load: cudaMalloc fails, it is not a container OOM kill (docs/design.md §3.3).
   const std::string why = "CUDA out of memory loading the model: needs " +
                           std::to_string(pod.context_mib + pod.weights_mib) +
                           " MiB per card, quota " + std::to_string(pod.quota_mib) + " MiB";

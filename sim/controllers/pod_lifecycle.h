@@ -1,6 +1,6 @@
-// A pod's life on its node, as kubelet runs it (DESIGN.md §3.3): the container starts (it joins
-// P on its cards and allocates its CUDA context), the model loads (its weights are allocated at
-// the end of the load), and the pod becomes Ready — or the load fails with a CUDA OOM and the
+// A pod's life on its node, as kubelet runs it (docs/design.md §3.3): the container starts (it
+// joins P on its cards and allocates its CUDA context), the model loads (its weights are allocated
+// at the end of the load), and the pod becomes Ready — or the load fails with a CUDA OOM and the
 // pod reacts as its workload says: `stay_up` gives a fake-Ready pod behind a port-only probe and
 // an Unready one behind a model-aware probe; `exit` restarts into CrashLoopBackOff (10 s
 // doubling to 5 min). Events: kContainerStart, kLoadDone, kPodReady (sim/engine/simulator.h).

@@ -23,9 +23,9 @@ struct MetricInfo {
 };
 
 constexpr MetricInfo kMetrics[] = {
-    {"p50", "%a", "ms"},       {"p90", "%a", "ms"},     {"p99", "%a", "ms"},
-    {"p999", "%a", "ms"},      {"mean", "%a", "ms"},    {"errors", "%a", ""},
-    {"error_ratio", "pa", ""}, {"busy", "pa", ""},      {"pending", "a", "pods"},
+    {"p50", "%a", "ms"},         {"p90", "%a", "ms"},  {"p99", "%a", "ms"},
+    {"p999", "%a", "ms"},        {"mean", "%a", "ms"}, {"errors", "%a", ""},
+    {"error_ratio", "pa", ""},   {"busy", "pa", ""},   {"pending", "a", "pods"},
     {"fake_ready", "a", "pods"}, {"slo_met", "y", ""},
 };
 
@@ -80,7 +80,8 @@ std::optional<double> PairedNoise(const Json& base, const Json& next, const char
   if (!va.is_array() || !vb.is_array() || va.size() != vb.size()) return std::nullopt;
   std::vector<double> d;
   for (size_t r = 0; r < va.size(); ++r) {
-    if (va[r].is_number() && vb[r].is_number()) d.push_back(vb[r].get<double>() - va[r].get<double>());
+    if (va[r].is_number() && vb[r].is_number())
+      d.push_back(vb[r].get<double>() - va[r].get<double>());
   }
   if (d.size() < 2) return std::nullopt;
   return Summarize(d).half_width;
@@ -147,19 +148,22 @@ bool Exceeds(const DiffRule& rule, double base, double next) {
 
 class Differ {
  public:
-  Differ(const DiffOptions& options, bool same_seeds) : options_(options), same_seeds_(same_seeds) {}
+  Differ(const DiffOptions& options, bool same_seeds)
+      : options_(options), same_seeds_(same_seeds) {}
 
   void Number(DiffReport& report, const std::string& variant, const std::string& subject,
               const std::string& metric, std::optional<double> base, std::optional<double> next,
               std::optional<double> paired, double unpaired) {
     if (base == next) return;
-    DiffRow row{variant, subject, metric, base, next, paired ? *paired : unpaired, paired.has_value(),
-                "", ""};
+    DiffRow row{
+        variant, subject, metric, base, next, paired ? *paired : unpaired, paired.has_value(),
+        "",      ""};
     if (base && next) {
       for (const DiffRule& rule : options_.rules) {
         if (rule.metric != metric || !Exceeds(rule, *base, *next)) continue;
         // slo_met is already a verdict over every replication: no noise to subtract.
-        if (rule.scale != DiffRule::Scale::kAny && !(std::fabs(*next - *base) > row.noise)) continue;
+        if (rule.scale != DiffRule::Scale::kAny && !(std::fabs(*next - *base) > row.noise))
+          continue;
         row.rule = rule.text;
         ++report.regressions;
         break;
@@ -168,7 +172,8 @@ class Differ {
     report.rows.push_back(std::move(row));
   }
 
-  void Workloads(DiffReport& report, const std::string& variant, const Json& base, const Json& next) {
+  void Workloads(DiffReport& report, const std::string& variant, const Json& base,
+                 const Json& next) {
     std::map<std::string, const Json*> in_base;
     for (const Json& w : base["workloads"]) in_base[WorkloadId(w)] = &w;
     for (const Json& w : next["workloads"]) {
@@ -177,9 +182,11 @@ class Differ {
       if (it == in_base.end()) continue;
       const Json& b = *it->second;
       for (const char* p : {"p50", "p90", "p99", "p999", "mean"}) {
-        const char* per = std::string_view(p) == "p99" ? "p99_ms"
-                          : std::string_view(p) == "mean" ? "mean_ms" : nullptr;
-        Number(report, variant, id, p, NumberAt(b, {"latency_ms", p}), NumberAt(w, {"latency_ms", p}),
+        const char* per = std::string_view(p) == "p99"    ? "p99_ms"
+                          : std::string_view(p) == "mean" ? "mean_ms"
+                                                          : nullptr;
+        Number(report, variant, id, p, NumberAt(b, {"latency_ms", p}),
+               NumberAt(w, {"latency_ms", p}),
                per ? PairedNoise(b, w, per, same_seeds_) : std::nullopt,
                CiOf(b, {"latency_ms", p}) + CiOf(w, {"latency_ms", p}));
       }
@@ -187,9 +194,10 @@ class Differ {
       for (const char* cause : {"oom", "fake_ready", "timeout", "no_replica", "interrupted"})
         errors_ci += CiOf(b, {"errors", cause}) + CiOf(w, {"errors", cause});
       Number(report, variant, id, "errors", ErrorsOf(b.value("errors", Json())),
-             ErrorsOf(w.value("errors", Json())), PairedNoise(b, w, "errors", same_seeds_), errors_ci);
-      Number(report, variant, id, "error_ratio", NumberAt(b, {"error_ratio"}), NumberAt(w, {"error_ratio"}),
-             PairedNoise(b, w, "error_ratio", same_seeds_),
+             ErrorsOf(w.value("errors", Json())), PairedNoise(b, w, "errors", same_seeds_),
+             errors_ci);
+      Number(report, variant, id, "error_ratio", NumberAt(b, {"error_ratio"}),
+             NumberAt(w, {"error_ratio"}), PairedNoise(b, w, "error_ratio", same_seeds_),
              CiOf(b, {"error_ratio"}) + CiOf(w, {"error_ratio"}));
       Number(report, variant, id, "slo_met", NumberAt(b, {"slo_met"}), NumberAt(w, {"slo_met"}),
              std::nullopt, 0);
@@ -202,8 +210,8 @@ class Differ {
     for (const Json& c : next["cards"]) {
       auto it = in_base.find(CardId(c));
       if (it == in_base.end()) continue;
-      Number(report, variant, CardId(c), "busy", NumberAt(*it->second, {"busy"}), NumberAt(c, {"busy"}),
-             PairedNoise(*it->second, c, "busy", same_seeds_),
+      Number(report, variant, CardId(c), "busy", NumberAt(*it->second, {"busy"}),
+             NumberAt(c, {"busy"}), PairedNoise(*it->second, c, "busy", same_seeds_),
              CiOf(*it->second, {"busy"}) + CiOf(c, {"busy"}));
     }
   }
@@ -217,7 +225,8 @@ class Differ {
 
   // Pods that moved, and pods that became Pending or fake Ready (with the reason the new file
   // gives): informational rows; the pending / fake_ready rules count them at cluster level.
-  static void Pods(DiffReport& report, const std::string& variant, const Json& base, const Json& next) {
+  static void Pods(DiffReport& report, const std::string& variant, const Json& base,
+                   const Json& next) {
     std::map<std::string, const Json*> in_base;
     if (base.contains("pods"))
       for (const Json& p : base["pods"]) in_base[PodId(p)] = &p;
@@ -226,7 +235,8 @@ class Differ {
       const std::string id = PodId(p);
       auto it = in_base.find(id);
       const std::string state = p.value("state", std::string());
-      const std::string old_state = it == in_base.end() ? "(new)" : it->second->value("state", std::string());
+      const std::string old_state =
+          it == in_base.end() ? "(new)" : it->second->value("state", std::string());
       if (it != in_base.end() && Placement(*it->second) != Placement(p) && p["node"].is_string() &&
           (*it->second)["node"].is_string()) {
         report.rows.push_back({variant, id, "placement", std::nullopt, std::nullopt, 0, false, "",
@@ -236,7 +246,8 @@ class Differ {
         std::string note = old_state + " -> " + state;
         const std::string message = p.value("message", std::string());
         if (!message.empty()) note += ": " + message;
-        report.rows.push_back({variant, id, "state", std::nullopt, std::nullopt, 0, false, "", note});
+        report.rows.push_back(
+            {variant, id, "state", std::nullopt, std::nullopt, 0, false, "", note});
       }
     }
   }
@@ -250,7 +261,8 @@ std::string Change(const DiffRow& r) {
   if (!r.base || !r.next) return r.next ? "new" : "gone";
   const double d = *r.next - *r.base;
   std::string out = (d >= 0 ? "+" : "") + Format(d);
-  if (*r.base != 0 && r.metric != "slo_met") out += " (" + std::string(d >= 0 ? "+" : "") + Format(d / std::fabs(*r.base) * 100) + "%)";
+  if (*r.base != 0 && r.metric != "slo_met")
+    out += " (" + std::string(d >= 0 ? "+" : "") + Format(d / std::fabs(*r.base) * 100) + "%)";
   return out;
 }
 
@@ -307,7 +319,8 @@ std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::
       rules.push_back(std::move(rule));
       continue;
     }
-    if (info->scales == "y") return fail("slo_met takes `any` (a workload that met its SLO misses it)");
+    if (info->scales == "y")
+      return fail("slo_met takes `any` (a workload that met its SLO misses it)");
     if (spec.empty() || (spec.front() != '+' && spec.front() != '-'))
       return fail("the threshold needs a sign: + when increases are bad, - when decreases are");
     rule.bad_direction = spec.front() == '+' ? +1 : -1;
@@ -321,9 +334,11 @@ std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::
       spec.remove_suffix(2);
     }
     if (info->scales.find(scale) == std::string_view::npos) {
-      const std::string allowed = info->scales == "pa" ? "percentage points (pp) or a fraction"
-                                  : info->scales == "a" ? "a count"
-                                                        : "a percentage (%) or " + std::string(info->unit.empty() ? "a count" : info->unit);
+      const std::string allowed =
+          info->scales == "pa" ? "percentage points (pp) or a fraction"
+          : info->scales == "a"
+              ? "a count"
+              : "a percentage (%) or " + std::string(info->unit.empty() ? "a count" : info->unit);
       return fail(rule.metric + " thresholds are in " + allowed);
     }
     char* end = nullptr;
@@ -332,7 +347,7 @@ std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::
     if (number.empty() || end != number.c_str() + number.size() || !(rule.threshold >= 0) ||
         !std::isfinite(rule.threshold))
       return fail("\"" + number + "\" is not a threshold (a number >= 0)");
-    rule.scale = scale == '%' ? DiffRule::Scale::kPercent
+    rule.scale = scale == '%'   ? DiffRule::Scale::kPercent
                  : scale == 'p' ? DiffRule::Scale::kPoints
                                 : DiffRule::Scale::kAbsolute;
     rules.push_back(std::move(rule));
@@ -346,7 +361,8 @@ std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::
 
 Status CheckComparable(const Json& base, const Json& next, const DiffOptions& options) {
   auto schema_major = [](const Json& doc) -> std::optional<std::string> {
-    if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string()) return std::nullopt;
+    if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string())
+      return std::nullopt;
     const std::string schema = doc["schema"].get<std::string>();
     if (!schema.starts_with(kResultsSchemaPrefix)) return std::nullopt;
     std::string major = schema.substr(kResultsSchemaPrefix.size());
@@ -408,8 +424,8 @@ std::string DiffText(const DiffReport& report) {
   out += line;
   for (const DiffRow& r : report.rows) {
     if (!r.note.empty()) {
-      std::snprintf(line, sizeof line, "%-10s %-34s %-12s %s\n", r.variant.c_str(), r.subject.c_str(),
-                    r.metric.c_str(), r.note.c_str());
+      std::snprintf(line, sizeof line, "%-10s %-34s %-12s %s\n", r.variant.c_str(),
+                    r.subject.c_str(), r.metric.c_str(), r.note.c_str());
     } else {
       std::snprintf(line, sizeof line, "%-10s %-34s %-12s %12s %12s %20s %10s  %s\n",
                     r.variant.c_str(), r.subject.c_str(), r.metric.c_str(),

@@ -25,7 +25,7 @@ namespace knobsim {
 // `slo_met:any`. The sign says which direction is bad: `+` an increase, `-` a decrease.
 struct DiffRule {
   enum class Scale { kPercent, kPoints, kAbsolute, kAny };
-  std::string metric;  // p50 p90 p99 p999 mean errors error_ratio busy pending fake_ready slo_met
+  std::string metric;    // p50 p90 p99 p999 mean errors error_ratio busy pending fake_ready slo_met
   double threshold = 0;  // >= 0: % of the base, percentage points, or the metric's own unit
   Scale scale = Scale::kAbsolute;
   int bad_direction = +1;  // +1: increases are regressions, -1: decreases
@@ -42,14 +42,14 @@ std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::
 // One compared number.
 struct DiffRow {
   std::string variant;
-  std::string subject;  // workload namespace/name, card node/index, or "cluster"
-  std::string metric;   // as in DiffRule, plus "placement"/"state" for pods
-  std::optional<double> base;   // nullopt: absent or null in that file
+  std::string subject;         // workload namespace/name, card node/index, or "cluster"
+  std::string metric;          // as in DiffRule, plus "placement"/"state" for pods
+  std::optional<double> base;  // nullopt: absent or null in that file
   std::optional<double> next;
-  double noise = 0;             // the half-width the change must exceed
-  bool paired = false;          // noise from per-replication pairs
-  std::string rule;             // the rule that fired; empty when none
-  std::string note;             // pods: "gpu-0[1] -> gpu-2[0]", "Running -> Pending: <why>"
+  double noise = 0;     // the half-width the change must exceed
+  bool paired = false;  // noise from per-replication pairs
+  std::string rule;     // the rule that fired; empty when none
+  std::string note;     // pods: "gpu-0[1] -> gpu-2[0]", "Running -> Pending: <why>"
   bool regression() const { return !rule.empty(); }
 };
 
@@ -58,7 +58,7 @@ struct DiffReport {
   std::vector<std::string> variants;  // compared, in the base's order
   std::vector<DiffRow> rows;          // every compared number that changed, plus pod changes
   int regressions = 0;
-  bool identical = false;             // nothing changed at all
+  bool identical = false;  // nothing changed at all
 };
 
 struct DiffOptions {

@@ -28,13 +28,20 @@ Json Doc(const std::vector<double>& p99, double errors = 0, bool slo_met = true,
     w["ci95"] = Json{{"latency_ms", Json{{"p99", 0.0}}}};
   }
   Json card{{"node", "gpu-0"}, {"index", 0}, {"busy", busy}};
-  Json pod{{"namespace", "ai"}, {"name", "ocr-0"}, {"workload", "ocr"}, {"node", "gpu-0"},
-           {"cards", {0}}, {"state", pending ? "Pending" : "Running"}, {"message", ""}};
+  Json pod{{"namespace", "ai"}, {"name", "ocr-0"}, {"workload", "ocr"},
+           {"node", "gpu-0"},   {"cards", {0}},    {"state", pending ? "Pending" : "Running"},
+           {"message", ""}};
   if (pending) pod["node"] = nullptr;
-  Json v{{"name", "base"}, {"workloads", {w}}, {"cards", {card}}, {"pods", {pod}},
+  Json v{{"name", "base"},
+         {"workloads", {w}},
+         {"cards", {card}},
+         {"pods", {pod}},
          {"cluster", Json{{"pending_pods", pending}, {"fake_ready_pods", 0}}}};
-  return Json{{"schema", "knobsim.results/v1"}, {"scenario", scenario}, {"seed", 1},
-              {"replications", p99.size()}, {"variants", {v}}};
+  return Json{{"schema", "knobsim.results/v1"},
+              {"scenario", scenario},
+              {"seed", 1},
+              {"replications", p99.size()},
+              {"variants", {v}}};
 }
 
 DiffOptions Rules(std::string_view text) {
@@ -76,17 +83,18 @@ TEST_CASE("identical documents give no difference at all") {
 
 TEST_CASE("each rule fires on its own metric in its bad direction only") {
   const DiffOptions o = Rules("errors:+0,busy:-5pp,pending:+0,slo_met:any");
-  CHECK(DiffResults(Doc({100}), Doc({100}, 3), o).regressions == 1);                   // errors up
-  CHECK(DiffResults(Doc({100}, 3), Doc({100}), o).regressions == 0);                   // errors down
-  CHECK(DiffResults(Doc({100}), Doc({100}, 0, true, 0, 0.44), o).regressions == 1);     // busy -6pp
-  CHECK(DiffResults(Doc({100}), Doc({100}, 0, true, 0, 0.46), o).regressions == 0);     // busy -4pp
-  CHECK(DiffResults(Doc({100}), Doc({100}, 0, true, 0, 0.60), o).regressions == 0);     // busy up
-  CHECK(DiffResults(Doc({100}), Doc({100}, 0, false), o).regressions == 1);             // SLO lost
-  CHECK(DiffResults(Doc({100}, 0, false), Doc({100}), o).regressions == 0);             // SLO won
+  CHECK(DiffResults(Doc({100}), Doc({100}, 3), o).regressions == 1);                 // errors up
+  CHECK(DiffResults(Doc({100}, 3), Doc({100}), o).regressions == 0);                 // errors down
+  CHECK(DiffResults(Doc({100}), Doc({100}, 0, true, 0, 0.44), o).regressions == 1);  // busy -6pp
+  CHECK(DiffResults(Doc({100}), Doc({100}, 0, true, 0, 0.46), o).regressions == 0);  // busy -4pp
+  CHECK(DiffResults(Doc({100}), Doc({100}, 0, true, 0, 0.60), o).regressions == 0);  // busy up
+  CHECK(DiffResults(Doc({100}), Doc({100}, 0, false), o).regressions == 1);          // SLO lost
+  CHECK(DiffResults(Doc({100}, 0, false), Doc({100}), o).regressions == 0);          // SLO won
   const DiffReport pending = DiffResults(Doc({100}), Doc({100}, 0, true, 1), o);
   CHECK(pending.regressions == 1);
   bool state_row = false;
-  for (const DiffRow& row : pending.rows) state_row |= row.metric == "state" && row.note == "Running -> Pending";
+  for (const DiffRow& row : pending.rows)
+    state_row |= row.metric == "state" && row.note == "Running -> Pending";
   CHECK(state_row);
 }
 
@@ -102,8 +110,8 @@ TEST_CASE("a change inside the noise never fails; a 25 % p99 regression always f
     for (int r = 0; r < 5; ++r) {
       const double v = seed_effect(rng);
       base.push_back(v);
-      same.push_back(v * 1.05 + jitter(rng));  // +5 %: under the threshold
-      worse.push_back(v * 1.25 + jitter(rng)); // +25 %
+      same.push_back(v * 1.05 + jitter(rng));   // +5 %: under the threshold
+      worse.push_back(v * 1.25 + jitter(rng));  // +25 %
     }
     noise_failures += DiffResults(Doc(base), Doc(same), o).regressions;
     const DiffReport r = DiffResults(Doc(base), Doc(worse), o);

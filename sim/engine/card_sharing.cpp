@@ -19,7 +19,7 @@ CardSharing::CardSharing(EngineState& state) : s_(state) {
     run.params.max_inst = scenario.cluster.max_inst;
     run.params.switch_overhead = scenario.cluster.switch_overhead;
     // Where cGPU does not run (share nodes, cgpu.disable.isolation, whole-GPU nodes), the
-    // driver's own time-slicing shares compute whatever the cluster POLICY (DESIGN.md §3.2).
+    // driver's own time-slicing shares compute whatever the cluster POLICY (docs/design.md §3.2).
     run.params.policy = pool.cgpu_active ? scenario.cluster.policy : SharingPolicy::kNative;
   }
 }

@@ -30,7 +30,7 @@ EngineState::EngineState(const Scenario& scenario, uint64_t seed, const RunOptio
     node.reclaim_mean_ns = 3600.0 * 1e9 / pool.spot.per_node_hour;
     node.replace_after = pool.spot.replace_after;
     // Named by pool and ordinal, not by the node's name: a variant with more nodes keeps the
-    // reclaims of the nodes both have (common random numbers, DESIGN.md §3.1).
+    // reclaims of the nodes both have (common random numbers, docs/design.md §3.1).
     node.reclaims = RandomStream(seed, "spot/" + pool.name + "/" + std::to_string(ordinal));
   }
   workloads.reserve(scenario.workloads.size());

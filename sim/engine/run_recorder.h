@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "sim/engine/engine_state.h"
-#include "sim/scheduler/fgd/fragmentation_report.h"
 #include "sim/latency_histogram.h"
 #include "sim/results.h"
+#include "sim/scheduler/fgd/fragmentation_report.h"
 
 namespace knobsim::engine {
 

@@ -5,7 +5,7 @@
 // and collects the results after warm-up. Deterministic: the same scenario and seed give the
 // same RunResult, bit for bit. Reads and writes no files; prints nothing.
 //
-// Where the model lives (DESIGN.md §3):
+// Where the model lives (docs/design.md §3):
 //  * sim/engine/simulator.h — the kernel: clock, event dispatch, the request flow;
 //  * sim/engine/card_sharing.h — the fluid card-sharing model and the cards' memory;
 //  * sim/engine/run_recorder.h — the accounting, the timeline and the RunResult;

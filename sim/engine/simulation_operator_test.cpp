@@ -1,5 +1,5 @@
-// The run under a ClusterOperator (sim/engine/cluster_control.h): what Kubernetes' controllers do when
-// pods are deleted, nodes cordoned, taken down and brought back, and the timeline it records.
+// The run under a ClusterOperator (sim/engine/cluster_control.h): what Kubernetes' controllers do
+// when pods are deleted, nodes cordoned, taken down and brought back, and the timeline it records.
 #include <doctest/doctest.h>
 
 #include <functional>

@@ -82,7 +82,9 @@ TEST_CASE("POLICY 3 caps a lone pod at its percentage") {
   CHECK(r.cards[0].waste == doctest::Approx(0.2).epsilon(0.06));
 }
 
-TEST_CASE("under hard isolation a model bigger than the quota fails to load: fake Ready with a port-only probe") {
+TEST_CASE(
+    "under hard isolation a model bigger than the quota fails to load: fake Ready with a port-only "
+    "probe") {
   Scenario s = OneNode(SharingPolicy::kNative);
   Workload w = Service("big", 10, 0.01, 4);
   w.memory.weights_mib = 20 * 1024;  // 20 GiB of weights under a 4 GiB quota
@@ -119,7 +121,8 @@ TEST_CASE("on_load_oom exit restarts the container into CrashLoopBackOff") {
   CHECK(r.workloads[0].completed == 0);
 }
 
-TEST_CASE("under soft isolation the allocation that exhausts the card fails, whichever pod makes it") {
+TEST_CASE(
+    "under soft isolation the allocation that exhausts the card fails, whichever pod makes it") {
   Scenario s = OneNode(SharingPolicy::kNative);
   s.node_pools[0].isolation = MemoryIsolation::kSoft;
   s.node_pools[0].cgpu_active = false;
@@ -160,7 +163,8 @@ TEST_CASE("two pods under POLICY 1 pool like one M/M/1 queue") {
   CHECK(r.cards[0].busy == doctest::Approx(0.6).epsilon(0.03));
 }
 
-TEST_CASE("a pod asking gpu-core.percentage stays Pending on a cgpu node, which does not offer it") {
+TEST_CASE(
+    "a pod asking gpu-core.percentage stays Pending on a cgpu node, which does not offer it") {
   Scenario s = OneNode(SharingPolicy::kFixedPercent);
   Workload w = Service("capped", 20, 0.01);
   w.gpu_core = 50;
@@ -367,7 +371,9 @@ TEST_CASE("spot rate 0 changes nothing, bit for bit") {
   for (const WorkloadResult& w : none.workloads) CHECK(w.errors.interrupted == 0);
 }
 
-TEST_CASE("spot reclaims interrupt requests, keep conservation and Little's law, and repeat with the seed") {
+TEST_CASE(
+    "spot reclaims interrupt requests, keep conservation and Little's law, and repeat with the "
+    "seed") {
   // Two nodes of two A10s, one replica per card, each workload spread over both nodes: a reclaim
   // leaves every workload one replica (which then takes all the traffic) until the replacement
   // node serves again, and none when both nodes are down at once.
@@ -419,7 +425,9 @@ TEST_CASE("spot reclaims interrupt requests, keep conservation and Little's law,
   CHECK(EventTimes(other, "SpotReclaim") != reclaims);
 }
 
-TEST_CASE("a single replica on a reclaimed node: no_replica for the outage, memory freed, Poisson reclaims") {
+TEST_CASE(
+    "a single replica on a reclaimed node: no_replica for the outage, memory freed, Poisson "
+    "reclaims") {
   const Scenario s = SpotSolo(1.0);
   const RunResult r = Simulate(s, 5);
   const std::vector<SimTime> reclaims = EventTimes(r, "SpotReclaim");
@@ -448,7 +456,8 @@ TEST_CASE("a single replica on a reclaimed node: no_replica for the outage, memo
   CHECK(unready_mean > 1000);
   MESSAGE("no_replica " << w.errors.no_replica << ", Poisson mean " << unready_mean << " over "
                         << reclaims.size() << " reclaims");
-  CHECK(std::abs(static_cast<double>(w.errors.no_replica) - unready_mean) < 5 * std::sqrt(unready_mean));
+  CHECK(std::abs(static_cast<double>(w.errors.no_replica) - unready_mean) <
+        5 * std::sqrt(unready_mean));
   CheckConservation(w);
 
   // Reclaims over many node-hours: a renewal process (up ~ Exp(1/rate), then down for

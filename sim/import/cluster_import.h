@@ -97,7 +97,7 @@ Expected<IsolationRule> ParseIsolationRule(std::string_view text);
 // (VisibleQuotaMib(card MiB, its units on the card, card units)) while it ran healthy: Running,
 // Ready, no container OOMKilled or in CrashLoopBackOff. A working module fails the allocation
 // that crosses the quota, so this is proof that the node's module does not enforce memory (the
-// incident of DESIGN.md §1: the old cGPU release).
+// incident of docs/design.md §1: the old cGPU release).
 struct OverQuotaPod {
   std::string ns, pod, node;
   int card = -1;          // -1: the metric had no card label and the pod holds one card
@@ -115,9 +115,9 @@ struct ImportOptions {
   // 0: the rate metric's own sample step (a finer step is raised to it, with a warning).
   bool traffic_counts = false;
   double count_step_s = 0;
-  double flat_cv = 0.05;          // pieces this even make a Poisson rate
-  double default_work_s = 0.01;   // unidentified work (the scenario reader's default)
-  double fit_bin_s = 3600;        // the work fit's rows: means over this many seconds
+  double flat_cv = 0.05;         // pieces this even make a Poisson rate
+  double default_work_s = 0.01;  // unidentified work (the scenario reader's default)
+  double fit_bin_s = 3600;       // the work fit's rows: means over this many seconds
   std::vector<ProbeRule> probe_rules;
   // Memory isolation (docs/import.md "Memory isolation"): a measured peak more than this
   // fraction above the visible quota is evidence of a module that does not enforce it (2 %:
@@ -129,7 +129,8 @@ struct ImportOptions {
   // [UNCONFIRMED]; the list is empty by default (the rule is off).
   std::string cgpu_version_label = "aliyun.accelerator/cgpu-version";
   std::vector<std::string> cgpu_no_isolation_versions;
-  // Pod annotations that mark a volume as backed up; the only annotations written (`--backup-annotation`).
+  // Pod annotations that mark a volume as backed up; the only annotations written
+  // (`--backup-annotation`).
   std::vector<std::string> backup_annotations = {"backup.velero.io/backup-volumes",
                                                  "knobsim.io/backup"};
   // The metrics window in Unix seconds (used when `metrics` is given).
@@ -144,7 +145,7 @@ struct ImportedNode {
 };
 
 struct ImportedPool {
-  NodePool pool;                   // count = nodes.size(); zones unused (per node)
+  NodePool pool;  // count = nodes.size(); zones unused (per node)
   std::vector<ImportedNode> nodes;
   std::string gpu_model;           // aliyun.accelerator/nvidia_name as exported
   std::vector<std::string> notes;  // comments above the pool
@@ -166,8 +167,8 @@ struct ImportedPod {
 };
 
 struct ImportedWorkload {
-  Workload spec;  // name, namespace, requests, GPU asks, selectors, probe, memory, traffic, work
-  std::string kind;   // Deployment, StatefulSet, DaemonSet, Pod, ...
+  Workload spec;     // name, namespace, requests, GPU asks, selectors, probe, memory, traffic, work
+  std::string kind;  // Deployment, StatefulSet, DaemonSet, Pod, ...
   std::string owner;  // the owner's name (spec.name may be <ns>-<owner>)
   std::vector<ImportedPod> pods;
   bool has_memory = false;   // write gpu_memory
@@ -182,21 +183,21 @@ struct ImportModel {
   std::string name;
   int policy = 5;
   double switch_overhead = 0;
-  double duration_s = 3600;  // the window, or 1 h without metrics
+  double duration_s = 3600;                // the window, or 1 h without metrics
   std::vector<ImportedGpuType> gpu_types;  // types not in the catalog
   std::vector<ImportedPool> pools;
   std::vector<ImportedWorkload> workloads;
-  std::vector<std::string> header;    // comment lines at the top (sources, rules, fit quality)
-  ScenarioKube kube;                  // PDBs, StatefulSets, storage, quotas: the `kube:` section
-  std::vector<std::string> warnings;  // skipped things, for stderr (counted)
-  std::vector<std::string> defaults;  // which numbers are defaults, for stderr
+  std::vector<std::string> header;      // comment lines at the top (sources, rules, fit quality)
+  ScenarioKube kube;                    // PDBs, StatefulSets, storage, quotas: the `kube:` section
+  std::vector<std::string> warnings;    // skipped things, for stderr (counted)
+  std::vector<std::string> defaults;    // which numbers are defaults, for stderr
   std::vector<std::string> fit_report;  // fit quality lines, for stderr (also in the header)
 };
 
 // Builds the model; `metrics` may be null (no --prom). A Deployment or StatefulSet without pods
 // in `objects` (a config repository's manifests) becomes a workload from its template pod
-// (KubeObjects::template_pods) with spec.replicas and no placed pods. Never fails: what cannot be used is a
-// warning. Deterministic: the same objects and metrics give the same model.
+// (KubeObjects::template_pods) with spec.replicas and no placed pods. Never fails: what cannot be
+// used is a warning. Deterministic: the same objects and metrics give the same model.
 //
 // Memory isolation of a pool with GPUs, the first rule that applies (docs/import.md; the
 // user's `--isolation` comes after, ApplyIsolationRules):

@@ -82,12 +82,18 @@ TEST_CASE("a readiness probe is port-only unless it asks the model") {
 
 TEST_CASE("nvidia_name labels map to catalog keys, unknown ones to nothing") {
   const std::pair<const char*, const char*> cases[] = {
-      {"NVIDIA-L20", "L20"},          {"L20", "L20"},
-      {"Tesla-T4", "T4"},             {"NVIDIA-A10", "A10"},
-      {"NVIDIA-A100-SXM4-80GB", "A100-80G"}, {"NVIDIA-A100-PCIE-40GB", "A100-40G"},
-      {"Tesla-V100-SXM2-32GB", "V100-32G"},  {"Tesla-V100-SXM2-16GB", "V100-16G"},
-      {"NVIDIA-H100-80GB-HBM3", "H100"},     {"NVIDIA H200", "H200"},
-      {"NVIDIA-H20", ""},             {"", ""},
+      {"NVIDIA-L20", "L20"},
+      {"L20", "L20"},
+      {"Tesla-T4", "T4"},
+      {"NVIDIA-A10", "A10"},
+      {"NVIDIA-A100-SXM4-80GB", "A100-80G"},
+      {"NVIDIA-A100-PCIE-40GB", "A100-40G"},
+      {"Tesla-V100-SXM2-32GB", "V100-32G"},
+      {"Tesla-V100-SXM2-16GB", "V100-16G"},
+      {"NVIDIA-H100-80GB-HBM3", "H100"},
+      {"NVIDIA H200", "H200"},
+      {"NVIDIA-H20", ""},
+      {"", ""},
   };
   for (const auto& [label, key] : cases) {
     CAPTURE(label);
@@ -103,11 +109,11 @@ TEST_CASE("the memory rule makes the simulated peak the measured peak") {
     int64_t weights, activation;
   };
   const Case cases[] = {
-      {2865, 2542, 450, 1, 2092, 323},   // context + weights + activation = 2865
+      {2865, 2542, 450, 1, 2092, 323},  // context + weights + activation = 2865
       {2865, 2542.5, 450, 1, 2092, 323},
-      {3000, 2000, 450, 4, 1550, 250},   // 450 + 1550 + 4 x 250 = 3000
-      {3001, 2000, 450, 4, 1550, 251},   // rounded up: 3004 >= 3001
-      {300, 200, 450, 1, 0, 0},          // under the context: nothing beyond it
+      {3000, 2000, 450, 4, 1550, 250},  // 450 + 1550 + 4 x 250 = 3000
+      {3001, 2000, 450, 4, 1550, 251},  // rounded up: 3004 >= 3001
+      {300, 200, 450, 1, 0, 0},         // under the context: nothing beyond it
       {600, 200, 450, 1, 0, 150},
   };
   for (const Case& c : cases) {
@@ -143,7 +149,8 @@ TEST_CASE("traffic becomes hourly means, and a flat series a Poisson rate") {
   CHECK(d.pieces[12].rate == doctest::Approx(1.04).epsilon(0.02));  // the trough
   CHECK(d.mean == doctest::Approx(5.0).epsilon(0.01));
   // A piece without samples holds 0: the pod was not serving.
-  const TrafficCurve gap = DownsampleTraffic({1000, 1100}, {2, 4}, 1000, 1000 + 3 * kHour, kHour, 0);
+  const TrafficCurve gap =
+      DownsampleTraffic({1000, 1100}, {2, 4}, 1000, 1000 + 3 * kHour, kHour, 0);
   REQUIRE(gap.pieces.size() == 3);
   CHECK(gap.pieces[0].rate == 3);
   CHECK(gap.pieces[2].rate == 0);
@@ -158,9 +165,9 @@ TEST_CASE("the work fit uses only cards where busy is linear in the rates") {
     bool want;
   };
   const Case cases[] = {
-      {1, 0.05, false, 3, true}, {2, 0, false, 3, true},  {4, 0, false, 2, true},
+      {1, 0.05, false, 3, true}, {2, 0, false, 3, true},     {4, 0, false, 2, true},
       {5, 0, false, 3, true},    {5, 0.05, false, 3, false}, {5, 0.05, false, 1, true},
-      {0, 0, false, 1, false},   {3, 0, false, 1, false},  {3, 0, true, 1, true},
+      {0, 0, false, 1, false},   {3, 0, false, 1, false},    {3, 0, true, 1, true},
       {0, 0, true, 1, true},
   };
   for (const Case& c : cases) {
@@ -253,9 +260,11 @@ TEST_CASE("share and disabled-isolation pools are soft; unknown GPUs get a catal
 TEST_CASE("workloads take the owner's name when unique, else <namespace>-<name>") {
   const ImportModel m = ImportCluster(SmallCluster(), nullptr, {});
   std::vector<std::string> names;
-  for (const ImportedWorkload& w : m.workloads) names.push_back(w.spec.namespace_ + ":" + w.spec.name);
+  for (const ImportedWorkload& w : m.workloads)
+    names.push_back(w.spec.namespace_ + ":" + w.spec.name);
   // Three bare pods: team-a/ocr-1, team-a/ocr-2, team-b/ocr-1.
-  CHECK(names == std::vector<std::string>{"team-a:team-a-ocr-1", "team-a:ocr-2", "team-b:team-b-ocr-1"});
+  CHECK(names ==
+        std::vector<std::string>{"team-a:team-a-ocr-1", "team-a:ocr-2", "team-b:team-b-ocr-1"});
   const ImportedWorkload& w = m.workloads[0];
   CHECK(w.spec.labels.count("pod-template-hash") == 0);
   CHECK(w.spec.labels.at("app") == "ocr");
@@ -299,7 +308,8 @@ TEST_CASE("metrics become gpu_memory, traffic and a fitted work per request") {
   cu.pods = {r.pod};
   mx.rates.push_back(r);
   mx.cards.push_back(cu);
-  mx.pod_memory.push_back({{"team-a", "ocr-2"}, 5000, 4000, "DCGM_FI_DEV_FB_USED per pod", cu.card});
+  mx.pod_memory.push_back(
+      {{"team-a", "ocr-2"}, 5000, 4000, "DCGM_FI_DEV_FB_USED per pod", cu.card});
   mx.rates.push_back({{"gone", "pod"}, {0}, {1}});  // a pod no longer in the export
   ImportOptions opt;
   opt.window_start = start;
@@ -318,7 +328,8 @@ TEST_CASE("metrics become gpu_memory, traffic and a fitted work per request") {
   CHECK(w.notes.at("work").find("fitted") != std::string::npos);
   CHECK(m.duration_s == end - start);
   bool warned = false;
-  for (const std::string& s : m.warnings) warned = warned || s.find("gone/pod") != std::string::npos;
+  for (const std::string& s : m.warnings)
+    warned = warned || s.find("gone/pod") != std::string::npos;
   CHECK(warned);
   // Workloads without metrics keep their defaults, said so.
   CHECK_FALSE(m.workloads[0].has_memory);
@@ -388,8 +399,11 @@ TEST_CASE("--isolation reads POOL=hard|soft and rejects anything else") {
 // floor(46068 x 4 / 44) = 4188 MiB.
 Metrics PeakOfOcr1(double peak_mib) {
   Metrics mx;
-  mx.pod_memory.push_back(
-      {{"team-a", "ocr-1"}, peak_mib, peak_mib - 500, "DCGM_FI_DEV_FB_USED per pod", {"node-0", "0", ""}});
+  mx.pod_memory.push_back({{"team-a", "ocr-1"},
+                           peak_mib,
+                           peak_mib - 500,
+                           "DCGM_FI_DEV_FB_USED per pod",
+                           {"node-0", "0", ""}});
   return mx;
 }
 
@@ -433,7 +447,8 @@ TEST_CASE("a peak within the margin, or from a pod that was not healthy, is no e
   };
   const Case cases[] = {
       {"not Ready", [](PodSpec& p) { p.ready_status = "False"; }},
-      {"OOMKilled before", [](PodSpec& p) { p.containers[0].last_terminated_reason = "OOMKilled"; }},
+      {"OOMKilled before",
+       [](PodSpec& p) { p.containers[0].last_terminated_reason = "OOMKilled"; }},
       {"crash-looping", [](PodSpec& p) { p.containers[0].waiting_reason = "CrashLoopBackOff"; }},
   };
   for (const Case& c : cases) {
@@ -468,7 +483,8 @@ TEST_CASE("--isolation overrides the import's reading; unknown pools and impossi
   REQUIRE(m.pools[0].pool.isolation == MemoryIsolation::kSoft);
   CHECK_FALSE(ApplyIsolationRules(m, {{"gpu-l20-1", MemoryIsolation::kHard}}).has_value());
   CHECK(m.pools[0].pool.isolation == MemoryIsolation::kHard);
-  CHECK(m.pools[0].isolation_notes.back() == "memory isolation overridden by --isolation gpu-l20-1=hard");
+  CHECK(m.pools[0].isolation_notes.back() ==
+        "memory isolation overridden by --isolation gpu-l20-1=hard");
   // `*=hard` passes by the share pool; naming it is an error.
   CHECK_FALSE(ApplyIsolationRules(m, {{"*", MemoryIsolation::kHard}}).has_value());
   CHECK(m.pools[1].pool.isolation == MemoryIsolation::kSoft);

@@ -143,9 +143,9 @@ void WorkloadCounts(const std::vector<const PodRate*>& rates, const ImportOption
   double step = options.count_step_s > 0 ? options.count_step_s : sample;
   if (step <= 0) step = 60;  // a single sample: one count a minute
   if (sample > 0 && step < sample * 0.999) {
-    warnings.push_back(iw.spec.namespace_ + "/" + iw.spec.name + ": --count-step " +
-                       Seconds(step) + " is finer than the rate metric's samples (" +
-                       Seconds(sample) + "); counts written per " + Seconds(sample));
+    warnings.push_back(iw.spec.namespace_ + "/" + iw.spec.name + ": --count-step " + Seconds(step) +
+                       " is finer than the rate metric's samples (" + Seconds(sample) +
+                       "); counts written per " + Seconds(sample));
     step = sample;
   }
   std::vector<double> requests;
@@ -167,9 +167,9 @@ void WorkloadCounts(const std::vector<const PodRate*>& rates, const ImportOption
     written = upto;
   }
   iw.has_traffic = true;
-  iw.notes["traffic"] = "recorded requests per " + Seconds(step) + " (the request rate summed over " +
-                        std::to_string(rates.size()) + " pods), " + std::to_string(written) +
-                        " in all";
+  iw.notes["traffic"] = "recorded requests per " + Seconds(step) +
+                        " (the request rate summed over " + std::to_string(rates.size()) +
+                        " pods), " + std::to_string(written) + " in all";
 }
 
 void WorkloadTraffic(const std::vector<const PodRate*>& rates, const ImportOptions& options,

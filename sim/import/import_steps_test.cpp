@@ -406,12 +406,13 @@ TEST_CASE("TrafficFromRates: summed pod rates, Poisson when flat, else hourly pi
   }
 }
 
-TEST_CASE("TrafficFromRates with --traffic counts: requests per sample step, rounded on the total") {
+TEST_CASE(
+    "TrafficFromRates with --traffic counts: requests per sample step, rounded on the total") {
   struct Case {
     const char* name;
-    double sample_s;     // the rate metric's step
-    double count_step;   // --count-step (0: auto)
-    double rate;         // per pod, requests/s
+    double sample_s;    // the rate metric's step
+    double count_step;  // --count-step (0: auto)
+    double rate;        // per pod, requests/s
     int64_t want_step_s;
     int64_t want_total;  // 2 pods over the hour
   };

@@ -140,94 +140,9 @@ void WritePool(Out& o, const ImportedPool& ip) {
   }
 }
 
-void WriteWorkload(Out& o, const ImportedWorkload& iw) {
+// The workload's traffic: a rate, pieces or recorded counts, with the import's note.
+void WriteTraffic(Out& o, const ImportedWorkload& iw) {
   const Workload& w = iw.spec;
-  o.Comment(2, iw.kind + " " + w.namespace_ + "/" + iw.owner);
-  if (!Note(iw, "").empty()) o.Comment(2, Note(iw, ""));
-  o.Line(2, "- name: " + YamlScalar(w.name));
-  o.Line(4, "namespace: " + YamlScalar(w.namespace_));
-  o.Line(4, "replicas: " + std::to_string(w.replicas), Note(iw, "replicas"));
-  if (w.kind != "Deployment") o.Line(4, "kind: " + w.kind);
-  if (!w.images.empty()) o.Line(4, "images: " + List(w.images));
-  if (w.image_size_mib > 0) o.Line(4, "image_size: " + Memory(w.image_size_mib), "from the node's image list");
-  if (!w.annotations.empty()) o.Line(4, "annotations: " + Map(w.annotations));
-  if (!w.volumes.empty()) o.Line(4, "volumes: " + List(w.volumes));
-  if (!w.labels.empty()) o.Line(4, "labels: " + Map(w.labels));
-  if (!w.node_selector.empty()) o.Line(4, "node_selector: " + Map(w.node_selector));
-  const NodeAffinity& a = w.node_affinity;
-  if (!a.required_terms.empty() || !a.preferred.empty()) {
-    o.Line(4, "node_affinity:");
-    if (!a.required_terms.empty()) {
-      o.Line(6, "required:");
-      for (const auto& term : a.required_terms) {
-        std::string t = "- [";
-        for (size_t i = 0; i < term.size(); ++i)
-          { if (i) t += ", "; t += Requirement(term[i].key, term[i].op, term[i].values); }
-        o.Line(8, t + "]");
-      }
-    }
-    if (!a.preferred.empty()) {
-      o.Line(6, "preferred:");
-      for (const auto& p : a.preferred) {
-        std::string t = "- {weight: " + std::to_string(p.weight) + ", match: [";
-        for (size_t i = 0; i < p.expressions.size(); ++i)
-          { if (i) t += ", "; t += Requirement(p.expressions[i].key, p.expressions[i].op, p.expressions[i].values); }
-        o.Line(8, t + "]}");
-      }
-    }
-  }
-  if (!w.tolerations.empty()) {
-    o.Line(4, "tolerations:");
-    for (const Toleration& t : w.tolerations) {
-      std::string e = "- {";
-      std::string sep;
-      if (!t.key.empty()) {
-        e += "key: " + YamlScalar(t.key);
-        sep = ", ";
-      }
-      e += sep + "operator: " + t.op;
-      if (!t.value.empty()) e += ", value: " + YamlScalar(t.value);
-      if (!t.effect.empty()) e += ", effect: " + t.effect;
-      if (t.toleration_seconds) e += ", toleration_seconds: " + std::to_string(*t.toleration_seconds);
-      o.Line(6, e + "}");
-    }
-  }
-  if (!w.topology_spread.empty()) {
-    o.Line(4, "topology_spread:", Note(iw, "topology_spread"));
-    for (const TopologySpreadConstraint& c : w.topology_spread) {
-      std::string e = "- {max_skew: " + std::to_string(c.max_skew) +
-                      ", topology_key: " + YamlScalar(c.topology_key) +
-                      ", when_unsatisfiable: " + c.when_unsatisfiable +
-                      ", label_selector: " + Selector(c.label_selector);
-      if (!c.match_label_keys.empty()) e += ", match_label_keys: " + List(c.match_label_keys);
-      if (c.min_domains) e += ", min_domains: " + std::to_string(*c.min_domains);
-      if (c.node_affinity_policy != "Honor") e += ", node_affinity_policy: " + c.node_affinity_policy;
-      if (c.node_taints_policy != "Ignore") e += ", node_taints_policy: " + c.node_taints_policy;
-      o.Line(6, e + "}");
-    }
-  } else if (!Note(iw, "topology_spread").empty()) {
-    o.Comment(4, "topology_spread: " + Note(iw, "topology_spread"));
-  }
-  if (w.priority != 0) o.Line(4, "priority: " + std::to_string(w.priority));
-  o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");
-  o.Line(4, "memory: " + Memory(w.memory_mib));
-  if (w.whole_gpus > 0) {
-    o.Line(4, "whole_gpus: " + std::to_string(w.whole_gpus), "nvidia.com/gpu");
-  } else if (w.gpu_mem > 0) {
-    o.Line(4, "gpu_mem: " + std::to_string(w.gpu_mem), "aliyun.com/gpu-mem limits, summed");
-    if (w.gpu_count > 1)
-      o.Line(4, "gpu_count: " + std::to_string(w.gpu_count), "pod label aliyun.com/gpu-count");
-    if (w.gpu_core > 0) o.Line(4, "gpu_core: " + std::to_string(w.gpu_core), "per card");
-  }
-  o.Line(4, std::string("probe: ") + (w.probe == ReadinessKind::kTcp ? "tcp" : "model"),
-         Note(iw, "probe"));
-  if (iw.has_memory) {
-    o.Line(4, "gpu_memory: {weights: " + Memory(w.memory.weights_mib) +
-                  ", activation: " + Memory(w.memory.activation_mib) + "}",
-           Note(iw, "gpu_memory"));
-  } else if (!Note(iw, "gpu_memory").empty()) {
-    o.Comment(4, "gpu_memory: " + Note(iw, "gpu_memory"));
-  }
   if (iw.has_traffic) {
     const Traffic& t = w.traffic;
     if (t.kind == ArrivalKind::kPoisson) {
@@ -260,6 +175,105 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
   } else if (!Note(iw, "traffic").empty()) {
     o.Comment(4, "traffic: " + Note(iw, "traffic"));
   }
+}
+
+void WriteWorkload(Out& o, const ImportedWorkload& iw) {
+  const Workload& w = iw.spec;
+  o.Comment(2, iw.kind + " " + w.namespace_ + "/" + iw.owner);
+  if (!Note(iw, "").empty()) o.Comment(2, Note(iw, ""));
+  o.Line(2, "- name: " + YamlScalar(w.name));
+  o.Line(4, "namespace: " + YamlScalar(w.namespace_));
+  o.Line(4, "replicas: " + std::to_string(w.replicas), Note(iw, "replicas"));
+  if (w.kind != "Deployment") o.Line(4, "kind: " + w.kind);
+  if (!w.images.empty()) o.Line(4, "images: " + List(w.images));
+  if (w.image_size_mib > 0)
+    o.Line(4, "image_size: " + Memory(w.image_size_mib), "from the node's image list");
+  if (!w.annotations.empty()) o.Line(4, "annotations: " + Map(w.annotations));
+  if (!w.volumes.empty()) o.Line(4, "volumes: " + List(w.volumes));
+  if (!w.labels.empty()) o.Line(4, "labels: " + Map(w.labels));
+  if (!w.node_selector.empty()) o.Line(4, "node_selector: " + Map(w.node_selector));
+  const NodeAffinity& a = w.node_affinity;
+  if (!a.required_terms.empty() || !a.preferred.empty()) {
+    o.Line(4, "node_affinity:");
+    if (!a.required_terms.empty()) {
+      o.Line(6, "required:");
+      for (const auto& term : a.required_terms) {
+        std::string t = "- [";
+        for (size_t i = 0; i < term.size(); ++i) {
+          if (i) t += ", ";
+          t += Requirement(term[i].key, term[i].op, term[i].values);
+        }
+        o.Line(8, t + "]");
+      }
+    }
+    if (!a.preferred.empty()) {
+      o.Line(6, "preferred:");
+      for (const auto& p : a.preferred) {
+        std::string t = "- {weight: " + std::to_string(p.weight) + ", match: [";
+        for (size_t i = 0; i < p.expressions.size(); ++i) {
+          if (i) t += ", ";
+          t += Requirement(p.expressions[i].key, p.expressions[i].op, p.expressions[i].values);
+        }
+        o.Line(8, t + "]}");
+      }
+    }
+  }
+  if (!w.tolerations.empty()) {
+    o.Line(4, "tolerations:");
+    for (const Toleration& t : w.tolerations) {
+      std::string e = "- {";
+      std::string sep;
+      if (!t.key.empty()) {
+        e += "key: " + YamlScalar(t.key);
+        sep = ", ";
+      }
+      e += sep + "operator: " + t.op;
+      if (!t.value.empty()) e += ", value: " + YamlScalar(t.value);
+      if (!t.effect.empty()) e += ", effect: " + t.effect;
+      if (t.toleration_seconds)
+        e += ", toleration_seconds: " + std::to_string(*t.toleration_seconds);
+      o.Line(6, e + "}");
+    }
+  }
+  if (!w.topology_spread.empty()) {
+    o.Line(4, "topology_spread:", Note(iw, "topology_spread"));
+    for (const TopologySpreadConstraint& c : w.topology_spread) {
+      std::string e = "- {max_skew: " + std::to_string(c.max_skew) +
+                      ", topology_key: " + YamlScalar(c.topology_key) +
+                      ", when_unsatisfiable: " + c.when_unsatisfiable +
+                      ", label_selector: " + Selector(c.label_selector);
+      if (!c.match_label_keys.empty()) e += ", match_label_keys: " + List(c.match_label_keys);
+      if (c.min_domains) e += ", min_domains: " + std::to_string(*c.min_domains);
+      if (c.node_affinity_policy != "Honor")
+        e += ", node_affinity_policy: " + c.node_affinity_policy;
+      if (c.node_taints_policy != "Ignore") e += ", node_taints_policy: " + c.node_taints_policy;
+      o.Line(6, e + "}");
+    }
+  } else if (!Note(iw, "topology_spread").empty()) {
+    o.Comment(4, "topology_spread: " + Note(iw, "topology_spread"));
+  }
+  if (w.priority != 0) o.Line(4, "priority: " + std::to_string(w.priority));
+  o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");
+  o.Line(4, "memory: " + Memory(w.memory_mib));
+  if (w.whole_gpus > 0) {
+    o.Line(4, "whole_gpus: " + std::to_string(w.whole_gpus), "nvidia.com/gpu");
+  } else if (w.gpu_mem > 0) {
+    o.Line(4, "gpu_mem: " + std::to_string(w.gpu_mem), "aliyun.com/gpu-mem limits, summed");
+    if (w.gpu_count > 1)
+      o.Line(4, "gpu_count: " + std::to_string(w.gpu_count), "pod label aliyun.com/gpu-count");
+    if (w.gpu_core > 0) o.Line(4, "gpu_core: " + std::to_string(w.gpu_core), "per card");
+  }
+  o.Line(4, std::string("probe: ") + (w.probe == ReadinessKind::kTcp ? "tcp" : "model"),
+         Note(iw, "probe"));
+  if (iw.has_memory) {
+    o.Line(4,
+           "gpu_memory: {weights: " + Memory(w.memory.weights_mib) +
+               ", activation: " + Memory(w.memory.activation_mib) + "}",
+           Note(iw, "gpu_memory"));
+  } else if (!Note(iw, "gpu_memory").empty()) {
+    o.Comment(4, "gpu_memory: " + Note(iw, "gpu_memory"));
+  }
+  WriteTraffic(o, iw);
   if (iw.has_work)
     o.Line(4, "work: {dist: exponential, mean: " + ScenarioDuration(w.work.mean_s) + "}",
            Note(iw, "work"));
@@ -269,7 +283,10 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
       std::string e = "- {name: " + YamlScalar(p.name) + ", node: " + YamlScalar(p.node);
       if (!p.cards.empty()) {
         e += ", cards: [";
-        for (size_t i = 0; i < p.cards.size(); ++i) { if (i) e += ", "; e += std::to_string(p.cards[i]); }
+        for (size_t i = 0; i < p.cards.size(); ++i) {
+          if (i) e += ", ";
+          e += std::to_string(p.cards[i]);
+        }
         e += "]";
       }
       if (!p.ready) e += ", ready: false";
@@ -290,8 +307,10 @@ std::string YamlScalar(const std::string& text) {
     const unsigned char f = static_cast<unsigned char>(text.front());
     if (!std::isalpha(f)) plain = false;  // numbers, ".5", "-x", "/x"
     std::string lower;
-    for (char c : text) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    for (const char* word : {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "nan", "inf"})
+    for (char c : text)
+      lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+    for (const char* word :
+         {"true", "false", "yes", "no", "on", "off", "null", "y", "n", "nan", "inf"})
       if (lower == word) plain = false;
   }
   if (plain) return text;
@@ -335,7 +354,9 @@ std::string ScenarioRate(double per_s) {
   return TrimZeros(buf) + "/s";
 }
 
-std::string ScenarioDecimal(double v) { return TrimZeros(Fmt("%.6f", v)); }
+std::string ScenarioDecimal(double v) {
+  return TrimZeros(Fmt("%.6f", v));
+}
 
 std::string IntOrPercentText(const IntOrPercent& v) {
   return v.percent ? "\"" + std::to_string(v.value) + "%\"" : std::to_string(v.value);
@@ -351,7 +372,7 @@ std::string Amounts(const ResourceList& list) {
   return out + "}";
 }
 
-// The `kube:` section: one flow mapping per object, fields of semantics.md §5.4 only (uids,
+// The `kube:` section: one flow mapping per object, fields of docs/semantics.md §5.4 only (uids,
 // annotations and everything else stay out).
 void WriteKube(Out& o, const ScenarioKube& k) {
   o.Comment(0, "Objects a run does not simulate but the checks read (`knobsim check`, `upgrade`).");
@@ -359,7 +380,8 @@ void WriteKube(Out& o, const ScenarioKube& k) {
   if (!k.pdbs.empty()) {
     o.Line(2, "pdbs:");
     for (const auto& p : k.pdbs) {
-      std::string line = "- {namespace: " + YamlScalar(p.namespace_) + ", name: " + YamlScalar(p.name);
+      std::string line =
+          "- {namespace: " + YamlScalar(p.namespace_) + ", name: " + YamlScalar(p.name);
       if (p.min_available) line += ", min_available: " + IntOrPercentText(*p.min_available);
       if (p.max_unavailable) line += ", max_unavailable: " + IntOrPercentText(*p.max_unavailable);
       if (p.selector) line += ", selector: " + Selector(*p.selector);
@@ -377,8 +399,8 @@ void WriteKube(Out& o, const ScenarioKube& k) {
     o.Line(2, "stateful_sets:");
     for (const auto& st : k.stateful_sets) {
       o.Line(4, "- {namespace: " + YamlScalar(st.namespace_) + ", name: " + YamlScalar(st.name) +
-                    ", replicas: " + std::to_string(st.replicas) +
-                    ", selector: " + Selector(st.selector) + ", labels: " + Map(st.template_labels) +
+                    ", replicas: " + std::to_string(st.replicas) + ", selector: " +
+                    Selector(st.selector) + ", labels: " + Map(st.template_labels) +
                     ", volume_claim_templates: " + List(st.volume_claim_templates) +
                     ", status: {replicas: " + std::to_string(st.status_replicas) +
                     ", ready_replicas: " + std::to_string(st.ready_replicas) + "}}");
@@ -387,7 +409,8 @@ void WriteKube(Out& o, const ScenarioKube& k) {
   if (!k.pvcs.empty()) {
     o.Line(2, "pvcs:");
     for (const auto& c : k.pvcs) {
-      std::string line = "- {namespace: " + YamlScalar(c.namespace_) + ", name: " + YamlScalar(c.name);
+      std::string line =
+          "- {namespace: " + YamlScalar(c.namespace_) + ", name: " + YamlScalar(c.name);
       if (c.storage_class_name) line += ", storage_class: " + YamlScalar(*c.storage_class_name);
       line += ", request: " + FormatResourceAmount("storage", c.requested_bytes);
       if (!c.volume_name.empty()) line += ", volume: " + YamlScalar(c.volume_name);
@@ -402,7 +425,8 @@ void WriteKube(Out& o, const ScenarioKube& k) {
                          ", storage_class: " + YamlScalar(v.storage_class_name) +
                          ", reclaim_policy: " + v.reclaim_policy +
                          ", capacity: " + FormatResourceAmount("storage", v.capacity_bytes);
-      if (!v.claim_name.empty()) line += ", claim: " + YamlScalar(v.claim_namespace + "/" + v.claim_name);
+      if (!v.claim_name.empty())
+        line += ", claim: " + YamlScalar(v.claim_namespace + "/" + v.claim_name);
       o.Line(4, line + ", phase: " + v.phase + "}");
     }
   }
@@ -426,14 +450,16 @@ void WriteKube(Out& o, const ScenarioKube& k) {
 
 std::string WriteScenarioYaml(const ImportModel& m) {
   Out o;
-  o.Comment(0, m.name + ".yaml: an exported cluster, written by `knobsim import` (docs/import.md).");
+  o.Comment(0,
+            m.name + ".yaml: an exported cluster, written by `knobsim import` (docs/import.md).");
   o.Comment(0, "Every imported number says where it came from; `default` marks what the export");
   o.Comment(0, "did not tell. Node pools group identical nodes; `pods:` lists where each replica");
   o.Comment(0, "runs now, so a run with no knob changed starts from the exported placement.");
   for (const std::string& h : m.header) o.Comment(0, h);
   o.Line(0, "name: " + YamlScalar(m.name));
   o.Blank();
-  o.Comment(0, "The cGPU POLICY is not in the export: --policy (default 5, ACK's native time-slicing)");
+  o.Comment(
+      0, "The cGPU POLICY is not in the export: --policy (default 5, ACK's native time-slicing)");
   o.Comment(0, "and --switch-overhead (default 0, the linear model the work fit assumes).");
   o.Line(0, "cluster: {policy: " + std::to_string(m.policy) + ", switch_overhead: " +
                 ScenarioDecimal(m.switch_overhead) + ", default_placement: binpack}");
@@ -442,8 +468,10 @@ std::string WriteScenarioYaml(const ImportModel& m) {
     o.Line(0, "gpu_types:");
     for (const ImportedGpuType& t : m.gpu_types) {
       o.Comment(2, t.note);
-      o.Line(2, "- {name: " + YamlScalar(t.type.name) + ", memory: " +
-                    std::to_string(t.type.memory_mib) + "Mi, speed: 1.0}", "default speed");
+      o.Line(2,
+             "- {name: " + YamlScalar(t.type.name) +
+                 ", memory: " + std::to_string(t.type.memory_mib) + "Mi, speed: 1.0}",
+             "default speed");
     }
   }
   o.Blank();
@@ -456,7 +484,8 @@ std::string WriteScenarioYaml(const ImportModel& m) {
     WriteWorkload(o, m.workloads[i]);
   }
   o.Blank();
-  o.Comment(0, "The metrics window (without metrics: one hour). Pods are running already: no warm-up.");
+  o.Comment(
+      0, "The metrics window (without metrics: one hour). Pods are running already: no warm-up.");
   o.Line(0, "run: {duration: " + ScenarioDuration(m.duration_s) + ", warmup: 0, seed: 1}");
   if (!m.kube.empty()) {
     o.Blank();

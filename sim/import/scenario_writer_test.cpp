@@ -28,8 +28,8 @@ TEST_CASE("scalars are plain only where YAML reads them back as the same string"
 
 TEST_CASE("durations are written in the reader's grammar") {
   const std::pair<double, const char*> cases[] = {
-      {0, "0"},        {3600, "1h"},      {604800, "168h"}, {5400, "90m"},
-      {90, "90s"},     {0.0586, "58.6ms"}, {1.2512, "1.2512s"}, {0.0000125, "12.5us"},
+      {0, "0"},    {3600, "1h"},       {604800, "168h"},    {5400, "90m"},
+      {90, "90s"}, {0.0586, "58.6ms"}, {1.2512, "1.2512s"}, {0.0000125, "12.5us"},
   };
   for (const auto& [s, text] : cases) {
     CAPTURE(s);
@@ -125,8 +125,10 @@ ImportModel Small() {
   ResourceQuotaSpec quota;
   quota.namespace_ = "ai";
   quota.name = "gpu";
-  quota.hard = {{"requests.cpu", 3920}, {"limits.memory", int64_t{128} << 30},
-                {"requests.aliyun.com/gpu-mem", 64}, {"pods", 50}};
+  quota.hard = {{"requests.cpu", 3920},
+                {"limits.memory", int64_t{128} << 30},
+                {"requests.aliyun.com/gpu-mem", 64},
+                {"pods", 50}};
   quota.used = {{"requests.cpu", 12000}, {"requests.aliyun.com/gpu-mem", 40}};
   m.kube.resource_quotas.push_back(quota);
   m.duration_s = 2 * 3600;
@@ -140,8 +142,9 @@ TEST_CASE("the written scenario reads back with the same numbers") {
   CHECK(text.find("- {name: ocr-b, node: node-1, ready: false}") != std::string::npos);
   CHECK(text.find("- {at: 1h, rate: 0.000123/s}") != std::string::npos);
   CHECK(text.find("\nkube:\n  pdbs:\n") != std::string::npos);
-  CHECK(text.find("hard: {limits.memory: \"128Gi\", pods: \"50\", requests.aliyun.com/gpu-mem: \"64\", "
-                  "requests.cpu: \"3920m\"}") != std::string::npos);
+  CHECK(text.find(
+            "hard: {limits.memory: \"128Gi\", pods: \"50\", requests.aliyun.com/gpu-mem: \"64\", "
+            "requests.cpu: \"3920m\"}") != std::string::npos);
   Expected<Scenario> s = ReadScenarioString(text, "small.yaml");
   REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
   REQUIRE(s->node_pools.size() == 1);

@@ -70,7 +70,8 @@ Expected<std::string> Slurp(const std::string& path) {
   if (!in) return InputError{path, 0, "", "cannot open the file", ""};
   std::ostringstream text;
   text << in.rdbuf();
-  if (in.bad() || text.bad()) return InputError{path, 0, "", "the file could not be read whole", ""};
+  if (in.bad() || text.bad())
+    return InputError{path, 0, "", "the file could not be read whole", ""};
   return text.str();
 }
 
@@ -97,8 +98,8 @@ void ForEachLine(std::string_view text, F&& row) {
 std::optional<double> ParseRfc3339(std::string_view s) {
   // YYYY-MM-DDTHH:MM:SS[.fraction](Z|±HH:MM)
   int y, mo, d, h, mi, sec;
-  if (!Digits(s, 0, 4, y) || s.size() < 20 || s[4] != '-' || !Digits(s, 5, 2, mo) ||
-      s[7] != '-' || !Digits(s, 8, 2, d) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
+  if (!Digits(s, 0, 4, y) || s.size() < 20 || s[4] != '-' || !Digits(s, 5, 2, mo) || s[7] != '-' ||
+      !Digits(s, 8, 2, d) || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') ||
       !Digits(s, 11, 2, h) || s[13] != ':' || !Digits(s, 14, 2, mi) || s[16] != ':' ||
       !Digits(s, 17, 2, sec)) {
     return std::nullopt;
@@ -198,16 +199,17 @@ Expected<RecordedArrivals> ParseArrivalsCsv(std::string_view text, const std::st
       return false;
     }
     if (static_cast<int64_t>(times.size()) >= kMaxRecordedArrivals) {
-      error = At(file, number, "",
-                 "more than " + std::to_string(kMaxRecordedArrivals) + " arrivals",
-                 "split the recording, or give per-interval counts (traffic.counts)");
+      error =
+          At(file, number, "", "more than " + std::to_string(kMaxRecordedArrivals) + " arrivals",
+             "split the recording, or give per-interval counts (traffic.counts)");
       return false;
     }
     const std::string_view t = cells[time_col];
     std::optional<double> seconds = ParseNumber(t);
     if (seconds && *seconds >= kMillisLike) {
-      error = At(file, number, "time", "\"" + std::string(t) +
-                 "\" looks like milliseconds (or finer) since the epoch", "give seconds");
+      error = At(file, number, "time",
+                 "\"" + std::string(t) + "\" looks like milliseconds (or finer) since the epoch",
+                 "give seconds");
       return false;
     }
     if (!seconds) seconds = ParseRfc3339(t);
@@ -239,12 +241,14 @@ Expected<RecordedArrivals> ParseArrivalsCsv(std::string_view text, const std::st
   rec.source = file;
   std::vector<size_t> order(times.size());
   std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return times[a] < times[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return times[a] < times[b]; });
   rec.at.reserve(times.size());
   for (size_t i : order) {
     const double offset = times[i] - origin;
     if (!start.first && !start.epoch_s && times[i] >= kEpochLike) {
-      return At(file, lines[i], "time", "looks like an instant (Unix epoch or RFC 3339), not an offset",
+      return At(file, lines[i], "time",
+                "looks like an instant (Unix epoch or RFC 3339), not an offset",
                 "set the workload's traffic.start: to `first` or to the instant the run starts");
     }
     if (offset < 0) {
@@ -279,12 +283,13 @@ Expected<std::vector<int64_t>> ParseCountsFile(std::string_view text, const std:
     int64_t v = -1;
     const auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
     if (ec != std::errc() || end != line.data() + line.size() || v < 0 || v > 1'000'000'000) {
-      error = At(file, number, "count", "\"" + std::string(line) +
-                 "\" is not a count of arrivals", "one integer from 0 to 1e9 a line");
+      error = At(file, number, "count", "\"" + std::string(line) + "\" is not a count of arrivals",
+                 "one integer from 0 to 1e9 a line");
       return false;
     }
     if (static_cast<int64_t>(values.size()) >= kMaxRecordedArrivals) {
-      error = At(file, number, "", "more than " + std::to_string(kMaxRecordedArrivals) + " intervals");
+      error =
+          At(file, number, "", "more than " + std::to_string(kMaxRecordedArrivals) + " intervals");
       return false;
     }
     values.push_back(v);

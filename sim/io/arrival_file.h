@@ -37,8 +37,8 @@ inline constexpr int64_t kMaxRecordedArrivals = 20'000'000;
 
 // Where t = 0 of a recording is.
 struct RecordingStart {
-  bool first = false;              // the earliest time in the file
-  std::optional<double> epoch_s;   // this instant (Unix seconds)
+  bool first = false;             // the earliest time in the file
+  std::optional<double> epoch_s;  // this instant (Unix seconds)
 };
 
 // "first", an RFC 3339 instant or Unix epoch seconds; nullopt with `error` set when it is none.

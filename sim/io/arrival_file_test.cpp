@@ -22,14 +22,16 @@ TEST_CASE("RFC 3339 instants read as Unix seconds, offsets and fractions include
     REQUIRE(ParseRfc3339(c.text).has_value());
     CHECK(*ParseRfc3339(c.text) == doctest::Approx(c.seconds));
   }
-  for (const char* bad : {"2026-03-02T10:00:00", "2026-13-02T10:00:00Z", "12.5", "", "2026-03-02"}) {
+  for (const char* bad :
+       {"2026-03-02T10:00:00", "2026-13-02T10:00:00Z", "12.5", "", "2026-03-02"}) {
     CAPTURE(bad);
     CHECK_FALSE(ParseRfc3339(bad).has_value());
   }
 }
 
 TEST_CASE("arrival times are offsets from the start, sorted with equal times kept in file order") {
-  const auto rec = ParseArrivalsCsv("# recorded\ntime,work\n2.5,0.3\n0.5,0.1\n2.5,0.4\n\n", "a.csv", {});
+  const auto rec =
+      ParseArrivalsCsv("# recorded\ntime,work\n2.5,0.3\n0.5,0.1\n2.5,0.4\n\n", "a.csv", {});
   REQUIRE(rec.ok());
   CHECK(rec->at == std::vector<SimTime>{kSecond / 2, 5 * kSecond / 2, 5 * kSecond / 2});
   CHECK(rec->work_s == std::vector<double>{0.1, 0.3, 0.4});
@@ -41,10 +43,12 @@ TEST_CASE("the start moves t = 0: `first`, an instant, or Unix seconds") {
   const auto first = ParseArrivalsCsv(csv, "a.csv", *ParseRecordingStart("first", &why));
   REQUIRE(first.ok());
   CHECK(first->at == std::vector<SimTime>{0, 5 * kSecond / 2});
-  const auto at = ParseArrivalsCsv(csv, "a.csv", *ParseRecordingStart("2026-03-02T10:00:00Z", &why));
+  const auto at =
+      ParseArrivalsCsv(csv, "a.csv", *ParseRecordingStart("2026-03-02T10:00:00Z", &why));
   REQUIRE(at.ok());
   CHECK(at->at == std::vector<SimTime>{kSecond, 7 * kSecond / 2});
-  const auto epoch = ParseArrivalsCsv("time\n1772445601\n", "a.csv", *ParseRecordingStart("1772445600", &why));
+  const auto epoch =
+      ParseArrivalsCsv("time\n1772445601\n", "a.csv", *ParseRecordingStart("1772445600", &why));
   REQUIRE(epoch.ok());
   CHECK(epoch->at == std::vector<SimTime>{kSecond});
 }
@@ -55,16 +59,13 @@ TEST_CASE("times that cannot be offsets are refused with the hint, never guessed
     int line;
     const char* message;
   };
-  for (const Case c : {Case{"time\n0\n1772445600\n", 3, "looks like an instant"},
-                       Case{"time\n1772445600123\n", 2, "milliseconds"},
-                       Case{"time,size\n1,2\n", 1, "unknown column"},
-                       Case{"work\n1\n", 1, "no `time` column"},
-                       Case{"time,work\n1\n", 2, "cells"},
-                       Case{"time,work\n1,0\n", 2, "positive number"},
-                       Case{"time\nsoon\n", 2, "is not a time"},
-                       Case{"time\nnan\n", 2, "is not a time"},
-                       Case{"time\n-1\n", 2, "before the recording's start"},
-                       Case{"", 0, "empty"}}) {
+  for (const Case c :
+       {Case{"time\n0\n1772445600\n", 3, "looks like an instant"},
+        Case{"time\n1772445600123\n", 2, "milliseconds"},
+        Case{"time,size\n1,2\n", 1, "unknown column"}, Case{"work\n1\n", 1, "no `time` column"},
+        Case{"time,work\n1\n", 2, "cells"}, Case{"time,work\n1,0\n", 2, "positive number"},
+        Case{"time\nsoon\n", 2, "is not a time"}, Case{"time\nnan\n", 2, "is not a time"},
+        Case{"time\n-1\n", 2, "before the recording's start"}, Case{"", 0, "empty"}}) {
     CAPTURE(c.csv);
     const auto rec = ParseArrivalsCsv(c.csv, "a.csv", {});
     REQUIRE_FALSE(rec.ok());

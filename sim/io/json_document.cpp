@@ -10,7 +10,8 @@
 
 namespace knobsim {
 
-Expected<nlohmann::ordered_json> ParseJsonDocument(const std::string& text, const std::string& file) {
+Expected<nlohmann::ordered_json> ParseJsonDocument(const std::string& text,
+                                                   const std::string& file) {
   try {
     return nlohmann::ordered_json::parse(text);
   } catch (const nlohmann::json::parse_error& p) {
@@ -23,7 +24,8 @@ Expected<nlohmann::ordered_json> ParseJsonDocument(const std::string& text, cons
     std::string what = p.what();
     // "[json.exception.parse_error.101] parse error at line 3, column 5: syntax error ..." →
     // keep what follows the position, which the line already gives.
-    if (const size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    if (const size_t colon = what.find(": "); colon != std::string::npos)
+      what = what.substr(colon + 2);
     e.message = "invalid JSON at byte " + std::to_string(p.byte) + ": " + what;
     if (byte >= text.size()) e.hint = "the file ends early: is it complete?";
     return e;

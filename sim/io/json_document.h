@@ -14,6 +14,7 @@ namespace knobsim {
 Expected<nlohmann::ordered_json> ReadJsonDocument(const std::string& path);
 
 // The same for text already in memory; `file` names it in messages.
-Expected<nlohmann::ordered_json> ParseJsonDocument(const std::string& text, const std::string& file);
+Expected<nlohmann::ordered_json> ParseJsonDocument(const std::string& text,
+                                                   const std::string& file);
 
 }  // namespace knobsim

@@ -1,5 +1,5 @@
 // Which workload each pod of an export belongs to, following metadata.ownerReferences the way
-// Kubernetes' controllers do (semantics.md §5.3-5.4): Pod -> ReplicaSet -> Deployment,
+// Kubernetes' controllers do (docs/semantics.md §5.3-5.4): Pod -> ReplicaSet -> Deployment,
 // Pod -> StatefulSet, Pod -> Job -> CronJob, Pod -> DaemonSet or any other controller.
 //
 // The link followed is the owner reference with `controller: true`, as upstream's

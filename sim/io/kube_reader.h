@@ -1,7 +1,7 @@
 // Reads a Kubernetes cluster export the way kubectl prints it (`kubectl get -o yaml` or `-o json`
 // of nodes,pods,deploy,rs,sts,pdb,pvc,pv,sc,resourcequota): single objects, multi-document YAML,
-// `kind: List` envelopes and concatenated JSON documents (semantics.md §5.1-5.4, §1.1-1.3, §3.2).
-// Nodes and Pods become the scheduler's NodeSpec and PodSpec; Deployments, ReplicaSets,
+// `kind: List` envelopes and concatenated JSON documents (docs/semantics.md §5.1-5.4, §1.1-1.3,
+// §3.2). Nodes and Pods become the scheduler's NodeSpec and PodSpec; Deployments, ReplicaSets,
 // StatefulSets, Jobs, PodDisruptionBudgets, PersistentVolumeClaims, PersistentVolumes,
 // StorageClasses and ResourceQuotas their plain types of sim/kube_types.h.
 //
@@ -40,7 +40,7 @@
 //    missing requests to limits; the non-zero scoring sums with 100m / 200Mi per container.
 //  * ACK: per-container gpu-mem / gpu-core.percentage from limits of spec.containers, the pod
 //    label aliyun.com/gpu-count, nvidia.com/gpu, ack.gpushare.placement, and the allocation of
-//    bound pods from the v2, v3 or v1 annotations (semantics.md §1.3).
+//    bound pods from the v2, v3 or v1 annotations (docs/semantics.md §1.3).
 //  * Required node affinity `matchFields` (only metadata.name exists) become requirements on the
 //    key "metadata.name"; the NodeAffinity filter matches that key against the node's name.
 //  * A topology spread constraint without labelSelector matches no pod, as upstream's nil

@@ -358,7 +358,7 @@ void PodMemory(const Collected& c, const MetricNames& names, Metrics& out) {
                  fmt::format("{} summed over the pod's processes", names.process_mem), out);
     out.notes.push_back(fmt::format(
         "pod GPU memory from {} summed over each pod's processes, read as {} MiB per unit (the "
-        "metric's unit is unconfirmed, semantics.md §1.9)",
+        "metric's unit is unconfirmed, docs/semantics.md §1.9)",
         names.process_mem, names.process_mem_mib_per_unit));
     return;
   }

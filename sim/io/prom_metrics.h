@@ -1,6 +1,6 @@
 // What `knobsim import` learns from Prometheus answers (prom_reader.h): each pod's GPU memory,
 // each card's utilization over time and each pod's request rate, with a note on how each was
-// found for the scenario's comments (semantics.md §5.6, §1.9).
+// found for the scenario's comments (docs/semantics.md §5.6, §1.9).
 //
 // Series are matched by their metric name (`__name__`); a query that drops it (`rate(...)`,
 // `sum by (...)`) keeps it with `label_replace(<query>, "__name__", "<name>", "", "")`. Pods come
@@ -14,7 +14,7 @@
 // first file's value winning where both have one. Series of one pod in different files merge
 // through the per-pod combination below.
 //
-// Per-pod GPU memory, the first rule that applies (semantics.md §5.6):
+// Per-pod GPU memory, the first rule that applies (docs/semantics.md §5.6):
 //  1. `mem_metric_override` set: that metric as each pod's usage, summed over the pod's series
 //     on one card at each time (a recording rule gives one series per pod; a per-container
 //     metric adds up).
@@ -53,7 +53,7 @@
 
 namespace knobsim {
 
-// Defaults per semantics.md §5.6 and §1.9; each overridable on the command line.
+// Defaults per docs/semantics.md §5.6 and §1.9; each overridable on the command line.
 struct MetricNames {
   std::string process_mem = "DCGM_CUSTOM_PROCESS_MEM_USED";
   double process_mem_mib_per_unit = 1.0;        // [UNCONFIRMED] unit: MiB; 1.0 / 1048576 for bytes
@@ -138,8 +138,8 @@ Metrics InterpretMetrics(std::span<const PromResult> results, const MetricNames&
 // InterpretMetrics, then, unless `names.mem_metric_override` is set, FB_USED for the pods that
 // ACK's per-process metric does not cover (pools without it): InterpretMetrics takes the process
 // metric for every pod once it is present, but a pod without a series of it still has its
-// card's FB_USED, by the semantics.md §5.6 rule. Per pod: the process metric, else FB_USED. The
-// notes say which pods FB_USED spoke for. `knobsim import` and `knobsim check` read memory so.
+// card's FB_USED, by the docs/semantics.md §5.6 rule. Per pod: the process metric, else FB_USED.
+// The notes say which pods FB_USED spoke for. `knobsim import` and `knobsim check` read memory so.
 Metrics InterpretPodMemoryMetrics(std::span<const PromResult> results, const MetricNames& names,
                                   double window_start, double window_end);
 

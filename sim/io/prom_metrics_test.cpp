@@ -177,7 +177,7 @@ TEST_CASE("the process metric wins over FB_USED and is summed per pod at each ti
   CHECK(HasLine(m.notes,
                 "pod GPU memory from DCGM_CUSTOM_PROCESS_MEM_USED summed over each "
                 "pod's processes, read as 9.5367431640625e-07 MiB per unit (the metric's "
-                "unit is unconfirmed, semantics.md §1.9)"));
+                "unit is unconfirmed, docs/semantics.md §1.9)"));
 }
 
 TEST_CASE("pods the process metric does not cover read FB_USED (import's and check's rule)") {

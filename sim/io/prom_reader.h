@@ -1,7 +1,7 @@
 // Reads what Prometheus' HTTP API answers to a range or instant query, saved to a file
 // (`curl 'http://prom/api/v1/query_range?query=...&start=...&end=...&step=60' > fb_used.json`),
-// into plain series of (time, value) samples (semantics.md §5.5). What the samples mean for GPU
-// memory and utilization is prom_metrics.h's business; this file only reads.
+// into plain series of (time, value) samples (docs/semantics.md §5.5). What the samples mean for
+// GPU memory and utilization is prom_metrics.h's business; this file only reads.
 //
 // Accepted shapes, the last two for people who cut the answer down with jq (each is told apart
 // by its first token and its keys, so leniency guesses nothing):

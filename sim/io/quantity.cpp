@@ -475,8 +475,8 @@ std::string FormatResourceAmount(std::string_view resource, int64_t amount) {
     return amount % 1000 == 0 ? std::to_string(amount / 1000) : std::to_string(amount) + "m";
   }
   if (IsByteResource(name) && amount > 0) {
-    for (const auto& [shift, suffix] : {std::pair{50, "Pi"}, {40, "Ti"}, {30, "Gi"}, {20, "Mi"},
-                                        {10, "Ki"}}) {
+    for (const auto& [shift, suffix] :
+         {std::pair{50, "Pi"}, {40, "Ti"}, {30, "Gi"}, {20, "Mi"}, {10, "Ki"}}) {
       const int64_t size = int64_t{1} << shift;
       if (amount % size == 0) return std::to_string(amount / size) + suffix;
     }

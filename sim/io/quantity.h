@@ -64,7 +64,8 @@ Parsed<double> ParsePercentage(std::string_view text);
 // `gold.storageclass.storage.k8s.io/requests.storage` -> storage; other keys as they are.
 std::string_view QuotaResourceName(std::string_view key);
 
-// Whether the resource (or quota key) counts bytes: memory, ephemeral-storage, storage, hugepages-*.
+// Whether the resource (or quota key) counts bytes: memory, ephemeral-storage, storage,
+// hugepages-*.
 bool IsByteResource(std::string_view resource);
 
 // An amount of `resource` (a resource name or a quota key) in ResourceList units: millicores for

@@ -249,7 +249,7 @@ void AddCluster(const RunSetResult& r, Grid& g) {
       [](const ClusterResult& c) { return fmt::format("{}", c.fake_ready_pods); });
   row("runtime CUDA OOM errors",
       [](const ClusterResult& c) { return fmt::format("{}", c.request_oom_errors); });
-  // FGD's measure (fgd-policies.md §5) against the scenario's own pods: the share of idle GPU
+  // FGD's measure (docs/fgd-policies.md §5) against the scenario's own pods: the share of idle GPU
   // that the typical pods could not use.
   std::vector<std::string> frag;
   for (const VariantSummary& v : vs) {

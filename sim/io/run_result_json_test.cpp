@@ -107,8 +107,8 @@ void CheckSame(const RunResult& a, const RunResult& b) {
   for (size_t i = 0; i < a.fragmentation.nodes.size(); ++i) {
     CHECK(a.fragmentation.nodes[i].node == b.fragmentation.nodes[i].node);
     CHECK(Same(a.fragmentation.nodes[i].idle_milli, b.fragmentation.nodes[i].idle_milli));
-    CHECK(Same(a.fragmentation.nodes[i].fragmented_milli,
-               b.fragmentation.nodes[i].fragmented_milli));
+    CHECK(
+        Same(a.fragmentation.nodes[i].fragmented_milli, b.fragmentation.nodes[i].fragmented_milli));
   }
 }
 
@@ -132,7 +132,7 @@ RunResult AwkwardRun() {
   w.measured_s = 3300.000000000001;
   w.time_in_system_mean_ms = 123.456789012345678;
   for (int i = 0; i < 5000; ++i) w.histogram.Record(0.001 * std::exp(i * 0.003));
-  w.histogram.Record(0);  // below the smallest bucket
+  w.histogram.Record(0);     // below the smallest bucket
   w.histogram.Record(1e12);  // beyond the largest
   r.workloads.push_back(w);
   WorkloadResult idle;  // nothing recorded: no buckets at all
@@ -258,8 +258,8 @@ TEST_CASE("RunResult JSON: the result structs have the fields the serializer kno
 #if defined(__x86_64__) && defined(__GLIBCXX__)
   CHECK(sizeof(ErrorCounts) == 5 * 8);
   CHECK(sizeof(LatencySummary) == 5 * 8);
-  CHECK(sizeof(WorkloadResult) == 2 * 32 + 2 * 8 + 40 + 40 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 +
-                                      sizeof(LatencyHistogram));
+  CHECK(sizeof(WorkloadResult) ==
+        2 * 32 + 2 * 8 + 40 + 40 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + sizeof(LatencyHistogram));
   CHECK(sizeof(CardResult) == 32 + 8 + 32 + 4 * 8 + 8 + 8 + 8 + 8 + 24);
   CHECK(sizeof(PodResult) == 3 * 32 + 32 + 24 + 32 + 8 + 32 + 8 + 8);
   CHECK(sizeof(ClusterEvent) == 8 + 3 * 32);

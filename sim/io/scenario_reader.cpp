@@ -210,8 +210,9 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
   if (auto v = s.Get("count")) {
     p.count = Int(*v, 0);
     if (!p.nodes.empty() && p.count != static_cast<int>(p.nodes.size())) {
-      Fail(*v, "count " + std::to_string(p.count) + " disagrees with the " +
-                   std::to_string(p.nodes.size()) + " nodes listed",
+      Fail(*v,
+           "count " + std::to_string(p.count) + " disagrees with the " +
+               std::to_string(p.nodes.size()) + " nodes listed",
            "leave count out when nodes are listed");
     }
   }
@@ -253,7 +254,7 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
     if (auto r = spot.Get("replace_after")) p.spot.replace_after = Duration(*r);
   }
 
-  // Derived from the labels (semantics.md §1.2). knobsim's default for a GPU pool without
+  // Derived from the labels (docs/semantics.md §1.2). knobsim's default for a GPU pool without
   // ack.node.gpu.schedule is cgpu (ACK's is exclusive cards): scenarios are about sharing. The
   // label is then written, so node selectors see what the simulator assumes.
   const std::optional<Field> labels_field = s.Get("labels");
@@ -285,7 +286,7 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
   p.cgpu_active = module && !disabled;
   p.isolation = p.cgpu_active ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
   if (auto v = s.Get("memory_isolation")) {
-    // soft on an active module is the buggy-module case (DESIGN.md §1 item 1): memory is not
+    // soft on an active module is the buggy-module case (docs/design.md §1 item 1): memory is not
     // isolated but the cluster POLICY still shares compute. hard needs a module that is on.
     p.isolation =
         Enum<MemoryIsolation>(*v, "memory isolation",
@@ -502,7 +503,8 @@ Traffic Reader::ReadTraffic(const Field& f) const {
     const Field step = c.Require("step");
     t.counts.step = Duration(step);
     if (t.counts.step <= 0) Fail(step, "the step must be positive");
-    if (c.Has("values") == c.Has("file")) Fail(*v, "counts needs exactly one of `values` or `file`");
+    if (c.Has("values") == c.Has("file"))
+      Fail(*v, "counts needs exactly one of `values` or `file`");
     if (auto values = c.Get("values")) {
       for (const Field& item : Items(*values)) {
         t.counts.values.push_back(Integer(item, 0, 1'000'000'000));
@@ -603,7 +605,7 @@ Slo Reader::ReadSlo(const Field& f) const {
 }
 
 // ACK splits a multi-card pod's gpu-mem evenly over its cards and rejects a remainder, with
-// this message (semantics.md §1.2, aliyun.com/gpu-count).
+// this message (docs/semantics.md §1.2, aliyun.com/gpu-count).
 void Reader::CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const {
   if (gpu_count <= 1 || gpu_mem % gpu_count == 0) return;
   Fail(f,
@@ -615,12 +617,12 @@ void Reader::CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const 
 
 Workload Reader::ReadWorkload(const Field& f) const {
   Section s(*this, f,
-            {"name",          "namespace",   "replicas",        "labels",    "node_selector",
-             "node_affinity", "tolerations", "topology_spread", "priority",  "cpu",
-             "memory",        "gpu_mem",     "gpu_core",        "gpu_count", "whole_gpus",
-             "schd_weight",   "gpu_memory",  "startup",         "probe",     "on_load_oom",
-             "traffic",       "work",        "concurrency",     "batching",  "cpu_time",
-             "timeout",       "on_timeout",  "routing",         "slo",       "pods",
+            {"name",          "namespace",   "replicas",        "labels",      "node_selector",
+             "node_affinity", "tolerations", "topology_spread", "priority",    "cpu",
+             "memory",        "gpu_mem",     "gpu_core",        "gpu_count",   "whole_gpus",
+             "schd_weight",   "gpu_memory",  "startup",         "probe",       "on_load_oom",
+             "traffic",       "work",        "concurrency",     "batching",    "cpu_time",
+             "timeout",       "on_timeout",  "routing",         "slo",         "pods",
              "kind",          "images",      "image_size",      "annotations", "volumes"});
   Workload w;
   w.name = DnsName(s.Require("name"));
@@ -629,8 +631,9 @@ Workload Reader::ReadWorkload(const Field& f) const {
   if (auto v = s.Get("pods")) {
     const std::vector<Field> items = Items(*v);
     if (static_cast<int>(items.size()) > w.replicas) {
-      Fail(*v, std::to_string(items.size()) + " current pods listed for " +
-                   std::to_string(w.replicas) + " replicas",
+      Fail(*v,
+           std::to_string(items.size()) + " current pods listed for " + std::to_string(w.replicas) +
+               " replicas",
            "list at most `replicas` pods");
     }
     for (const Field& item : items) {
@@ -641,7 +644,8 @@ Workload Reader::ReadWorkload(const Field& f) const {
       pod.node = NonEmptyString(node);
       if (known_nodes_.count(pod.node) == 0) {
         Fail(node, "no node " + Quote(pod.node) + " in node_pools",
-             SuggestName(pod.node, std::vector<std::string>(known_nodes_.begin(), known_nodes_.end()),
+             SuggestName(pod.node,
+                         std::vector<std::string>(known_nodes_.begin(), known_nodes_.end()),
                          "nodes include"));
       }
       if (auto c = ps.Get("cards")) {
@@ -721,8 +725,8 @@ Workload Reader::ReadWorkload(const Field& f) const {
     if (auto x = st.Get("model_load")) w.model_load = Duration(*x);
   }
   if (auto v = s.Get("probe")) {
-    w.probe =
-        Enum<ReadinessKind>(*v, "probe", {{"tcp", ReadinessKind::kTcp}, {"model", ReadinessKind::kModel}});
+    w.probe = Enum<ReadinessKind>(*v, "probe",
+                                  {{"tcp", ReadinessKind::kTcp}, {"model", ReadinessKind::kModel}});
   }
   if (auto v = s.Get("on_load_oom")) {
     w.on_load_oom = Enum<LoadOomReaction>(
@@ -938,7 +942,7 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
   return v;
 }
 
-// ---- kube: cluster objects the checks read (semantics.md §5.4) -----------------------------
+// ---- kube: cluster objects the checks read (docs/semantics.md §5.4) -----------------------------
 
 // `1` or "25%", as intstr.IntOrString.
 IntOrPercent Reader::ReadIntOrPercent(const Field& f) const {
@@ -986,7 +990,8 @@ PodDisruptionBudgetSpec Reader::ReadPdb(const Field& f) const {
     }
     p.max_unavailable = ReadIntOrPercent(*v);
   }
-  // Absent selector: the budget matches no pod (policy/v1); `{}` matches every pod of the namespace.
+  // Absent selector: the budget matches no pod (policy/v1); `{}` matches every pod of the
+  // namespace.
   if (auto v = s.Get("selector")) p.selector = ReadLabelSelector(*v);
   if (auto v = s.Get("unhealthy_pod_eviction_policy")) {
     p.unhealthy_pod_eviction_policy = std::string(Enum<std::string_view>(
@@ -1007,9 +1012,9 @@ PodDisruptionBudgetSpec Reader::ReadPdb(const Field& f) const {
 }
 
 StatefulSetSpec Reader::ReadStatefulSet(const Field& f) const {
-  Section s(*this, f,
-            {"namespace", "name", "replicas", "selector", "labels", "volume_claim_templates",
-             "status"});
+  Section s(
+      *this, f,
+      {"namespace", "name", "replicas", "selector", "labels", "volume_claim_templates", "status"});
   StatefulSetSpec st;
   if (auto v = s.Get("namespace")) st.namespace_ = DnsName(*v);
   st.name = NonEmptyString(s.Require("name"));
@@ -1053,7 +1058,8 @@ PersistentVolumeSpec Reader::ReadPv(const Field& f) const {
   if (auto v = s.Get("storage_class")) pv.storage_class_name = String(*v);
   if (auto v = s.Get("reclaim_policy")) {
     pv.reclaim_policy = std::string(Enum<std::string_view>(
-        *v, "a reclaim policy", {{"Retain", "Retain"}, {"Delete", "Delete"}, {"Recycle", "Recycle"}}));
+        *v, "a reclaim policy",
+        {{"Retain", "Retain"}, {"Delete", "Delete"}, {"Recycle", "Recycle"}}));
   }
   if (auto v = s.Get("capacity")) {
     const Parsed<int64_t> bytes = ParseResourceAmount("storage", Scalar(*v, "a quantity"));
@@ -1081,8 +1087,7 @@ PersistentVolumeSpec Reader::ReadPv(const Field& f) const {
 }
 
 StorageClassSpec Reader::ReadStorageClass(const Field& f) const {
-  Section s(*this, f,
-            {"name", "provisioner", "reclaim_policy", "volume_binding_mode", "default"});
+  Section s(*this, f, {"name", "provisioner", "reclaim_policy", "volume_binding_mode", "default"});
   StorageClassSpec sc;
   sc.name = NonEmptyString(s.Require("name"));
   if (auto v = s.Get("provisioner")) sc.provisioner = String(*v);

@@ -5,7 +5,7 @@
 // and YAML syntax errors all come back as one InputError naming the file, the line and the
 // field path (`workloads[2].gpu_mem`), with a hint where a likely fix exists (`did you mean
 // `replicas`?`). Values the reader derives (a pool's schedule, placement, cGPU state and
-// isolation from its labels) follow semantics.md §1.2 and are documented in docs/scenario.md.
+// isolation from its labels) follow docs/semantics.md §1.2 and are documented in docs/scenario.md.
 #pragma once
 
 #include <string>

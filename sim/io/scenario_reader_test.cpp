@@ -429,11 +429,13 @@ TEST_CASE("named nodes and current pods: an imported cluster keeps names, zones 
         "s.yaml:9: node_pools[0].count: count 3 disagrees with the 2 nodes listed; leave count "
         "out when nodes are listed");
   const std::string w = "workloads:\n  - name: ocr\n    replicas: 1\n    gpu_mem: 4\n    pods:\n";
-  CHECK(error(pools + w + "      - {name: a, node: cn-hangzhou.10.0.2.8}\n")
-            .starts_with("s.yaml:14: workloads[0].pods[0].node: no node \"cn-hangzhou.10.0.2.8\" in "
-                         "node_pools"));
-  CHECK(error(pools + w + "      - {name: a, node: cn-hangzhou.10.0.1.7}\n"
-                          "      - {name: b, node: cn-hangzhou.10.0.1.7}\n") ==
+  CHECK(
+      error(pools + w + "      - {name: a, node: cn-hangzhou.10.0.2.8}\n")
+          .starts_with("s.yaml:14: workloads[0].pods[0].node: no node \"cn-hangzhou.10.0.2.8\" in "
+                       "node_pools"));
+  CHECK(error(pools + w +
+              "      - {name: a, node: cn-hangzhou.10.0.1.7}\n"
+              "      - {name: b, node: cn-hangzhou.10.0.1.7}\n") ==
         "s.yaml:13: workloads[0].pods: 2 current pods listed for 1 replicas; list at most "
         "`replicas` pods");
   CHECK(error(pools + w + "      - {name: a, node: cn-hangzhou.10.0.1.7, cards: [1, 0]}\n") ==
@@ -584,7 +586,8 @@ TEST_CASE("scheduling constraints follow Kubernetes validation") {
 
 TEST_CASE("traffic and work are checked for shape") {
   CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    traffic: {}\n") ==
-        "s.yaml:4: workloads[0].traffic: traffic needs one of `rate`, `piecewise`, `diurnal`, `replay` or `counts`");
+        "s.yaml:4: workloads[0].traffic: traffic needs one of `rate`, `piecewise`, `diurnal`, "
+        "`replay` or `counts`");
   CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    traffic:\n      piecewise: [{at: 1m, rate: "
                 "1/s}]\n") ==
         "s.yaml:5: workloads[0].traffic.piecewise[0].at: the first piece must start at 0s");
@@ -711,8 +714,8 @@ TEST_CASE("the kube: section names the field of a bad object") {
   CHECK(error("  pdbs:\n    - {name: a, min_available: \"150%\"}\n") ==
         "s.yaml:4: kube.pdbs[0].min_available: \"150%\" is not a count or a percentage; write a "
         "whole number such as 1, or a percentage such as \"51%\"");
-  CHECK(error("  pvs:\n    - {name: d, reclaim_policy: Keep}\n").find(
-            "kube.pvs[0].reclaim_policy: \"Keep\" is not") != std::string::npos);
+  CHECK(error("  pvs:\n    - {name: d, reclaim_policy: Keep}\n")
+            .find("kube.pvs[0].reclaim_policy: \"Keep\" is not") != std::string::npos);
   CHECK(error("  pvs:\n    - {name: d, claim: data}\n") ==
         "s.yaml:4: kube.pvs[0].claim: \"data\" does not name a claim; write namespace/name, e.g. "
         "db/data-pg-0");

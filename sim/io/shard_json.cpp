@@ -4,8 +4,8 @@
 
 #include <fstream>
 #include <limits>
-#include <sstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <utility>
 
@@ -101,12 +101,13 @@ const Json& At(const Json& j, const std::string& key, const std::string& path,
 std::string Str(const Json& j, const std::string& key, const std::string& path,
                 const std::string& file) {
   const Json& v = At(j, key, path, file);
-  if (!v.is_string()) throw Bad{Error(file, path.empty() ? key : path + "." + key, "is not a string")};
+  if (!v.is_string())
+    throw Bad{Error(file, path.empty() ? key : path + "." + key, "is not a string")};
   return v.get<std::string>();
 }
 
-int64_t Int(const Json& j, const std::string& key, const std::string& path,
-            const std::string& file, int64_t lo, int64_t hi) {
+int64_t Int(const Json& j, const std::string& key, const std::string& path, const std::string& file,
+            int64_t lo, int64_t hi) {
   const Json& v = At(j, key, path, file);
   const std::string where = path.empty() ? key : path + "." + key;
   if (!v.is_number_integer()) throw Bad{Error(file, where, "is not an integer")};
@@ -121,7 +122,8 @@ int64_t Int(const Json& j, const std::string& key, const std::string& path,
 const Json& Array(const Json& j, const std::string& key, const std::string& path,
                   const std::string& file) {
   const Json& v = At(j, key, path, file);
-  if (!v.is_array()) throw Bad{Error(file, path.empty() ? key : path + "." + key, "is not an array")};
+  if (!v.is_array())
+    throw Bad{Error(file, path.empty() ? key : path + "." + key, "is not an array")};
   return v;
 }
 
@@ -277,18 +279,19 @@ Expected<RunShardDocument> ParseRunShard(const Json& json, const std::string& fi
                         expected < total
                             ? fmt::format("is {}, expected {} (shard {} of a sweep of {} jobs)",
                                           job, expected, ShardText(doc.shard), total)
-                            : fmt::format("is {}, but shard {} of {} jobs has no more",
-                                          job, ShardText(doc.shard), total))};
+                            : fmt::format("is {}, but shard {} of {} jobs has no more", job,
+                                          ShardText(doc.shard), total))};
       }
       const std::string variant = Str(jobs[k], "variant", path, file);
       const int64_t replication = Int(jobs[k], "replication", path, file, 0, reps - 1);
       const std::string& want = doc.sweep.variants[static_cast<size_t>(job / reps)].name;
       if (variant != want || replication != job % reps) {
-        throw Bad{Error(file, path, fmt::format("job {} is {} replication {}, not {} replication {}",
-                                                job, want, job % reps, variant, replication))};
+        throw Bad{Error(file, path,
+                        fmt::format("job {} is {} replication {}, not {} replication {}", job, want,
+                                    job % reps, variant, replication))};
       }
-      Expected<RunResult> result = RunResultFromJson(At(jobs[k], "result", path, file), file,
-                                                     path + ".result");
+      Expected<RunResult> result =
+          RunResultFromJson(At(jobs[k], "result", path, file), file, path + ".result");
       if (!result.ok()) return result.error();
       doc.jobs.push_back({job, std::move(*result)});
       expected += doc.shard.count;
@@ -324,10 +327,10 @@ Expected<RunSetResult> MergeRunShards(const std::vector<RunShardDocument>& shard
       }
     }
     if (s.shard.count != n) {
-      return Error(files[k], "shard",
-                   fmt::format("shard {} is one of {}, but {} is shard {} of {}",
-                               ShardText(s.shard), s.shard.count, files[0], ShardText(first.shard),
-                               n));
+      return Error(
+          files[k], "shard",
+          fmt::format("shard {} is one of {}, but {} is shard {} of {}", ShardText(s.shard),
+                      s.shard.count, files[0], ShardText(first.shard), n));
     }
     int& slot = owner[static_cast<size_t>(s.shard.index)];
     if (slot >= 0) {
@@ -339,7 +342,8 @@ Expected<RunSetResult> MergeRunShards(const std::vector<RunShardDocument>& shard
   }
   std::string missing;
   for (int i = 0; i < n; ++i) {
-    if (owner[static_cast<size_t>(i)] < 0) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+    if (owner[static_cast<size_t>(i)] < 0)
+      missing += (missing.empty() ? "" : ", ") + std::to_string(i);
   }
   if (!missing.empty()) {
     return Error(files[0], "shard",

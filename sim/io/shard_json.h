@@ -83,7 +83,8 @@ std::string RunShardJsonText(const RunShardDocument& doc);
 
 // Reads a parsed document of schema kRunShardSchema. Checks its own consistency (the jobs are
 // exactly the shard's); `file` names it in errors.
-Expected<RunShardDocument> ParseRunShard(const nlohmann::ordered_json& json, const std::string& file);
+Expected<RunShardDocument> ParseRunShard(const nlohmann::ordered_json& json,
+                                         const std::string& file);
 
 // The run set the shards are the pieces of. `files[k]` names `shards[k]` in errors: shards of
 // different sweeps (what differs, in which file), of different N, an index twice or missing.

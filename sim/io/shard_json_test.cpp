@@ -116,8 +116,8 @@ TEST_CASE("run shards: merged shards give the unsharded results document byte fo
 }
 
 TEST_CASE("run shards: the identity holds the SLOs and variants that summaries need") {
-  const RunSweepIdentity id = MakeRunSweepIdentity(TwoWorkloads(), "x", {"base", "more", "more"},
-                                                   "0.1.0");
+  const RunSweepIdentity id =
+      MakeRunSweepIdentity(TwoWorkloads(), "x", {"base", "more", "more"}, "0.1.0");
   REQUIRE(id.variants.size() == 2);  // base once, repeats skipped, as RunSet does
   CHECK(id.variants[0].name == "base");
   CHECK(id.variants[1].name == "more");
@@ -131,7 +131,8 @@ TEST_CASE("run shards: the identity holds the SLOs and variants that summaries n
 
 TEST_CASE("run shards: sets that are not one whole sweep are refused") {
   const Scenario s = TwoWorkloads();
-  const RunShardDocument a = MakeShard(s, {0, 3}), b = MakeShard(s, {1, 3}), c = MakeShard(s, {2, 3});
+  const RunShardDocument a = MakeShard(s, {0, 3}), b = MakeShard(s, {1, 3}),
+                         c = MakeShard(s, {2, 3});
   const std::vector<std::string> files = {"a.json", "b.json", "c.json"};
   SUBCASE("missing") {
     const Expected<RunSetResult> r = MergeRunShards({a, c}, {"a.json", "c.json"});

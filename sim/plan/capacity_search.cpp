@@ -20,8 +20,8 @@ CapacitySearchResult FindSmallestSize(const CapacitySearchSettings& settings,
   const int max_nodes = settings.max_nodes;
   const int start = std::clamp(settings.lower_bound, 1, max_nodes);
 
-  int lo = 0;     // the largest size known to miss (0: none, size 0 never meets)
-  int hi = 0;     // the smallest size known to meet (0: none yet)
+  int lo = 0;  // the largest size known to miss (0: none, size 0 never meets)
+  int hi = 0;  // the smallest size known to meet (0: none yet)
   if (eval(start)) {
     // Shrink: the estimate was generous. Stop at the first miss, or when 1 meets.
     hi = start;

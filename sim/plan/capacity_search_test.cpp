@@ -93,7 +93,7 @@ TEST_CASE("capacity search answers the limit itself when only the limit meets") 
 
 TEST_CASE("the offered-load estimate is the cards the load needs at the target utilization") {
   CHECK(OfferedLoadNodes(3.0, 1, 1.0) == 3);
-  CHECK(OfferedLoadNodes(3.0, 2, 0.75) == 2);   // 3 / 1.5
+  CHECK(OfferedLoadNodes(3.0, 2, 0.75) == 2);  // 3 / 1.5
   CHECK(OfferedLoadNodes(3.1, 2, 0.75) == 3);
   CHECK(OfferedLoadNodes(0.0, 4, 0.7) == 1);
 }

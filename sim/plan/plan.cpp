@@ -17,13 +17,16 @@
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/scheduler/node_matching.h"
+#include "sim/traffic.h"
 
 namespace knobsim {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-bool UsesGpu(const Workload& w) { return w.gpu_mem > 0 || w.whole_gpus > 0; }
+bool UsesGpu(const Workload& w) {
+  return w.gpu_mem > 0 || w.whole_gpus > 0;
+}
 
 bool IsFixed(const Workload& w) {
   auto it = w.labels.find(kPlanReplicasLabel);
@@ -35,7 +38,9 @@ int SlotsPerReplica(const Workload& w) {
   return w.whole_gpus > 0 ? w.whole_gpus : std::max(1, w.gpu_count);
 }
 
-std::string Id(const Workload& w) { return w.namespace_ + "/" + w.name; }
+std::string Id(const Workload& w) {
+  return w.namespace_ + "/" + w.name;
+}
 
 // Shortest round-trip spelling of a number ("1", "1.5"), as the JSON writer spells it.
 std::string Number(double x) {
@@ -297,13 +302,16 @@ Scenario Planner::GroupScenario(const Group& g, const Cell& cell, int density, i
   return out;
 }
 
-double UpperBoundOf(const std::vector<double>& v, double c) { return UpperBound(v, c); }
+double UpperBoundOf(const std::vector<double>& v, double c) {
+  return UpperBound(v, c);
+}
 
 const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, int nodes) {
   const Group& g = groups_[group];
   const int d = g.whole ? 1 : density;
-  const Key key{group, cell.traffic, cell.gpu->name, cell.policy, cell.placement,
-                cell.pricing == "spot", d, nodes};
+  const Key key{group,       cell.traffic,   cell.gpu->name,
+                cell.policy, cell.placement, cell.pricing == "spot",
+                d,           nodes};
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   Evaluation& e = cache_[key];
 
@@ -400,8 +408,8 @@ Planner::GroupAnswer Planner::Search(int group, const Cell& cell, int density,
       std::max(OfferedLoadNodes(load, cards_per_node, o_.target_utilization),
                (min_slots + cards_per_node * d - 1) / std::max(1, cards_per_node * d));
   const std::string& first_pool = s_.node_pools[g.pools.front()].name;
-  const CapacitySearchResult r = FindSmallestSize(
-      settings, [&](int n) { return Evaluate(group, cell, density, n).met; });
+  const CapacitySearchResult r =
+      FindSmallestSize(settings, [&](int n) { return Evaluate(group, cell, density, n).met; });
   // A whole-card group is searched once whatever the density: log it once.
   if (logged_.insert({group, d, cell.ordinal}).second) {
     for (const SearchStep& step : r.steps) log->push_back({first_pool, d, step.nodes, step.met});
@@ -539,8 +547,8 @@ int NeededUnitsPerCard(const Workload& w, const GpuType& gpu) {
   const int64_t weights = (w.memory.weights_mib + m - 1) / m;
   const int64_t activation = (w.memory.activation_mib + m - 1) / m;
   const int64_t context = w.memory.context_mib.value_or(gpu.context_mib);
-  const int64_t in_flight = static_cast<int64_t>(std::max(1, w.concurrency)) *
-                            std::max(1, w.batching.max_batch);
+  const int64_t in_flight =
+      static_cast<int64_t>(std::max(1, w.concurrency)) * std::max(1, w.batching.max_batch);
   const int64_t need = weights + context + in_flight * activation;
   const int units = CardMemoryUnits(gpu.memory_mib);
   int u = 1;
@@ -605,56 +613,6 @@ std::optional<std::vector<int>> ReplicaSplit(const std::vector<const Workload*>&
   return replicas;
 }
 
-double MeanRate(const Traffic& t, SimTime duration) {
-  const double d = static_cast<double>(duration);
-  if (!(d > 0)) return 0;
-  double mean = 0;
-  switch (t.kind) {
-    case ArrivalKind::kNone:
-      return 0;
-    case ArrivalKind::kPoisson:
-      mean = t.rate;
-      break;
-    case ArrivalKind::kPiecewise: {
-      double area = 0;
-      for (size_t i = 0; i < t.pieces.size(); ++i) {
-        const double from = static_cast<double>(t.pieces[i].at);
-        const double to = i + 1 < t.pieces.size() ? static_cast<double>(t.pieces[i + 1].at) : d;
-        const double a = std::min(from, d), b = std::min(to, d);
-        if (b > a) area += t.pieces[i].rate * (b - a);
-      }
-      mean = area / d;
-      break;
-    }
-    case ArrivalKind::kReplay: {
-      const std::vector<SimTime>& at = t.replay->at;
-      const auto within = std::lower_bound(at.begin(), at.end(), duration) - at.begin();
-      mean = static_cast<double>(within) / (d / 1e9);
-      break;
-    }
-    case ArrivalKind::kCounts: {
-      double arrivals = 0;
-      for (size_t i = 0; i < t.counts.values.size(); ++i) {
-        const double from = static_cast<double>(i) * static_cast<double>(t.counts.step);
-        const double part = std::clamp((d - from) / static_cast<double>(t.counts.step), 0.0, 1.0);
-        arrivals += part * static_cast<double>(t.counts.values[i]);
-      }
-      mean = arrivals / (d / 1e9);
-      break;
-    }
-    case ArrivalKind::kDiurnal: {
-      // mean · (1 + A cos(2π (s - peak) / P)) integrated over [0, d].
-      const double p = static_cast<double>(t.diurnal_period);
-      const double peak = static_cast<double>(t.diurnal_peak_at);
-      const double k = 2 * std::numbers::pi / p;
-      const double wave = (std::sin(k * (d - peak)) - std::sin(k * (0 - peak))) / k;
-      mean = t.diurnal_mean * (1 + t.diurnal_amplitude * wave / d);
-      break;
-    }
-  }
-  return mean * t.scale;
-}
-
 double UpperBound(const std::vector<double>& values, double confidence) {
   if (values.empty()) return kInf;
   for (double v : values) {
@@ -714,7 +672,8 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
     for (const Group& g : groups) {
       for (int p : g.pools) {
         const NodePool& pool = s.node_pools[p];
-        const std::string name = pool.placement.empty() ? s.cluster.default_placement : pool.placement;
+        const std::string name =
+            pool.placement.empty() ? s.cluster.default_placement : pool.placement;
         if (std::find(o->placements.begin(), o->placements.end(), name) == o->placements.end()) {
           o->placements.push_back(name);
         }
@@ -733,7 +692,8 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
   }
   if (o->pricing.empty()) o->pricing = {"on_demand"};
   for (const std::string& k : o->pricing) {
-    if (std::find(std::begin(kPricingKinds), std::end(kPricingKinds), k) == std::end(kPricingKinds)) {
+    if (std::find(std::begin(kPricingKinds), std::end(kPricingKinds), k) ==
+        std::end(kPricingKinds)) {
       return Status::Failure("--pricing: \"" + k + "\" is not one of on_demand, spot, reserved");
     }
     if (k != "on_demand" && o->prices == nullptr) {

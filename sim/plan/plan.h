@@ -51,18 +51,18 @@ struct PlanOptions {
   std::vector<std::string> placements;        // empty = the scenario's (first GPU pool's)
   int density = 0;                            // pods per card; 0 = auto
   std::vector<std::string> pricing = {"on_demand"};
-  const PriceBook* prices = nullptr;          // nullptr: no costs (cheapest = fewest cards)
-  double confidence = 0.95;                   // one-sided, for the SLO bounds
+  const PriceBook* prices = nullptr;  // nullptr: no costs (cheapest = fewest cards)
+  double confidence = 0.95;           // one-sided, for the SLO bounds
   // R = 5 by default: the fewest replications whose t quantile (2.13 at 95 %, 4 degrees of
   // freedom) no longer dominates the bound; fewer make the bound wide, more cost time linearly.
   int replications = 5;
   uint64_t seed = 1;
   int threads = 0;
-  int max_nodes = 256;             // per pool; beyond it a cell is infeasible
-  int max_density = 8;             // `auto` tries 1..min(this, what memory allows)
-  double target_utilization = 0.7; // where the search starts (OfferedLoadNodes)
-  double growth = 2.0;             // the search's geometric factor
-  Shard shard;                     // only the cells this shard owns are planned
+  int max_nodes = 256;              // per pool; beyond it a cell is infeasible
+  int max_density = 8;              // `auto` tries 1..min(this, what memory allows)
+  double target_utilization = 0.7;  // where the search starts (OfferedLoadNodes)
+  double growth = 2.0;              // the search's geometric factor
+  Shard shard;                      // only the cells this shard owns are planned
 };
 
 // A workload at the chosen size of a cell, over the replications.
@@ -70,13 +70,13 @@ struct PlanWorkload {
   std::string name, namespace_;
   int replicas = 0;
   Slo slo;
-  int latency_replications = 0;  // replications with at least one success
+  int latency_replications = 0;           // replications with at least one success
   MeanCi p50_ms, p99_ms, slo_latency_ms;  // slo_latency_ms: the SLO percentile's latency
   double slo_latency_bound_ms = 0;        // its one-sided upper bound (infinite without successes)
   MeanCi error_ratio;
   double error_ratio_bound = 0;
   int slo_met_replications = 0;
-  bool slo_met = false;  // both bounds within the objective
+  bool slo_met = false;     // both bounds within the objective
   double margin_ratio = 0;  // max(latency bound / SLO latency, error bound / budget)
 };
 
@@ -126,7 +126,7 @@ struct PlanResult {
   std::string scenario;
   PlanOptions options;  // as resolved (defaults filled in)
   SimTime duration = 0, warmup = 0;
-  int cells = 0;        // grid size (all shards)
+  int cells = 0;                            // grid size (all shards)
   std::vector<PlanOption> options_planned;  // the owned cells, in grid order
 };
 
@@ -154,8 +154,6 @@ int NeededUnitsPerCard(const Workload& w, const GpuType& gpu);
 std::optional<std::vector<int>> ReplicaSplit(const std::vector<const Workload*>& workloads,
                                              int slots, SimTime duration);
 
-// The mean arrival rate (per second, scale applied) over [0, duration].
-double MeanRate(const Traffic& traffic, SimTime duration);
 
 // The one-sided upper confidence bound of the mean of `values`: mean + t(c, R-1) · s / √R
 // (the mean itself with one value; +infinity with none).

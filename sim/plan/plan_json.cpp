@@ -18,7 +18,9 @@ using Json = nlohmann::ordered_json;
 using json_numbers::Num;
 using json_numbers::Seconds;
 
-Json OrNull(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+Json OrNull(const std::string& s) {
+  return s.empty() ? Json(nullptr) : Json(s);
+}
 
 Json WorkloadJson(const PlanWorkload& w) {
   const bool any = w.latency_replications > 0;
@@ -128,7 +130,9 @@ int Cards(const Json& option) {
   return n;
 }
 
-double Double(const Json& x, double otherwise) { return x.is_number() ? x.get<double>() : otherwise; }
+double Double(const Json& x, double otherwise) {
+  return x.is_number() ? x.get<double>() : otherwise;
+}
 
 // How options compare for "cheapest": cost (cards without prices), worst ratio, grid order.
 std::tuple<double, double, int> Rank(const Json& o) {
@@ -142,11 +146,13 @@ std::string BindingText(const Json& option) {
   const Json& id = option.at("binding_workload");
   if (!id.is_string()) return "";
   for (const Json& w : option.at("workloads")) {
-    if (w.at("namespace").get<std::string>() + "/" + w.at("name").get<std::string>() != id) continue;
-    const double lat_ratio = w.at("slo_latency_ms").is_number() && w.at("latency_ms").at("slo_bound").is_number()
-                                 ? w.at("latency_ms").at("slo_bound").get<double>() /
-                                       w.at("slo_latency_ms").get<double>()
-                                 : -1;
+    if (w.at("namespace").get<std::string>() + "/" + w.at("name").get<std::string>() != id)
+      continue;
+    const double lat_ratio =
+        w.at("slo_latency_ms").is_number() && w.at("latency_ms").at("slo_bound").is_number()
+            ? w.at("latency_ms").at("slo_bound").get<double>() /
+                  w.at("slo_latency_ms").get<double>()
+            : -1;
     const double budget = Double(w.at("error_budget"), 0);
     const double err_ratio = budget > 0 ? Double(w.at("error_ratio_bound"), 0) / budget : -1;
     std::string text = id.get<std::string>() + " binds (";
@@ -169,8 +175,9 @@ std::string Recommendation(double traffic, const Json& o) {
   for (size_t i = 0; i < pools.size(); ++i) {
     const Json& p = pools[i];
     const int nodes = p.at("nodes").get<int>();
-    const std::string what = p.at("instance_type").is_string() ? p.at("instance_type").get<std::string>()
-                                                               : p.at("name").get<std::string>();
+    const std::string what = p.at("instance_type").is_string()
+                                 ? p.at("instance_type").get<std::string>()
+                                 : p.at("name").get<std::string>();
     if (i > 0) text += " + ";
     text += std::to_string(nodes) + (nodes == 1 ? " node of " : " nodes of ") + what + " (" +
             o.at("gpu_type").get<std::string>() + ")";
@@ -272,7 +279,8 @@ void AddPlanSummary(Json* doc) {
     if (feasible.empty()) {
       rec["option"] = nullptr;
       rec["monthly_cost"] = nullptr;
-      std::string text = "At " + NumberText(level) + "x traffic: no option of the grid meets every SLO";
+      std::string text =
+          "At " + NumberText(level) + "x traffic: no option of the grid meets every SLO";
       if (first_infeasible != nullptr) {
         text += " (" + first_infeasible->at("id").get<std::string>() + ": " +
                 first_infeasible->at("reason").get<std::string>() + ")";
@@ -306,7 +314,9 @@ void AddPlanSummary(Json* doc) {
   d["frontier"] = std::move(frontier);
 }
 
-std::string PlanJsonText(const Json& doc) { return doc.dump(2) + "\n"; }
+std::string PlanJsonText(const Json& doc) {
+  return doc.dump(2) + "\n";
+}
 
 std::optional<Json> MergePlanShards(const std::vector<Json>& shards, std::string* error) {
   auto fail = [error](const std::string& why) -> std::optional<Json> {
@@ -350,7 +360,8 @@ std::optional<Json> MergePlanShards(const std::vector<Json>& shards, std::string
     }
   }
   if (static_cast<int>(shards.size()) != count) {
-    return fail("expected " + std::to_string(count) + " shards, got " + std::to_string(shards.size()));
+    return fail("expected " + std::to_string(count) + " shards, got " +
+                std::to_string(shards.size()));
   }
   const Json& first = *by_index.at(0);
   const Json common = Common(first);
@@ -365,8 +376,8 @@ std::optional<Json> MergePlanShards(const std::vector<Json>& shards, std::string
   size_t cells = 1;
   try {
     const Json& g = first.at("grid");
-    cells = first.at("traffic_levels").size() * g.at("gpu_types").size() *
-            g.at("policies").size() * g.at("placements").size() * g.at("pricing").size();
+    cells = first.at("traffic_levels").size() * g.at("gpu_types").size() * g.at("policies").size() *
+            g.at("placements").size() * g.at("pricing").size();
   } catch (const Json::exception&) {
     return fail("shard 0 has no complete \"grid\" and \"traffic_levels\"");
   }

@@ -26,7 +26,9 @@ PlanResult HandPlan() {
     int nodes;
     double ratio;
   };
-  const Row rows[] = {{1, "A10", true, 3, 0.9}, {1, "L20", true, 3, 0.5}, {2, "A10", true, 6, 0.95},
+  const Row rows[] = {{1, "A10", true, 3, 0.9},
+                      {1, "L20", true, 3, 0.5},
+                      {2, "A10", true, 6, 0.95},
                       {2, "L20", false, 0, 0}};
   int cell = 0;
   for (const Row& row : rows) {
@@ -37,7 +39,8 @@ PlanResult HandPlan() {
     o.policy = 5;
     o.placement = "binpack";
     o.pricing = "on_demand";
-    o.id = std::string("x") + (row.traffic == 1 ? "1" : "2") + "/" + row.gpu + "/p5/binpack/on_demand";
+    o.id =
+        std::string("x") + (row.traffic == 1 ? "1" : "2") + "/" + row.gpu + "/p5/binpack/on_demand";
     o.feasible = row.feasible;
     if (row.feasible) {
       o.density = 2;
@@ -112,7 +115,9 @@ TEST_CASE("a traffic level with nothing feasible says why") {
   CHECK(doc["frontier"][1]["options"].empty());
 }
 
-TEST_CASE("costs decide the recommendation when there are prices, and the frontier trades cost for ratio") {
+TEST_CASE(
+    "costs decide the recommendation when there are prices, and the frontier trades cost for "
+    "ratio") {
   PlanResult r = HandPlan();
   PriceBook book;
   book.file = "p.yaml";
@@ -142,7 +147,8 @@ std::vector<Json> Shards(int n) {
   for (int i = 0; i < n; ++i) {
     PlanResult r = HandPlan();
     r.options.shard = {i, n};
-    std::erase_if(r.options_planned, [&](const PlanOption& o) { return !r.options.shard.Owns(o.cell); });
+    std::erase_if(r.options_planned,
+                  [&](const PlanOption& o) { return !r.options.shard.Owns(o.cell); });
     out.push_back(PlanToJson(r, "knobsim plan hand.yaml", "0.1.0"));
   }
   return out;

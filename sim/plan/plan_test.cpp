@@ -72,7 +72,8 @@ PlanResult Plan(const Scenario& s, PlanOptions o) {
   return RunPlan(s, o);
 }
 
-TEST_CASE("a pod's quota is the units whose visible memory holds weights, activations and context") {
+TEST_CASE(
+    "a pod's quota is the units whose visible memory holds weights, activations and context") {
   const GpuType a10 = *GpuCatalog::BuiltIn().Find("A10");  // 23028 MiB, 22 units: 1046.7 MiB each
   Workload w = Shared("w", 1, 0.01, 0);
   w.memory.weights_mib = 3072;
@@ -112,27 +113,10 @@ TEST_CASE("replicas split the slots by offered load, largest remainder, at least
   }
 }
 
-TEST_CASE("the mean rate of a diurnal curve over whole periods is its mean") {
-  Traffic t;
-  t.kind = ArrivalKind::kDiurnal;
-  t.diurnal_mean = 10;
-  t.diurnal_amplitude = 0.5;
-  t.diurnal_period = 3600 * kNanosPerSecond;
-  t.diurnal_peak_at = 0;
-  CHECK(MeanRate(t, 7200 * kNanosPerSecond) == doctest::Approx(10));
-  // Half a period from the peak: mean · (1 + A · sin(π) ... ) = the mean again; a quarter: above.
-  CHECK(MeanRate(t, 900 * kNanosPerSecond) == doctest::Approx(10 * (1 + 0.5 * 2 / M_PI)));
-  t.scale = 2;
-  CHECK(MeanRate(t, 7200 * kNanosPerSecond) == doctest::Approx(20));
-  Traffic p;
-  p.kind = ArrivalKind::kPiecewise;
-  p.pieces = {{0, 10}, {50 * kNanosPerSecond, 30}};
-  CHECK(MeanRate(p, 100 * kNanosPerSecond) == doctest::Approx(20));
-}
-
 TEST_CASE("the SLO bound is one-sided Student t at the plan's confidence") {
   // mean 2, s 1, t(0.95, 2) = 2.919986: 2 + 2.919986 / sqrt(3).
-  CHECK(UpperBound({1, 2, 3}, 0.95) == doctest::Approx(2 + 2.919986 / std::sqrt(3.0)).epsilon(1e-6));
+  CHECK(UpperBound({1, 2, 3}, 0.95) ==
+        doctest::Approx(2 + 2.919986 / std::sqrt(3.0)).epsilon(1e-6));
   CHECK(UpperBound({5}, 0.95) == 5);
   CHECK(std::isinf(UpperBound({1, INFINITY}, 0.95)));
 }
@@ -295,10 +279,12 @@ TEST_CASE("costs come from the price book; spot makes the nodes spot nodes") {
   CHECK(od.pools[0].instance_type == "ecs.gn7i-c8g1.2xlarge");
   CHECK(*od.monthly_cost == doctest::Approx(700.0 * od.pools[0].nodes));
   CHECK(od.currency == "USD");
-  CHECK(*r.options_planned[2].monthly_cost == doctest::Approx(455.0 * r.options_planned[2].pools[0].nodes));
+  CHECK(*r.options_planned[2].monthly_cost ==
+        doctest::Approx(455.0 * r.options_planned[2].pools[0].nodes));
   CHECK(r.options_planned[1].id == "x1/A10/p5/binpack/spot");
   REQUIRE(r.options_planned[1].feasible);
-  CHECK(*r.options_planned[1].monthly_cost == doctest::Approx(210.0 * r.options_planned[1].pools[0].nodes));
+  CHECK(*r.options_planned[1].monthly_cost ==
+        doctest::Approx(210.0 * r.options_planned[1].pools[0].nodes));
   CHECK_FALSE(r.options_planned[3].feasible);  // no L20 instance in the book
   CHECK(r.options_planned[3].reason == "no instance with 1 x L20 in prices.yaml");
 }

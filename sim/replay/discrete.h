@@ -1,5 +1,5 @@
 // From a run's event rows to the 131 columns of the reference's result files
-// (fgd-policies.md §2.6, `experiments/analysis/merge_*_discrete.py`), with the reference's
+// (docs/fgd-policies.md §2.6, `experiments/analysis/merge_*_discrete.py`), with the reference's
 // Python and pandas arithmetic: half-to-even rounding of binary doubles, means over values
 // already rounded to 2 decimals, numpy's pairwise summation.
 #pragma once

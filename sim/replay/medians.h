@@ -1,6 +1,6 @@
-// The headline statistic of the FGD experiments (fgd-policies.md §8, validation.md rung 3): per
-// trace and policy, the median over seeds of the allocated GPU % at x = 100 and x = 130, beside
-// the same statistic of the paper's own files. Medians are compared unrounded: a median of
+// The headline statistic of the FGD experiments (docs/fgd-policies.md §8, docs/validation.md rung
+// 3): per trace and policy, the median over seeds of the allocated GPU % at x = 100 and x = 130,
+// beside the same statistic of the paper's own files. Medians are compared unrounded: a median of
 // 2-decimal values may end in 5 at the third decimal, and the paper's printed tables rounded
 // those binary doubles either way.
 #pragma once

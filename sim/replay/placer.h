@@ -1,5 +1,5 @@
-// Placer: a trace cluster under one policy, placing pods one at a time (fgd-policies.md §3) and,
-// for the timed replay, releasing them again. Both replays run on it: the paper's protocol
+// Placer: a trace cluster under one policy, placing pods one at a time (docs/fgd-policies.md §3)
+// and, for the timed replay, releasing them again. Both replays run on it: the paper's protocol
 // (replay.cpp: nothing departs) and the timed one (timed.cpp: pods leave at their deletion time).
 //
 // It is the reference's scheduler with its work cached, not a second algorithm: a node's score
@@ -82,8 +82,8 @@ class Placer {
   fgd::PolicyKind kind_;
   fgd::GoRand& rng_;
   std::unique_ptr<fgd::Policy> policy_;
-  std::vector<int> node_index_;   // position (rank) -> Workload::nodes index
-  std::vector<int> pos_of_;       // Workload::nodes index -> position
+  std::vector<int> node_index_;        // position (rank) -> Workload::nodes index
+  std::vector<int> pos_of_;            // Workload::nodes index -> position
   std::vector<fgd::NodeState> nodes_;  // by position
   std::vector<uint32_t> version_;
   std::vector<CacheEntry> cache_;  // [position][pod type]

@@ -1,4 +1,4 @@
-// The FGD paper's experiment protocol up to the first scheduling event (fgd-policies.md §2.2,
+// The FGD paper's experiment protocol up to the first scheduling event (docs/fgd-policies.md §2.2,
 // §2.3): seed Go's generator, shuffle the pods, tune the list to `tune` × the cluster's GPU
 // capacity, and give every node its tie-break rank. Each step draws from the one generator in
 // the reference's exact order, discarded draws included, so that the arrival order and the ranks

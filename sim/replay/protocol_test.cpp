@@ -30,7 +30,7 @@ const std::string& NodeOfRank(const Workload& w, const RunOrder& o, int rank) {
   return w.nodes[it - o.rank.begin()].name;
 }
 
-TEST_CASE("seed 42: the reference's shuffle, tuning and node ranks (fgd-policies.md §2.2)") {
+TEST_CASE("seed 42: the reference's shuffle, tuning and node ranks (docs/fgd-policies.md §2.2)") {
   REQUIRE_MESSAGE(testing::TraceAvailable(), "shared trace not found at " << testing::TraceDir());
   const Workload w = Trace("default");
   GoRand rng(0);

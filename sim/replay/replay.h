@@ -1,5 +1,5 @@
-// One replay run (fgd-policies.md §2.4, §2.5): the pods of a RunOrder arrive one by one, each is
-// placed by the policy or dropped for good, nothing departs, and every event leaves one row of
+// One replay run (docs/fgd-policies.md §2.4, §2.5): the pods of a RunOrder arrive one by one, each
+// is placed by the policy or dropped for good, nothing departs, and every event leaves one row of
 // metrics.
 //
 // The placements are sim/replay/placer.h's: the reference's scheduler with its work cached

@@ -220,7 +220,8 @@ Expected<ReplayShardManifest> ReadReplayShardManifest(const std::string& dir) {
       m.files.push_back(f.get<std::string>());
     }
     if (m.files != ReplayShardFiles(m.sweep, m.shard)) {
-      Fail(file, "files", "are not the files shard " + ShardText(m.shard) + " of this replay writes");
+      Fail(file, "files",
+           "are not the files shard " + ShardText(m.shard) + " of this replay writes");
     }
     return m;
   } catch (const Bad& bad) {

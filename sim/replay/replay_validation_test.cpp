@@ -1,5 +1,6 @@
-// End to end against the FGD paper's own result files (validation.md rung 3): the deterministic
-// policies must reproduce every cell of all three files, and 01-Random its 10-seed medians.
+// End to end against the FGD paper's own result files (docs/validation.md rung 3): the
+// deterministic policies must reproduce every cell of all three files, and 01-Random its 10-seed
+// medians.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -37,7 +38,7 @@ constexpr PolicyKind kDeterministic[] = {PolicyKind::kDotProd, PolicyKind::kClus
                                          PolicyKind::kPacking, PolicyKind::kBestFit,
                                          PolicyKind::kFgd};
 
-// Every cell of every row of `ours` within ±0.01 of the reference's (fgd-policies.md §2.7: a
+// Every cell of every row of `ours` within ±0.01 of the reference's (docs/fgd-policies.md §2.7: a
 // mean landing on .xx5 may round either way with a different summation order).
 void CheckCellForCell(const SweepResults& ours) {
   for (ResultFile f : kResultFiles) {

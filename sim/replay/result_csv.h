@@ -1,4 +1,4 @@
-// The reference's three result files (fgd-policies.md §2.6): one row per run, keyed by
+// The reference's three result files (docs/fgd-policies.md §2.6): one row per run, keyed by
 // `workload,sc_policy,tune,seed`, then (allocation file only) `total_gpus`, then the columns
 // 0 … 130. Written the way pandas' to_csv wrote the paper's files (Python float repr, empty
 // cells for missing values), and read back for comparison.

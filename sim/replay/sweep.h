@@ -1,4 +1,4 @@
-// The run matrix of the FGD experiments (fgd-policies.md §2.1): every trace × policy × seed,
+// The run matrix of the FGD experiments (docs/fgd-policies.md §2.1): every trace × policy × seed,
 // in parallel with OpenMP. Each run is independent and writes only its own slot, so the output
 // is the same for any thread count.
 #pragma once

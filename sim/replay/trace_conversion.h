@@ -1,10 +1,10 @@
 // A trace row as the FGD policies (sim/scheduler/fgd/) and knobsim's scheduler see it: the
-// resource tuple of a pod (fgd-policies.md §1.2), a node's state before placement, and both as
+// resource tuple of a pod (docs/fgd-policies.md §1.2), a node's state before placement, and both as
 // the scheduler's NodeSpec/PodSpec. The one place the trace's columns meet the policies' types,
 // so sim/scheduler/fgd/ knows nothing of the trace files.
 //
-// Mapping to the scheduler (fgd-policies.md §1, lossless for trace pods and nodes): a trace node
-// has allocatable `cpu` (millicores), `memory` (bytes), `pods` 1001, gpu_cards = `gpu`,
+// Mapping to the scheduler (docs/fgd-policies.md §1, lossless for trace pods and nodes): a trace
+// node has allocatable `cpu` (millicores), `memory` (bytes), `pods` 1001, gpu_cards = `gpu`,
 // card_mem_units = 1000 (one unit per milli-GPU), gpu_model = `model`; a trace pod requests
 // `cpu`, `memory`, and aliyun.com/gpu-mem = num_gpu × gpu_milli with gpu_count = num_gpu (ACK's
 // split: gpu_milli per card), and carries its normalised gpu_spec in the annotation

@@ -1,4 +1,4 @@
-// Reads the Alibaba `openb` GPU trace (fgd-policies.md §1): the node list
+// Reads the Alibaba `openb` GPU trace (docs/fgd-policies.md §1): the node list
 // (`sn,cpu_milli,memory_mib,gpu,model`) and the pod lists (eleven columns, or the five of the
 // `multigpu*` files). Every column is kept as written, in the units of §1; turning a row into
 // the resource tuple the scheduler sees is sim/replay/trace_conversion.h's job.

@@ -128,7 +128,7 @@ TEST_CASE("a file that cannot be read is an input error") {
   CHECK(r.error().ToString() == "/nonexistent/pods.csv: cannot read the file");
 }
 
-TEST_CASE("the openb GPU node list has 1 213 nodes and 6 212 GPUs (fgd-policies.md §1.1)") {
+TEST_CASE("the openb GPU node list has 1 213 nodes and 6 212 GPUs (docs/fgd-policies.md §1.1)") {
   REQUIRE_MESSAGE(testing::TraceAvailable(), "shared trace not found at " << testing::TraceDir());
   auto nodes = ReadNodeCsv(testing::TraceDir() + "openb_node_list_gpu_node.csv");
   REQUIRE(nodes.ok());

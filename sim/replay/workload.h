@@ -1,6 +1,6 @@
-// One trace made ready for replay runs (fgd-policies.md §1): nodes and pods in name order, each
-// pod's resource tuple, the typical pods of §5.1, and a small integer per pod type so a run can
-// cache a node's score for a type until the node changes.
+// One trace made ready for replay runs (docs/fgd-policies.md §1): nodes and pods in name order,
+// each pod's resource tuple, the typical pods of §5.1, and a small integer per pod type so a run
+// can cache a node's score for a type until the node changes.
 #pragma once
 
 #include <cstdint>
@@ -24,8 +24,8 @@ struct Workload {
   std::vector<int> pod_type;
   int num_pod_types = 0;
   std::vector<fgd::TypicalPod> typical;  // §5.1, from the untuned list
-  int64_t capacity_milli = 0;       // Σ cards × 1000: 6 212 000 for openb
-  int total_gpus = 0;               // 6 212
+  int64_t capacity_milli = 0;            // Σ cards × 1000: 6 212 000 for openb
+  int total_gpus = 0;                    // 6 212
 };
 
 Workload MakeWorkload(std::string name, std::vector<TraceNode> nodes, std::vector<TracePod> pods);

@@ -154,19 +154,22 @@ Json ResultsDoc() {
   bad["workloads"][0]["latency_ms"]["p99"] = nullptr;
   bad["workloads"][0]["slo_latency_ms"] = nullptr;
   // The verdicts as sim/whatif/verdict_json.cpp writes them (sim/whatif/verdict.h words them).
-  base["verdict"] = {{"headline", "every SLO met (2 workloads); no Pending, fake-Ready or OOM pods"},
-                     {"clean", true},
-                     {"lines", Json::array()}};
+  base["verdict"] = {
+      {"headline", "every SLO met (2 workloads); no Pending, fake-Ready or OOM pods"},
+      {"clean", true},
+      {"lines", Json::array()}};
   bad["verdict"] = {
       {"headline", "2 of 2 workloads miss their SLO (2 newly)"},
       {"clean", false},
       {"lines", Json::array({{{"kind", "SLO"},
-                              {"text", "default/ocr: no request completed (p99 target 100 ms) "
-                                       "(newly missing; base meets it)"},
+                              {"text",
+                               "default/ocr: no request completed (p99 target 100 ms) "
+                               "(newly missing; base meets it)"},
                               {"new", true}},
                              {{"kind", "Pending"},
-                              {"text", "default/ocr-1: 0/1 nodes are available: 1 Insufficient "
-                                       "aliyun.com/gpu-mem. (new)"},
+                              {"text",
+                               "default/ocr-1: 0/1 nodes are available: 1 Insufficient "
+                               "aliyun.com/gpu-mem. (new)"},
                               {"new", true}},
                              {{"kind", "OOM"},
                               {"text", "default/a<b>: 50 request(s) failed with CUDA OOM (new)"},

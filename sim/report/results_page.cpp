@@ -14,7 +14,6 @@ namespace knobsim::report {
 
 namespace {
 
-
 std::string WorkloadId(const Json& w) {
   if (std::string id = Text(Get(w, "id")); !id.empty()) return id;
   return Text(Get(w, "namespace")) + "/" + Text(Get(w, "name"));
@@ -110,9 +109,10 @@ class ResultsPage {
       if (!lines.empty()) {
         out += "<ul>\n";
         for (const Json& line : lines) {
-          out += fmt::format("<li class=\"{}\"><span class=\"kind\">{}</span> {}</li>\n",
-                             True(Get(line, "new")) ? "new" : "old", HtmlEscape(Text(Get(line, "kind"))),
-                             HtmlEscape(Text(Get(line, "text"))));
+          out +=
+              fmt::format("<li class=\"{}\"><span class=\"kind\">{}</span> {}</li>\n",
+                          True(Get(line, "new")) ? "new" : "old",
+                          HtmlEscape(Text(Get(line, "kind"))), HtmlEscape(Text(Get(line, "text"))));
         }
         out += "</ul>\n";
       }

@@ -340,7 +340,9 @@ float AckCardTerm(int total, int used, int alloc, CardPolicy policy) {
   return CardTerm(total, used, alloc, policy);
 }
 
-float AckCandidateScore(const float* terms, int n) { return CandidateScore(terms, n); }
+float AckCandidateScore(const float* terms, int n) {
+  return CandidateScore(terms, n);
+}
 
 CardPlacementResult PlaceOnCards(const PodSpec& pod, const NodeState& node, CardPolicy policy,
                                  int max_pods_per_card, const CardSetBandwidth& bandwidth) {
@@ -415,7 +417,7 @@ std::string CardFailureReason(CardFailure failure, const PodSpec& pod, CardPolic
       return "The number of pods per gpu device has reached the maximum allowed";
     case CardFailure::kNoWholeDevice:
       // ACKP singleDevice / replicaDevice Filter with RequireWholeGPU [SECONDARY, not yet in
-      // semantics.md].
+      // docs/semantics.md].
       return "Pod's RequireWholeGPU is true and not available devices can be fully occupied by it";
     case CardFailure::kInvalidReplica: {
       // ACKP getReplicaDeviceCount: "invalid replica for resource %v,because %v / %v = %.1f"
@@ -470,7 +472,7 @@ bool IsPaperPolicy(CardPolicy policy) {
 }
 
 std::optional<CardPolicy> ParseCardPolicy(const std::string& value) {
-  // ACK's own values and knobsim's aliases (DESIGN.md §1 item 5). "bestfit" alone is the FGD
+  // ACK's own values and knobsim's aliases (docs/design.md §1 item 5). "bestfit" alone is the FGD
   // paper's policy, not the extender.
   static constexpr std::pair<std::string_view, CardPolicy> kNames[] = {
       {"binpack", CardPolicy::kBinpack},

@@ -1,4 +1,4 @@
-// Card placement inside a node: which card(s) a GPU pod takes, ACK's way (semantics.md §1.5).
+// Card placement inside a node: which card(s) a GPU pod takes, ACK's way (docs/semantics.md §1.5).
 //
 //  * binpack / spread (ACK scheduler-framework plugin, §1.5 B): every candidate card set is
 //    scored 30·avg + 70/n² in float32; the node score is int(best); ties to the lowest index.
@@ -8,7 +8,7 @@
 //    gpu-mem N/M per card over M distinct cards (rejected when N/M is not whole);
 //    ack.node.gpu.max-pod; require-whole-device; gpu-mem + gpu-core pairs on the same cards.
 //  * the FGD paper's policies (random, dotprod, clustering, packing, bestfit, fgd;
-//    fgd-policies.md §4) rank nodes and choose cards through sim/scheduler/policy_placement.h;
+//    docs/fgd-policies.md §4) rank nodes and choose cards through sim/scheduler/policy_placement.h;
 //    here they share ACK's card fit (the filter a pool keeps whatever its placement).
 #pragma once
 
@@ -28,7 +28,7 @@ enum class CardPolicy {
   kBinpack,  // ACK's plugin (§1.5 B)
   kSpread,
   kExtenderBestFit,  // the legacy open-source extender (§1.5 A)
-  // The FGD paper's (fgd-policies.md §4), scored by policy_placement.h:
+  // The FGD paper's (docs/fgd-policies.md §4), scored by policy_placement.h:
   kRandom,
   kDotProd,
   kClustering,
@@ -71,12 +71,12 @@ CardPlacementResult PlaceOnCards(const PodSpec& pod, const NodeState& node, Card
 // Why no card set fits; the text of each is CardFailureReason.
 enum class CardFailure {
   kNone,
-  kInsufficientMemory,   // no card (or not M cards) with the units free
-  kMaxPods,              // every card holds max-pod pods already
-  kNoWholeDevice,        // require-whole-device and no card is free, whole and of the size asked
-  kInvalidReplica,       // a container's request does not split evenly over aliyun.com/gpu-count
-  kExtenderMultiCard,    // best-fit (the legacy extender) has no multi-card placement
-  kCoreWithoutMemory,    // gpu-core.percentage asked without aliyun.com/gpu-mem
+  kInsufficientMemory,     // no card (or not M cards) with the units free
+  kMaxPods,                // every card holds max-pod pods already
+  kNoWholeDevice,          // require-whole-device and no card is free, whole and of the size asked
+  kInvalidReplica,         // a container's request does not split evenly over aliyun.com/gpu-count
+  kExtenderMultiCard,      // best-fit (the legacy extender) has no multi-card placement
+  kCoreWithoutMemory,      // gpu-core.percentage asked without aliyun.com/gpu-mem
   kInsufficientWholeGpus,  // fewer idle cards than nvidia.com/gpu asks
 };
 
@@ -118,7 +118,7 @@ float AckCandidateScore(const float* terms, int n);
 
 // The placement values a scenario, a whatif knob or a node label may name, spelt the canonical
 // way: binpack, spread (ACK's) and the FGD paper's random, dotprod, clustering, packing, bestfit,
-// fgd (DESIGN.md §1 item 5).
+// fgd (docs/design.md §1 item 5).
 const std::vector<std::string>& PlacementNames();
 // `value` in its canonical spelling (ack-binpack -> binpack, ack-spread -> spread); nullopt for
 // anything else.

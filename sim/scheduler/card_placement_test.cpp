@@ -71,7 +71,7 @@ const char* Name(CardPolicy p) {
 
 TEST_CASE("binpack takes the fullest card that fits, spread the emptiest (Appendix B)") {
   // Two 15 GiB cards holding 10 and 2 GiB, a 3 GiB pod: binpack 96 (card 0) vs 80 (card 1),
-  // spread 74 (card 0) vs 90 (card 1) — semantics.md Appendix B, validation.md rung 2.
+  // spread 74 (card 0) vs 90 (card 1) — docs/semantics.md Appendix B, docs/validation.md rung 2.
   struct Row {
     CardPolicy policy;
     std::vector<int> used;
@@ -135,7 +135,8 @@ TEST_CASE("extender best fit takes the card with the least free memory that fits
   REQUIRE(t.choice.has_value());
   CHECK(t.choice->cards == std::vector<int>{0});
 
-  const CardPlacementResult none = PlaceOnCards(SharePod(16277), node, CardPolicy::kExtenderBestFit, 0);
+  const CardPlacementResult none =
+      PlaceOnCards(SharePod(16277), node, CardPolicy::kExtenderBestFit, 0);
   CHECK_FALSE(none.choice.has_value());
   CHECK(none.reason == "Insufficient GPU Memory in one device");
 }
@@ -297,7 +298,8 @@ TEST_CASE("max-pod: full cards drop out, and a node whose cards are all full say
         std::vector<int>{0});
 
   node.cards[1].pods = 3;
-  for (CardPolicy policy : {CardPolicy::kBinpack, CardPolicy::kSpread, CardPolicy::kExtenderBestFit}) {
+  for (CardPolicy policy :
+       {CardPolicy::kBinpack, CardPolicy::kSpread, CardPolicy::kExtenderBestFit}) {
     CAPTURE(Name(policy));
     const CardPlacementResult full = PlaceOnCards(SharePod(3), node, policy, 3);
     CHECK_FALSE(full.choice.has_value());
@@ -397,7 +399,7 @@ TEST_CASE("node scores are the float32 candidate score truncated") {
   CHECK(fit.score < 28.0f);
   CHECK(static_cast<int>(fit.score) == 27);
 
-  // semantics.md §1.5 B: for single cards on these totals float32 truncates like exact maths.
+  // docs/semantics.md §1.5 B: for single cards on these totals float32 truncates like exact maths.
   for (int total : {15, 22, 23, 39, 47, 79, 95, 100, 1000}) {
     for (int used_after = 1; used_after <= total; ++used_after) {
       NodeState node = ShareNode(total, {used_after - 1});

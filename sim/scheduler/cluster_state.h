@@ -16,7 +16,7 @@
 namespace knobsim {
 
 struct CardState {
-  int total_mem = 0;   // gpu-mem units of the card
+  int total_mem = 0;  // gpu-mem units of the card
   int used_mem = 0;
   int total_core = 0;  // gpu-core.percentage of the card (100 on core_mem nodes, else 0)
   int used_core = 0;
@@ -29,8 +29,8 @@ struct NodeState {
   ResourceList requested;         // Σ requests of bound pods (scheduler units)
   int64_t nonzero_cpu_milli = 0;  // Σ non-zero-defaulted requests (scoring)
   int64_t nonzero_memory_bytes = 0;
-  std::vector<int> pods;          // indexes into ClusterState::pods
-  std::vector<CardState> cards;   // one per physical card, by index
+  std::vector<int> pods;         // indexes into ClusterState::pods
+  std::vector<CardState> cards;  // one per physical card, by index
   // Bumped by every Bind / BindExisting / Unbind that touches the node, so the Scheduler can
   // tell which nodes changed since its last cycle without rereading their state.
   uint64_t generation = 0;
@@ -39,10 +39,10 @@ struct NodeState {
 // Where a pod goes: a node and, for GPU pods, the units it takes on each card.
 struct Placement {
   int node = -1;
-  std::vector<int> cards;      // card indexes on the node
-  std::vector<int> mem_units;  // gpu-mem units per chosen card (same order)
-  std::vector<int> core_units; // gpu-core percent per chosen card (same order)
-  double bottleneck_gbps = 0;  // slowest link inside a multi-card set (0: one card or unknown)
+  std::vector<int> cards;       // card indexes on the node
+  std::vector<int> mem_units;   // gpu-mem units per chosen card (same order)
+  std::vector<int> core_units;  // gpu-core percent per chosen card (same order)
+  double bottleneck_gbps = 0;   // slowest link inside a multi-card set (0: one card or unknown)
 };
 
 class ClusterState {

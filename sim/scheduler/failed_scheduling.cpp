@@ -1,5 +1,5 @@
 // The FailedScheduling text, upstream's FitError.Error() (pkg/scheduler/framework/types.go)
-// with DefaultPreemption's PostFilter message (semantics.md §3.7):
+// with DefaultPreemption's PostFilter message (docs/semantics.md §3.7):
 //
 //   0/<N> nodes are available: <histogram>. [no new claims to deallocate, ]preemption: <nested>
 //

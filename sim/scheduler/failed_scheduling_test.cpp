@@ -1,6 +1,6 @@
-// Golden FailedScheduling texts (semantics.md §3.7), each built by running the real filters over
-// a small cluster, so the reasons, their status codes and the message composition are checked
-// together. Several are real events copied from clusters (semantics.md §3.7 and public logs).
+// Golden FailedScheduling texts (docs/semantics.md §3.7), each built by running the real filters
+// over a small cluster, so the reasons, their status codes and the message composition are checked
+// together. Several are real events copied from clusters (docs/semantics.md §3.7 and public logs).
 #include <doctest/doctest.h>
 
 #include <functional>
@@ -86,7 +86,7 @@ NodeSpec Cordoned(std::string name) {
   return node;
 }
 
-// A sharing node: `cards` cards of 15 GiB units (semantics.md §1.1).
+// A sharing node: `cards` cards of 15 GiB units (docs/semantics.md §1.1).
 NodeSpec GpuNode(std::string name, int cards, int max_pod = 0) {
   NodeSpec node = MakeNode(std::move(name), {}, {{"aliyun.com/gpu-mem", 15 * cards}});
   node.gpu_cards = cards;

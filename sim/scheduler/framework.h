@@ -39,10 +39,10 @@ struct PluginStatus {
   }
 };
 
-// Wording that changed across Kubernetes releases (semantics.md §3.4, §3.7).
+// Wording that changed across Kubernetes releases (docs/semantics.md §3.4, §3.7).
 struct KubeVersion {
-  int minor = 35;       // 1.<minor>; default: current upstream
-  bool dra = false;     // DRA-enabled cluster: "no new claims to deallocate, " phrase
+  int minor = 35;    // 1.<minor>; default: current upstream
+  bool dra = false;  // DRA-enabled cluster: "no new claims to deallocate, " phrase
   // "1.28", "1.35+dra"; bad text is an error that is only a message (the caller names the
   // option it came from).
   static Expected<KubeVersion> Parse(std::string_view text);

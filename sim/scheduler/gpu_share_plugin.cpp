@@ -63,8 +63,8 @@ class GpuShareFilter : public FilterPlugin {
     // ACK's plugin keeps gpu-mem-only pods off nodes that also offer gpu-core.percentage (and
     // the reverse, which NodeResourcesFit already rejects) unless enableMemoryCoreMixSchedule
     // is on (§1.5 B). Node resources do not change by preemption: unresolvable.
-    if (policy != CardPolicy::kExtenderBestFit && !config_.enable_memory_core_mix && pod.whole_gpus == 0 &&
-        (node.spec.card_core_percent > 0) != (pod.gpu_core > 0)) {
+    if (policy != CardPolicy::kExtenderBestFit && !config_.enable_memory_core_mix &&
+        pod.whole_gpus == 0 && (node.spec.card_core_percent > 0) != (pod.gpu_core > 0)) {
       return PluginStatus::Unresolvable(
           "node(s) owns gpu resources are not matched that pod requests");
     }
@@ -127,7 +127,7 @@ int MaxPodsPerCard(const NodeSpec& node, const SchedulerConfig& config) {
   const bool cgpu_runs = (node.gpu_schedule == "cgpu" || node.gpu_schedule == "core_mem") &&
                          (disabled == node.labels.end() || disabled->second != "true");
   // POLICY 0 gives each pod 1/max_inst of the card, so a card never holds more than max_inst
-  // pods; without cGPU the driver time-slices and POLICY does not apply (DESIGN.md §3.2).
+  // pods; without cGPU the driver time-slices and POLICY does not apply (docs/design.md §3.2).
   if (cgpu_runs && config.policy0_max_inst > 0) {
     limit = limit > 0 ? std::min(limit, config.policy0_max_inst) : config.policy0_max_inst;
   }

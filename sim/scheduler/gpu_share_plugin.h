@@ -1,4 +1,4 @@
-// The ACK GPU-share plugin (semantics.md §1.5): its filter and score are built by
+// The ACK GPU-share plugin (docs/semantics.md §1.5): its filter and score are built by
 // NewGpuShareFilter / NewGpuShareScore (plugins.h); this header gives the Scheduler the card
 // choice on the node it picked, with the same policy, max-pod limit and GPU topology the filter
 // and score used.
@@ -25,7 +25,7 @@ CardPolicy NodeCardPolicy(const NodeSpec& node, const SchedulerConfig& config);
 
 // Max pods per card: ack.node.gpu.max-pod and, where cGPU runs (cgpu / core_mem nodes without
 // cgpu.disable.isolation=true), POLICY 0's implicit max_inst; the smaller when both are set;
-// 0 = no limit (DESIGN.md §3.2).
+// 0 = no limit (docs/design.md §3.2).
 int MaxPodsPerCard(const NodeSpec& node, const SchedulerConfig& config);
 
 // The card(s) `pod` takes on `node`, as PlaceOnCards with the node's policy and limit, plus the

@@ -56,7 +56,8 @@ TEST_CASE("the GPU-share filter passes pods without GPU and checks the cards of 
   CHECK(filter->Filter(SharePod(2), cluster, share).ok());
   const PluginStatus full = filter->Filter(SharePod(3), cluster, share);
   CHECK(full.code == StatusCode::kUnschedulable);
-  CHECK(full.reasons == std::vector<std::string>{"node(s) didn't have enough device resources to allocate"});
+  CHECK(full.reasons ==
+        std::vector<std::string>{"node(s) didn't have enough device resources to allocate"});
 
   // A node without GPU sharing (NodeResourcesFit usually rejects it first).
   const PluginStatus not_share = filter->Filter(SharePod(2), cluster, plain);

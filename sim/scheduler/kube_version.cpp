@@ -1,6 +1,6 @@
 // KubeVersion::Parse: the --kube-version setting, "1.<minor>" with an optional "v" in front, an
 // optional patch number, and an optional "+dra" / "-dra" for DRA-enabled clusters (whose
-// FailedScheduling text carries "no new claims to deallocate, "; semantics.md §3.7).
+// FailedScheduling text carries "no new claims to deallocate, "; docs/semantics.md §3.7).
 #include <cctype>
 #include <charconv>
 #include <string>

@@ -1,4 +1,4 @@
-// Matching rules shared by several plugins: tolerations against taints (semantics.md §3.4),
+// Matching rules shared by several plugins: tolerations against taints (docs/semantics.md §3.4),
 // nodeSelector and node affinity against node labels (§3.3), label selectors against pod labels.
 #pragma once
 

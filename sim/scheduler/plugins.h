@@ -20,12 +20,12 @@ std::unique_ptr<FilterPlugin> NewGpuShareFilter(const SchedulerConfig& config);
 // Scores, with their default weights (§3.1). NewNodeResourcesFitScore throws
 // std::invalid_argument on a strategy other than LeastAllocated / MostAllocated: a programming
 // error, not bad input (the command line maps --scoring onto one of the two).
-std::unique_ptr<ScorePlugin> NewTaintTolerationScore();       // 3
-std::unique_ptr<ScorePlugin> NewNodeAffinityScore();          // 2
+std::unique_ptr<ScorePlugin> NewTaintTolerationScore();                              // 3
+std::unique_ptr<ScorePlugin> NewNodeAffinityScore();                                 // 2
 std::unique_ptr<ScorePlugin> NewNodeResourcesFitScore(const std::string& strategy);  // 1
-std::unique_ptr<ScorePlugin> NewPodTopologySpreadScore();     // 2
-std::unique_ptr<ScorePlugin> NewBalancedAllocationScore();    // 1
-std::unique_ptr<ScorePlugin> NewImageLocalityScore();         // 1
+std::unique_ptr<ScorePlugin> NewPodTopologySpreadScore();                            // 2
+std::unique_ptr<ScorePlugin> NewBalancedAllocationScore();                           // 1
+std::unique_ptr<ScorePlugin> NewImageLocalityScore();                                // 1
 std::unique_ptr<ScorePlugin> NewGpuShareScore(const SchedulerConfig& config);  // config weight
 
 }  // namespace knobsim

@@ -34,7 +34,7 @@ class PlacementPolicyScore final : public ScorePlugin {
     random_pick_ = -1;
     if (skipped_) return;
     placement_.Prepare(pod, cluster);
-    // 01-Random's draw among the feasible Random nodes (fgd-policies.md §4.1).
+    // 01-Random's draw among the feasible Random nodes (docs/fgd-policies.md §4.1).
     std::vector<int>& random = random_positions_;
     random.clear();
     for (size_t k = 0; k < feasible.size(); ++k) {

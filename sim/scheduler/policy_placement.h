@@ -1,6 +1,6 @@
-// The FGD paper's placement policies (fgd-policies.md §4: random, dotprod, clustering, packing,
-// bestfit, fgd) inside knobsim's scheduler, for node pools whose placement names one of them —
-// so `knobsim run` can set ACK's binpack beside FGD on a user's own cluster.
+// The FGD paper's placement policies (docs/fgd-policies.md §4: random, dotprod, clustering,
+// packing, bestfit, fgd) inside knobsim's scheduler, for node pools whose placement names one of
+// them — so `knobsim run` can set ACK's binpack beside FGD on a user's own cluster.
 //
 // A pool keeps ACK's GPU-share filter (card fit in gpu-mem units, gpu-core, max-pod,
 // require-whole-device, aliyun.com/gpu-count over distinct cards); the policy replaces ACK's
@@ -28,8 +28,8 @@
 #pragma once
 
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <utility>
 #include <vector>

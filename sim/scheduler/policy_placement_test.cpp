@@ -146,7 +146,8 @@ TEST_CASE("random draws among the feasible nodes, reproducibly for a seed") {
     config.seed = seed;
     Scheduler scheduler(cluster, config);
     std::vector<int> nodes;
-    for (int i = 0; i < 12; ++i) nodes.push_back(scheduler.ScheduleAndBind(GpuPod("p", 5)).placement.node);
+    for (int i = 0; i < 12; ++i)
+      nodes.push_back(scheduler.ScheduleAndBind(GpuPod("p", 5)).placement.node);
     return nodes;
   };
   const std::vector<int> first = run(42);

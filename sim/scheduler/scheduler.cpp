@@ -1,4 +1,4 @@
-// The scheduling cycle (semantics.md §3.1): PreFilter, Filter in upstream order stopping at a
+// The scheduling cycle (docs/semantics.md §3.1): PreFilter, Filter in upstream order stopping at a
 // node's first rejecting plugin, PreScore / Score / Normalize over the feasible nodes, the
 // weighted sum, the highest total, then the ACK card choice on the winning node.
 //

@@ -5,9 +5,10 @@
 // (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit, PodTopologySpread, then
 // the GPU-share filter). Feasible nodes are scored by every score plugin, normalised, weighted
 // (TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread 2,
-// BalancedAllocation 1, ImageLocality 1, GPU share and PlacementPolicy — settings) and summed; the highest total
-// wins, ties to the lowest node index by default or uniformly at random (seeded) as upstream
-// does. A pod that fits nowhere gets the FailedScheduling message of semantics.md §3.7.
+// BalancedAllocation 1, ImageLocality 1, GPU share and PlacementPolicy — settings) and summed; the
+// highest total wins, ties to the lowest node index by default or uniformly at random (seeded) as
+// upstream does. A pod that fits nowhere gets the FailedScheduling message of docs/semantics.md
+// §3.7.
 #pragma once
 
 #include <cstdint>
@@ -27,15 +28,15 @@ class PolicyPlacement;
 
 struct SchedulerConfig {
   KubeVersion kube_version;
-  bool random_tie_break = false;   // upstream breaks ties at random; default: lowest index
-  uint64_t seed = 1;               // for the random tie-break
+  bool random_tie_break = false;  // upstream breaks ties at random; default: lowest index
+  uint64_t seed = 1;              // for the random tie-break
   CardPolicy default_placement = CardPolicy::kBinpack;  // nodes without ack.node.gpu.placement
   bool extender_best_fit = false;  // legacy gpushare extender card choice instead of the plugin
   int gpu_share_weight = 1;        // weight of the GPU-share score (unconfirmed for ACK: a setting)
   std::string node_resources_strategy = "LeastAllocated";  // or "MostAllocated"
-  int policy0_max_inst = 0;        // POLICY 0's implicit max-pod per card (0 = none)
+  int policy0_max_inst = 0;  // POLICY 0's implicit max-pod per card (0 = none)
   // ACK's enableMemoryCoreMixSchedule: let gpu-mem-only pods onto nodes that also offer
-  // gpu-core.percentage (off by default, as in ACK's plugin, semantics.md §1.5 B).
+  // gpu-core.percentage (off by default, as in ACK's plugin, docs/semantics.md §1.5 B).
   bool enable_memory_core_mix = false;
   // The FGD paper's placements (policy_placement.h): the weight of their score plugin (the
   // paper's 1000; an assumption beside the default scores), and the workload FGD's typical pods
@@ -61,8 +62,8 @@ struct NodeVerdict {
 };
 
 struct ScheduleResult {
-  Placement placement;             // node -1 when unschedulable
-  std::string message;             // FailedScheduling text when unschedulable
+  Placement placement;               // node -1 when unschedulable
+  std::string message;               // FailedScheduling text when unschedulable
   std::vector<NodeVerdict> explain;  // filled when asked
 };
 

@@ -1,12 +1,12 @@
-// FixQuotasToPeak: `knobsim upgrade --fix-quotas-first` — DESIGN.md §1 item 2's right order for
-// a cGPU upgrade: raise every shared-GPU quota to the workload's real peak first, then upgrade,
+// FixQuotasToPeak: `knobsim upgrade --fix-quotas-first` — docs/design.md §1 item 2's right order
+// for a cGPU upgrade: raise every shared-GPU quota to the workload's real peak first, then upgrade,
 // so that the fixed module's memory isolation finds no pod above its quota.
 //
 // The peak is the workload's own model of its GPU memory (sim/whatif/knobs.h,
 // PeakPodMemoryPerCardMib: context + weights + activation × the requests it can hold at once)
 // on the card types it can land on; the new quota is PeakQuotaUnits with `headroom_percent`
 // on top. 12 % keeps the peak below 90 % of the quota (100 / 112 = 89.3 %), under the warning
-// threshold of DESIGN.md §1 item 2, so `knobsim check` stays quiet afterwards.
+// threshold of docs/design.md §1 item 2, so `knobsim check` stays quiet afterwards.
 //
 // Assumption: the quotas are fixed before the upgrade starts — the run starts with them. The
 // rolling update of each Deployment that applies a new quota is not simulated.

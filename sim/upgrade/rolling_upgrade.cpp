@@ -231,7 +231,7 @@ void RollingUpgrade::StartAttempt(ClusterControl& cluster, int run) {
   nu.steps.push_back(
       {now, "cordoned", "", nu.attempts > 1 ? "attempt " + std::to_string(nu.attempts) : ""});
   cluster.Record("Cordoned", "", "node/" + nu.node + " cordoned");
-  // kubectl drain's pre-flight filter (semantics.md §4.3): pods that declare no controller
+  // kubectl drain's pre-flight filter (docs/semantics.md §4.3): pods that declare no controller
   // stop the whole drain unless --force.
   if (!options_.force) {
     const Scenario& s = cluster.scenario();

@@ -1,10 +1,10 @@
-// RollingUpgrade: `knobsim upgrade`'s procedure as a ClusterOperator (sim/engine/cluster_control.h) —
-// the node-by-node reset a cGPU kernel-module upgrade needs (DESIGN.md §1 item 4), while the
+// RollingUpgrade: `knobsim upgrade`'s procedure as a ClusterOperator (sim/engine/cluster_control.h)
+// — the node-by-node reset a cGPU kernel-module upgrade needs (docs/design.md §1 item 4), while the
 // simulator keeps traffic flowing:
 //
 //   for each node, in order, at most `max_unavailable` at a time:
 //     cordon → drain (kubectl drain --ignore-daemonsets: every pod evicted through the Eviction
-//     API, semantics.md §4.2; a 429 retried every 5 s; `drain_timeout` > 0 gives up, uncordons
+//     API, docs/semantics.md §4.2; a 429 retried every 5 s; `drain_timeout` > 0 gives up, uncordons
 //     and puts the node back at the end of the queue) → wait for the pods to be gone →
 //     reset (node down for `reset_time`: remove, reset the system disk, re-add) → node back with
 //     the `after` settings → uncordon.

@@ -1,6 +1,6 @@
 // RunUpgrade: one rehearsal of `knobsim upgrade` — the scenario simulated with traffic while
 // RollingUpgrade (sim/upgrade/rolling_upgrade.h) cordons, drains, resets and brings back its
-// nodes — and RunUpgradeComparison, the two orders of DESIGN.md §1 item 2 side by side:
+// nodes — and RunUpgradeComparison, the two orders of docs/design.md §1 item 2 side by side:
 // upgrade-first (the quotas as they are) and fix-quotas-first (FixQuotasToPeak, then the same
 // upgrade). Both use the same seed, so traffic and service times are paired and a difference
 // between them is the order's doing.
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/simulation.h"
 #include "sim/input_error.h"
 #include "sim/results.h"
 #include "sim/scenario.h"
-#include "sim/engine/simulation.h"
 #include "sim/upgrade/fix_quotas.h"
 #include "sim/upgrade/rolling_upgrade.h"
 

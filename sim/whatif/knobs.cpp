@@ -82,7 +82,8 @@ class KnobParser {
       Fail(key_ + " applies to the whole cluster and takes no target", std::string(kind->form));
     }
     if (!target && needs_target) Fail(key_ + " needs a target", "write " + std::string(kind->form));
-    if (target && target->empty()) Fail("empty target after " + Quote(key_ + ":"), std::string(kind->form));
+    if (target && target->empty())
+      Fail("empty target after " + Quote(key_ + ":"), std::string(kind->form));
 
     // The knob's slot: key plus target, so the same knob twice is caught.
     const std::string slot = key_ + ":" + target.value_or("");
@@ -97,7 +98,8 @@ class KnobParser {
       v_.max_inst = Int(1, 25, "cGPU runs at most 25 instances per card");
     } else if (key_ == "switch_overhead") {
       const double x = Number();
-      if (!(x >= 0 && x < 1)) Fail(Quote(value_) + " is out of range", "switch_overhead is in [0, 1)");
+      if (!(x >= 0 && x < 1))
+        Fail(Quote(value_) + " is out of range", "switch_overhead is in [0, 1)");
       v_.switch_overhead = x;
     } else if (key_ == "placement") {
       const std::string pool = Pool(*target);
@@ -120,13 +122,15 @@ class KnobParser {
     } else if (key_ == "traffic") {
       const std::string w = target ? Workload(*target) : "*";
       const double x = Number();
-      if (!(x > 0) || !std::isfinite(x)) Fail(Quote(value_) + " is not a positive factor", "e.g. traffic=1.5");
+      if (!(x > 0) || !std::isfinite(x))
+        Fail(Quote(value_) + " is not a positive factor", "e.g. traffic=1.5");
       v_.traffic_scale[w] = x;
     } else if (key_ == "gpu_core") {
       const std::string w = Workload(*target);
       const int pct = Int(0, 100, "aliyun.com/gpu-core.percentage is 0..100 per card");
       ForEach(w, [&](const knobsim::Workload& wl) {
-        if (wl.whole_gpus > 0) Fail("workload " + Quote(wl.name) + " uses whole_gpus, which excludes gpu_core");
+        if (wl.whole_gpus > 0)
+          Fail("workload " + Quote(wl.name) + " uses whole_gpus, which excludes gpu_core");
       });
       v_.gpu_core[w] = pct;
     } else if (key_ == "quota") {
@@ -137,7 +141,8 @@ class KnobParser {
   }
 
   [[noreturn]] void Fail(std::string message, std::string hint = "") const {
-    InputError e{at_->file, at_->line, at_->path.empty() ? at_->text : at_->path + " " + Quote(at_->text),
+    InputError e{at_->file, at_->line,
+                 at_->path.empty() ? at_->text : at_->path + " " + Quote(at_->text),
                  std::move(message), std::move(hint)};
     throw Failure{std::move(e)};
   }
@@ -160,7 +165,8 @@ class KnobParser {
   int IntOf(const std::string& text, int lo, int hi, std::string_view hint = "") const {
     int x = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-    if (ec == std::errc::result_out_of_range) Fail(Quote(text) + " is too large", std::string(hint));
+    if (ec == std::errc::result_out_of_range)
+      Fail(Quote(text) + " is too large", std::string(hint));
     if (ec != std::errc() || end != text.data() + text.size()) {
       Fail(Quote(text) + " is not a whole number", std::string(hint));
     }
@@ -182,13 +188,15 @@ class KnobParser {
 
   std::string Placement() const {
     if (std::optional<std::string> p = NormalizePlacement(value_)) return *p;
-    Fail(Quote(value_) + " is not a placement", SuggestName(value_, PlacementNames(), "use one of"));
+    Fail(Quote(value_) + " is not a placement",
+         SuggestName(value_, PlacementNames(), "use one of"));
   }
 
   MemoryIsolation Isolation() const {
     if (value_ == "hard") return MemoryIsolation::kHard;
     if (value_ == "soft") return MemoryIsolation::kSoft;
-    Fail(Quote(value_) + " is not an isolation", SuggestName(value_, {"hard", "soft"}, "use one of"));
+    Fail(Quote(value_) + " is not an isolation",
+         SuggestName(value_, {"hard", "soft"}, "use one of"));
   }
 
   const NodePool* FindPool(const std::string& name) const {
@@ -212,9 +220,9 @@ class KnobParser {
     const size_t slash = ref.find('/');
     std::vector<const knobsim::Workload*> found;
     for (const knobsim::Workload& w : s_.workloads) {
-      const bool match = slash == std::string::npos
-                             ? w.name == ref
-                             : w.namespace_ == ref.substr(0, slash) && w.name == ref.substr(slash + 1);
+      const bool match = slash == std::string::npos ? w.name == ref
+                                                    : w.namespace_ == ref.substr(0, slash) &&
+                                                          w.name == ref.substr(slash + 1);
       if (match) found.push_back(&w);
     }
     if (found.size() == 1) return found[0]->name;
@@ -227,7 +235,8 @@ class KnobParser {
       // The right name in the wrong namespace is the likeliest slip.
       for (const knobsim::Workload& w : s_.workloads) {
         if (w.name == ref.substr(slash + 1)) {
-          Fail("unknown workload " + Quote(ref), "did you mean `" + w.namespace_ + "/" + w.name + "`?");
+          Fail("unknown workload " + Quote(ref),
+               "did you mean `" + w.namespace_ + "/" + w.name + "`?");
         }
       }
     }
@@ -251,11 +260,14 @@ class KnobParser {
     const std::string forms = "write units (quota:W=6), peak, peak+10% or peak+2";
     if (!std::isdigit(static_cast<unsigned char>(value_[0])) && value_.rfind("peak", 0) != 0) {
       const std::string word = value_.substr(0, value_.find('+'));
-      Fail(Quote(value_) + " is not a quota", EditDistance(word, "peak") <= 2 ? "did you mean `peak`?" : forms);
+      Fail(Quote(value_) + " is not a quota",
+           EditDistance(word, "peak") <= 2 ? "did you mean `peak`?" : forms);
     }
     if (value_.rfind("peak", 0) != 0) {
-      const int units = IntOf(value_, 1, 1000000, "a quota is whole gpu-mem units (GiB), or peak, peak+10%, peak+2");
-      ForEach(key, [&](const knobsim::Workload& w) { CheckQuota(w, units); }, true);
+      const int units = IntOf(value_, 1, 1000000,
+                              "a quota is whole gpu-mem units (GiB), or peak, peak+10%, peak+2");
+      ForEach(
+          key, [&](const knobsim::Workload& w) { CheckQuota(w, units); }, true);
       v_.gpu_mem[key] = units;
       if (key != "*") explicit_quota_.insert(key);
       return;
@@ -272,30 +284,37 @@ class KnobParser {
         double x = 0;
         const auto [end, ec] = std::from_chars(amount.data(), amount.data() + amount.size(), x);
         if (ec != std::errc() || end != amount.data() + amount.size() || !(x >= 0) || x > 1000) {
-          Fail(Quote(value_) + " is not a quota", "the margin is a percentage 0..1000, e.g. peak+10%");
+          Fail(Quote(value_) + " is not a quota",
+               "the margin is a percentage 0..1000, e.g. peak+10%");
         }
         extra_percent = x;
       } else {
-        extra_units = IntOf(amount, 0, 1000, "the margin is whole units (peak+2) or a percentage (peak+10%)");
+        extra_units =
+            IntOf(amount, 0, 1000, "the margin is whole units (peak+2) or a percentage (peak+10%)");
       }
     }
-    ForEach(key, [&](const knobsim::Workload& w) {
-      Expected<int> units = PeakQuotaUnits(s_, w, extra_percent, extra_units);
-      if (!units.ok()) Fail(units.error().message, units.error().hint);
-      CheckQuota(w, *units);
-      // A "*" entry never overrides a workload's own quota knob, whatever their order.
-      if (key == "*" && explicit_quota_.count(w.name)) return;
-      v_.gpu_mem[w.name] = *units;
-    }, true);
+    ForEach(
+        key,
+        [&](const knobsim::Workload& w) {
+          Expected<int> units = PeakQuotaUnits(s_, w, extra_percent, extra_units);
+          if (!units.ok()) Fail(units.error().message, units.error().hint);
+          CheckQuota(w, *units);
+          // A "*" entry never overrides a workload's own quota knob, whatever their order.
+          if (key == "*" && explicit_quota_.count(w.name)) return;
+          v_.gpu_mem[w.name] = *units;
+        },
+        true);
     if (key != "*") explicit_quota_.insert(key);
   }
 
   void CheckQuota(const knobsim::Workload& w, int units) const {
-    if (w.whole_gpus > 0) Fail("workload " + Quote(w.name) + " uses whole_gpus, which excludes a gpu-mem quota");
+    if (w.whole_gpus > 0)
+      Fail("workload " + Quote(w.name) + " uses whole_gpus, which excludes a gpu-mem quota");
     if (w.gpu_count > 1 && units % w.gpu_count != 0) {
       Fail("invalid replica for resource aliyun.com/gpu-mem, because " + std::to_string(units) +
                " / " + std::to_string(w.gpu_count) + " is not a whole number",
-           "workload " + Quote(w.name) + " spreads its quota over " + std::to_string(w.gpu_count) + " cards");
+           "workload " + Quote(w.name) + " spreads its quota over " + std::to_string(w.gpu_count) +
+               " cards");
     }
   }
 
@@ -303,7 +322,8 @@ class KnobParser {
     std::vector<std::string> parts;
     std::stringstream ss(value_);
     for (std::string part; std::getline(ss, part, ':');) parts.push_back(part);
-    const std::string form = "write hostname:1, zone:1 or KEY:MAXSKEW[:DoNotSchedule|ScheduleAnyway]";
+    const std::string form =
+        "write hostname:1, zone:1 or KEY:MAXSKEW[:DoNotSchedule|ScheduleAnyway]";
     if (value_ == "none") {
       ForEach(key, [&](const knobsim::Workload& w) { v_.topology_spread[w.name].clear(); });
       if (!seen_.insert(lhs + "=none").second || spread_keys_.count(lhs)) {
@@ -311,7 +331,8 @@ class KnobParser {
       }
       return;
     }
-    if (parts.size() < 2 || parts.size() > 3 || parts[0].empty()) Fail(Quote(value_) + " is not a spread", form);
+    if (parts.size() < 2 || parts.size() > 3 || parts[0].empty())
+      Fail(Quote(value_) + " is not a spread", form);
     TopologySpreadConstraint c;
     c.topology_key = parts[0] == "hostname" ? kHostnameLabel
                      : parts[0] == "zone"   ? kZoneLabel
@@ -324,7 +345,8 @@ class KnobParser {
       }
       c.when_unsatisfiable = parts[2];
     }
-    if (seen_.count(lhs + "=none")) Fail("spread none cannot be combined with other spread knobs for the same workload");
+    if (seen_.count(lhs + "=none"))
+      Fail("spread none cannot be combined with other spread knobs for the same workload");
     if (!spread_keys_.insert(lhs + "|" + c.topology_key).second) {
       Fail("two spread knobs for " + Quote(lhs.substr(7)) + " over " + c.topology_key,
            "one constraint per topology key");
@@ -343,9 +365,10 @@ class KnobParser {
         return;
       }
       if (key != "*") {
-        list.erase(std::remove_if(list.begin(), list.end(),
-                                  [&](const auto& x) { return x.topology_key == own.topology_key; }),
-                   list.end());
+        list.erase(
+            std::remove_if(list.begin(), list.end(),
+                           [&](const auto& x) { return x.topology_key == own.topology_key; }),
+            list.end());
       }
       list.push_back(std::move(own));
     });
@@ -370,8 +393,9 @@ bool LabelsMatch(const Labels& labels, const std::map<std::string, std::string>&
 
 Expected<int64_t> PeakPodMemoryPerCardMib(const Workload& w, const GpuType& gpu) {
   if (w.concurrency == 0) {
-    return InputError{"", 0, "", "workload " + Quote(w.name) +
-                                     " has unlimited concurrency, so its peak GPU memory has no bound",
+    return InputError{"", 0, "",
+                      "workload " + Quote(w.name) +
+                          " has unlimited concurrency, so its peak GPU memory has no bound",
                       "give the quota in units (quota:" + w.name + "=N) or set its concurrency"};
   }
   const int64_t m = std::max(1, w.gpu_count);
@@ -400,8 +424,9 @@ Expected<int> PeakQuotaUnits(const Scenario& s, const Workload& w, double extra_
     if (t != nullptr && std::find(types.begin(), types.end(), t) == types.end()) types.push_back(t);
   }
   if (types.empty()) {
-    return InputError{"", 0, "", "no shared-GPU node pool can hold workload " + Quote(w.name) +
-                                     ", so it has no card to compute a peak quota on",
+    return InputError{"", 0, "",
+                      "no shared-GPU node pool can hold workload " + Quote(w.name) +
+                          ", so it has no card to compute a peak quota on",
                       "give the quota in units (quota:" + w.name + "=N)"};
   }
   int best = 0;
@@ -409,10 +434,11 @@ Expected<int> PeakQuotaUnits(const Scenario& s, const Workload& w, double extra_
     Expected<int64_t> peak = PeakPodMemoryPerCardMib(w, *t);
     if (!peak.ok()) return peak.error();
     // The margin is on memory (peak+10% of 23490 MiB is 25839 MiB), rounded up to a MiB.
-    const auto with_margin =
-        static_cast<int64_t>(std::ceil(static_cast<double>(*peak) * (100.0 + extra_percent) / 100.0 - 1e-9));
+    const auto with_margin = static_cast<int64_t>(
+        std::ceil(static_cast<double>(*peak) * (100.0 + extra_percent) / 100.0 - 1e-9));
     const int card_units = CardMemoryUnits(t->memory_mib);
-    const int per_card = std::min(card_units, UnitsToHoldMib(with_margin, t->memory_mib) + extra_units);
+    const int per_card =
+        std::min(card_units, UnitsToHoldMib(with_margin, t->memory_mib) + extra_units);
     best = std::max(best, per_card);
   }
   return best * std::max(1, w.gpu_count);
@@ -449,7 +475,8 @@ class FileReader {
   FileReader(std::string file, const Scenario& s) : file_(std::move(file)), s_(s) {}
 
   std::vector<Variant> Read(const YAML::Node& root) {
-    if (!root.IsDefined() || root.IsNull()) Fail(1, "", "the file is empty", "write `variants:` with at least one variant");
+    if (!root.IsDefined() || root.IsNull())
+      Fail(1, "", "the file is empty", "write `variants:` with at least one variant");
     if (!root.IsMap()) Fail(Line(root), "", "expected a mapping with `variants:`");
     CheckKeys(root, "", {"variants"});
     const YAML::Node list = root["variants"];
@@ -463,8 +490,8 @@ class FileReader {
         CheckKeys(item, path, {"name", "description", "knobs"});
         if (!item["name"]) Fail(Line(item), path, "missing `name`");
         if (!item["knobs"]) Fail(Line(item), path, "missing `knobs`");
-        out.push_back(ReadVariant(Scalar(item["name"], path + ".name"), item["knobs"], path + ".knobs",
-                                  item["description"], path));
+        out.push_back(ReadVariant(Scalar(item["name"], path + ".name"), item["knobs"],
+                                  path + ".knobs", item["description"], path));
       }
     } else if (list.IsMap()) {
       for (const auto& kv : list) {
@@ -481,7 +508,8 @@ class FileReader {
         }
         const YAML::Node knobs = section ? value["knobs"] : value;
         const YAML::Node description = section ? value["description"] : YAML::Node();
-        out.push_back(ReadVariant(name, knobs, path + (section ? ".knobs" : ""), description, path));
+        out.push_back(
+            ReadVariant(name, knobs, path + (section ? ".knobs" : ""), description, path));
       }
     } else {
       Fail(Line(list), "variants", "expected a list of {name, knobs} or a mapping name: knobs");
@@ -489,26 +517,30 @@ class FileReader {
     if (out.empty()) Fail(Line(list), "variants", "no variants", "list at least one");
     for (size_t i = 0; i < out.size(); ++i) {
       for (size_t j = 0; j < i; ++j) {
-        if (out[i].name == out[j].name) Fail(lines_[i], "variants", "duplicate variant name " + Quote(out[i].name));
+        if (out[i].name == out[j].name)
+          Fail(lines_[i], "variants", "duplicate variant name " + Quote(out[i].name));
       }
     }
     return out;
   }
 
-  [[noreturn]] void Fail(int line, std::string path, std::string message, std::string hint = "") const {
+  [[noreturn]] void Fail(int line, std::string path, std::string message,
+                         std::string hint = "") const {
     throw Failure{InputError{file_, line, std::move(path), std::move(message), std::move(hint)}};
   }
 
  private:
   static int Line(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
 
-  void CheckKeys(const YAML::Node& map, const std::string& path, const std::vector<std::string>& known) const {
+  void CheckKeys(const YAML::Node& map, const std::string& path,
+                 const std::vector<std::string>& known) const {
     std::set<std::string> seen;
     for (const auto& kv : map) {
       const std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
       const std::string where = path.empty() ? key : path + "." + key;
       if (std::find(known.begin(), known.end(), key) == known.end()) {
-        Fail(Line(kv.first), where, "unknown key " + Quote(key), SuggestName(key, known, "known keys:"));
+        Fail(Line(kv.first), where, "unknown key " + Quote(key),
+             SuggestName(key, known, "known keys:"));
       }
       if (!seen.insert(key).second) Fail(Line(kv.first), where, "duplicate key " + Quote(key));
     }
@@ -523,11 +555,11 @@ class FileReader {
                       const YAML::Node& description, const std::string& variant_path) {
     const int line = Line(knobs);
     if (name == "base") Fail(line, variant_path, "`base` is reserved for the scenario as written");
-    const bool valid = !name.empty() && std::isalnum(static_cast<unsigned char>(name[0])) &&
-                       std::all_of(name.begin(), name.end(), [](char c) {
-                         return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' ||
-                                c == '.';
-                       });
+    const bool valid =
+        !name.empty() && std::isalnum(static_cast<unsigned char>(name[0])) &&
+        std::all_of(name.begin(), name.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+        });
     if (!valid) {
       Fail(line, variant_path, Quote(name) + " is not a valid variant name",
            "use letters, digits and - _ . starting with a letter or digit");
@@ -536,7 +568,9 @@ class FileReader {
     if (knobs.IsSequence()) {
       for (size_t i = 0; i < knobs.size(); ++i) {
         const std::string p = path + "[" + std::to_string(i) + "]";
-        if (!knobs[i].IsScalar()) Fail(Line(knobs[i]), p, "expected a knob KEY=VALUE", "quote knobs with special characters");
+        if (!knobs[i].IsScalar())
+          Fail(Line(knobs[i]), p, "expected a knob KEY=VALUE",
+               "quote knobs with special characters");
         texts.push_back({knobs[i].Scalar(), file_, Line(knobs[i]), p});
       }
     } else if (knobs.IsMap()) {
@@ -554,7 +588,8 @@ class FileReader {
     if (texts.empty()) Fail(line, path, "a variant needs at least one knob");
     Expected<Variant> v = VariantFromKnobs(s_, texts, name);
     if (!v.ok()) throw Failure{v.error()};
-    if (description && !description.IsNull()) v->description = Scalar(description, variant_path + ".description");
+    if (description && !description.IsNull())
+      v->description = Scalar(description, variant_path + ".description");
     lines_.push_back(line);
     return *v;
   }
@@ -575,7 +610,8 @@ Expected<std::vector<Variant>> ReadKnobsString(const std::string& yaml, const st
     return f.error;
   } catch (const YAML::Exception& e) {
     InputError err{file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg, ""};
-    if (yaml.find('\t') != std::string::npos) err.hint = "indent with spaces; YAML does not allow tabs";
+    if (yaml.find('\t') != std::string::npos)
+      err.hint = "indent with spaces; YAML does not allow tabs";
     return err;
   }
 }

@@ -175,7 +175,8 @@ TEST_CASE("quota peak, peak+10% and peak+2 round the peak up to whole units") {
 TEST_CASE("quota *=peak covers the GPU-sharing workloads and yields to a workload's own quota") {
   Scenario s = TestScenario();
   s.workloads.pop_back();  // `open` (unbounded concurrency) would make "*" fail
-  std::vector<KnobText> knobs = {{"quota:huge=7", "--knob", 0, ""}, {"quota:*=peak", "--knob", 0, ""}};
+  std::vector<KnobText> knobs = {{"quota:huge=7", "--knob", 0, ""},
+                                 {"quota:*=peak", "--knob", 0, ""}};
   Expected<Variant> v = VariantFromKnobs(s, knobs, "v");
   REQUIRE(v.ok());
   CHECK(v->gpu_mem.at("asr") == 10);
@@ -192,39 +193,52 @@ TEST_CASE("bad knobs fail with the knob and a hint") {
   };
   const Case cases[] = {
       {{"polcy=3"}, "--knob: polcy=3: unknown knob \"polcy\"; did you mean `policy`?"},
-      {{"policy=7"}, "--knob: policy=7: \"7\" is out of range 0..5; cGPU POLICY is 0 (fixed equal "
-                     "slices) to 5 (native time-slicing)"},
+      {{"policy=7"},
+       "--knob: policy=7: \"7\" is out of range 0..5; cGPU POLICY is 0 (fixed equal "
+       "slices) to 5 (native time-slicing)"},
       {{"policy"}, "--knob: policy: expected KNOB=VALUE; e.g. policy=3 or isolation:POOL=hard"},
       {{"placement:gpu-a1=spread"},
        "--knob: placement:gpu-a1=spread: unknown node pool \"gpu-a1\"; did you mean `gpu-a10`?"},
       {{"placement:gpu-a10=sprad"},
        "--knob: placement:gpu-a10=sprad: \"sprad\" is not a placement; did you mean `spread`?"},
-      {{"placement:cpu=spread"}, "--knob: placement:cpu=spread: node pool \"cpu\" has no GPUs to place on"},
-      {{"isolation=hardd"}, "--knob: isolation=hardd: \"hardd\" is not an isolation; did you mean `hard`?"},
+      {{"placement:cpu=spread"},
+       "--knob: placement:cpu=spread: node pool \"cpu\" has no GPUs to place on"},
+      {{"isolation=hardd"},
+       "--knob: isolation=hardd: \"hardd\" is not an isolation; did you mean `hard`?"},
       {{"isolation:gpu-share=hard"},
-       "--knob: isolation:gpu-share=hard: node pool \"gpu-share\" has no cGPU module to enforce hard "
+       "--knob: isolation:gpu-share=hard: node pool \"gpu-share\" has no cGPU module to enforce "
+       "hard "
        "isolation; hard isolation needs ack.node.gpu.schedule cgpu or core_mem"},
-      {{"quota:prod/asrr=4"}, "--knob: quota:prod/asrr=4: unknown workload \"prod/asrr\"; did you mean `prod/asr`?"},
-      {{"quota:dev/asr=4"}, "--knob: quota:dev/asr=4: unknown workload \"dev/asr\"; did you mean `prod/asr`?"},
-      {{"quota=4"}, "--knob: quota=4: quota needs a target; write quota:WORKLOAD=N|peak|peak+10%|peak+2"},
-      {{"policy:x=1"}, "--knob: policy:x=1: policy applies to the whole cluster and takes no target; policy=0..5"},
+      {{"quota:prod/asrr=4"},
+       "--knob: quota:prod/asrr=4: unknown workload \"prod/asrr\"; did you mean `prod/asr`?"},
+      {{"quota:dev/asr=4"},
+       "--knob: quota:dev/asr=4: unknown workload \"dev/asr\"; did you mean `prod/asr`?"},
+      {{"quota=4"},
+       "--knob: quota=4: quota needs a target; write quota:WORKLOAD=N|peak|peak+10%|peak+2"},
+      {{"policy:x=1"},
+       "--knob: policy:x=1: policy applies to the whole cluster and takes no target; policy=0..5"},
       {{"quota:asr=peek"}, "--knob: quota:asr=peek: \"peek\" is not a quota; did you mean `peak`?"},
-      {{"quota:asr=peak-1"}, "--knob: quota:asr=peak-1: \"peak-1\" is not a quota; write peak, peak+10% or peak+2"},
+      {{"quota:asr=peak-1"},
+       "--knob: quota:asr=peak-1: \"peak-1\" is not a quota; write peak, peak+10% or peak+2"},
       {{"quota:llm=5"},
-       "--knob: quota:llm=5: invalid replica for resource aliyun.com/gpu-mem, because 5 / 2 is not a "
+       "--knob: quota:llm=5: invalid replica for resource aliyun.com/gpu-mem, because 5 / 2 is not "
+       "a "
        "whole number; workload \"llm\" spreads its quota over 2 cards"},
       {{"quota:open=peak"},
-       "--knob: quota:open=peak: workload \"open\" has unlimited concurrency, so its peak GPU memory has "
+       "--knob: quota:open=peak: workload \"open\" has unlimited concurrency, so its peak GPU "
+       "memory has "
        "no bound; give the quota in units (quota:open=N) or set its concurrency"},
       {{"spread:asr=hostname"},
        "--knob: spread:asr=hostname: \"hostname\" is not a spread; write hostname:1, zone:1 or "
        "KEY:MAXSKEW[:DoNotSchedule|ScheduleAnyway]"},
       {{"spread:asr=zone:1:DoNotSchedul"},
-       "--knob: spread:asr=zone:1:DoNotSchedul: \"DoNotSchedul\" is not a whenUnsatisfiable; did you "
+       "--knob: spread:asr=zone:1:DoNotSchedul: \"DoNotSchedul\" is not a whenUnsatisfiable; did "
+       "you "
        "mean `DoNotSchedule`?"},
       {{"traffic=-1"}, "--knob: traffic=-1: \"-1\" is not a positive factor; e.g. traffic=1.5"},
       {{"replicas:asr=two"}, "--knob: replicas:asr=two: \"two\" is not a whole number"},
-      {{"policy=1", "policy=3"}, "--knob: policy=3: the knob \"policy\" is given twice; keep one value per knob and target"},
+      {{"policy=1", "policy=3"},
+       "--knob: policy=3: the knob \"policy\" is given twice; keep one value per knob and target"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.knobs[0]);
@@ -245,7 +259,8 @@ variants:
     knobs: [isolation=hard]
   - name: fix-then-upgrade
     knobs: ["quota:asr=peak+10%", isolation=hard]
-)", "k.yaml", s);
+)",
+                                                        "k.yaml", s);
   REQUIRE_MESSAGE(list.ok(), (list.ok() ? "" : list.error().ToString()));
   REQUIRE(list->size() == 2);
   CHECK((*list)[0].name == "upgrade");
@@ -259,7 +274,8 @@ variants:
   described:
     description: d
     knobs: {replicas:asr: 4}
-)", "k.yaml", s);
+)",
+                                                       "k.yaml", s);
   REQUIRE_MESSAGE(map.ok(), (map.ok() ? "" : map.error().ToString()));
   REQUIRE(map->size() == 3);
   CHECK((*map)[0].policy == SharingPolicy::kFixedPercent);
@@ -279,7 +295,8 @@ TEST_CASE("knobs file errors name the file, the line and the field") {
       {"variants:\n  - name: a\n    knob: [policy=3]\n",
        "k.yaml:3: variants[0].knob: unknown key \"knob\"; did you mean `knobs`?"},
       {"variants:\n  - name: a\n    knobs:\n      - policy=3\n      - polcy=1\n",
-       "k.yaml:5: variants[0].knobs[1] \"polcy=1\": unknown knob \"polcy\"; did you mean `policy`?"},
+       "k.yaml:5: variants[0].knobs[1] \"polcy=1\": unknown knob \"polcy\"; did you mean "
+       "`policy`?"},
       {"variants:\n  a: {polcy: 1}\n",
        "k.yaml:2: variants.a.polcy \"polcy=1\": unknown knob \"polcy\"; did you mean `policy`?"},
       {"variants:\n  - name: a\n    knobs: [policy=1]\n  - name: a\n    knobs: [policy=2]\n",
@@ -287,10 +304,13 @@ TEST_CASE("knobs file errors name the file, the line and the field") {
       {"variants:\n  - name: base\n    knobs: [policy=1]\n",
        "k.yaml:3: variants[0]: `base` is reserved for the scenario as written"},
       {"variants:\n  - name: a/b\n    knobs: [policy=1]\n",
-       "k.yaml:3: variants[0]: \"a/b\" is not a valid variant name; use letters, digits and - _ . starting "
+       "k.yaml:3: variants[0]: \"a/b\" is not a valid variant name; use letters, digits and - _ . "
+       "starting "
        "with a letter or digit"},
-      {"variants:\n  - name: a\n    knobs: []\n", "k.yaml:3: variants[0].knobs: a variant needs at least one knob"},
-      {"variant:\n  - name: a\n", "k.yaml:1: variant: unknown key \"variant\"; did you mean `variants`?"},
+      {"variants:\n  - name: a\n    knobs: []\n",
+       "k.yaml:3: variants[0].knobs: a variant needs at least one knob"},
+      {"variant:\n  - name: a\n",
+       "k.yaml:1: variant: unknown key \"variant\"; did you mean `variants`?"},
       {"", "k.yaml:1: the file is empty; write `variants:` with at least one variant"},
       {"variants: [\n", "k.yaml:2: end of sequence flow not found"},
   };

@@ -60,7 +60,8 @@ void PodLines(std::vector<VerdictLine>& out, std::string_view label,
   for (const PodProblem& p : pods) {
     if (shown == max_pods) {
       out.push_back({std::string(label),
-                     fmt::format("… and {} more", pods.size() - static_cast<size_t>(shown)), false});
+                     fmt::format("… and {} more", pods.size() - static_cast<size_t>(shown)),
+                     false});
       break;
     }
     out.push_back({std::string(label),
@@ -108,8 +109,10 @@ Verdict JudgeVariant(const VariantSummary& base, const VariantSummary& variant) 
     } else if (p.state == "FakeReady") {
       v.fake_ready.push_back(std::move(problem));
     } else if (p.state != "Running") {
-      if (problem.message.empty()) problem.message = p.state;
-      else problem.message = p.state + ": " + problem.message;
+      if (problem.message.empty())
+        problem.message = p.state;
+      else
+        problem.message = p.state + ": " + problem.message;
       v.not_serving.push_back(std::move(problem));
     }
   }
@@ -158,15 +161,20 @@ VerdictLines LinesOf(const Verdict& verdict, int max_pods) {
                                                m.latency_ms, m.target_ms));
     }
     if (m.errors_missed) {
-      why.push_back(fmt::format("errors {} > budget {}", Percent(m.error_ratio), Percent(m.error_budget)));
+      why.push_back(
+          fmt::format("errors {} > budget {}", Percent(m.error_ratio), Percent(m.error_budget)));
     }
     if (why.empty()) why.push_back("requests still queued at the end, none finished");
     std::string reasons;
-    for (size_t i = 0; i < why.size(); ++i) { if (i > 0) reasons += ", "; reasons += why[i]; }
+    for (size_t i = 0; i < why.size(); ++i) {
+      if (i > 0) reasons += ", ";
+      reasons += why[i];
+    }
     out.lines.push_back({"SLO",
                          m.workload + ": " + reasons +
-                             (is_base ? "" : ChangeText(m.change, " (newly missing; base meets it)",
-                                                        " (was already missing)")),
+                             (is_base ? ""
+                                      : ChangeText(m.change, " (newly missing; base meets it)",
+                                                   " (was already missing)")),
                          m.change == Change::kNew});
   }
   PodLines(out.lines, "Pending", verdict.pending, max_pods, is_base);
@@ -174,10 +182,15 @@ VerdictLines LinesOf(const Verdict& verdict, int max_pods) {
   PodLines(out.lines, "NotServing", verdict.not_serving, max_pods, is_base);
   for (const OomProblem& o : verdict.ooms) {
     std::vector<std::string> parts;
-    if (o.load_ooms > 0) parts.push_back(fmt::format("{} pod(s) failed to load the model", o.load_ooms));
-    if (o.request_ooms > 0) parts.push_back(fmt::format("{:g} request(s) failed with CUDA OOM", o.request_ooms));
+    if (o.load_ooms > 0)
+      parts.push_back(fmt::format("{} pod(s) failed to load the model", o.load_ooms));
+    if (o.request_ooms > 0)
+      parts.push_back(fmt::format("{:g} request(s) failed with CUDA OOM", o.request_ooms));
     std::string text;
-    for (size_t i = 0; i < parts.size(); ++i) { if (i > 0) text += ", "; text += parts[i]; }
+    for (size_t i = 0; i < parts.size(); ++i) {
+      if (i > 0) text += ", ";
+      text += parts[i];
+    }
     out.lines.push_back({"OOM",
                          o.workload + ": " + text +
                              (is_base ? "" : ChangeText(o.change, " (new)", " (as in base)")),
@@ -189,7 +202,8 @@ VerdictLines LinesOf(const Verdict& verdict, int max_pods) {
 std::string VerdictText(const Verdict& verdict, int max_pods) {
   const VerdictLines lines = LinesOf(verdict, max_pods);
   std::string out = fmt::format("VERDICT {}: {}\n", verdict.variant, lines.headline);
-  for (const VerdictLine& line : lines.lines) out += fmt::format("  {:<10} {}\n", line.kind, line.text);
+  for (const VerdictLine& line : lines.lines)
+    out += fmt::format("  {:<10} {}\n", line.kind, line.text);
   return out;
 }
 

@@ -32,17 +32,17 @@ struct SloMiss {
 };
 
 struct PodProblem {
-  std::string pod;      // namespace/name
+  std::string pod;  // namespace/name
   std::string workload;
   std::string message;  // FailedScheduling text, or why it is not serving
   Change change = Change::kNew;
 };
 
 struct OomProblem {
-  std::string workload;  // namespace/name
-  double request_ooms = 0;    // CUDA OOM request errors (mean over replications)
+  std::string workload;     // namespace/name
+  double request_ooms = 0;  // CUDA OOM request errors (mean over replications)
   double fake_ready_errors = 0;
-  int load_ooms = 0;          // LoadOOM events (replication 0): models that never loaded
+  int load_ooms = 0;  // LoadOOM events (replication 0): models that never loaded
   Change change = Change::kNew;
 };
 
@@ -50,10 +50,10 @@ struct Verdict {
   std::string variant;
   int workloads = 0;
   std::vector<SloMiss> slo_misses;
-  std::vector<PodProblem> pending;     // state Pending
-  std::vector<PodProblem> fake_ready;  // state FakeReady: Ready, but the model is not loaded
-  std::vector<PodProblem> not_serving; // Unready, CrashLoopBackOff, Starting
-  std::vector<OomProblem> ooms;        // workloads with CUDA OOMs (load or request)
+  std::vector<PodProblem> pending;      // state Pending
+  std::vector<PodProblem> fake_ready;   // state FakeReady: Ready, but the model is not loaded
+  std::vector<PodProblem> not_serving;  // Unready, CrashLoopBackOff, Starting
+  std::vector<OomProblem> ooms;         // workloads with CUDA OOMs (load or request)
 
   // A workload misses its SLO here and meets it in the base: what --fail-on-slo fails on.
   bool NewSloMiss() const;
@@ -65,8 +65,8 @@ Verdict JudgeVariant(const VariantSummary& base, const VariantSummary& variant);
 // The verdict as a headline and one line per finding — what the command line prints and the
 // results document carries (`verdict`, docs/results.md), so pages and notebooks show the same.
 struct VerdictLine {
-  std::string kind;  // SLO, Pending, FakeReady, NotServing, OOM
-  std::string text;  // "default/caption-vlm: errors 100.0% > budget 1.0% (newly missing; ...)"
+  std::string kind;    // SLO, Pending, FakeReady, NotServing, OOM
+  std::string text;    // "default/caption-vlm: errors 100.0% > budget 1.0% (newly missing; ...)"
   bool is_new = true;  // a problem the base does not have
 };
 struct VerdictLines {

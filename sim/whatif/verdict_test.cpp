@@ -52,12 +52,14 @@ VariantSummary Hard() {
                  Workload("tts", false, 460, 0)};
   v.workloads[0].latency_replications = 0;
   v.workloads[0].errors.fake_ready.mean = 1000;
-  const std::string oom = "CUDA out of memory loading the model: needs 9616 MiB per card, quota 5233 MiB";
-  v.pods = {Pod("asr-0", "asr", "FakeReady", oom),
-            Pod("ocr-0", "ocr", "Running"),
-            Pod("ocr-1", "ocr", "Pending", "0/4 nodes are available: 4 Insufficient aliyun.com/gpu-mem."),
-            Pod("tts-0", "tts", "Running")};
-  v.cluster.events = {{0, "FakeReady", "prod/asr-0", oom + "; the port-only readiness probe passes"}};
+  const std::string oom =
+      "CUDA out of memory loading the model: needs 9616 MiB per card, quota 5233 MiB";
+  v.pods = {
+      Pod("asr-0", "asr", "FakeReady", oom), Pod("ocr-0", "ocr", "Running"),
+      Pod("ocr-1", "ocr", "Pending", "0/4 nodes are available: 4 Insufficient aliyun.com/gpu-mem."),
+      Pod("tts-0", "tts", "Running")};
+  v.cluster.events = {
+      {0, "FakeReady", "prod/asr-0", oom + "; the port-only readiness probe passes"}};
   return v;
 }
 
@@ -94,12 +96,14 @@ TEST_CASE("the verdict text reads as the golden text") {
   const std::string text = VerdictText(JudgeVariant(Base(), Hard()));
   const std::string golden =
       "VERDICT isolation=hard: 3 of 3 workloads miss their SLO (2 newly)\n"
-      "  SLO        prod/asr: no request completed (p99 target 300 ms), errors 100.0% > budget 1.0% "
+      "  SLO        prod/asr: no request completed (p99 target 300 ms), errors 100.0% > budget "
+      "1.0% "
       "(newly missing; base meets it)\n"
       "  SLO        prod/ocr: errors 20.0% > budget 1.0% (newly missing; base meets it)\n"
       "  SLO        prod/tts: p99 460.0 ms > target 300 ms (was already missing)\n"
       "  Pending    prod/ocr-1: 0/4 nodes are available: 4 Insufficient aliyun.com/gpu-mem. (new)\n"
-      "  FakeReady  prod/asr-0: CUDA out of memory loading the model: needs 9616 MiB per card, quota "
+      "  FakeReady  prod/asr-0: CUDA out of memory loading the model: needs 9616 MiB per card, "
+      "quota "
       "5233 MiB (new)\n"
       "  OOM        prod/asr: 1 pod(s) failed to load the model (new)\n"
       "  OOM        prod/ocr: 30 request(s) failed with CUDA OOM (new)\n";
@@ -119,7 +123,8 @@ TEST_CASE("a clean variant says so in one line") {
   clean.workloads[2] = Workload("tts", true, 200, 0);
   const Verdict v = JudgeVariant(Base(), clean);
   CHECK_FALSE(v.NewSloMiss());
-  CHECK(VerdictText(v) == "VERDICT fixed: every SLO met (3 workloads); no Pending, fake-Ready or OOM pods\n");
+  CHECK(VerdictText(v) ==
+        "VERDICT fixed: every SLO met (3 workloads); no Pending, fake-Ready or OOM pods\n");
 }
 
 TEST_CASE("a pod already Pending in the base is marked as such") {
@@ -136,7 +141,8 @@ TEST_CASE("a pod already Pending in the base is marked as such") {
 TEST_CASE("long pod lists end with the count left out") {
   VariantSummary many = Base();
   many.name = "v";
-  for (int i = 0; i < 5; ++i) many.pods.push_back(Pod("x-" + std::to_string(i), "asr", "Pending", "no"));
+  for (int i = 0; i < 5; ++i)
+    many.pods.push_back(Pod("x-" + std::to_string(i), "asr", "Pending", "no"));
   const std::string text = VerdictText(JudgeVariant(Base(), many), 2);
   CHECK(text.find("prod/x-1: no (new)\n  Pending    … and 3 more\n") != std::string::npos);
   CHECK(text.find("x-2") == std::string::npos);

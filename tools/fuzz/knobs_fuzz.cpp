@@ -4,8 +4,8 @@
 // workloads in two namespaces), so that valid knob texts reach the variant-building code.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "sim/io/scenario_reader.h"

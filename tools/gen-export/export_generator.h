@@ -2,7 +2,7 @@
 //
 // `knobsim import` reads `kubectl get nodes,pods,deploy,rs,sts,pdb,pvc,pv,sc,resourcequota -A
 // -o json` and Prometheus `query_range` responses. To test it we need exports of any size that
-// look like a real ACK cluster (semantics.md §1.1-1.3, §5.1-5.6) and whose hidden quantities —
+// look like a real ACK cluster (docs/semantics.md §1.1-1.3, §5.1-5.6) and whose hidden quantities —
 // work per request, request rates, memory profiles, card busy fractions — are known exactly.
 // Generate() builds such a cluster: node pools (L20 cgpu binpack and spread, A10 share, A100-80G
 // exclusive, CPU), Deployments with their ReplicaSets, StatefulSets with claims and volumes, a
@@ -154,7 +154,7 @@ inline constexpr std::string_view kFbUsedMetric = "DCGM_FI_DEV_FB_USED";
 inline constexpr std::string_view kProcessMemMetric = "DCGM_CUSTOM_PROCESS_MEM_USED";
 inline constexpr std::string_view kRequestRateMetric = "http_requests_per_second";
 std::vector<std::string> MetricNames(const GeneratedCluster& cluster);
-// Streams one metric as a Prometheus query_range JSON response (semantics.md §5.5).
+// Streams one metric as a Prometheus query_range JSON response (docs/semantics.md §5.5).
 void WritePromJson(const GeneratedCluster& cluster, std::string_view metric, std::ostream& out);
 
 struct WrittenFile {

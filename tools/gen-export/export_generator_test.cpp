@@ -589,7 +589,7 @@ TEST_CASE("owners resolve: pods to ReplicaSets to Deployments, claims to volumes
   const json pdb = find("PodDisruptionBudget", "infra", "etcd-pdb");
   REQUIRE(pdb.is_object());
   CHECK(pdb["spec"]["minAvailable"] == "51%");
-  CHECK(pdb["status"]["desiredHealthy"] == 2);  // ceil(51 % of 3), semantics.md Appendix B
+  CHECK(pdb["status"]["desiredHealthy"] == 2);  // ceil(51 % of 3), docs/semantics.md Appendix B
   CHECK(pdb["status"]["disruptionsAllowed"] == 1);
   CHECK(OfKind(list, "ResourceQuota").size() >= 5);
 }

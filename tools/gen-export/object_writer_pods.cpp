@@ -113,7 +113,7 @@ json ObjectWriter::NodeJson(int n) {
       if (pool.exclusive) {
         (*r)["nvidia.com/gpu"] = std::to_string(inst.gpus);
       } else {
-        // The device plugin patches both (semantics.md §1.1); nvidia.com/gpu reads 0 here.
+        // The device plugin patches both (docs/semantics.md §1.1); nvidia.com/gpu reads 0 here.
         (*r)["aliyun.com/gpu-count"] = std::to_string(inst.gpus);
         (*r)["aliyun.com/gpu-mem"] = std::to_string(inst.gpus * pool.units);
         (*r)["nvidia.com/gpu"] = "0";
@@ -402,7 +402,7 @@ json ObjectWriter::PodAnnotations(const Workload& w, const PodPlan& pod, Rng& rn
   return annotations;
 }
 
-// The scheduler's card allocation (semantics.md §1.3) in the form the pool's scheduler writes:
+// The scheduler's card allocation (docs/semantics.md §1.3) in the form the pool's scheduler writes:
 // the extender's ALIYUN_COM_GPU_MEM_* (v1) or the gpushare framework's JSON (v2), per container
 // and card, in units or as "used/total" strings.
 void ObjectWriter::AddAllocationAnnotations(const Workload& w, const PodPlan& pod, Rng& rng,

@@ -238,7 +238,7 @@ void ObjectWriter::ClaimsJson(const Workload& w, std::vector<json>& pvcs, std::v
   }
 }
 
-// status as the disruption controller computes it (semantics.md §4.1).
+// status as the disruption controller computes it (docs/semantics.md §4.1).
 json ObjectWriter::PdbJson(const Workload& w, const json& budget) {
   Rng rng(Mix64(HashText(w.uid) + 11));
   const int running = Running(w);

@@ -63,7 +63,7 @@ std::vector<int> Placer::Cards(const Workload& w, const Node& node, int64_t peak
   const int need = w.whole > 0 ? w.whole : w.gpu_count;
   if (static_cast<int>(fit.size()) < need) return {};
   if (w.whole == 0) {
-    // binpack: the fullest card that fits; spread: the emptiest (semantics.md §1.5).
+    // binpack: the fullest card that fits; spread: the emptiest (docs/semantics.md §1.5).
     const bool spread = pool.spec->placement == "spread";
     std::stable_sort(fit.begin(), fit.end(), [&](int a, int b) {
       const int fa = plan_.cards[a].units_free, fb = plan_.cards[b].units_free;
@@ -149,7 +149,7 @@ void Placer::Place(PodPlan& pod) {
   pod.cards = std::move(best_cards);
 }
 
-// The scheduler's FailedScheduling message (semantics.md §3.7), in the simple form that
+// The scheduler's FailedScheduling message (docs/semantics.md §3.7), in the simple form that
 // applies here: the pool's nodes lack the resource, the others do not match the selector.
 std::string Placer::Unschedulable(const Workload& w) const {
   const int total = static_cast<int>(plan_.nodes.size());

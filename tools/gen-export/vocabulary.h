@@ -24,7 +24,7 @@ struct Instance {
   int max_pods;
 };
 
-// How the pods of a pool carry their card allocation (semantics.md §1.3).
+// How the pods of a pool carry their card allocation (docs/semantics.md §1.3).
 enum class Allocation { kNone, kV1, kV2, kV2Fraction };
 
 struct PoolSpec {

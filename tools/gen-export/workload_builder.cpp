@@ -29,7 +29,7 @@ using json = nlohmann::json;
 constexpr double kPlannedFill = 0.8;  // of a GPU pool's units the workloads may ask for
 
 int64_t VisibleQuotaMib(const Pool& pool, int units) {
-  // cGPU's visible memory: floor(physical × units / card units) (semantics.md Appendix B).
+  // cGPU's visible memory: floor(physical × units / card units) (docs/semantics.md Appendix B).
   if (pool.exclusive) return pool.gpu->memory_mib;
   return pool.gpu->memory_mib * units / pool.units;
 }

@@ -37,7 +37,8 @@ std::set<Triple> Findings(const nlohmann::json& doc, const std::string& severity
   return out;
 }
 
-const nlohmann::json* FindingFor(const nlohmann::json& doc, const std::string& id, const std::string& object) {
+const nlohmann::json* FindingFor(const nlohmann::json& doc, const std::string& id,
+                                 const std::string& object) {
   for (const auto& f : doc.at("findings")) {
     if (f.at("id") != id) continue;
     for (const auto& o : f.at("objects"))
@@ -84,14 +85,16 @@ TEST_CASE("check on the planted export finds exactly the planted problems and ex
   CHECK(ocr->at("consequence").get<std::string>().find("FakeReady") != std::string::npos);
   const nlohmann::json* asr = FindingFor(doc, "quota-vs-peak", "asr-5c4b7f9d8-w7t2n");
   REQUIRE(asr != nullptr);
-  CHECK(asr->at("message").get<std::string>().find("7912 MiB is 126 % of its visible quota 6280 MiB") !=
-        std::string::npos);
+  CHECK(asr->at("message").get<std::string>().find(
+            "7912 MiB is 126 % of its visible quota 6280 MiB") != std::string::npos);
   const nlohmann::json* pdb = FindingFor(doc, "pdb-blocks-drain", "etcd");
   REQUIRE(pdb != nullptr);
   const std::string pdb_msg = pdb->at("message");
   CHECK(pdb_msg.find("expected 3, desired healthy 2, current healthy 2") != std::string::npos);
-  CHECK(pdb_msg.find("The disruption budget etcd needs 2 healthy pods and has 2 currently") != std::string::npos);
-  CHECK(pdb_msg.find("cn-hangzhou.10.0.3.33 [etcd-2 (not Ready)] drains at once") != std::string::npos);
+  CHECK(pdb_msg.find("The disruption budget etcd needs 2 healthy pods and has 2 currently") !=
+        std::string::npos);
+  CHECK(pdb_msg.find("cn-hangzhou.10.0.3.33 [etcd-2 (not Ready)] drains at once") !=
+        std::string::npos);
   const nlohmann::json* tag = FindingFor(doc, "image-after-reset", "asr-5c4b7f9d8-w7t2n");
   REQUIRE(tag != nullptr);
   CHECK(tag->at("consequence").get<std::string>().find("ImagePullBackOff") != std::string::npos);
@@ -120,7 +123,8 @@ TEST_CASE("check on the same cluster without the planted problems exits 0 with n
   CHECK(Findings(doc, "critical").empty());
   CHECK(Findings(doc, "warning").empty());
   // With every etcd member Ready the budget allows one disruption: drains go one at a time.
-  CHECK(Findings(doc, "info") == std::set<Triple>{{"pdb-blocks-drain", "info", "PodDisruptionBudget infra/etcd"}});
+  CHECK(Findings(doc, "info") ==
+        std::set<Triple>{{"pdb-blocks-drain", "info", "PodDisruptionBudget infra/etcd"}});
 }
 
 TEST_CASE("check without metrics or registry tags says what it skipped") {
@@ -139,8 +143,9 @@ TEST_CASE("check without metrics or registry tags says what it skipped") {
 }
 
 TEST_CASE("check on scenarios/cgpu-upgrade.yaml tells the upgrade story") {
-  const Outcome o = Run("check " + QuotedSourcePath("scenarios/cgpu-upgrade.yaml") + " --registry-tags " +
-                        QuotedSourcePath("scenarios/cgpu-upgrade.registry-tags") + " --json -");
+  const Outcome o =
+      Run("check " + QuotedSourcePath("scenarios/cgpu-upgrade.yaml") + " --registry-tags " +
+          QuotedSourcePath("scenarios/cgpu-upgrade.registry-tags") + " --json -");
   REQUIRE_MESSAGE(o.exit_code == 1, o.err);
   const nlohmann::json doc = nlohmann::json::parse(o.out);
   const std::set<Triple> expected = {
@@ -172,8 +177,8 @@ TEST_CASE("check on scenarios/cgpu-upgrade.yaml tells the upgrade story") {
   CHECK(ocr->at("consequence").get<std::string>().find("pod FakeReady") != std::string::npos);
   const nlohmann::json* asr = FindingFor(doc, "quota-vs-peak", "asr-0");
   REQUIRE(asr != nullptr);
-  CHECK(asr->at("message").get<std::string>().find("6544 MiB is 104 % of its visible quota 6280 MiB") !=
-        std::string::npos);
+  CHECK(asr->at("message").get<std::string>().find(
+            "6544 MiB is 104 % of its visible quota 6280 MiB") != std::string::npos);
   CHECK(asr->at("consequence_kind") == "simulated");
   CHECK(asr->at("consequence").get<std::string>().find("CUDA OOM") != std::string::npos);
 }
@@ -184,7 +189,8 @@ TEST_CASE("check: bad input exits 2 naming the file and line") {
     std::ofstream out(tags);
     out << "# ok\nregistry.example.com/ai/ocr:v1\nregistry.example.com/ai/asr\n";
   }
-  Outcome o = Run("check --kube " + QuotedSourcePath(kDir + "export.json") + " --registry-tags '" + tags + "'");
+  Outcome o = Run("check --kube " + QuotedSourcePath(kDir + "export.json") + " --registry-tags '" +
+                  tags + "'");
   CHECK(o.exit_code == 2);
   CHECK(o.err.find(tags + ":3: ") != std::string::npos);
   CHECK(o.err.find("has no tag") != std::string::npos);

@@ -131,11 +131,13 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       "on a scenario or an export, with the simulated consequence of enforcing memory isolation. "
       "Exit 1 when a finding is critical. See docs/check.md.");
   cmd->add_option("scenario", args->scenario, "Scenario file (YAML, see docs/scenario.md)");
-  cmd->add_option("--kube", args->kube,
-                  "kubectl get nodes,pods,deploy,rs,sts,pdb,pvc,pv,sc,resourcequota -A -o json|yaml "
-                  "(several files, `-` = stdin)")
+  cmd->add_option(
+         "--kube", args->kube,
+         "kubectl get nodes,pods,deploy,rs,sts,pdb,pvc,pv,sc,resourcequota -A -o json|yaml "
+         "(several files, `-` = stdin)")
       ->type_name("FILE");
-  cmd->add_option("--prom", args->prom, "Prometheus query_range answers with GPU memory (with --kube)")
+  cmd->add_option("--prom", args->prom,
+                  "Prometheus query_range answers with GPU memory (with --kube)")
       ->type_name("FILE");
   cmd->add_option("--window", args->window, "metrics window ending at the last sample (7d, 36h)")
       ->capture_default_str();

@@ -1,5 +1,5 @@
 // End-to-end tests of `knobsim run` on the real binary: determinism, threads, exit codes, errors,
-// and the quickstart story (DESIGN.md §1) reading the way the scenario promises.
+// and the quickstart story (docs/design.md §1) reading the way the scenario promises.
 #include <doctest/doctest.h>
 
 #include <map>
@@ -15,9 +15,12 @@ using nlohmann::json;
 
 TEST_CASE("the same seed gives byte-identical JSON, whatever the thread count") {
   const std::string scenario = QuotedSourcePath("scenarios/quickstart.yaml");
-  const Outcome one = Run("run " + scenario + " --all --replications 3 --threads 1 --quiet --json -");
-  const Outcome again = Run("run " + scenario + " --all --replications 3 --threads 1 --quiet --json -");
-  const Outcome two = Run("run " + scenario + " --all --replications 3 --threads 2 --quiet --json -");
+  const Outcome one =
+      Run("run " + scenario + " --all --replications 3 --threads 1 --quiet --json -");
+  const Outcome again =
+      Run("run " + scenario + " --all --replications 3 --threads 1 --quiet --json -");
+  const Outcome two =
+      Run("run " + scenario + " --all --replications 3 --threads 2 --quiet --json -");
   REQUIRE(one.exit_code == 0);
   CHECK(one.out == again.out);
   CHECK(one.out == two.out);
@@ -42,7 +45,8 @@ TEST_CASE("replications report a mean and a ci95 half-width") {
 
 TEST_CASE("--json writes the file atomically and leaves no temporary behind") {
   const std::string out = TempPath("results.json");
-  const Outcome o = Run("run " + QuotedSourcePath("scenarios/quickstart.yaml") + " --quiet --json " + out);
+  const Outcome o =
+      Run("run " + QuotedSourcePath("scenarios/quickstart.yaml") + " --quiet --json " + out);
   REQUIRE(o.exit_code == 0);
   const json doc = json::parse(ReadFile(out));
   CHECK(doc.at("variants").size() == 1);
@@ -51,7 +55,8 @@ TEST_CASE("--json writes the file atomically and leaves no temporary behind") {
 }
 
 TEST_CASE("bad input exits 2 with file, line and field") {
-  const Outcome o = Run("run " + QuotedSourcePath("sim/io/testdata/bad_gpu_mem_gb.yaml") + " --quiet");
+  const Outcome o =
+      Run("run " + QuotedSourcePath("sim/io/testdata/bad_gpu_mem_gb.yaml") + " --quiet");
   CHECK(o.exit_code == 2);
   CHECK(o.err.find("bad_gpu_mem_gb.yaml:") != std::string::npos);
   CHECK(o.err.find("gpu_mem") != std::string::npos);
@@ -59,7 +64,8 @@ TEST_CASE("bad input exits 2 with file, line and field") {
 
 TEST_CASE("a missing file and an unknown variant exit 2") {
   CHECK(Run("run /nonexistent/scenario.yaml --quiet").exit_code == 2);
-  const Outcome o = Run("run " + QuotedSourcePath("scenarios/quickstart.yaml") + " --variant no-such-variant --quiet");
+  const Outcome o = Run("run " + QuotedSourcePath("scenarios/quickstart.yaml") +
+                        " --variant no-such-variant --quiet");
   CHECK(o.exit_code == 2);
   CHECK(o.err.find("upgrade-first") != std::string::npos);  // lists the ones that exist
 }
@@ -122,7 +128,9 @@ TEST_CASE("--help describes run") {
 
 // The lesson of the incident: upgrading first turns over-quota pods into fake-Ready pods that
 // fail every request; fixing quotas to peak first avoids it.
-TEST_CASE("quickstart: upgrade-first shows fake-Ready pods failing their requests; fixing quotas first shows none") {
+TEST_CASE(
+    "quickstart: upgrade-first shows fake-Ready pods failing their requests; fixing quotas first "
+    "shows none") {
   const json doc = RunJson("scenarios/quickstart.yaml", "--all");
   const json& base = Variant(doc, "base");
   const json& upgrade = Variant(doc, "upgrade-first");
@@ -163,8 +171,8 @@ TEST_CASE("run sets ACK binpack beside the FGD paper's placements on the same cl
   // nodes. binpack places all but one whole-card vision pod; FGD keeps the free space usable by
   // the popular half-card chat pods (far less fragmentation) and leaves both vision pods out.
   const std::string scenario = QuotedSourcePath("scenarios/fgd-vs-binpack.yaml");
-  const Outcome o = Run("run " + scenario +
-                        " --all --quiet --duration 3m --warmup 1m --replications 1 --json -");
+  const Outcome o =
+      Run("run " + scenario + " --all --quiet --duration 3m --warmup 1m --replications 1 --json -");
   REQUIRE(o.exit_code == 0);
   const json doc = json::parse(o.out);
   std::map<std::string, json> variants;
@@ -180,7 +188,8 @@ TEST_CASE("run sets ACK binpack beside the FGD paper's placements on the same cl
   };
   auto places = [&](const std::string& name) {
     std::vector<std::string> at;
-    for (const json& p : variants.at(name).at("pods")) at.push_back(p.at("node").dump() + p.at("cards").dump());
+    for (const json& p : variants.at(name).at("pods"))
+      at.push_back(p.at("node").dump() + p.at("cards").dump());
     return at;
   };
   CHECK(pending("base") == 1);
@@ -194,8 +203,9 @@ TEST_CASE("run sets ACK binpack beside the FGD paper's placements on the same cl
   // The table says it too, and the same run on more threads is the same run.
   const Outcome table = Run("run " + scenario + " --all --duration 3m --warmup 1m");
   CHECK(table.out.find("GPU fragmentation (FGD)") != std::string::npos);
-  const Outcome threads = Run("run " + scenario +
-                              " --all --quiet --duration 3m --warmup 1m --replications 1 --threads 2 --json -");
+  const Outcome threads =
+      Run("run " + scenario +
+          " --all --quiet --duration 3m --warmup 1m --replications 1 --threads 2 --json -");
   CHECK(threads.out == o.out);
 }
 

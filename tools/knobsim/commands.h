@@ -1,7 +1,7 @@
 // The knobsim subcommands. Each one registers itself (options, help, callback) on the program's
 // CLI11 app; its callback does the work and leaves the process exit status in *exit_code.
 //
-// Exit statuses (DESIGN.md §4): 0 success; 1 the run worked but a check failed (e.g.
+// Exit statuses (docs/design.md §4): 0 success; 1 the run worked but a check failed (e.g.
 // `--fail-on-slo`); 2 bad input or usage. The command line is the only place that prints:
 // results to stdout, messages and progress to stderr.
 #pragma once
@@ -54,7 +54,8 @@ void AddMergeCommand(CLI::App& app, int* exit_code);
 // (docs/report.md).
 void AddReportCommand(CLI::App& app, int* exit_code);
 
-// `knobsim check SCENARIO | --kube FILE... [--prom FILE...]`: the pre-upgrade checklist (docs/check.md).
+// `knobsim check SCENARIO | --kube FILE... [--prom FILE...]`: the pre-upgrade checklist
+// (docs/check.md).
 void AddCheckCommand(CLI::App& app, int* exit_code);
 
 // `knobsim diff BASE.json NEW.json [--fail-on RULES] [--format text|markdown|json]`: the CI gate

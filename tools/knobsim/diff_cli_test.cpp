@@ -19,10 +19,12 @@ workloads:
   - name: ocr
     namespace: ai
     replicas: 2
-    labels: {app: ocr, team: )" + label + R"(}
+    labels: {app: ocr, team: )" +
+         label + R"(}
     gpu_mem: 8
     gpu_memory: {weights: 3Gi, activation: 200Mi}
-    traffic: {rate: )" + rate + R"(}
+    traffic: {rate: )" +
+         rate + R"(}
     work: {dist: exponential, mean: 40ms}
     slo: {percentile: 99, latency: 2s, error_budget: 1%}
 run: {duration: 20m, warmup: 2m, seed: 7, replications: 4}
@@ -89,7 +91,8 @@ TEST_CASE("diff: documents that cannot be compared exit 2 and say why") {
 
   const Outcome rule = Run("diff '" + a + "' '" + a + "' --fail-on 'p99:10%'");
   CHECK(rule.exit_code == 2);
-  CHECK(rule.err.find("--fail-on: rule \"p99:10%\": the threshold needs a sign") != std::string::npos);
+  CHECK(rule.err.find("--fail-on: rule \"p99:10%\": the threshold needs a sign") !=
+        std::string::npos);
 
   const std::string broken = TempPath("broken.json");
   std::ofstream(broken) << "{\"schema\": \"knobsim.results/v1\",\n \"variants\": [";
@@ -97,7 +100,8 @@ TEST_CASE("diff: documents that cannot be compared exit 2 and say why") {
   CHECK(cut.exit_code == 2);
   CHECK(cut.err.find(broken + ":2: invalid JSON") != std::string::npos);
 
-  std::ofstream(broken) << "{\"schema\": \"knobsim.results/v2\", \"scenario\": \"gate\", \"variants\": []}";
+  std::ofstream(broken)
+      << "{\"schema\": \"knobsim.results/v2\", \"scenario\": \"gate\", \"variants\": []}";
   const Outcome v2 = Run("diff '" + a + "' '" + broken + "'");
   CHECK(v2.exit_code == 2);
   CHECK(v2.err.find("schema major") != std::string::npos);

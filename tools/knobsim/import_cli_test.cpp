@@ -2,7 +2,7 @@
 // (tools/gen-export/README.md): both export forms give the same bytes, the scenario runs, the
 // run reproduces the exported placement and the measured card utilization, no planted secret
 // leaks, bad input exits 2 with file:line, an export without metrics says what is default, and
-// the quickstart story (DESIGN.md §1) told from the export: the over-quota pods the generator
+// the quickstart story (docs/design.md §1) told from the export: the over-quota pods the generator
 // planted make the import read the L20 pool's cGPU as not enforcing memory, `whatif --knob
 // isolation=hard` breaks exactly them, and quotas at peak+10% first keep them serving.
 #include <doctest/doctest.h>
@@ -25,8 +25,8 @@ const std::string kDir = "tools/knobsim/testdata/export20/";
 
 std::string Prom() {
   std::string args;
-  for (const char* f : {"DCGM_CUSTOM_PROCESS_MEM_USED", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_GPU_UTIL",
-                        "http_requests_per_second"})
+  for (const char* f : {"DCGM_CUSTOM_PROCESS_MEM_USED", "DCGM_FI_DEV_FB_USED",
+                        "DCGM_FI_DEV_GPU_UTIL", "http_requests_per_second"})
     args += " --prom " + QuotedSourcePath(kDir + "prom/" + f + ".json");
   return args + " --rate-metric http_requests_per_second";
 }
@@ -54,8 +54,8 @@ TEST_CASE("export.json and export.yaml import to byte-identical scenarios") {
 
 TEST_CASE("-o writes the file atomically and prints the fit quality on stderr") {
   const std::string out = TempPath("imported.yaml");
-  const Outcome o = Run("import --kube " + QuotedSourcePath(kDir + "export.json") + Prom() +
-                        " -o '" + out + "'");
+  const Outcome o =
+      Run("import --kube " + QuotedSourcePath(kDir + "export.json") + Prom() + " -o '" + out + "'");
   REQUIRE(o.exit_code == 0);
   CHECK(o.out.empty());
   CHECK(ReadFile(out) == Imported().out);
@@ -187,8 +187,8 @@ TEST_CASE("a run of the imported scenario reproduces the placement and the measu
 // gpu-a10-share runs ACK `share` (no module), which `isolation=hard` passes by, so its
 // over-quota pods keep running in every variant.
 struct OverQuota {
-  std::vector<std::string> pods;       // ns/pod
-  std::set<std::string> workloads;     // ns/name
+  std::vector<std::string> pods;    // ns/pod
+  std::set<std::string> workloads;  // ns/name
 };
 OverQuota OverQuotaUnderCgpu() {
   const json truth = json::parse(ReadFile(SourcePath(kDir + "truth.json")));
@@ -200,9 +200,10 @@ OverQuota OverQuotaUnderCgpu() {
   OverQuota out;
   out.workloads = over;
   for (const auto& p : truth.at("pods"))
-    if (!p.at("node").is_null() &&
-        over.count(p.at("namespace").get<std::string>() + "/" + p.at("workload").get<std::string>()))
-      out.pods.push_back(p.at("namespace").get<std::string>() + "/" + p.at("name").get<std::string>());
+    if (!p.at("node").is_null() && over.count(p.at("namespace").get<std::string>() + "/" +
+                                              p.at("workload").get<std::string>()))
+      out.pods.push_back(p.at("namespace").get<std::string>() + "/" +
+                         p.at("name").get<std::string>());
   return out;
 }
 
@@ -221,22 +222,24 @@ TEST_CASE("pods running above their quota make the import read that pool's isola
   // peak ...". Pods on `card_total` nodes (FB_USED repeats the card's total) have no per-pod
   // figure and so are no evidence; one pod per pool is enough.
   int named = 0;
-  for (const std::string& pod : pods) named += text.find("#   " + pod + " on ") != std::string::npos;
+  for (const std::string& pod : pods)
+    named += text.find("#   " + pod + " on ") != std::string::npos;
   CHECK(named >= 1);
   CHECK(text.find("memory isolation soft: rule 3") != std::string::npos);
   CHECK(text.find("memory isolation hard: rule 4") != std::string::npos);  // the spread pool
   CHECK(Imported().err.find("rule 3") != std::string::npos);
 }
 
-TEST_CASE("the quickstart story from an export: hard isolation breaks the over-quota pods, "
-          "quotas at peak+10% first keep them serving") {
+TEST_CASE(
+    "the quickstart story from an export: hard isolation breaks the over-quota pods, "
+    "quotas at peak+10% first keep them serving") {
   const OverQuota over = OverQuotaUnderCgpu();
   const std::vector<std::string>& pods = over.pods;
   REQUIRE(!pods.empty());
   const std::string scenario = WriteTemp("story.yaml", Imported().out);
   const Outcome hard = Run("whatif '" + scenario + "' --knob isolation=hard --duration 30m");
-  const Outcome fixed =
-      Run("whatif '" + scenario + "' --knob 'quota:*=peak+10%' --knob isolation=hard --duration 30m");
+  const Outcome fixed = Run("whatif '" + scenario +
+                            "' --knob 'quota:*=peak+10%' --knob isolation=hard --duration 30m");
   std::remove(scenario.c_str());
   REQUIRE_MESSAGE(hard.exit_code == 0, hard.err);
   REQUIRE_MESSAGE(fixed.exit_code == 0, fixed.err);
@@ -281,14 +284,15 @@ TEST_CASE("--isolation overrides the import's reading, and a bad rule exits 2") 
   REQUIRE(l20 != std::string::npos);
   CHECK(o.out.substr(l20, o.out.find("nodes:", l20) - l20).find("memory_isolation: hard") !=
         std::string::npos);
-  const Outcome bad = Run("import --kube " + QuotedSourcePath(kDir + "export.json") +
-                          " --isolation gpu-l2=soft");
+  const Outcome bad =
+      Run("import --kube " + QuotedSourcePath(kDir + "export.json") + " --isolation gpu-l2=soft");
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("--isolation") != std::string::npos);
   CHECK(bad.err.find("names no imported pool") != std::string::npos);
 }
 
-TEST_CASE("llm-70b is Pending for the export's reason: too few cards where its nodeSelector points") {
+TEST_CASE(
+    "llm-70b is Pending for the export's reason: too few cards where its nodeSelector points") {
   const std::string scenario = WriteTemp("pending.yaml", Imported().out);
   const Outcome o = Run("run '" + scenario + "' --duration 1m --quiet --json -");
   std::remove(scenario.c_str());
@@ -330,17 +334,17 @@ TEST_CASE("bad input exits 2 with file and line") {
     CHECK(o.out.empty());
   }
   SUBCASE("a quantity Kubernetes would reject") {
-    const std::string path = WriteTemp(
-        "badcpu.yaml",
-        "apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\nstatus:\n  allocatable:\n    cpu: 2 cores\n");
+    const std::string path = WriteTemp("badcpu.yaml",
+                                       "apiVersion: v1\nkind: Node\nmetadata:\n  name: "
+                                       "n1\nstatus:\n  allocatable:\n    cpu: 2 cores\n");
     const Outcome o = Run("import --kube '" + path + "'");
     std::remove(path.c_str());
     CHECK(o.exit_code == 2);
     CHECK(o.err.find("badcpu.yaml:7:") != std::string::npos);
   }
   SUBCASE("a bad --probe-rule") {
-    const Outcome o = Run("import --kube " + QuotedSourcePath(kDir + "export.json") +
-                          " --probe-rule ocr=maybe");
+    const Outcome o =
+        Run("import --kube " + QuotedSourcePath(kDir + "export.json") + " --probe-rule ocr=maybe");
     CHECK(o.exit_code == 2);
     CHECK(o.err.find("--probe-rule") != std::string::npos);
   }

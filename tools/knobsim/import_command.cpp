@@ -154,11 +154,13 @@ int RunImport(const ImportArgs& args) {
     names.rate_metric = args.rate_metric;
     // Per pod: ACK's process metric, else FB_USED (sim/io/prom_metrics.h).
     metrics = InterpretPodMemoryMetrics(results, names, options.window_start, options.window_end);
-    for (const PromResult& r : results) warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+    for (const PromResult& r : results)
+      warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
   }
 
   ImportModel model = ImportCluster(*objects, have_metrics ? &metrics : nullptr, options);
-  if (auto failed = ApplyIsolationRules(model, isolation_rules)) return BadInput(failed->ToString());
+  if (auto failed = ApplyIsolationRules(model, isolation_rules))
+    return BadInput(failed->ToString());
   warnings.insert(warnings.end(), model.warnings.begin(), model.warnings.end());
   for (const std::string& w : warnings) std::cerr << "knobsim: warning: " << w << "\n";
   if (!warnings.empty())
@@ -202,9 +204,10 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<ImportArgs>();
   CLI::App* cmd = app.add_subcommand(
       "import", "Write an exported cluster (and its Prometheus metrics) as a scenario file");
-  cmd->add_option("--kube", args->kube,
-                  "kubectl get nodes,pods,deploy,rs,sts,pdb,pvc,pv,sc,resourcequota -A -o json|yaml "
-                  "(several files or directories of *.yaml/*.yml/*.json, `-` = stdin)")
+  cmd->add_option(
+         "--kube", args->kube,
+         "kubectl get nodes,pods,deploy,rs,sts,pdb,pvc,pv,sc,resourcequota -A -o json|yaml "
+         "(several files or directories of *.yaml/*.yml/*.json, `-` = stdin)")
       ->required();
   cmd->add_option("--overlay", args->overlay,
                   "scenario fragment merged into the import: pools, traffic, work, SLOs, run "
@@ -219,9 +222,10 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
                   "per --count-step, replayed exactly (traffic: {counts: ...})")
       ->check(CLI::IsMember({"pieces", "counts"}))
       ->capture_default_str();
-  cmd->add_option("--count-step", args->count_step,
-                  "interval of --traffic counts; auto: the rate metric's sample step (a finer step is "
-                  "raised to it)")
+  cmd->add_option(
+         "--count-step", args->count_step,
+         "interval of --traffic counts; auto: the rate metric's sample step (a finer step is "
+         "raised to it)")
       ->capture_default_str();
   cmd->add_option("--mem-metric", args->mem_metric,
                   "per-pod GPU memory metric (MiB), instead of the DCGM detection");
@@ -238,9 +242,10 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--cgpu-no-isolation-versions", args->cgpu_no_isolation_versions,
                   "cGPU releases known not to isolate memory: their pools import as soft")
       ->delimiter(',');
-  cmd->add_option("--backup-annotation", args->backup_annotations,
-                  "pod annotation key that marks volumes as backed up; the only annotations "
-                  "written (default: backup.velero.io/backup-volumes, knobsim.io/backup; repeatable)");
+  cmd->add_option(
+      "--backup-annotation", args->backup_annotations,
+      "pod annotation key that marks volumes as backed up; the only annotations "
+      "written (default: backup.velero.io/backup-volumes, knobsim.io/backup; repeatable)");
   cmd->add_option("--policy", args->policy,
                   "the cluster's cGPU POLICY (not in the export; 5 = ACK's native time-slicing)")
       ->check(CLI::Range(0, 5))

@@ -84,8 +84,8 @@ int MergeRuns(const MergeArgs& args, const std::vector<Json>& docs) {
   if (!merged.ok()) return BadInput(merged.error().ToString());
   const int status = Emit(args.out, ResultsJsonText(ResultsDocument(*merged)));
   if (status == kExitOk && !args.quiet && args.out != "-") {
-    std::cerr << "knobsim: merged " << shards.size() << " shards ("
-              << shards.front().sweep.jobs() << " runs) into " << args.out << "\n";
+    std::cerr << "knobsim: merged " << shards.size() << " shards (" << shards.front().sweep.jobs()
+              << " runs) into " << args.out << "\n";
   }
   return status;
 }

@@ -14,7 +14,9 @@ namespace {
 
 // With random routing each of N replicas is an M/M/1 queue with arrival rate λ/N; its response
 // time is exponential with rate μ − λ/N, so p99 = ln(100) / (μ − λ/N) (docs/plan.md).
-double P99(double mu, double lambda, int n) { return std::log(100.0) / (mu - lambda / n); }
+double P99(double mu, double lambda, int n) {
+  return std::log(100.0) / (mu - lambda / n);
+}
 
 int SmallestReplicas(double mu, double lambda, double d) {
   int n = 1;
@@ -55,8 +57,8 @@ std::string WriteScenario(const std::string& name, const Case& c, bool exclusive
 
 nlohmann::json Plan(const std::string& scenario, const std::string& extra) {
   const std::string traffic = extra.find("--traffic") == std::string::npos ? "--traffic 1 " : "";
-  const Outcome o = Run("plan '" + scenario + "' " + traffic + "--replications 5 --threads 2 " + extra +
-                        " --quiet --json -");
+  const Outcome o = Run("plan '" + scenario + "' " + traffic + "--replications 5 --threads 2 " +
+                        extra + " --quiet --json -");
   REQUIRE_MESSAGE(o.exit_code == 0, o.err);
   return nlohmann::json::parse(o.out);
 }
@@ -107,8 +109,7 @@ TEST_CASE("plan under POLICY 3 at 50 % with two replicas per card needs ceil(N/2
     const std::string file = WriteScenario("mm1-policy3", c, false);
     for (const char* seed : {"1", "7"}) {
       CAPTURE(seed);
-      const nlohmann::json doc =
-          Plan(file, std::string("--policies 3 --density 2 --seed ") + seed);
+      const nlohmann::json doc = Plan(file, std::string("--policies 3 --density 2 --seed ") + seed);
       const nlohmann::json& opt = doc.at("options").at(0);
       REQUIRE(opt.at("feasible") == true);
       CHECK(opt.at("id") == "x1/A10/p3/binpack/on_demand");
@@ -131,8 +132,11 @@ TEST_CASE("plan writes the plan document with its recommendation and frontier") 
   CHECK(doc.at("options").at(1).at("id") == "x2/A10/p5/binpack/on_demand");
   REQUIRE(doc.at("recommendations").size() == 2);
   CHECK(doc.at("recommendations").at(0).at("option") == "x1/A10/p5/binpack/on_demand");
-  CHECK(doc.at("recommendations").at(0).at("text").get<std::string>().rfind(
-            "At 1x traffic: 3 nodes of gpu (A10), POLICY 5, binpack", 0) == 0);
+  CHECK(doc.at("recommendations")
+            .at(0)
+            .at("text")
+            .get<std::string>()
+            .rfind("At 1x traffic: 3 nodes of gpu (A10), POLICY 5, binpack", 0) == 0);
   CHECK(doc.at("frontier").at(1).at("options") ==
         nlohmann::json::array({"x2/A10/p5/binpack/on_demand"}));
   // More traffic never needs fewer cards.
@@ -143,13 +147,16 @@ TEST_CASE("plan writes the plan document with its recommendation and frontier") 
 
 TEST_CASE("plan shards merge into exactly the unsharded document") {
   const std::string file = WriteScenario("mm1-shards", {150, 100}, true);
-  const std::string common = "plan '" + file + "' --traffic 1,1.5,2 --duration 120s --quiet --json ";
+  const std::string common =
+      "plan '" + file + "' --traffic 1,1.5,2 --duration 120s --quiet --json ";
   const std::string whole = TempPath("plan-whole.json");
   REQUIRE(Run(common + "'" + whole + "'").exit_code == 0);
   std::string shards;
   for (int i = 0; i < 3; ++i) {
     const std::string out = TempPath("plan-shard-" + std::to_string(i) + ".json");
-    REQUIRE(Run(common + "'" + out + "' --shard " + std::to_string(i) + "/3 --threads 1").exit_code == 0);
+    REQUIRE(
+        Run(common + "'" + out + "' --shard " + std::to_string(i) + "/3 --threads 1").exit_code ==
+        0);
     const nlohmann::json doc = nlohmann::json::parse(ReadFile(out));
     CHECK(doc.at("shard").at("index") == i);
     CHECK(doc.at("options").size() == 1);
@@ -160,7 +167,8 @@ TEST_CASE("plan shards merge into exactly the unsharded document") {
   REQUIRE_MESSAGE(m.exit_code == 0, m.err);
   CHECK(ReadFile(merged) == ReadFile(whole));
   for (const std::string& f : {whole, merged}) std::remove(f.c_str());
-  for (int i = 0; i < 3; ++i) std::remove(TempPath("plan-shard-" + std::to_string(i) + ".json").c_str());
+  for (int i = 0; i < 3; ++i)
+    std::remove(TempPath("plan-shard-" + std::to_string(i) + ".json").c_str());
   std::remove(file.c_str());
 }
 

@@ -53,7 +53,8 @@ std::string CommandText(const PlanArgs& a) {
   std::string cmd = "knobsim plan " + ShellQuote(a.scenario);
   auto add = [&](const char* name, const std::string& value) {
     const CLI::Option* opt = a.cmd->get_option(name);
-    if (opt != nullptr && opt->count() > 0) cmd += std::string(" ") + name + " " + ShellQuote(value);
+    if (opt != nullptr && opt->count() > 0)
+      cmd += std::string(" ") + name + " " + ShellQuote(value);
   };
   add("--traffic", Join(a.traffic, ","));
   add("--gpu-types", Join(a.gpu_types, ","));
@@ -153,14 +154,15 @@ std::string PlanTable(const nlohmann::ordered_json& doc) {
     auto key = [](const nlohmann::ordered_json* o) {
       int cards = 0;
       for (const auto& p : o->at("pools")) cards += p.at("cards").get<int>();
-      const double cost = o->at("monthly_cost").is_number() ? o->at("monthly_cost").get<double>() : cards;
+      const double cost =
+          o->at("monthly_cost").is_number() ? o->at("monthly_cost").get<double>() : cards;
       return std::make_tuple(!o->at("feasible").get<bool>(), cost, o->at("cell").get<int>());
     };
     std::stable_sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return key(a) < key(b); });
     size_t id_width = 6;
     for (const auto* o : rows) id_width = std::max(id_width, o->at("id").get<std::string>().size());
-    out << "  " << Pad("option", id_width) << "  nodes  cards  density  p99/SLO  " << Pad("cost", 12)
-        << "  binding\n";
+    out << "  " << Pad("option", id_width) << "  nodes  cards  density  p99/SLO  "
+        << Pad("cost", 12) << "  binding\n";
     for (const auto* o : rows) {
       out << "  " << Pad(o->at("id").get<std::string>(), id_width) << "  ";
       if (!o->at("feasible").get<bool>()) {
@@ -173,14 +175,21 @@ std::string PlanTable(const nlohmann::ordered_json& doc) {
         cards += p.at("cards").get<int>();
       }
       out << Pad(std::to_string(nodes), 5) << "  " << Pad(std::to_string(cards), 5) << "  "
-          << Pad(o->at("density").is_number() ? std::to_string(o->at("density").get<int>()) : "-", 7)
-          << "  " << Pad(o->at("worst_p99_ratio").is_number() ? Fixed(o->at("worst_p99_ratio").get<double>(), 2) : "-", 7)
+          << Pad(o->at("density").is_number() ? std::to_string(o->at("density").get<int>()) : "-",
+                 7)
           << "  "
-          << Pad(o->at("monthly_cost").is_number()
-                     ? Fixed(o->at("monthly_cost").get<double>(), 2) + " " + o->at("currency").get<std::string>()
+          << Pad(o->at("worst_p99_ratio").is_number()
+                     ? Fixed(o->at("worst_p99_ratio").get<double>(), 2)
                      : "-",
+                 7)
+          << "  "
+          << Pad(o->at("monthly_cost").is_number() ? Fixed(o->at("monthly_cost").get<double>(), 2) +
+                                                         " " + o->at("currency").get<std::string>()
+                                                   : "-",
                  12)
-          << "  " << (o->at("binding_workload").is_string() ? o->at("binding_workload").get<std::string>() : "-")
+          << "  "
+          << (o->at("binding_workload").is_string() ? o->at("binding_workload").get<std::string>()
+                                                    : "-")
           << "\n";
     }
   }
@@ -207,8 +216,9 @@ int Plan(const PlanArgs& args) {
   }
   if (Status s = ResolvePlanOptions(scenario, &options); !s) return BadInput(s);
   if (!args.report.empty() && !options.shard.whole()) {
-    return BadInput("--report needs the whole plan: merge the shards (knobsim merge), then run "
-                    "knobsim report on the result");
+    return BadInput(
+        "--report needs the whole plan: merge the shards (knobsim merge), then run "
+        "knobsim report on the result");
   }
 
   const PlanResult result = RunPlan(scenario, options);
@@ -243,19 +253,23 @@ void AddPlanCommand(CLI::App& app, int* exit_code) {
       "the workload that binds, and per traffic level the cheapest option and the cost-versus-p99 "
       "frontier. See docs/plan.md.");
   args->cmd = cmd;
-  cmd->add_option("scenario", args->scenario, "Scenario file (YAML, see docs/scenario.md)")->required();
-  cmd->add_option("--traffic", args->traffic, "Traffic levels, multiples of the scenario's (default 1,1.5,2)")
+  cmd->add_option("scenario", args->scenario, "Scenario file (YAML, see docs/scenario.md)")
+      ->required();
+  cmd->add_option("--traffic", args->traffic,
+                  "Traffic levels, multiples of the scenario's (default 1,1.5,2)")
       ->delimiter(',')
       ->type_name("LIST");
   cmd->add_option("--gpu-types", args->gpu_types,
                   "GPU types to try, catalog names (default: the scenario's pools' own)")
       ->delimiter(',')
       ->type_name("LIST");
-  cmd->add_option("--policies", args->policies, "cGPU POLICY values to try (default: the scenario's)")
+  cmd->add_option("--policies", args->policies,
+                  "cGPU POLICY values to try (default: the scenario's)")
       ->delimiter(',')
       ->type_name("LIST");
-  cmd->add_option("--placement", args->placements,
-                  "Card placements to try: binpack, spread, fgd, bestfit, ... (default: the scenario's)")
+  cmd->add_option(
+         "--placement", args->placements,
+         "Card placements to try: binpack, spread, fgd, bestfit, ... (default: the scenario's)")
       ->delimiter(',')
       ->type_name("LIST");
   cmd->add_option("--density", args->density,
@@ -271,8 +285,9 @@ void AddPlanCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--confidence", args->confidence,
                   "One-sided confidence of the SLO bounds over the replications (default 0.95)")
       ->check(CLI::Range(0.5, 1.0));
-  cmd->add_option("--max-nodes", args->max_nodes,
-                  "Largest node count per pool tried; beyond it an option is infeasible (default 256)")
+  cmd->add_option(
+         "--max-nodes", args->max_nodes,
+         "Largest node count per pool tried; beyond it an option is infeasible (default 256)")
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--max-density", args->max_density,
                   "Most pods per card --density auto tries (default 8)")
@@ -288,7 +303,8 @@ void AddPlanCommand(CLI::App& app, int* exit_code) {
                        "table goes to stderr)",
                        "Print no table");
   args->sim.replications_opt->description(
-      "Replications per size (default 5: the fewest whose t quantile no longer dominates the bound)");
+      "Replications per size (default 5: the fewest whose t quantile no longer dominates the "
+      "bound)");
   cmd->callback([args, exit_code] { *exit_code = Plan(*args); });
 }
 

@@ -55,8 +55,10 @@ TEST_CASE("a traffic scale of 2 plays each recorded arrival twice and doubles ev
 }
 
 TEST_CASE("the same recording and seed give the same results, at any thread count") {
-  const Outcome a = Run("run " + QuotedSourcePath(kScenario) + " --all --replications 3 --threads 1 --json -");
-  const Outcome b = Run("run " + QuotedSourcePath(kScenario) + " --all --replications 3 --threads 2 --json -");
+  const Outcome a =
+      Run("run " + QuotedSourcePath(kScenario) + " --all --replications 3 --threads 1 --json -");
+  const Outcome b =
+      Run("run " + QuotedSourcePath(kScenario) + " --all --replications 3 --threads 2 --json -");
   REQUIRE(a.exit_code == b.exit_code);
   CHECK(a.out == b.out);
 }
@@ -66,7 +68,8 @@ TEST_CASE("a recording's mistake is an input error naming the scenario field and
   REQUIRE(std::system(("mkdir -p '" + dir + "'").c_str()) == 0);
   std::ofstream(dir + "/epoch.csv") << "time\n1772445600\n1772445601\n";
   std::ofstream(dir + "/s.yaml")
-      << "name: s\nnode_pools: [{name: g, count: 1, gpu: A10, gpus_per_node: 1, cpu: 8, memory: 32Gi,"
+      << "name: s\nnode_pools: [{name: g, count: 1, gpu: A10, gpus_per_node: 1, cpu: 8, memory: "
+         "32Gi,"
          " labels: {ack.node.gpu.schedule: cgpu}}]\n"
          "workloads:\n  - name: w\n    gpu_mem: 4\n    traffic: {replay: epoch.csv}\n";
   const Outcome o = Run("run '" + dir + "/s.yaml'");
@@ -76,7 +79,8 @@ TEST_CASE("a recording's mistake is an input error naming the scenario field and
   CHECK(o.err.find("start") != std::string::npos);
 
   std::ofstream(dir + "/s.yaml", std::ios::trunc)
-      << "name: s\nnode_pools: [{name: g, count: 1, gpu: A10, gpus_per_node: 1, cpu: 8, memory: 32Gi,"
+      << "name: s\nnode_pools: [{name: g, count: 1, gpu: A10, gpus_per_node: 1, cpu: 8, memory: "
+         "32Gi,"
          " labels: {ack.node.gpu.schedule: cgpu}}]\n"
          "workloads:\n  - name: w\n    gpu_mem: 4\n    traffic: {replay: epoch.csv, start: first}\n"
          "run: {duration: 10s, warmup: 0s}\n";

@@ -1,5 +1,5 @@
 // `knobsim replay`: the FGD paper's placement experiment on the Alibaba openb trace
-// (docs/replay.md, fgd-policies.md): every pod file × policy × seed replayed in parallel, the
+// (docs/replay.md, docs/fgd-policies.md): every pod file × policy × seed replayed in parallel, the
 // reference's three result files written, and the medians at x = 100 and 130 printed beside the
 // paper's own when its files are given. With --timed, the trace's own times drive arrivals and
 // departures instead (sim/replay/timed.h): one CSV of samples per run and a table of medians.
@@ -318,8 +318,9 @@ int Replay(const ReplayArgs& args) {
     shard.shard = ParseShard(args.shard, &error);
     if (!shard.shard) return BadInput("--shard: " + error);
     if (!args.expected.empty()) {
-      return BadInput("--expected: a shard prints no table; `knobsim merge` prints the merged "
-                      "medians");
+      return BadInput(
+          "--expected: a shard prints no table; `knobsim merge` prints the merged "
+          "medians");
     }
   }
   if (!(args.tune > 0 && args.tune <= 100)) return BadInput("--tune must be in (0, 100]");

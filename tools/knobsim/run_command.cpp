@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/simulation.h"
 #include "sim/input_error.h"
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
@@ -23,7 +24,6 @@
 #include "sim/io/shard_json.h"
 #include "sim/run_set.h"
 #include "sim/shard.h"
-#include "sim/engine/simulation.h"
 #include "sim/text.h"
 #include "sim/variant.h"
 #include "tools/knobsim/cli_validators.h"
@@ -59,9 +59,8 @@ std::vector<ShardJob> RunShardJobs(const Scenario& scenario, const RunSweepIdent
   std::vector<Scenario> resolved;
   for (const ShardVariant& v : id.variants) {
     const Variant* variant = FindVariant(scenario, v.name);
-    resolved.push_back(v.name == kBaseVariant || variant == nullptr
-                           ? scenario
-                           : ApplyVariant(scenario, *variant));
+    resolved.push_back(
+        v.name == kBaseVariant || variant == nullptr ? scenario : ApplyVariant(scenario, *variant));
     resolved.back().run.seed = id.seed;
     resolved.back().run.replications = id.replications;
   }
@@ -85,8 +84,9 @@ int RunShard(const RunArgs& args, const Scenario& scenario, const RunSetOptions&
                     "not a table");
   }
   if (args.sim.fail_on_slo) {
-    return BadInput("--fail-on-slo: a shard holds only some replications; decide on the merged "
-                    "results (knobsim merge)");
+    return BadInput(
+        "--fail-on-slo: a shard holds only some replications; decide on the merged "
+        "results (knobsim merge)");
   }
   // The shard's identity hashes the scenario file's bytes: every shard must read the same file.
   const Expected<std::string> bytes = ReadFileText(args.scenario);

@@ -2,7 +2,7 @@
 // (sim/io/testdata/kube/ack-cluster.json) with its 13 pending pods, and a three-node cluster
 // (tools/knobsim/testdata/small-*.yaml) where every pod fits.
 //
-// The goldens were read once from the binary and checked by hand against semantics.md §1.5 and
+// The goldens were read once from the binary and checked by hand against docs/semantics.md §1.5 and
 // §3 (the reasoning is in the comments) before being frozen.
 #include <doctest/doctest.h>
 
@@ -147,7 +147,7 @@ TEST_CASE("the ACK export: unschedulable pods get upstream's FailedScheduling me
   CHECK(Has(m, ", 9 Insufficient cpu. preemption: 0/20 nodes are available: "));
 }
 
-// Known divergences of the simulator from semantics.md §1.5 B (ACK's scheduler plugin, the
+// Known divergences of the simulator from docs/semantics.md §1.5 B (ACK's scheduler plugin, the
 // default card choice), kept as the reference says until sim/scheduler follows:
 //  * a pod asking only aliyun.com/gpu-mem may not go to a node that also exposes
 //    gpu-core.percentage (core_mem) unless enableMemoryCoreMixSchedule: "node(s) owns gpu

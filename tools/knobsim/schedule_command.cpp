@@ -427,7 +427,8 @@ int Schedule(const ScheduleArgs& args) {
     const NodeVerdict* sample = nullptr;
     for (const PodOutcome& o : outcomes) {
       const NodeVerdict* v = FirstFeasible(o.verdicts);
-      if (v != nullptr && (sample == nullptr || v->scores.size() > sample->scores.size())) sample = v;
+      if (v != nullptr && (sample == nullptr || v->scores.size() > sample->scores.size()))
+        sample = v;
     }
     if (args.explain && sample != nullptr) text += Legend(*sample) + "\n";
     for (const PodOutcome& o : outcomes) {

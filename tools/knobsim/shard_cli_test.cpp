@@ -40,9 +40,8 @@ std::string RunShard(const std::string& scenario, const std::string& shard, cons
 
 TEST_CASE("three run shards merged equal the unsharded --json byte for byte") {
   const TempDir dir("shard-run");
-  const Outcome whole =
-      Run("run " + QuotedSourcePath("scenarios/quickstart.yaml") + kSweep + " --seed 7 --json " +
-          dir.q("whole.json"));
+  const Outcome whole = Run("run " + QuotedSourcePath("scenarios/quickstart.yaml") + kSweep +
+                            " --seed 7 --json " + dir.q("whole.json"));
   REQUIRE_MESSAGE(whole.exit_code == 0, whole.err);
   // Each shard in its own process, with a different thread count: it must not matter.
   for (int i = 0; i < 3; ++i) {
@@ -75,8 +74,8 @@ TEST_CASE("three run shards merged equal the unsharded --json byte for byte") {
   CHECK(merged.err.find("merged 3 shards (6 runs)") != std::string::npos);
 
   // -o - writes the document to stdout alone.
-  const Outcome to_stdout = Run("merge " + dir.q("s0.json") + " " + dir.q("s1.json") + " " +
-                                dir.q("s2.json") + " -o -");
+  const Outcome to_stdout =
+      Run("merge " + dir.q("s0.json") + " " + dir.q("s1.json") + " " + dir.q("s2.json") + " -o -");
   CHECK(to_stdout.exit_code == 0);
   CHECK(to_stdout.out == expected);
   CHECK(to_stdout.err.empty());
@@ -92,8 +91,9 @@ TEST_CASE("merge refuses shards that are not one complete sweep, naming file and
   const TempDir dir("shard-bad");
   for (int i = 0; i < 3; ++i) {
     const std::string n = std::to_string(i);
-    REQUIRE(Run(RunShard("scenarios/quickstart.yaml", n + "/3", dir.q("s" + n + ".json")))
-                .exit_code == 0);
+    REQUIRE(
+        Run(RunShard("scenarios/quickstart.yaml", n + "/3", dir.q("s" + n + ".json"))).exit_code ==
+        0);
   }
   const std::string s0 = dir.q("s0.json"), s1 = dir.q("s1.json"), s2 = dir.q("s2.json");
   const std::string out = dir.q("merged.json");
@@ -126,8 +126,8 @@ TEST_CASE("merge refuses shards that are not one complete sweep, naming file and
       std::ofstream append(copy, std::ios::app);
       append << "# edited\n";
     }
-    const Outcome s = Run("run " + Quoted(copy) + kSweep + " --seed 7 --shard 2/3 --json " +
-                          dir.q("other.json"));
+    const Outcome s =
+        Run("run " + Quoted(copy) + kSweep + " --seed 7 --shard 2/3 --json " + dir.q("other.json"));
     REQUIRE_MESSAGE(s.exit_code == 0, s.err);
     const Outcome o = merge(s0 + " " + s1 + " " + dir.q("other.json"));
     CHECK(o.exit_code == 2);
@@ -186,7 +186,8 @@ TEST_CASE("run --shard is checked before anything runs") {
   const Outcome no_json = Run("run " + scenario + " --shard 0/2");
   CHECK(no_json.exit_code == 2);
   CHECK(no_json.err.find("needs --json FILE") != std::string::npos);
-  const Outcome slo = Run("run " + scenario + " --shard 0/2 --fail-on-slo --json " + dir.q("x.json"));
+  const Outcome slo =
+      Run("run " + scenario + " --shard 0/2 --fail-on-slo --json " + dir.q("x.json"));
   CHECK(slo.exit_code == 2);
   CHECK(!std::filesystem::exists(dir.file("x.json")));
 }
@@ -253,7 +254,8 @@ TEST_CASE("three replay shards merged equal the unsharded replay's files byte fo
   CHECK(std::count(allo1.begin(), allo1.end(), '\n') == 3);
   CHECK(allo1.find("\npods,06-FGD,1.3,43,50,") != std::string::npos);
   CHECK(allo1.find("\npods,01-Random,1.3,42,50,") != std::string::npos);
-  const nlohmann::json manifest = nlohmann::json::parse(ReadFile(dir.file("s1/knobsim-shard.json")));
+  const nlohmann::json manifest =
+      nlohmann::json::parse(ReadFile(dir.file("s1/knobsim-shard.json")));
   CHECK(manifest["schema"] == "knobsim.replay-shard/v1");
   CHECK(manifest["runs"] == 2);
 
@@ -273,8 +275,8 @@ TEST_CASE("three replay shards merged equal the unsharded replay's files byte fo
     const Outcome missing = Run("merge " + dir.q("s0") + " " + dir.q("s1") + " -o " + dir.q("m2"));
     CHECK(missing.exit_code == 2);
     CHECK(missing.err.find("missing: shard index 2 (of 0..2)") != std::string::npos);
-    const Outcome twice = Run("merge " + dir.q("s0") + " " + dir.q("s1") + " " + dir.q("s1") +
-                              " " + dir.q("s2") + " -o " + dir.q("m2"));
+    const Outcome twice = Run("merge " + dir.q("s0") + " " + dir.q("s1") + " " + dir.q("s1") + " " +
+                              dir.q("s2") + " -o " + dir.q("m2"));
     CHECK(twice.exit_code == 2);
     CHECK(twice.err.find("shard 1/3 is given twice") != std::string::npos);
     REQUIRE(Run(TinyReplay("--shard 2/3 --out " + dir.q("seeds"), "42-44")).exit_code == 0);
@@ -294,8 +296,8 @@ TEST_CASE("three replay shards merged equal the unsharded replay's files byte fo
       std::ofstream cut(path, std::ios::binary);
       cut << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
     }
-    const Outcome o = Run("merge " + dir.q("s0") + " " + dir.q("s1") + " " + dir.q("s2") +
-                          " -o " + dir.q("m3"));
+    const Outcome o =
+        Run("merge " + dir.q("s0") + " " + dir.q("s1") + " " + dir.q("s2") + " -o " + dir.q("m3"));
     CHECK(o.exit_code == 2);
     CHECK(o.err.find(path + ": has no row for") != std::string::npos);
   }
@@ -316,8 +318,8 @@ TEST_CASE("timed replay shards merge into the unsharded run files") {
   }
   CHECK(Files(dir.file("s3")) ==
         std::vector<std::string>{"knobsim-shard.json", "timed_pods_ack-binpack_43.csv"});
-  const Outcome merged = Run("merge " + dir.q("s0") + " " + dir.q("s1") + " " + dir.q("s2") +
-                             " " + dir.q("s3") + " -o " + dir.q("merged"));
+  const Outcome merged = Run("merge " + dir.q("s0") + " " + dir.q("s1") + " " + dir.q("s2") + " " +
+                             dir.q("s3") + " -o " + dir.q("merged"));
   REQUIRE_MESSAGE(merged.exit_code == 0, merged.err);
   const std::vector<std::string> names = Files(dir.file("whole"));
   CHECK(names.size() == 6);

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/engine/simulation.h"
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
-#include "sim/engine/simulation.h"
 #include "sim/whatif/verdict_json.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
@@ -62,8 +62,8 @@ class Progress {
 
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, std::string_view json_help,
                           std::string_view quiet_help) {
-  o->seed_opt = cmd->add_option("--seed", o->seed, "Override the scenario's seed")
-                    ->check(Uint64Digits());
+  o->seed_opt =
+      cmd->add_option("--seed", o->seed, "Override the scenario's seed")->check(Uint64Digits());
   o->replications_opt =
       cmd->add_option("--replications", o->replications,
                       "Override the number of replications (mean and 95 % interval when > 1)")

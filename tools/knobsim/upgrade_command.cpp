@@ -1,7 +1,7 @@
 // `knobsim upgrade`: rehearse the rolling node reset of a cGPU kernel-module upgrade on a
 // scenario — cordon, drain through the Eviction API, reset, back with the new settings — while
 // traffic flows, and report what breaks (docs/upgrade.md). `--compare` runs the two orders of
-// DESIGN.md §1 item 2 side by side: upgrade-first and fix-quotas-first, with the same seed.
+// docs/design.md §1 item 2 side by side: upgrade-first and fix-quotas-first, with the same seed.
 //
 // Exit status: 2 bad input; 1 when any variant that ran shows breakage (UpgradeBreakage: not
 // finished, CUDA OOM or fake-Ready request errors, a pod ending ImagePullBackOff,
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "sim/check/registry_tags.h"
+#include "sim/engine/simulation.h"
 #include "sim/input_error.h"
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
@@ -26,7 +27,6 @@
 #include "sim/io/spelling.h"
 #include "sim/report/html_report.h"
 #include "sim/run_set.h"
-#include "sim/engine/simulation.h"
 #include "sim/text.h"
 #include "sim/upgrade/rolling_upgrade.h"
 #include "sim/upgrade/upgrade_json.h"

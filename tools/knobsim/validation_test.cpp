@@ -1,4 +1,4 @@
-// validation.md rung 1: the simulator against queueing theory, on the real binary and the
+// docs/validation.md rung 1: the simulator against queueing theory, on the real binary and the
 // scenario files under scenarios/validation/. Loads, run lengths and tolerances are the rung's:
 // means and busy fractions within 2 % of theory, percentiles within 3 %, conservation exactly
 // and Little's law within 0.5 % on every run.
@@ -13,13 +13,15 @@ namespace {
 
 using nlohmann::json;
 
-bool Within(double sim, double theory, double rel) { return std::abs(sim - theory) <= rel * std::abs(theory); }
+bool Within(double sim, double theory, double rel) {
+  return std::abs(sim - theory) <= rel * std::abs(theory);
+}
 
-#define CHECK_WITHIN(sim, theory, rel)                                          \
-  do {                                                                          \
+#define CHECK_WITHIN(sim, theory, rel)                                         \
+  do {                                                                         \
     const double s_ = (sim), t_ = (theory);                                    \
     INFO(#sim << " = " << s_ << ", theory " << t_ << ", tolerance " << (rel)); \
-    CHECK(Within(s_, t_, rel));                                                 \
+    CHECK(Within(s_, t_, rel));                                                \
   } while (0)
 
 // Conservation (exact) and Little's law (0.5 %) hold for every workload of every variant.
@@ -55,8 +57,10 @@ void CheckMM1(const std::string& file, double rate, double mean_s) {
   const double mu = 1 / mean_s;
   CHECK(w.at("requests").get<double>() >= 1.7e4 * 4.5 * std::pow((mu + rate) / (mu - rate), 2));
   CHECK_WITHIN(w.at("latency_ms").at("mean").get<double>(), 1000 / (mu - rate), 0.02);
-  CHECK_WITHIN(w.at("latency_ms").at("p99").get<double>(), 1000 * std::log(100.0) / (mu - rate), 0.03);
-  CHECK_WITHIN(w.at("latency_ms").at("p50").get<double>(), 1000 * std::log(2.0) / (mu - rate), 0.03);
+  CHECK_WITHIN(w.at("latency_ms").at("p99").get<double>(), 1000 * std::log(100.0) / (mu - rate),
+               0.03);
+  CHECK_WITHIN(w.at("latency_ms").at("p50").get<double>(), 1000 * std::log(2.0) / (mu - rate),
+               0.03);
   CHECK_WITHIN(Variant(doc, "base").at("cards").at(0).at("busy").get<double>(), rate / mu, 0.02);
 }
 
@@ -96,7 +100,8 @@ void CheckPS(const std::string& file, double rate, double mean_s, double min_req
   const json& base = Variant(doc, "base");
   const json& w = Workload(base, "svc");
   CHECK(w.at("requests").get<double>() >= min_requests);
-  CHECK_WITHIN(w.at("latency_ms").at("mean").get<double>(), 1000 * mean_s / (1 - rate * mean_s), 0.02);
+  CHECK_WITHIN(w.at("latency_ms").at("mean").get<double>(), 1000 * mean_s / (1 - rate * mean_s),
+               0.02);
   CHECK_WITHIN(base.at("cards").at(0).at("busy").get<double>(), rate * mean_s, 0.02);
 }
 
@@ -118,14 +123,16 @@ void CheckCapped(const std::string& file, double rate, double mean_s, double fra
   const double busy = rate / mu;
   CHECK(w.at("requests").get<double>() >= 1.7e4 * 4.5 * std::pow((1 + busy) / (1 - busy), 2));
   CHECK_WITHIN(w.at("latency_ms").at("mean").get<double>(), 1000 / (mu - rate), 0.02);
-  CHECK_WITHIN(w.at("latency_ms").at("p99").get<double>(), 1000 * std::log(100.0) / (mu - rate), 0.03);
+  CHECK_WITHIN(w.at("latency_ms").at("p99").get<double>(), 1000 * std::log(100.0) / (mu - rate),
+               0.03);
   const json& card = base.at("cards").at(0);
   CHECK_WITHIN(card.at("busy").get<double>(), busy, 0.02);
   CHECK_WITHIN(card.at("effective").get<double>(), rate * mean_s, 0.02);
   CHECK_WITHIN(card.at("waste").get<double>(), busy - rate * mean_s, 0.03);
 }
 
-TEST_CASE("POLICY 3 at 50 % behaves as M/M/1 on a card half as fast; busy = rho*100/p, effective = rho") {
+TEST_CASE(
+    "POLICY 3 at 50 % behaves as M/M/1 on a card half as fast; busy = rho*100/p, effective = rho") {
   CheckCapped("scenarios/validation/policy3-p50.yaml", 25, 0.010, 0.5);
 }
 
@@ -144,7 +151,8 @@ TEST_CASE("two pods on a work-conserving card pool like one M/M/1 queue (POLICY 
     const double na = a.at("completed").get<double>(), nb = b.at("completed").get<double>();
     CHECK(na + nb >= 1.7e4 * std::pow(1.6 / 0.4, 2));
     const double pooled = (a.at("latency_ms").at("mean").get<double>() * na +
-                           b.at("latency_ms").at("mean").get<double>() * nb) / (na + nb);
+                           b.at("latency_ms").at("mean").get<double>() * nb) /
+                          (na + nb);
     CHECK_WITHIN(pooled, 1000.0 / (100 - 60), 0.02);
     CHECK_WITHIN(v.at("cards").at(0).at("busy").get<double>(), 0.6, 0.02);
   }
@@ -161,7 +169,8 @@ TEST_CASE("two pods under POLICY 0 with N = 2 are two independent M/M/1 queues a
   CHECK_WITHIN(v.at("cards").at(0).at("busy").get<double>(), 1 - (1 - 0.6) * (1 - 0.2), 0.02);
   const double na = a.at("completed").get<double>(), nb = b.at("completed").get<double>();
   const double pooled = (a.at("latency_ms").at("mean").get<double>() * na +
-                         b.at("latency_ms").at("mean").get<double>() * nb) / (na + nb);
+                         b.at("latency_ms").at("mean").get<double>() * nb) /
+                        (na + nb);
   CHECK(pooled >= 2 * 1000.0 / (100 - 40));
 }
 

@@ -1,5 +1,5 @@
 // End-to-end tests of `knobsim whatif` on the real binary: the quickstart story told by knobs
-// (DESIGN.md §1: hard isolation exposes the over-quota pods; quotas at peak+10% first fix it),
+// (docs/design.md §1: hard isolation exposes the over-quota pods; quotas at peak+10% first fix it),
 // determinism, the results document, --knobs files and bad knobs.
 #include <doctest/doctest.h>
 
@@ -17,7 +17,9 @@ using nlohmann::json;
 // 10 simulated minutes: past the 3-minute warm-up that covers every pod's start-up.
 const std::string kQuick = QuotedSourcePath("scenarios/quickstart.yaml") + " --duration 10m";
 
-Outcome Whatif(const std::string& args) { return Run("whatif " + kQuick + " " + args); }
+Outcome Whatif(const std::string& args) {
+  return Run("whatif " + kQuick + " " + args);
+}
 
 TEST_CASE("isolation=hard on quickstart: the over-quota pods show as fake Ready and OOM") {
   const Outcome o = Whatif("--knob isolation=hard");
@@ -27,13 +29,16 @@ TEST_CASE("isolation=hard on quickstart: the over-quota pods show as fake Ready 
   REQUIRE(verdict != std::string::npos);
   const std::string v = o.out.substr(verdict);
   // The tcp-probed over-users stay Ready with an unloaded model.
-  for (const char* pod : {"default/caption-vlm-0", "default/translate-0", "default/asr-0", "default/asr-1"}) {
+  for (const char* pod :
+       {"default/caption-vlm-0", "default/translate-0", "default/asr-0", "default/asr-1"}) {
     CAPTURE(pod);
-    CHECK(v.find(std::string("FakeReady  ") + pod + ": CUDA out of memory loading the model") != std::string::npos);
+    CHECK(v.find(std::string("FakeReady  ") + pod + ": CUDA out of memory loading the model") !=
+          std::string::npos);
   }
   // ocr (model-aware probe) is Unready instead; embed fails requests with CUDA OOM.
   CHECK(v.find("NotServing default/ocr-0: Unready") != std::string::npos);
-  CHECK(v.find("OOM        default/caption-vlm: 1 pod(s) failed to load the model (new)") != std::string::npos);
+  CHECK(v.find("OOM        default/caption-vlm: 1 pod(s) failed to load the model (new)") !=
+        std::string::npos);
   CHECK(v.find("OOM        default/embed:") != std::string::npos);
   CHECK(v.find("request(s) failed with CUDA OOM") != std::string::npos);
   CHECK(v.find("default/caption-vlm: ") != std::string::npos);
@@ -45,8 +50,9 @@ TEST_CASE("isolation=hard on quickstart: the over-quota pods show as fake Ready 
 TEST_CASE("quotas at peak+10% before hard isolation: no fake Ready, no OOM, no SLO missed") {
   const Outcome o = Whatif("--knob 'quota:*=peak+10%' --knob isolation=hard --fail-on-slo");
   CHECK(o.exit_code == 0);
-  CHECK(o.out.find("VERDICT quota:*=peak+10%,isolation=hard: every SLO met (8 workloads); no Pending, "
-                   "fake-Ready or OOM pods") != std::string::npos);
+  CHECK(o.out.find(
+            "VERDICT quota:*=peak+10%,isolation=hard: every SLO met (8 workloads); no Pending, "
+            "fake-Ready or OOM pods") != std::string::npos);
   CHECK(o.out.find("FakeReady  ") == std::string::npos);
 }
 
@@ -73,7 +79,8 @@ TEST_CASE("whatif output is the same twice and with 1 or 2 threads") {
 
 TEST_CASE("--json writes the results document with the variant named after its knobs") {
   const std::string path = TempPath("whatif.json");
-  const Outcome o = Whatif("--knob isolation=hard --knob 'quota:caption-vlm=peak' --quiet --json '" + path + "'");
+  const Outcome o =
+      Whatif("--knob isolation=hard --knob 'quota:caption-vlm=peak' --quiet --json '" + path + "'");
   REQUIRE(o.exit_code == 0);
   const json doc = json::parse(ReadFile(path));
   std::remove(path.c_str());
@@ -150,7 +157,8 @@ TEST_CASE("bad knobs and bad knobs files exit 2 with the knob and a hint") {
   const Outcome o = Whatif("--knobs '" + path + "' --quiet");
   std::remove(path.c_str());
   CHECK(o.exit_code == 2);
-  CHECK(o.err.find("bad-knobs.yaml:3: variants[0].knobs[1] \"quota:*=peek\": \"peek\" is not a quota") !=
+  CHECK(o.err.find(
+            "bad-knobs.yaml:3: variants[0].knobs[1] \"quota:*=peek\": \"peek\" is not a quota") !=
         std::string::npos);
 }
 

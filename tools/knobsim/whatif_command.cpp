@@ -90,7 +90,8 @@ int Whatif(const WhatifArgs& args) {
     std::vector<std::string> newly;
     for (const Verdict& v : verdicts) {
       for (const SloMiss& m : v.slo_misses) {
-        if (m.change == Change::kNew && v.variant != kBaseVariant) newly.push_back(v.variant + " " + m.workload);
+        if (m.change == Change::kNew && v.variant != kBaseVariant)
+          newly.push_back(v.variant + " " + m.workload);
       }
     }
     if (!newly.empty()) {
@@ -112,11 +113,13 @@ void AddWhatifCommand(CLI::App& app, int* exit_code) {
       "Compare the scenario as written (base) with knob changes: the --knob flags of one call make "
       "one variant, --knobs FILE several; prints the side-by-side table and a verdict per variant "
       "(SLO misses, Pending, fake-Ready and OOM pods, compared with base). See docs/whatif.md.");
-  cmd->add_option("scenario", args->scenario, "Scenario file (YAML, see docs/scenario.md)")->required();
-  cmd->add_option("--knob", args->knobs,
-                  "A knob change KEY[:TARGET]=VALUE (repeatable; together they make one variant), "
-                  "e.g. policy=3, isolation=hard, placement:POOL=spread, quota:NS/NAME=peak+10%, "
-                  "spread:NAME=hostname:1, replicas:NAME=3, nodes:POOL=6, traffic=1.5, gpu_core:NAME=40")
+  cmd->add_option("scenario", args->scenario, "Scenario file (YAML, see docs/scenario.md)")
+      ->required();
+  cmd->add_option(
+         "--knob", args->knobs,
+         "A knob change KEY[:TARGET]=VALUE (repeatable; together they make one variant), "
+         "e.g. policy=3, isolation=hard, placement:POOL=spread, quota:NS/NAME=peak+10%, "
+         "spread:NAME=hostname:1, replicas:NAME=3, nodes:POOL=6, traffic=1.5, gpu_core:NAME=40")
       ->type_name("KNOB");
   cmd->add_option("--knobs", args->knobs_file, "YAML file of named variants, each a list of knobs")
       ->type_name("FILE");

@@ -1,4 +1,4 @@
-// ACK's record of where a bound GPU-sharing pod sits (semantics.md §1.3): the card -> units
+// ACK's record of where a bound GPU-sharing pod sits (docs/semantics.md §1.3): the card -> units
 // allocation of the scheduler framework's annotations (v2, and the v3 name with the same JSON)
 // or the extender's (v1: one card index and the pod's units).
 #pragma once

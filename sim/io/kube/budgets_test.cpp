@@ -17,7 +17,7 @@ TEST_CASE("PodDisruptionBudgets keep min or max, selector, eviction policy and s
   CHECK(etcd.namespace_ == "infra");
   CHECK(etcd.min_available == IntOrPercent{51, true});
   CHECK_FALSE(etcd.max_unavailable.has_value());
-  CHECK(etcd.min_available->Scaled(3, /*round_up=*/true) == 2);  // semantics.md §4.1
+  CHECK(etcd.min_available->Scaled(3, /*round_up=*/true) == 2);  // docs/semantics.md §4.1
   REQUIRE(etcd.selector.has_value());
   CHECK(etcd.selector->match_labels == Labels{{"app", "etcd"}});
   CHECK(etcd.unhealthy_pod_eviction_policy == "IfHealthyBudget");

@@ -14,13 +14,13 @@
 namespace knobsim::kube {
 namespace {
 
-// Labels, annotations and resources with a meaning here (semantics.md §1.1-1.3).
+// Labels, annotations and resources with a meaning here (docs/semantics.md §1.1-1.3).
 constexpr std::string_view kScheduleLabel = "ack.node.gpu.schedule";
 constexpr std::string_view kPlacementLabel = "ack.node.gpu.placement";
 constexpr std::string_view kMaxPodLabel = "ack.node.gpu.max-pod";
 constexpr std::string_view kGpuNameLabel = "aliyun.accelerator/nvidia_name";
 
-// The GPU side (semantics.md §1.1-1.2), from the labels and status.capacity as ACK's plugin
+// The GPU side (docs/semantics.md §1.1-1.2), from the labels and status.capacity as ACK's plugin
 // reads them.
 void ReadGpuSide(ObjectReader& r, const std::vector<ResourceEntry>& capacity,
                  const std::optional<Field>& labels, NodeSpec& node) {

@@ -37,7 +37,7 @@ std::string ReadPort(ObjectReader& r, const Field& f) {
   return text;
 }
 
-// A probe (semantics.md §5.3). What may hold a credential is never read: HTTP headers, the
+// A probe (docs/semantics.md §5.3). What may hold a credential is never read: HTTP headers, the
 // arguments of an exec command, a path's query string; what is kept is checked once more with
 // LooksLikeSecret and left empty if it looks like one.
 Probe ReadProbe(ObjectReader& r, const Field& f) {
@@ -249,7 +249,7 @@ ContainerResources ReadContainer(ObjectReader& r, const Field& c, PodSpec& pod) 
 
 // spec.initContainers and spec.containers (at least one).
 PodContainers ReadContainers(ObjectReader& r, const Field& spec, PodSpec& pod) {
-  // Containers: requests for the scheduler, limits for ACK (semantics.md §1.1: ACK reads
+  // Containers: requests for the scheduler, limits for ACK (docs/semantics.md §1.1: ACK reads
   // limits of spec.containers only).
   PodContainers out;
   const Field containers_field = r.Require(spec, "containers");

@@ -1,8 +1,8 @@
 // 07-ACK-Binpack and 08-ACK-Spread: the card placement of ACK's scheduler-framework GPU-share
-// plugin (semantics.md §1.5 B) on the FGD protocol, as validation.md rung 3 defines it: every
-// card holds 1000, a shared or 1-GPU pod is SingleDevice asking for its gpu_milli, a multi-GPU
-// pod is ReplicaDevice asking for num_gpu cards at gpu_milli each. Each candidate card set
-// scores 30·avg + 70/n² in float32, the node scores int(best), and the pod gets the best set,
+// plugin (docs/semantics.md §1.5 B) on the FGD protocol, as docs/validation.md rung 3 defines it:
+// every card holds 1000, a shared or 1-GPU pod is SingleDevice asking for its gpu_milli, a
+// multi-GPU pod is ReplicaDevice asking for num_gpu cards at gpu_milli each. Each candidate card
+// set scores 30·avg + 70/n² in float32, the node scores int(best), and the pod gets the best set,
 // the first in index order on ties (ACK's own order is a Go map's, i.e. random).
 #include <vector>
 

@@ -1,6 +1,6 @@
-// 05-BestFit (fgd-policies.md §4.5): the node left with the least CPU and GPU, half weight each,
-// in the reference's floating-point steps. Its min-max normalisation (§3) keeps the argmax, so
-// the replay skips it; the scheduler plugin applies it (sim/scheduler/fgd/plugins.cpp).
+// 05-BestFit (docs/fgd-policies.md §4.5): the node left with the least CPU and GPU, half weight
+// each, in the reference's floating-point steps. Its min-max normalisation (§3) keeps the argmax,
+// so the replay skips it; the scheduler plugin applies it (sim/scheduler/fgd/plugins.cpp).
 #include "sim/scheduler/fgd/policy.h"
 
 namespace knobsim::fgd {

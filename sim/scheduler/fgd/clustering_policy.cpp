@@ -1,4 +1,4 @@
-// 03-GpuClustering (fgd-policies.md §4.3): keep pods of one kind together, scored by the tags
+// 03-GpuClustering (docs/fgd-policies.md §4.3): keep pods of one kind together, scored by the tags
 // of the GPU pods a node already hosts, plus a little for emptier nodes.
 #include "sim/scheduler/fgd/policy.h"
 

@@ -1,4 +1,4 @@
-// 02-DotProd (fgd-policies.md §4.2): Tetris' alignment score with `merge` dimensions and `max`
+// 02-DotProd (docs/fgd-policies.md §4.2): Tetris' alignment score with `merge` dimensions and `max`
 // normalisation. The expression keeps the reference's floating-point steps (normalise each
 // vector by the largest node, dot product, / 2, 1 − ·, × 100, truncate), since a truncated
 // score can flip on the last bit.

@@ -1,6 +1,6 @@
-// 06-FGD (fgd-policies.md §5.4): place the pod where it grows the expected fragmentation least.
-// The score is trunc(100·σ((F_n − F_n')/1000)); the truncation is part of the policy, since it
-// makes close nodes tie and the node rank decide (§7 pitfall 2).
+// 06-FGD (docs/fgd-policies.md §5.4): place the pod where it grows the expected fragmentation
+// least. The score is trunc(100·σ((F_n − F_n')/1000)); the truncation is part of the policy, since
+// it makes close nodes tie and the node rank decide (§7 pitfall 2).
 #include <cmath>
 
 #include "sim/scheduler/fgd/policy.h"

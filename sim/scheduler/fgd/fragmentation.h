@@ -1,4 +1,4 @@
-// FGD's fragmentation measure (fgd-policies.md §5): the "typical pods" that stand for the
+// FGD's fragmentation measure (docs/fgd-policies.md §5): the "typical pods" that stand for the
 // workload to come, and how much of a node's idle GPU they could not use.
 //
 // A node's idle milli-GPU is booked, per typical pod type m and weighted by m's share p_m, into

@@ -40,7 +40,8 @@ FragmentationResult MeasureFragmentation(std::span<const FragNodeInput> nodes,
     out.fragmented_milli += nf.fragmented_milli;
     out.nodes.push_back(std::move(nf));
   }
-  out.frag_ratio = out.idle_milli > 0 ? std::clamp(out.fragmented_milli / out.idle_milli, 0.0, 1.0) : 0.0;
+  out.frag_ratio =
+      out.idle_milli > 0 ? std::clamp(out.fragmented_milli / out.idle_milli, 0.0, 1.0) : 0.0;
   return out;
 }
 

@@ -1,4 +1,4 @@
-// FGD fragmentation (fgd-policies.md §5) of a knobsim cluster after placement, for the results
+// FGD fragmentation (docs/fgd-policies.md §5) of a knobsim cluster after placement, for the results
 // document: an adapter from knobsim's units (gpu-mem units per card, nvidia.com/gpu whole cards)
 // to the replay's measure (sim/scheduler/fgd/fragmentation.h, milli-GPU with 1000 per card).
 //

@@ -59,7 +59,7 @@ TEST_CASE("fragmentation: CPU-only types, whole cards and share sizes per card u
   whole.cards[0].whole = true;  // card 0 taken whole, card 1 free
   FragNodeInput big = TwoCards(0, 0);
   big.name = "node-2";
-  big.card_units = 44;  // the 11-unit pod is 250 milli here
+  big.card_units = 44;        // the 11-unit pod is 250 milli here
   big.cards = {{40, false}};  // round(1000·40/44) = 909 used, 91 free < 250
   const std::vector<FragNodeInput> nodes{whole, big};
   const FragmentationResult r = MeasureFragmentation(nodes, pods);

@@ -9,7 +9,7 @@ namespace {
 
 using testing::WorkedExample;
 
-TEST_CASE("worked example: each node's fragment before placement (fgd-policies.md §6)") {
+TEST_CASE("worked example: each node's fragment before placement (docs/fgd-policies.md §6)") {
   const WorkedExample ex;
   // N1: A fits (Q3, nothing too small), B fits card 1 so card 0's 600 is B's fragment (Q2),
   // C (CPU-only) counts all 1600 idle.

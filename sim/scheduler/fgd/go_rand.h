@@ -3,8 +3,8 @@
 //
 // Why: the FGD paper's result files come from a Go simulator that draws its shuffle, its tuning
 // copies and its node tie-break order from the global math/rand generator. Only the very same
-// stream reproduces those files cell for cell (fgd-policies.md §2.2); any other generator matches
-// them only statistically.
+// stream reproduces those files cell for cell (docs/fgd-policies.md §2.2); any other generator
+// matches them only statistically.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +19,7 @@ class GoRand {
 
   explicit GoRand(int64_t seed) { Seed(seed); }
 
-  // rand.Seed(seed): fgd-policies.md §2.2 "Seed(s)".
+  // rand.Seed(seed): docs/fgd-policies.md §2.2 "Seed(s)".
   void Seed(int64_t seed);
 
   int64_t Int63();  // sign bit cleared

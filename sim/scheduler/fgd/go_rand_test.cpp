@@ -8,7 +8,7 @@
 namespace knobsim::fgd {
 namespace {
 
-TEST_CASE("GoRand's first Int63 for seeds 42 and 43 is Go's (fgd-policies.md §2.2)") {
+TEST_CASE("GoRand's first Int63 for seeds 42 and 43 is Go's (docs/fgd-policies.md §2.2)") {
   CHECK(GoRand(42).Int63() == 3440579354231278675);
   CHECK(GoRand(43).Int63() == 251513763977812265);
 }

@@ -17,7 +17,8 @@ int64_t Get(const knobsim::ResourceList& list, const char* key) {
 // A node with cards but no model label still has a model for the policies (an empty name means
 // "no GPU" to them).
 std::string_view CardModelName(const knobsim::NodeSpec& node) {
-  return node.gpu_model.empty() ? std::string_view("unknown-gpu") : std::string_view(node.gpu_model);
+  return node.gpu_model.empty() ? std::string_view("unknown-gpu")
+                                : std::string_view(node.gpu_model);
 }
 
 }  // namespace
@@ -87,9 +88,9 @@ NodeState MilliViewOf(const knobsim::ClusterState& cluster, int index, const Mod
   s.model = s.cards > 0 ? std::max(0, models.Find(CardModelName(n.spec))) : -1;
   for (int g = 0; g < s.cards; ++g) {
     const knobsim::CardState& card = n.cards[g];
-    s.free[g] = CardFreeMilli(card.used_mem, units, card.whole,
-                              max_pods_per_card > 0 && card.pods >= max_pods_per_card,
-                              card.pods > 0);
+    s.free[g] =
+        CardFreeMilli(card.used_mem, units, card.whole,
+                      max_pods_per_card > 0 && card.pods >= max_pods_per_card, card.pods > 0);
   }
   for (int p : n.pods) {
     if (cluster.bound(p)) s.tags |= RequestOnCards(TargetPodOf(cluster.pod(p)), units).tag();

@@ -1,4 +1,4 @@
-// knobsim's clusters in the units of the FGD paper's policies (fgd-policies.md §1): each card
+// knobsim's clusters in the units of the FGD paper's policies (docs/fgd-policies.md §1): each card
 // holds 1000 milli-GPU. The fragmentation report (sim/scheduler/fgd/fragmentation_report.h) and the
 // paper's policies inside knobsim's scheduler (sim/scheduler/policy_placement.h) both see a cluster
 // through this one conversion, so the FGD score a placement optimises and the fragmentation

@@ -1,4 +1,4 @@
-// A node as the replay's placement policies see it (fgd-policies.md §3 "Node state"): free CPU
+// A node as the replay's placement policies see it (docs/fgd-policies.md §3 "Node state"): free CPU
 // and memory, each card's free milli-GPU, the card model, the number of pods and the GPU-pod
 // tags GpuClustering reads. Plain data of fixed size, so a run keeps 1 213 of them in one array
 // and copies one in a few cycles to try a hypothetical placement (FGD, §5.4).

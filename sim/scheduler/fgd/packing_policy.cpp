@@ -1,5 +1,5 @@
-// 04-GpuPacking (fgd-policies.md §4.4): prefer partly used cards, then nodes with some cards in
-// use, then untouched nodes (smaller ones first).
+// 04-GpuPacking (docs/fgd-policies.md §4.4): prefer partly used cards, then nodes with some cards
+// in use, then untouched nodes (smaller ones first).
 #include <algorithm>
 
 #include "sim/scheduler/fgd/policy.h"

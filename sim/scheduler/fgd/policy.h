@@ -1,6 +1,6 @@
-// The placement policies of the FGD paper's experiments (fgd-policies.md §4) and ACK's two card
-// placements (validation.md rung 3), as the replay uses them: a node score and, inside the node,
-// a card choice.
+// The placement policies of the FGD paper's experiments (docs/fgd-policies.md §4) and ACK's two
+// card placements (docs/validation.md rung 3), as the replay uses them: a node score and, inside
+// the node, a card choice.
 //
 // A policy is a pure function of the pod's request and the node's state. That is what lets the
 // replay cache a node's score until a placement changes the node, and score nodes in identical
@@ -28,7 +28,7 @@ enum class PolicyKind {
   kPacking,     // 04-GpuPacking (§4.4)
   kBestFit,     // 05-BestFit (§4.5)
   kFgd,         // 06-FGD (§4.6, §5.4)
-  kAckBinpack,  // 07-ACK-Binpack (semantics.md §1.5 B on this protocol)
+  kAckBinpack,  // 07-ACK-Binpack (docs/semantics.md §1.5 B on this protocol)
   kAckSpread,   // 08-ACK-Spread
 };
 

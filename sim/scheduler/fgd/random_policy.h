@@ -1,5 +1,5 @@
-// 01-Random's draws (fgd-policies.md §4.1). The node choice and the card choice of a shared pod
-// consume the run's generator, so they live outside Policy::Score, which is a pure function.
+// 01-Random's draws (docs/fgd-policies.md §4.1). The node choice and the card choice of a shared
+// pod consume the run's generator, so they live outside Policy::Score, which is a pure function.
 #pragma once
 
 #include "sim/scheduler/fgd/go_rand.h"

@@ -1,7 +1,7 @@
-// What the scheduler sees of a pod and a node's card model (fgd-policies.md §1.2): the resource
-// tuple `data/pod_csv_to_yaml.py` writes into the pod's YAML, and the model constraint as a set
-// of model ids. Knows nothing of the trace files: sim/replay/trace_conversion.h turns a trace row
-// into the WrittenRequest below.
+// What the scheduler sees of a pod and a node's card model (docs/fgd-policies.md §1.2): the
+// resource tuple `data/pod_csv_to_yaml.py` writes into the pod's YAML, and the model constraint as
+// a set of model ids. Knows nothing of the trace files: sim/replay/trace_conversion.h turns a trace
+// row into the WrittenRequest below.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Test fixture: the hand-computed example of fgd-policies.md §6 (three nodes, three typical pod
-// types, pods P and Q), shared by the fragmentation and policy tests.
+// Test fixture: the hand-computed example of docs/fgd-policies.md §6 (three nodes, three typical
+// pod types, pods P and Q), shared by the fragmentation and policy tests.
 #pragma once
 
 #include <vector>

@@ -60,7 +60,7 @@ inline Filters InTreeFilters(const KubeVersion& version = {}) {
 struct FilterRun {
   PluginStatus pre_filter;          // the first PreFilter rejection, if any
   std::vector<PluginStatus> nodes;  // one per node (Success where the node is feasible)
-  std::vector<int> feasible;  // nodes that passed every filter
+  std::vector<int> feasible;        // nodes that passed every filter
 };
 
 inline FilterRun RunFilters(const Filters& filters, const PodSpec& pod,

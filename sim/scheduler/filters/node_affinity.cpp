@@ -1,5 +1,5 @@
 // NodeAffinity filter: spec.nodeSelector and the required node-affinity terms must both hold
-// (semantics.md §3.3). A pod with neither passes every node without looking at labels.
+// (docs/semantics.md §3.3). A pod with neither passes every node without looking at labels.
 #include "sim/scheduler/node_matching.h"
 #include "sim/scheduler/plugins.h"
 

@@ -1,5 +1,5 @@
 // NodeResourcesFit filter: the pod's requests must fit in what the node has left — allocatable
-// minus the requests (not the usage) of the pods bound to it (semantics.md §3.2, upstream
+// minus the requests (not the usage) of the pods bound to it (docs/semantics.md §3.2, upstream
 // noderesources/fit.go fitsRequest).
 //
 // Every failing resource is reported, in upstream's order: pods, cpu, memory,

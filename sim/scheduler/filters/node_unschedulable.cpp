@@ -1,5 +1,5 @@
 // NodeUnschedulable: a cordoned node (spec.unschedulable) takes no new pods, except pods that
-// tolerate the taint the node controller puts on cordoned nodes (semantics.md §3.4).
+// tolerate the taint the node controller puts on cordoned nodes (docs/semantics.md §3.4).
 #include "sim/scheduler/node_matching.h"
 #include "sim/scheduler/plugins.h"
 

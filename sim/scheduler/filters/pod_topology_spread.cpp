@@ -1,4 +1,4 @@
-// PodTopologySpread, filter and score (semantics.md §3.5; upstream podtopologyspread/
+// PodTopologySpread, filter and score (docs/semantics.md §3.5; upstream podtopologyspread/
 // {common,filtering,scoring}.go). The filter enforces the pod's `DoNotSchedule` constraints, the
 // score prefers nodes in the emptiest domains of its `ScheduleAnyway` constraints.
 //

@@ -61,7 +61,7 @@ const std::string kTaint = "node(s) had untolerated taint(s)";
 
 using V = std::vector<std::string>;
 
-// zones A (2 matching pods), B (1), C (0): semantics.md Appendix B, validation.md rung 2.
+// zones A (2 matching pods), B (1), C (0): docs/semantics.md Appendix B, docs/validation.md rung 2.
 ClusterState ThreeZones(Labels c_extra = {}) {
   ClusterState cluster;
   cluster.AddNode(MakeNode("a1", {{kZone, "A"}, {"disk", "ssd"}}));

@@ -1,5 +1,5 @@
 // TaintToleration filter: the first NoSchedule / NoExecute taint the pod does not tolerate
-// rejects the node (semantics.md §3.4). The reason text changed twice across releases; the
+// rejects the node (docs/semantics.md §3.4). The reason text changed twice across releases; the
 // KubeVersion picks the wording so FailedScheduling reads like the user's own cluster.
 #include <string>
 

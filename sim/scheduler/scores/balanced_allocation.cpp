@@ -1,4 +1,4 @@
-// NodeResourcesBalancedAllocation score (semantics.md §3.6, upstream
+// NodeResourcesBalancedAllocation score (docs/semantics.md §3.6, upstream
 // noderesources/balanced_allocation.go): on the actual requests (no non-zero defaults), the
 // fractions f = min(1, requested/allocatable) of cpu and memory after placing the pod; score =
 // int((1 − std)×100) with std = |f_cpu − f_mem|/2 (0 when fewer than two resources have

@@ -1,5 +1,5 @@
-// ImageLocality score (semantics.md §3.6, upstream imagelocality/image_locality.go): nodes that
-// already hold the pod's container images score higher, an image counting for its size scaled
+// ImageLocality score (docs/semantics.md §3.6, upstream imagelocality/image_locality.go): nodes
+// that already hold the pod's container images score higher, an image counting for its size scaled
 // by the fraction of all nodes that have it (so an image everywhere does not pull pods onto any
 // one node): sum = Σ_containers size × nodesWithImage / totalNodes, clamped to
 // [23 MiB, 1000 MiB × containers], score = 100×(sum − 23 MiB)/(max − 23 MiB). Weight 1 (§3.1).

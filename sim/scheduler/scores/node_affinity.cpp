@@ -1,4 +1,4 @@
-// NodeAffinity score (semantics.md §3.3, upstream nodeaffinity/node_affinity.go): a node's raw
+// NodeAffinity score (docs/semantics.md §3.3, upstream nodeaffinity/node_affinity.go): a node's raw
 // score is the sum of the weights of the pod's preferred terms it matches, normalised by
 // DefaultNormalizeScore(100, reverse=false): 100×s/max, all 0 when no node matches. Weight 2
 // (§3.1). Upstream's PreScore returns Skip for a pod without preferred terms; here Skipped()

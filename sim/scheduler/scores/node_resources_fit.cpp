@@ -1,4 +1,4 @@
-// NodeResourcesFit score (semantics.md §3.6, upstream noderesources/least_allocated.go and
+// NodeResourcesFit score (docs/semantics.md §3.6, upstream noderesources/least_allocated.go and
 // most_allocated.go): cpu and memory, weight 1 each, on the requests with upstream's non-zero
 // defaults (100m cpu, 200Mi memory per container that sets none) — the node's sum plus the
 // pod's. LeastAllocated (the default) prefers emptier nodes, MostAllocated fuller ones; a

@@ -1,5 +1,5 @@
 // Upstream's helper.DefaultNormalizeScore (pkg/scheduler/framework/plugins/helper/
-// normalize_score.go), shared by the TaintToleration and NodeAffinity scores (semantics.md
+// normalize_score.go), shared by the TaintToleration and NodeAffinity scores (docs/semantics.md
 // §3.3, §3.4): scale raw scores so the largest becomes `max_priority`, optionally reversed.
 #pragma once
 

@@ -1,6 +1,6 @@
 // The cpu and memory amounts the two resource scores compare, after upstream's
 // noderesources/resource_allocation.go: NodeResourcesFit scores the non-zero-defaulted
-// requests (semantics.md §3.6), BalancedAllocation the actual ones; both against allocatable,
+// requests (docs/semantics.md §3.6), BalancedAllocation the actual ones; both against allocatable,
 // both skipping a resource whose allocatable is 0.
 #pragma once
 

@@ -1,4 +1,4 @@
-// TaintToleration score (semantics.md §3.4, upstream tainttoleration/taint_toleration.go): a
+// TaintToleration score (docs/semantics.md §3.4, upstream tainttoleration/taint_toleration.go): a
 // node's raw score counts its PreferNoSchedule taints that the pod does not tolerate, looking
 // only at tolerations whose effect is empty or PreferNoSchedule; Normalize reverses the count
 // (100 − 100×count/max, all 100 when no node has one), so the least-tainted nodes win. Weight 3
