@@ -28,15 +28,6 @@ std::string Seconds(double s) {
   return FormatNumber("%.4g ms", s * 1000);
 }
 
-bool IsDnsLabel(std::string_view s) {
-  if (s.empty() || s.size() > 63) return false;
-  for (char c : s)
-    if (!(std::islower(static_cast<unsigned char>(c)) ||
-          std::isdigit(static_cast<unsigned char>(c)) || c == '-'))
-      return false;
-  return s.front() != '-' && s.back() != '-';
-}
-
 std::string DnsLabel(std::string_view s) {
   std::string out;
   for (char c : s) {

@@ -176,7 +176,6 @@ namespace import_text {
 std::string FormatNumber(const char* fmt, double v);  // printf of one double
 std::string Mib(double mib);                          // "4188 MiB"
 std::string Seconds(double s);                        // "1.5 s", "30 ms"
-bool IsDnsLabel(std::string_view s);
 // A DNS-1123 label made from any text: lower case, other characters as '-', at most 63.
 std::string DnsLabel(std::string_view s);
 // Mean per bin of `bin` seconds from `start` (NaN where a bin has no sample).

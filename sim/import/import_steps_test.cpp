@@ -1,6 +1,7 @@
 // Each step of ImportCluster on its own (import_steps.h); cluster_import_test.cpp runs them
 // together.
 #include "sim/import/import_steps.h"
+#include "sim/dns_label.h"
 
 #include <doctest/doctest.h>
 

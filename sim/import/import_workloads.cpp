@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "sim/dns_label.h"
 #include "sim/import/import_steps.h"
 #include "sim/io/kube_owners.h"
 

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <set>
 
+#include "sim/dns_label.h"
 #include "sim/import/import_steps.h"
 #include "sim/import/scenario_writer.h"
 #include "sim/io/quantity.h"
@@ -58,7 +59,7 @@ double WrittenDecimal(double v) {
 }
 
 void Converter::DnsName(const std::string& path, const std::string& name) const {
-  if (!import_text::IsDnsLabel(name))
+  if (!IsDnsLabel(name))
     Fail(path, Quote(name) + " is not a valid name",
          "names are DNS-1123 labels: lower-case letters, digits and '-', at most 63 characters");
 }

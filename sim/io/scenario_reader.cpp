@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/dns_label.h"
 #include "sim/io/arrival_file.h"
 #include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
@@ -36,14 +37,6 @@ std::string FormatDuration(SimTime ns) {
     if (ns != 0 && ns % size == 0) return std::to_string(ns / size) + name;
   }
   return std::to_string(ns) + "ns";
-}
-
-// DNS-1123 label: what Kubernetes requires of names that become object names.
-bool IsDnsLabel(std::string_view s) {
-  if (s.empty() || s.size() > 63) return false;
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  if (!alnum(s.front()) || !alnum(s.back())) return false;
-  return std::all_of(s.begin(), s.end(), [&](char c) { return alnum(c) || c == '-'; });
 }
 
 std::string DnsLabelHint(std::string_view s) {
