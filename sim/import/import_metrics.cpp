@@ -288,9 +288,23 @@ RateIndex IndexRates(const Metrics& metrics, const PodIndex& pods, KnownPods& kn
 }
 
 void TrafficFromRates(const RateIndex& rates, const ImportOptions& options, ImportModel& model) {
-  for (size_t wi = 0; wi < model.workloads.size(); ++wi)
-    if (!rates.of_workload[wi].empty())
-      WorkloadTraffic(rates.of_workload[wi], options, model.workloads[wi], model.warnings);
+  for (size_t wi = 0; wi < model.workloads.size(); ++wi) {
+    if (rates.of_workload[wi].empty()) continue;
+    ImportedWorkload& iw = model.workloads[wi];
+    if (iw.spec.gpu_mem == 0 && iw.spec.whole_gpus == 0) {
+      // knobsim serves requests on GPUs only: a CPU-only service's traffic would make a
+      // scenario the reader refuses, and modelling it as GPU work would be a different model.
+      const std::string who = iw.spec.namespace_ + "/" + iw.spec.name;
+      model.warnings.push_back(who +
+                               ": has a request rate but no GPU; its traffic is left out "
+                               "(knobsim models requests served on GPUs only)");
+      iw.notes["traffic"] =
+          "left out: a request rate but no GPU (CPU-only requests are not "
+          "modelled)";
+      continue;
+    }
+    WorkloadTraffic(rates.of_workload[wi], options, iw, model.warnings);
+  }
 }
 
 void FitWork(const KubeObjects& objects, const Metrics& metrics, const NodeIndex& nodes,

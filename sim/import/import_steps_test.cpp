@@ -457,6 +457,42 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("TrafficFromRates leaves out the traffic of a workload without a GPU, with a warning") {
+  Imported im;
+  im.objects.nodes = {GpuNode("n0", "a")};
+  PodSpec router = GpuPod("router", "n0", -1);
+  router.gpu_mem = 0;
+  router.container_gpus.clear();
+  im.objects.pods = {GpuPod("a", "n0", 0), router};
+  im.Run();
+  Metrics mx;
+  for (const char* pod : {"a", "router"}) {
+    PodRate r;
+    r.pod = {"team", pod};
+    for (int i = 0; i < 60; ++i) {
+      r.times.push_back(i * 60.0);
+      r.rate.push_back(5);
+    }
+    mx.rates.push_back(r);
+  }
+  ImportOptions options;
+  options.window_end = 3600;
+  KnownPods known(im.pods);
+  const RateIndex rates = IndexRates(mx, im.pods, known, im.model.workloads.size());
+  TrafficFromRates(rates, options, im.model);
+  int with_traffic = 0;
+  for (const ImportedWorkload& w : im.model.workloads) {
+    if (w.spec.name == "router") {
+      CHECK_FALSE(w.has_traffic);
+      CHECK(w.notes.at("traffic").find("no GPU") != std::string::npos);
+    }
+    with_traffic += w.has_traffic;
+  }
+  CHECK(with_traffic == 1);
+  REQUIRE(im.model.warnings.size() == 1);
+  CHECK(im.model.warnings[0].find("team/router: has a request rate but no GPU") == 0);
+}
+
 TEST_CASE("FitWork and DefaultWork: fitted where a card is linear, else the default") {
   struct Case {
     const char* name;
