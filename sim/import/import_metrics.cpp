@@ -123,23 +123,13 @@ void ApplyFit(const FitProblem& problem, const std::string& policy_text, ImportM
 // Traffic of one workload: its pods' rates summed per piece, then flat or piecewise.
 // `--traffic counts`: requests per step, from each pod's mean rate over the step; rounded on
 // the running total, so the counts add up to the recorded requests (no step's rounding is lost).
-// The series' sample step: the smallest gap between samples (a rate sample stands for the
-// interval since the one before, so no count can be finer).
-double SampleStep(const std::vector<const PodRate*>& rates) {
-  double step = 0;
-  for (const PodRate* r : rates) {
-    for (size_t i = 1; i < r->times.size(); ++i) {
-      const double gap = r->times[i] - r->times[i - 1];
-      if (gap > 0 && (step == 0 || gap < step)) step = gap;
-    }
-  }
-  return step;
-}
-
 void WorkloadCounts(const std::vector<const PodRate*>& rates, const ImportOptions& options,
                     ImportedWorkload& iw, std::vector<std::string>& warnings) {
   const double start = options.window_start, end = options.window_end;
-  const double sample = SampleStep(rates);
+  // A rate sample stands for the interval since the one before, so no count can be finer than
+  // the series' step (the median gap, as the work fit takes it).
+  double sample = 0;
+  for (const PodRate* r : rates) sample = std::max(sample, MedianStep(r->times));
   double step = options.count_step_s > 0 ? options.count_step_s : sample;
   if (step <= 0) step = 60;  // a single sample: one count a minute
   if (sample > 0 && step < sample * 0.999) {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <numeric>
-#include <sstream>
+
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -64,17 +64,6 @@ InputError At(const std::string& file, int line, std::string column, std::string
   return InputError{file, line, std::move(column), std::move(message), std::move(hint)};
 }
 
-// The whole file, or why not. A read cut short is an error, never a shorter recording.
-Expected<std::string> Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return InputError{path, 0, "", "cannot open the file", ""};
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad() || text.bad())
-    return InputError{path, 0, "", "the file could not be read whole", ""};
-  return text.str();
-}
-
 // Calls `row(line_number, line)` for each line that is not blank nor a comment.
 template <class F>
 void ForEachLine(std::string_view text, F&& row) {
@@ -111,7 +100,7 @@ std::optional<double> ParseRfc3339(std::string_view s) {
     size_t end = at + 1;
     while (end < s.size() && s[end] >= '0' && s[end] <= '9') ++end;
     if (end == at + 1) return std::nullopt;
-    fraction = *ParseNumber(std::string("0") + std::string(s.substr(at, end - at)));
+    fraction = *ParseNumber("0" + std::string(s.substr(at, end - at)));
     at = end;
   }
   int offset_s = 0;
@@ -265,7 +254,7 @@ Expected<RecordedArrivals> ParseArrivalsCsv(std::string_view text, const std::st
 }
 
 Expected<RecordedArrivals> ReadArrivalsCsv(const std::string& path, const RecordingStart& start) {
-  Expected<std::string> text = Slurp(path);
+  Expected<std::string> text = ReadFileText(path);
   if (!text) return text.error();
   return ParseArrivalsCsv(*text, path, start);
 }
@@ -301,7 +290,7 @@ Expected<std::vector<int64_t>> ParseCountsFile(std::string_view text, const std:
 }
 
 Expected<std::vector<int64_t>> ReadCountsFile(const std::string& path) {
-  Expected<std::string> text = Slurp(path);
+  Expected<std::string> text = ReadFileText(path);
   if (!text) return text.error();
   return ParseCountsFile(*text, path);
 }
