@@ -43,6 +43,12 @@ struct WorkloadResult {
   double in_system_mean = 0;
   double measured_s = 0;
   double time_in_system_mean_ms = 0;
+  // Where a success's latency went: waiting (arrival to the GPU start of its job: the pod's queue,
+  // a batch wait and cpu_before) and service (GPU start to departure: the GPU, shared as the
+  // policy says, then cpu_after). wait + service = latency, request by request.
+  double queue_wait_ms_mean = 0;
+  double queue_wait_ms_p99 = 0;
+  double service_ms_mean = 0;
   LatencyHistogram histogram;  // successes, ms (kept for merging replications)
 };
 
@@ -118,6 +124,7 @@ struct TimelinePoint {
   int64_t completed = 0;
   ErrorCounts errors;
   double latency_mean_ms = 0, latency_p50_ms = 0, latency_p99_ms = 0;  // 0 when no success
+  double queue_wait_mean_ms = 0, service_mean_ms = 0;  // of those successes (WorkloadResult)
   double available_mean = 0;  // time-average of available pods over the step
   int available_min = 0;
   double ready_mean = 0;  // time-average of Ready pods (fake-Ready included)
@@ -134,10 +141,27 @@ struct WorkloadTimeline {
   SimTime unavailable_ns = 0;     // time with no available pod
 };
 
+// A card over time: fractions of the step (busy: >= 1 pod with a job in service; effective:
+// Σ shares, as CardResult) and its memory (time-average and peak within the step, MiB).
+struct CardTimelinePoint {
+  SimTime start = 0;
+  double busy = 0, effective = 0;
+  double memory_used_mib = 0;
+  int64_t memory_peak_mib = 0;
+};
+
+struct CardTimeline {
+  std::string node;
+  int index = 0;
+  std::string gpu;
+  std::vector<CardTimelinePoint> points;
+};
+
 struct RunTimeline {
   SimTime step = 0;                         // 0: not collected
   SimTime end = 0;                          // the run's end
   std::vector<WorkloadTimeline> workloads;  // scenario order
+  std::vector<CardTimeline> cards;          // node order, then card index (as RunResult::cards)
 };
 
 struct RunResult {

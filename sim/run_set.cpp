@@ -58,6 +58,10 @@ WorkloadStats SummarizeWorkload(const std::vector<RunResult>& runs, size_t w, co
   st.throughput_rps = Over(all, of([](const WorkloadResult& x) { return x.throughput_rps; }));
   st.error_ratio = Over(all, of([](const WorkloadResult& x) { return x.error_ratio; }));
   st.slo_latency_ms = Over(ok, of([](const WorkloadResult& x) { return x.slo_latency_ms; }));
+  st.queue_wait_ms_mean =
+      Over(ok, of([](const WorkloadResult& x) { return x.queue_wait_ms_mean; }));
+  st.queue_wait_ms_p99 = Over(ok, of([](const WorkloadResult& x) { return x.queue_wait_ms_p99; }));
+  st.service_ms_mean = Over(ok, of([](const WorkloadResult& x) { return x.service_ms_mean; }));
   for (const RunResult& r : runs) st.slo_met_replications += r.workloads[w].slo_met ? 1 : 0;
   st.slo_met = st.slo_met_replications == static_cast<int>(runs.size());
   st.in_system_end = Over(all, of([](const WorkloadResult& x) { return x.in_system_end; }));

@@ -58,6 +58,7 @@ struct WorkloadStats {
   MeanCi throughput_rps;
   MeanCi error_ratio;
   MeanCi slo_latency_ms;
+  MeanCi queue_wait_ms_mean, queue_wait_ms_p99, service_ms_mean;  // successes (WorkloadResult)
   int slo_met_replications = 0;
   bool slo_met = false;  // met in every replication
   MeanCi in_system_end, in_system_mean, measured_s, time_in_system_mean_ms;

@@ -176,4 +176,22 @@ void CardSharing::ScheduleCompletion(int32_t c) {
   s_.queue.Push(at, kCardCompletion, static_cast<uint32_t>(c), card.generation);
 }
 
+// The card's state is constant over [from, to): split it at the step boundaries. A step's memory
+// peak is at least the memory held at any moment of it (ChangeMemory raises it in between).
+void CardSharing::RecordSteps(CardRun& card, SimTime from, SimTime to) {
+  const SimTime step = s_.options.timeline_step;
+  const double busy = card.active > 0 ? 1.0 : 0.0;
+  const double memory = static_cast<double>(card.memory_used_mib);
+  for (SimTime t = from; t < to;) {
+    const SimTime until = std::min((t / step + 1) * step, to);
+    CardStep& at = StepAt(card, t);
+    const double dt = static_cast<double>(until - t);
+    at.busy_ns += busy * dt;
+    at.effective_ns += card.sum_share * dt;
+    at.memory_integral += memory * dt;
+    at.memory_peak_mib = std::max(at.memory_peak_mib, card.memory_used_mib);
+    t = until;
+  }
+}
+
 }  // namespace knobsim::engine

@@ -67,6 +67,9 @@ class CardSharing {
 
  private:
   void AdvancePod(PodRun& pod);
+  // The timeline (RunOptions::timeline_step > 0): the card's state over [from, to) into its steps.
+  void RecordSteps(CardRun& card, SimTime from, SimTime to);
+  CardStep& StepAt(CardRun& card, SimTime t);
   void ScheduleCompletion(int32_t c);
   bool FinishesLater(int32_t a, int32_t b) const { return s_.jobs[a].finish > s_.jobs[b].finish; }
 
@@ -80,6 +83,12 @@ class CardSharing {
 inline void CardSharing::AdvancePod(PodRun& pod) {
   if (pod.jobs > 0) pod.attained += pod.rate * static_cast<double>(s_.now - pod.last_update);
   pod.last_update = s_.now;
+}
+
+inline CardStep& CardSharing::StepAt(CardRun& card, SimTime t) {
+  const size_t k = static_cast<size_t>(t / s_.options.timeline_step);
+  if (card.timeline.size() <= k) card.timeline.resize(k + 1);
+  return card.timeline[k];
 }
 
 inline void CardSharing::AdvanceCard(int32_t c) {
@@ -96,6 +105,7 @@ inline void CardSharing::AdvanceCard(int32_t c) {
       if (card.active >= 2) card.switch_ns += (1 - card.eta) * dt;
       card.memory_integral += static_cast<double>(card.memory_used_mib) * dt;
     }
+    if (s_.options.timeline_step > 0) RecordSteps(card, card.last, now);
     card.last = now;
   }
   for (int32_t p : card.running) AdvancePod(s_.pods[p]);
@@ -132,6 +142,10 @@ inline bool CardSharing::ChangeMemory(int32_t p, int64_t delta_mib, bool check) 
     card.memory_used_mib += delta_mib;
     if (s_.now >= s_.warmup)
       card.memory_peak_mib = std::max(card.memory_peak_mib, card.memory_used_mib);
+    if (s_.options.timeline_step > 0) {
+      CardStep& step = StepAt(card, s_.now);
+      step.memory_peak_mib = std::max(step.memory_peak_mib, card.memory_used_mib);
+    }
   }
   return true;
 }

@@ -64,6 +64,7 @@ enum class RequestStage : uint8_t { kCpuBefore, kQueued, kOnGpu, kCpuAfter, kGon
 struct Request {
   SimTime arrival = 0;
   SimTime enqueued = 0;
+  SimTime gpu_start = -1;  // its job entered service (-1: not yet, or never)
   double work_s = 0;
   int32_t workload = 0;
   int32_t pod = kNone;
@@ -72,6 +73,12 @@ struct Request {
   uint32_t generation = 0;  // bumps cancel its pending timeout / cpu events
   RequestStage stage = RequestStage::kGone;
   bool counted = false;  // arrived after warm-up
+};
+
+// One timeline step of a card (RunOptions::timeline_step > 0), from t = 0, warm-up included.
+struct CardStep {
+  double busy_ns = 0, effective_ns = 0, memory_integral = 0;  // ∫ over the step
+  int64_t memory_peak_mib = 0;
 };
 
 // One request, or one dynamic batch, in service on a pod's cards.
@@ -103,6 +110,7 @@ struct CardRun {
   SimTime last = 0;
   double busy_ns = 0, effective_ns = 0, switch_ns = 0, memory_integral = 0;
   int64_t memory_peak_mib = 0;
+  std::vector<CardStep> timeline;  // per step while a timeline is collected
   // completion event
   uint32_t generation = 0;
   SimTime scheduled = -1;

@@ -109,10 +109,10 @@ void RunRecorder::SetFragmentation(FragmentationResult fragmentation) {
 RunResult RunRecorder::Collect(CardSharing& sharing) {
   RunResult result;
   for (int32_t w = 0; w < static_cast<int32_t>(workloads_.size()); ++w) IntegrateAvailability(w);
-  if (s_.options.timeline_step > 0) result.timeline = CollectTimeline();
   result.end = s_.end;
   CollectWorkloads(result);
-  CollectCards(sharing, result);
+  CollectCards(sharing, result);  // advances every card to the end
+  if (s_.options.timeline_step > 0) result.timeline = CollectTimeline(sharing);
   CollectPods(result);
   if (cluster_.gpu_mem_total_units > 0)
     cluster_.allocation_ratio = static_cast<double>(cluster_.gpu_mem_allocated_units) /
@@ -144,6 +144,9 @@ void RunRecorder::CollectWorkloads(RunResult& result) {
       r.latency_ms.p90 = r.histogram.Quantile(0.90);
       r.latency_ms.p99 = r.histogram.Quantile(0.99);
       r.latency_ms.p999 = r.histogram.Quantile(0.999);
+      r.queue_wait_ms_mean = m.wait_sum_ms / static_cast<double>(r.completed);
+      r.queue_wait_ms_p99 = m.wait_histogram.Quantile(0.99);
+      r.service_ms_mean = r.latency_ms.mean - r.queue_wait_ms_mean;
     }
     r.error_ratio = r.requests > 0
                         ? static_cast<double>(r.errors.total()) / static_cast<double>(r.requests)
@@ -232,7 +235,7 @@ void RunRecorder::CollectPods(RunResult& result) {
   }
 }
 
-RunTimeline RunRecorder::CollectTimeline() {
+RunTimeline RunRecorder::CollectTimeline(const CardSharing& sharing) {
   RunTimeline timeline;
   const SimTime step = s_.options.timeline_step;
   const SimTime end = s_.end;
@@ -251,6 +254,7 @@ RunTimeline RunRecorder::CollectTimeline() {
       last.completed += extra.completed;
       AddStep(last.errors, extra.errors);
       last.latency_sum_ms += extra.latency_sum_ms;
+      last.wait_sum_ms += extra.wait_sum_ms;
       last.histogram.Merge(extra.histogram);
     }
     m.timeline.resize(steps);
@@ -270,6 +274,8 @@ RunTimeline RunRecorder::CollectTimeline() {
         point.latency_mean_ms = in.latency_sum_ms / static_cast<double>(in.completed);
         point.latency_p50_ms = in.histogram.Quantile(0.50);
         point.latency_p99_ms = in.histogram.Quantile(0.99);
+        point.queue_wait_mean_ms = in.wait_sum_ms / static_cast<double>(in.completed);
+        point.service_mean_ms = point.latency_mean_ms - point.queue_wait_mean_ms;
       }
       if (length > 0) {
         point.available_mean = in.available_ns / length;
@@ -285,7 +291,43 @@ RunTimeline RunRecorder::CollectTimeline() {
     out.unavailable_ns = static_cast<SimTime>(m.unavailable_ns);
     timeline.workloads.push_back(std::move(out));
   }
+  timeline.cards = CollectCardTimelines(sharing, steps);
   return timeline;
+}
+
+std::vector<CardTimeline> RunRecorder::CollectCardTimelines(const CardSharing& sharing,
+                                                            size_t steps) const {
+  const SimTime step = s_.options.timeline_step;
+  std::vector<CardTimeline> cards;
+  for (size_t c = 0; c < sharing.cards.size(); ++c) {
+    const CardRun& run = sharing.cards[c];
+    const Card& card = s_.cluster.cards[c];
+    CardTimeline out;
+    out.node = s_.cluster.nodes[card.node].name;
+    out.index = card.index;
+    out.gpu = card.gpu->name;
+    for (size_t k = 0; k < steps; ++k) {
+      CardTimelinePoint point;
+      point.start = static_cast<SimTime>(k) * step;
+      const double length = static_cast<double>(std::min(step, s_.end - point.start));
+      if (k < run.timeline.size() && length > 0) {
+        const CardStep& in = run.timeline[k];
+        point.busy = in.busy_ns / length;
+        point.effective = in.effective_ns / length;
+        point.memory_used_mib = in.memory_integral / length;
+        point.memory_peak_mib = in.memory_peak_mib;
+      } else {
+        // Never advanced into this step: nothing changed on the card since before it.
+        point.busy = run.active > 0 ? 1 : 0;
+        point.effective = run.sum_share;
+        point.memory_used_mib = static_cast<double>(run.memory_used_mib);
+        point.memory_peak_mib = run.memory_used_mib;
+      }
+      out.points.push_back(point);
+    }
+    cards.push_back(std::move(out));
+  }
+  return cards;
 }
 
 }  // namespace knobsim::engine

@@ -35,8 +35,9 @@ class RunRecorder {
 
   // A request of workload w arrived now; `counted`: after the warm-up.
   void Arrived(int32_t w, bool counted);
-  // A request of workload w that arrived at `arrival` left now: success, or failure by `cause`.
-  void Departed(int32_t w, SimTime arrival, bool counted, bool success,
+  // A request of workload w that arrived at `arrival` and whose job entered service at
+  // `gpu_start` (-1: never) left now: success, or failure by `cause`.
+  void Departed(int32_t w, SimTime arrival, SimTime gpu_start, bool counted, bool success,
                 int64_t ErrorCounts::*cause);
   void IntegrateAvailability(int32_t w);
 
@@ -55,6 +56,7 @@ class RunRecorder {
     int64_t completed = 0;
     ErrorCounts errors;
     double latency_sum_ms = 0;
+    double wait_sum_ms = 0;
     LatencyHistogram histogram;
     double available_ns = 0;  // ∫ available pods dt over the step
     double ready_ns = 0;
@@ -68,6 +70,8 @@ class RunRecorder {
     int64_t departures = 0;
     double time_in_system_sum_ns = 0;
     double latency_sum_ms = 0;
+    double wait_sum_ms = 0;
+    LatencyHistogram wait_histogram;
     // availability
     SimTime available_last = 0;        // integrated up to here
     double available_fraction_ns = 0;  // ∫ min(available, desired) / desired dt
@@ -81,7 +85,8 @@ class RunRecorder {
   void CollectWorkloads(RunResult& result);
   void CollectCards(CardSharing& sharing, RunResult& result);
   void CollectPods(RunResult& result);
-  RunTimeline CollectTimeline();
+  RunTimeline CollectTimeline(const CardSharing& sharing);
+  std::vector<CardTimeline> CollectCardTimelines(const CardSharing& sharing, size_t steps) const;
 
   const EngineState& s_;
   std::vector<WorkloadMetrics> workloads_;  // by workload index
@@ -117,16 +122,19 @@ inline void RunRecorder::Arrived(int32_t w, bool counted) {
   }
 }
 
-inline void RunRecorder::Departed(int32_t w, SimTime arrival, bool counted, bool success,
-                                  int64_t ErrorCounts::*cause) {
+inline void RunRecorder::Departed(int32_t w, SimTime arrival, SimTime gpu_start, bool counted,
+                                  bool success, int64_t ErrorCounts::*cause) {
   WorkloadMetrics& m = workloads_[w];
   const SimTime now = s_.now;
+  // A success always went through the GPU; its wait is 0 if a record ever lacked the start.
+  const double wait_ms = gpu_start >= arrival ? static_cast<double>(gpu_start - arrival) / 1e6 : 0;
   if (s_.options.timeline_step > 0) {
     TimelineStep& step = StepAt(m, now);
     if (success) {
       const double ms = static_cast<double>(now - arrival) / 1e6;
       ++step.completed;
       step.latency_sum_ms += ms;
+      step.wait_sum_ms += wait_ms;
       step.histogram.Record(ms);
     } else {
       ++(step.errors.*cause);
@@ -142,7 +150,9 @@ inline void RunRecorder::Departed(int32_t w, SimTime arrival, bool counted, bool
     ++m.result.completed;
     const double ms = static_cast<double>(sojourn) / 1e6;
     m.latency_sum_ms += ms;
+    m.wait_sum_ms += wait_ms;
     m.result.histogram.Record(ms);
+    m.wait_histogram.Record(wait_ms);
   } else {
     ++(m.result.errors.*cause);
   }

@@ -37,11 +37,13 @@ TEST_CASE("run recorder: requests after the warm-up are counted, by fate") {
   s.now = 20 * kNanosPerSecond;
   recorder.Arrived(0, true);
   recorder.Arrived(0, true);
-  recorder.Departed(0, 5 * kNanosPerSecond, false, true, nullptr);
+  recorder.Departed(0, 5 * kNanosPerSecond, 6 * kNanosPerSecond, false, true, nullptr);
+  // Waited 20 ms for the GPU, served 30 ms.
+  const SimTime gpu_start = s.now + 20 * kNanosPerMilli;
   s.now += 50 * kNanosPerMilli;
-  recorder.Departed(0, 20 * kNanosPerSecond, true, true, nullptr);
+  recorder.Departed(0, 20 * kNanosPerSecond, gpu_start, true, true, nullptr);
   s.now += 50 * kNanosPerMilli;
-  recorder.Departed(0, 20 * kNanosPerSecond, true, false, &ErrorCounts::timeout);
+  recorder.Departed(0, 20 * kNanosPerSecond, -1, true, false, &ErrorCounts::timeout);
   s.now = s.end;
   const RunResult r = recorder.Collect(sharing);
   REQUIRE(r.workloads.size() == 1);
@@ -52,6 +54,10 @@ TEST_CASE("run recorder: requests after the warm-up are counted, by fate") {
   CHECK(w.errors.timeout == 1);
   CHECK(w.in_system_end == 0);
   CHECK(w.latency_ms.mean == doctest::Approx(50.0));
+  // Wait and service split the latency of the successes only (the timeout never reached a GPU).
+  CHECK(w.queue_wait_ms_mean == doctest::Approx(20.0));
+  CHECK(w.queue_wait_ms_p99 == doctest::Approx(20.0).epsilon(0.01));
+  CHECK(w.service_ms_mean == doctest::Approx(30.0));
   CHECK(w.time_in_system_mean_ms == doctest::Approx(75.0));
   CHECK(w.error_ratio == doctest::Approx(0.5));
   CHECK(w.measured_s == doctest::Approx(90.0));

@@ -59,6 +59,41 @@ TEST_CASE("an M/M/1 pod alone on a card matches 1/(mu - lambda)") {
   CHECK(r.cards[0].waste == doctest::Approx(0.0).epsilon(1e-9));
 }
 
+TEST_CASE("an M/D/1 pod splits its latency into the Pollaczek-Khinchine wait and the service") {
+  Scenario s = OneNode(SharingPolicy::kPreemptive);
+  Workload w = Service("md1", 50, 0.01);  // rho = 0.5, S = 10 ms: W_q = rho S / (2 (1 - rho))
+  w.work.dist = WorkDistribution::kConstant;
+  w.memory.weights_mib = 1000;
+  s.workloads.push_back(w);
+  RunOptions options;
+  options.timeline_step = 100 * kNanosPerSecond;
+  RunResult r = Simulate(s, 3, options);
+  const WorkloadResult& out = r.workloads[0];
+  CHECK(out.queue_wait_ms_mean == doctest::Approx(5.0).epsilon(0.05));
+  CHECK(out.service_ms_mean == doctest::Approx(10.0).epsilon(1e-6));
+  CHECK(out.queue_wait_ms_mean + out.service_ms_mean == doctest::Approx(out.latency_ms.mean));
+  CHECK(out.queue_wait_ms_p99 > out.queue_wait_ms_mean);
+
+  // The card's timeline: busy near rho in every step, and the steps after the warm-up average
+  // to the run's busy figure; the weights are held the whole time.
+  REQUIRE(r.timeline.cards.size() == 1);
+  const CardTimeline& card = r.timeline.cards[0];
+  REQUIRE(card.points.size() == 20);
+  double busy_after_warmup = 0;
+  for (size_t k = 0; k < card.points.size(); ++k) {
+    CHECK(card.points[k].busy == doctest::Approx(0.5).epsilon(0.1));
+    CHECK(card.points[k].effective == doctest::Approx(card.points[k].busy));
+    CHECK(card.points[k].memory_peak_mib >= card.points[k].memory_used_mib);
+    if (k >= 1) busy_after_warmup += card.points[k].busy / 19;
+  }
+  CHECK(busy_after_warmup == doctest::Approx(r.cards[0].busy).epsilon(1e-9));
+  CHECK(card.points[5].memory_used_mib >= 1000);
+  // The workload's timeline carries the same split per step.
+  const TimelinePoint& p = r.timeline.workloads[0].points[5];
+  CHECK(p.service_mean_ms == doctest::Approx(10.0).epsilon(1e-6));
+  CHECK(p.queue_wait_mean_ms + p.service_mean_ms == doctest::Approx(p.latency_mean_ms));
+}
+
 TEST_CASE("the same seed gives the same result") {
   Scenario s = OneNode(SharingPolicy::kPreemptive);
   s.run.duration = 200 * kNanosPerSecond;

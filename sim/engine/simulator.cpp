@@ -104,6 +104,7 @@ void Simulator::Arrive(int32_t w_index) {
   const int32_t r = s.NewRequest();
   Request& req = s.requests[r];
   req.arrival = now;
+  req.gpu_start = -1;
   req.work_s = work_s;
   req.workload = w_index;
   req.pod = kNone;
@@ -228,6 +229,7 @@ void Simulator::TryStartService(int32_t p) {
       s.FreeJob(j);
       continue;
     }
+    for (int32_t r = job.first; r != kNone; r = s.requests[r].next) s.requests[r].gpu_start = s.now;
     const double work_ns = max_work * 1e9 * (1 + spec.batching.beta * (batch - 1));
     sharing.BeginJob(p, j, work_ns);
   }
@@ -292,7 +294,7 @@ void Simulator::Account(int32_t r, bool success, int64_t ErrorCounts::*cause) {
   req.pod = kNone;
   req.stage = RequestStage::kGone;
   ++req.generation;
-  recorder.Departed(req.workload, req.arrival, req.counted, success, cause);
+  recorder.Departed(req.workload, req.arrival, req.gpu_start, req.counted, success, cause);
   req.counted = false;
 }
 

@@ -187,6 +187,22 @@ nlohmann::ordered_json WriteFields(const T& t) {
   return writer.Take();
 }
 
+// A replicated summary (MeanCi fields) as an object: with several replications its means, then
+// the sibling "ci95" object of half-widths; with one the values themselves (counts integers).
+template <class T>
+nlohmann::ordered_json WriteSummaryFields(const T& t, bool replicated) {
+  FieldWriter<DocumentNumbers> values(replicated);
+  Fields(values, t);
+  nlohmann::ordered_json j = values.Take();
+  if (replicated) {
+    FieldWriter<DocumentNumbers> half_widths(replicated, /*ci=*/true);
+    Fields(half_widths, t);
+    nlohmann::ordered_json ci = half_widths.Take();
+    if (!ci.empty()) j["ci95"] = std::move(ci);
+  }
+  return j;
+}
+
 // Why FieldReader stopped: unwinds to ReadFields, which returns it.
 struct FieldError {
   InputError error;

@@ -15,6 +15,7 @@
 #include "sim/results.h"
 #include "sim/run_set.h"
 #include "sim/scenario.h"
+#include "sim/timeline_stats.h"
 
 namespace knobsim {
 
@@ -66,6 +67,9 @@ void Fields(V& v, W& w) {
   v.Real("in_system_mean", w.in_system_mean);
   v.Real("measured_s", w.measured_s);
   v.Real("time_in_system_mean_ms", w.time_in_system_mean_ms);
+  v.Real("queue_wait_ms_mean", w.queue_wait_ms_mean, any);
+  v.Real("queue_wait_ms_p99", w.queue_wait_ms_p99, any);
+  v.Real("service_ms_mean", w.service_ms_mean, any);
   v.Histogram("histogram", w.histogram);
 }
 
@@ -91,6 +95,9 @@ void Fields(V& v, W& w) {
   v.Real("error_ratio", w.error_ratio);
   v.Real("slo_latency_ms", w.slo_latency_ms, any);
   v.Object("slo", w.slo);
+  v.Real("queue_wait_ms_mean", w.queue_wait_ms_mean, any);
+  v.Real("queue_wait_ms_p99", w.queue_wait_ms_p99, any);
+  v.Real("service_ms_mean", w.service_ms_mean, any);
   v.Replicated([&] { v.Count("slo_met_replications", w.slo_met_replications); });
 }
 
@@ -167,44 +174,64 @@ void Fields(V& v, F& f) {
   v.Array("nodes", f.nodes);
 }
 
-// The engine writes 0 ms for a step without a success; the document's rule is null.
+// The timeline section (sim/timeline_stats.h): values are means over the replications (with one,
+// the values themselves). A step without a success in any replication has null latency.
 template <class V, class P>
-requires FieldsOf<P, TimelinePoint>
+requires FieldsOf<P, TimelinePointStats>
 void Fields(V& v, P& p) {
-  const bool any = p.completed > 0;
+  const bool any = p.latency_replications > 0;
   v.Time("t", p.start);
   v.Count("arrivals", p.arrivals);
   v.Count("completed", p.completed);
-  v.Object("errors", p.errors);
+  v.Group("errors", [&](auto& e) {
+    e.Count("oom", p.oom);
+    e.Count("fake_ready", p.fake_ready);
+    e.Count("timeout", p.timeout);
+    e.Count("no_replica", p.no_replica);
+    e.Count("interrupted", p.interrupted);
+  });
   v.Group("latency_ms", [&](auto& l) {
     l.Real("mean", p.latency_mean_ms, any);
     l.Real("p50", p.latency_p50_ms, any);
     l.Real("p99", p.latency_p99_ms, any);
   });
+  v.Real("queue_wait_ms_mean", p.queue_wait_mean_ms, any);
+  v.Real("service_ms_mean", p.service_mean_ms, any);
   v.Real("available_mean", p.available_mean);
   v.Count("available_min", p.available_min);
   v.Real("ready_mean", p.ready_mean);
 }
 
+// A workload's timeline without its points (sim/io/timeline_json.cpp writes them).
 template <class V, class W>
-requires FieldsOf<W, WorkloadTimeline>
+requires FieldsOf<W, WorkloadTimelineStats>
 void Fields(V& v, W& w) {
   v.Derived("id", w.namespace_ + "/" + w.name);
   v.Text("name", w.name);
   v.Text("namespace", w.namespace_);
   v.Count("desired", w.desired);
   v.Real("available_fraction", w.available_fraction);
-  v.Time("below_desired", w.below_desired_ns);
-  v.Time("unavailable", w.unavailable_ns);
-  v.Array("points", w.points);
+  v.Real("below_desired_s", w.below_desired_s);
+  v.Real("unavailable_s", w.unavailable_s);
 }
 
-template <class V, class T>
-requires FieldsOf<T, RunTimeline>
-void Fields(V& v, T& t) {
-  v.Time("step", t.step);
-  v.Time("end", t.end);
-  v.Array("workloads", t.workloads);
+template <class V, class P>
+requires FieldsOf<P, CardTimelinePointStats>
+void Fields(V& v, P& p) {
+  v.Time("t", p.start);
+  v.Real("busy", p.busy);
+  v.Real("effective", p.effective);
+  v.Real("memory_used_mib", p.memory_used_mib);
+  v.Real("memory_peak_mib", p.memory_peak_mib);
+}
+
+template <class V, class C>
+requires FieldsOf<C, CardTimelineStats>
+void Fields(V& v, C& c) {
+  v.Derived("id", c.node + "/" + std::to_string(c.index));
+  v.Text("node", c.node);
+  v.Count("index", c.index);
+  v.Text("gpu", c.gpu);
 }
 
 // A shard's run. RunResult::timeline is not carried: the commands that shard (run, replay, plan)

@@ -23,21 +23,6 @@ using Writer = FieldWriter<DocumentNumbers>;
 using json_numbers::Num;
 using json_numbers::Seconds;
 
-// A replicated summary (WorkloadStats, CardStats): with several replications its means, then
-// the sibling "ci95" object of half-widths; with one the values themselves (counts integers).
-template <class Stats>
-Json StatsJson(const Stats& s, bool replicated) {
-  Writer values(replicated);
-  Fields(values, s);
-  Json j = values.Take();
-  if (replicated) {
-    Writer half_widths(replicated, /*ci=*/true);
-    Fields(half_widths, s);
-    j["ci95"] = half_widths.Take();
-  }
-  return j;
-}
-
 // Each replication's own value of the numbers a comparison pairs (knobsim diff): replication r
 // of every variant ran with the same seed, so differences taken replication by replication
 // cancel the common noise (common random numbers).
@@ -66,14 +51,14 @@ Json VariantJson(const VariantSummary& v, bool replicated) {
   const bool per_replication = replicated && !v.runs.empty();
   Json workloads = Json::array();
   for (size_t i = 0; i < v.workloads.size(); ++i) {
-    Json wj = StatsJson(v.workloads[i], replicated);
+    Json wj = WriteSummaryFields(v.workloads[i], replicated);
     if (per_replication) wj["per_replication"] = PerReplicationJson(v, i);
     workloads.push_back(std::move(wj));
   }
   j["workloads"] = std::move(workloads);
   Json cards = Json::array();
   for (size_t i = 0; i < v.cards.size(); ++i) {
-    Json cj = StatsJson(v.cards[i], replicated);
+    Json cj = WriteSummaryFields(v.cards[i], replicated);
     if (per_replication) {
       Json busy = Json::array();
       for (const RunResult& run : v.runs) busy.push_back(Num(run.cards[i].busy));
@@ -87,9 +72,9 @@ Json VariantJson(const VariantSummary& v, bool replicated) {
   j["pods"] = std::move(pods);
   j["cluster"] = WriteFields<DocumentNumbers>(v.cluster);
   j["fragmentation"] = WriteFields<DocumentNumbers>(v.fragmentation);
-  // Replication 0's timeline, when the run collected one (`--timeline`, knobsim upgrade).
+  // The timeline over the replications, when the run collected one (`--timeline`, upgrade).
   if (!v.runs.empty() && v.runs.front().timeline.step > 0)
-    j["timeline"] = TimelineToJson(v.runs.front().timeline);
+    j["timeline"] = TimelineToJson(SummarizeTimelines(v.runs), replicated);
   return j;
 }
 

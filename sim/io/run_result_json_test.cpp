@@ -42,6 +42,9 @@ void CheckSame(const WorkloadResult& a, const WorkloadResult& b) {
   CHECK(Same(a.in_system_mean, b.in_system_mean));
   CHECK(Same(a.measured_s, b.measured_s));
   CHECK(Same(a.time_in_system_mean_ms, b.time_in_system_mean_ms));
+  CHECK(Same(a.queue_wait_ms_mean, b.queue_wait_ms_mean));
+  CHECK(Same(a.queue_wait_ms_p99, b.queue_wait_ms_p99));
+  CHECK(Same(a.service_ms_mean, b.service_ms_mean));
   CHECK(a.histogram.contents() == b.histogram.contents());
   for (double q : {0.0, 0.5, 0.9, 0.99, 0.999, 1.0}) {
     CHECK(Same(a.histogram.Quantile(q), b.histogram.Quantile(q)));
@@ -131,6 +134,9 @@ RunResult AwkwardRun() {
   w.in_system_mean = 2.0 / 7;
   w.measured_s = 3300.000000000001;
   w.time_in_system_mean_ms = 123.456789012345678;
+  w.queue_wait_ms_mean = 0.1 + 0.2;
+  w.queue_wait_ms_p99 = 7.25;
+  w.service_ms_mean = 1.0 / 3.0;
   for (int i = 0; i < 5000; ++i) w.histogram.Record(0.001 * std::exp(i * 0.003));
   w.histogram.Record(0);     // below the smallest bucket
   w.histogram.Record(1e12);  // beyond the largest
@@ -259,7 +265,8 @@ TEST_CASE("RunResult JSON: the result structs have the fields the serializer kno
   CHECK(sizeof(ErrorCounts) == 5 * 8);
   CHECK(sizeof(LatencySummary) == 5 * 8);
   CHECK(sizeof(WorkloadResult) ==
-        2 * 32 + 2 * 8 + 40 + 40 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + sizeof(LatencyHistogram));
+        2 * 32 + 2 * 8 + 40 + 40 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 3 * 8 +
+            sizeof(LatencyHistogram));
   CHECK(sizeof(CardResult) == 32 + 8 + 32 + 4 * 8 + 8 + 8 + 8 + 8 + 24);
   CHECK(sizeof(PodResult) == 3 * 32 + 32 + 24 + 32 + 8 + 32 + 8 + 8);
   CHECK(sizeof(ClusterEvent) == 8 + 3 * 32);
@@ -267,7 +274,7 @@ TEST_CASE("RunResult JSON: the result structs have the fields the serializer kno
   CHECK(sizeof(NodeFragmentation) == 32 + 8 + 8);
   CHECK(sizeof(FragmentationResult) == 4 * 8 + 24);
   // + the timeline (not serialized: see RunResultToJson) + end.
-  CHECK(sizeof(RunTimeline) == 8 + 8 + 24);
+  CHECK(sizeof(RunTimeline) == 8 + 8 + 24 + 24);
   CHECK(sizeof(RunResult) == 3 * 24 + sizeof(ClusterResult) + 8 + 8 + sizeof(FragmentationResult) +
                                  sizeof(RunTimeline) + 8);
 #endif

@@ -1,5 +1,6 @@
-// A run over time (RunResult::timeline, collected with `--timeline` and by `knobsim upgrade`) as
-// a results document's per-variant `timeline` section (knobsim.results/v1, additive;
+// A run over time (RunResult::timeline, collected with `--timeline` and by `knobsim upgrade`),
+// summarized over the replications (sim/timeline_stats.h), as a results document's per-variant
+// `timeline` section (knobsim.results/v1, additive;
 // docs/results.md documents every field).
 //
 // Same rules as sim/io/results_json.h: keys in a fixed order (sim/io/result_fields.h), shortest
@@ -9,12 +10,16 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "sim/results.h"
+#include "sim/timeline_stats.h"
 
 namespace knobsim {
 
-// {step_s, end_s, workloads[{id, name, namespace, desired, available_fraction, below_desired_s,
-// unavailable_s, points[...]}]}. Callers leave the key out when timeline.step is 0.
-nlohmann::ordered_json TimelineToJson(const RunTimeline& timeline);
+// {step_s, end_s, replications, workloads[{id, name, namespace, desired, available_fraction,
+// below_desired_s, unavailable_s, points[...]}], cards[{id, node, index, gpu, points[...]}]}:
+// means over the replications, each object with its "ci95" half-widths when `replicated`.
+// Callers leave the key out when timeline.step is 0.
+nlohmann::ordered_json TimelineToJson(const TimelineStats& timeline, bool replicated);
+// One run's timeline (RunResult::timeline) in the same form.
+nlohmann::ordered_json TimelineToJson(const RunResult& run);
 
 }  // namespace knobsim

@@ -25,7 +25,7 @@ Json UpgradeDocument(std::vector<UpgradeRun> runs = upgrade_sample::Comparison()
   // As ResultsToJson writes them: each variant with its run's timeline.
   for (const UpgradeRun& r : runs)
     variants.push_back(
-        Json{{"name", r.name}, {"description", "d"}, {"timeline", TimelineToJson(r.run.timeline)}});
+        Json{{"name", r.name}, {"description", "d"}, {"timeline", TimelineToJson(r.run)}});
   doc["variants"] = variants;
   return AddUpgradeSections(doc, runs, upgrade_sample::Options(),
                             "knobsim upgrade s.yaml --compare");

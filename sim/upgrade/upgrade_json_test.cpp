@@ -36,8 +36,9 @@ Json MinimalResults() {
 
 TEST_CASE("timeline JSON: per workload its availability totals and one point per step") {
   const UpgradeRun run = upgrade_sample::Variant(false);
-  const Json j = TimelineToJson(run.run.timeline);
-  CHECK(Keys(j) == std::vector<std::string>{"step_s", "end_s", "workloads"});
+  const Json j = TimelineToJson(run.run);
+  CHECK(Keys(j) ==
+        std::vector<std::string>{"step_s", "end_s", "replications", "workloads", "cards"});
   CHECK(j["step_s"] == 60.0);
   CHECK(j["end_s"] == 600.0);
   REQUIRE(j["workloads"].size() == 2);
@@ -53,6 +54,7 @@ TEST_CASE("timeline JSON: per workload its availability totals and one point per
   REQUIRE(ocr["points"].size() == 10);
   const Json& p5 = ocr["points"][5];
   CHECK(Keys(p5) == std::vector<std::string>{"t_s", "arrivals", "completed", "errors", "latency_ms",
+                                             "queue_wait_ms_mean", "service_ms_mean",
                                              "available_mean", "available_min", "ready_mean"});
   CHECK(p5["t_s"] == 300.0);
   CHECK(p5["errors"]["fake_ready"] == 50);
@@ -67,7 +69,7 @@ TEST_CASE("timeline JSON: per workload its availability totals and one point per
 
 TEST_CASE("timeline JSON: a step without a success has null latency, not 0 ms") {
   const UpgradeRun run = upgrade_sample::Variant(false);
-  const Json j = TimelineToJson(run.run.timeline);
+  const Json j = TimelineToJson(run.run);
   const Json& asr9 = j["workloads"][1]["points"][9];
   CHECK(asr9["completed"] == 0);
   CHECK(asr9["latency_ms"]["mean"].is_null());
@@ -173,7 +175,7 @@ TEST_CASE("ResultsToJson writes a variant's timeline when its first run collecte
   set.variants.push_back(SummarizeVariant("upgrade-first", "", s, {runs[0].run}));
   const Json doc = ResultsToJson(set, "0.1.0");
   CHECK_FALSE(doc["variants"][0].contains("timeline"));
-  CHECK(doc["variants"][1]["timeline"] == TimelineToJson(runs[0].run.timeline));
+  CHECK(doc["variants"][1]["timeline"] == TimelineToJson(runs[0].run));
 }
 
 TEST_CASE("the upgrade sections are deterministic: the same runs give the same bytes") {

@@ -43,5 +43,6 @@ if diff -r "$expected" "$OUT" >"$OUT.diff" 2>&1; then
 fi
 echo "golden: outputs differ from tools/golden/expected (first 200 lines):" >&2
 head -200 "$OUT.diff" >&2
+[ -n "${GOLDEN_DIFF:-}" ] && cp "$OUT.diff" "$GOLDEN_DIFF"
 rm -f "$OUT.diff"
 exit 1
