@@ -15,6 +15,10 @@
 //                        (a multi-card pod keeps each of its cards busy for each request)
 //   memory per card      rest + slope × rate_pod, whole MiB, split evenly over a pod's cards
 //
+// With options.request_truth (the backtest profile), GPU pods alone on their cards are simulated
+// request by request instead (bursty arrivals, gamma service, FIFO, exact latency); their rate,
+// busy and latency series come from that (README.md "Request-level truth").
+//
 // Everything is a pure function of (seed, time): the same seed gives byte-identical files on one
 // standard library, and a metric sampled at any step agrees with the truth at the same instant.
 // Random numbers come from splitmix64 with our own mappings (std::uniform_*_distribution differs
