@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <numeric>
 #include <tuple>
 #include <utility>
 
@@ -56,6 +57,21 @@ std::optional<InputError> CheckOptions(const GeneratorOptions& o) {
   if (!(o.busy_noise >= 0 && o.busy_noise <= 0.5)) {
     return bad("--busy-noise", "must be between 0 and 0.5");
   }
+  if (!(o.idle_floor >= 0 && o.idle_floor <= 0.2)) {
+    return bad("--idle-floor", "must be between 0 and 0.2");
+  }
+  if (!(o.backtest_split >= 0 && o.backtest_split < 1)) {
+    return bad("--backtest-split", "must be 0 (no split) or a fraction below 1");
+  }
+  if (o.backtest_split > 0) {
+    // Each window needs at least one sample of every series.
+    const int64_t unit = std::lcm(int64_t{metrics_step}, int64_t{rate_step});
+    const int days = o.metrics_days == 0 ? o.days : o.metrics_days;
+    if (days * kDay / unit < 2) {
+      return bad("--backtest-split",
+                 fmt::format("the metrics window holds fewer than two {} s steps", unit));
+    }
+  }
   return std::nullopt;
 }
 
@@ -67,6 +83,7 @@ Expected<GeneratedCluster> Generate(const GeneratorOptions& options) {
   BuildNodes(plan);
   BuildWorkloads(plan);
   PlaceAll(plan);
+  ChooseRequestTruth(plan);
 
   GeneratedCluster out;
   out.options = options;
@@ -126,6 +143,7 @@ Expected<GeneratedCluster> Generate(const GeneratorOptions& options) {
   for (json& j : writer.QuotaJson()) out.objects.push_back(std::move(j));
 
   FillTruth(plan, out.truth, pod_order, workload_order);
+  SimulateRequests(options, out.truth);
   return out;
 }
 

@@ -15,6 +15,10 @@
 //                        (a multi-card pod keeps each of its cards busy for each request)
 //   memory per card      rest + slope × rate_pod, whole MiB, split evenly over a pod's cards
 //
+// With options.request_truth (the backtest profile), GPU pods alone on their cards are simulated
+// request by request instead (bursty arrivals, gamma service, FIFO, exact latency); their rate,
+// busy and latency series come from that (README.md "Request-level truth").
+//
 // Everything is a pure function of (seed, time): the same seed gives byte-identical files on one
 // standard library, and a metric sampled at any step agrees with the truth at the same instant.
 // Random numbers come from splitmix64 with our own mappings (std::uniform_*_distribution differs
@@ -22,6 +26,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <ostream>
@@ -36,6 +41,12 @@
 namespace knobsim::gen_export {
 
 enum class ExportFormat { kJson, kYaml, kBoth };
+
+// How the request-level truth places a step's arrivals inside the step, given their count.
+enum class ArrivalsInStep {
+  kIid,         // i.i.d. uniform: within a step the arrivals are a Poisson process
+  kStratified,  // the k-th of n at (k + U_k) / n of the step: knobsim's `traffic: {counts}` rule
+};
 
 struct GeneratorOptions {
   int nodes = 20;
@@ -52,6 +63,50 @@ struct GeneratorOptions {
   bool process_metric = true;   // DCGM_CUSTOM_PROCESS_MEM_USED on the A10 pool's nodes
   bool planted_secrets = true;  // API key, JWT, DB password, token annotation (bait)
   double busy_noise = 0.01;     // uniform ± on each utilization sample (fraction of 1)
+  // ---- The backtest profile (README.md "Request-level truth"); all off by default, so the
+  // default output stays what it was.
+  // Exact FIFO (Lindley) truth for GPU pods alone on their cards: bursty arrivals per step,
+  // gamma service times, concurrency 1; their rate, utilization and latency series come from it.
+  bool request_truth = false;
+  ArrivalsInStep arrivals_in_step = ArrivalsInStep::kIid;
+  double idle_floor = 0;      // a card with a served model shows at least this much (max 0.2)
+  bool cpu_router = false;    // a CPU-only llm-router Deployment with a request-rate series
+  double backtest_split = 0;  // 0: none; else the last fraction of the metrics window is the
+                              // test window, the rest the train window (truth.json `backtest`)
+};
+
+// ---- Request-level truth ---------------------------------------------------------------------
+
+// The latency histogram's finite upper bounds (`le`), seconds; +Inf follows.
+inline constexpr double kLatencyBuckets[] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
+                                             1,     2.5,  5,     10,   30,  60};
+inline constexpr int kLatencyBucketCount = static_cast<int>(std::size(kLatencyBuckets)) + 1;
+
+// What the request-level truth measured over one window (samples whose timestamp t has
+// from <= t < to; a step's sample is stamped at the step's end).
+struct RequestWindowTruth {
+  int64_t arrivals = 0;
+  int64_t completions = 0;
+  double mean_latency_s = 0;  // over the completions (arrival to finish)
+  double p99_latency_s = 0;   // from a log histogram, 0.1 % resolution
+  double mean_wait_s = 0;     // arrival to the start of service
+  double mean_service_s = 0;  // the drawn service times on this card
+  double service_cv2 = 0;     // their squared coefficient of variation
+  double mean_busy = 0;       // of the pod's cards, without idle floor and noise
+};
+
+// One request-truth pod's requests, per truth step: step i covers [start + i·step, start +
+// (i+1)·step) and its samples are stamped at its end. Requests are counted where they arrive
+// (arrivals) or complete (completions, latency); busy time where the card works.
+struct RequestSeries {
+  int64_t start_unix = 0;
+  int step_s = 0;
+  std::vector<int32_t> arrivals;
+  std::vector<double> busy_s;  // seconds the pod's cards were busy in the step
+  std::vector<int32_t> completions;
+  std::vector<double> latency_sum_s;
+  std::vector<int32_t> bucket_counts;   // kLatencyBucketCount per step, not cumulative
+  RequestWindowTruth all, train, test;  // the metrics window; the backtest's windows
 };
 
 // ---- Ground truth ----------------------------------------------------------------------------
@@ -75,6 +130,11 @@ struct TruthWorkload {
   double mean_rate = 0;      // pod_mean_rate × running
   double amplitude = 0;
   int64_t peak_at_s = 0;  // seconds after 00:00 UTC
+  bool cpu_only = false;  // traffic without a GPU (the router): served on CPU, not modelled
+  // Request-level truth (options.request_truth): some pod of it has one. Service time on a card
+  // is gamma with mean work_s / speed and this squared coefficient of variation.
+  bool request_truth = false;
+  double service_cv2 = 0;
   // Memory per card of each pod: rest_mib + pod offset + mib_per_rps × rate_pod.
   int64_t rest_mib = 0;
   double mib_per_rps = 0;
@@ -86,11 +146,12 @@ struct TruthWorkload {
 struct TruthPod {
   std::string namespace_;
   std::string name;
-  int workload = -1;           // index into GroundTruth::workloads
-  std::string node;            // "" when Pending
-  std::vector<int> cards;      // indices into GroundTruth::cards
-  int units_per_card = 0;      // aliyun.com/gpu-mem on each card; 0 for whole cards
-  int64_t mem_offset_mib = 0;  // per card, keeps two pods of one workload apart
+  int workload = -1;                      // index into GroundTruth::workloads
+  std::string node;                       // "" when Pending
+  std::vector<int> cards;                 // indices into GroundTruth::cards
+  int units_per_card = 0;                 // aliyun.com/gpu-mem on each card; 0 for whole cards
+  int64_t mem_offset_mib = 0;             // per card, keeps two pods of one workload apart
+  std::optional<RequestSeries> requests;  // the request-level truth, when this pod has one
 };
 
 struct TruthCard {
@@ -105,14 +166,18 @@ struct TruthCard {
   std::vector<int> pods;  // indices into GroundTruth::pods
   std::string fb_used;    // "per_pod" | "card_total": what pod-labelled FB_USED holds
   bool process_metric = false;
-  double mean_busy = 0;  // noiseless, over the window
+  double mean_busy = 0;  // noiseless, over the window (request truth: over the metrics window)
   double peak_busy = 0;
+  double idle_floor = 0;       // utilization shown while a model is loaded and idle
+  bool request_truth = false;  // its busy is its one pod's simulated busy time
 };
 
 struct GroundTruth {
   int64_t start_unix = 0;
   int64_t end_unix = 0;  // start + days: when the export was taken
   int step_s = 0;
+  // The backtest's windows (options.backtest_split > 0), [from, to) in Unix seconds.
+  int64_t train_from = 0, train_to = 0, test_from = 0, test_to = 0;
   std::vector<TruthWorkload> workloads;
   std::vector<TruthPod> pods;
   std::vector<TruthCard> cards;
@@ -135,7 +200,8 @@ std::optional<InputError> CheckOptions(const GeneratorOptions& options);
 
 Expected<GeneratedCluster> Generate(const GeneratorOptions& options);
 
-// The curves behind the metrics, noiseless; t in Unix seconds.
+// The curves behind the metrics, noiseless; t in Unix seconds. For a request-truth pod or card
+// they are the step ending at t: arrivals / step and busy time / step.
 double PodRate(const GroundTruth& truth, int pod, int64_t t);
 double CardBusy(const GroundTruth& truth, int card, int64_t t);
 int64_t PodCardMemoryMib(const GroundTruth& truth, int pod, int64_t t);  // on each of its cards
@@ -153,6 +219,11 @@ inline constexpr std::string_view kGpuUtilMetric = "DCGM_FI_DEV_GPU_UTIL";
 inline constexpr std::string_view kFbUsedMetric = "DCGM_FI_DEV_FB_USED";
 inline constexpr std::string_view kProcessMemMetric = "DCGM_CUSTOM_PROCESS_MEM_USED";
 inline constexpr std::string_view kRequestRateMetric = "http_requests_per_second";
+// The request-truth pods' latency, a classic histogram; each file holds rate(x[step]) samples.
+inline constexpr std::string_view kLatencyMetric = "knobsim_request_duration_seconds";
+inline constexpr std::string_view kLatencyBucketMetric = "knobsim_request_duration_seconds_bucket";
+inline constexpr std::string_view kLatencySumMetric = "knobsim_request_duration_seconds_sum";
+inline constexpr std::string_view kLatencyCountMetric = "knobsim_request_duration_seconds_count";
 std::vector<std::string> MetricNames(const GeneratedCluster& cluster);
 // Streams one metric as a Prometheus query_range JSON response (docs/semantics.md §5.5).
 void WritePromJson(const GeneratedCluster& cluster, std::string_view metric, std::ostream& out);

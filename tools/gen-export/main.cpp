@@ -74,6 +74,34 @@ int Run(int argc, char** argv) {
                "(default: on)");
   app.add_option("--busy-noise", o.busy_noise, "uniform +/- noise on GPU utilization (0..0.5)")
       ->capture_default_str();
+  std::string profile = "default";
+  app.add_option("--profile", profile,
+                 "backtest: --request-truth --cpu-router --idle-floor 0.03 --backtest-split "
+                 "0.25 unless given")
+      ->check(CLI::IsMember({"default", "backtest"}))
+      ->capture_default_str();
+  CLI::Option* request_truth =
+      app.add_flag("--request-truth,!--no-request-truth", o.request_truth,
+                   "exact FIFO request truth (bursty arrivals, gamma service, latency histogram) "
+                   "for GPU pods alone on their cards (default: off)");
+  std::string in_step = "iid";
+  app.add_option("--arrivals-in-step", in_step,
+                 "request truth: times inside a step, iid uniform or stratified (knobsim's "
+                 "counts rule)")
+      ->check(CLI::IsMember({"iid", "stratified"}))
+      ->capture_default_str();
+  CLI::Option* idle_floor =
+      app.add_option("--idle-floor", o.idle_floor,
+                     "utilization floor of a card with a served model, drawn in [0.5, 1] x this "
+                     "per card (0..0.2)")
+          ->capture_default_str();
+  CLI::Option* cpu_router =
+      app.add_flag("--cpu-router,!--no-cpu-router", o.cpu_router,
+                   "a CPU-only llm-router with a request rate (default: off)");
+  CLI::Option* split =
+      app.add_option("--backtest-split", o.backtest_split,
+                     "the last fraction of the metrics window is the test window (0 = none)")
+          ->capture_default_str();
   app.footer("Exit status: 0 success, 1 a file could not be written, 2 bad input or usage.");
   try {
     app.parse(argc, argv);
@@ -81,6 +109,14 @@ int Run(int argc, char** argv) {
     // --help is an "error" with status 0; every real usage error is status 2.
     return app.exit(e) == 0 ? 0 : kExitBadInput;
   }
+  if (profile == "backtest") {  // the profile's values, for the flags not given
+    if (request_truth->count() == 0) o.request_truth = true;
+    if (cpu_router->count() == 0) o.cpu_router = true;
+    if (idle_floor->count() == 0) o.idle_floor = 0.03;
+    if (split->count() == 0) o.backtest_split = 0.25;
+  }
+  o.arrivals_in_step =
+      in_step == "stratified" ? gen::ArrivalsInStep::kStratified : gen::ArrivalsInStep::kIid;
   if (!ParseSeed(seed, o.seed)) {
     fmt::print(stderr, "knobsim-gen-export: --seed: \"{}\" is not a number from 0 to 2^64-1\n",
                seed);

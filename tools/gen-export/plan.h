@@ -134,7 +134,8 @@ struct PodPlan {
   int64_t mem_offset = 0;
   int64_t created = 0;
   int restarts = 0;
-  std::string message;  // FailedScheduling text when Pending
+  std::string message;         // FailedScheduling text when Pending
+  bool request_truth = false;  // alone on every card it holds: exact request-level truth
 };
 
 struct Plan {
@@ -167,5 +168,16 @@ void PlaceAll(Plan& plan);
 // The ground truth of the placed plan, its pods and workloads in the given (export) orders.
 void FillTruth(Plan& plan, GroundTruth& truth, const std::vector<int>& pod_order,
                const std::vector<int>& workload_order);
+
+// The diurnal curve's factor at t: 1 + amplitude × cos(2π (t − peak_at) / 1 day) (truth.cpp).
+double DiurnalFactor(const TruthWorkload& w, int64_t t);
+
+// With options.request_truth, between PlaceAll and FillTruth (request_truth.cpp): marks the
+// running GPU pods with traffic that are alone on every card they hold, draws their workloads'
+// service cv² and lowers those workloads' rates so that bursts stay below saturation.
+void ChooseRequestTruth(Plan& plan);
+// After FillTruth: the backtest windows, the cards' idle floors, and each marked pod's requests
+// simulated over the metrics window (Lindley), with its cards' mean and peak busy.
+void SimulateRequests(const GeneratorOptions& o, GroundTruth& truth);
 
 }  // namespace knobsim::gen_export

@@ -18,6 +18,7 @@
 
 #include "tools/gen-export/export_generator.h"
 #include "tools/gen-export/random.h"
+#include "tools/gen-export/request_truth.h"
 #include "tools/gen-export/vocabulary.h"
 
 namespace knobsim::gen_export {
@@ -29,13 +30,35 @@ struct Series {
   std::map<std::string, std::string> labels;
   int card = -1;  // truth indices; -1 where not applicable
   int pod = -1;
+  int bucket = -1;  // the latency histogram's bucket (index into kLatencyBuckets, last +Inf)
 };
 
-std::string FormatRate(double v) {
-  std::string s = fmt::format("{:.4f}", v);
+// Fixed decimals without trailing zeros, as Prometheus writes them (no exponent).
+std::string FormatDecimals(double v, int decimals) {
+  std::string s = fmt::format("{:.{}f}", v, decimals);
   while (!s.empty() && s.back() == '0') s.pop_back();
   if (!s.empty() && s.back() == '.') s.pop_back();
   return s == "-0" ? "0" : s;
+}
+
+std::string FormatRate(double v) {
+  return FormatDecimals(v, 4);
+}
+
+// Values made from request counts: nine decimals, so count = value × step comes back whole.
+std::string FormatCounted(double v) {
+  return FormatDecimals(v, 9);
+}
+
+// `le` as client_golang writes it: the shortest form ("0.005", "1", "2.5"), then "+Inf".
+std::string BucketLabel(int bucket) {
+  if (bucket + 1 >= kLatencyBucketCount) return "+Inf";
+  return fmt::format("{}", kLatencyBuckets[bucket]);
+}
+
+bool IsLatencyMetric(std::string_view metric) {
+  return metric == kLatencyBucketMetric || metric == kLatencySumMetric ||
+         metric == kLatencyCountMetric;
 }
 
 const GpuNames& NamesOf(const std::string& gpu_type) {
@@ -78,7 +101,30 @@ std::vector<Series> SeriesOf(const GeneratedCluster& cluster, std::string_view m
   }
 
   std::vector<Series> series;
-  if (metric == kRequestRateMetric) {
+  if (IsLatencyMetric(metric)) {
+    for (size_t p = 0; p < t.pods.size(); ++p) {
+      const TruthPod& pod = t.pods[p];
+      if (!pod.requests) continue;
+      const auto& [container, ip] = pod_info[{pod.namespace_, pod.name}];
+      Series s{{{"__name__", std::string(metric)},
+                {"namespace", pod.namespace_},
+                {"pod", pod.name},
+                {"container", container},
+                {"instance", ip + ":8080"},
+                {"job", "kubernetes-pods"}},
+               -1,
+               static_cast<int>(p)};
+      if (metric != kLatencyBucketMetric) {
+        series.push_back(std::move(s));
+        continue;
+      }
+      for (int b = 0; b < kLatencyBucketCount; ++b) {
+        s.bucket = b;
+        s.labels["le"] = BucketLabel(b);
+        series.push_back(s);
+      }
+    }
+  } else if (metric == kRequestRateMetric) {
     for (size_t p = 0; p < t.pods.size(); ++p) {
       const TruthPod& pod = t.pods[p];
       if (pod.node.empty() || !t.workloads[pod.workload].has_traffic) continue;
@@ -116,16 +162,54 @@ std::vector<Series> SeriesOf(const GeneratedCluster& cluster, std::string_view m
   return series;
 }
 
-// The sample of series s at ts, as the string Prometheus writes.
+// A request-truth sample: the steps of [ts − step, ts) of the pod's series, per second; what
+// query_range of rate(x[step]) gives for a counter that grew by those counts.
+std::string CountedValue(std::string_view metric, const Series& s, const RequestSeries& r,
+                         int64_t ts, int step) {
+  const auto [first, last] = StepRange(r, ts, step);
+  double sum = 0;
+  for (int64_t i = first; i < last; ++i) {
+    const auto k = static_cast<size_t>(i);
+    if (metric == kRequestRateMetric) {
+      sum += r.arrivals[k];
+    } else if (metric == kLatencySumMetric) {
+      sum += r.latency_sum_s[k];
+    } else if (metric == kLatencyCountMetric) {
+      sum += r.completions[k];
+    } else {  // a bucket: cumulative, le counts every faster request
+      for (int b = 0; b <= s.bucket; ++b) sum += r.bucket_counts[k * kLatencyBucketCount + b];
+    }
+  }
+  return FormatCounted(sum / step);
+}
+
+// The card's busy fraction behind a utilization sample: the fluid curve at ts, or the
+// request-truth busy time over [ts − step, ts).
+double SampledBusy(const GroundTruth& t, int card, int64_t ts, int step) {
+  const TruthCard& c = t.cards[card];
+  if (!c.request_truth) return CardBusy(t, card, ts);
+  const RequestSeries& r = *t.pods[c.pods.front()].requests;
+  const auto [first, last] = StepRange(r, ts, step);
+  double busy = 0;
+  for (int64_t i = first; i < last; ++i) busy += r.busy_s[static_cast<size_t>(i)];
+  return std::min(1.0, busy / step);
+}
+
+// The sample of series s at ts (the series' step `step`), as the string Prometheus writes.
 std::string SampleValue(const GeneratedCluster& cluster, std::string_view metric, const Series& s,
-                        int64_t ts) {
+                        int64_t ts, int step) {
   const GeneratorOptions& o = cluster.options;
   const GroundTruth& t = cluster.truth;
   if (metric == kGpuUtilMetric) {
     const double noise = (2 * HashUnit(o.seed, 0x100000000ull + s.card, ts) - 1) * o.busy_noise;
-    const double busy = std::clamp(CardBusy(t, s.card, ts) + noise, 0.0, 1.0);
-    return std::to_string(std::lround(100 * busy));
+    double busy = SampledBusy(t, s.card, ts, step);
+    // The idle floor adds to the busy fraction (a loaded model's background kernels).
+    if (t.cards[s.card].idle_floor > 0) busy = std::min(1.0, t.cards[s.card].idle_floor + busy);
+    return std::to_string(std::lround(100 * std::clamp(busy + noise, 0.0, 1.0)));
   }
+  if (s.pod >= 0 && t.pods[s.pod].requests &&
+      (metric == kRequestRateMetric || IsLatencyMetric(metric)))
+    return CountedValue(metric, s, *t.pods[s.pod].requests, ts, step);
   if (metric == kRequestRateMetric) {
     // A 1-minute rate() of Poisson counts: sd sqrt(rate / 60) (Box-Muller on hashed bits).
     const double rate = PodRate(t, s.pod, ts);
@@ -153,6 +237,12 @@ std::vector<std::string> MetricNames(const GeneratedCluster& cluster) {
     process = process || (c.process_metric && !c.pods.empty());
   if (process) names.emplace_back(kProcessMemMetric);
   names.emplace_back(kRequestRateMetric);
+  bool requests = false;
+  for (const TruthPod& p : cluster.truth.pods) requests = requests || p.requests.has_value();
+  if (requests) {
+    for (std::string_view m : {kLatencyBucketMetric, kLatencySumMetric, kLatencyCountMetric})
+      names.emplace_back(m);
+  }
   return names;
 }
 
@@ -160,8 +250,9 @@ void WritePromJson(const GeneratedCluster& cluster, std::string_view metric, std
   const GeneratorOptions& o = cluster.options;
   const GroundTruth& t = cluster.truth;
   const int metrics_step = o.metrics_step_s == 0 ? o.step_s : o.metrics_step_s;
-  const int step =
-      metric == kRequestRateMetric && o.rate_step_s != 0 ? o.rate_step_s : metrics_step;
+  // The application's series (request rate, latency) at the rate step, DCGM's at its own.
+  const bool app = metric == kRequestRateMetric || IsLatencyMetric(metric);
+  const int step = app && o.rate_step_s != 0 ? o.rate_step_s : metrics_step;
   const int days = o.metrics_days == 0 ? o.days : o.metrics_days;
   const int64_t start = t.end_unix - days * kDay;
   const int64_t samples = days * kDay / step;
@@ -187,10 +278,10 @@ void WritePromJson(const GeneratedCluster& cluster, std::string_view metric, std
       buffer += std::to_string(ts);
       buffer += ",\"";
       if (metric == kGpuUtilMetric) {
-        if (!reuse) card_values.push_back(SampleValue(cluster, metric, s, ts));
+        if (!reuse) card_values.push_back(SampleValue(cluster, metric, s, ts, step));
         buffer += card_values[static_cast<size_t>(i)];
       } else {
-        buffer += SampleValue(cluster, metric, s, ts);
+        buffer += SampleValue(cluster, metric, s, ts, step);
       }
       buffer += "\"]";
     }

@@ -10,7 +10,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstdint>
+#include <numbers>
 #include <string>
 #include <string_view>
 
@@ -57,6 +59,31 @@ class Rng {
     return s;
   }
   std::string Hex(int n) { return Chars("0123456789abcdef", n); }
+  // Exponential with mean 1 (inversion; 1 - U is never 0).
+  double Exponential() { return -std::log(1.0 - Unit()); }
+  // Standard normal (Box-Muller; the second value is not kept, so draws stay one call each).
+  double Normal() {
+    const double u1 = 1.0 - Unit();
+    return std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * Unit());
+  }
+  // Gamma with the given shape and scale 1: Marsaglia and Tsang (2000) for shape >= 1, and
+  // Gamma(shape + 1) × U^(1/shape) below 1.
+  double Gamma(double shape) {
+    if (shape < 1) return Gamma(shape + 1) * std::pow(1.0 - Unit(), 1 / shape);
+    const double d = shape - 1.0 / 3.0;
+    const double c = 1 / std::sqrt(9 * d);
+    while (true) {
+      double x = 0, v = 0;
+      do {
+        x = Normal();
+        v = 1 + c * x;
+      } while (v <= 0);
+      v = v * v * v;
+      const double u = 1.0 - Unit();
+      if (u < 1 - 0.0331 * x * x * x * x) return d * v;
+      if (std::log(u) < 0.5 * x * x + d * (1 - v + std::log(v))) return d * v;
+    }
+  }
   // Random (version 4) UUID text, as Kubernetes writes metadata.uid.
   std::string Uuid() {
     const std::string h = Hex(32);

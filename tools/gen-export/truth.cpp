@@ -14,6 +14,7 @@
 
 #include "tools/gen-export/export_generator.h"
 #include "tools/gen-export/plan.h"
+#include "tools/gen-export/request_truth.h"
 #include "tools/gen-export/text_encoding.h"
 #include "tools/gen-export/vocabulary.h"
 
@@ -22,13 +23,78 @@ namespace {
 
 using json = nlohmann::json;
 
+// The pod's rate on the diurnal curve, bursts left out: what memory follows.
+double CurveRate(const GroundTruth& truth, int pod, int64_t t) {
+  const TruthPod& p = truth.pods[pod];
+  const TruthWorkload& w = truth.workloads[p.workload];
+  if (!w.has_traffic || p.node.empty()) return 0;
+  return w.pod_mean_rate * DiurnalFactor(w, t);
+}
+
+// The request-truth series' step ending at t, or -1 outside it.
+int64_t StepEndingAt(const RequestSeries& r, int64_t t) {
+  const int64_t i = (t - r.start_unix) / r.step_s - 1;
+  return t > r.start_unix && i < static_cast<int64_t>(r.arrivals.size()) ? i : -1;
+}
+
+json WindowJson(const RequestWindowTruth& w) {
+  return {{"arrivals", w.arrivals},
+          {"completions", w.completions},
+          {"mean_latency_s", w.mean_latency_s},
+          {"p99_latency_s", w.p99_latency_s},
+          {"mean_wait_s", w.mean_wait_s},
+          {"mean_service_s", w.mean_service_s},
+          {"service_cv2", w.service_cv2},
+          {"mean_busy", w.mean_busy}};
+}
+
+json Bounds(int64_t from, int64_t to) {
+  return {{"from_unix", from},
+          {"to_unix", to},
+          {"from", Rfc3339(from)},
+          {"to", Rfc3339(to)},
+          {"arg", Rfc3339(from) + "/" + Rfc3339(to)}};
+}
+
+// The options of the backtest profile, each only when it differs from the default, so that a
+// default export's truth.json stays what it was.
+void BacktestOptions(const GeneratorOptions& o, json& generator) {
+  if (o.request_truth) generator["request_truth"] = true;
+  if (o.arrivals_in_step == ArrivalsInStep::kStratified)
+    generator["arrivals_in_step"] = "stratified";
+  if (o.idle_floor > 0) generator["idle_floor"] = o.idle_floor;
+  if (o.cpu_router) generator["cpu_router"] = true;
+  if (o.backtest_split > 0) generator["backtest_split"] = o.backtest_split;
+}
+
+json RequestModelJson(const GeneratorOptions& o) {
+  return {{"pods", "running GPU pods with traffic alone on every card they hold; the others fluid"},
+          {"arrivals",
+           "Markov-modulated Poisson per truth step: rate = diurnal x (burst ? multiplier : 1) / "
+           "mean_modulation; times in a step " +
+               std::string(o.arrivals_in_step == ArrivalsInStep::kIid
+                               ? "i.i.d. uniform given the count"
+                               : "stratified, (k + U) / n of the step")},
+          {"burst_multiplier", kBurstMultiplier},
+          {"burst_mean_s", kBurstMeanS},
+          {"burst_gap_mean_s", kBurstGapMeanS},
+          {"mean_modulation", kMeanModulation},
+          {"rate_scaled_by", 1 / kBurstPeakFactor},
+          {"service", "gamma, mean work_s / card speed, the workload's service_cv2"},
+          {"queue", "FIFO, one request at a time per pod (knobsim concurrency 1), Lindley exact"},
+          {"start", "empty, one sample step before the metrics window"},
+          {"busy", "per step, the pod's busy time / step, on each of its cards"},
+          {"utilization", "min(1, idle_floor + busy) + busy_noise, whole percent"},
+          {"latency", "arrival to finish, counted in the step where the request finishes"}};
+}
+
+}  // namespace
+
 double DiurnalFactor(const TruthWorkload& w, int64_t t) {
   const int64_t since_peak = ((t - w.peak_at_s) % kDay + kDay) % kDay;
   return 1 + w.amplitude * std::cos(2 * std::numbers::pi * static_cast<double>(since_peak) /
                                     static_cast<double>(kDay));
 }
-
-}  // namespace
 
 void FillTruth(Plan& plan, GroundTruth& truth, const std::vector<int>& pod_order,
                const std::vector<int>& workload_order) {
@@ -84,6 +150,7 @@ void FillTruth(Plan& plan, GroundTruth& truth, const std::vector<int>& pod_order
     }
     t.units_per_card = w.whole > 0 ? 0 : w.units_per_card;
     t.mem_offset_mib = pod.mem_offset;
+    if (pod.request_truth) t.requests.emplace();
     truth.pods.push_back(std::move(t));
   }
   // The curves repeat every day and the grid divides the day, so one day of the grid gives the
@@ -136,14 +203,20 @@ void FillTruth(Plan& plan, GroundTruth& truth, const std::vector<int>& pod_order
 }
 
 double PodRate(const GroundTruth& truth, int pod, int64_t t) {
-  const TruthPod& p = truth.pods[pod];
-  const TruthWorkload& w = truth.workloads[p.workload];
-  if (!w.has_traffic || p.node.empty()) return 0;
-  return w.pod_mean_rate * DiurnalFactor(w, t);
+  if (const std::optional<RequestSeries>& r = truth.pods[pod].requests) {
+    const int64_t i = StepEndingAt(*r, t);
+    return i < 0 ? 0.0 : r->arrivals[static_cast<size_t>(i)] / static_cast<double>(r->step_s);
+  }
+  return CurveRate(truth, pod, t);
 }
 
 double CardBusy(const GroundTruth& truth, int card, int64_t t) {
   const TruthCard& c = truth.cards[card];
+  if (c.request_truth) {
+    const RequestSeries& r = *truth.pods[c.pods.front()].requests;
+    const int64_t i = StepEndingAt(r, t);
+    return i < 0 ? 0.0 : std::min(1.0, r.busy_s[static_cast<size_t>(i)] / r.step_s);
+  }
   double load = 0;
   for (int p : c.pods)
     load += PodRate(truth, p, t) * truth.workloads[truth.pods[p].workload].work_s;
@@ -154,7 +227,7 @@ int64_t PodCardMemoryMib(const GroundTruth& truth, int pod, int64_t t) {
   const TruthPod& p = truth.pods[pod];
   const TruthWorkload& w = truth.workloads[p.workload];
   if (p.node.empty() || !w.gpu) return 0;
-  return w.rest_mib + p.mem_offset_mib + std::llround(w.mib_per_rps * PodRate(truth, pod, t));
+  return w.rest_mib + p.mem_offset_mib + std::llround(w.mib_per_rps * CurveRate(truth, pod, t));
 }
 
 nlohmann::json TruthJson(const GeneratedCluster& cluster) {
@@ -176,8 +249,13 @@ nlohmann::json TruthJson(const GeneratedCluster& cluster) {
                      {"peak_mib", w.peak_mib},
                      {"over_quota", w.over_quota}};
     }
+    if (w.cpu_only) j["cpu_only"] = true;
+    if (w.request_truth) {
+      j["request_truth"] = true;
+      j["service"] = {{"dist", "gamma"}, {"cv2", w.service_cv2}};
+    }
     if (w.has_traffic) {
-      j["work_s"] = w.work_s;
+      if (!w.cpu_only) j["work_s"] = w.work_s;
       j["pod_mean_rate_per_s"] = w.pod_mean_rate;
       j["mean_rate_per_s"] = w.mean_rate;
       j["amplitude"] = w.amplitude;
@@ -189,31 +267,42 @@ nlohmann::json TruthJson(const GeneratedCluster& cluster) {
   for (const TruthPod& p : t.pods) {
     json cards = json::array();
     for (int c : p.cards) cards.push_back({{"node", t.cards[c].node}, {"gpu", t.cards[c].index}});
-    pods.push_back({{"namespace", p.namespace_},
-                    {"name", p.name},
-                    {"workload", t.workloads[p.workload].name},
-                    {"node", p.node.empty() ? json(nullptr) : json(p.node)},
-                    {"cards", cards},
-                    {"units_per_card", p.units_per_card},
-                    {"mem_offset_mib", p.mem_offset_mib}});
+    json pod = {{"namespace", p.namespace_},
+                {"name", p.name},
+                {"workload", t.workloads[p.workload].name},
+                {"node", p.node.empty() ? json(nullptr) : json(p.node)},
+                {"cards", cards},
+                {"units_per_card", p.units_per_card},
+                {"mem_offset_mib", p.mem_offset_mib}};
+    if (p.requests) {
+      pod["requests"] = {{"window", WindowJson(p.requests->all)}};
+      if (o.backtest_split > 0) {
+        pod["requests"]["train"] = WindowJson(p.requests->train);
+        pod["requests"]["test"] = WindowJson(p.requests->test);
+      }
+    }
+    pods.push_back(std::move(pod));
   }
   json cards = json::array();
   for (const TruthCard& c : t.cards) {
     json names = json::array();
     for (int p : c.pods) names.push_back(t.pods[p].namespace_ + "/" + t.pods[p].name);
-    cards.push_back({{"node", c.node},
-                     {"gpu", c.index},
-                     {"uuid", c.uuid},
-                     {"gpu_type", c.gpu_type},
-                     {"speed", c.speed},
-                     {"units", c.units},
-                     {"memory_mib", c.memory_mib},
-                     {"exclusive", c.exclusive},
-                     {"pods", names},
-                     {"fb_used", c.fb_used},
-                     {"process_metric", c.process_metric},
-                     {"mean_busy", c.mean_busy},
-                     {"peak_busy", c.peak_busy}});
+    json card = {{"node", c.node},
+                 {"gpu", c.index},
+                 {"uuid", c.uuid},
+                 {"gpu_type", c.gpu_type},
+                 {"speed", c.speed},
+                 {"units", c.units},
+                 {"memory_mib", c.memory_mib},
+                 {"exclusive", c.exclusive},
+                 {"pods", names},
+                 {"fb_used", c.fb_used},
+                 {"process_metric", c.process_metric},
+                 {"mean_busy", c.mean_busy},
+                 {"peak_busy", c.peak_busy}};
+    if (c.idle_floor > 0) card["idle_floor"] = c.idle_floor;
+    if (c.request_truth) card["request_truth"] = true;
+    cards.push_back(std::move(card));
   }
   json metrics = nullptr;
   if (o.with_metrics) {
@@ -232,36 +321,57 @@ nlohmann::json TruthJson(const GeneratedCluster& cluster) {
                {"busy_noise", o.busy_noise}};
   }
   // Every option, so that the files can be made again byte for byte.
-  return {{"generator",
-           {{"nodes", o.nodes},
-            {"pods", o.pods},
-            {"seed", o.seed},
-            {"days", o.days},
-            {"step_s", o.step_s},
-            {"start_unix", o.start_unix},
-            {"with_metrics", o.with_metrics},
-            {"metrics_step_s", o.metrics_step_s},
-            {"rate_step_s", o.rate_step_s},
-            {"metrics_days", o.metrics_days},
-            {"process_metric", o.process_metric},
-            {"planted_secrets", o.planted_secrets},
-            {"busy_noise", o.busy_noise}}},
-          {"window",
-           {{"start_unix", t.start_unix},
-            {"end_unix", t.end_unix},
-            {"start", Rfc3339(t.start_unix)},
-            {"end", Rfc3339(t.end_unix)},
-            {"step_s", t.step_s}}},
-          {"reference_gpu", "A10"},
-          {"model",
-           {{"rate", "mean x (1 + amplitude x cos(2 pi (t - peak_at) / 86400)) per running pod"},
-            {"busy", "min(1, sum over the card's pods of rate x work_s / speed)"},
-            {"memory", "per card: rest_mib + mem_offset_mib + mib_per_rps x rate, whole MiB"}}},
-          {"metrics", metrics},
-          {"workloads", workloads},
-          {"pods", pods},
-          {"cards", cards},
-          {"planted_secrets", t.planted_secrets}};
+  json doc = {
+      {"generator",
+       {{"nodes", o.nodes},
+        {"pods", o.pods},
+        {"seed", o.seed},
+        {"days", o.days},
+        {"step_s", o.step_s},
+        {"start_unix", o.start_unix},
+        {"with_metrics", o.with_metrics},
+        {"metrics_step_s", o.metrics_step_s},
+        {"rate_step_s", o.rate_step_s},
+        {"metrics_days", o.metrics_days},
+        {"process_metric", o.process_metric},
+        {"planted_secrets", o.planted_secrets},
+        {"busy_noise", o.busy_noise}}},
+      {"window",
+       {{"start_unix", t.start_unix},
+        {"end_unix", t.end_unix},
+        {"start", Rfc3339(t.start_unix)},
+        {"end", Rfc3339(t.end_unix)},
+        {"step_s", t.step_s}}},
+      {"reference_gpu", "A10"},
+      {"model",
+       {{"rate", "mean x (1 + amplitude x cos(2 pi (t - peak_at) / 86400)) per running pod"},
+        {"busy", "min(1, sum over the card's pods of rate x work_s / speed)"},
+        {"memory", "per card: rest_mib + mem_offset_mib + mib_per_rps x rate, whole MiB"}}},
+      {"metrics", metrics},
+      {"workloads", workloads},
+      {"pods", pods},
+      {"cards", cards},
+      {"planted_secrets", t.planted_secrets}};
+  BacktestOptions(o, doc["generator"]);
+  bool requests = false;
+  for (const TruthPod& p : t.pods) requests = requests || p.requests.has_value();
+  if (requests) {
+    doc["request_model"] = RequestModelJson(o);
+    if (o.with_metrics) {
+      doc["metrics"]["latency"] = kLatencyMetric;
+      doc["metrics"]["latency_buckets"] =
+          std::vector<double>(std::begin(kLatencyBuckets), std::end(kLatencyBuckets));
+    }
+  }
+  if (o.backtest_split > 0) {
+    doc["backtest"] = {{"split", o.backtest_split},
+                       {"train", Bounds(t.train_from, t.train_to)},
+                       {"test", Bounds(t.test_from, t.test_to)},
+                       {"rule",
+                        "a sample belongs to the window holding its timestamp t: "
+                        "from <= t < to; a sample covers the step before t"}};
+  }
+  return doc;
 }
 
 }  // namespace knobsim::gen_export

@@ -79,6 +79,7 @@ class WorkloadBuilder {
   void AddBatchExporter(bool cpu);
   void AddLlm70b();
   void AddDevicePlugin(int sharing_nodes);
+  void AddLlmRouter();
   void AddRandom(int budget);
 
   Plan& plan_;
@@ -249,7 +250,8 @@ void WorkloadBuilder::AddFixed(int& budget) {
   const bool cpu = HasNodes(kCpuPool);
   const int fixed_pods = (cpu ? 2 + 2 + 3 : 0) + (HasNodes(kL20Binpack) ? 2 : 0) +
                          (shared >= 0 ? 2 + 1 : 0) + 1 + (HasNodes(kA100Pool) ? 1 : 0) +
-                         sharing_nodes;
+                         sharing_nodes + (cpu && plan_.o.cpu_router ? 2 : 0) +
+                         (HasNodes(kA100Pool) && plan_.o.request_truth ? 2 : 0);
   const bool all = budget >= fixed_pods + 10;
   auto take = [&](int pods) {
     if (!all && budget < pods) return false;
@@ -266,6 +268,12 @@ void WorkloadBuilder::AddFixed(int& budget) {
   if (take(1)) AddBatchExporter(cpu);
   if (HasNodes(kA100Pool) && take(1)) AddLlm70b();
   if (sharing_nodes > 0 && take(sharing_nodes)) AddDevicePlugin(sharing_nodes);
+  if (cpu && plan_.o.cpu_router && take(2)) AddLlmRouter();
+  // The request-level truth is about whole-GPU LLM servers: two of them, one A100 each.
+  if (HasNodes(kA100Pool) && plan_.o.request_truth && take(2)) {
+    const GpuTemplate& t = kWholeTemplates[0];
+    AddWhole(t, UniqueName(t.ns, t.name), 1, 2);
+  }
 }
 
 // rag-api: a GPU service whose env holds an API key (the privacy tests' bait).
@@ -550,6 +558,21 @@ void WorkloadBuilder::AddRandom(int budget) {
     w.truth.replicas = n;
     budget -= n;
   }
+}
+
+// llm-router (options.cpu_router): a CPU-only service in front of the LLMs with a request-rate
+// series and no GPU. knobsim serves requests on GPUs only, so the import leaves its traffic out
+// with a warning; its rate follows the fluid curve (README.md "Request-level truth").
+void WorkloadBuilder::AddLlmRouter() {
+  CpuTemplate t{"llm-router",    "llm", "llm-router", "0.3.1", "router", 8080,
+                Probe::kHealthz, 500,   1000,         512,     1024};
+  Workload& w = AddCpu(t, UniqueName("llm", "llm-router"), 2);
+  TruthWorkload& tr = w.truth;
+  tr.has_traffic = true;
+  tr.cpu_only = true;
+  tr.amplitude = std::round(rng_.Between(0.3, 0.7) * 100) / 100;
+  tr.peak_at_s = ((rng_.Int(10, 22) - 8 + 24) % 24) * int64_t{3600};
+  tr.pod_mean_rate = std::round(rng_.Between(5, 20) * 100) / 100;
 }
 
 void WorkloadBuilder::Build() {
