@@ -82,9 +82,16 @@ struct RecordedArrivals {
   std::string source;          // the file, as the scenario names it
 };
 
+// How the arrivals of one interval are placed inside it (sim/traffic.h): uniform, the n times
+// of n independent uniform draws (what a Poisson stream gives once its count is known: the
+// count is exact, the bunching inside is a real stream's); even, one arrival in each of n equal
+// slices (the smoothest the count allows: no queueing inside the interval is invented).
+enum class CountSpread { kUniform, kEven };
+
 // Exact arrivals per interval: values[i] requests in [i·step, (i+1)·step).
 struct IntervalCounts {
   SimTime step = 0;
+  CountSpread spread = CountSpread::kUniform;
   std::vector<int64_t> values;
   std::string source;  // the file the values came from; empty when written inline
 };

@@ -129,12 +129,20 @@ SimTime ArrivalProcess::NextCounted() {
     const auto n = static_cast<double>(counts.values[interval_]);
     interval_count_ = traffic_.scale == 1.0 ? counts.values[interval_] : ScaledCount(n);
     interval_sent_ = 0;
+    interval_at_ = 0;
   }
   const double step = static_cast<double>(counts.step);
-  const double within = (static_cast<double>(interval_sent_) + stream_.Uniform01()) /
-                        static_cast<double>(interval_count_) * step;
+  const double u = stream_.Uniform01();
+  double place = 0;  // in [0, 1) of the interval
+  if (counts.spread == CountSpread::kEven) {
+    place = (static_cast<double>(interval_sent_) + u) / static_cast<double>(interval_count_);
+  } else {
+    const auto remaining = static_cast<double>(interval_count_ - interval_sent_);
+    interval_at_ += (1 - interval_at_) * (1 - std::pow(1 - u, 1 / remaining));
+    place = std::min(interval_at_, std::nextafter(1.0, 0.0));
+  }
   ++interval_sent_;
-  return interval_ * counts.step + static_cast<SimTime>(within);
+  return interval_ * counts.step + static_cast<SimTime>(place * step);
 }
 
 double DrawWorkSeconds(const WorkModel& model, RandomStream& stream) {

@@ -12,8 +12,10 @@
 //   per recorded arrival, only when frac(s) > 0): s = 0.5 keeps about every other request,
 //   s = 2 sends each one twice at the same instant.
 // - counts: interval i holds exactly n = values[i] arrivals (scaled: floor(n·s) plus one with
-//   probability frac(n·s)), the k-th of them at i·step + (k + U_k)/n · step with U_k uniform on
-//   [0, 1) — stratified, so the count per interval is exact and no burst is invented inside it.
+//   probability frac(n·s)), placed by the counts' spread: uniform — the order statistics of n
+//   independent uniforms on the interval, drawn in increasing order (the next of m remaining
+//   after x is x + (1 - x)(1 - U^(1/m)), one draw per arrival) — or even, the k-th at
+//   i·step + (k + U_k)/n · step (stratified). Either way the count per interval is exact.
 // After the recording ends no request arrives.
 #pragma once
 
@@ -55,6 +57,7 @@ class ArrivalProcess {
   int64_t interval_ = -1;
   int64_t interval_count_ = 0;
   int64_t interval_sent_ = 0;
+  double interval_at_ = 0;  // uniform spread: the last arrival's place in the interval, 0..1
 };
 
 // The mean arrival rate (per second, scale applied) over [0, duration]: the expectation for the

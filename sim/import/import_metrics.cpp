@@ -138,9 +138,13 @@ void WorkloadCounts(const std::vector<const PodRate*>& rates, const ImportOption
                        "); counts written per " + Seconds(sample));
     step = sample;
   }
+  // A sample stamped t is the rate over (t - sample, t] (`rate(x[w])`, and a step's increase):
+  // it is binned at the start of that interval, so that the replay is not one step late.
   std::vector<double> requests;
   for (const PodRate* r : rates) {
-    const TrafficCurve c = DownsampleTraffic(r->times, r->rate, start, end, step, 0);
+    std::vector<double> covers_from = r->times;
+    for (double& t : covers_from) t -= sample;
+    const TrafficCurve c = DownsampleTraffic(covers_from, r->rate, start, end, step, 0);
     if (requests.size() < c.pieces.size()) requests.resize(c.pieces.size(), 0.0);
     for (size_t k = 0; k < c.pieces.size(); ++k) requests[k] += c.pieces[k].rate * step;
   }

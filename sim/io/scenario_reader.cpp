@@ -492,7 +492,12 @@ Traffic Reader::ReadTraffic(const Field& f) const {
   }
   if (auto v = s.Get("counts")) {
     t.kind = ArrivalKind::kCounts;
-    Section c(*this, *v, {"step", "values", "file"});
+    Section c(*this, *v, {"step", "values", "file", "spread"});
+    if (auto spread = c.Get("spread")) {
+      t.counts.spread = Enum<CountSpread>(*spread, "counts spread",
+                                          {{"uniform", CountSpread::kUniform},
+                                           {"even", CountSpread::kEven}});
+    }
     const Field step = c.Require("step");
     t.counts.step = Duration(step);
     if (t.counts.step <= 0) Fail(step, "the step must be positive");
