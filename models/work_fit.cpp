@@ -668,7 +668,8 @@ WorkFitResult FitColumns(std::span<const FitCard> cards, std::span<const FitPod>
 WorkFitResult FitWorkPerRequest(std::span<const FitCard> cards, std::span<const FitPod> pods,
                                 int num_workloads, const WorkFitOptions& options) {
   num_workloads = std::max(0, num_workloads);
-  std::vector<char> idle(cards.size(), options.fit_idle ? 1 : 0);
+  std::vector<char> idle(cards.size(), 0);
+  for (size_t c = 0; c < cards.size(); ++c) idle[c] = options.fit_idle && cards[c].idle;
   std::vector<int> unseparable, dropped;
   WorkFitResult result = FitColumns(cards, pods, num_workloads, idle, options, unseparable);
   // Each pass turns off at least one idle term, so this ends; one extra pass is the rule.

@@ -43,6 +43,7 @@ struct FitCard {
   double speed = 1.0;        // relative to the A10; not finite or <= 0 leaves the card out
   std::vector<double> busy;  // per sample, 0..1; NaN, infinite or negative = missing
   std::vector<int> pods;     // indexes into the pods passed to FitWorkPerRequest
+  bool idle = true;          // with WorkFitOptions::fit_idle: whether this card gets its term
 };
 
 struct FitPod {
@@ -65,7 +66,7 @@ struct WorkFitOptions {
   int max_iterations = 0;
   // One idle term per card (the header's second equation). Off by default: the equation without
   // it is the engine's own; `knobsim import` turns it on for measured utilization.
-  bool fit_idle = false;
+  bool fit_idle = false;  // FitCard::idle turns it off per card
   // NNLS stops when no bound variable's gradient exceeds tolerance × max |Aᵀb| (scaled columns).
   double tolerance = 1e-10;
 };
