@@ -27,15 +27,6 @@ std::string CardLabel(const FitCard& card, size_t index) {
   return "card " + (card.name.empty() ? "#" + std::to_string(index) : card.name);
 }
 
-std::string List(const std::vector<int>& ids) {
-  std::string s;
-  for (size_t i = 0; i < ids.size(); ++i) {
-    if (i > 0) s += ", ";
-    s += std::to_string(ids[i]);
-  }
-  return s;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Lawson-Hanson on the normal equations.
 //
@@ -205,6 +196,7 @@ struct CardPlan {
   Eigen::VectorXd atb;         // per slot
   std::vector<int> nonzero;    // per slot: rows where its value was > 0
   double sum_busy = 0;
+  int idle_slot = -1;  // the slot of the card's idle column (a 1 in every row); -1 without
 };
 
 // Calls row(busy, values) for every usable sample of the card, values[s] being the summed rate
@@ -241,13 +233,15 @@ void ForEachRow(const FitCard& card, const CardPlan& plan, std::span<const FitPo
       continue;
     }
     for (double& v : values) v *= inv_speed;
+    if (plan.idle_slot >= 0) values[plan.idle_slot] = 1;
     row(b, values);
   }
 }
 
-// Checks a card's speed and pod list; notes why a card is left out.
+// Checks a card's speed and pod list; notes why a card is left out. idle_column >= 0 adds the
+// card's idle column (a column index above every workload's).
 CardPlan PlanCard(const FitCard& card, size_t card_index, std::span<const FitPod> pods,
-                  int num_workloads, std::vector<std::string>& notes) {
+                  int num_workloads, int idle_column, std::vector<std::string>& notes) {
   CardPlan plan;
   const std::string who = CardLabel(card, card_index);
   if (!(std::isfinite(card.speed) && card.speed > 0)) {
@@ -284,6 +278,10 @@ CardPlan PlanCard(const FitCard& card, size_t card_index, std::span<const FitPod
     plan.slot.push_back(static_cast<int>(
         std::lower_bound(plan.workloads.begin(), plan.workloads.end(), pods[p].workload) -
         plan.workloads.begin()));
+  }
+  if (idle_column >= 0) {
+    plan.idle_slot = static_cast<int>(plan.workloads.size());
+    plan.workloads.push_back(idle_column);  // still ascending: above every workload
   }
   return plan;
 }
@@ -423,16 +421,19 @@ NnlsSolution SolveNnls(const Eigen::MatrixXd& a, const Eigen::VectorXd& b, int m
 namespace {
 
 // Pass 1: per card, its normal equations; the rows and busy sum over all used cards.
+// Card c's idle column, when idle[c], is num_workloads + c.
 std::vector<CardPlan> PlanCards(std::span<const FitCard> cards, std::span<const FitPod> pods,
-                                int num_workloads, const WorkFitOptions& options,
-                                WorkFitResult& result, double& sum_busy) {
+                                int num_workloads, const std::vector<char>& idle,
+                                const WorkFitOptions& options, WorkFitResult& result,
+                                double& sum_busy) {
   std::vector<CardPlan> plans;
   plans.reserve(cards.size());
   sum_busy = 0;
   for (size_t c = 0; c < cards.size(); ++c) {
     WorkFitResult::CardQuality& q = result.cards[c];
     q.name = cards[c].name;
-    plans.push_back(PlanCard(cards[c], c, pods, num_workloads, result.notes));
+    const int idle_column = idle[c] ? num_workloads + static_cast<int>(c) : -1;
+    plans.push_back(PlanCard(cards[c], c, pods, num_workloads, idle_column, result.notes));
     CardPlan& plan = plans.back();
     if (!plan.used) {
       q.missing = static_cast<int>(cards[c].busy.size());
@@ -458,7 +459,23 @@ std::vector<CardPlan> PlanCards(std::span<const FitCard> cards, std::span<const 
   return plans;
 }
 
-// What the group-by-group solve leaves per workload.
+// How notes name a fit column: a workload, or a card's idle term.
+struct ColumnNames {
+  std::span<const FitCard> cards;
+  int num_workloads = 0;
+  std::string operator()(int column) const {
+    if (column < num_workloads) return "workload " + std::to_string(column);
+    const auto c = static_cast<size_t>(column - num_workloads);
+    return "the idle term of " + CardLabel(cards[c], c);
+  }
+  std::string List(const std::vector<int>& columns) const {
+    std::string s;
+    for (size_t i = 0; i < columns.size(); ++i) s += (i > 0 ? ", " : "") + (*this)(columns[i]);
+    return s;
+  }
+};
+
+// What the group-by-group solve leaves per column (workloads, then idle terms).
 struct GroupSolution {
   // Every group's solution, identified or not: a workload whose share cannot be told from a
   // neighbour's still explains busy time, and leaving it out would push that time onto the
@@ -469,7 +486,9 @@ struct GroupSolution {
 };
 
 GroupSolution SolveGroups(const std::vector<CardPlan>& plans, const std::vector<double>& diag,
-                          int num_workloads, const WorkFitOptions& options, WorkFitResult& result) {
+                          const ColumnNames& names, const WorkFitOptions& options,
+                          WorkFitResult& result) {
+  const int num_workloads = static_cast<int>(diag.size());  // every column, idle terms included
   GroupSolution out;
   out.fitted.assign(num_workloads, 0.0);
   out.vif.assign(num_workloads, kNaN);
@@ -498,7 +517,7 @@ GroupSolution SolveGroups(const std::vector<CardPlan>& plans, const std::vector<
     if (!s.converged) {
       result.converged = false;
       result.notes.push_back("NNLS stopped after " + std::to_string(s.iterations) +
-                             " solves without converging for workloads " + List(group.workloads));
+                             " solves without converging for " + names.List(group.workloads));
     }
     const Eigen::MatrixXd gs = d.asDiagonal() * g * d.asDiagonal();
     const Identifiability id = CheckIdentifiability(gs, options.max_variance_inflation);
@@ -562,13 +581,15 @@ std::string UnidentifiedReason(int w, std::span<const FitPod> pods,
          "(rates zero or missing, or the card saturated or missing)";
 }
 
-// Verdicts per workload, with the reason when there is no number.
+// Verdicts per workload, with the reason when there is no number, and per idle term: its value,
+// or the card in `unseparable` when its column is collinear with the card's rates.
 void JudgeWorkloads(std::span<const FitPod> pods, const std::vector<CardPlan>& plans,
                     const std::vector<double>& diag, const GroupSolution& solved, double ss_res,
-                    const WorkFitOptions& options, WorkFitResult& result) {
-  const int num_workloads = static_cast<int>(diag.size());
+                    const ColumnNames& names, const WorkFitOptions& options, WorkFitResult& result,
+                    std::vector<int>& unseparable) {
+  const int num_workloads = names.num_workloads;
   int columns = 0;
-  for (int w = 0; w < num_workloads; ++w) columns += diag[w] > 0;
+  for (double d : diag) columns += d > 0;
   const double sigma2 = result.rows > columns ? ss_res / (result.rows - columns) : kNaN;
   for (int w = 0; w < num_workloads; ++w) {
     WorkFitResult::WorkloadQuality& q = result.workloads[w];
@@ -582,9 +603,8 @@ void JudgeWorkloads(std::span<const FitPod> pods, const std::vector<CardPlan>& p
       continue;
     }
     if (!(vif <= options.max_variance_inflation)) {
-      const std::string with = partners.empty()       ? "other workloads on its cards"
-                               : partners.size() == 1 ? "workload " + List(partners)
-                                                      : "workloads " + List(partners);
+      const std::string with =
+          partners.empty() ? "other workloads on its cards" : names.List(partners);
       result.notes.push_back(who + " is not identified: its rates move with those of " + with +
                              " (variance inflation " + Number(vif) + " > " +
                              Number(options.max_variance_inflation) +
@@ -600,6 +620,47 @@ void JudgeWorkloads(std::span<const FitPod> pods, const std::vector<CardPlan>& p
                              "explain no busy time beyond what its card neighbours do)");
     }
   }
+  for (size_t c = 0; c < plans.size(); ++c) {
+    if (!plans[c].used || plans[c].idle_slot < 0) continue;
+    const int column = num_workloads + static_cast<int>(c);
+    if (!(diag[column] > 0)) continue;  // no usable row: the card's own note says so
+    if (!(solved.vif[column] <= options.max_variance_inflation)) {
+      unseparable.push_back(static_cast<int>(c));
+      continue;
+    }
+    result.cards[c].idle_busy = solved.fitted[column];
+    result.cards[c].idle_fitted = true;
+  }
+}
+
+// One fit with the idle terms of the cards marked in `idle`.
+WorkFitResult FitColumns(std::span<const FitCard> cards, std::span<const FitPod> pods,
+                         int num_workloads, const std::vector<char>& idle,
+                         const WorkFitOptions& options, std::vector<int>& unseparable) {
+  WorkFitResult result;
+  result.work_s.assign(num_workloads, kNaN);
+  result.identified.assign(num_workloads, false);
+  result.workloads.resize(num_workloads);
+  result.cards.resize(cards.size());
+  const ColumnNames names{cards, num_workloads};
+
+  double sum_busy = 0;
+  const std::vector<CardPlan> plans =
+      PlanCards(cards, pods, num_workloads, idle, options, result, sum_busy);
+  std::vector<double> diag(static_cast<size_t>(num_workloads) + cards.size(), 0.0);
+  for (const CardPlan& plan : plans) {
+    if (!plan.used) continue;
+    for (size_t s = 0; s < plan.workloads.size(); ++s) {
+      diag[plan.workloads[s]] += plan.gram(s, s);
+      if (plan.workloads[s] < num_workloads)
+        result.workloads[plan.workloads[s]].samples += plan.nonzero[s];
+    }
+  }
+  const GroupSolution solved = SolveGroups(plans, diag, names, options, result);
+  const double ss_res =
+      ScoreResiduals(cards, pods, plans, solved.fitted, sum_busy, options, result);
+  JudgeWorkloads(pods, plans, diag, solved, ss_res, names, options, result, unseparable);
+  return result;
 }
 
 }  // namespace
@@ -607,27 +668,23 @@ void JudgeWorkloads(std::span<const FitPod> pods, const std::vector<CardPlan>& p
 WorkFitResult FitWorkPerRequest(std::span<const FitCard> cards, std::span<const FitPod> pods,
                                 int num_workloads, const WorkFitOptions& options) {
   num_workloads = std::max(0, num_workloads);
-  WorkFitResult result;
-  result.work_s.assign(num_workloads, kNaN);
-  result.identified.assign(num_workloads, false);
-  result.workloads.resize(num_workloads);
-  result.cards.resize(cards.size());
-
-  double sum_busy = 0;
-  const std::vector<CardPlan> plans =
-      PlanCards(cards, pods, num_workloads, options, result, sum_busy);
-  std::vector<double> diag(num_workloads, 0.0);
-  for (const CardPlan& plan : plans) {
-    if (!plan.used) continue;
-    for (size_t s = 0; s < plan.workloads.size(); ++s) {
-      diag[plan.workloads[s]] += plan.gram(s, s);
-      result.workloads[plan.workloads[s]].samples += plan.nonzero[s];
-    }
+  std::vector<char> idle(cards.size(), 0);
+  for (size_t c = 0; c < cards.size(); ++c) idle[c] = options.fit_idle && cards[c].idle;
+  std::vector<int> unseparable, dropped;
+  WorkFitResult result = FitColumns(cards, pods, num_workloads, idle, options, unseparable);
+  // Each pass turns off at least one idle term, so this ends; one extra pass is the rule.
+  while (!unseparable.empty()) {
+    for (int c : unseparable) idle[c] = 0;
+    dropped.insert(dropped.end(), unseparable.begin(), unseparable.end());
+    unseparable.clear();
+    result = FitColumns(cards, pods, num_workloads, idle, options, unseparable);
   }
-  const GroupSolution solved = SolveGroups(plans, diag, num_workloads, options, result);
-  const double ss_res =
-      ScoreResiduals(cards, pods, plans, solved.fitted, sum_busy, options, result);
-  JudgeWorkloads(pods, plans, diag, solved, ss_res, options, result);
+  std::sort(dropped.begin(), dropped.end());
+  for (int c : dropped) {
+    result.notes.push_back(CardLabel(cards[c], static_cast<size_t>(c)) +
+                           ": idle term not separable from the rates of its pods (they hardly "
+                           "vary); fitted without it (idle 0)");
+  }
   return result;
 }
 

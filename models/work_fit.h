@@ -11,7 +11,19 @@
 // speed (models/gpu_catalog.h). Pods of one workload share one unknown, so the rows (card, time)
 // and the columns (workloads) make a linear problem, solved with work >= 0 by Lawson-Hanson.
 // POLICY 0, 3 and 5 with overhead break the equation; the caller leaves such cards out.
-// There is no intercept: a card with no requests is assumed idle (busy 0).
+//
+// Idle term (WorkFitOptions::fit_idle): DCGM reads a few points of utilization on a card that
+// holds a loaded model and serves nothing (the driver's housekeeping, a framework's polling
+// kernels). With the option each card c gets one more unknown idle[c] >= 0:
+//
+//   busy[c][t] = idle[c] + sum over pods p on c of rate[p][t] * work[w(p)] / speed[c]
+//
+// a column of ones per card, solved with the work in the same NNLS, reported per card
+// (CardQuality::idle_busy) and kept out of the work. It is told from the work only by how the
+// rates vary: a card whose rates are (nearly) constant makes its idle column collinear with
+// them (the variance inflation test below), and such a card is fitted again without it (idle
+// 0, said in notes), so the work keeps the busy time rather than an unidentifiable floor.
+// Without the option a card with no requests is assumed idle (busy 0).
 //
 // A pod on several cards (aliyun.com/gpu-count) is listed by each: a synchronous multi-card step
 // keeps every card busy for work / speed, the engine's reading too (models/README.md §1).
@@ -31,6 +43,7 @@ struct FitCard {
   double speed = 1.0;        // relative to the A10; not finite or <= 0 leaves the card out
   std::vector<double> busy;  // per sample, 0..1; NaN, infinite or negative = missing
   std::vector<int> pods;     // indexes into the pods passed to FitWorkPerRequest
+  bool idle = true;          // with WorkFitOptions::fit_idle: whether this card gets its term
 };
 
 struct FitPod {
@@ -51,6 +64,9 @@ struct WorkFitOptions {
   // NNLS stops after this many least-squares solves per group of workloads that share cards;
   // 0 = 3 × the group's workloads + 30 (scipy's 3n, plus room for tiny groups).
   int max_iterations = 0;
+  // One idle term per card (the header's second equation). Off by default: the equation without
+  // it is the engine's own; `knobsim import` turns it on for measured utilization.
+  bool fit_idle = false;  // FitCard::idle turns it off per card
   // NNLS stops when no bound variable's gradient exceeds tolerance × max |Aᵀb| (scaled columns).
   double tolerance = 1e-10;
 };
@@ -69,7 +85,11 @@ struct WorkFitResult {
     int missing = 0;    // busy or a pod's rate missing (or the whole card left out)
     double rmse = 0;    // of busy over the rows used; NaN without rows
     double mean_measured = 0;
-    double mean_fitted = 0;
+    double mean_fitted = 0;  // the idle term included
+    // The fitted idle term (busy with no requests, 0..1), not part of any workload's work; 0
+    // when it was not fitted (fit_idle off, or not separable from the rates: idle_fitted false).
+    double idle_busy = 0;
+    bool idle_fitted = false;
   };
   std::vector<CardQuality> cards;  // one per input card, same order
 

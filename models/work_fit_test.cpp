@@ -609,6 +609,92 @@ TEST_CASE("a pod of an unknown workload leaves its card out; a pod listed twice 
   for (int w = 0; w < 3; ++w) CHECK(r.work_s[w] == doctest::Approx(kMixedWork[w]).epsilon(1e-9));
 }
 
+// ---------------------------------------------------------------------------------------------
+// The idle term
+
+TEST_CASE("idle term: work and each card's floor are recovered from busy with a floor") {
+  struct Row {
+    const char* name;
+    double noise;
+    double work_tolerance;  // relative
+    double idle_tolerance;  // absolute, busy fraction
+  };
+  const Row rows[] = {
+      {"noiseless", 0.0, 1e-9, 1e-9},
+      {"busy noise 0.01", 0.01, 0.03, 0.004},
+  };
+  const std::vector<double> floors = {0.02, 0.0, 0.035, 0.01, 0.05, 0.0};
+  for (const Row& row : rows) {
+    CAPTURE(std::string(row.name));
+    Synthetic s = Make(kMixedCards, kMixedWork, 2000, 0, 5);
+    Rng rng(13);
+    for (size_t c = 0; c < s.cards.size(); ++c)
+      for (double& b : s.cards[c].busy) b = std::max(0.0, b + floors[c] + row.noise * rng.Normal());
+    WorkFitOptions with_idle;
+    with_idle.fit_idle = true;
+    const WorkFitResult r = FitWorkPerRequest(s.cards, s.pods, 3, with_idle);
+    for (int w = 0; w < 3; ++w) {
+      CAPTURE(w);
+      REQUIRE(r.identified[w]);
+      CHECK(std::abs(r.work_s[w] / kMixedWork[w] - 1) < row.work_tolerance);
+    }
+    for (size_t c = 0; c < s.cards.size(); ++c) {
+      CAPTURE(c);
+      CHECK(r.cards[c].idle_fitted);
+      CHECK(std::abs(r.cards[c].idle_busy - floors[c]) < row.idle_tolerance);
+      CHECK(r.cards[c].mean_fitted == doctest::Approx(r.cards[c].mean_measured).epsilon(0.01));
+    }
+    // Without the term the floor is pushed into the work, biased high.
+    const WorkFitResult plain = FitWorkPerRequest(s.cards, s.pods, 3);
+    CHECK(plain.work_s[0] > kMixedWork[0] * 1.05);
+    for (const auto& q : plain.cards) CHECK_FALSE(q.idle_fitted);
+  }
+}
+
+TEST_CASE("idle term: a card without requests reads its mean busy as the floor") {
+  FitCard card{"idle-card", 1.0, {0.02, 0.03, 0.025, 0.025}, {}};
+  WorkFitOptions with_idle;
+  with_idle.fit_idle = true;
+  const WorkFitResult r = FitWorkPerRequest(std::span(&card, 1), {}, 0, with_idle);
+  REQUIRE(r.cards.size() == 1);
+  CHECK(r.cards[0].idle_fitted);
+  CHECK(r.cards[0].idle_busy == doctest::Approx(0.025));
+  CHECK(r.cards[0].rmse == doctest::Approx(std::sqrt(0.00005 / 4)));
+}
+
+TEST_CASE("idle term: a card whose rate never varies is fitted without it, the work kept") {
+  // One pod at a constant 10 req/s: the rate's column is the ones column times 10, so work and
+  // floor cannot be told apart; the work takes the busy time and the note says so.
+  FitPod pod{0, std::vector<double>(50, 10.0)};
+  FitCard card{"flat", 1.0, std::vector<double>(50, 0.3), {0}};
+  WorkFitOptions with_idle;
+  with_idle.fit_idle = true;
+  const WorkFitResult r = FitWorkPerRequest(std::span(&card, 1), std::span(&pod, 1), 1, with_idle);
+  REQUIRE(r.identified[0]);
+  CHECK(r.work_s[0] == doctest::Approx(0.03));
+  CHECK_FALSE(r.cards[0].idle_fitted);
+  CHECK(r.cards[0].idle_busy == 0);
+  CHECK(HasNote(r, "card flat: idle term not separable"));
+}
+
+TEST_CASE("idle term: a negative floor is held at 0, the work then fitted as without it") {
+  // busy = rate × work - 0.01 (a detector that under-reads): NNLS keeps idle >= 0.
+  std::vector<double> rate, busy;
+  for (int t = 0; t < 40; ++t) {
+    rate.push_back(2 + t % 7);
+    busy.push_back(std::max(0.0, rate.back() * 0.05 - 0.01));
+  }
+  FitPod pod{0, rate};
+  FitCard card{"under", 1.0, busy, {0}};
+  WorkFitOptions with_idle;
+  with_idle.fit_idle = true;
+  const WorkFitResult r = FitWorkPerRequest(std::span(&card, 1), std::span(&pod, 1), 1, with_idle);
+  const WorkFitResult plain = FitWorkPerRequest(std::span(&card, 1), std::span(&pod, 1), 1);
+  CHECK(r.cards[0].idle_fitted);
+  CHECK(r.cards[0].idle_busy == 0);
+  CHECK(r.work_s[0] == doctest::Approx(plain.work_s[0]).epsilon(1e-9));
+}
+
 TEST_CASE("no cards, no workloads, no samples: empty answers, no crash") {
   const WorkFitResult none = FitWorkPerRequest({}, {}, 0);
   CHECK(none.rows == 0);

@@ -44,6 +44,10 @@ struct ProbeRule {
 // Errors name the field `--probe-rule` and quote the text.
 Expected<ProbeRule> ParseProbeRule(std::string_view text);
 
+// `--work-dist auto|exponential|deterministic|gamma:CV2|lognormal:CV2`: nullopt for auto, else
+// the distribution (mean unset) with cv = sqrt(CV2). Errors name `--work-dist`.
+Expected<std::optional<WorkModel>> ParseWorkDist(std::string_view text);
+
 // httpGet paths that answer only once a model is loaded (KServe / Triton / TF Serving / vLLM /
 // TGI conventions); any other path reads as port-only. A trailing `*` is a prefix.
 extern const std::vector<std::string_view> kModelAwareHttpPaths;
@@ -117,7 +121,35 @@ struct ImportOptions {
   double count_step_s = 0;
   double flat_cv = 0.05;         // pieces this even make a Poisson rate
   double default_work_s = 0.01;  // unidentified work (the scenario reader's default)
-  double fit_bin_s = 3600;       // the work fit's rows: means over this many seconds
+  // The work fit's rows are means over fit_bin_s (`--fit-bin D`); 0 = auto (`--fit-bin auto`):
+  // the largest multiple of the metrics' sample step, at most fit_bin_max_s, that leaves the
+  // median fitted card at least fit_min_rows_per_card rows (the sample step itself when even it
+  // leaves fewer). Coarse rows average out the requests that straddle two samples; 30 rows give
+  // the idle term and two or three workloads per card room to be told apart.
+  double fit_bin_s = 0;
+  double fit_bin_max_s = 3600;
+  int fit_min_rows_per_card = 30;
+  bool fit_idle = true;  // the fit's idle term per card (models/work_fit.h)
+  // A card gets no idle term when a pod's rate varies from sample to sample in ways the card's
+  // busy does not follow (measurement noise: the part of Δrate busy does not follow, per row,
+  // over the binned rate's variance) by more than this: with an intercept only the rate's
+  // variation identifies the work, and noise in it would lower the work by about that fraction
+  // (errors in variables); without one the mean level carries the fit and the bias stays small.
+  double max_idle_attenuation = 0.02;
+  // `--work-dist`: unset = auto (the shape from the latency, WorkShapes); set = this dist and cv
+  // for every workload with work (its mean ignored).
+  std::optional<WorkModel> work_dist;
+  // WorkShapes: a latency sample counts as service time when its pod is alone on its card and
+  // the card's busy (less its idle term) is at most alone_max_busy; the M/G/1 wait left is
+  // removed (models/service_time_fit.h). At 0.3 the wait is at most a fifth of the service time
+  // at cv² 1 and the relation's error (bursty arrivals) stays small; above it the wait dominates
+  // the shape.
+  double alone_max_busy = 0.3;
+  int min_shape_samples = 10;  // fewer eligible samples: exponential kept, said
+  // Histogram: lognormal when its log-likelihood beats gamma's by more than this (a likelihood
+  // ratio of e² ≈ 7.4, both one free parameter), else gamma, the default. Summary: lognormal when
+  // its squared log error of the quantile ratios is below gamma's divided by e² too.
+  double prefer_lognormal = 2.0;
   std::vector<ProbeRule> probe_rules;
   // Memory isolation (docs/import.md "Memory isolation"): a measured peak more than this
   // fraction above the visible quota is evidence of a module that does not enforce it (2 %:
@@ -192,6 +224,10 @@ struct ImportModel {
   std::vector<std::string> warnings;    // skipped things, for stderr (counted)
   std::vector<std::string> defaults;    // which numbers are defaults, for stderr
   std::vector<std::string> fit_report;  // fit quality lines, for stderr (also in the header)
+  // The work fit's idle term per card, "node/index" -> busy fraction (0..1): DCGM's reading with
+  // no requests. Not simulated (the pool's comment says so); a backtest adds it to predicted
+  // utilization. Cards the fit did not give an idle term are absent.
+  std::map<std::string, double> card_idle_busy;
 };
 
 // Builds the model; `metrics` may be null (no --prom). A Deployment or StatefulSet without pods

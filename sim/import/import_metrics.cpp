@@ -5,6 +5,8 @@
 
 #include "models/work_fit.h"
 #include "sim/import/import_steps.h"
+#include "sim/import/scenario_writer.h"
+#include "sim/text.h"
 
 namespace knobsim {
 using namespace import_text;
@@ -22,22 +24,40 @@ struct FitProblem {
   double step = 0;                      // seconds per row
   std::vector<int> workload_of_column;  // fit column -> workload index
   std::vector<FitCard> cards;
+  std::vector<std::string> card_keys;             // per card: "node/index", card_idle_busy's key
+  std::vector<const CardUtilization*> raw_cards;  // per card, the samples before binning
   std::vector<FitPod> pods;
-  std::vector<std::string> left_out;  // cards not linear under the POLICY
+  std::vector<const PodRate*> raw_pods;  // per pod
+  std::vector<std::string> left_out;     // cards not linear under the POLICY
+  std::string bin_why;                   // how the row length was chosen (ChooseFitBin)
 };
 
-// Rows are means over fit_bin_s (at least the coarsest series' step): rate samples carry
-// Poisson noise, and noise in a regressor biases least squares low (errors in variables);
-// averaging keeps the equation exact, since busy is linear in the rates.
+// Rows are means over the bin ChooseFitBin gives (at least the coarsest series' step): rate
+// samples carry Poisson noise, and noise in a regressor biases least squares low (errors in
+// variables); averaging keeps the equation exact, since busy is linear in the rates.
 FitProblem BuildFit(const KubeObjects& objects, const Metrics& metrics, const NodeIndex& nodes,
                     const PodIndex& pods, const RateIndex& rates, const GpuCatalog& catalog,
                     const ImportOptions& options, ImportModel& model) {
   FitProblem fit;
   const double start = options.window_start, end = options.window_end;
-  fit.step = options.fit_bin_s;
-  for (const CardUtilization& cu : metrics.cards)
-    fit.step = std::max(fit.step, MedianStep(cu.times));
-  for (const PodRate& r : metrics.rates) fit.step = std::max(fit.step, MedianStep(r.times));
+  // Rows per card are counted at the coarsest series' step over the span the card has samples.
+  double sample_step = 0;
+  std::vector<double> card_spans;
+  for (const CardUtilization& cu : metrics.cards) {
+    sample_step = std::max(sample_step, MedianStep(cu.times));
+    double first = INFINITY, last = -INFINITY;
+    for (double t : cu.times)
+      if (t >= start && t <= end) {
+        first = std::min(first, t);
+        last = std::max(last, t);
+      }
+    card_spans.push_back(last >= first ? last - first : 0);
+  }
+  for (const PodRate& r : metrics.rates) sample_step = std::max(sample_step, MedianStep(r.times));
+  std::vector<int> card_samples;
+  for (double span : card_spans)
+    card_samples.push_back(sample_step > 0 ? static_cast<int>(span / sample_step + 1e-9) + 1 : 1);
+  fit.step = ChooseFitBin(options, sample_step, card_samples, &fit.bin_why);
   std::vector<int> column(model.workloads.size(), -1);
   for (size_t wi = 0; wi < model.workloads.size(); ++wi)
     if (!rates.of_workload[wi].empty()) {
@@ -69,6 +89,8 @@ FitProblem BuildFit(const KubeObjects& objects, const Metrics& metrics, const No
     fc.name = cname;
     if (const GpuType* t = catalog.Find(nodes.gpu_of_node.at(cu.card.node))) fc.speed = t->speed;
     fc.busy = Bin(cu.times, cu.busy, start, fit.step, bins);
+    fit.card_keys.push_back(cu.card.node + "/" + cu.card.gpu);
+    fit.raw_cards.push_back(&cu);
     for (int i : on_card) {
       auto r = rates.of_pod.find(i);
       if (r == rates.of_pod.end()) continue;  // no requests measured: assumed idle
@@ -81,6 +103,7 @@ FitProblem BuildFit(const KubeObjects& objects, const Metrics& metrics, const No
         for (double& x : fp.rate)
           if (!std::isfinite(x)) x = 0;  // no sample: the pod was not serving
         fit.pods.push_back(std::move(fp));
+        fit.raw_pods.push_back(r->second);
       }
       fc.pods.push_back(it->second);
     }
@@ -89,10 +112,85 @@ FitProblem BuildFit(const KubeObjects& objects, const Metrics& metrics, const No
   return fit;
 }
 
-// The fit's quality lines and the work of each workload it identified.
-void ApplyFit(const FitProblem& problem, const std::string& policy_text, ImportModel& model) {
-  const WorkFitResult fit = FitWorkPerRequest(problem.cards, problem.pods,
-                                              static_cast<int>(problem.workload_of_column.size()));
+// The share of a binned rate's variance that is measurement noise busy does not follow: the
+// seen fraction of its sample-to-sample changes is cov(Δbusy, Δrate) / (work / speed × var
+// Δrate) (independent noise of other pods and of busy leaves the covariance alone); the rest,
+// halved (a difference holds two samples' noise) and divided by the samples per row, over the
+// variance of the binned rate (ImportOptions::max_idle_attenuation).
+double UnseenNoiseShare(const CardUtilization& cu, const PodRate& r, double work_per_speed,
+                        double bin_s, const ImportOptions& options) {
+  const double start = options.window_start, end = options.window_end;
+  if (!(work_per_speed > 0)) return 0;
+  const double half = MedianStep(cu.times) / 2;
+  double dr2 = 0, drdb = 0;
+  int k = 0;
+  for (size_t i = 1; i < r.times.size(); ++i) {
+    if (r.times[i - 1] < start || r.times[i] > end) continue;
+    const double dr = r.rate[i] - r.rate[i - 1];
+    const double db = BusyAt(cu, r.times[i], half) - BusyAt(cu, r.times[i - 1], half);
+    if (!std::isfinite(dr) || !std::isfinite(db)) continue;
+    dr2 += dr * dr;
+    drdb += dr * db;
+    ++k;
+  }
+  if (k < 2 || !(dr2 > 0)) return 0;
+  const double seen = std::clamp(drdb / (work_per_speed * dr2), 0.0, 1.0);
+  const double unseen = (1 - seen) * dr2 / k / 2;
+  const double per_row = std::max(1.0, bin_s / std::max(MedianStep(r.times), 1e-9));
+  const int bins = std::max(1, static_cast<int>(std::ceil((end - start) / bin_s - 1e-9)));
+  double n = 0, sum = 0, sum2 = 0;
+  for (double v : Bin(r.times, r.rate, start, bin_s, bins)) {
+    if (!std::isfinite(v)) continue;
+    n += 1;
+    sum += v;
+    sum2 += v * v;
+  }
+  const double variance = n > 1 ? (sum2 - sum * sum / n) / (n - 1) : 0;
+  return variance > 0 ? unseen / per_row / variance : 0;
+}
+
+// Cards whose rates carry noise busy does not follow get no idle term (their FitCard::idle off);
+// `first` is a fit without idle terms, for the work the seen fraction needs. Notes the count.
+void GuardIdleTerms(const FitProblem& problem, const WorkFitResult& first,
+                    const ImportOptions& options, std::vector<FitCard>& cards, ImportModel& model) {
+  int off = 0;
+  double worst = 0;
+  std::string worst_card;
+  for (size_t c = 0; c < cards.size(); ++c) {
+    for (int q : cards[c].pods) {
+      const double w = first.work_s[problem.pods[q].workload];
+      const double share =
+          UnseenNoiseShare(*problem.raw_cards[c], *problem.raw_pods[q],
+                           std::isfinite(w) ? w / cards[c].speed : 0, problem.step, options);
+      if (share > worst) {
+        worst = share;
+        worst_card = cards[c].name;
+      }
+      if (share > options.max_idle_attenuation) cards[c].idle = false;
+    }
+    off += !cards[c].idle;
+  }
+  if (off > 0)
+    model.fit_report.push_back(
+        "idle term left out on " + std::to_string(off) + " of " + std::to_string(cards.size()) +
+        " cards: their rates change from sample to sample in ways busy does not follow "
+        "(measurement noise), which an idle term would turn into too little work (errors in "
+        "variables; noise over variation above " +
+        FormatNumber("%g", options.max_idle_attenuation) + ", largest " +
+        FormatNumber("%.3f", worst) + " on " + worst_card + ")");
+}
+
+// The fit's quality lines, each card's idle term and the work of each workload it identified.
+void ApplyFit(const FitProblem& problem, const std::string& policy_text,
+              const ImportOptions& options, ImportModel& model) {
+  const int columns = static_cast<int>(problem.workload_of_column.size());
+  std::vector<FitCard> cards = problem.cards;
+  WorkFitOptions fit_options;
+  if (options.fit_idle) {
+    GuardIdleTerms(problem, FitWorkPerRequest(cards, problem.pods, columns), options, cards, model);
+    fit_options.fit_idle = true;
+  }
+  const WorkFitResult fit = FitWorkPerRequest(cards, problem.pods, columns, fit_options);
   model.fit_report.push_back("work per request: NNLS over " + std::to_string(problem.cards.size()) +
                              " cards, " + std::to_string(fit.rows) + " samples of " +
                              Seconds(problem.step) + ", R² " + FormatNumber("%.4f", fit.r2) +
@@ -101,11 +199,15 @@ void ApplyFit(const FitProblem& problem, const std::string& policy_text, ImportM
     model.fit_report.push_back(std::to_string(problem.left_out.size()) +
                                " shared cards left out: under " + policy_text +
                                " busy is not linear in the rates there");
-  for (const auto& c : fit.cards)
+  for (size_t i = 0; i < fit.cards.size(); ++i) {
+    const auto& c = fit.cards[i];
     model.fit_report.push_back(
         "  " + c.name + ": RMSE " + FormatNumber("%.4f", c.rmse) + ", mean busy measured " +
         FormatNumber("%.3f", c.mean_measured) + " fitted " + FormatNumber("%.3f", c.mean_fitted) +
+        (c.idle_fitted ? " (idle " + FormatNumber("%.4f", c.idle_busy) + ")" : "") +
         (c.saturated ? ", " + std::to_string(c.saturated) + " saturated samples left out" : ""));
+    if (c.idle_fitted) model.card_idle_busy[problem.card_keys[i]] = c.idle_busy;
+  }
   for (const std::string& n : fit.notes) model.fit_report.push_back("  note: " + n);
   for (size_t col = 0; col < problem.workload_of_column.size(); ++col) {
     ImportedWorkload& iw = model.workloads[problem.workload_of_column[col]];
@@ -301,6 +403,33 @@ void TrafficFromRates(const RateIndex& rates, const ImportOptions& options, Impo
   }
 }
 
+namespace {
+
+// Each pool's cards with a fitted idle term, summed up above the pool.
+void IdleNotes(const NodeIndex& nodes, ImportModel& model) {
+  std::map<int, std::vector<std::pair<std::string, double>>> of_pool;
+  for (const auto& [key, idle] : model.card_idle_busy) {
+    const auto at = nodes.pool_of_node.find(key.substr(0, key.rfind('/')));
+    if (at != nodes.pool_of_node.end()) of_pool[at->second].push_back({key, idle});
+  }
+  for (const auto& [pool, cards] : of_pool) {
+    double sum = 0;
+    const std::pair<std::string, double>* top = &cards[0];
+    for (const auto& c : cards) {
+      sum += c.second;
+      if (c.second > top->second) top = &c;
+    }
+    model.pools[pool].notes.push_back(
+        "idle utilization fitted on " + std::to_string(cards.size()) +
+        " cards (busy with no "
+        "requests, not simulated; a backtest adds it to predicted utilization): mean " +
+        FormatNumber("%.2f %%", 100 * sum / static_cast<double>(cards.size())) + ", largest " +
+        FormatNumber("%.2f %%", 100 * top->second) + " (" + top->first + ")");
+  }
+}
+
+}  // namespace
+
 void FitWork(const KubeObjects& objects, const Metrics& metrics, const NodeIndex& nodes,
              const PodIndex& pods, const RateIndex& rates, const GpuCatalog& catalog,
              const ImportOptions& options, ImportModel& model) {
@@ -309,8 +438,10 @@ void FitWork(const KubeObjects& objects, const Metrics& metrics, const NodeIndex
   const std::string policy_text =
       "POLICY " + std::to_string(options.policy) +
       (options.policy == 5 ? FormatNumber(", switch overhead %g", options.switch_overhead) : "");
+  if (!problem.bin_why.empty()) model.fit_report.push_back("fit rows: " + problem.bin_why);
   if (!problem.cards.empty()) {
-    ApplyFit(problem, policy_text, model);
+    ApplyFit(problem, policy_text, options, model);
+    IdleNotes(nodes, model);
   } else if (!problem.workload_of_column.empty()) {
     model.fit_report.push_back("work per request: no card to fit (" +
                                std::to_string(problem.left_out.size()) + " left out under " +
@@ -329,6 +460,54 @@ void DefaultWork(const ImportOptions& options, ImportModel& model) {
   }
 }
 
+double ChooseFitBin(const ImportOptions& options, double step, std::vector<int> card_samples,
+                    std::string* why) {
+  if (options.fit_bin_s > 0) {
+    if (step > 0 && options.fit_bin_s < step * 0.999) {
+      *why = "--fit-bin " + Seconds(options.fit_bin_s) + " is finer than the metrics' samples (" +
+             Seconds(step) + "); rows of " + Seconds(step);
+      return step;
+    }
+    *why = "means over " + Seconds(options.fit_bin_s) + " (--fit-bin)";
+    return options.fit_bin_s;
+  }
+  if (!(step > 0)) {
+    *why = "means over " + Seconds(options.fit_bin_max_s) + " (--fit-bin auto: no sample step)";
+    return options.fit_bin_max_s;
+  }
+  std::vector<double> counts(card_samples.begin(), card_samples.end());
+  const double median = Median(counts).value_or(0);
+  const int rows = options.fit_min_rows_per_card;
+  const int max_k = std::max(1, static_cast<int>(std::floor(options.fit_bin_max_s / step + 1e-9)));
+  const int want_k = static_cast<int>(std::floor(median / std::max(1, rows)));
+  const int k = std::clamp(want_k, 1, max_k);
+  *why = "means over " + Seconds(k * step) + " (--fit-bin auto: ";
+  if (want_k < 1)
+    *why += "the sample step; the median card has " + FormatNumber("%.0f", median) +
+            " samples, fewer than the " + std::to_string(rows) + " rows asked)";
+  else
+    *why += "the largest multiple of the " + Seconds(step) + " sample step up to " +
+            Seconds(options.fit_bin_max_s) + " that leaves the median card, " +
+            FormatNumber("%.0f", median) + " samples, at least " + std::to_string(rows) + " rows)";
+  return k * step;
+}
+
+void OverrideWorkDist(const ImportOptions& options, ImportModel& model) {
+  if (!options.work_dist) return;
+  const WorkModel& w = *options.work_dist;
+  for (ImportedWorkload& iw : model.workloads) {
+    if (!iw.has_work) continue;
+    iw.spec.work.dist = w.dist;
+    iw.spec.work.cv = w.cv;
+    iw.notes["work"] +=
+        std::string("; dist ") + WorkDistName(w.dist) +
+        (w.dist == WorkDistribution::kGamma || w.dist == WorkDistribution::kLognormal
+             ? FormatNumber(" cv² %.4g", w.cv * w.cv)
+             : "") +
+        " as --work-dist says";
+  }
+}
+
 void ImportMetrics(const KubeObjects& objects, const Metrics& metrics, const NodeIndex& nodes,
                    const GpuCatalog& catalog, const ImportOptions& options, PodIndex& pods,
                    ImportModel& model) {
@@ -343,8 +522,10 @@ void ImportMetrics(const KubeObjects& objects, const Metrics& metrics, const Nod
   const RateIndex rates = IndexRates(metrics, pods, known, model.workloads.size());
   TrafficFromRates(rates, options, model);
   FitWork(objects, metrics, nodes, pods, rates, catalog, options, model);
+  if (!options.work_dist) WorkShapes(metrics, nodes, pods, catalog, options, model);
   for (const std::string& line : model.fit_report) model.header.push_back(line);
   DefaultWork(options, model);
+  OverrideWorkDist(options, model);
   if (!known.unknown().empty())
     model.warnings.push_back(std::to_string(known.unknown().size()) +
                              " pods in the metrics are not in the export (e.g. " +

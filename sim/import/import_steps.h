@@ -136,8 +136,26 @@ void FitWork(const KubeObjects& objects, const Metrics& metrics, const NodeIndex
              const PodIndex& pods, const RateIndex& rates, const GpuCatalog& catalog,
              const ImportOptions& options, ImportModel& model);
 
+// The shape of each workload's work from the latency metric (--work-dist auto): its pods'
+// latency samples where the pod is alone on its card and the card's busy less its idle term is
+// at most alone_max_busy, pooled; gamma or lognormal by the rule of ImportOptions, the M/G/1 wait
+// removed (models/service_time_fit.h); the evidence in the work note. Work the fit did not
+// identify takes the latency's service mean (times the card's speed). A mean-only latency has no
+// shape: exponential kept, said. Run after FitWork (it reads card_idle_busy).
+void WorkShapes(const Metrics& metrics, const NodeIndex& nodes, const PodIndex& pods,
+                const GpuCatalog& catalog, const ImportOptions& options, ImportModel& model);
+
 // A workload with traffic whose work the fit did not identify: default_work_s, a default.
 void DefaultWork(const ImportOptions& options, ImportModel& model);
+
+// `--work-dist` other than auto: that distribution for every workload with work, noted.
+void OverrideWorkDist(const ImportOptions& options, ImportModel& model);
+
+// The work fit's rows: `--fit-bin` when given (raised to the sample step), else the auto rule of
+// ImportOptions::fit_bin_s; `why` says how it was chosen. `card_samples`: per card, the samples
+// its span in the window holds at `step`, the metrics' (coarsest) sample step.
+double ChooseFitBin(const ImportOptions& options, double step, std::vector<int> card_samples,
+                    std::string* why);
 
 // Pods that ran healthy above their cGPU visible quota (by more than over_quota_margin), added
 // to their pool's over_quota; a pod above it that was not healthy is a warning instead.
@@ -183,6 +201,8 @@ std::vector<double> Bin(const std::vector<double>& times, const std::vector<doub
                         double start, double bin, int bins);
 // The median spacing of sample times (0 for fewer than two).
 double MedianStep(const std::vector<double>& times);
+// The card's busy at t: its nearest sample within half_step; NaN without one.
+double BusyAt(const CardUtilization& cu, double t, double half_step);
 
 }  // namespace import_text
 }  // namespace knobsim

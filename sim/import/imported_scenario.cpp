@@ -279,9 +279,11 @@ Workload Converter::WorkloadOf(const ImportedWorkload& iw, const std::set<std::s
     w.traffic = TrafficOf(from.traffic);
   }
   if (iw.has_work) {
-    w.work.dist = WorkDistribution::kExponential;
+    w.work.dist = from.work.dist;
     w.work.mean_s = static_cast<double>(WrittenDuration(from.work.mean_s)) / kNanosPerSecond;
-    w.work.cv = 1;
+    w.work.cv = from.work.dist == WorkDistribution::kConstant      ? 0
+                : from.work.dist == WorkDistribution::kExponential ? 1
+                                                                   : WrittenDecimal(from.work.cv);
   }
   return w;
 }

@@ -274,9 +274,7 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
     o.Comment(4, "gpu_memory: " + Note(iw, "gpu_memory"));
   }
   WriteTraffic(o, iw);
-  if (iw.has_work)
-    o.Line(4, "work: {dist: exponential, mean: " + ScenarioDuration(w.work.mean_s) + "}",
-           Note(iw, "work"));
+  if (iw.has_work) o.Line(4, "work: " + ScenarioWork(w.work), Note(iw, "work"));
   if (!iw.pods.empty()) {
     o.Line(4, "pods:", Note(iw, "pods").empty() ? "where each replica runs now" : Note(iw, "pods"));
     for (const ImportedPod& p : iw.pods) {
@@ -329,6 +327,28 @@ std::string YamlScalar(const std::string& text) {
     }
   }
   return out + "\"";
+}
+
+const char* WorkDistName(WorkDistribution dist) {
+  switch (dist) {
+    case WorkDistribution::kConstant:
+      return "constant";
+    case WorkDistribution::kExponential:
+      return "exponential";
+    case WorkDistribution::kLognormal:
+      return "lognormal";
+    case WorkDistribution::kGamma:
+      return "gamma";
+  }
+  return "exponential";
+}
+
+std::string ScenarioWork(const WorkModel& work) {
+  std::string s =
+      std::string("{dist: ") + WorkDistName(work.dist) + ", mean: " + ScenarioDuration(work.mean_s);
+  if (work.dist == WorkDistribution::kLognormal || work.dist == WorkDistribution::kGamma)
+    s += ", cv: " + ScenarioDecimal(work.cv);
+  return s + "}";
 }
 
 std::string ScenarioDuration(double seconds) {

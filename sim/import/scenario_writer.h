@@ -27,6 +27,13 @@ std::string ScenarioRate(double per_s);
 // A plain number with six decimals at most, trailing zeros dropped: "0", "0.05".
 std::string ScenarioDecimal(double v);
 
+// The reader's name of a work distribution: "constant", "exponential", "lognormal", "gamma".
+const char* WorkDistName(WorkDistribution dist);
+
+// A `work:` value: "{dist: gamma, mean: 15.2s, cv: 0.316228}"; cv (ScenarioDecimal) only for
+// lognormal and gamma.
+std::string ScenarioWork(const WorkModel& work);
+
 std::string WriteScenarioYaml(const ImportModel& model);
 
 }  // namespace knobsim

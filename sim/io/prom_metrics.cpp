@@ -10,45 +10,18 @@
 #include <tuple>
 #include <utility>
 
+#include "sim/io/prom_series.h"
 #include "sim/text.h"
 
 namespace knobsim {
-namespace {
-
-using Labels = std::map<std::string, std::string>;
+namespace prom_detail {
 
 // A ratio metric may overshoot 1 by sampling noise; a percentage that never exceeds this is
 // caught by the whole-number rule instead (prom_metrics.h).
 constexpr double kRatioTolerance = 0.05;
 
-struct Sample {
-  double t;
-  double v;
-};
-
-// One series after the window, the NaN filter and the merge across files.
-struct Series {
-  const Labels* labels;
-  std::vector<Sample> samples;  // increasing t
-  bool needs_merge = false;     // samples appended from a second file
-};
-
 struct DerefLess {
   bool operator()(const Labels* a, const Labels* b) const { return *a < *b; }
-};
-
-// Every named series of every file, by metric name, with what was dropped on the way.
-struct Collected {
-  std::map<std::string, std::vector<Series>> by_name;
-  std::map<std::string, size_t> non_finite;  // metric -> samples skipped
-  std::map<std::string, size_t> conflicts;   // metric -> times two files disagree on
-  size_t unnamed = 0;
-
-  const std::vector<Series>& Of(const std::string& name) const {
-    static const std::vector<Series> kNone;
-    auto it = by_name.find(name);
-    return it == by_name.end() ? kNone : it->second;
-  }
 };
 
 // Only the metrics in `wanted` are kept: the rest of a big export is not copied.
@@ -108,6 +81,7 @@ Collected Collect(std::span<const PromResult> results, const std::set<std::strin
 
 // ---- Labels ----------------------------------------------------------------------------------
 
+namespace {
 std::string FirstLabel(const Labels& labels, const std::vector<std::string>& names) {
   for (const std::string& n : names) {
     auto it = labels.find(n);
@@ -116,6 +90,8 @@ std::string FirstLabel(const Labels& labels, const std::vector<std::string>& nam
   return {};
 }
 
+}  // namespace
+
 PodKey PodOf(const Labels& labels, const MetricNames& names) {
   PodKey key;
   key.pod = FirstLabel(labels, names.pod_labels);
@@ -123,6 +99,7 @@ PodKey PodOf(const Labels& labels, const MetricNames& names) {
   return key;
 }
 
+namespace {
 CardKey CardOf(const Labels& labels, const MetricNames& names) {
   return {FirstLabel(labels, names.node_labels), FirstLabel(labels, {names.gpu_label}),
           FirstLabel(labels, {names.uuid_label})};
@@ -141,6 +118,8 @@ void FillCard(CardKey& into, const CardKey& from) {
   if (into.gpu.empty()) into.gpu = from.gpu;
   if (into.uuid.empty()) into.uuid = from.uuid;
 }
+
+}  // namespace
 
 std::string Plural(size_t n, std::string_view one, std::string_view many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
@@ -165,6 +144,11 @@ std::vector<Sample> Combine(const std::vector<const Series*>& parts, bool sum) {
   }
   return out;
 }
+
+}  // namespace prom_detail
+
+namespace {
+using namespace prom_detail;
 
 void PeakAndMean(const std::vector<Sample>& samples, double scale, PodMemoryPeak& out) {
   double peak = 0, total = 0;
@@ -575,12 +559,17 @@ Metrics InterpretMetrics(std::span<const PromResult> results, const MetricNames&
   Metrics out;
   std::set<std::string> used = {names.fb_used, names.process_mem, names.mem_metric_override,
                                 names.rate_metric};
+  if (!names.latency_metric.empty()) {
+    for (const char* suffix : {"", "_bucket", "_sum", "_count"})
+      used.insert(names.latency_metric + suffix);
+  }
   used.insert(names.card_util.begin(), names.card_util.end());
   used.erase("");
   const Collected c = Collect(results, used, window_start, window_end);
   PodMemory(c, names, out);
   CardUtil(c, names, out);
   Rates(c, names, out);
+  Latencies(c, names, out);
   std::sort(out.pod_memory.begin(), out.pod_memory.end(),
             [](const PodMemoryPeak& a, const PodMemoryPeak& b) {
               if (a.pod != b.pod) return a.pod < b.pod;

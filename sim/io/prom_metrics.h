@@ -42,6 +42,28 @@
 //
 // Request rates: `rate_metric` summed per pod at each time (requests/s).
 //
+// Latency (`latency_metric` NAME, end-to-end request latency in units of `latency_unit_s`
+// seconds), per pod by the pod labels, the first form a pod has:
+//  1. a classic histogram: `NAME_bucket` (label `le`, `+Inf` included), `NAME_sum`, `NAME_count`,
+//     each as query_range exports `rate(NAME_bucket[w])` (kept named with label_replace), or the
+//     raw cumulative counters. A pod's several series (containers, handlers) add bucket by bucket
+//     and sum to sum. mean = sum / count; p50, p99 by Prometheus' histogram_quantile rule
+//     (cumulative counts made monotonic; linear inside the bucket that holds the rank, from 0
+//     below the first bucket; the upper bound of the highest finite bucket when the rank falls
+//     in +Inf; NaN without a +Inf bucket, with fewer than two buckets or no observation);
+//  2. a summary: `NAME` with a `quantile` label ("0.5" gives p50, "0.99" p99), mean from
+//     `NAME_sum` / `NAME_count` when present. Quantiles of several series do not combine: a pod
+//     with more than one series of a quantile gets NaN for it, with a warning;
+//  3. `NAME` without `le` or `quantile`: the mean latency per sample (one series per pod; several
+//     cannot be weighted without their request counts: NaN, with a warning);
+//  4. `NAME_sum` and `NAME_count` alone: the mean.
+// Cumulative counters: a pod's `_count` series (its `+Inf` bucket without one) that has more than
+// two samples, rises at least once and falls at no more than kMaxResetFraction of its steps (a
+// counter falls only when its process restarts; a rate falls at about every other step) is read
+// as raw counters, and every `_bucket`, `_sum`, `_count` series of that pod is differenced first:
+// per step, the increase over the step's seconds, a fall read as a reset to 0 (Prometheus'
+// rate() rule), the first sample giving none.
+//
 // Nothing here fails: what cannot be used is said in `warnings`. Outputs are sorted by key.
 #pragma once
 
@@ -64,6 +86,8 @@ struct MetricNames {
   std::string mem_metric_override;       // --mem-metric: use this metric, per pod, as-is
   double mem_metric_mib_per_unit = 1.0;  // its unit, MiB by default
   std::string rate_metric;               // --rate-metric: per-pod request rate (requests/s)
+  std::string latency_metric;            // --latency-metric NAME: end-to-end request latency
+  double latency_unit_s = 1.0;  // seconds per unit of latency_metric; 0.001 for milliseconds
 
   // Label names, the first present on a series wins.
   std::vector<std::string> pod_labels = {"exported_pod", "pod"};
@@ -123,11 +147,37 @@ struct PodRate {
   std::vector<double> rate;  // requests/s, parallel to times
 };
 
+// A pod's end-to-end latency per sample (the latency form above).
+struct PodLatency {
+  PodKey pod;
+  std::vector<double> times;
+  std::vector<double> mean_s;  // mean latency of the requests in the sample's interval; NaN unknown
+  std::vector<double> p50_s;   // NaN where unknown (only a mean series)
+  std::vector<double> p99_s;   // NaN where unknown
+  std::string source;          // how it was read: "histogram", "summary", "mean"
+  // Requests per second in the sample's interval (histogram and summary with `_count`); NaN
+  // where unknown.
+  std::vector<double> count;
+  // The histogram form only: the buckets' upper bounds in seconds, ascending, +Inf last, and per
+  // sample each bucket's cumulative count (requests per second, monotonic; NaN where a bucket
+  // has no sample). Empty for the other forms.
+  std::vector<double> bucket_le;
+  std::vector<std::vector<double>> buckets;
+};
+
+// A counter may fall at this fraction of its steps (restarts) and still read as cumulative.
+inline constexpr double kMaxResetFraction = 0.1;
+
+// Prometheus' histogram_quantile over one sample: `le` ascending with +Inf last, `cumulative`
+// the counts at each bound (prom_metrics.h, latency form 1). NaN where Prometheus gives NaN.
+double HistogramQuantile(double q, const std::vector<double>& le, std::vector<double> cumulative);
+
 struct Metrics {
   std::vector<PodMemoryPeak> pod_memory;  // by pod, then card
   std::vector<CardTotalMemory> card_totals;
   std::vector<CardUtilization> cards;
   std::vector<PodRate> rates;
+  std::vector<PodLatency> latencies;  // by pod; empty without latency_metric
   std::vector<std::string> notes;     // how each was detected, for the scenario's comments
   std::vector<std::string> warnings;  // what was skipped, and why
 };

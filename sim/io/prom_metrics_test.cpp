@@ -533,3 +533,205 @@ TEST_CASE("the same input gives the same output whatever the file order within a
 
 }  // namespace
 }  // namespace knobsim
+
+// ---- Latency -----------------------------------------------------------------------------------
+
+namespace knobsim {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+Labels Lat(const std::string& metric, const std::string& pod, Labels extra = {}) {
+  Labels l = {{"__name__", metric}, {"namespace", "ml"}, {"pod", pod}};
+  l.insert(extra.begin(), extra.end());
+  return l;
+}
+
+// A histogram pod: per bucket (le text) its values, plus _sum and _count.
+std::vector<PromSeries> Histogram(const std::string& pod, const std::string& container,
+                                  const std::vector<std::pair<std::string, std::vector<double>>>& b,
+                                  std::vector<double> sum, std::vector<double> count) {
+  std::vector<PromSeries> out;
+  for (const auto& [le, values] : b)
+    out.push_back(Series(Lat("lat_bucket", pod, {{"le", le}, {"container", container}}), values));
+  out.push_back(Series(Lat("lat_sum", pod, {{"container", container}}), std::move(sum)));
+  out.push_back(Series(Lat("lat_count", pod, {{"container", container}}), std::move(count)));
+  return out;
+}
+
+MetricNames LatencyNames(double unit = 1.0) {
+  MetricNames names;
+  names.latency_metric = "lat";
+  names.latency_unit_s = unit;
+  return names;
+}
+
+const PodLatency* LatencyOf(const Metrics& m, const std::string& pod) {
+  for (const PodLatency& l : m.latencies)
+    if (l.pod.pod == pod) return &l;
+  return nullptr;
+}
+
+bool SameOrBothNaN(double a, double b) {
+  return (std::isnan(a) && std::isnan(b)) || a == b || a == doctest::Approx(b);
+}
+
+}  // namespace
+
+TEST_CASE("histogram_quantile: Prometheus' rule, bucket by bucket") {
+  const std::vector<double> le = {1, 2, 5, INFINITY};
+  struct Row {
+    const char* rule;
+    double q;
+    std::vector<double> le;
+    std::vector<double> cumulative;
+    double want;
+  };
+  const Row rows[] = {
+      {"linear inside the bucket holding the rank", 0.5, le, {2, 6, 10, 10}, 1.75},
+      {"the first bucket starts at 0", 0.1, le, {2, 6, 10, 10}, 0.5},
+      {"rank in +Inf: the highest finite bound", 0.99, le, {2, 6, 8, 10}, 5},
+      {"the bucket's upper bound when the rank is its count", 0.6, le, {2, 6, 10, 10}, 2},
+      {"counts made monotonic first", 0.5, {1, 2, 3, 4, INFINITY}, {2, 6, 4, 10, 10}, 1.75},
+      {"no +Inf bucket: NaN", 0.5, {1, 2, 5}, {2, 6, 10}, kNaN},
+      {"no observations: NaN", 0.5, le, {0, 0, 0, 0}, kNaN},
+      {"fewer than two buckets: NaN", 0.5, {INFINITY}, {4}, kNaN},
+      {"a first bound <= 0 is returned as is", 0.1, {0, 1, INFINITY}, {5, 8, 10}, 0},
+      {"q above 1: +Inf", 1.5, le, {2, 6, 10, 10}, INFINITY},
+      {"q below 0: -Inf", -0.5, le, {2, 6, 10, 10}, -INFINITY},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(std::string(row.rule));
+    const double got = HistogramQuantile(row.q, row.le, row.cumulative);
+    CHECK(SameOrBothNaN(got, row.want));
+  }
+}
+
+TEST_CASE("latency histogram of rates: a pod's containers add bucket by bucket") {
+  // Two containers of pod a, rates per second at two samples; the second sample has no
+  // observations.
+  auto files =
+      Histogram("a", "c1", {{"0.1", {1, 0}}, {"0.5", {3, 0}}, {"+Inf", {4, 0}}}, {0.8, 0}, {4, 0});
+  for (PromSeries& s :
+       Histogram("a", "c2", {{"0.1", {1, 0}}, {"0.5", {1, 0}}, {"+Inf", {4, 0}}}, {2.4, 0}, {4, 0}))
+    files.push_back(std::move(s));
+  const Metrics m = Interpret({File(files)}, LatencyNames());
+  const PodLatency* l = LatencyOf(m, "a");
+  REQUIRE(l);
+  CHECK(l->source == "histogram");
+  REQUIRE(l->times.size() == 2);
+  CHECK(l->bucket_le == std::vector<double>{0.1, 0.5, INFINITY});
+  CHECK(l->buckets[0] == std::vector<double>{2, 4, 8});
+  CHECK(l->count[0] == 8);
+  CHECK(l->mean_s[0] == doctest::Approx(3.2 / 8));
+  CHECK(l->p50_s[0] == doctest::Approx(0.5));  // rank 4 = the 0.5 bucket's count
+  CHECK(l->p99_s[0] == doctest::Approx(0.5));  // rank 7.92 in +Inf
+  CHECK(std::isnan(l->mean_s[1]));
+  CHECK(std::isnan(l->p50_s[1]));
+  CHECK(m.notes.back().find("latency from lat (1 s per unit): 1 pod as histogram") == 0);
+}
+
+TEST_CASE("latency histogram of raw counters is differenced, a reset read as from 0") {
+  // Cumulative counts every 60 s, 60 requests a step; the process restarts before sample 6.
+  std::vector<double> inf, b1, sum;
+  for (int i = 0; i < 12; ++i) {
+    inf.push_back(i < 6 ? 20 + 60 * i : 60 * (i - 5));
+    b1.push_back(inf.back() / 2);
+    sum.push_back(inf.back() * 0.2);
+  }
+  const auto files = Histogram("a", "c", {{"0.25", b1}, {"+Inf", inf}}, sum, inf);
+  const Metrics m = Interpret({File(files)}, LatencyNames());
+  const PodLatency* l = LatencyOf(m, "a");
+  REQUIRE(l);
+  REQUIRE(l->times.size() == 11);  // the first sample gives no increase
+  CHECK(l->times[0] == kT0 + 60);
+  CHECK(l->count[0] == doctest::Approx(1.0));  // 60 requests in 60 s
+  CHECK(l->count[5] == doctest::Approx(1.0));  // reset: 60 since the restart
+  CHECK(l->buckets[5] == std::vector<double>{0.5, 1.0});
+  for (double mean : l->mean_s) CHECK(mean == doctest::Approx(0.2));
+  CHECK(l->p50_s[0] == doctest::Approx(0.25));
+  CHECK(m.notes.back().find("1 pod's series read as raw cumulative counters") != std::string::npos);
+}
+
+TEST_CASE("latency: rate series that rise and fall are not taken for counters") {
+  const auto files = Histogram("a", "c", {{"1", {1, 2, 1, 3}}, {"+Inf", {2, 4, 2, 6}}},
+                               {1, 2, 1, 3}, {2, 4, 2, 6});
+  const Metrics m = Interpret({File(files)}, LatencyNames());
+  const PodLatency* l = LatencyOf(m, "a");
+  REQUIRE(l);
+  CHECK(l->times.size() == 4);
+  CHECK(l->mean_s[1] == doctest::Approx(0.5));
+  CHECK(m.notes.back().find("cumulative") == std::string::npos);
+}
+
+TEST_CASE("latency summary: quantile series, mean from _sum / _count; several don't combine") {
+  std::vector<PromSeries> files = {
+      Series(Lat("lat", "a", {{"quantile", "0.5"}}), {150, 160}),
+      Series(Lat("lat", "a", {{"quantile", "0.99"}}), {400, 420}),
+      Series(Lat("lat_sum", "a"), {1600, 1700}),
+      Series(Lat("lat_count", "a"), {10, 10.5}),
+      // Pod b has two handlers' p50: unknown; its p99 is one series.
+      Series(Lat("lat", "b", {{"quantile", "0.5"}, {"handler", "x"}}), {100}),
+      Series(Lat("lat", "b", {{"quantile", "0.5"}, {"handler", "y"}}), {200}),
+      Series(Lat("lat", "b", {{"quantile", "0.99"}}), {900}),
+  };
+  const Metrics m = Interpret({File(files)}, LatencyNames(0.001));
+  const PodLatency* a = LatencyOf(m, "a");
+  REQUIRE(a);
+  CHECK(a->source == "summary");
+  CHECK(a->p50_s[0] == doctest::Approx(0.15));
+  CHECK(a->p99_s[1] == doctest::Approx(0.42));
+  CHECK(a->mean_s[0] == doctest::Approx(0.16));
+  CHECK(a->count[1] == 10.5);
+  const PodLatency* b = LatencyOf(m, "b");
+  REQUIRE(b);
+  CHECK(std::isnan(b->p50_s[0]));
+  CHECK(b->p99_s[0] == doctest::Approx(0.9));
+  CHECK(std::isnan(b->mean_s[0]));
+  CHECK(std::any_of(m.warnings.begin(), m.warnings.end(), [](const std::string& w) {
+    return w.find("1 pod with several series of one quantile") != std::string::npos;
+  }));
+}
+
+TEST_CASE("latency mean series: one per pod read in its unit; several are unknown") {
+  std::vector<PromSeries> files = {
+      Series(Lat("lat", "a"), {1500, 1800}),
+      Series(Lat("lat", "b", {{"container", "x"}}), {10}),
+      Series(Lat("lat", "b", {{"container", "y"}}), {20}),
+      Series(Lat("lat_sum", "c"), {6}),
+      Series(Lat("lat_count", "c"), {3}),
+      Series(Lat("lat", "", {}), {1}),  // no pod label
+  };
+  const Metrics m = Interpret({File(files)}, LatencyNames(0.001));
+  struct Row {
+    const char* pod;
+    double mean0;
+  };
+  for (const Row& row : {Row{"a", 1.5}, Row{"b", kNaN}, Row{"c", 0.002}}) {
+    CAPTURE(row.pod);
+    const PodLatency* l = LatencyOf(m, row.pod);
+    REQUIRE(l);
+    CHECK(l->source == "mean");
+    CHECK(SameOrBothNaN(l->mean_s[0], row.mean0));
+    CHECK(std::isnan(l->p50_s[0]));
+    CHECK(std::isnan(l->p99_s[0]));
+  }
+  CHECK(std::any_of(m.warnings.begin(), m.warnings.end(), [](const std::string& w) {
+    return w.find("several mean-latency series") != std::string::npos;
+  }));
+  CHECK(std::any_of(m.warnings.begin(), m.warnings.end(), [](const std::string& w) {
+    return w.find("1 series without a pod label") != std::string::npos;
+  }));
+}
+
+TEST_CASE("latency: none without --latency-metric, a warning when its series are absent") {
+  const std::vector<PromSeries> files = {Series(Lat("lat", "a"), {1})};
+  CHECK(Interpret({File(files)}).latencies.empty());
+  MetricNames names;
+  names.latency_metric = "other";
+  const Metrics m = Interpret({File(files)}, names);
+  CHECK(m.latencies.empty());
+  CHECK(m.warnings.back().find("no latency of other (--latency-metric)") == 0);
+}
+
+}  // namespace knobsim

@@ -42,6 +42,10 @@ struct ImportArgs {
   std::string count_step = "auto";
   std::string mem_metric;
   std::string rate_metric;
+  std::string latency_metric;
+  double latency_unit = 1.0;
+  std::string fit_bin = "auto";
+  std::string work_dist = "auto";
   std::vector<std::string> probe_rules;
   std::vector<std::string> isolation_rules;
   std::string cgpu_version_label = ImportOptions{}.cgpu_version_label;
@@ -105,6 +109,14 @@ int RunImport(const ImportArgs& args) {
     if (!count_step_s) return BadInput(count_step_s.error().message);
     options.count_step_s = *count_step_s;
   }
+  if (args.fit_bin != "auto") {
+    const Expected<double> fit_bin_s = ParseWindow("--fit-bin", args.fit_bin);
+    if (!fit_bin_s) return BadInput(fit_bin_s.error().message);
+    options.fit_bin_s = *fit_bin_s;
+  }
+  Expected<std::optional<WorkModel>> work_dist = ParseWorkDist(args.work_dist);
+  if (!work_dist) return BadInput(work_dist.error().ToString());
+  options.work_dist = *work_dist;
   for (const std::string& text : args.probe_rules) {
     Expected<ProbeRule> rule = ParseProbeRule(text);
     if (!rule) return BadInput(rule.error().ToString());
@@ -152,6 +164,8 @@ int RunImport(const ImportArgs& args) {
     MetricNames names;
     names.mem_metric_override = args.mem_metric;
     names.rate_metric = args.rate_metric;
+    names.latency_metric = args.latency_metric;
+    names.latency_unit_s = args.latency_unit;
     // Per pod: ACK's process metric, else FB_USED (sim/io/prom_metrics.h).
     metrics = InterpretPodMemoryMetrics(results, names, options.window_start, options.window_end);
     for (const PromResult& r : results)
@@ -231,6 +245,21 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
                   "per-pod GPU memory metric (MiB), instead of the DCGM detection");
   cmd->add_option("--rate-metric", args->rate_metric,
                   "per-pod request rate metric (requests/s); without it, no traffic is imported");
+  cmd->add_option("--latency-metric", args->latency_metric,
+                  "per-pod end-to-end request latency: a histogram (NAME_bucket/_sum/_count), a "
+                  "summary (NAME{quantile}) or a mean series (NAME); gives the work's shape");
+  cmd->add_option("--latency-unit", args->latency_unit,
+                  "seconds per unit of --latency-metric (0.001 for milliseconds)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  cmd->add_option("--fit-bin", args->fit_bin,
+                  "the work fit's row length (5m, 1h); auto: the largest multiple of the sample "
+                  "step up to 1h leaving 30 rows per card")
+      ->capture_default_str();
+  cmd->add_option("--work-dist", args->work_dist,
+                  "auto (the shape from --latency-metric, else exponential), exponential, "
+                  "deterministic, gamma:CV2 or lognormal:CV2")
+      ->capture_default_str();
   cmd->add_option("--probe-rule", args->probe_rules,
                   "[NS/]NAME=tcp|model: override a workload's readiness kind (`*` matches all)");
   cmd->add_option("--isolation", args->isolation_rules,
