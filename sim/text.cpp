@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 
 namespace knobsim {
@@ -50,6 +52,14 @@ Expected<std::string> ReadFileText(const std::string& path) {
   }
   if (in.bad() || !in.eof()) return InputError{path, 0, "", "cannot read the file", ""};
   return text;
+}
+
+std::string Rfc3339(double unix_seconds) {
+  const auto t = static_cast<std::time_t>(std::floor(unix_seconds));
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
 }  // namespace knobsim

@@ -26,6 +26,10 @@ std::string Quote(std::string_view text);
 // Percent(0.125) is "12.5%", Percent(0.125, 0, " %") is "12 %" (rounded as printf rounds).
 std::string Percent(double fraction, int decimals = 1, std::string_view sign = "%");
 
+// A Unix time as RFC 3339 UTC, whole seconds: 1717200000 -> "2024-06-01T00:00:00Z" (fractions
+// are dropped, toward the earlier second).
+std::string Rfc3339(double unix_seconds);
+
 // The median (the mean of the middle two for an even count); nothing for no values.
 std::optional<double> Median(std::vector<double> values);
 

@@ -12,6 +12,13 @@
 namespace knobsim {
 namespace {
 
+TEST_CASE("Rfc3339 writes UTC whole seconds, fractions toward the earlier second") {
+  CHECK(Rfc3339(1717200000) == "2024-06-01T00:00:00Z");
+  CHECK(Rfc3339(1717200000.9) == "2024-06-01T00:00:00Z");
+  CHECK(Rfc3339(0) == "1970-01-01T00:00:00Z");
+  CHECK(Rfc3339(951782400) == "2000-02-29T00:00:00Z");
+}
+
 TEST_CASE("Join puts the separator between the parts only") {
   CHECK(Join({}) == "");
   CHECK(Join({"a"}) == "a");

@@ -94,12 +94,10 @@ TEST_CASE("import of the backtest example's train window recovers each GPU workl
   CheckWorkWithin5Percent(example);
 }
 
-// The profile's idle floor (1.5-3 points per card with a served model) is an intercept the work
-// fit does not have yet (models/work_fit.h: "There is no intercept"), so the floor is read as
-// work: +8 % to +70 % on cards 5-25 % busy. Issue 15 item 3 asks for the intercept; when it lands
-// this case passes, doctest reports the unexpected pass, and should_fail is to be removed.
-TEST_CASE("import of the backtest example with its idle floor recovers the work" *
-          doctest::should_fail()) {
+// The profile's idle floor (1.5-3 points per card with a served model) is the work fit's idle
+// term (models/work_fit.h, FitCard::idle), kept out of the work: without it the floor read as
+// +8 % to +70 % of work on cards 5-25 % busy.
+TEST_CASE("import of the backtest example with its idle floor recovers the work") {
   const Example example("backtest-floor", "");
   CheckWorkWithin5Percent(example);
 }
@@ -111,8 +109,8 @@ TEST_CASE("the CPU-only router's traffic is left out of the import with a warnin
   CHECK(o.err.find("llm/llm-router: has a request rate but no GPU") != std::string::npos);
 }
 
-// The import's window ends at the last sample, so its counts cover one step less than the
-// samples: the last sample's requests are not replayed (the import's convention, reported).
+// A sample stamped t counts the requests of (t - step, t]: the window starts at the first
+// sample, whose requests came before it, so interval i of the counts is sample i + 1.
 TEST_CASE("--traffic counts of the backtest example replays the recorded requests step by step") {
   const Example example("backtest-counts", "--idle-floor 0");
   const Outcome o = example.Import("prom", "--traffic counts");
@@ -149,11 +147,10 @@ TEST_CASE("--traffic counts of the backtest example replays the recorded request
       number = -1;
     }
   }
-  REQUIRE(replayed.size() + 1 >= recorded.size());
-  REQUIRE(replayed.size() <= recorded.size());
+  REQUIRE(replayed.size() + 1 == recorded.size());
   for (size_t i = 0; i < replayed.size(); ++i) {
     CAPTURE(i);
-    CHECK(replayed[i] == recorded[i]);
+    CHECK(replayed[i] == recorded[i + 1]);
   }
 }
 

@@ -54,6 +54,10 @@ void AddMergeCommand(CLI::App& app, int* exit_code);
 // (docs/report.md).
 void AddReportCommand(CLI::App& app, int* exit_code);
 
+// `knobsim backtest --kube FILE... --prom FILE... [--train FROM/TO --test FROM/TO | --split F]`:
+// the import's predictions against the metrics' test window (docs/backtest.md).
+void AddBacktestCommand(CLI::App& app, int* exit_code);
+
 // `knobsim check SCENARIO | --kube FILE... [--prom FILE...]`: the pre-upgrade checklist
 // (docs/check.md).
 void AddCheckCommand(CLI::App& app, int* exit_code);

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
     knobsim::cli::AddReplayCommand(app, &exit_code);
     knobsim::cli::AddScheduleCommand(app, &exit_code);
     knobsim::cli::AddImportCommand(app, &exit_code);
+    knobsim::cli::AddBacktestCommand(app, &exit_code);
     knobsim::cli::AddWhatifCommand(app, &exit_code);
     knobsim::cli::AddPlanCommand(app, &exit_code);
     knobsim::cli::AddMergeCommand(app, &exit_code);

@@ -1,0 +1,20 @@
+// The backtest as a document, `knobsim.backtest/v1` (docs/backtest.md "The document"): the
+// windows, the summary and verdicts, then per card and per workload the measured and predicted
+// series and their naive baselines, per window. Numbers that are not finite (a window without a
+// measured sample, an R² of a flat card) are null. Keys in a fixed order.
+#pragma once
+
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/backtest/backtest.h"
+
+namespace knobsim::backtest {
+
+inline constexpr std::string_view kBacktestSchema = "knobsim.backtest/v1";
+
+nlohmann::ordered_json BacktestToJson(const BacktestReport& report,
+                                      std::string_view knobsim_version);
+
+}  // namespace knobsim::backtest
