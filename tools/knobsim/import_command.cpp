@@ -40,6 +40,7 @@ struct ImportArgs {
   std::string piece = "1h";
   std::string traffic = "pieces";
   std::string count_step = "auto";
+  std::string duration = "1h";
   std::string mem_metric;
   std::string rate_metric;
   std::vector<std::string> probe_rules;
@@ -98,6 +99,15 @@ int RunImport(const ImportArgs& args) {
   const Expected<double> piece_s = ParseWindow("--piece", args.piece);
   if (!piece_s) return BadInput(piece_s.error().message);
   options.piece_s = *piece_s;
+  if (args.duration == "window") {
+    if (args.prom.empty())
+      return BadInput("--duration window needs metrics (--prom): without them there is no window");
+    options.run_duration_s = 0;
+  } else {
+    const Expected<double> duration_s = ParseWindow("--duration", args.duration);
+    if (!duration_s) return BadInput(duration_s.error().message);
+    options.run_duration_s = *duration_s;
+  }
   std::string error;
   options.traffic_counts = args.traffic == "counts";
   if (args.count_step != "auto") {
@@ -167,6 +177,8 @@ int RunImport(const ImportArgs& args) {
     std::cerr << "knobsim: " << warnings.size() << " warning" << (warnings.size() == 1 ? "" : "s")
               << "\n";
   for (const std::string& line : model.fit_report) std::cerr << "knobsim: fit: " << line << "\n";
+  std::cerr << "knobsim: note: " << model.run_note
+            << (args.overlay.empty() ? "" : " (unless " + args.overlay + " sets run)") << "\n";
   if (!model.defaults.empty()) {
     // With an overlay these are what the export alone gave; the overlay may set them.
     std::cerr << (args.overlay.empty()
@@ -214,6 +226,10 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
                   "(docs/ci-gate.md)");
   cmd->add_option("--prom", args->prom, "Prometheus query_range answers saved as JSON");
   cmd->add_option("--window", args->window, "metrics window ending at the last sample (7d, 36h)")
+      ->capture_default_str();
+  cmd->add_option("--duration", args->duration,
+                  "the scenario's run length from the metrics window's start (at most the "
+                  "window), or `window` for all of it")
       ->capture_default_str();
   cmd->add_option("--piece", args->piece, "length of a piecewise traffic piece")
       ->capture_default_str();
