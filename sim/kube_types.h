@@ -106,7 +106,8 @@ struct NodeSpec {
   ResourceList allocatable;
   std::vector<ContainerImage> images;
   // GPU side, derived from labels and capacity (docs/semantics.md §1.1-1.2):
-  std::string gpu_model;   // aliyun.accelerator/nvidia_name, or the scenario pool's gpu type
+  std::string gpu_model;   // aliyun.accelerator/nvidia_name, else nvidia.com/gpu.product (NVIDIA
+                           // GPU feature discovery), or the scenario pool's gpu type
   int gpu_cards = 0;       // aliyun.com/gpu-count capacity, or nvidia.com/gpu on exclusive nodes
   int card_mem_units = 0;  // floor(capacity gpu-mem / gpu-count) on sharing nodes
   int card_core_percent =

@@ -236,12 +236,17 @@ ImportModel ImportCluster(const KubeObjects& exported, const Metrics* metrics,
   model.switch_overhead = options.switch_overhead;
   const NodeIndex nodes = PoolsFromNodes(objects, options, model);
   PodIndex pods = WorkloadsFromPods(objects, nodes, options, model);
-  if (metrics) {
-    ImportMetrics(objects, *metrics, nodes, catalog, options, pods, model);
+  // Impossible evidence is flagged here, and the metrics corrected when it has to be.
+  std::optional<Metrics> corrected;
+  if (metrics) corrected = CheckEvidence(*metrics, nodes, pods, catalog, model);
+  const Metrics* used = corrected ? &*corrected : metrics;
+  if (used) {
+    ImportMetrics(objects, *used, nodes, catalog, options, pods, model);
   } else {
     NoMetricsDefaults(model);
   }
-  DecideIsolation(objects, metrics, nodes, pods, catalog, options, model);
+  RunLength(options, used != nullptr, model);
+  DecideIsolation(objects, used, nodes, pods, catalog, options, model);
   CurrentPods(objects, pods, model);
   KubeSection(objects, model);
   return model;

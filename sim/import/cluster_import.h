@@ -168,6 +168,10 @@ struct ImportOptions {
   // The metrics window in Unix seconds (used when `metrics` is given).
   double window_start = 0;
   double window_end = 0;
+  // `--duration`: the scenario's run length, from the window's start (the traffic's `at: 0`),
+  // at most the window; 0 runs the whole window. 1 h by default, so that a run of an imported
+  // week answers in seconds; the fit still reads the whole window.
+  double run_duration_s = 3600;
 };
 
 struct ImportedNode {
@@ -181,6 +185,8 @@ struct ImportedPool {
   std::vector<ImportedNode> nodes;
   std::string gpu_model;           // aliyun.accelerator/nvidia_name as exported
   std::vector<std::string> notes;  // comments above the pool
+  // Impossible evidence on the pool's cards (CheckEvidence), written as warnings above it.
+  std::vector<std::string> evidence;
   // Which rule set memory_isolation, written above it; the over-quota pods that were evidence.
   std::vector<std::string> isolation_notes;
   std::vector<OverQuotaPod> over_quota;
@@ -209,13 +215,17 @@ struct ImportedWorkload {
   // Comments keyed by the scenario key they explain ("probe", "gpu_memory", "traffic", "work",
   // "replicas", "pods", ""), written beside or above it.
   std::map<std::string, std::string> notes;
+  // Impossible evidence (CheckEvidence) keyed like `notes` ("gpu_memory", "traffic", "pods"):
+  // what was measured and what was done, written as warnings above that key.
+  std::map<std::string, std::vector<std::string>> evidence;
 };
 
 struct ImportModel {
   std::string name;
   int policy = 5;
   double switch_overhead = 0;
-  double duration_s = 3600;                // the window, or 1 h without metrics
+  double duration_s = 3600;                // the run length (RunLength)
+  std::string run_note;                    // how it was chosen, above `run:` and on stderr
   std::vector<ImportedGpuType> gpu_types;  // types not in the catalog
   std::vector<ImportedPool> pools;
   std::vector<ImportedWorkload> workloads;

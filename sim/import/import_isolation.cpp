@@ -11,13 +11,6 @@ using namespace import_text;
 
 namespace {
 
-int64_t CardMib(const std::string& gpu, const GpuCatalog& catalog, const ImportModel& model) {
-  if (const GpuType* t = catalog.Find(gpu)) return t->memory_mib;
-  for (const ImportedGpuType& t : model.gpu_types)
-    if (t.type.name == gpu) return t.type.memory_mib;
-  return 0;
-}
-
 std::string OverQuotaLine(const OverQuotaPod& q) {
   return "  " + q.ns + "/" + q.pod + " on " + q.node +
          (q.card >= 0 ? " gpu" + std::to_string(q.card) : std::string()) + ": peak " +
@@ -59,13 +52,14 @@ void OverQuotaEvidence(const KubeObjects& objects, const Metrics& metrics, const
     const PodSpec& pod = objects.pods[at->second.second];
     ImportedPool& pool = model.pools[nodes.pool_of_node.at(pl->second.node)];
     if (!pool.pool.cgpu_active || pod.whole_gpus > 0 || pod.gpu_mem <= 0) continue;
+    if (m.measured_peak_mib > 0) continue;  // above the whole card: not a reading (CheckEvidence)
     int card = -1;
     if (!m.card.gpu.empty())
       std::from_chars(m.card.gpu.data(), m.card.gpu.data() + m.card.gpu.size(), card);
     if (card < 0 && pl->second.cards.size() == 1) card = pl->second.cards.front();
     int units = pod.gpu_mem / std::max(1, pod.gpu_count);
     if (auto u = pod.allocated_mem.find(card); u != pod.allocated_mem.end()) units = u->second;
-    const int64_t mib = CardMib(pool.pool.gpu_type, catalog, model);
+    const int64_t mib = CardMemoryMib(pool.pool.gpu_type, catalog, model);
     const NodeSpec* node = nodes.node_by_name.at(pl->second.node);
     const int card_units = node->card_mem_units > 0 ? node->card_mem_units : CardMemoryUnits(mib);
     const int64_t quota = VisibleQuotaMib(mib, units, card_units);

@@ -1,6 +1,7 @@
 // Nodes -> pools (import_steps.h, PoolsFromNodes).
 #include <algorithm>
 #include <charconv>
+#include <system_error>
 #include <tuple>
 
 #include "sim/import/import_steps.h"
@@ -35,19 +36,46 @@ GpuSchedule ScheduleOf(const std::string& s) {
   return GpuSchedule::kDefault;
 }
 
+// The GPU type labels: ACK's, else NVIDIA GPU feature discovery's (gpu.memory in MiB).
+constexpr const char* kAckGpuName = "aliyun.accelerator/nvidia_name";
+constexpr const char* kAckGpuMem = "aliyun.accelerator/nvidia_mem";
+constexpr const char* kNfdProduct = "nvidia.com/gpu.product";
+constexpr const char* kNfdMemory = "nvidia.com/gpu.memory";
+constexpr const char* kNfdCount = "nvidia.com/gpu.count";
+
+// The node label that gave NodeSpec::gpu_model (the kube reader's order).
+const char* GpuModelLabel(const NodeSpec& node) {
+  return node.labels.count(kAckGpuName) && !node.labels.at(kAckGpuName).empty() ? kAckGpuName
+                                                                                : kNfdProduct;
+}
+
+// The leading whole number of a node label ("97871MiB" -> 97871); 0 when absent or none.
+int64_t LabelNumber(const NodeSpec& node, const char* key) {
+  int64_t n = 0;
+  auto it = node.labels.find(key);
+  if (it == node.labels.end()) return 0;
+  const auto [ptr, ec] =
+      std::from_chars(it->second.data(), it->second.data() + it->second.size(), n);
+  return ec == std::errc() && n > 0 ? n : 0;
+}
+
 // The catalog entry of a GPU model the catalog does not know: memory from the node label
-// aliyun.accelerator/nvidia_mem, else gpu-mem units x 1024; speed 1.0.
+// aliyun.accelerator/nvidia_mem, else nvidia.com/gpu.memory, else gpu-mem units x 1024;
+// speed 1.0.
 ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name) {
   ImportedGpuType t;
   t.type.name = name;
   int64_t mib = 0;
-  auto it = node.labels.find("aliyun.accelerator/nvidia_mem");
-  if (it != node.labels.end())
-    std::from_chars(it->second.data(), it->second.data() + it->second.size(), mib);
-  std::string from = "from node label aliyun.accelerator/nvidia_mem";
+  std::string from;
+  for (const char* key : {kAckGpuMem, kNfdMemory}) {
+    if (mib > 0) break;
+    mib = LabelNumber(node, key);
+    from = std::string("from node label ") + key;
+  }
   if (mib <= 0) {
     mib = int64_t{std::max(1, node.card_mem_units)} * 1024;
-    from = "from gpu-mem capacity per card x 1024 (no aliyun.accelerator/nvidia_mem)";
+    from = std::string("from gpu-mem capacity per card x 1024 (no ") + kAckGpuMem + " or " +
+           kNfdMemory + ")";
   }
   t.type.memory_mib = mib;
   t.type.speed = 1.0;
@@ -106,7 +134,7 @@ void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, ImportedPool&
         disabled ? "memory isolation soft: rule 1, cgpu.disable.isolation=true (the device "
                    "plugin sets CGPU_DISABLE)"
                  : "memory isolation soft: rule 1, no cGPU module (schedule " + sched + ")");
-  p.notes.push_back("gpu " + gpu + " from node label aliyun.accelerator/nvidia_name \"" +
+  p.notes.push_back("gpu " + gpu + " from node label " + GpuModelLabel(node) + " \"" +
                     node.gpu_model + "\"; " + std::to_string(node.gpu_cards) +
                     " cards from capacity");
   p.notes.push_back("schedule " + sched + " from ack.node.gpu.schedule" +
@@ -228,6 +256,12 @@ NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& option
     model.pools[it->second].nodes.push_back(PoolEntry(node));
     index.pool_of_node[node.name] = it->second;
     index.gpu_of_node[node.name] = gpu;
+    // The device plugin's capacity is what the scheduler places on; feature discovery counts
+    // the cards the driver sees. They differ when the plugin is down or shares differently.
+    if (const int64_t seen = LabelNumber(node, kNfdCount); seen > 0 && seen != node.gpu_cards)
+      model.warnings.push_back("node " + node.name + ": " + kNfdCount + "=" + std::to_string(seen) +
+                               " but its capacity offers " + std::to_string(node.gpu_cards) +
+                               " cards; the capacity is imported (what the scheduler places on)");
   }
   for (const std::string& k : dropped_node_labels)
     model.warnings.push_back("node label " + k +

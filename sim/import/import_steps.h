@@ -6,7 +6,9 @@
 //   objects  = WithTemplatePods(exported)                  manifests without pods
 //   nodes    = PoolsFromNodes(objects, options, model)     node pools and unknown GPU types
 //   pods     = WorkloadsFromPods(objects, nodes, options, model)
+//   CheckEvidence(metrics, nodes, pods, ...)               impossible evidence flagged, corrected
 //   ImportMetrics(...) or NoMetricsDefaults(model)        memory, traffic, work, their defaults
+//   RunLength(options, have_metrics, model)                the run's duration
 //   DecideIsolation(...)                                   memory isolation rules 2-4
 //   CurrentPods(objects, pods, model)                      `pods:` of each workload
 //   KubeSection(objects, model)                            the `kube:` objects
@@ -16,6 +18,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -78,6 +81,31 @@ void ImportMetrics(const KubeObjects& objects, const Metrics& metrics, const Nod
 
 // Without metrics: the defaults ImportMetrics would otherwise replace, noted per workload.
 void NoMetricsDefaults(ImportModel& model);
+
+// Evidence that cannot be true (docs/import.md "Impossible evidence"), each case a warning that
+// names the pod or card, the numbers and what was done, also written as a comment beside what
+// it affected (ImportedWorkload / ImportedPool `evidence`):
+//  - card utilization above 100 % or below 0 (counted by InterpretMetrics, which clamped noise
+//    within its ratio tolerance to 100 % and dropped the rest): reported per card;
+//  - negative request rates (dropped by InterpretMetrics before the per-pod sum): per pod;
+//  - a pod's DCGM or rate series labelled with an exported node other than the one the export
+//    places the pod on: those series are not used for that pod (removed from the card's pods,
+//    the memory peaks, the card totals and the rates). Labels naming no exported node are not
+//    compared (dcgm-exporter's Hostname is its own pod's name without hostNetwork);
+//  - a pod's memory peak above its card's physical memory (CardMemoryMib of the card's node):
+//    the peak is capped at the card (measured_peak_mib keeps the measurement), the mean at most
+//    the card too, so FitGpuMemory keeps the weights from the mean when they fit; such a peak
+//    is no evidence of soft isolation (OverQuotaEvidence skips it).
+// Returns the metrics to import from when anything was corrected (and one rate series per pod:
+// a pod's series of several node labels are summed once the others are removed), else nullopt:
+// the given metrics are used as they are.
+std::optional<Metrics> CheckEvidence(const Metrics& metrics, const NodeIndex& nodes,
+                                     const PodIndex& pods, const GpuCatalog& catalog,
+                                     ImportModel& model);
+
+// The run's duration: `run_duration_s` from the window's start, at most the window (0: all of
+// it); without metrics `run_duration_s` itself. run_note and a header line say which.
+void RunLength(const ImportOptions& options, bool have_metrics, ImportModel& model);
 
 // Memory isolation rules 2-4 (ImportCluster's header) on the pools rule 1 left hard: over-quota
 // evidence from the metrics (may be null; OverQuotaEvidence), the version list, else hard;
@@ -186,6 +214,10 @@ void NamePools(std::vector<ImportedPool>& pools);
 // (the last match wins). `why` says which.
 ReadinessKind WorkloadProbe(const PodSpec& pod, const std::string& ns, const std::string& owner,
                             const std::vector<ProbeRule>& rules, std::string* why);
+
+// Physical memory (MiB) of a card of GPU type `gpu`: the catalog's, else the imported type's
+// (model.gpu_types); 0 when neither knows it.
+int64_t CardMemoryMib(const std::string& gpu, const GpuCatalog& catalog, const ImportModel& model);
 
 // ---- Text and numbers the steps share (their own namespace: other files have a Mib) ----------
 

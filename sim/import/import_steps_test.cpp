@@ -202,6 +202,42 @@ TEST_CASE("PoolsFromNodes: an unknown GPU gets one catalog entry, CPU nodes a cp
   CHECK(m.pools[0].pool.memory_mib == 65536);
 }
 
+TEST_CASE("PoolsFromNodes: GPU feature discovery's labels where ACK's are absent") {
+  KubeObjects o;
+  o.nodes = {GpuNode("a100", "a"), GpuNode("a10g", "a"), GpuNode("plain", "a")};
+  for (NodeSpec& n : o.nodes) {
+    n.labels.erase("ack.node.gpu.schedule");
+    n.gpu_schedule = "default";
+    n.gpu_cards = 8;
+    n.card_mem_units = 0;
+  }
+  // The kube reader fills gpu_model from nvidia.com/gpu.product when nvidia_name is absent.
+  o.nodes[0].gpu_model = o.nodes[0].labels["nvidia.com/gpu.product"] = "NVIDIA-A100-SXM4-80GB";
+  o.nodes[0].labels["nvidia.com/gpu.count"] = "8";
+  o.nodes[1].gpu_model = o.nodes[1].labels["nvidia.com/gpu.product"] = "NVIDIA-A10G";
+  o.nodes[1].labels["nvidia.com/gpu.memory"] = "23028";
+  o.nodes[1].labels["nvidia.com/gpu.count"] = "4";  // the plugin offers 8: capacity wins
+  o.nodes[2].gpu_model = "NVIDIA-L20";              // aliyun.accelerator/nvidia_name
+  o.nodes[2].labels["aliyun.accelerator/nvidia_name"] = "NVIDIA-L20";
+  ImportModel m;
+  const NodeIndex nodes = PoolsFromNodes(o, {}, m);
+  CHECK(nodes.gpu_of_node.at("a100") == "A100-80G");
+  CHECK(m.pools[0].notes[0] ==
+        "gpu A100-80G from node label nvidia.com/gpu.product \"NVIDIA-A100-SXM4-80GB\"; 8 cards "
+        "from capacity");
+  CHECK(m.pools[2].notes[0].find("from node label aliyun.accelerator/nvidia_name") !=
+        std::string::npos);
+  REQUIRE(m.gpu_types.size() == 1);  // the A10G is no A10
+  CHECK(m.gpu_types[0].type.name == "nvidia-a10g");
+  CHECK(m.gpu_types[0].type.memory_mib == 23028);
+  CHECK(m.gpu_types[0].note.find("from node label nvidia.com/gpu.memory") != std::string::npos);
+  CHECK(m.pools[1].pool.gpus_per_node == 8);
+  CHECK(Joined(m.warnings)
+            .find("node a10g: nvidia.com/gpu.count=4 but its capacity offers 8 "
+                  "cards; the capacity is imported") != std::string::npos);
+  CHECK(Joined(m.warnings).find("node a100") == std::string::npos);
+}
+
 TEST_CASE("WorkloadProbe: the GPU container's probe, else the first probed one, then the rules") {
   struct Case {
     const char* name;

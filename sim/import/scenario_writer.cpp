@@ -102,9 +102,17 @@ std::string Note(const ImportedWorkload& w, const std::string& key) {
   return it == w.notes.end() ? "" : it->second;
 }
 
+// Impossible evidence about `key` (CheckEvidence), as warnings above it.
+void Evidence(Out& o, int indent, const ImportedWorkload& w, const std::string& key) {
+  auto it = w.evidence.find(key);
+  if (it == w.evidence.end()) return;
+  for (const std::string& line : it->second) o.Comment(indent, "warning: " + line);
+}
+
 void WritePool(Out& o, const ImportedPool& ip) {
   const NodePool& p = ip.pool;
   for (const std::string& n : ip.notes) o.Comment(2, n);
+  for (const std::string& line : ip.evidence) o.Comment(2, "warning: " + line);
   o.Line(2, "- name: " + YamlScalar(p.name));
   o.Line(4, "count: " + std::to_string(p.count));
   if (!p.gpu_type.empty()) {
@@ -143,6 +151,7 @@ void WritePool(Out& o, const ImportedPool& ip) {
 // The workload's traffic: a rate, pieces or recorded counts, with the import's note.
 void WriteTraffic(Out& o, const ImportedWorkload& iw) {
   const Workload& w = iw.spec;
+  Evidence(o, 4, iw, "traffic");
   if (iw.has_traffic) {
     const Traffic& t = w.traffic;
     if (t.kind == ArrivalKind::kPoisson) {
@@ -265,6 +274,7 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
   }
   o.Line(4, std::string("probe: ") + (w.probe == ReadinessKind::kTcp ? "tcp" : "model"),
          Note(iw, "probe"));
+  Evidence(o, 4, iw, "gpu_memory");
   if (iw.has_memory) {
     o.Line(4,
            "gpu_memory: {weights: " + Memory(w.memory.weights_mib) +
@@ -275,6 +285,7 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
   }
   WriteTraffic(o, iw);
   if (iw.has_work) o.Line(4, "work: " + ScenarioWork(w.work), Note(iw, "work"));
+  Evidence(o, 4, iw, "pods");
   if (!iw.pods.empty()) {
     o.Line(4, "pods:", Note(iw, "pods").empty() ? "where each replica runs now" : Note(iw, "pods"));
     for (const ImportedPod& p : iw.pods) {
@@ -504,8 +515,8 @@ std::string WriteScenarioYaml(const ImportModel& m) {
     WriteWorkload(o, m.workloads[i]);
   }
   o.Blank();
-  o.Comment(
-      0, "The metrics window (without metrics: one hour). Pods are running already: no warm-up.");
+  if (!m.run_note.empty()) o.Comment(0, m.run_note);
+  o.Comment(0, "Pods are running already: no warm-up.");
   o.Line(0, "run: {duration: " + ScenarioDuration(m.duration_s) + ", warmup: 0, seed: 1}");
   if (!m.kube.empty()) {
     o.Blank();

@@ -18,7 +18,7 @@ namespace prom_detail {
 
 // A ratio metric may overshoot 1 by sampling noise; a percentage that never exceeds this is
 // caught by the whole-number rule instead (prom_metrics.h).
-constexpr double kRatioTolerance = 0.05;
+constexpr double kRatioTolerance = kUtilRatioTolerance;
 
 struct DerefLess {
   bool operator()(const Labels* a, const Labels* b) const { return *a < *b; }
@@ -445,7 +445,7 @@ void CardUtil(const Collected& c, const MetricNames& names, Metrics& out) {
   for (size_t i = 0; i < metrics.size(); ++i) {
     for (const auto& [id, pc] : metrics[i].cards) chosen.try_emplace(id, i);
   }
-  std::vector<size_t> used(metrics.size(), 0), unused(metrics.size(), 0), clamped(metrics.size());
+  std::vector<size_t> used(metrics.size(), 0), unused(metrics.size(), 0);
   for (const auto& [id, i] : chosen) {
     const PerMetric& m = metrics[i];
     const PerCard& pc = m.cards.at(id);
@@ -454,12 +454,24 @@ void CardUtil(const Collected& c, const MetricNames& names, Metrics& out) {
     u.metric = m.name;
     u.scale = m.scale.factor;
     u.pods.assign(pc.pods.begin(), pc.pods.end());
+    bool first = true;
     for (const Sample& s : Combine(pc.parts, /*sum=*/false)) {
       const double busy = s.v * m.scale.factor;
-      const double kept = std::clamp(busy, 0.0, 1.0);
-      if (kept != busy) ++clamped[i];
+      u.largest = first ? busy : std::max(u.largest, busy);
+      u.smallest = first ? busy : std::min(u.smallest, busy);
+      first = false;
+      // Impossible readings (prom_metrics.h): noise at full load clamped, the rest dropped.
+      if (busy < 0) {
+        ++u.dropped_negative;
+        continue;
+      }
+      if (busy > 1 + kRatioTolerance) {
+        ++u.dropped_high;
+        continue;
+      }
+      if (busy > 1) ++u.clamped;
       u.times.push_back(s.t);
-      u.busy.push_back(kept);
+      u.busy.push_back(std::min(busy, 1.0));
     }
     ++used[i];
     out.cards.push_back(std::move(u));
@@ -482,10 +494,6 @@ void CardUtil(const Collected& c, const MetricNames& names, Metrics& out) {
           fmt::format("{} also present on {} not used: the list prefers the metric before it ({})",
                       m.name, Plural(unused[i], "card", "cards"), Join(names.card_util)));
     }
-    if (clamped[i] > 0) {
-      out.warnings.push_back(fmt::format("{}: {} outside 0..1 once scaled, clamped", m.name,
-                                         Plural(clamped[i], "sample", "samples")));
-    }
   }
 }
 
@@ -499,7 +507,12 @@ void Rates(const Collected& c, const MetricNames& names, Metrics& out) {
         fmt::format("no series of {} (--rate-metric) in the Prometheus files", names.rate_metric));
     return;
   }
-  std::map<PodKey, std::vector<const Series*>> pods;
+  // Per pod and node label; a series with negative samples is copied without them.
+  std::map<std::pair<PodKey, std::string>, std::vector<const Series*>> pods;
+  std::map<std::pair<PodKey, std::string>, std::pair<size_t, double>> negative;
+  std::vector<Series> kept;
+  kept.reserve(series.size());  // no reallocation: `pods` points into it
+  std::set<PodKey> distinct;
   size_t no_pod = 0;
   for (const Series& s : series) {
     const PodKey pod = PodOf(*s.labels, names);
@@ -507,11 +520,31 @@ void Rates(const Collected& c, const MetricNames& names, Metrics& out) {
       ++no_pod;
       continue;
     }
-    pods[pod].push_back(&s);
+    const std::pair<PodKey, std::string> key{pod, FirstLabel(*s.labels, names.node_labels)};
+    distinct.insert(pod);
+    const bool any_negative =
+        std::any_of(s.samples.begin(), s.samples.end(), [](const Sample& x) { return x.v < 0; });
+    if (!any_negative) {
+      pods[key].push_back(&s);
+      continue;
+    }
+    Series& copy = kept.emplace_back(Series{s.labels, {}});
+    auto& [count, lowest] = negative[key];
+    for (const Sample& x : s.samples) {
+      if (x.v >= 0) {
+        copy.samples.push_back(x);
+      } else {
+        lowest = count++ == 0 ? x.v : std::min(lowest, x.v);
+      }
+    }
+    pods[key].push_back(&copy);
   }
-  for (const auto& [pod, parts] : pods) {
+  for (const auto& [key, parts] : pods) {
     PodRate r;
-    r.pod = pod;
+    r.pod = key.first;
+    r.node = key.second;
+    if (auto n = negative.find(key); n != negative.end())
+      std::tie(r.negative, r.lowest) = n->second;
     for (const Sample& s : Combine(parts, /*sum=*/true)) {
       r.times.push_back(s.t);
       r.rate.push_back(s.v);
@@ -519,7 +552,7 @@ void Rates(const Collected& c, const MetricNames& names, Metrics& out) {
     out.rates.push_back(std::move(r));
   }
   out.notes.push_back(fmt::format("request rates from {}, summed per pod ({})", names.rate_metric,
-                                  Plural(pods.size(), "pod", "pods")));
+                                  Plural(distinct.size(), "pod", "pods")));
   if (no_pod > 0) {
     out.warnings.push_back(fmt::format("{}: {} without a pod label ({}) not used",
                                        names.rate_metric, Plural(no_pod, "series", "series"),

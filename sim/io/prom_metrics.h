@@ -37,10 +37,17 @@
 // others are noted, not mixed in). A metric's scale is decided once over all its series: a
 // sample above 1 + 0.05 makes it a percentage (DCGM_FI_DEV_GPU_UTIL), whole numbers only (0 and
 // 1) too, as an idle card's GPU_UTIL reads and a profiling ratio never does; anything else is a
-// ratio (DCGM_FI_PROF_SM_ACTIVE). `util_scale` skips the detection. Copies of a card's value on
-// the series of its pods count once (largest at each time); busy is clamped to [0, 1].
+// ratio (DCGM_FI_PROF_SM_ACTIVE). `util_scale` skips the detection. Once scaled, a sample above
+// 1 by at most that tolerance is clamped to 1 (full load read with noise); one further above,
+// or below 0, is dropped (missing): it is no reading of the card (a series summed over copies,
+// a wrong scale), and a made-up 100 % would pull its bin towards saturation. Both are counted
+// per card (CardUtilization) for the import to name (sim/import CheckEvidence). Copies of a
+// card's value on the series of its pods then count once (largest at each time).
 //
-// Request rates: `rate_metric` summed per pod at each time (requests/s).
+// Request rates: `rate_metric` summed per pod at each time (requests/s), one PodRate per pod
+// and node label (a pod's series normally name one node, or none). Negative samples (a
+// counter reset rated wrongly, a bad recording rule) are dropped before the sum, counted per
+// pod for the import to name.
 //
 // Latency (`latency_metric` NAME, end-to-end request latency in units of `latency_unit_s`
 // seconds), per pod by the pod labels, the first form a pod has:
@@ -64,7 +71,8 @@
 // per step, the increase over the step's seconds, a fall read as a reset to 0 (Prometheus'
 // rate() rule), the first sample giving none.
 //
-// Nothing here fails: what cannot be used is said in `warnings`. Outputs are sorted by key.
+// Nothing here fails: what cannot be used is said in `warnings`, or counted where the import
+// names it. Outputs are sorted by key.
 #pragma once
 
 #include <span>
@@ -74,6 +82,10 @@
 #include "sim/io/prom_reader.h"
 
 namespace knobsim {
+
+// A utilization ratio may overshoot 1 by sampling noise up to this much: such a sample is
+// clamped to 1, one further above dropped; a metric whose samples exceed it is a percentage.
+inline constexpr double kUtilRatioTolerance = 0.05;
 
 // Defaults per docs/semantics.md §5.6 and §1.9; each overridable on the command line.
 struct MetricNames {
@@ -123,6 +135,9 @@ struct PodMemoryPeak {
   double mean_mib = 0;
   std::string source;  // e.g. "DCGM_FI_DEV_FB_USED per pod"
   CardKey card;        // empty when the metric has no card labels
+  // Set by the import's evidence step (sim/import CheckEvidence) when the measured peak was
+  // above the card's physical memory: the peak as measured, before peak_mib was capped.
+  double measured_peak_mib = 0;
 };
 
 // FB_USED that is only the card's total: every pod on the card reported the same value.
@@ -139,12 +154,22 @@ struct CardUtilization {
   std::vector<double> times;
   std::vector<double> busy;  // 0..1, parallel to times
   std::vector<PodKey> pods;  // pod labels seen on the card's series of `metric`, sorted
+  // Impossible samples (busy outside 0..1 once scaled), counted by time: clamped to 1 (above
+  // by at most the ratio tolerance), dropped above that, dropped below 0.
+  size_t clamped = 0;
+  size_t dropped_high = 0;
+  size_t dropped_negative = 0;
+  double largest = 0;   // the largest sample once scaled, kept or not
+  double smallest = 0;  // the smallest, kept or not
 };
 
 struct PodRate {
   PodKey pod;
   std::vector<double> times;
   std::vector<double> rate;  // requests/s, parallel to times
+  std::string node;          // the node label of its series (MetricNames::node_labels), or ""
+  size_t negative = 0;       // samples below 0, dropped before the sum
+  double lowest = 0;         // the most negative of them
 };
 
 // A pod's end-to-end latency per sample (the latency form above).
@@ -176,7 +201,7 @@ struct Metrics {
   std::vector<PodMemoryPeak> pod_memory;  // by pod, then card
   std::vector<CardTotalMemory> card_totals;
   std::vector<CardUtilization> cards;
-  std::vector<PodRate> rates;
+  std::vector<PodRate> rates;         // by pod, then node
   std::vector<PodLatency> latencies;  // by pod; empty without latency_metric
   std::vector<std::string> notes;     // how each was detected, for the scenario's comments
   std::vector<std::string> warnings;  // what was skipped, and why

@@ -446,11 +446,32 @@ TEST_CASE("a card's utilization copied onto its pods' series counts once and lis
   CHECK(m.cards[0].pods == std::vector<PodKey>{{"ml", "asr-0"}, {"ml", "ocr-0"}});
 }
 
-TEST_CASE("utilization above 100 percent is clamped and counted") {
-  const Metrics m = Interpret({File({Series(On("DCGM_FI_DEV_GPU_UTIL", "0", ""), {50, 130})})});
+TEST_CASE("utilization within the tolerance above 100 % is clamped, beyond it or below 0 dropped") {
+  // Percent (130 > 1.05): 103 % is noise at full load, 130 % and -5 % are no reading at all.
+  const Metrics m =
+      Interpret({File({Series(On("DCGM_FI_DEV_GPU_UTIL", "0", ""), {50, 103, 130, -5, 20})})});
   REQUIRE(m.cards.size() == 1);
-  CHECK(m.cards[0].busy == std::vector<double>{0.5, 1.0});
-  CHECK(HasLine(m.warnings, "DCGM_FI_DEV_GPU_UTIL: 1 sample outside 0..1 once scaled, clamped"));
+  const CardUtilization& c = m.cards[0];
+  CHECK(c.times == std::vector<double>{kT0, kT0 + 60, kT0 + 240});
+  CheckNear(c.busy, {0.5, 1.0, 0.2});
+  CHECK(c.clamped == 1);
+  CHECK(c.dropped_high == 1);
+  CHECK(c.dropped_negative == 1);
+  CHECK(c.largest == doctest::Approx(1.3));
+  CHECK(c.smallest == doctest::Approx(-0.05));
+  // Counted for the import to name per card (CheckEvidence), not a warning here.
+  for (const std::string& w : m.warnings)
+    CHECK(w.find("DCGM_FI_DEV_GPU_UTIL") == std::string::npos);
+}
+
+TEST_CASE("copies of an impossible card sample on its pods' series count once") {
+  const Metrics m = Interpret({File({
+      Series(On("DCGM_FI_DEV_GPU_UTIL", "0", "asr-0"), {40, 250}),
+      Series(On("DCGM_FI_DEV_GPU_UTIL", "0", "ocr-0"), {40, 250}),
+  })});
+  REQUIRE(m.cards.size() == 1);
+  CHECK(m.cards[0].dropped_high == 1);
+  CheckNear(m.cards[0].busy, {0.4});
 }
 
 TEST_CASE("cards are ordered by node, then by index as a number") {
@@ -505,6 +526,40 @@ TEST_CASE("--rate-metric is summed per pod at each time") {
   CHECK(HasLine(m.warnings,
                 "ocr_requests_per_second: 1 series without a pod label (exported_pod, pod) not "
                 "used"));
+}
+
+TEST_CASE("negative request rates are dropped before the per-pod sum and counted per pod") {
+  MetricNames names;
+  names.rate_metric = "rps";
+  const Labels a = {{"__name__", "rps"}, {"namespace", "ml"}, {"pod", "ocr-0"}, {"path", "/a"}};
+  Labels b = a;
+  b["path"] = "/b";
+  const Metrics m = Interpret({File({Series(a, {1, -2, 3, -0.5}), Series(b, {1, 1, 1})})}, names);
+  REQUIRE(m.rates.size() == 1);
+  const PodRate& r = m.rates[0];
+  // Missing, not 0: the second time holds /b's sample only, the fourth no sample at all.
+  CHECK(r.times == std::vector<double>{kT0, kT0 + 60, kT0 + 120});
+  CHECK(r.rate == std::vector<double>{2, 1, 4});
+  CHECK(r.negative == 2);
+  CHECK(r.lowest == -2);
+}
+
+TEST_CASE("a pod's rate series that name different nodes stay apart, one PodRate per node") {
+  MetricNames names;
+  names.rate_metric = "rps";
+  const Labels on_a = {{"__name__", "rps"}, {"namespace", "ml"}, {"pod", "ocr-0"}, {"node", "a"}};
+  Labels on_b = on_a;
+  on_b["node"] = "b";
+  Labels none = on_a;
+  none.erase("node");
+  const Metrics m = Interpret(
+      {File({Series(on_b, {2}), Series(on_a, {1}), Series(none, {5}), Series(on_a, {1})})}, names);
+  REQUIRE(m.rates.size() == 3);
+  CHECK(m.rates[0].node == "");
+  CHECK(m.rates[1].node == "a");
+  CHECK(m.rates[1].rate == std::vector<double>{1});  // the same series twice: merged
+  CHECK(m.rates[2].node == "b");
+  CHECK(HasLine(m.notes, "request rates from rps, summed per pod (1 pod)"));
 }
 
 TEST_CASE("series without a metric name are not used, with the label_replace hint") {

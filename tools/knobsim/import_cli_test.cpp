@@ -4,7 +4,9 @@
 // leaks, bad input exits 2 with file:line, an export without metrics says what is default, and
 // the quickstart story (docs/design.md §1) told from the export: the over-quota pods the generator
 // planted make the import read the L20 pool's cGPU as not enforcing memory, `whatif --knob
-// isolation=hard` breaks exactly them, and quotas at peak+10% first keep them serving.
+// isolation=hard` breaks exactly them, and quotas at peak+10% first keep them serving. A
+// hand-made export (testdata/impossible-evidence) holds each kind of evidence that cannot be
+// true: each is named on stderr and beside what it affected, and the scenario still runs.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -321,6 +323,101 @@ TEST_CASE("an export without metrics imports, runs, and says which numbers are d
   const Outcome run = Run("run '" + scenario + "' --duration 1m --quiet");
   std::remove(scenario.c_str());
   CHECK_MESSAGE(run.exit_code == 0, run.err);
+}
+
+// A hand-made export whose metrics hold each kind of evidence that cannot be true
+// (testdata/impossible-evidence/export.yaml says which).
+const std::string kImpossible = "tools/knobsim/testdata/impossible-evidence/";
+
+std::string ImpossibleProm() {
+  std::string args;
+  for (const char* f : {"DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_GPU_UTIL", "requests_per_second"})
+    args += " --prom " + QuotedSourcePath(kImpossible + "prom/" + f + ".json");
+  return args;
+}
+
+TEST_CASE("impossible evidence is named on stderr and beside what it affected; the scenario runs") {
+  const Outcome o = Run("import --kube " + QuotedSourcePath(kImpossible + "export.yaml") +
+                        ImpossibleProm() + " --rate-metric requests_per_second");
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  struct Flagged {
+    const char* says;   // on stderr, and in the scenario as `# warning: ...`
+    const char* above;  // the scenario line the comment stands above
+  };
+  const Flagged flagged[] = {
+      {"card a10-node/gpu 0 (GPU-a10-0): DCGM_FI_DEV_GPU_UTIL above 100 % at 3 samples (largest "
+       "180 %), which cannot be: 1 within 5 % of it clamped to 100 % (noise at full load), 2 "
+       "further above dropped as missing",
+       "  - name: gpu-a10\n"},
+      {"pod art/sd-0: 3 negative request-rate samples (lowest -4/s), which cannot be",
+       "    traffic: {rate: "},
+      {"pod llm/llm-0 runs on node a100-node in the export, but its series of the request rate "
+       "name node a10-node, where the export does not place it: those series are not used",
+       "    pods:"},
+      {"pod art/sd-0 on card a10-node/gpu 0 (GPU-a10-0), GPU type A10 with 23028 MiB: measured "
+       "GPU memory peak 40960 MiB (mean 22461 MiB,",
+       "    gpu_memory: {weights: 22060Mi, activation: 568Mi}"},
+  };
+  for (const Flagged& f : flagged) {
+    CAPTURE(f.says);
+    CHECK(o.err.find(std::string("knobsim: warning: ") + f.says) != std::string::npos);
+    const size_t comment = o.out.find(std::string("# warning: ") + f.says);
+    REQUIRE(comment != std::string::npos);
+    const size_t next = o.out.find('\n', comment) + 1;
+    CHECK(o.out.compare(next, std::string(f.above).size(), f.above) == 0);
+  }
+  CHECK(o.err.find("knobsim: 4 warnings") != std::string::npos);
+  // llm-0's traffic is its own node's series only (5.5/s), not the A10 node's 50/s.
+  CHECK(o.out.find("traffic: {rate: 5.5/s}") != std::string::npos);
+
+  // The scenario runs, and sd-0's requests fit its card: no OOM from the capped peak.
+  const std::string scenario = WriteTemp("impossible.yaml", o.out);
+  const Outcome run = Run("run '" + scenario + "' --duration 10m --quiet --json -");
+  std::remove(scenario.c_str());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  for (const auto& w : json::parse(run.out).at("variants").at(0).at("workloads")) {
+    CAPTURE(w.at("name"));
+    CHECK(w.at("completed").get<int64_t>() > 0);
+    CHECK(w.at("errors").at("oom") == 0);
+  }
+
+  // `knobsim check --prom` reads the metrics through the same import and says the same.
+  const Outcome check = Run("check --kube " + QuotedSourcePath(kImpossible + "export.yaml") +
+                            ImpossibleProm() + " --no-simulate");
+  CHECK(check.exit_code != 2);
+  CHECK(check.err.find(flagged[0].says) != std::string::npos);
+  CHECK(check.err.find(flagged[3].says) != std::string::npos);
+}
+
+TEST_CASE("--duration: the first hour of the window by default, `window` for all of it") {
+  struct Case {
+    const char* flag;
+    const char* run;
+    const char* note;
+  };
+  const Case cases[] = {
+      {"", "run: {duration: 1h,", "run: the first 1h of the 10079m metrics window"},
+      {" --duration 90m", "run: {duration: 90m,", "run: the first 90m of the 10079m"},
+      {" --duration window", "run: {duration: 10079m,", "run: the whole 10079m metrics window"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.flag);
+    const Outcome o =
+        Run("import --kube " + QuotedSourcePath(kDir + "export.json") + Prom() + c.flag);
+    REQUIRE(o.exit_code == 0);
+    CHECK(o.out.find(std::string("\n") + c.run) != std::string::npos);
+    CHECK(o.out.find(std::string("\n# ") + c.note) != std::string::npos);  // the header
+    CHECK(o.err.find(std::string("knobsim: note: ") + c.note) != std::string::npos);
+    // Traffic starts where the window does, whatever the run's length.
+    CHECK(o.out.find("        - {at: 0, rate: ") != std::string::npos);
+  }
+  const Outcome no_window =
+      Run("import --kube " + QuotedSourcePath(kDir + "export.json") + " --duration window");
+  CHECK(no_window.exit_code == 2);
+  CHECK(no_window.err.find("--duration window needs metrics (--prom)") != std::string::npos);
+  const Outcome bad =
+      Run("import --kube " + QuotedSourcePath(kDir + "export.json") + " --duration 5x");
+  CHECK(bad.exit_code == 2);
 }
 
 TEST_CASE("bad input exits 2 with file and line") {

@@ -40,6 +40,7 @@ struct ImportArgs {
   std::string piece = "1h";
   std::string traffic = "pieces";
   std::string count_step = "auto";
+  std::string duration = "1h";
   std::string out = "-";
 };
 
@@ -52,6 +53,15 @@ int RunImport(const ImportArgs& args) {
   const Expected<double> piece_s = ParseWindow("--piece", args.piece);
   if (!piece_s) return BadInput(piece_s.error().message);
   options.piece_s = *piece_s;
+  if (args.duration == "window") {
+    if (args.input.prom.empty())
+      return BadInput("--duration window needs metrics (--prom): without them there is no window");
+    options.run_duration_s = 0;
+  } else {
+    const Expected<double> duration_s = ParseWindow("--duration", args.duration);
+    if (!duration_s) return BadInput(duration_s.error().message);
+    options.run_duration_s = *duration_s;
+  }
   options.traffic_counts = args.traffic == "counts";
   if (args.count_step != "auto") {
     const Expected<double> count_step_s = ParseWindow("--count-step", args.count_step);
@@ -87,6 +97,8 @@ int RunImport(const ImportArgs& args) {
     std::cerr << "knobsim: " << warnings.size() << " warning" << (warnings.size() == 1 ? "" : "s")
               << "\n";
   for (const std::string& line : model.fit_report) std::cerr << "knobsim: fit: " << line << "\n";
+  std::cerr << "knobsim: note: " << model.run_note
+            << (args.overlay.empty() ? "" : " (unless " + args.overlay + " sets run)") << "\n";
   if (!model.defaults.empty()) {
     // With an overlay these are what the export alone gave; the overlay may set them.
     std::cerr << (args.overlay.empty()
@@ -129,6 +141,10 @@ void AddImportCommand(CLI::App& app, int* exit_code) {
                   "scenario fragment merged into the import: pools, traffic, work, SLOs, run "
                   "(docs/ci-gate.md)");
   cmd->add_option("--window", args->window, "metrics window ending at the last sample (7d, 36h)")
+      ->capture_default_str();
+  cmd->add_option("--duration", args->duration,
+                  "the scenario's run length from the metrics window's start (at most the "
+                  "window), or `window` for all of it")
       ->capture_default_str();
   cmd->add_option("--piece", args->piece, "length of a piecewise traffic piece")
       ->capture_default_str();

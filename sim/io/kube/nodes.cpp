@@ -19,6 +19,8 @@ constexpr std::string_view kScheduleLabel = "ack.node.gpu.schedule";
 constexpr std::string_view kPlacementLabel = "ack.node.gpu.placement";
 constexpr std::string_view kMaxPodLabel = "ack.node.gpu.max-pod";
 constexpr std::string_view kGpuNameLabel = "aliyun.accelerator/nvidia_name";
+// NVIDIA GPU feature discovery's label, for nodes without ACK's (docs/import.md).
+constexpr std::string_view kNfdProductLabel = "nvidia.com/gpu.product";
 
 // The GPU side (docs/semantics.md §1.1-1.2), from the labels and status.capacity as ACK's plugin
 // reads them.
@@ -70,6 +72,7 @@ void ReadGpuSide(ObjectReader& r, const std::vector<ResourceEntry>& capacity,
            "aliyun.com/gpu-mem without aliyun.com/gpu-count: ACK sees no card to share here");
   }
   node.gpu_model = label(kGpuNameLabel);
+  if (node.gpu_model.empty()) node.gpu_model = label(kNfdProductLabel);
   node.placement = label(kPlacementLabel);
   if (auto p = NormalizePlacement(node.placement)) node.placement = *p;
   if (labels) {

@@ -102,6 +102,27 @@ status:
             .gpu_schedule == "share");
 }
 
+TEST_CASE("the GPU model is ACK's nvidia_name, else GPU feature discovery's gpu.product") {
+  struct Case {
+    const char* labels;
+    const char* model;
+  };
+  const Case cases[] = {
+      {R"({aliyun.accelerator/nvidia_name: NVIDIA-A10, nvidia.com/gpu.product: NVIDIA-A10G})",
+       "NVIDIA-A10"},
+      {R"({nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB, nvidia.com/gpu.count: "8"})",
+       "NVIDIA-A100-SXM4-80GB"},
+      {R"({kubernetes.io/hostname: n})", ""},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.labels);
+    const KubeObjects o = MustRead(std::string("kind: Node\nmetadata:\n  name: n\n  labels: ") +
+                                   c.labels + "\nstatus:\n  capacity: {nvidia.com/gpu: \"8\"}\n");
+    CHECK(o.nodes[0].gpu_model == c.model);
+    CHECK(o.nodes[0].gpu_cards == 8);
+  }
+}
+
 TEST_CASE("nodes keep condition Ready and the kubelet version") {
   const NodeSpec& ready = NodeNamed(Export(), "cn-hangzhou.10.1.1.21");
   CHECK(ready.ready_status == "True");
