@@ -33,10 +33,12 @@ Traffic Replay(std::vector<SimTime> at, std::vector<double> work = {}, double sc
   return t;
 }
 
-Traffic Counts(SimTime step, std::vector<int64_t> values, double scale = 1) {
+Traffic Counts(SimTime step, std::vector<int64_t> values, double scale = 1,
+               CountSpread spread = CountSpread::kUniform) {
   Traffic t;
   t.kind = ArrivalKind::kCounts;
   t.counts.step = step;
+  t.counts.spread = spread;
   t.counts.values = std::move(values);
   t.scale = scale;
   return t;
@@ -76,10 +78,38 @@ TEST_CASE("a replay's scale plays each arrival floor(s) times plus once with pro
   CHECK(work == std::vector<double>{0.5, 0.5});
 }
 
-TEST_CASE("counts give exactly n arrivals inside each interval, one in each of n equal strata") {
+TEST_CASE("counts spread uniform: exactly n arrivals per interval, as n independent uniforms") {
+  const SimTime step = 60 * kSecond;
+  // Many intervals of 2: both fall in the first half a quarter of the time (never when even).
+  std::vector<int64_t> values(4000, 2);
+  values[7] = 0;
+  values[9] = 5;
+  ArrivalProcess p(Counts(step, values), RandomStream(3, "uniform"));
+  const std::vector<SimTime> out = Drain(p);
+  REQUIRE(out.size() == 2 * 3998 + 5);
+  CHECK(std::is_sorted(out.begin(), out.end()));
+  std::vector<int64_t> per(values.size(), 0);
+  for (SimTime t : out) ++per[t / step];
+  CHECK(per == values);
+  int both_early = 0, pairs = 0;
+  double sum_place = 0;
+  for (size_t i = 0; i + 1 < out.size(); ++i) {
+    const SimTime interval = out[i] / step;
+    sum_place += static_cast<double>(out[i] % step) / static_cast<double>(step);
+    if (values[interval] != 2 || out[i + 1] / step != interval ||
+        (i > 0 && out[i - 1] / step == interval))
+      continue;
+    ++pairs;
+    if (out[i + 1] % step < step / 2) ++both_early;
+  }
+  CHECK(sum_place / static_cast<double>(out.size() - 1) == doctest::Approx(0.5).epsilon(0.02));
+  CHECK(static_cast<double>(both_early) / pairs == doctest::Approx(0.25).epsilon(0.08));
+}
+
+TEST_CASE("counts spread even: exactly n arrivals inside each interval, one in each of n strata") {
   const SimTime step = 60 * kSecond;
   const std::vector<int64_t> values = {3, 0, 1, 7};
-  ArrivalProcess p(Counts(step, values), RandomStream(3, "counts"));
+  ArrivalProcess p(Counts(step, values, 1, CountSpread::kEven), RandomStream(3, "counts"));
   const std::vector<SimTime> out = Drain(p);
   REQUIRE(out.size() == 11);
   std::vector<int64_t> per(values.size(), 0);

@@ -467,7 +467,8 @@ TEST_CASE(
     for (const char* pod : {"a", "b"}) {
       PodRate r;
       r.pod = {"team", pod};
-      for (double t = 0; t < 3600; t += c.sample_s) {
+      // A sample at t is the rate over (t - step, t]: the hour's samples end at 3600 s.
+      for (double t = c.sample_s; t <= 3600; t += c.sample_s) {
         r.times.push_back(t);
         r.rate.push_back(c.rate);
       }

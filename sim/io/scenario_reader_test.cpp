@@ -584,6 +584,18 @@ TEST_CASE("scheduling constraints follow Kubernetes validation") {
         "s.yaml:5: workloads[0].topology_spread[0].max_skew: 0 is less than 1");
 }
 
+TEST_CASE("counts take a spread: uniform by default, even on request, nothing else") {
+  const std::string head = "name: x\nworkloads:\n  - name: a\n    gpu_mem: 4\n    traffic:\n";
+  CHECK(Read(head + "      counts: {step: 1m, values: [1, 2]}\n")
+            .workloads[0]
+            .traffic.counts.spread == CountSpread::kUniform);
+  CHECK(Read(head + "      counts: {step: 1m, values: [1], spread: even}\n")
+            .workloads[0]
+            .traffic.counts.spread == CountSpread::kEven);
+  CHECK(ErrorOf(head + "      counts: {step: 1m, values: [1], spread: poisson}\n")
+            .find("workloads[0].traffic.counts.spread") != std::string::npos);
+}
+
 TEST_CASE("traffic and work are checked for shape") {
   CHECK(ErrorOf("name: x\nworkloads:\n  - name: a\n    traffic: {}\n") ==
         "s.yaml:4: workloads[0].traffic: traffic needs one of `rate`, `piecewise`, `diurnal`, "
