@@ -1,6 +1,7 @@
 #include "sim/report/html_report.h"
 
 #include "sim/io/results_json.h"
+#include "sim/report/backtest_page.h"
 #include "sim/report/html_parts.h"
 #include "sim/report/plan_page.h"
 #include "sim/report/results_page.h"
@@ -81,6 +82,11 @@ std::string RenderReport(const nlohmann::ordered_json& doc, std::string* error) 
       return fail("not a valid knobsim.plan/v1 document: \"options\" is not an array");
     return Page("knobsim plan: " + scenario, schema, report::PlanPageBody(doc));
   }
+  if (schema == report::kBacktestSchema) {
+    if (!IsArray(doc, "cards"))
+      return fail("not a valid knobsim.backtest/v1 document: \"cards\" is not an array");
+    return Page("knobsim backtest", schema, report::BacktestPageBody(doc));
+  }
   if (schema == kResultsSchema) {
     if (!IsArray(doc, "variants")) {
       return fail("not a valid knobsim.results/v1 document: \"variants\" is not an array");
@@ -98,7 +104,8 @@ std::string RenderReport(const nlohmann::ordered_json& doc, std::string* error) 
   return fail(schema.empty()
                   ? "not a knobsim results document (no \"schema\" field)"
                   : "not a knobsim results document (schema \"" + schema + "\"; expected " +
-                        std::string(kResultsSchema) + " or " + std::string(kPlanSchema) + ")");
+                        std::string(kResultsSchema) + ", " + std::string(kPlanSchema) + " or " +
+                        std::string(report::kBacktestSchema) + ")");
 }
 
 Status WriteReportFile(const nlohmann::ordered_json& doc, const std::string& path) {

@@ -17,6 +17,7 @@
 #include "sim/backtest/backtest_text.h"
 #include "sim/io/arrival_file.h"
 #include "sim/io/results_json.h"
+#include "sim/report/html_report.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/import_options.h"
@@ -34,6 +35,7 @@ struct BacktestArgs {
   uint64_t seed = 1;
   int threads = 0;
   std::string json;
+  std::string html;
   bool quiet = false;
 };
 
@@ -115,8 +117,12 @@ int RunBacktestCommand(const BacktestArgs& args) {
   for (const std::string& w : report->warnings) std::cerr << "knobsim: warning: " << w << "\n";
   for (const std::string& line : report->fit_report) std::cerr << "knobsim: fit: " << line << "\n";
   std::cout << backtest::BacktestText(*report) << std::flush;
+  const nlohmann::ordered_json document = backtest::BacktestToJson(*report, KNOBSIM_VERSION);
+  if (!args.html.empty()) {
+    if (Status failed = WriteReportFile(document, args.html); !failed) return BadInput(failed);
+  }
   if (!args.json.empty()) {
-    const std::string text = ResultsJsonText(backtest::BacktestToJson(*report, KNOBSIM_VERSION));
+    const std::string text = ResultsJsonText(document);
     if (args.json == "-") {
       std::cout << text << std::flush;
     } else if (auto failed = WriteFileAtomically(args.json, text)) {
@@ -149,6 +155,9 @@ void AddBacktestCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--threads", args->threads, "OpenMP threads (0 = all)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--json", args->json, "write the knobsim.backtest/v1 document (`-` = stdout)");
+  cmd->add_option("--html", args->html,
+                  "write the page: predicted against measured per card and workload (as "
+                  "`knobsim report` of the --json document)");
   cmd->add_flag("--quiet", args->quiet, "no progress line");
   cmd->callback([args, exit_code] { *exit_code = RunBacktestCommand(*args); });
 }

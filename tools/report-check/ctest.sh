@@ -2,8 +2,9 @@
 # The CTest test `report-browser`: renders one plan document (the fixture
 # tools/knobsim/testdata/plan-sample.json), one run document (made here, by `knobsim run
 # scenarios/quickstart.yaml --all`) and one upgrade rehearsal (`knobsim upgrade
-# scenarios/cgpu-upgrade.yaml --compare`) with the real binary, and checks the pages in headless
-# Chromium (check.sh). The pages and their screenshots are kept in ARTEFACT_DIR for CI.
+# scenarios/cgpu-upgrade.yaml --compare`) and a backtest of tools/gen-export's backtest profile
+# with the real binaries, and checks the pages in headless Chromium (check.sh). The pages and
+# their screenshots are kept in ARTEFACT_DIR for CI.
 #
 #   tools/report-check/ctest.sh KNOBSIM ARTEFACT_DIR
 #
@@ -53,4 +54,15 @@ if [ "$status" -gt 1 ]; then
 fi
 "$knobsim" report "$tmp/upgrade.json" -o "$artefacts/report-upgrade.html"
 bash "$check" "$artefacts/report-upgrade.html" --charts 13 --screenshot "$artefacts/report-upgrade.png"
+# A backtest of tools/gen-export's backtest profile (docs/backtest.md): one chart per card with
+# measured utilization and two per workload with measured latency (mean and p99).
+"$(dirname "$knobsim")/knobsim-gen-export" --profile backtest --nodes 8 --pods 24 --days 1 \
+  -o "$tmp/backtest" >/dev/null
+"$knobsim" backtest --kube "$tmp/backtest/export.json" --prom "$tmp"/backtest/prom/*.json \
+  --rate-metric http_requests_per_second --latency-metric knobsim_request_duration_seconds \
+  --replications 2 --quiet --json "$tmp/backtest.json" --html "$artefacts/report-backtest.html" \
+  >/dev/null
+charts="$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["cards"]) + 2 * len(d["workloads"]))' "$tmp/backtest.json")"
+bash "$check" "$artefacts/report-backtest.html" --charts "$charts" \
+  --screenshot "$artefacts/report-backtest.png"
 echo "report-browser: pages and screenshots in $artefacts" >&2
