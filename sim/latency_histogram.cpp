@@ -11,8 +11,8 @@ namespace knobsim {
 // bucket is at most 1/128 (0.78 %) wide relative to its lower edge and its geometric midpoint
 // is within 0.39 % of anything in it; and Record costs no logarithm on the completion path.
 // Range [2^-20, 2^30), about 1e-6 to 1e9: nanoseconds to twelve days when recording
-// milliseconds. 6400 counters (50 KiB), allocated on the first sample so that idle workloads
-// cost nothing.
+// milliseconds. 6400 buckets; only those between the smallest and the largest value seen are
+// held (with some slack), so idle workloads cost nothing and busy ones a few KiB.
 namespace {
 
 constexpr int kSubBits = 7;
@@ -58,8 +58,27 @@ void LatencyHistogram::Record(double value) {
     ++zero_count_;
     return;
   }
-  if (buckets_.empty()) buckets_.assign(kBuckets, 0);
-  ++buckets_[BucketOf(value)];
+  const int b = BucketOf(value);
+  if (b < first_ || b >= first_ + static_cast<int>(buckets_.size())) Cover(b);
+  ++buckets_[b - first_];
+}
+
+void LatencyHistogram::Cover(int b) {
+  if (buckets_.empty()) {
+    first_ = b;
+    buckets_.assign(1, 0);
+    return;
+  }
+  const int size = static_cast<int>(buckets_.size());
+  const int slack = std::max(16, size / 2);
+  if (b < first_) {
+    const int from = std::max(0, std::min(b, first_ - slack));
+    buckets_.insert(buckets_.begin(), static_cast<size_t>(first_ - from), 0);
+    first_ = from;
+  } else if (b >= first_ + size) {
+    const int to = std::min(kBuckets, std::max(b + 1, first_ + size + slack));
+    buckets_.resize(static_cast<size_t>(to - first_), 0);
+  }
 }
 
 void LatencyHistogram::Merge(const LatencyHistogram& other) {
@@ -74,8 +93,10 @@ void LatencyHistogram::Merge(const LatencyHistogram& other) {
   count_ += other.count_;
   zero_count_ += other.zero_count_;
   if (other.buckets_.empty()) return;
-  if (buckets_.empty()) buckets_.assign(kBuckets, 0);
-  for (int b = 0; b < kBuckets; ++b) buckets_[b] += other.buckets_[b];
+  Cover(other.first_);
+  Cover(other.first_ + static_cast<int>(other.buckets_.size()) - 1);
+  for (size_t i = 0; i < other.buckets_.size(); ++i)
+    buckets_[static_cast<size_t>(other.first_ - first_) + i] += other.buckets_[i];
 }
 
 void LatencyHistogram::Clear() {
@@ -94,11 +115,12 @@ double LatencyHistogram::Quantile(double q) const {
   rank = std::clamp<uint64_t>(rank, 1, count_);
   if (rank <= zero_count_) return min_;
   uint64_t seen = zero_count_;
-  int b = 0;
-  for (; b < kBuckets - 1; ++b) {
-    seen += buckets_[b];
+  int b = first_;
+  for (size_t i = 0; i < buckets_.size(); ++i, ++b) {
+    seen += buckets_[i];
     if (seen >= rank) break;
   }
+  b = std::min(b, kBuckets - 1);
   // The midpoint may lie outside what was recorded (a single value, or the extreme buckets);
   // clamping makes those cases exact and can only move the answer closer to the truth.
   return std::clamp(BucketValue(b), min_, max_);
@@ -106,8 +128,8 @@ double LatencyHistogram::Quantile(double q) const {
 
 LatencyHistogram::Contents LatencyHistogram::contents() const {
   Contents c;
-  for (int b = 0; b < static_cast<int>(buckets_.size()); ++b) {
-    if (buckets_[b] > 0) c.buckets.emplace_back(b, buckets_[b]);
+  for (size_t i = 0; i < buckets_.size(); ++i) {
+    if (buckets_[i] > 0) c.buckets.emplace_back(first_ + static_cast<int>(i), buckets_[i]);
   }
   c.zero_count = zero_count_;
   c.count = count_;
@@ -134,8 +156,8 @@ std::optional<LatencyHistogram> LatencyHistogram::FromContents(const Contents& c
       return fail("bucket " + std::to_string(bucket) + " has a bad count");
     previous = bucket;
     sum += n;
-    if (h.buckets_.empty()) h.buckets_.assign(kBuckets, 0);
-    h.buckets_[bucket] = n;
+    h.Cover(bucket);
+    h.buckets_[bucket - h.first_] = n;
   }
   if (sum != c.count) {
     return fail("the buckets hold " + std::to_string(sum) + " values, count says " +

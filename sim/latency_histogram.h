@@ -44,7 +44,15 @@ class LatencyHistogram {
   int BucketOf(double value) const;
   double BucketValue(int bucket) const;
 
+  // Makes bucket b addressable: widens the window [first_, first_ + buckets_.size()) to hold it,
+  // with slack so that a range that keeps growing costs amortized O(1) per sample.
+  void Cover(int b);
+
+  // The counters of the buckets seen so far only, bucket b at buckets_[b - first_]: a
+  // workload's latencies span a few decades, a few KiB, where all kBuckets would take 50 KiB
+  // (a timeline keeps one histogram per workload and step).
   std::vector<uint64_t> buckets_;
+  int first_ = 0;
   uint64_t zero_count_ = 0;  // values below the smallest bucket
   uint64_t count_ = 0;
   double min_ = 0, max_ = 0;
