@@ -88,11 +88,21 @@ struct RecordedArrivals {
 // slices (the smoothest the count allows: no queueing inside the interval is invented).
 enum class CountSpread { kUniform, kEven };
 
-// Exact arrivals per interval: values[i] requests in [i·step, (i+1)·step).
+// One pod's own recorded requests per interval (a per-pod request-rate series): they arrive
+// at that pod while it is Ready, at the Service otherwise (docs/scenario.md "Recorded traffic").
+struct PodCounts {
+  std::string pod;              // one of the workload's current `pods:` names
+  int replica = 0;              // its replica ordinal: index in `pods:` (variants keep it in step)
+  std::vector<int64_t> values;  // requests in [i·step, (i+1)·step)
+};
+
+// Exact arrivals per interval: values[i] requests in [i·step, (i+1)·step) at the Service, or
+// per pod (per_pod, and then no `values`): each pod's own stream, spread by the same rule.
 struct IntervalCounts {
   SimTime step = 0;
   CountSpread spread = CountSpread::kUniform;
   std::vector<int64_t> values;
+  std::vector<PodCounts> per_pod;  // in the order written
   std::string source;  // the file the values came from; empty when written inline
 };
 

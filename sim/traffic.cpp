@@ -162,6 +162,30 @@ double DrawWorkSeconds(const WorkModel& model, RandomStream& stream) {
   return model.mean_s;
 }
 
+Traffic PodCountsTraffic(const Traffic& traffic, size_t k) {
+  Traffic out;
+  out.kind = ArrivalKind::kCounts;
+  out.scale = traffic.scale;
+  out.counts.step = traffic.counts.step;
+  out.counts.spread = traffic.counts.spread;
+  out.counts.values = traffic.counts.per_pod.at(k).values;
+  out.counts.source = traffic.counts.source;
+  return out;
+}
+
+namespace {
+// Arrivals of counts over [0, d] ns, the interval d ends in prorated.
+double CountedArrivals(const std::vector<int64_t>& values, SimTime step, double d) {
+  double arrivals = 0;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double from = static_cast<double>(i) * static_cast<double>(step);
+    const double part = std::clamp((d - from) / static_cast<double>(step), 0.0, 1.0);
+    arrivals += part * static_cast<double>(values[i]);
+  }
+  return arrivals;
+}
+}  // namespace
+
 double MeanRate(const Traffic& t, SimTime duration) {
   const double d = static_cast<double>(duration);
   if (!(d > 0)) return 0;
@@ -190,12 +214,9 @@ double MeanRate(const Traffic& t, SimTime duration) {
       break;
     }
     case ArrivalKind::kCounts: {
-      double arrivals = 0;
-      for (size_t i = 0; i < t.counts.values.size(); ++i) {
-        const double from = static_cast<double>(i) * static_cast<double>(t.counts.step);
-        const double part = std::clamp((d - from) / static_cast<double>(t.counts.step), 0.0, 1.0);
-        arrivals += part * static_cast<double>(t.counts.values[i]);
-      }
+      double arrivals = CountedArrivals(t.counts.values, t.counts.step, d);
+      for (const PodCounts& pod : t.counts.per_pod)
+        arrivals += CountedArrivals(pod.values, t.counts.step, d);
       mean = arrivals / (d / 1e9);
       break;
     }

@@ -16,6 +16,8 @@
 //   independent uniforms on the interval, drawn in increasing order (the next of m remaining
 //   after x is x + (1 - x)(1 - U^(1/m)), one draw per arrival) — or even, the k-th at
 //   i·step + (k + U_k)/n · step (stratified). Either way the count per interval is exact.
+// Per-pod counts (IntervalCounts::per_pod) are one such process per pod, over that pod's values
+// (PodCountsTraffic), each on its own random stream; the engine routes each to its pod.
 // After the recording ends no request arrives.
 #pragma once
 
@@ -63,6 +65,10 @@ class ArrivalProcess {
 // The mean arrival rate (per second, scale applied) over [0, duration]: the expectation for the
 // Poisson kinds, the recorded arrivals (or counts, the last interval prorated) for recordings.
 double MeanRate(const Traffic& traffic, SimTime duration);
+
+// Pod k's recorded counts (traffic.counts.per_pod[k]) as counts of their own: the same step,
+// spread and scale, the pod's values, no per_pod lists.
+Traffic PodCountsTraffic(const Traffic& traffic, size_t k);
 
 // One request's work, in seconds of reference-GPU time.
 double DrawWorkSeconds(const WorkModel& model, RandomStream& stream);

@@ -40,6 +40,27 @@ void SetIsolation(NodePool& pool, MemoryIsolation isolation) {
   pool.isolation = isolation;
 }
 
+// Per-pod counts follow their pod (PodCounts::replica) when a variant changes the current pods:
+// a pod kept serves its share at its new index; a rollout (every pod recreated) keeps each
+// ordinal, its new pod serving the old one's share; pods moved off replaced nodes are recreated
+// after the ones kept, in their order. An ordinal beyond `replicas` has no pod: its requests go
+// to the Service.
+void FollowPods(const std::vector<CurrentPod>& before, const std::vector<CurrentPod>& kept,
+                IntervalCounts& counts) {
+  std::vector<int> ordinal(before.size(), -1);
+  int moved = static_cast<int>(kept.size());
+  for (size_t i = 0, k = 0; i < before.size(); ++i) {
+    if (k < kept.size() && kept[k].name == before[i].name) {
+      ordinal[i] = static_cast<int>(k++);
+    } else {
+      ordinal[i] = moved++;
+    }
+  }
+  for (PodCounts& pod : counts.per_pod)
+    if (pod.replica >= 0 && pod.replica < static_cast<int>(ordinal.size()))
+      pod.replica = ordinal[pod.replica];
+}
+
 }  // namespace
 
 Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
@@ -83,7 +104,10 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
     if (w.gpu_mem != gpu_mem_before || w.gpu_core != gpu_core_before || spread != nullptr) {
       w.pods.clear();
     }
+    const size_t listed = w.pods.size();
+    const std::vector<CurrentPod> before = w.traffic.counts.per_pod.empty() ? std::vector<CurrentPod>{} : w.pods;
     std::erase_if(w.pods, [&](const CurrentPod& p) { return replaced_nodes.count(p.node) > 0; });
+    if (w.pods.size() < listed && !before.empty()) FollowPods(before, w.pods, w.traffic.counts);
     if (static_cast<int>(w.pods.size()) > w.replicas) w.pods.resize(w.replicas);
     if (const auto* scale = Lookup(variant.traffic_scale, w.name)) w.traffic.scale *= *scale;
   }

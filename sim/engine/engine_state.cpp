@@ -6,10 +6,30 @@ namespace knobsim::engine {
 
 WorkloadRun::WorkloadRun(const Workload& w, uint64_t seed)
     : spec(&w),
-      arrivals(w.traffic,
-               RandomStream(seed, "workload/" + w.namespace_ + "/" + w.name + "/arrivals")),
       work_stream(seed, "workload/" + w.namespace_ + "/" + w.name + "/work"),
       route_stream(seed, "workload/" + w.namespace_ + "/" + w.name + "/route") {}
+
+ArrivalStream::ArrivalStream(int32_t workload, const Workload& w, int replica,
+                             const Traffic& traffic, uint64_t seed, const std::string& pod_name)
+    : workload(workload),
+      replica(replica),
+      arrivals(traffic, RandomStream(seed, "workload/" + w.namespace_ + "/" + w.name + "/arrivals" +
+                                               (pod_name.empty() ? "" : "/" + pod_name))) {}
+
+namespace {
+// A workload's streams: one at its Service, or one per recorded pod (in the order written).
+void AddArrivalStreams(int32_t workload, const Workload& w, uint64_t seed,
+                       std::vector<ArrivalStream>& streams) {
+  const std::vector<PodCounts>& per_pod = w.traffic.counts.per_pod;
+  if (w.traffic.kind != ArrivalKind::kCounts || per_pod.empty()) {
+    streams.emplace_back(workload, w, -1, w.traffic, seed, "");
+    return;
+  }
+  for (size_t k = 0; k < per_pod.size(); ++k)
+    streams.emplace_back(workload, w, per_pod[k].replica, PodCountsTraffic(w.traffic, k), seed,
+                         per_pod[k].pod);
+}
+}  // namespace
 
 EngineState::EngineState(const Scenario& scenario, uint64_t seed, const RunOptions& options)
     : scenario(scenario),
@@ -34,7 +54,10 @@ EngineState::EngineState(const Scenario& scenario, uint64_t seed, const RunOptio
     node.reclaims = RandomStream(seed, "spot/" + pool.name + "/" + std::to_string(ordinal));
   }
   workloads.reserve(scenario.workloads.size());
-  for (const Workload& w : scenario.workloads) workloads.emplace_back(w, seed);
+  for (const Workload& w : scenario.workloads) {
+    AddArrivalStreams(static_cast<int32_t>(workloads.size()), w, seed, streams);
+    workloads.emplace_back(w, seed);
+  }
 }
 
 }  // namespace knobsim::engine

@@ -32,7 +32,7 @@ constexpr int32_t kNone = -1;
 
 // What an event does; its target is an index into the table named here.
 enum EventKind : uint32_t {
-  kArrival,         // target: workload
+  kArrival,         // target: index into EngineState::streams
   kCardCompletion,  // target: card
   kCpuBeforeDone,   // target: request
   kCpuAfterDone,    // target: request
@@ -180,13 +180,26 @@ struct WorkloadRun {
   WorkloadRun(const Workload& w, uint64_t seed);
 
   const Workload* spec;
-  ArrivalProcess arrivals;
   RandomStream work_stream;
   RandomStream route_stream;
   std::vector<int32_t> ready;  // Ready pods (FakeReady included) not terminating, in pod order
   uint64_t round_robin = 0;
   int replacements = 0;  // Deployment replacements created so far (their names)
   int available = 0;     // Ready with the model loaded, not terminating
+};
+
+// One stream of arrivals: a workload's requests at its Service (replica -1), or one pod's own
+// recorded counts (Traffic's counts.per_pod), which go to the pod of that replica ordinal while
+// it is Ready and to the Service otherwise. Its work is drawn from the workload's work stream.
+struct ArrivalStream {
+  // The arrival times are named after the workload (and the pod), so every variant draws them.
+  ArrivalStream(int32_t workload, const Workload& w, int replica, const Traffic& traffic,
+                uint64_t seed, const std::string& pod_name);
+
+  int32_t workload;
+  int replica;  // -1: the Service routes (Workload::routing)
+  ArrivalProcess arrivals;
+  int32_t pod = kNone;  // replica >= 0: the pod that served it last, checked first
 };
 
 struct EngineState {
@@ -204,6 +217,7 @@ struct EngineState {
   std::vector<PodRun> pods;
   std::vector<NodeRun> nodes;
   std::vector<WorkloadRun> workloads;
+  std::vector<ArrivalStream> streams;  // each workload's, in workload order
   std::vector<Request> requests;
   std::vector<int32_t> free_requests;
   std::vector<Job> jobs;

@@ -20,9 +20,9 @@ RunResult Simulator::Run() {
   s.queue.Push(s.warmup, kWarmupEnd, 0);
   for (int32_t n = 0; n < static_cast<int32_t>(s.nodes.size()); ++n)
     if (s.nodes[n].reclaim_mean_ns > 0) ScheduleReclaim(s, n);
-  for (int32_t w = 0; w < static_cast<int32_t>(s.workloads.size()); ++w) {
-    const SimTime first = s.workloads[w].arrivals.Next(0);
-    if (first < s.end) s.queue.Push(first, kArrival, static_cast<uint32_t>(w));
+  for (size_t a = 0; a < s.streams.size(); ++a) {
+    const SimTime first = s.streams[a].arrivals.Next(0);
+    if (first < s.end) s.queue.Push(first, kArrival, static_cast<uint32_t>(a));
   }
   if (s.options.cluster_operator != nullptr) s.options.cluster_operator->Start(control);
   while (!s.queue.empty() && s.queue.top().time <= s.end) {
@@ -88,17 +88,21 @@ void Simulator::Dispatch(const Event& e) {
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-void Simulator::Arrive(int32_t w_index) {
+void Simulator::Arrive(int32_t stream_index) {
   EngineState& s = state;
+  ArrivalStream& stream = s.streams[stream_index];
+  const int32_t w_index = stream.workload;
   WorkloadRun& w = s.workloads[w_index];
   const Workload& spec = *w.spec;
   const SimTime now = s.now;
   // Draw the work first, whatever happens to the request, so that variants stay in step; a
   // recording's own work replaces the draw (drawn all the same, to keep the stream in step).
+  // A workload's streams share its work stream: their arrivals interleave by time alone (equal
+  // times in the order pushed, itself set by the times before), the same in every variant.
   double work_s = DrawWorkSeconds(spec.work, w.work_stream);
-  if (const std::optional<double> recorded = w.arrivals.RecordedWork()) work_s = *recorded;
-  const SimTime next = w.arrivals.Next(now);
-  if (next < s.end) s.queue.Push(next, kArrival, static_cast<uint32_t>(w_index));
+  if (const std::optional<double> recorded = stream.arrivals.RecordedWork()) work_s = *recorded;
+  const SimTime next = stream.arrivals.Next(now);
+  if (next < s.end) s.queue.Push(next, kArrival, static_cast<uint32_t>(stream_index));
   ++s.arrivals;
 
   const int32_t r = s.NewRequest();
@@ -112,7 +116,7 @@ void Simulator::Arrive(int32_t w_index) {
   req.job = kNone;
   req.counted = now >= s.warmup;
   recorder.Arrived(w_index, req.counted);
-  const int32_t p = Route(w);
+  const int32_t p = stream.replica >= 0 ? RouteToOwnPod(stream, w) : Route(w);
   if (p == kNone) {
     Depart(r, false, &ErrorCounts::no_replica);
     return;
@@ -132,6 +136,20 @@ void Simulator::Arrive(int32_t w_index) {
     return;
   }
   Enqueue(r);
+}
+
+// A pod's recorded requests go to the pod of its replica ordinal (a replacement too) while it
+// is Ready, and to the Service's routing otherwise.
+int32_t Simulator::RouteToOwnPod(ArrivalStream& stream, WorkloadRun& w) {
+  const std::vector<PodRun>& pods = state.pods;
+  if (stream.pod != kNone && EndpointOf(state, stream.pod).ready) return stream.pod;
+  for (const int32_t p : w.ready) {
+    if (pods[p].replica == stream.replica) {
+      stream.pod = p;
+      return p;
+    }
+  }
+  return Route(w);
 }
 
 int32_t Simulator::Route(WorkloadRun& w) {

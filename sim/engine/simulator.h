@@ -43,8 +43,9 @@ class Simulator {
 
  private:
   void Dispatch(const Event& e);
-  void Arrive(int32_t w);
+  void Arrive(int32_t stream);  // an index into EngineState::streams
   int32_t Route(WorkloadRun& w);
+  int32_t RouteToOwnPod(ArrivalStream& stream, WorkloadRun& w);
   void Enqueue(int32_t r);
   void TryStartService(int32_t p);
   void CompleteCard(int32_t c);

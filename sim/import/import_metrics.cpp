@@ -222,12 +222,30 @@ void ApplyFit(const FitProblem& problem, const std::string& policy_text,
   }
 }
 
+// Requests per step of a count: rounded on the running total, so the counts add up to the
+// recorded requests (no step's rounding is lost).
+std::vector<int64_t> RoundedCounts(const std::vector<double>& requests, int64_t& written) {
+  std::vector<int64_t> values;
+  values.reserve(requests.size());
+  double total = 0;
+  written = 0;
+  for (double n : requests) {
+    total += std::max(0.0, n);
+    const auto upto = static_cast<int64_t>(std::llround(total));
+    values.push_back(upto - written);
+    written = upto;
+  }
+  return values;
+}
+
 // Traffic of one workload: its pods' rates summed per piece, then flat or piecewise.
-// `--traffic counts`: requests per step, from each pod's mean rate over the step; rounded on
-// the running total, so the counts add up to the recorded requests (no step's rounding is lost).
-void WorkloadCounts(const std::vector<const PodRate*>& rates, const ImportOptions& options,
-                    ImportedWorkload& iw, std::vector<std::string>& warnings) {
+// `--traffic counts`: requests per step, from each pod's mean rate over the step: per pod when
+// a current pod has a series (which pod served them decides which card is busy), else summed.
+void WorkloadCounts(const std::vector<const PodRate*>& rates, const std::set<const PodRate*>& current,
+                    const ImportOptions& options, ImportedWorkload& iw,
+                    std::vector<std::string>& warnings) {
   const double start = options.window_start, end = options.window_end;
+  const std::string who = iw.spec.namespace_ + "/" + iw.spec.name;
   // A rate sample stands for the interval since the one before, so no count can be finer than
   // the series' step (the median gap, as the work fit takes it).
   double sample = 0;
@@ -235,42 +253,69 @@ void WorkloadCounts(const std::vector<const PodRate*>& rates, const ImportOption
   double step = options.count_step_s > 0 ? options.count_step_s : sample;
   if (step <= 0) step = 60;  // a single sample: one count a minute
   if (sample > 0 && step < sample * 0.999) {
-    warnings.push_back(iw.spec.namespace_ + "/" + iw.spec.name + ": --count-step " + Seconds(step) +
+    warnings.push_back(who + ": --count-step " + Seconds(step) +
                        " is finer than the rate metric's samples (" + Seconds(sample) +
                        "); counts written per " + Seconds(sample));
     step = sample;
   }
   // A sample stamped t is the rate over (t - sample, t] (`rate(x[w])`, and a step's increase):
   // it is binned at the start of that interval, so that the replay is not one step late.
-  std::vector<double> requests;
-  for (const PodRate* r : rates) {
-    std::vector<double> covers_from = r->times;
+  const auto requests_of = [&](const PodRate& r) {
+    std::vector<double> covers_from = r.times;
     for (double& t : covers_from) t -= sample;
-    const TrafficCurve c = DownsampleTraffic(covers_from, r->rate, start, end, step, 0);
-    if (requests.size() < c.pieces.size()) requests.resize(c.pieces.size(), 0.0);
-    for (size_t k = 0; k < c.pieces.size(); ++k) requests[k] += c.pieces[k].rate * step;
-  }
+    const TrafficCurve c = DownsampleTraffic(covers_from, r.rate, start, end, step, 0);
+    std::vector<double> requests(c.pieces.size());
+    for (size_t k = 0; k < c.pieces.size(); ++k) requests[k] = c.pieces[k].rate * step;
+    return requests;
+  };
+  const bool per_pod = std::any_of(rates.begin(), rates.end(),
+                                   [&](const PodRate* r) { return current.count(r) > 0; });
   Traffic& t = iw.spec.traffic;
   t.kind = ArrivalKind::kCounts;
   t.counts.step = static_cast<SimTime>(std::llround(step * kNanosPerSecond));
   t.counts.values.clear();
-  double total = 0;
+  t.counts.per_pod.clear();
   int64_t written = 0;
-  for (double n : requests) {
-    total += std::max(0.0, n);
-    const auto upto = static_cast<int64_t>(std::llround(total));
-    t.counts.values.push_back(upto - written);
-    written = upto;
+  std::vector<double> summed, left_out;
+  std::map<std::string, std::vector<double>> of_pod;  // by name: the order of `pods:`
+  for (const PodRate* r : rates) {
+    const std::vector<double> requests = requests_of(*r);
+    std::vector<double>& into =
+        !per_pod ? summed : current.count(r) ? of_pod[r->pod.pod] : left_out;
+    if (into.size() < requests.size()) into.resize(requests.size(), 0.0);
+    for (size_t k = 0; k < requests.size(); ++k) into[k] += requests[k];
   }
   iw.has_traffic = true;
-  iw.notes["traffic"] = "recorded requests per " + Seconds(step) +
-                        " (the request rate summed over " + std::to_string(rates.size()) +
-                        " pods), " + std::to_string(written) + " in all";
+  if (!per_pod) {
+    t.counts.values = RoundedCounts(summed, written);
+    iw.notes["traffic"] = "recorded requests per " + Seconds(step) +
+                          " (the request rate summed over " + std::to_string(rates.size()) +
+                          " pods), " + std::to_string(written) + " in all";
+    return;
+  }
+  for (auto& [pod, requests] : of_pod) {
+    int64_t n = 0;
+    t.counts.per_pod.push_back({pod, 0, RoundedCounts(requests, n)});
+    written += n;
+  }
+  int64_t lost = 0;
+  RoundedCounts(left_out, lost);
+  iw.notes["traffic"] = "recorded requests per " + Seconds(step) + " of each of " +
+                        std::to_string(of_pod.size()) + " pods (its own request rate), " +
+                        std::to_string(written) + " in all";
+  if (lost > 0) {
+    const std::string text = std::to_string(lost) + " requests of " +
+                             std::to_string(rates.size() - of_pod.size()) +
+                             " pods no longer running left out (no current pod to send them to)";
+    iw.notes["traffic"] += "; " + text;
+    warnings.push_back(who + ": " + text);
+  }
 }
 
-void WorkloadTraffic(const std::vector<const PodRate*>& rates, const ImportOptions& options,
+void WorkloadTraffic(const std::vector<const PodRate*>& rates,
+                     const std::set<const PodRate*>& current, const ImportOptions& options,
                      ImportedWorkload& iw, std::vector<std::string>& warnings) {
-  if (options.traffic_counts) return WorkloadCounts(rates, options, iw, warnings);
+  if (options.traffic_counts) return WorkloadCounts(rates, current, options, iw, warnings);
   const double start = options.window_start, end = options.window_end;
   TrafficCurve sum;
   for (const PodRate* r : rates) {
@@ -379,6 +424,7 @@ RateIndex IndexRates(const Metrics& metrics, const PodIndex& pods, KnownPods& kn
     const auto& at = pods.workload_of.at(r.pod);
     rates.of_workload[at.first].push_back(&r);
     rates.of_pod[at.second] = &r;
+    if (pods.place.count(at.second) > 0) rates.current.insert(&r);
   }
   return rates;
 }
@@ -399,7 +445,7 @@ void TrafficFromRates(const RateIndex& rates, const ImportOptions& options, Impo
           "modelled)";
       continue;
     }
-    WorkloadTraffic(rates.of_workload[wi], options, iw, model.warnings);
+    WorkloadTraffic(rates.of_workload[wi], rates.current, options, iw, model.warnings);
   }
 }
 

@@ -139,6 +139,7 @@ class KnownPods {
 struct RateIndex {
   std::vector<std::vector<const PodRate*>> of_workload;
   std::map<int, const PodRate*> of_pod;
+  std::set<const PodRate*> current;  // the rates of pods bound now (the scenario's `pods:`)
 };
 
 // Pods placed on a node without cards (whole-GPU pods, and others without allocation
@@ -155,7 +156,8 @@ RateIndex IndexRates(const Metrics& metrics, const PodIndex& pods, KnownPods& kn
                      size_t workloads);
 
 // Each workload with rates: its pods' rates summed per piece (DownsampleTraffic), a Poisson
-// rate when flat within flat_cv, else piecewise.
+// rate when flat within flat_cv, else piecewise. `--traffic counts`: requests per step, per pod
+// (counts.per_pod, by pod name) when a current pod has a rate series, else summed.
 void TrafficFromRates(const RateIndex& rates, const ImportOptions& options, ImportModel& model);
 
 // Work per request by NNLS (FitWorkPerRequest) over the cards where busy is linear in the rates

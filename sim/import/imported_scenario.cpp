@@ -277,6 +277,15 @@ Workload Converter::WorkloadOf(const ImportedWorkload& iw, const std::set<std::s
       Fail(path + ".traffic", "a workload with traffic needs a GPU (gpu_mem or whole_gpus)",
            "GPU work runs on cards; model CPU-only steps with cpu_time on a GPU workload");
     w.traffic = TrafficOf(from.traffic);
+    // Each pod's counts go to the current pod of its name, as the reader resolves them.
+    for (PodCounts& pod : w.traffic.counts.per_pod) {
+      const auto at = std::find_if(w.pods.begin(), w.pods.end(),
+                                   [&pod](const CurrentPod& p) { return p.name == pod.pod; });
+      if (at == w.pods.end())
+        Fail(path + ".traffic.counts.per_pod." + pod.pod,
+             "no pod " + Quote(pod.pod) + " in the workload's `pods:`");
+      pod.replica = static_cast<int>(at - w.pods.begin());
+    }
   }
   if (iw.has_work) {
     w.work.dist = from.work.dist;

@@ -148,6 +148,22 @@ void WritePool(Out& o, const ImportedPool& ip) {
   }
 }
 
+// `key: [counts]` as one flow list, twenty counts a line: a week at one minute stays a
+// readable 504 lines.
+void WriteCountList(Out& o, int indent, const std::string& key,
+                    const std::vector<int64_t>& values) {
+  for (size_t i = 0; i < values.size() || i == 0; i += 20) {
+    std::string line = i == 0 ? key + ": [" : "";
+    const size_t end = std::min(i + 20, values.size());
+    for (size_t k = i; k < end; ++k) {
+      if (k > i) line += ", ";
+      line += std::to_string(values[k]);
+    }
+    line += end < values.size() ? "," : "]";
+    o.Line(i == 0 ? indent : indent + 2, line);
+  }
+}
+
 // The workload's traffic: a rate, pieces or recorded counts, with the import's note.
 void WriteTraffic(Out& o, const ImportedWorkload& iw) {
   const Workload& w = iw.spec;
@@ -161,17 +177,12 @@ void WriteTraffic(Out& o, const ImportedWorkload& iw) {
       o.Line(4, "traffic:");
       o.Line(6, "counts:");
       o.Line(8, "step: " + ScenarioDuration(static_cast<double>(t.counts.step) / kNanosPerSecond));
-      // One flow list, twenty counts a line: a week at one minute stays a readable 504 lines.
-      const std::vector<int64_t>& values = t.counts.values;
-      for (size_t i = 0; i < values.size() || i == 0; i += 20) {
-        std::string line = i == 0 ? "values: [" : "";
-        const size_t end = std::min(i + 20, values.size());
-        for (size_t k = i; k < end; ++k) {
-          if (k > i) line += ", ";
-          line += std::to_string(values[k]);
-        }
-        line += end < values.size() ? "," : "]";
-        o.Line(i == 0 ? 8 : 10, line);
+      if (t.counts.per_pod.empty()) {
+        WriteCountList(o, 8, "values", t.counts.values);
+      } else {
+        o.Line(8, "per_pod:");
+        for (const PodCounts& pod : t.counts.per_pod)
+          WriteCountList(o, 10, YamlScalar(pod.pod), pod.values);
       }
     } else {
       o.Comment(4, Note(iw, "traffic"));

@@ -259,6 +259,15 @@ Expected<RecordedArrivals> ReadArrivalsCsv(const std::string& path, const Record
   return ParseArrivalsCsv(*text, path, start);
 }
 
+// A count of arrivals in one interval: an integer from 0 to 1e9.
+std::optional<int64_t> ParseCount(std::string_view text) {
+  int64_t v = -1;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v < 0 || v > 1'000'000'000)
+    return std::nullopt;
+  return v;
+}
+
 Expected<std::vector<int64_t>> ParseCountsFile(std::string_view text, const std::string& file) {
   std::optional<InputError> error;
   std::vector<int64_t> values;
@@ -269,9 +278,8 @@ Expected<std::vector<int64_t>> ParseCountsFile(std::string_view text, const std:
       return true;
     }
     first = false;
-    int64_t v = -1;
-    const auto [end, ec] = std::from_chars(line.data(), line.data() + line.size(), v);
-    if (ec != std::errc() || end != line.data() + line.size() || v < 0 || v > 1'000'000'000) {
+    const std::optional<int64_t> v = ParseCount(line);
+    if (!v) {
       error = At(file, number, "count", "\"" + std::string(line) + "\" is not a count of arrivals",
                  "one integer from 0 to 1e9 a line");
       return false;
@@ -281,7 +289,7 @@ Expected<std::vector<int64_t>> ParseCountsFile(std::string_view text, const std:
           At(file, number, "", "more than " + std::to_string(kMaxRecordedArrivals) + " intervals");
       return false;
     }
-    values.push_back(v);
+    values.push_back(*v);
     return true;
   });
   if (error) return *error;
@@ -293,6 +301,80 @@ Expected<std::vector<int64_t>> ReadCountsFile(const std::string& path) {
   Expected<std::string> text = ReadFileText(path);
   if (!text) return text.error();
   return ParseCountsFile(*text, path);
+}
+
+Expected<std::vector<PodCounts>> ParsePerPodCountsCsv(std::string_view text,
+                                                      const std::string& file) {
+  std::optional<InputError> error;
+  std::vector<PodCounts> pods;
+  bool header = true;
+  int64_t rows = 0;
+  ForEachLine(text, [&](int number, std::string_view line) {
+    const std::vector<std::string_view> cells = SplitCommas(line);
+    if (header) {
+      header = false;
+      if (cells[0] != "interval" || cells.size() < 2) {
+        error = At(file, number, std::string(cells[0]),
+                   "the header is not `interval,<pod>,<pod>...`",
+                   "the first column is the interval's index, then one column per pod");
+        return false;
+      }
+      for (size_t c = 1; c < cells.size(); ++c) {
+        if (cells[c].empty()) {
+          error = At(file, number, "", "column " + std::to_string(c + 1) + " has no pod name");
+          return false;
+        }
+        for (const PodCounts& other : pods) {
+          if (other.pod == cells[c]) {
+            error = At(file, number, std::string(cells[c]), "the pod is given twice");
+            return false;
+          }
+        }
+        pods.push_back({std::string(cells[c]), 0, {}});
+      }
+      return true;
+    }
+    if (cells.size() != pods.size() + 1) {
+      error = At(file, number, "",
+                 "has " + std::to_string(cells.size()) + " cells where the header names " +
+                     std::to_string(pods.size() + 1));
+      return false;
+    }
+    if (ParseCount(cells[0]) != rows) {
+      error = At(file, number, "interval",
+                 "\"" + std::string(cells[0]) + "\" is not the next interval, " +
+                     std::to_string(rows),
+                 "one row per interval, from 0, in order, none left out");
+      return false;
+    }
+    if (rows >= kMaxRecordedArrivals) {
+      error =
+          At(file, number, "", "more than " + std::to_string(kMaxRecordedArrivals) + " intervals");
+      return false;
+    }
+    for (size_t c = 1; c < cells.size(); ++c) {
+      const std::optional<int64_t> v = ParseCount(cells[c]);
+      if (!v) {
+        error = At(file, number, pods[c - 1].pod,
+                   "\"" + std::string(cells[c]) + "\" is not a count of arrivals",
+                   "an integer from 0 to 1e9");
+        return false;
+      }
+      pods[c - 1].values.push_back(*v);
+    }
+    ++rows;
+    return true;
+  });
+  if (error) return *error;
+  if (header) return At(file, 0, "", "the file is empty", "the first line names the columns");
+  if (rows == 0) return At(file, 0, "", "the file holds no interval");
+  return pods;
+}
+
+Expected<std::vector<PodCounts>> ReadPerPodCountsCsv(const std::string& path) {
+  Expected<std::string> text = ReadFileText(path);
+  if (!text) return text.error();
+  return ParsePerPodCountsCsv(*text, path);
 }
 
 }  // namespace knobsim

@@ -18,6 +18,11 @@
 // A counts file holds one non-negative integer a line (an optional first line `count`, blank
 // lines and `#` comments skipped).
 //
+// A per-pod counts file (`traffic: {counts: {per_pod_file: FILE}}`) is a CSV with the header
+// `interval,<pod>,<pod>...` (distinct pod names) and one row per interval: its index, 0, 1, 2 …
+// in order with none left out, then each pod's count (an integer from 0 to 1e9). Blank lines
+// and `#` comments are skipped.
+//
 // Errors name the file, the 1-based line and the column. Both readers stop at
 // kMaxRecordedArrivals rows (a named limit: 16 bytes each, so 320 MB at most).
 #pragma once
@@ -53,5 +58,10 @@ Expected<RecordedArrivals> ReadArrivalsCsv(const std::string& path, const Record
 
 Expected<std::vector<int64_t>> ParseCountsFile(std::string_view text, const std::string& file);
 Expected<std::vector<int64_t>> ReadCountsFile(const std::string& path);
+
+// Each pod's counts, in header order; PodCounts::replica is left for the reader to set.
+Expected<std::vector<PodCounts>> ParsePerPodCountsCsv(std::string_view text,
+                                                      const std::string& file);
+Expected<std::vector<PodCounts>> ReadPerPodCountsCsv(const std::string& path);
 
 }  // namespace knobsim

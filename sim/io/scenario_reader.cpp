@@ -80,7 +80,8 @@ class Reader : public YamlFieldReader {
   LabelSelector ReadLabelSelector(const Field& f) const;
   void CheckValues(const Field& f, std::string_view op, const std::vector<std::string>& values,
                    bool numeric_ops) const;
-  Traffic ReadTraffic(const Field& f) const;
+  Traffic ReadTraffic(const Field& f, const std::vector<CurrentPod>& pods) const;
+  IntervalCounts ReadCounts(const Field& f, const std::vector<CurrentPod>& pods) const;
   std::string Beside(const std::string& path) const;
   WorkModel ReadWork(const Field& f) const;
   Slo ReadSlo(const Field& f) const;
@@ -456,7 +457,77 @@ std::string Reader::Beside(const std::string& path) const {
   return (std::filesystem::path(file()).parent_path() / p).string();
 }
 
-Traffic Reader::ReadTraffic(const Field& f) const {
+// counts: {step, values | file | per_pod | per_pod_file, spread}.
+IntervalCounts Reader::ReadCounts(const Field& f, const std::vector<CurrentPod>& pods) const {
+  Section c(*this, f, {"step", "values", "file", "per_pod", "per_pod_file", "spread"});
+  IntervalCounts counts;
+  if (auto spread = c.Get("spread")) {
+    counts.spread = Enum<CountSpread>(*spread, "counts spread",
+                                      {{"uniform", CountSpread::kUniform},
+                                       {"even", CountSpread::kEven}});
+  }
+  const Field step = c.Require("step");
+  counts.step = Duration(step);
+  if (counts.step <= 0) Fail(step, "the step must be positive");
+  std::vector<std::string> given;
+  for (std::string_view k : {"values", "file", "per_pod", "per_pod_file"})
+    if (c.Has(k)) given.emplace_back(k);
+  if (given.size() != 1) {
+    Fail(given.size() > 1 ? *c.Get(given[1]) : f,
+         given.size() > 1 ? "counts has both `" + given[0] + "` and `" + given[1] + "`"
+                          : "counts needs its counts",
+         "give exactly one of values, file (the Service's requests), per_pod or per_pod_file "
+         "(each pod's own)");
+  }
+  if (auto values = c.Get("values")) {
+    for (const Field& item : Items(*values)) counts.values.push_back(Integer(item, 0, 1'000'000'000));
+    if (counts.values.empty()) Fail(*values, "counts needs at least one value");
+  }
+  if (auto file = c.Get("file")) {
+    const std::string name = NonEmptyString(*file);
+    Expected<std::vector<int64_t>> values = ReadCountsFile(Beside(name));
+    if (!values) Fail(*file, values.error().ToString());
+    counts.values = std::move(*values);
+    counts.source = name;
+  }
+  // Each pod's series names one of the workload's current pods: its replica ordinal.
+  const auto ordinal = [&](const Field& at, const std::string& name) {
+    for (size_t i = 0; i < pods.size(); ++i)
+      if (pods[i].name == name) return static_cast<int>(i);
+    std::vector<std::string> names;
+    for (const CurrentPod& p : pods) names.push_back(p.name);
+    Fail(at, "no pod " + Quote(name) + " in the workload's `pods:`",
+         pods.empty() ? "per-pod counts name the workload's current pods; it lists none"
+                      : SuggestName(name, names, "its pods are"));
+  };
+  if (auto per_pod = c.Get("per_pod")) {
+    const std::vector<std::pair<std::string, Field>> entries = Entries(*per_pod);
+    if (entries.empty())
+      Fail(*per_pod, "per_pod maps pod names to their counts", "per_pod: {POD: [3, 0, 5]}");
+    for (const auto& [key, value] : entries) {
+      PodCounts pod{key, ordinal(EntryOf(*per_pod, key), key), {}};
+      for (const Field& item : Items(value)) pod.values.push_back(Integer(item, 0, 1'000'000'000));
+      if (pod.values.empty()) Fail(value, "the pod's counts need at least one value");
+      counts.per_pod.push_back(std::move(pod));
+    }
+  }
+  if (auto file = c.Get("per_pod_file")) {
+    const std::string name = NonEmptyString(*file);
+    Expected<std::vector<PodCounts>> read = ReadPerPodCountsCsv(Beside(name));
+    if (!read) Fail(*file, read.error().ToString());
+    for (PodCounts& pod : *read) pod.replica = ordinal(*file, pod.pod);
+    counts.per_pod = std::move(*read);
+    counts.source = name;
+  }
+  size_t longest = counts.values.size();
+  for (const PodCounts& pod : counts.per_pod) longest = std::max(longest, pod.values.size());
+  if (static_cast<double>(longest) * static_cast<double>(counts.step) > 9e18) {
+    Fail(step, "the counts cover more time than a run can (9e9 s)");
+  }
+  return counts;
+}
+
+Traffic Reader::ReadTraffic(const Field& f, const std::vector<CurrentPod>& pods) const {
   Section s(*this, f, {"rate", "piecewise", "diurnal", "replay", "counts", "start"});
   Traffic t;
   std::vector<std::string> kinds;
@@ -492,33 +563,7 @@ Traffic Reader::ReadTraffic(const Field& f) const {
   }
   if (auto v = s.Get("counts")) {
     t.kind = ArrivalKind::kCounts;
-    Section c(*this, *v, {"step", "values", "file", "spread"});
-    if (auto spread = c.Get("spread")) {
-      t.counts.spread = Enum<CountSpread>(*spread, "counts spread",
-                                          {{"uniform", CountSpread::kUniform},
-                                           {"even", CountSpread::kEven}});
-    }
-    const Field step = c.Require("step");
-    t.counts.step = Duration(step);
-    if (t.counts.step <= 0) Fail(step, "the step must be positive");
-    if (c.Has("values") == c.Has("file"))
-      Fail(*v, "counts needs exactly one of `values` or `file`");
-    if (auto values = c.Get("values")) {
-      for (const Field& item : Items(*values)) {
-        t.counts.values.push_back(Integer(item, 0, 1'000'000'000));
-      }
-      if (t.counts.values.empty()) Fail(*values, "counts needs at least one value");
-    }
-    if (auto file = c.Get("file")) {
-      const std::string name = NonEmptyString(*file);
-      Expected<std::vector<int64_t>> values = ReadCountsFile(Beside(name));
-      if (!values) Fail(*file, values.error().ToString());
-      t.counts.values = std::move(*values);
-      t.counts.source = name;
-    }
-    if (static_cast<double>(t.counts.values.size()) * static_cast<double>(t.counts.step) > 9e18) {
-      Fail(step, "the counts cover more time than a run can (9e9 s)");
-    }
+    t.counts = ReadCounts(*v, pods);
   }
   if (auto v = s.Get("rate")) {
     t.kind = ArrivalKind::kPoisson;
@@ -732,7 +777,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
         {{"stay_up", LoadOomReaction::kStayUp}, {"exit", LoadOomReaction::kExit}});
   }
   if (auto v = s.Get("traffic")) {
-    w.traffic = ReadTraffic(*v);
+    w.traffic = ReadTraffic(*v, w.pods);
     // Work per request is GPU time: a pod without a card has nothing to run it on.
     if (w.gpu_mem == 0 && w.whole_gpus == 0)
       Fail(*v, "a workload with traffic needs a GPU (gpu_mem or whole_gpus)",
