@@ -103,7 +103,7 @@ struct IntervalCounts {
   CountSpread spread = CountSpread::kUniform;
   std::vector<int64_t> values;
   std::vector<PodCounts> per_pod;  // in the order written
-  std::string source;  // the file the values came from; empty when written inline
+  std::string source;              // the file the values came from; empty when written inline
 };
 
 struct RatePoint {

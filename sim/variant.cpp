@@ -105,7 +105,8 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
       w.pods.clear();
     }
     const size_t listed = w.pods.size();
-    const std::vector<CurrentPod> before = w.traffic.counts.per_pod.empty() ? std::vector<CurrentPod>{} : w.pods;
+    const std::vector<CurrentPod> before =
+        w.traffic.counts.per_pod.empty() ? std::vector<CurrentPod>{} : w.pods;
     std::erase_if(w.pods, [&](const CurrentPod& p) { return replaced_nodes.count(p.node) > 0; });
     if (w.pods.size() < listed && !before.empty()) FollowPods(before, w.pods, w.traffic.counts);
     if (static_cast<int>(w.pods.size()) > w.replicas) w.pods.resize(w.replicas);

@@ -188,4 +188,28 @@ TEST_CASE("current pods stay through knobs that do not recreate them, and go wit
   CHECK(ApplyVariant(base, fewer).workloads[0].pods.size() == 1);
 }
 
+TEST_CASE("per-pod counts follow their pod's replica ordinal through a variant") {
+  Scenario base = TwoPoolsTwoWorkloads();
+  base.workloads[0].pods = {{"ocr-a", "gpu-l20-0", {0}}, {"ocr-b", "gpu-share-1", {0}}};
+  base.workloads[0].traffic.kind = ArrivalKind::kCounts;
+  base.workloads[0].traffic.counts.per_pod = {{"ocr-a", 0, {1}}, {"ocr-b", 1, {2}}};
+  const auto ordinals = [](const Scenario& s) {
+    std::vector<int> out;
+    for (const PodCounts& p : s.workloads[0].traffic.counts.per_pod) out.push_back(p.replica);
+    return out;
+  };
+  Variant policy;  // the pods stay: so do the ordinals
+  policy.policy = SharingPolicy::kPreemptive;
+  CHECK(ordinals(ApplyVariant(base, policy)) == std::vector<int>{0, 1});
+  Variant quota;  // a rollout: each new pod takes its predecessor's ordinal
+  quota.gpu_mem = {{"ocr", 6}};
+  CHECK(ordinals(ApplyVariant(base, quota)) == std::vector<int>{0, 1});
+  Variant spread;  // ocr-a moves: ocr-b is replica 0 now, ocr-a's new pod replica 1
+  spread.placement = {{"gpu-l20", "spread"}};
+  CHECK(ordinals(ApplyVariant(base, spread)) == std::vector<int>{1, 0});
+  Variant fewer;  // ocr-b's ordinal has no pod any more: its requests go to the Service
+  fewer.replicas = {{"ocr", 1}};
+  CHECK(ordinals(ApplyVariant(base, fewer)) == std::vector<int>{0, 1});
+}
+
 }  // namespace knobsim

@@ -241,9 +241,9 @@ std::vector<int64_t> RoundedCounts(const std::vector<double>& requests, int64_t&
 // Traffic of one workload: its pods' rates summed per piece, then flat or piecewise.
 // `--traffic counts`: requests per step, from each pod's mean rate over the step: per pod when
 // a current pod has a series (which pod served them decides which card is busy), else summed.
-void WorkloadCounts(const std::vector<const PodRate*>& rates, const std::set<const PodRate*>& current,
-                    const ImportOptions& options, ImportedWorkload& iw,
-                    std::vector<std::string>& warnings) {
+void WorkloadCounts(const std::vector<const PodRate*>& rates,
+                    const std::set<const PodRate*>& current, const ImportOptions& options,
+                    ImportedWorkload& iw, std::vector<std::string>& warnings) {
   const double start = options.window_start, end = options.window_end;
   const std::string who = iw.spec.namespace_ + "/" + iw.spec.name;
   // A rate sample stands for the interval since the one before, so no count can be finer than
@@ -280,8 +280,9 @@ void WorkloadCounts(const std::vector<const PodRate*>& rates, const std::set<con
   std::map<std::string, std::vector<double>> of_pod;  // by name: the order of `pods:`
   for (const PodRate* r : rates) {
     const std::vector<double> requests = requests_of(*r);
-    std::vector<double>& into =
-        !per_pod ? summed : current.count(r) ? of_pod[r->pod.pod] : left_out;
+    std::vector<double>& into = !per_pod           ? summed
+                                : current.count(r) ? of_pod[r->pod.pod]
+                                                   : left_out;
     if (into.size() < requests.size()) into.resize(requests.size(), 0.0);
     for (size_t k = 0; k < requests.size(); ++k) into[k] += requests[k];
   }

@@ -451,12 +451,13 @@ TEST_CASE(
     double count_step;  // --count-step (0: auto)
     double rate;        // per pod, requests/s
     int64_t want_step_s;
-    int64_t want_total;  // 2 pods over the hour
+    int64_t want_total;    // 2 pods over the hour, summed
+    int64_t want_per_pod;  // each pod's own, rounded on its own total
   };
-  const Case cases[] = {{"auto step", 60, 0, 1.5, 60, 2 * 5400},
-                        {"a coarser step", 60, 300, 1.5, 300, 2 * 5400},
-                        {"a finer step is raised to the samples", 300, 60, 0.25, 300, 2 * 900},
-                        {"fractions carried, not lost", 60, 0, 1.0 / 70, 60, 103}};
+  const Case cases[] = {{"auto step", 60, 0, 1.5, 60, 2 * 5400, 5400},
+                        {"a coarser step", 60, 300, 1.5, 300, 2 * 5400, 5400},
+                        {"a finer step is raised to the samples", 300, 60, 0.25, 300, 2 * 900, 900},
+                        {"fractions carried, not lost", 60, 0, 1.0 / 70, 60, 103, 51}};
   for (const Case& c : cases) {
     CAPTURE(c.name);
     Imported im;
@@ -478,20 +479,78 @@ TEST_CASE(
     options.window_end = 3600;
     options.traffic_counts = true;
     options.count_step_s = c.count_step;
-    KnownPods known(im.pods);
-    RateIndex rates = IndexRates(mx, im.pods, known, im.model.workloads.size());
-    rates.of_workload[0].push_back(rates.of_workload[1].front());
-    rates.of_workload[1].clear();
-    TrafficFromRates(rates, options, im.model);
-    const Traffic& t = im.model.workloads[0].spec.traffic;
-    REQUIRE(t.kind == ArrivalKind::kCounts);
-    CHECK(t.counts.step == c.want_step_s * kNanosPerSecond);
-    CHECK(t.counts.values.size() == static_cast<size_t>(3600 / c.want_step_s));
-    int64_t total = 0;
-    for (int64_t n : t.counts.values) total += n;
-    CHECK(total == c.want_total);
-    CHECK(im.model.warnings.size() == (c.count_step > 0 && c.count_step < c.sample_s ? 1u : 0u));
+    // Summed when no series is a current pod's; per pod (each rounded on its own total) when
+    // both are.
+    for (const bool per_pod : {false, true}) {
+      CAPTURE(per_pod);
+      ImportModel model = im.model;
+      KnownPods known(im.pods);
+      RateIndex rates = IndexRates(mx, im.pods, known, model.workloads.size());
+      rates.of_workload[0].push_back(rates.of_workload[1].front());
+      rates.of_workload[1].clear();
+      if (!per_pod) rates.current.clear();
+      TrafficFromRates(rates, options, model);
+      const Traffic& t = model.workloads[0].spec.traffic;
+      REQUIRE(t.kind == ArrivalKind::kCounts);
+      CHECK(t.counts.step == c.want_step_s * kNanosPerSecond);
+      const size_t steps = static_cast<size_t>(3600 / c.want_step_s);
+      int64_t total = 0;
+      if (per_pod) {
+        CHECK(t.counts.values.empty());
+        REQUIRE(t.counts.per_pod.size() == 2);
+        CHECK(t.counts.per_pod[0].pod == "a");
+        CHECK(t.counts.per_pod[1].pod == "b");
+        for (const PodCounts& pod : t.counts.per_pod) {
+          CHECK(pod.values.size() == steps);
+          int64_t own = 0;
+          for (int64_t n : pod.values) own += n;
+          CHECK(own == c.want_per_pod);
+          total += own;
+        }
+      } else {
+        CHECK(t.counts.per_pod.empty());
+        CHECK(t.counts.values.size() == steps);
+        for (int64_t n : t.counts.values) total += n;
+        CHECK(total == c.want_total);
+      }
+      CHECK(model.warnings.size() == (c.count_step > 0 && c.count_step < c.sample_s ? 1u : 0u));
+    }
   }
+}
+
+TEST_CASE(
+    "--traffic counts per pod: series of pods no longer running are left out, with a warning") {
+  Imported im;
+  im.objects.nodes = {GpuNode("n0", "a")};
+  im.objects.pods = {GpuPod("a", "n0", 0), GpuPod("b", "n0", 1)};
+  im.Run();
+  Metrics mx;
+  for (const char* pod : {"a", "b"}) {
+    PodRate r;
+    r.pod = {"team", pod};
+    for (double t = 60; t <= 3600; t += 60) {
+      r.times.push_back(t);
+      r.rate.push_back(pod[0] == 'a' ? 1.0 : 0.5);
+    }
+    mx.rates.push_back(r);
+  }
+  ImportOptions options;
+  options.window_end = 3600;
+  options.traffic_counts = true;
+  KnownPods known(im.pods);
+  RateIndex rates = IndexRates(mx, im.pods, known, im.model.workloads.size());
+  rates.of_workload[0].push_back(rates.of_workload[1].front());
+  rates.of_workload[1].clear();
+  rates.current.erase(rates.of_workload[0][1]);  // pod b: gone before the export
+  TrafficFromRates(rates, options, im.model);
+  const Traffic& t = im.model.workloads[0].spec.traffic;
+  REQUIRE(t.counts.per_pod.size() == 1);
+  CHECK(t.counts.per_pod[0].pod == "a");
+  CHECK(t.counts.per_pod[0].values == std::vector<int64_t>(60, 60));
+  REQUIRE(im.model.warnings.size() == 1);
+  CHECK(im.model.warnings[0] ==
+        "team/a: 1800 requests of 1 pods no longer running left out (no current pod to send "
+        "them to)");
 }
 
 TEST_CASE("TrafficFromRates leaves out the traffic of a workload without a GPU, with a warning") {

@@ -314,9 +314,9 @@ Expected<std::vector<PodCounts>> ParsePerPodCountsCsv(std::string_view text,
     if (header) {
       header = false;
       if (cells[0] != "interval" || cells.size() < 2) {
-        error = At(file, number, std::string(cells[0]),
-                   "the header is not `interval,<pod>,<pod>...`",
-                   "the first column is the interval's index, then one column per pod");
+        error =
+            At(file, number, std::string(cells[0]), "the header is not `interval,<pod>,<pod>...`",
+               "the first column is the interval's index, then one column per pod");
         return false;
       }
       for (size_t c = 1; c < cells.size(); ++c) {
@@ -341,10 +341,10 @@ Expected<std::vector<PodCounts>> ParsePerPodCountsCsv(std::string_view text,
       return false;
     }
     if (ParseCount(cells[0]) != rows) {
-      error = At(file, number, "interval",
-                 "\"" + std::string(cells[0]) + "\" is not the next interval, " +
-                     std::to_string(rows),
-                 "one row per interval, from 0, in order, none left out");
+      error =
+          At(file, number, "interval",
+             "\"" + std::string(cells[0]) + "\" is not the next interval, " + std::to_string(rows),
+             "one row per interval, from 0, in order, none left out");
       return false;
     }
     if (rows >= kMaxRecordedArrivals) {

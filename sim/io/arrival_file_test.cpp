@@ -89,5 +89,45 @@ TEST_CASE("a counts file holds one count a line, with an optional header") {
   }
 }
 
+TEST_CASE("a per-pod counts file: interval, then one column per pod, every interval in order") {
+  const auto pods =
+      ParsePerPodCountsCsv("interval,web-0,web-1\n0,3,0\n# gap\n1, 0 ,7\n2,1,1\n", "p.csv");
+  REQUIRE(pods.ok());
+  REQUIRE(pods->size() == 2);
+  CHECK((*pods)[0].pod == "web-0");
+  CHECK((*pods)[0].values == std::vector<int64_t>{3, 0, 1});
+  CHECK((*pods)[1].pod == "web-1");
+  CHECK((*pods)[1].values == std::vector<int64_t>{0, 7, 1});
+  struct Bad {
+    const char* text;
+    const char* error;
+  };
+  const Bad cases[] = {
+      {"", "p.csv: the file is empty; the first line names the columns"},
+      {"interval,a\n", "p.csv: the file holds no interval"},
+      {"time,a\n0,1\n",
+       "p.csv:1: time: the header is not `interval,<pod>,<pod>...`; the first column is the "
+       "interval's index, then one column per pod"},
+      {"interval\n0\n",
+       "p.csv:1: interval: the header is not `interval,<pod>,<pod>...`; the first column is the "
+       "interval's index, then one column per pod"},
+      {"interval,a,a\n", "p.csv:1: a: the pod is given twice"},
+      {"interval,a,\n", "p.csv:1: column 3 has no pod name"},
+      {"interval,a\n0,1\n2,1\n",
+       "p.csv:3: interval: \"2\" is not the next interval, 1; one row per interval, from 0, in "
+       "order, none left out"},
+      {"interval,a,b\n0,1\n", "p.csv:2: has 2 cells where the header names 3"},
+      {"interval,a\n0,-1\n",
+       "p.csv:2: a: \"-1\" is not a count of arrivals; an integer from 0 "
+       "to 1e9"},
+  };
+  for (const Bad& c : cases) {
+    CAPTURE(c.text);
+    const auto r = ParsePerPodCountsCsv(c.text, "p.csv");
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.error().ToString() == c.error);
+  }
+}
+
 }  // namespace
 }  // namespace knobsim

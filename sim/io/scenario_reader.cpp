@@ -462,9 +462,9 @@ IntervalCounts Reader::ReadCounts(const Field& f, const std::vector<CurrentPod>&
   Section c(*this, f, {"step", "values", "file", "per_pod", "per_pod_file", "spread"});
   IntervalCounts counts;
   if (auto spread = c.Get("spread")) {
-    counts.spread = Enum<CountSpread>(*spread, "counts spread",
-                                      {{"uniform", CountSpread::kUniform},
-                                       {"even", CountSpread::kEven}});
+    counts.spread =
+        Enum<CountSpread>(*spread, "counts spread",
+                          {{"uniform", CountSpread::kUniform}, {"even", CountSpread::kEven}});
   }
   const Field step = c.Require("step");
   counts.step = Duration(step);
@@ -480,7 +480,8 @@ IntervalCounts Reader::ReadCounts(const Field& f, const std::vector<CurrentPod>&
          "(each pod's own)");
   }
   if (auto values = c.Get("values")) {
-    for (const Field& item : Items(*values)) counts.values.push_back(Integer(item, 0, 1'000'000'000));
+    for (const Field& item : Items(*values))
+      counts.values.push_back(Integer(item, 0, 1'000'000'000));
     if (counts.values.empty()) Fail(*values, "counts needs at least one value");
   }
   if (auto file = c.Get("file")) {

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <string>
 
@@ -594,6 +596,75 @@ TEST_CASE("counts take a spread: uniform by default, even on request, nothing el
             .traffic.counts.spread == CountSpread::kEven);
   CHECK(ErrorOf(head + "      counts: {step: 1m, values: [1], spread: poisson}\n")
             .find("workloads[0].traffic.counts.spread") != std::string::npos);
+}
+
+// A workload with two current pods; `counts` is the workload's counts: mapping.
+std::string PerPodScenario(const std::string& counts) {
+  return "name: x\nnode_pools:\n  - {name: p, gpu: T4, gpus_per_node: 1}\nworkloads:\n"
+         "  - name: a\n    gpu_mem: 4\n    replicas: 2\n"
+         "    pods: [{name: a-x, node: p-0}, {name: a-y, node: p-0}]\n"
+         "    traffic:\n      counts: " +
+         counts + "\n";
+}
+
+TEST_CASE("per-pod counts name current pods: each gets its replica ordinal, in the order written") {
+  const Scenario s = Read(PerPodScenario("{step: 1m, per_pod: {a-y: [1, 2], a-x: [3]}}"));
+  const IntervalCounts& c = s.workloads[0].traffic.counts;
+  CHECK(c.values.empty());
+  REQUIRE(c.per_pod.size() == 2);
+  CHECK(c.per_pod[0].pod == "a-y");
+  CHECK(c.per_pod[0].replica == 1);
+  CHECK(c.per_pod[0].values == std::vector<int64_t>{1, 2});
+  CHECK(c.per_pod[1].pod == "a-x");
+  CHECK(c.per_pod[1].replica == 0);
+  CHECK(c.per_pod[1].values == std::vector<int64_t>{3});
+
+  const std::string csv =
+      (std::filesystem::temp_directory_path() / "knobsim_per_pod_counts.csv").string();
+  std::ofstream(csv) << "interval,a-x\n0,4\n1,5\n";
+  const Scenario f = Read(PerPodScenario("{step: 1m, per_pod_file: " + csv + "}"));
+  REQUIRE(f.workloads[0].traffic.counts.per_pod.size() == 1);
+  CHECK(f.workloads[0].traffic.counts.per_pod[0].values == std::vector<int64_t>{4, 5});
+  CHECK(f.workloads[0].traffic.counts.source == csv);
+
+  struct Bad {
+    std::string counts;
+    std::string error;
+  };
+  const Bad cases[] = {
+      {"{step: 1m, per_pod: {a-z: [1]}}",
+       "s.yaml:10: workloads[0].traffic.counts.per_pod.a-z: no pod \"a-z\" in the workload's "
+       "`pods:`; did you mean `a-x`?"},
+      {"{step: 1m, values: [1], per_pod: {a-x: [1]}}",
+       "s.yaml:10: workloads[0].traffic.counts.per_pod: counts has both `values` and `per_pod`; "
+       "give exactly one of values, file (the Service's requests), per_pod or per_pod_file (each "
+       "pod's own)"},
+      {"{step: 1m, per_pod: {a-x: []}}",
+       "s.yaml:10: workloads[0].traffic.counts.per_pod.a-x: the pod's counts need at least one "
+       "value"},
+      {"{step: 1m, per_pod: {}}",
+       "s.yaml:10: workloads[0].traffic.counts.per_pod: per_pod maps pod names to their counts; "
+       "per_pod: {POD: [3, 0, 5]}"},
+      {"{step: 1m, per_pod: {a-x: [1], a-x: [2]}}",
+       "s.yaml:10: workloads[0].traffic.counts.per_pod.a-x: duplicate key; each key may appear "
+       "once "
+       "in a mapping"},
+      {"{step: 1m}",
+       "s.yaml:10: workloads[0].traffic.counts: counts needs its counts; give exactly one of "
+       "values, file (the Service's requests), per_pod or per_pod_file (each pod's own)"},
+      {"{step: 1m, per_pod_file: /nonexistent/p.csv}",
+       "s.yaml:10: workloads[0].traffic.counts.per_pod_file: /nonexistent/p.csv: cannot read the "
+       "file: No such file or directory"},
+  };
+  for (const Bad& c : cases) {
+    CAPTURE(c.counts);
+    CHECK(ErrorOf(PerPodScenario(c.counts)) == c.error);
+  }
+  std::ofstream(csv) << "interval,a-q\n0,4\n";
+  CHECK(ErrorOf(PerPodScenario("{step: 1m, per_pod_file: " + csv + "}")) ==
+        "s.yaml:10: workloads[0].traffic.counts.per_pod_file: no pod \"a-q\" in the workload's "
+        "`pods:`; did you mean `a-x`?");
+  std::filesystem::remove(csv);
 }
 
 TEST_CASE("traffic and work are checked for shape") {
