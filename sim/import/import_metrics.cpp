@@ -301,13 +301,14 @@ void WorkloadCounts(const std::vector<const PodRate*>& rates,
   }
   int64_t lost = 0;
   RoundedCounts(left_out, lost);
-  iw.notes["traffic"] = "recorded requests per " + Seconds(step) + " of each of " +
-                        std::to_string(of_pod.size()) + " pods (its own request rate), " +
+  const auto pods = [](size_t n) { return std::to_string(n) + (n == 1 ? " pod" : " pods"); };
+  iw.notes["traffic"] = "recorded requests per " + Seconds(step) + " of each pod on its own (" +
+                        pods(of_pod.size()) + ", each its own request rate), " +
                         std::to_string(written) + " in all";
   if (lost > 0) {
     const std::string text = std::to_string(lost) + " requests of " +
-                             std::to_string(rates.size() - of_pod.size()) +
-                             " pods no longer running left out (no current pod to send them to)";
+                             pods(rates.size() - of_pod.size()) +
+                             " no longer running left out (no current pod to send them to)";
     iw.notes["traffic"] += "; " + text;
     warnings.push_back(who + ": " + text);
   }

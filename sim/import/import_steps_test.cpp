@@ -549,7 +549,7 @@ TEST_CASE(
   CHECK(t.counts.per_pod[0].values == std::vector<int64_t>(60, 60));
   REQUIRE(im.model.warnings.size() == 1);
   CHECK(im.model.warnings[0] ==
-        "team/a: 1800 requests of 1 pods no longer running left out (no current pod to send "
+        "team/a: 1800 requests of 1 pod no longer running left out (no current pod to send "
         "them to)");
 }
 

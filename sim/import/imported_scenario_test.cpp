@@ -94,6 +94,16 @@ void CheckTraffic(const Traffic& a, const Traffic& b) {
   CHECK(a.diurnal_period == b.diurnal_period);
   CHECK(a.diurnal_peak_at == b.diurnal_peak_at);
   CHECK(a.scale == b.scale);
+  CHECK(a.counts.step == b.counts.step);
+  CHECK(a.counts.spread == b.counts.spread);
+  CHECK(a.counts.values == b.counts.values);
+  CHECK(a.counts.source == b.counts.source);
+  REQUIRE(a.counts.per_pod.size() == b.counts.per_pod.size());
+  for (size_t i = 0; i < a.counts.per_pod.size(); ++i) {
+    CHECK(a.counts.per_pod[i].pod == b.counts.per_pod[i].pod);
+    CHECK(a.counts.per_pod[i].replica == b.counts.per_pod[i].replica);
+    CHECK(a.counts.per_pod[i].values == b.counts.per_pod[i].values);
+  }
 }
 
 void CheckWorkload(const Workload& a, const Workload& b) {
@@ -330,6 +340,20 @@ TEST_CASE("ScenarioFromImport is the written scenario read back, on the bundled 
          prom + "DCGM_FI_DEV_GPU_UTIL.json", prom + "http_requests_per_second.json"},
         "http_requests_per_second", {}));
   }
+  SUBCASE("export20 with --traffic counts: each pod's own counts") {
+    ImportOptions options;
+    options.traffic_counts = true;
+    const ImportModel model = ImportWithMetrics(
+        {e20 + "export.json"},
+        {prom + "DCGM_CUSTOM_PROCESS_MEM_USED.json", prom + "DCGM_FI_DEV_FB_USED.json",
+         prom + "DCGM_FI_DEV_GPU_UTIL.json", prom + "http_requests_per_second.json"},
+        "http_requests_per_second", options);
+    int per_pod = 0;
+    for (const ImportedWorkload& w : model.workloads)
+      per_pod += w.has_traffic && !w.spec.traffic.counts.per_pod.empty();
+    CHECK(per_pod > 0);
+    CheckAgree(model);
+  }
   SUBCASE("export20 without metrics, POLICY 1 and an odd switch overhead") {
     ImportOptions options;
     options.policy = 1;
@@ -443,6 +467,15 @@ ImportModel SmallModel() {
 
 TEST_CASE("ScenarioFromImport follows the writer's conditions and rounding") {
   CheckAgree(SmallModel());
+  ImportModel counted = SmallModel();
+  Traffic& t = counted.workloads[0].spec.traffic;
+  t.kind = ArrivalKind::kCounts;
+  t.counts.step = 90 * kNanosPerSecond;
+  t.counts.per_pod = {{"ocr-1", 0, {3, 0, 7}}, {"ocr-0", 0, std::vector<int64_t>(45, 2)}};
+  CheckAgree(counted);
+  const Scenario c = *ScenarioFromImport(counted, "x");
+  CHECK(c.workloads[0].traffic.counts.per_pod[0].replica == 1);  // its index in `pods:`
+  CHECK(c.workloads[0].traffic.counts.per_pod[1].replica == 0);
   const Scenario s = *ScenarioFromImport(SmallModel(), "x");
   CHECK(s.workloads[0].traffic.pieces[0].rate == 12.3457);  // six significant digits
   CHECK(s.workloads[0].work.mean_s == 0.01235);             // "12.35ms"
@@ -477,6 +510,13 @@ TEST_CASE("ScenarioFromImport refuses what the reader refuses, naming the field"
        "node_pools[0].labels.ack.node.gpu.placement"},
       {"a long pool name", [](ImportModel& m) { m.pools[0].pool.name = std::string(64, 'g'); },
        "node_pools[0].name"},
+      {"per-pod counts of a pod not in pods:",
+       [](ImportModel& m) {
+         m.workloads[0].spec.traffic.kind = ArrivalKind::kCounts;
+         m.workloads[0].spec.traffic.counts.step = kNanosPerSecond;
+         m.workloads[0].spec.traffic.counts.per_pod = {{"ocr-9", 0, {1}}};
+       },
+       "workloads[0].traffic.counts.per_pod.ocr-9"},
   };
   for (const Case& c : cases) {
     const std::string name = c.name;

@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <regex>
 #include <string>
 #include <vector>
@@ -109,49 +111,83 @@ TEST_CASE("the CPU-only router's traffic is left out of the import with a warnin
   CHECK(o.err.find("llm/llm-router: has a request rate but no GPU") != std::string::npos);
 }
 
+// The numbers of the flow list that follows `key: [` in `text` from `from` on.
+std::vector<int64_t> CountList(const std::string& text, const std::string& key, size_t from) {
+  const auto values = text.find(key + ": [", from);
+  REQUIRE_MESSAGE(values != std::string::npos, key);
+  const size_t open = values + key.size() + 3;
+  const std::string list = text.substr(open, text.find(']', open) - open);
+  std::vector<int64_t> out;
+  int64_t number = -1;
+  for (const char c : list + ",") {
+    if (c >= '0' && c <= '9') {
+      number = (number < 0 ? 0 : number * 10) + (c - '0');
+    } else if (number >= 0) {
+      out.push_back(number);
+      number = -1;
+    }
+  }
+  return out;
+}
+
 // A sample stamped t counts the requests of (t - step, t]: the window starts at the first
-// sample, whose requests came before it, so interval i of the counts is sample i + 1.
-TEST_CASE("--traffic counts of the backtest example replays the recorded requests step by step") {
+// sample, whose requests came before it, so interval i of the counts is sample i + 1. The rate
+// metric is per pod, so each of llm-serving's current pods replays its own requests.
+TEST_CASE("--traffic counts of the backtest example replays each pod's recorded requests") {
   const Example example("backtest-counts", "--idle-floor 0");
   const Outcome o = example.Import("prom", "--traffic counts");
   REQUIRE_MESSAGE(o.exit_code == 0, o.err);
-  // The requests per step of llm-serving's pods: rate x 60 s, whole (request_truth_test.cpp).
-  std::vector<int64_t> recorded;
+  // The requests per step of each of llm-serving's pods: rate x 60 s, whole
+  // (request_truth_test.cpp).
+  std::map<std::string, std::vector<int64_t>> recorded;
   const json rates = json::parse(ReadFile(example.dir + "/prom/http_requests_per_second.json"));
   for (const json& s : rates.at("data").at("result")) {
-    if (s.at("metric").at("pod").get<std::string>().rfind("llm-serving-", 0) != 0) continue;
-    recorded.resize(s.at("values").size(), 0);
-    for (size_t i = 0; i < recorded.size(); ++i)
-      recorded[i] += std::llround(std::stod(s.at("values")[i][1].get<std::string>()) * 60);
+    const std::string pod = s.at("metric").at("pod");
+    if (pod.rfind("llm-serving-", 0) != 0) continue;
+    for (const json& v : s.at("values"))
+      recorded[pod].push_back(std::llround(std::stod(v[1].get<std::string>()) * 60));
   }
   int64_t truth = 0;
   for (const json& p : example.truth.at("pods"))
     if (p.at("workload") == "llm-serving")
       truth += p.at("requests").at("window").at("arrivals").get<int64_t>();
   int64_t sum = 0;
-  for (int64_t n : recorded) sum += n;
+  for (const auto& [pod, steps] : recorded)
+    for (int64_t n : steps) sum += n;
   CHECK(sum == truth);
 
   const auto at = o.out.find("\n  - name: llm-serving\n");
   REQUIRE(at != std::string::npos);
-  const auto values = o.out.find("values: [", at);
-  REQUIRE(values != std::string::npos);
-  const std::string list = o.out.substr(values + 9, o.out.find(']', values) - values - 9);
-  std::vector<int64_t> replayed;
-  int64_t number = -1;
-  for (const char c : list + ",") {
-    if (c >= '0' && c <= '9') {
-      number = (number < 0 ? 0 : number * 10) + (c - '0');
-    } else if (number >= 0) {
-      replayed.push_back(number);
-      number = -1;
+  const auto next = o.out.find("\n  - name: ", at + 1);
+  CHECK(o.out.find("per_pod:", at) < next);
+  CHECK(o.out.find("values: [", at) > next);
+  REQUIRE(recorded.size() == 2);
+  int64_t first_20m = 0;  // both pods' requests in the first 20 intervals
+  for (const auto& [pod, steps] : recorded) {
+    CAPTURE(pod);
+    const std::vector<int64_t> replayed = CountList(o.out, pod, at);
+    REQUIRE(replayed.size() >= 20);
+    for (size_t i = 0; i < 20; ++i) first_20m += replayed[i];
+    REQUIRE(replayed.size() + 1 == steps.size());
+    for (size_t i = 0; i < replayed.size(); ++i) {
+      CAPTURE(i);
+      CHECK(replayed[i] == steps[i + 1]);
     }
   }
-  REQUIRE(replayed.size() + 1 == recorded.size());
-  for (size_t i = 0; i < replayed.size(); ++i) {
-    CAPTURE(i);
-    CHECK(replayed[i] == recorded[i + 1]);
+
+  // The scenario runs (no warm-up): every recorded request of the first 20 minutes arrives.
+  const std::string scenario = example.dir + "/counts.yaml";
+  std::ofstream(scenario) << o.out;
+  const Outcome run = Run("run " + Quoted(scenario) + " --duration 20m --quiet --json -");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const json results = json::parse(run.out);
+  int found = 0;
+  for (const json& w : results.at("variants")[0].at("workloads")) {
+    if (w.at("name") != "llm-serving") continue;
+    CHECK(w.at("requests").get<int64_t>() == first_20m);
+    ++found;
   }
+  CHECK(found == 1);
 }
 
 }  // namespace
