@@ -470,7 +470,10 @@ struct ColumnNames {
   }
   std::string List(const std::vector<int>& columns) const {
     std::string s;
-    for (size_t i = 0; i < columns.size(); ++i) s += (i > 0 ? ", " : "") + (*this)(columns[i]);
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (i > 0) s += ", ";
+      s += (*this)(columns[i]);
+    }
     return s;
   }
 };

@@ -116,7 +116,8 @@ int RunBacktestCommand(const BacktestArgs& args) {
   for (const std::string& w : prom->warnings) std::cerr << "knobsim: warning: " << w << "\n";
   for (const std::string& w : report->warnings) std::cerr << "knobsim: warning: " << w << "\n";
   for (const std::string& line : report->fit_report) std::cerr << "knobsim: fit: " << line << "\n";
-  std::cout << backtest::BacktestText(*report) << std::flush;
+  // `--json -` makes stdout the document alone, for a pipe.
+  if (args.json != "-") std::cout << backtest::BacktestText(*report) << std::flush;
   const nlohmann::ordered_json document = backtest::BacktestToJson(*report, KNOBSIM_VERSION);
   if (!args.html.empty()) {
     if (Status failed = WriteReportFile(document, args.html); !failed) return BadInput(failed);
