@@ -31,6 +31,9 @@ void AddPods(EngineState& s, int count, int64_t quota_mib = 4096) {
     pod.cards = {0};
     pod.share_on = {0.0};
     pod.quota_mib = quota_mib;
+    // What BindPod gives a pod of 4 of the card's 22 units (models/sharing_policy.h needs a
+    // percentage in (0, 100]).
+    pod.percent = 100.0 * 4 / 22;
     s.pods.push_back(pod);
   }
 }
