@@ -375,7 +375,8 @@ TEST_CASE("impossible evidence is named on stderr and beside what it affected; t
   const Outcome run = Run("run '" + scenario + "' --duration 10m --quiet --json -");
   std::remove(scenario.c_str());
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);
-  for (const auto& w : json::parse(run.out).at("variants").at(0).at("workloads")) {
+  const json results = json::parse(run.out);  // kept: a range over a temporary's part dangles
+  for (const auto& w : results.at("variants").at(0).at("workloads")) {
     CAPTURE(w.at("name"));
     CHECK(w.at("completed").get<int64_t>() > 0);
     CHECK(w.at("errors").at("oom") == 0);
