@@ -7,7 +7,9 @@ namespace {
 
 constexpr int64_t kMiB = 1024 * 1024;
 
-const char* ScheduleLabel(GpuSchedule schedule) {
+}  // namespace
+
+const char* GpuScheduleLabelValue(GpuSchedule schedule) {
   switch (schedule) {
     case GpuSchedule::kDefault:
       return "default";
@@ -20,8 +22,6 @@ const char* ScheduleLabel(GpuSchedule schedule) {
   }
   return "default";
 }
-
-}  // namespace
 
 std::string PoolNodeName(const NodePool& pool, int ordinal) {
   if (ordinal < static_cast<int>(pool.nodes.size())) return pool.nodes[ordinal].name;
@@ -57,7 +57,7 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
     node.gpu_model = gpu->name;
     node.gpu_cards = pool.gpus_per_node;
     node.interconnect = gpu->interconnect;
-    node.gpu_schedule = ScheduleLabel(pool.schedule);
+    node.gpu_schedule = GpuScheduleLabelValue(pool.schedule);
     node.labels[kGpuModelLabel] = gpu->name;
     node.labels[kGpuCountLabel] = std::to_string(pool.gpus_per_node);
     node.labels[kGpuMemoryLabel] = std::to_string(gpu->memory_mib) + "MiB";

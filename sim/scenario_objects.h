@@ -18,6 +18,9 @@ namespace knobsim {
 // core_mem), and nvidia.com/gpu = cards on exclusive (default) nodes. Node `ordinal` of a pool: its
 // listed name (`nodes`), else <pool>-<ordinal>; its zone: the listed one, else the pool's zones
 // round-robin (empty when none).
+// The ack.node.gpu.schedule value of `schedule`: default, share, cgpu, core_mem.
+const char* GpuScheduleLabelValue(GpuSchedule schedule);
+
 std::string PoolNodeName(const NodePool& pool, int ordinal);
 std::string PoolNodeZone(const NodePool& pool, int ordinal);
 

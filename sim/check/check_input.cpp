@@ -13,20 +13,6 @@
 namespace knobsim {
 namespace {
 
-std::string ScheduleName(GpuSchedule s) {
-  switch (s) {
-    case GpuSchedule::kDefault:
-      return "default";
-    case GpuSchedule::kShare:
-      return "share";
-    case GpuSchedule::kCgpu:
-      return "cgpu";
-    case GpuSchedule::kCoreMem:
-      return "core_mem";
-  }
-  return "default";
-}
-
 bool IsCgpuSchedule(const std::string& s) {
   return s == "cgpu" || s == "core_mem";
 }
@@ -244,7 +230,7 @@ void NodesFromScenario(const Scenario& scenario, const CheckInputOptions& option
         c.card_mib = t->memory_mib;
         c.card_units = CardMemoryUnits(t->memory_mib);
       }
-      c.schedule = pool.gpu_type.empty() ? "default" : ScheduleName(pool.schedule);
+      c.schedule = pool.gpu_type.empty() ? "default" : GpuScheduleLabelValue(pool.schedule);
       c.cgpu_module = !pool.gpu_type.empty() && IsCgpuSchedule(c.schedule);
       auto off = spec.labels.find("cgpu.disable.isolation");
       c.isolation_label_off = off != spec.labels.end() && off->second == "true";
