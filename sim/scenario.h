@@ -257,6 +257,9 @@ struct Scenario {
   std::string name;
   std::string description;
   std::string file;  // where it was read from (for messages)
+  // EvidenceFingerprint (sim/io/evidence_fingerprint.h) of the export and metrics an imported
+  // scenario came from; empty when written by hand.
+  std::string evidence;
   GpuCatalog catalog = GpuCatalog::BuiltIn();
   std::vector<NodePool> node_pools;
   ClusterKnobs cluster;

@@ -13,6 +13,7 @@
 #include "sim/cluster.h"
 #include "sim/engine/simulation.h"
 #include "sim/import/imported_scenario.h"
+#include "sim/io/evidence_fingerprint.h"
 #include "sim/text.h"
 #include "sim/timeline_stats.h"
 
@@ -430,6 +431,7 @@ Expected<BacktestReport> RunBacktest(const KubeObjects& objects,
   const WindowGrid grid{options.test.from, options.window_s, Windows(options)};
   if (Status s = CheckBacktestOptions(options); !s) return s.error();
   BacktestReport report;
+  report.evidence = EvidenceFingerprint(objects, results);
   report.train = options.train;
   report.test = options.test;
   report.window_s = options.window_s;

@@ -124,6 +124,7 @@ struct BacktestSummary {
 };
 
 struct BacktestReport {
+  std::string evidence;  // EvidenceFingerprint of the export and every metric given
   TimeRange train, test;
   double window_s = 0;
   int windows = 0;

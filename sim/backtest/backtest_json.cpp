@@ -106,6 +106,7 @@ nlohmann::ordered_json BacktestToJson(const BacktestReport& r, std::string_view 
   Json j;
   j["schema"] = kBacktestSchema;
   j["knobsim_version"] = knobsim_version;
+  j["evidence"] = r.evidence;
   j["train"] = Range(r.train);
   j["test"] = Range(r.test);
   j["window_s"] = Num(r.window_s);

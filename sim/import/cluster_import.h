@@ -226,6 +226,7 @@ struct ImportModel {
   double switch_overhead = 0;
   double duration_s = 3600;                // the run length (RunLength)
   std::string run_note;                    // how it was chosen, above `run:` and on stderr
+  std::string evidence;  // EvidenceFingerprint of the export and metrics; empty without metrics
   std::vector<ImportedGpuType> gpu_types;  // types not in the catalog
   std::vector<ImportedPool> pools;
   std::vector<ImportedWorkload> workloads;

@@ -499,6 +499,11 @@ std::string WriteScenarioYaml(const ImportModel& m) {
   o.Comment(0, "runs now, so a run with no knob changed starts from the exported placement.");
   for (const std::string& h : m.header) o.Comment(0, h);
   o.Line(0, "name: " + YamlScalar(m.name));
+  if (!m.evidence.empty()) {
+    o.Comment(0, "What this was imported from, by name: a `knobsim backtest` of the same export and");
+    o.Comment(0, "metrics is found by it, and whatif and plan print its scores (docs/backtest.md).");
+    o.Line(0, "evidence: " + m.evidence);
+  }
   o.Blank();
   o.Comment(
       0, "The cGPU POLICY is not in the export: --policy (default 5, ACK's native time-slicing)");

@@ -15,6 +15,7 @@
 
 #include "sim/dns_label.h"
 #include "sim/io/arrival_file.h"
+#include "sim/io/evidence_fingerprint.h"
 #include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
 #include "sim/io/yaml_fields.h"
@@ -1191,11 +1192,18 @@ Scenario Reader::Read(const YAML::Node& root) const {
   const Field top{root, "", LineOf(root, 1)};
   Section s(*this, top,
             {"name", "description", "gpu_types", "cluster", "node_pools", "workloads", "run",
-             "variants", "kube"});
+             "variants", "kube", "evidence"});
   Scenario sc;
   sc.file = file();
   sc.name = NonEmptyString(s.Require("name"));
   if (auto v = s.Get("description")) sc.description = String(*v);
+  if (auto v = s.Get("evidence")) {
+    sc.evidence = String(*v);
+    if (!IsEvidenceFingerprint(sc.evidence))
+      Fail(*v, Quote(sc.evidence) + " is not an evidence fingerprint",
+           "`knobsim import` writes it (kf1- and 16 hex digits); leave it out in a scenario "
+           "written by hand");
+  }
   // Sections are read in dependency order, whatever their order in the file: pools need the
   // catalog, variants need pools and workloads.
   if (auto v = s.Get("gpu_types")) ReadGpuTypes(*v, sc.catalog);

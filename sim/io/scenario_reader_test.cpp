@@ -507,6 +507,15 @@ TEST_CASE("wrong types name what was expected and what was found") {
   CHECK(ErrorOf("name: [x]\n") == "s.yaml:1: name: expected a string, found a list");
 }
 
+TEST_CASE("evidence: the fingerprint import writes is kept; anything else is refused") {
+  Expected<Scenario> ok = ReadScenarioString("name: x\nevidence: kf1-0123456789abcdef\n", "s.yaml");
+  REQUIRE(ok.ok());
+  CHECK(ok->evidence == "kf1-0123456789abcdef");
+  CHECK(ReadScenarioString("name: x\n", "s.yaml")->evidence.empty());
+  CHECK(ErrorOf("name: x\nevidence: my-cluster\n").starts_with(
+      "s.yaml:2: evidence: \"my-cluster\" is not an evidence fingerprint"));
+}
+
 TEST_CASE("unknown keys list the known ones when no key is close") {
   CHECK(ErrorOf("name: x\nrun: {length: 1h}\n") ==
         "s.yaml:2: run.length: unknown key; known keys: duration, warmup, seed, replications");
@@ -514,7 +523,7 @@ TEST_CASE("unknown keys list the known ones when no key is close") {
         "s.yaml:2: nodepools: unknown key; did you mean `node_pools`?");
   CHECK(ErrorOf("name: x\nbase: 1\n") ==
         "s.yaml:2: base: unknown key; known keys: name, description, gpu_types, cluster, "
-        "node_pools, workloads, run, variants, kube");
+        "node_pools, workloads, run, variants, kube, evidence");
   CHECK(ErrorOf("name: x\nvariants:\n  - &v {name: a, policy: 1}\n  - <<: *v\n    name: b\n") ==
         "s.yaml:4: variants[1].<<: unknown key; YAML merge keys (<<) are not supported");
 }

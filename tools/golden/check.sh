@@ -14,6 +14,9 @@ expected="$root/tools/golden/expected"
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 cd "$root"
+# What knobsim keeps between commands (backtest headlines) starts empty: the user's own cache
+# never changes a golden output.
+export KNOBSIM_CACHE_DIR="$OUT/cache"
 
 while read -r name args; do
   case "$name" in ''|'#'*) continue ;; esac

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -98,6 +99,61 @@ TEST_CASE("backtest with --split takes the last fraction of the metrics as the t
         doctest::Approx(0.25 * (doc.at("test").at("to_unix").get<double>() -
                                 doc.at("train").at("from_unix").get<double>())));
   CHECK(doc.at("replications") == 2);
+}
+
+TEST_CASE(
+    "a backtest's headline is found again by whatif and plan on the scenario imported from "
+    "the same export, and --backtest FILE must judge the scenario's own evidence") {
+  const Profile& p = Shared();
+  const std::string store = TempPath("headline-store");
+  std::filesystem::remove_all(store);
+  ::setenv("KNOBSIM_CACHE_DIR", store.c_str(), 1);
+  std::string import = p.Args().substr(std::string("backtest").size());
+  import = "import" + import.substr(0, import.find(" --latency-metric"));
+  const std::string scenario = TempPath("headline-imported.yaml");
+  REQUIRE(Run(import + " -o " + Quoted(scenario)).exit_code == 0);
+  CHECK(ReadFile(scenario).find("\nevidence: kf1-") != std::string::npos);
+  const std::string whatif = "whatif " + Quoted(scenario) + " --knob traffic=1.1 --duration 5m";
+
+  const Outcome before = Run(whatif);
+  REQUIRE_MESSAGE(before.exit_code == 0, before.err);
+  CHECK(before.out.find("Backtest of this export") == std::string::npos);
+  CHECK(before.err.find("no backtest of the export this scenario was imported from") !=
+        std::string::npos);
+
+  const std::string doc = TempPath("headline-backtest.json");
+  const Outcome backtest = Run(p.Args() + " --split 0.25 --replications 1 --json " + Quoted(doc));
+  REQUIRE_MESSAGE(backtest.exit_code == 0, backtest.err);
+  CHECK(backtest.err.find("headline kept as kf1-") != std::string::npos);
+
+  const Outcome after = Run(whatif);
+  REQUIRE_MESSAGE(after.exit_code == 0, after.err);
+  CHECK(after.out.find("Backtest of this export") != std::string::npos);
+  CHECK(after.out.find("trust utilization: ") != std::string::npos);
+  CHECK(after.err.find("no backtest of the export") == std::string::npos);
+
+  const Outcome plan =
+      Run("plan " + Quoted(scenario) + " --traffic 1 --duration 2m --replications 2 --max-nodes 8");
+  REQUIRE_MESSAGE(plan.exit_code == 0, plan.err);
+  CHECK(plan.out.find("Backtest of this export") != std::string::npos);
+
+  // The document given by hand, with the store emptied: the same headline.
+  std::filesystem::remove_all(store);
+  const Outcome given = Run(whatif + " --backtest " + Quoted(doc));
+  REQUIRE_MESSAGE(given.exit_code == 0, given.err);
+  CHECK(given.out.find("trust utilization: ") != std::string::npos);
+  // A backtest is of one export: a scenario of other evidence, or of none, refuses it.
+  const Outcome other = Run("whatif " + QuotedSourcePath("scenarios/quickstart.yaml") +
+                            " --knob policy=3 --duration 10m --backtest " + Quoted(doc));
+  CHECK(other.exit_code == 2);
+  CHECK(other.err.find("--backtest: ") != std::string::npos);
+  CHECK(other.err.find("names no evidence") != std::string::npos);
+  const Outcome not_a_backtest = Run(whatif + " --backtest " + Quoted(scenario));
+  CHECK(not_a_backtest.exit_code == 2);
+  ::unsetenv("KNOBSIM_CACHE_DIR");
+  std::filesystem::remove_all(store);
+  std::filesystem::remove(scenario);
+  std::filesystem::remove(doc);
 }
 
 TEST_CASE("backtest refuses windows and options that cannot work, naming the option") {

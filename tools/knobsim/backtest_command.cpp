@@ -13,6 +13,7 @@
 #include <string>
 
 #include "sim/backtest/backtest.h"
+#include "sim/backtest/backtest_headline.h"
 #include "sim/backtest/backtest_json.h"
 #include "sim/backtest/backtest_text.h"
 #include "sim/io/arrival_file.h"
@@ -37,6 +38,7 @@ struct BacktestArgs {
   std::string json;
   std::string html;
   bool quiet = false;
+  bool no_store = false;
 };
 
 // An instant of `--train` / `--test`: RFC 3339 or Unix seconds.
@@ -82,6 +84,25 @@ Status Windows(const BacktestArgs& args, const PromInputs& prom, backtest::Backt
   return Status::Ok();
 }
 
+// Keeps the headline where whatif and plan on the imported scenario find it; a store that
+// cannot be written is a warning, the backtest itself stands.
+void KeepHeadline(const backtest::BacktestReport& report) {
+  const std::string dir = backtest::HeadlineStoreDir();
+  if (dir.empty()) {
+    std::cerr << "knobsim: warning: no folder to keep the backtest's headline in (set "
+                 "KNOBSIM_CACHE_DIR): whatif and plan will not show it\n";
+    return;
+  }
+  const Status stored = backtest::StoreHeadline(dir, backtest::HeadlineOf(report, KNOBSIM_VERSION));
+  if (!stored) {
+    std::cerr << "knobsim: warning: the backtest's headline was not kept: " << stored.ToString()
+              << "\n";
+    return;
+  }
+  std::cerr << "knobsim: note: headline kept as " << report.evidence << " in " << dir
+            << "/backtests: whatif and plan on a scenario imported from this export print it\n";
+}
+
 int RunBacktestCommand(const BacktestArgs& args) {
   ImportSetup setup;
   if (Status s = ResolveImportInputs(args.input, &setup); !s) return BadInput(s);
@@ -119,6 +140,7 @@ int RunBacktestCommand(const BacktestArgs& args) {
   // `--json -` makes stdout the document alone, for a pipe.
   if (args.json != "-") std::cout << backtest::BacktestText(*report) << std::flush;
   const nlohmann::ordered_json document = backtest::BacktestToJson(*report, KNOBSIM_VERSION);
+  if (!args.no_store) KeepHeadline(*report);
   if (!args.html.empty()) {
     if (Status failed = WriteReportFile(document, args.html); !failed) return BadInput(failed);
   }
@@ -160,6 +182,9 @@ void AddBacktestCommand(CLI::App& app, int* exit_code) {
                   "write the page: predicted against measured per card and workload (as "
                   "`knobsim report` of the --json document)");
   cmd->add_flag("--quiet", args->quiet, "no progress line");
+  cmd->add_flag("--no-store", args->no_store,
+                "do not keep the headline for whatif and plan (KNOBSIM_CACHE_DIR, else "
+                "~/.cache/knobsim: docs/backtest.md)");
   cmd->callback([args, exit_code] { *exit_code = RunBacktestCommand(*args); });
 }
 

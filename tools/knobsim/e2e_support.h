@@ -49,11 +49,15 @@ inline std::string TempPath(const std::string& name) {
          name;
 }
 
-// Runs `knobsim ARGS` (ARGS already shell-quoted where needed) and captures both streams.
+// Runs `knobsim ARGS` (ARGS already shell-quoted where needed) and captures both streams. What
+// knobsim keeps between commands (backtest headlines, docs/backtest.md) goes to a folder beside
+// the binary unless the test names one in KNOBSIM_CACHE_DIR: a test never reads or fills the
+// user's own ~/.cache.
 inline Outcome Run(const std::string& args) {
   const std::string out_path = TempPath("stdout"), err_path = TempPath("stderr");
-  const std::string cmd =
-      std::string("'") + KNOBSIM_BINARY + "' " + args + " >'" + out_path + "' 2>'" + err_path + "'";
+  const std::string cmd = std::string("KNOBSIM_CACHE_DIR=\"${KNOBSIM_CACHE_DIR:-") +
+                          KNOBSIM_BINARY + ".e2e-cache}\" '" + KNOBSIM_BINARY + "' " + args +
+                          " >'" + out_path + "' 2>'" + err_path + "'";
   const int status = std::system(cmd.c_str());
   Outcome o;
   o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -19,6 +19,7 @@
 #include "sim/import/overlay.h"
 #include "sim/import/scenario_writer.h"
 #include "sim/input_error.h"
+#include "sim/io/evidence_fingerprint.h"
 #include "sim/io/kube_reader.h"
 #include "sim/io/prom_metrics.h"
 #include "sim/io/prom_reader.h"
@@ -74,6 +75,7 @@ int RunImport(const ImportArgs& args) {
 
   std::vector<std::string> warnings = objects->warnings;
   Metrics metrics;
+  std::string evidence;
   const bool have_metrics = !args.input.prom.empty();
   if (have_metrics) {
     Expected<PromInputs> prom = ReadPromInputs(args.input.prom);
@@ -86,9 +88,11 @@ int RunImport(const ImportArgs& args) {
     metrics = InterpretPodMemoryMetrics(prom->results, setup.names, options.window_start,
                                         options.window_end);
     warnings.insert(warnings.end(), prom->warnings.begin(), prom->warnings.end());
+    evidence = EvidenceFingerprint(*objects, prom->results);
   }
 
   ImportModel model = ImportCluster(*objects, have_metrics ? &metrics : nullptr, options);
+  model.evidence = evidence;
   if (auto failed = ApplyIsolationRules(model, setup.isolation_rules))
     return BadInput(failed->ToString());
   warnings.insert(warnings.end(), model.warnings.begin(), model.warnings.end());

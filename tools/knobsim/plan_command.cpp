@@ -19,6 +19,7 @@
 #include "sim/report/html_report.h"
 #include "sim/shard.h"
 #include "sim/text.h"
+#include "tools/knobsim/backtest_headline_note.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/shell_quote.h"
 #include "tools/knobsim/simulation_options.h"
@@ -32,6 +33,7 @@ struct PlanArgs {
   std::vector<std::string> traffic, gpu_types, policies, placements, pricing;
   std::string density = "auto";
   std::string prices;
+  std::string backtest;
   double confidence = 0.95;
   int max_nodes = 256;
   int max_density = 8;
@@ -221,6 +223,10 @@ int Plan(const PlanArgs& args) {
         "knobsim report on the result");
   }
 
+  std::vector<std::string> headline_notes;
+  Expected<std::string> headline = BacktestHeadlineFor(scenario, args.backtest, &headline_notes);
+  if (!headline) return BadInput(headline.error());
+
   const PlanResult result = RunPlan(scenario, options);
   const nlohmann::ordered_json doc = PlanToJson(result, CommandText(args), KNOBSIM_VERSION);
   const std::string text = PlanJsonText(doc);
@@ -236,7 +242,10 @@ int Plan(const PlanArgs& args) {
   }
   if (!args.sim.quiet) {
     std::ostream& out = args.sim.json_to_stdout() ? std::cerr : std::cout;
-    out << PlanTable(doc) << std::flush;
+    out << PlanTable(doc);
+    if (!headline->empty()) out << "\n" << *headline;
+    out << std::flush;
+    for (const std::string& n : headline_notes) std::cerr << "knobsim: " << n << "\n";
   }
   return kExitOk;
 }
@@ -296,6 +305,7 @@ void AddPlanCommand(CLI::App& app, int* exit_code) {
                   "Plan only grid cells j with j mod N == i (i/N, 0-based); merge the outputs with "
                   "knobsim merge")
       ->type_name("i/N");
+  AddBacktestHeadlineOption(cmd, &args->backtest);
   cmd->add_option("--report", args->report, "Also write the HTML report (docs/report.md) to FILE")
       ->type_name("FILE.html");
   AddSimulationOptions(cmd, &args->sim,

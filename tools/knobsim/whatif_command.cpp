@@ -17,6 +17,7 @@
 #include "sim/run_set.h"
 #include "sim/whatif/knobs.h"
 #include "sim/whatif/verdict.h"
+#include "tools/knobsim/backtest_headline_note.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/simulation_options.h"
@@ -29,6 +30,7 @@ struct WhatifArgs {
   std::string scenario;
   std::vector<std::string> knobs;
   std::string knobs_file;
+  std::string backtest;
   SimulationOptions sim;
 };
 
@@ -59,6 +61,9 @@ int Whatif(const WhatifArgs& args) {
   // The scenario's own variants are not run: a what-if compares the cluster as written with
   // the knobs of this call only (`knobsim run --all` runs the scenario's variants).
   scenario.variants = std::move(*variants);
+  std::vector<std::string> headline_notes;
+  Expected<std::string> headline = BacktestHeadlineFor(scenario, args.backtest, &headline_notes);
+  if (!headline) return BadInput(headline.error());
 
   RunSetOptions options;
   options.seed = scenario.run.seed;
@@ -82,8 +87,10 @@ int Whatif(const WhatifArgs& args) {
       table.width = TableWidth();
       out << ResultsTable(results, table) << "\n";
     }
+    if (!headline->empty()) out << *headline << "\n";
     for (const Verdict& v : verdicts) out << VerdictText(v);
     out << std::flush;
+    for (const std::string& n : headline_notes) std::cerr << "knobsim: " << n << "\n";
   }
 
   if (args.sim.fail_on_slo) {
@@ -127,6 +134,7 @@ void AddWhatifCommand(CLI::App& app, int* exit_code) {
                        "Write the results document (docs/results.md) to FILE; - writes it to "
                        "stdout (the table is left out, the verdict goes to stderr)",
                        "Print no table, no verdict and no progress line");
+  AddBacktestHeadlineOption(cmd, &args->backtest);
   cmd->add_flag("--fail-on-slo", args->sim.fail_on_slo,
                 "Exit with status 1 when a variant misses an SLO that the base meets");
   cmd->callback([args, exit_code] { *exit_code = Whatif(*args); });
