@@ -58,7 +58,7 @@ bash "$check" "$artefacts/report-upgrade.html" --charts 13 --screenshot "$artefa
 # measured utilization and two per workload with measured latency (mean and p99).
 "$(dirname "$knobsim")/knobsim-gen-export" --profile backtest --nodes 8 --pods 24 --days 1 \
   -o "$tmp/backtest" >/dev/null
-"$knobsim" backtest --kube "$tmp/backtest/export.json" --prom "$tmp"/backtest/prom/*.json \
+"$knobsim" backtest --no-store --kube "$tmp/backtest/export.json" --prom "$tmp"/backtest/prom/*.json \
   --rate-metric http_requests_per_second --latency-metric knobsim_request_duration_seconds \
   --replications 2 --quiet --json "$tmp/backtest.json" --html "$artefacts/report-backtest.html" \
   >/dev/null
