@@ -96,8 +96,9 @@ struct PodCounts {
   std::vector<int64_t> values;  // requests in [i·step, (i+1)·step)
 };
 
-// Exact arrivals per interval: values[i] requests in [i·step, (i+1)·step) at the Service, or
-// per pod (per_pod, and then no `values`): each pod's own stream, spread by the same rule.
+// Exact arrivals per interval: values[i] requests in [i·step, (i+1)·step) at the Service, and/or
+// per pod (per_pod): each pod's own stream, spread by the same rule. With both, `values` are the
+// requests no current pod recorded (pods gone since), routed by the workload's routing.
 struct IntervalCounts {
   SimTime step = 0;
   CountSpread spread = CountSpread::kUniform;

@@ -17,14 +17,15 @@ ArrivalStream::ArrivalStream(int32_t workload, const Workload& w, int replica,
                                                (pod_name.empty() ? "" : "/" + pod_name))) {}
 
 namespace {
-// A workload's streams: one at its Service, or one per recorded pod (in the order written).
+// A workload's streams: one at its Service, and/or one per recorded pod (in the order written).
+// Recorded counts at the Service beside per-pod ones are the requests of pods gone since.
 void AddArrivalStreams(int32_t workload, const Workload& w, uint64_t seed,
                        std::vector<ArrivalStream>& streams) {
   const std::vector<PodCounts>& per_pod = w.traffic.counts.per_pod;
-  if (w.traffic.kind != ArrivalKind::kCounts || per_pod.empty()) {
+  const bool counts = w.traffic.kind == ArrivalKind::kCounts;
+  if (!counts || per_pod.empty() || !w.traffic.counts.values.empty())
     streams.emplace_back(workload, w, -1, w.traffic, seed, "");
-    return;
-  }
+  if (!counts) return;
   for (size_t k = 0; k < per_pod.size(); ++k)
     streams.emplace_back(workload, w, per_pod[k].replica, PodCountsTraffic(w.traffic, k), seed,
                          per_pod[k].pod);

@@ -323,6 +323,27 @@ TEST_CASE("per-pod counts: each card's busy follows its own pod's recorded reque
   }
 }
 
+TEST_CASE("per-pod counts beside Service counts: those of gone pods arrive too, routed") {
+  // A third pod recorded 1000 requests a step before it went away: they are the Service's,
+  // routed among the current pods (random routing: about half to each card).
+  Scenario s = PerPodCounts();
+  s.workloads[0].traffic.counts.values = std::vector<int64_t>(10, 1000);
+  RunOptions options;
+  options.timeline_step = 100 * kNanosPerSecond;
+  const RunResult r = Simulate(s, 5, options);
+  CHECK(r.workloads[0].requests == 5 * 6300 * 2 + 10 * 1000);
+  const std::vector<int64_t>& a = s.workloads[0].traffic.counts.per_pod[0].values;
+  const std::vector<double> card0 = CardBusy(r, 0);
+  for (size_t k = 0; k < 10; ++k) {
+    CAPTURE(k);
+    CHECK(card0[k] ==
+          doctest::Approx((static_cast<double>(a[k]) + 500) * 0.01 / 100).epsilon(0.05));
+  }
+  // The per-pod streams are those of the run without Service counts: their arrivals unchanged.
+  const RunResult alone = Simulate(PerPodCounts(), 5, options);
+  CHECK(alone.workloads[0].requests == 5 * 6300 * 2);
+}
+
 TEST_CASE("per-pod counts keep common random numbers: routing elsewhere changes no arrival") {
   // The same seed and recording give the same arrivals and work, whatever else the scenario
   // says: an extra replica (no recording of its own) and another routing leave every request

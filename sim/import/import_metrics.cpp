@@ -299,19 +299,19 @@ void WorkloadCounts(const std::vector<const PodRate*>& rates,
     t.counts.per_pod.push_back({pod, 0, RoundedCounts(requests, n)});
     written += n;
   }
-  int64_t lost = 0;
-  RoundedCounts(left_out, lost);
+  // Pods gone since (replaced, scaled down) recorded requests too: the Service's counts, routed
+  // among the current pods, so that the workload's load is the recorded one.
+  int64_t gone = 0;
+  t.counts.values = RoundedCounts(left_out, gone);
+  if (gone == 0) t.counts.values.clear();
   const auto pods = [](size_t n) { return std::to_string(n) + (n == 1 ? " pod" : " pods"); };
   iw.notes["traffic"] = "recorded requests per " + Seconds(step) + " of each pod on its own (" +
                         pods(of_pod.size()) + ", each its own request rate), " +
                         std::to_string(written) + " in all";
-  if (lost > 0) {
-    const std::string text = std::to_string(lost) + " requests of " +
-                             pods(rates.size() - of_pod.size()) +
-                             " no longer running left out (no current pod to send them to)";
-    iw.notes["traffic"] += "; " + text;
-    warnings.push_back(who + ": " + text);
-  }
+  if (gone > 0)
+    iw.notes["traffic"] += "; and at the Service (values) the " + std::to_string(gone) +
+                           " requests of " + pods(rates.size() - of_pod.size()) +
+                           " no longer running, routed among the current pods";
 }
 
 void WorkloadTraffic(const std::vector<const PodRate*>& rates,

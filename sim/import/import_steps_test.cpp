@@ -518,8 +518,7 @@ TEST_CASE(
   }
 }
 
-TEST_CASE(
-    "--traffic counts per pod: series of pods no longer running are left out, with a warning") {
+TEST_CASE("--traffic counts per pod: requests of pods no longer running are the Service's counts") {
   Imported im;
   im.objects.nodes = {GpuNode("n0", "a")};
   im.objects.pods = {GpuPod("a", "n0", 0), GpuPod("b", "n0", 1)};
@@ -547,10 +546,11 @@ TEST_CASE(
   REQUIRE(t.counts.per_pod.size() == 1);
   CHECK(t.counts.per_pod[0].pod == "a");
   CHECK(t.counts.per_pod[0].values == std::vector<int64_t>(60, 60));
-  REQUIRE(im.model.warnings.size() == 1);
-  CHECK(im.model.warnings[0] ==
-        "team/a: 1800 requests of 1 pod no longer running left out (no current pod to send "
-        "them to)");
+  CHECK(t.counts.values == std::vector<int64_t>(60, 30));  // pod b's, routed by the Service
+  CHECK(im.model.warnings.empty());
+  CHECK(im.model.workloads[0].notes.at("traffic").ends_with(
+      "; and at the Service (values) the 1800 requests of 1 pod no longer running, routed among "
+      "the current pods"));
 }
 
 TEST_CASE("TrafficFromRates leaves out the traffic of a workload without a GPU, with a warning") {

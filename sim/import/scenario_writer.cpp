@@ -177,9 +177,9 @@ void WriteTraffic(Out& o, const ImportedWorkload& iw) {
       o.Line(4, "traffic:");
       o.Line(6, "counts:");
       o.Line(8, "step: " + ScenarioDuration(static_cast<double>(t.counts.step) / kNanosPerSecond));
-      if (t.counts.per_pod.empty()) {
+      if (!t.counts.values.empty() || t.counts.per_pod.empty())
         WriteCountList(o, 8, "values", t.counts.values);
-      } else {
+      if (!t.counts.per_pod.empty()) {
         o.Line(8, "per_pod:");
         for (const PodCounts& pod : t.counts.per_pod)
           WriteCountList(o, 10, YamlScalar(pod.pod), pod.values);
@@ -500,8 +500,10 @@ std::string WriteScenarioYaml(const ImportModel& m) {
   for (const std::string& h : m.header) o.Comment(0, h);
   o.Line(0, "name: " + YamlScalar(m.name));
   if (!m.evidence.empty()) {
-    o.Comment(0, "What this was imported from, by name: a `knobsim backtest` of the same export and");
-    o.Comment(0, "metrics is found by it, and whatif and plan print its scores (docs/backtest.md).");
+    o.Comment(0,
+              "What this was imported from, by name: a `knobsim backtest` of the same export and");
+    o.Comment(0,
+              "metrics is found by it, and whatif and plan print its scores (docs/backtest.md).");
     o.Line(0, "evidence: " + m.evidence);
   }
   o.Blank();

@@ -470,16 +470,20 @@ IntervalCounts Reader::ReadCounts(const Field& f, const std::vector<CurrentPod>&
   const Field step = c.Require("step");
   counts.step = Duration(step);
   if (counts.step <= 0) Fail(step, "the step must be positive");
-  std::vector<std::string> given;
-  for (std::string_view k : {"values", "file", "per_pod", "per_pod_file"})
-    if (c.Has(k)) given.emplace_back(k);
-  if (given.size() != 1) {
-    Fail(given.size() > 1 ? *c.Get(given[1]) : f,
-         given.size() > 1 ? "counts has both `" + given[0] + "` and `" + given[1] + "`"
-                          : "counts needs its counts",
-         "give exactly one of values, file (the Service's requests), per_pod or per_pod_file "
-         "(each pod's own)");
-  }
+  // At the Service (values | file), per pod (per_pod | per_pod_file), or both: then the
+  // Service's are the requests no current pod recorded.
+  const char* kHint =
+      "give values or file (the Service's requests), per_pod or per_pod_file (each pod's own), or "
+      "one of each (the Service's then are those of pods no longer running)";
+  const auto one_of = [&](std::string_view a, std::string_view b) {
+    if (c.Has(a) && c.Has(b))
+      Fail(*c.Get(b), "counts has both `" + std::string(a) + "` and `" + std::string(b) + "`",
+           kHint);
+  };
+  one_of("values", "file");
+  one_of("per_pod", "per_pod_file");
+  if (!c.Has("values") && !c.Has("file") && !c.Has("per_pod") && !c.Has("per_pod_file"))
+    Fail(f, "counts needs its counts", kHint);
   if (auto values = c.Get("values")) {
     for (const Field& item : Items(*values))
       counts.values.push_back(Integer(item, 0, 1'000'000'000));

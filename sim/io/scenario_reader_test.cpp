@@ -512,8 +512,8 @@ TEST_CASE("evidence: the fingerprint import writes is kept; anything else is ref
   REQUIRE(ok.ok());
   CHECK(ok->evidence == "kf1-0123456789abcdef");
   CHECK(ReadScenarioString("name: x\n", "s.yaml")->evidence.empty());
-  CHECK(ErrorOf("name: x\nevidence: my-cluster\n").starts_with(
-      "s.yaml:2: evidence: \"my-cluster\" is not an evidence fingerprint"));
+  CHECK(ErrorOf("name: x\nevidence: my-cluster\n")
+            .starts_with("s.yaml:2: evidence: \"my-cluster\" is not an evidence fingerprint"));
 }
 
 TEST_CASE("unknown keys list the known ones when no key is close") {
@@ -635,6 +635,10 @@ TEST_CASE("per-pod counts name current pods: each gets its replica ordinal, in t
   REQUIRE(f.workloads[0].traffic.counts.per_pod.size() == 1);
   CHECK(f.workloads[0].traffic.counts.per_pod[0].values == std::vector<int64_t>{4, 5});
   CHECK(f.workloads[0].traffic.counts.source == csv);
+  // The Service's counts beside them: the requests of pods gone since.
+  const Scenario both = Read(PerPodScenario("{step: 1m, values: [7, 8], per_pod: {a-x: [1]}}"));
+  CHECK(both.workloads[0].traffic.counts.values == std::vector<int64_t>{7, 8});
+  CHECK(both.workloads[0].traffic.counts.per_pod.size() == 1);
 
   struct Bad {
     std::string counts;
@@ -644,10 +648,15 @@ TEST_CASE("per-pod counts name current pods: each gets its replica ordinal, in t
       {"{step: 1m, per_pod: {a-z: [1]}}",
        "s.yaml:10: workloads[0].traffic.counts.per_pod.a-z: no pod \"a-z\" in the workload's "
        "`pods:`; did you mean `a-x`?"},
-      {"{step: 1m, values: [1], per_pod: {a-x: [1]}}",
-       "s.yaml:10: workloads[0].traffic.counts.per_pod: counts has both `values` and `per_pod`; "
-       "give exactly one of values, file (the Service's requests), per_pod or per_pod_file (each "
-       "pod's own)"},
+      {"{step: 1m, values: [1], file: c.txt, per_pod: {a-x: [1]}}",
+       "s.yaml:10: workloads[0].traffic.counts.file: counts has both `values` and `file`; give "
+       "values or file (the Service's requests), per_pod or per_pod_file (each pod's own), or "
+       "one of each (the Service's then are those of pods no longer running)"},
+      {"{step: 1m, per_pod: {a-x: [1]}, per_pod_file: p.csv}",
+       "s.yaml:10: workloads[0].traffic.counts.per_pod_file: counts has both `per_pod` and "
+       "`per_pod_file`; give values or file (the Service's requests), per_pod or per_pod_file "
+       "(each pod's own), or one of each (the Service's then are those of pods no longer "
+       "running)"},
       {"{step: 1m, per_pod: {a-x: []}}",
        "s.yaml:10: workloads[0].traffic.counts.per_pod.a-x: the pod's counts need at least one "
        "value"},
@@ -659,8 +668,9 @@ TEST_CASE("per-pod counts name current pods: each gets its replica ordinal, in t
        "once "
        "in a mapping"},
       {"{step: 1m}",
-       "s.yaml:10: workloads[0].traffic.counts: counts needs its counts; give exactly one of "
-       "values, file (the Service's requests), per_pod or per_pod_file (each pod's own)"},
+       "s.yaml:10: workloads[0].traffic.counts: counts needs its counts; give values or file "
+       "(the Service's requests), per_pod or per_pod_file (each pod's own), or one of each (the "
+       "Service's then are those of pods no longer running)"},
       {"{step: 1m, per_pod_file: /nonexistent/p.csv}",
        "s.yaml:10: workloads[0].traffic.counts.per_pod_file: /nonexistent/p.csv: cannot read the "
        "file: No such file or directory"},
