@@ -207,6 +207,12 @@ class Planner {
 
   PlanOption PlanCell(const Cell& cell);
 
+  // What PlanOptions::progress is told.
+  int cells_done = 0, cells_total = 0, sizes_simulated = 0;
+  void Report() const {
+    if (o_.progress) o_.progress(cells_done, cells_total, sizes_simulated);
+  }
+
  private:
   struct GroupAnswer {
     bool feasible = false;
@@ -330,6 +336,8 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
   run.seed = o_.seed;
   run.threads = o_.threads;
   const RunSetResult rs = RunSet(scenario, run);
+  ++sizes_simulated;
+  Report();
   const VariantSummary& v = rs.variants.front();
 
   bool pending = false;
@@ -732,6 +740,10 @@ PlanResult RunPlan(const Scenario& scenario, const PlanOptions& options) {
   out.options = options;
   out.duration = scenario.run.duration;
   out.warmup = scenario.run.warmup;
+  const auto count = [](const auto& v) { return static_cast<int>(v.size()); };
+  const int cells = count(options.traffic) * count(options.gpu_types) * count(options.policies) *
+                    count(options.placements) * count(options.pricing);
+  for (int cell = 0; cell < cells; ++cell) planner.cells_total += options.shard.Owns(cell);
   int ordinal = 0;
   for (double t : options.traffic) {
     for (const std::string& gpu : options.gpu_types) {
@@ -749,6 +761,8 @@ PlanResult RunPlan(const Scenario& scenario, const PlanOptions& options) {
             c.pricing = pricing;
             if (c.gpu == nullptr) throw std::invalid_argument("unknown GPU type " + gpu);
             out.options_planned.push_back(planner.PlanCell(c));
+            ++planner.cells_done;
+            planner.Report();
           }
         }
       }

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -63,6 +64,9 @@ struct PlanOptions {
   double target_utilization = 0.7;  // where the search starts (OfferedLoadNodes)
   double growth = 2.0;              // the search's geometric factor
   Shard shard;                      // only the cells this shard owns are planned
+  // After each simulated size and each planned cell, from the planning thread: the cells done of
+  // those this shard owns, and the sizes simulated so far (a progress line; may be empty).
+  std::function<void(int cells_done, int cells_total, int sizes_simulated)> progress;
 };
 
 // A workload at the chosen size of a cell, over the replications.
@@ -153,7 +157,6 @@ int NeededUnitsPerCard(const Workload& w, const GpuType& gpu);
 // remainder (ties to the earlier workload). Empty when the slots cannot give each one replica.
 std::optional<std::vector<int>> ReplicaSplit(const std::vector<const Workload*>& workloads,
                                              int slots, SimTime duration);
-
 
 // The one-sided upper confidence bound of the mean of `values`: mean + t(c, R-1) · s / √R
 // (the mean itself with one value; +infinity with none).

@@ -3,7 +3,6 @@
 //  [--json FILE] [--html FILE]`: how far knobsim's predictions for the exported cluster are from
 // what it did next (docs/backtest.md). The work is sim/backtest's; this file parses the options,
 // reads the inputs, prints the table on stdout and the notes on stderr, and writes the files.
-#include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -22,6 +21,7 @@
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/import_options.h"
+#include "tools/knobsim/progress_line.h"
 #include "tools/knobsim/simulation_options.h"
 
 namespace knobsim::cli {
@@ -38,6 +38,7 @@ struct BacktestArgs {
   std::string json;
   std::string html;
   bool quiet = false;
+  bool progress = false;
   bool no_store = false;
 };
 
@@ -124,14 +125,12 @@ int RunBacktestCommand(const BacktestArgs& args) {
   if (!prom) return BadInput(prom.error());
   if (Status s = Windows(args, *prom, &options); !s) return BadInput(s);
   if (Status s = backtest::CheckBacktestOptions(options); !s) return BadInput(s);
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  if (!args.quiet)
-    options.progress = [tty](int done, int total) {
-      std::cerr << (tty ? "\r" : "") << "knobsim: backtest: " << done << "/" << total
-                << " replications" << (tty && done < total ? "" : "\n") << std::flush;
-    };
+  ProgressLine progress(ChooseProgressMode(args.quiet, args.progress), "knobsim backtest",
+                        "replications");
+  options.progress = progress.Callback();
   Expected<backtest::BacktestReport> report =
       backtest::RunBacktest(*objects, prom->results, options);
+  progress.Clear();
   if (!report) return BadInput(report.error());
   for (const std::string& w : objects->warnings) std::cerr << "knobsim: warning: " << w << "\n";
   for (const std::string& w : prom->warnings) std::cerr << "knobsim: warning: " << w << "\n";
@@ -181,7 +180,8 @@ void AddBacktestCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--html", args->html,
                   "write the page: predicted against measured per card and workload (as "
                   "`knobsim report` of the --json document)");
-  cmd->add_flag("--quiet", args->quiet, "no progress line");
+  cmd->add_flag("--quiet,-q", args->quiet, "no progress line");
+  AddProgressOption(cmd, &args->progress);
   cmd->add_flag("--no-store", args->no_store,
                 "do not keep the headline for whatif and plan (KNOBSIM_CACHE_DIR, else "
                 "~/.cache/knobsim: docs/backtest.md)");

@@ -227,7 +227,13 @@ int Plan(const PlanArgs& args) {
   Expected<std::string> headline = BacktestHeadlineFor(scenario, args.backtest, &headline_notes);
   if (!headline) return BadInput(headline.error());
 
+  ProgressLine progress(ProgressModeOf(args.sim), "knobsim plan", "cells");
+  options.progress = [&progress](int cells_done, int cells_total, int sizes) {
+    progress.Update(cells_done, cells_total,
+                    std::to_string(sizes) + (sizes == 1 ? " size" : " sizes") + " simulated");
+  };
   const PlanResult result = RunPlan(scenario, options);
+  progress.Clear();
   const nlohmann::ordered_json doc = PlanToJson(result, CommandText(args), KNOBSIM_VERSION);
   const std::string text = PlanJsonText(doc);
   if (args.sim.json_wanted()) {

@@ -36,6 +36,7 @@
 #include "sim/replay/workload.h"
 #include "sim/shard.h"
 #include "tools/knobsim/commands.h"
+#include "tools/knobsim/progress_line.h"
 #include "tools/knobsim/simulation_options.h"
 
 namespace knobsim::cli {
@@ -54,6 +55,7 @@ struct ReplayArgs {
   std::string out;
   std::string expected;
   bool quiet = false;
+  bool progress = false;
   bool timed = false;
   std::string interval = "1h";
   double compress = 1;
@@ -133,41 +135,6 @@ bool ParsePolicies(const std::vector<std::string>& names, std::vector<PolicyKind
   }
   return true;
 }
-
-// The progress line: stderr only, only on a terminal, after the first second, erased at the end.
-class Progress {
- public:
-  explicit Progress(bool enabled)
-      : enabled_(enabled && ::isatty(STDERR_FILENO) == 1),
-        start_(std::chrono::steady_clock::now()) {}
-  replay::SweepProgress Callback() {
-    if (!enabled_) return {};
-    return [this](int done, int total) { Show(done, total); };
-  }
-  void Clear() {
-    if (shown_) std::cerr << "\r\033[K" << std::flush;
-    shown_ = false;
-  }
-  double Elapsed() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  void Show(int done, int total) {
-    const double elapsed = Elapsed();
-    if (elapsed < 1.0 || done == total) return;
-    constexpr int kWidth = 30;
-    const int filled = kWidth * done / total;
-    std::cerr << "\r\033[Kknobsim replay [" << std::string(static_cast<size_t>(filled), '#')
-              << std::string(static_cast<size_t>(kWidth - filled), '.') << "] " << done << "/"
-              << total << " runs, " << static_cast<int>(elapsed) << " s" << std::flush;
-    shown_ = true;
-  }
-
-  bool enabled_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point start_;
-};
 
 // A sharded replay: which shard, and the manifest it writes last (ReplayShardManifest).
 struct ShardRun {
@@ -278,7 +245,7 @@ int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& wor
       if (!write_error) write_error = std::move(failed);
     }
   };
-  Progress progress(!args.quiet);
+  ProgressLine progress(ChooseProgressMode(args.quiet, args.progress), "knobsim replay", "runs");
   std::vector<replay::TimedRun> runs;
   try {
     runs = replay::RunTimedSweep(workloads, policies, seeds, options, args.threads, sink,
@@ -376,7 +343,7 @@ int Replay(const ReplayArgs& args) {
 
   if (Status s = PrepareOut(args.out); !s) return BadInput(s);
 
-  Progress progress(!args.quiet);
+  ProgressLine progress(ChooseProgressMode(args.quiet, args.progress), "knobsim replay", "runs");
   replay::SweepResults results;
   try {
     results = replay::RunSweep(workloads, policies, seeds, args.tune, args.threads,
@@ -452,6 +419,7 @@ void AddReplayCommand(CLI::App& app, int* exit_code) {
                   "are printed beside ours")
       ->type_name("DIR");
   cmd->add_flag("--quiet,-q", args->quiet, "Print no table and no progress line");
+  AddProgressOption(cmd, &args->progress);
   cmd->add_option("--shard", args->shard,
                   "Run only shard i of N of the workload × policy × seed runs (0-based, e.g. "
                   "$JOB_COMPLETION_INDEX/4); --out then also gets a manifest, and knobsim merge "

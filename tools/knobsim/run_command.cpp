@@ -140,7 +140,7 @@ int Run(const RunArgs& args) {
   }
   if (Status s = ApplyTimelineOption(args.sim, &options); !s) return BadInput(s);
 
-  const RunSetResult results = RunWithProgress(scenario, options, args.sim.quiet);
+  const RunSetResult results = RunWithProgress(scenario, options, ProgressModeOf(args.sim));
   if (Status s = WriteResultsDocument(args.sim, results); !s) return BadInput(s);
   // With `--json -` stdout is the document alone, so a pipe into jq or a file gets valid JSON.
   if (!args.sim.quiet && !args.sim.json_to_stdout()) {

@@ -27,37 +27,6 @@ std::string Seconds(SimTime t) {
   return text + " s";
 }
 
-class Progress {
- public:
-  explicit Progress(bool enabled)
-      : enabled_(enabled && ::isatty(STDERR_FILENO) == 1),
-        start_(std::chrono::steady_clock::now()) {}
-
-  ProgressFn Callback() {
-    if (!enabled_) return {};
-    return [this](int done, int total) { Show(done, total); };
-  }
-
-  void Clear() {
-    if (shown_) std::cerr << "\r\033[K" << std::flush;
-    shown_ = false;
-  }
-
- private:
-  void Show(int done, int total) {
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (elapsed < 1.0 || done == total) return;
-    std::cerr << "\r\033[Kknobsim: " << done << "/" << total << " runs done ("
-              << (100 * done / total) << " %), " << static_cast<int>(elapsed) << " s" << std::flush;
-    shown_ = true;
-  }
-
-  bool enabled_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point start_;
-};
-
 }  // namespace
 
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, std::string_view json_help,
@@ -84,6 +53,7 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, std::string_view 
       "p50/p99 and available pods per step, in the --json document and the report");
   o->timeline_opt->type_name("STEP");
   cmd->add_flag("--quiet,-q", o->quiet, std::string(quiet_help));
+  AddProgressOption(cmd, &o->progress);
 }
 
 Status ApplyTimelineOption(const SimulationOptions& o, RunSetOptions* run) {
@@ -119,8 +89,12 @@ Status ApplyRunOverrides(const SimulationOptions& o, Scenario* scenario) {
   return Status::Ok();
 }
 
-RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, bool quiet) {
-  Progress progress(!quiet);
+ProgressMode ProgressModeOf(const SimulationOptions& o) {
+  return ChooseProgressMode(o.quiet, o.progress);
+}
+
+RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, ProgressMode mode) {
+  ProgressLine progress(mode, "knobsim", "runs");
   run.progress = progress.Callback();
   try {
     RunSetResult results = RunSet(scenario, run);

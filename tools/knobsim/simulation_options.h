@@ -14,6 +14,7 @@
 #include "sim/input_error.h"
 #include "sim/run_set.h"
 #include "sim/scenario.h"
+#include "tools/knobsim/progress_line.h"
 
 namespace knobsim::cli {
 
@@ -26,6 +27,7 @@ struct SimulationOptions {
   std::string warmup;
   std::string timeline;  // --timeline STEP
   bool quiet = false;
+  bool progress = false;  // --progress: show it off a terminal too
   bool fail_on_slo = false;
   // Whether an option was given, so that only given ones override the scenario's run settings.
   CLI::Option* seed_opt = nullptr;
@@ -55,9 +57,11 @@ Status ApplyRunOverrides(const SimulationOptions& options, Scenario* scenario);
 // duration (only a message). Ok when the option was not given.
 Status ApplyTimelineOption(const SimulationOptions& options, RunSetOptions* run);
 
-// RunSet with a progress line on stderr (only on a terminal, only after a second, erased at
-// the end) unless `quiet`.
-RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, bool quiet);
+// RunSet with the progress line of `mode` on stderr (progress_line.h).
+RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, ProgressMode mode);
+
+// The progress line these options ask for (--quiet, --progress; progress_line.h).
+ProgressMode ProgressModeOf(const SimulationOptions& options);
 
 // The results document of `results` as every command writes it: ResultsToJson with each
 // variant's verdict against the base (sim/whatif/verdict_json.h).
