@@ -29,6 +29,56 @@ std::string Percent(double fraction, int decimals, std::string_view sign) {
   return fmt::format("{:.{}f}{}", 100 * fraction, decimals, sign);
 }
 
+std::string MarkdownText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += ' ';
+    } else if (c == '<') {
+      out += "&lt;";
+    } else if (c == '>') {
+      out += "&gt;";
+    } else if (c == '&') {
+      out += "&amp;";
+    } else if (c == '@') {
+      out += "@\xE2\x81\xA0";  // U+2060 WORD JOINER
+    } else if (std::string_view("\\`*_[]|~#").find(c) != std::string_view::npos) {
+      out += '\\';
+      out += c;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string YamlCommentText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    const std::string_view rest = text.substr(i);
+    if (text[i] == '\n') {
+      out += "\\n";
+    } else if (text[i] == '\r') {
+      out += "\\r";
+    } else if ((u < 0x20 && text[i] != '\t') || u == 0x7f) {
+      out += fmt::format("\\x{:02x}", u);
+    } else if (rest.starts_with("\xC2\x85")) {
+      out += "\\u0085";
+      ++i;
+    } else if (rest.starts_with("\xE2\x80\xA8") || rest.starts_with("\xE2\x80\xA9")) {
+      out += rest[2] == '\xA8' ? "\\u2028" : "\\u2029";
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
 std::optional<double> Median(std::vector<double> values) {
   if (values.empty()) return std::nullopt;
   std::sort(values.begin(), values.end());

@@ -26,6 +26,19 @@ std::string Quote(std::string_view text);
 // Percent(0.125) is "12.5%", Percent(0.125, 0, " %") is "12 %" (rounded as printf rounds).
 std::string Percent(double fraction, int decimals = 1, std::string_view sign = "%");
 
+// A name from the input as plain text inside GitHub-flavoured Markdown (a table cell, a list
+// item of a pull-request comment): the characters Markdown or a table would act on are
+// backslash-escaped (\ ` * _ [ ] | ~ #), HTML is written as entities (< > &), every line break
+// and control character becomes a space (a cell is one line), and an @ is followed by a word
+// joiner (U+2060), so that "@team" shows as written but notifies nobody.
+std::string MarkdownText(std::string_view text);
+
+// A name from the input inside a YAML comment ("# ..."), which ends at the first line break:
+// line breaks (\n, \r, and U+0085, U+2028, U+2029, which YAML 1.1 counts as breaks) and other
+// control characters are written as visible escapes (\n, \r, \xHH, \u2028), so the comment
+// stays one line and still says what the name was.
+std::string YamlCommentText(std::string_view text);
+
 // A Unix time as RFC 3339 UTC, whole seconds: 1717200000 -> "2024-06-01T00:00:00Z" (fractions
 // are dropped, toward the earlier second).
 std::string Rfc3339(double unix_seconds);

@@ -75,3 +75,50 @@ TEST_CASE("ReadFileText returns the bytes, or an error naming the path as given"
 
 }  // namespace
 }  // namespace knobsim
+
+namespace knobsim {
+namespace {
+
+TEST_CASE("MarkdownText: a name from the input is plain text in a table cell and pings nobody") {
+  struct Case {
+    std::string_view in, out;
+  };
+  const Case cases[] = {
+      {"ai/ocr-0", "ai/ocr-0"},
+      {"a|b", "a\\|b"},
+      {"`code`", "\\`code\\`"},
+      {"two\nlines\r\n", "two lines  "},
+      {"<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;"},
+      {"Q&A", "Q&amp;A"},
+      {"@platform-team", "@\xE2\x81\xA0platform-team"},
+      {"*bold* _it_ ~del~ [link](u) #12 \\",
+       "\\*bold\\* \\_it\\_ \\~del\\~ \\[link\\](u) \\#12 \\\\"},
+      {"tab\there\x7f", "tab here "},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.in);
+    CHECK(MarkdownText(c.in) == c.out);
+  }
+}
+
+TEST_CASE("YamlCommentText keeps a comment one line and says what the text was") {
+  struct Case {
+    std::string_view in, out;
+  };
+  const Case cases[] = {
+      {"Deployment ai/ocr", "Deployment ai/ocr"},
+      {"a\nb", "a\\nb"},
+      {"a\r\nb", "a\\r\\nb"},
+      {"nul\x01\x7f", "nul\\x01\\x7f"},
+      {"tab\tok", "tab\tok"},
+      {"nel\xC2\x85ls\xE2\x80\xA8ps\xE2\x80\xA9", "nel\\u0085ls\\u2028ps\\u2029"},
+      {"\xC3\xA9t\xC3\xA9", "\xC3\xA9t\xC3\xA9"},  // other UTF-8 as it is
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.in);
+    CHECK(YamlCommentText(c.in) == c.out);
+  }
+}
+
+}  // namespace
+}  // namespace knobsim

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "sim/replication_stats.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -47,12 +48,30 @@ std::string Format(double v) {
   return buf;
 }
 
+// Safe reading of a document that may not be what knobsim writes (the command checks it first,
+// sim/io/results_document.h; this library never indexes past what is there): a member that is
+// absent, or of another type, reads as absent.
+const Json& Member(const Json& j, std::string_view key) {
+  static const Json kAbsent;
+  if (!j.is_object()) return kAbsent;
+  const auto it = j.find(key);
+  return it == j.end() ? kAbsent : *it;
+}
+
+const Json& ArrayOf(const Json& j, std::string_view key) {
+  static const Json kEmpty = Json::array();
+  const Json& a = Member(j, key);
+  return a.is_array() ? a : kEmpty;
+}
+
+std::string TextOf(const Json& j, std::string_view key, const std::string& otherwise = "") {
+  const Json& t = Member(j, key);
+  return t.is_string() ? t.get<std::string>() : otherwise;
+}
+
 std::optional<double> NumberAt(const Json& j, std::initializer_list<const char*> path) {
   const Json* at = &j;
-  for (const char* key : path) {
-    if (!at->is_object() || !at->contains(key)) return std::nullopt;
-    at = &(*at)[key];
-  }
+  for (const char* key : path) at = &Member(*at, key);
   if (at->is_boolean()) return at->get<bool>() ? 1.0 : 0.0;
   if (!at->is_number()) return std::nullopt;
   return at->get<double>();
@@ -72,11 +91,8 @@ std::optional<double> ErrorsOf(const Json& errors) {
 std::optional<double> PairedNoise(const Json& base, const Json& next, const char* key,
                                   bool same_seeds) {
   if (!same_seeds) return std::nullopt;
-  const Json* a = base.contains("per_replication") ? &base["per_replication"] : nullptr;
-  const Json* b = next.contains("per_replication") ? &next["per_replication"] : nullptr;
-  if (a == nullptr || b == nullptr || !a->contains(key) || !b->contains(key)) return std::nullopt;
-  const Json& va = (*a)[key];
-  const Json& vb = (*b)[key];
+  const Json& va = Member(Member(base, "per_replication"), key);
+  const Json& vb = Member(Member(next, "per_replication"), key);
   if (!va.is_array() || !vb.is_array() || va.size() != vb.size()) return std::nullopt;
   std::vector<double> d;
   for (size_t r = 0; r < va.size(); ++r) {
@@ -88,45 +104,44 @@ std::optional<double> PairedNoise(const Json& base, const Json& next, const char
 }
 
 double CiOf(const Json& j, std::initializer_list<const char*> path) {
-  const Json* at = &j;
-  if (!at->contains("ci95")) return 0;
-  at = &(*at)["ci95"];
-  for (const char* key : path) {
-    if (!at->is_object() || !at->contains(key)) return 0;
-    at = &(*at)[key];
-  }
+  const Json* at = &Member(j, "ci95");
+  for (const char* key : path) at = &Member(*at, key);
   return at->is_number() ? at->get<double>() : 0;
 }
 
 std::string CardId(const Json& card) {
-  return card.value("node", std::string()) + "/" + std::to_string(card.value("index", 0));
+  const Json& index = Member(card, "index");
+  return TextOf(card, "node") + "/" + (index.is_number_integer() ? index.dump() : "?");
 }
 
 std::string WorkloadId(const Json& w) {
-  if (w.contains("id") && w["id"].is_string()) return w["id"].get<std::string>();
-  return w.value("namespace", std::string("default")) + "/" + w.value("name", std::string());
+  if (Member(w, "id").is_string()) return TextOf(w, "id");
+  return TextOf(w, "namespace", "default") + "/" + TextOf(w, "name");
 }
 
 std::string PodId(const Json& p) {
-  return p.value("namespace", std::string("default")) + "/" + p.value("name", std::string());
+  return TextOf(p, "namespace", "default") + "/" + TextOf(p, "name");
+}
+
+bool Placed(const Json& p) {
+  return Member(p, "node").is_string();
 }
 
 std::string Placement(const Json& p) {
-  if (!p.contains("node") || !p["node"].is_string()) return "(not placed)";
-  std::string out = p["node"].get<std::string>();
-  if (p.contains("cards") && p["cards"].is_array() && !p["cards"].empty()) {
+  if (!Placed(p)) return "(not placed)";
+  std::string out = TextOf(p, "node");
+  const Json& cards = ArrayOf(p, "cards");
+  if (!cards.empty()) {
     out += "[";
-    for (size_t i = 0; i < p["cards"].size(); ++i)
-      out += (i ? "," : "") + std::to_string(p["cards"][i].get<int>());
+    for (size_t i = 0; i < cards.size(); ++i) out += (i ? "," : "") + cards[i].dump();
     out += "]";
   }
   return out;
 }
 
 const Json* FindVariant(const Json& doc, const std::string& name) {
-  if (!doc.contains("variants") || !doc["variants"].is_array()) return nullptr;
-  for (const Json& v : doc["variants"])
-    if (v.value("name", std::string()) == name) return &v;
+  for (const Json& v : ArrayOf(doc, "variants"))
+    if (TextOf(v, "name") == name) return &v;
   return nullptr;
 }
 
@@ -172,14 +187,35 @@ class Differ {
     report.rows.push_back(std::move(row));
   }
 
+  // An informational row: something one file has and the other lacks.
+  static void Note(DiffReport& report, const std::string& variant, const std::string& subject,
+                   const std::string& what, std::string note) {
+    report.rows.push_back(
+        {variant, subject, what, std::nullopt, std::nullopt, 0, false, "", std::move(note)});
+  }
+
+  static std::string CardList(const std::string& where, const std::vector<std::string>& ids) {
+    constexpr size_t kShown = 8;
+    std::string out =
+        std::to_string(ids.size()) + (ids.size() == 1 ? " card " : " cards ") + where + ": ";
+    for (size_t i = 0; i < ids.size() && i < kShown; ++i) out += (i ? ", " : "") + ids[i];
+    if (ids.size() > kShown) out += ", …";
+    return out;
+  }
+
   void Workloads(DiffReport& report, const std::string& variant, const Json& base,
                  const Json& next) {
     std::map<std::string, const Json*> in_base;
-    for (const Json& w : base["workloads"]) in_base[WorkloadId(w)] = &w;
-    for (const Json& w : next["workloads"]) {
+    for (const Json& w : ArrayOf(base, "workloads")) in_base[WorkloadId(w)] = &w;
+    std::set<std::string> in_next;
+    for (const Json& w : ArrayOf(next, "workloads")) {
       const std::string id = WorkloadId(w);
+      in_next.insert(id);
       auto it = in_base.find(id);
-      if (it == in_base.end()) continue;
+      if (it == in_base.end()) {
+        Note(report, variant, id, "workload", "in NEW only: nothing to compare it with");
+        continue;
+      }
       const Json& b = *it->second;
       for (const char* p : {"p50", "p90", "p99", "p999", "mean"}) {
         const char* per = std::string_view(p) == "p99"    ? "p99_ms"
@@ -193,27 +229,43 @@ class Differ {
       double errors_ci = 0;
       for (const char* cause : {"oom", "fake_ready", "timeout", "no_replica", "interrupted"})
         errors_ci += CiOf(b, {"errors", cause}) + CiOf(w, {"errors", cause});
-      Number(report, variant, id, "errors", ErrorsOf(b.value("errors", Json())),
-             ErrorsOf(w.value("errors", Json())), PairedNoise(b, w, "errors", same_seeds_),
-             errors_ci);
+      Number(report, variant, id, "errors", ErrorsOf(Member(b, "errors")),
+             ErrorsOf(Member(w, "errors")), PairedNoise(b, w, "errors", same_seeds_), errors_ci);
       Number(report, variant, id, "error_ratio", NumberAt(b, {"error_ratio"}),
              NumberAt(w, {"error_ratio"}), PairedNoise(b, w, "error_ratio", same_seeds_),
              CiOf(b, {"error_ratio"}) + CiOf(w, {"error_ratio"}));
       Number(report, variant, id, "slo_met", NumberAt(b, {"slo_met"}), NumberAt(w, {"slo_met"}),
              std::nullopt, 0);
     }
+    // A workload NEW no longer has is said, not skipped: its rules were not checked.
+    for (const Json& w : ArrayOf(base, "workloads")) {
+      if (!in_next.contains(WorkloadId(w)))
+        Note(report, variant, WorkloadId(w), "workload", "in BASE only: not compared");
+    }
   }
 
   void Cards(DiffReport& report, const std::string& variant, const Json& base, const Json& next) {
     std::map<std::string, const Json*> in_base;
-    for (const Json& c : base["cards"]) in_base[CardId(c)] = &c;
-    for (const Json& c : next["cards"]) {
+    for (const Json& c : ArrayOf(base, "cards")) in_base[CardId(c)] = &c;
+    std::vector<std::string> only_next;
+    for (const Json& c : ArrayOf(next, "cards")) {
       auto it = in_base.find(CardId(c));
-      if (it == in_base.end()) continue;
+      if (it == in_base.end()) {
+        only_next.push_back(CardId(c));
+        continue;
+      }
       Number(report, variant, CardId(c), "busy", NumberAt(*it->second, {"busy"}),
              NumberAt(c, {"busy"}), PairedNoise(*it->second, c, "busy", same_seeds_),
              CiOf(*it->second, {"busy"}) + CiOf(c, {"busy"}));
+      in_base.erase(it);
     }
+    // Cards that came or went (a pool resized): one line each way, listing them.
+    std::vector<std::string> only_base;
+    for (const auto& [id, card] : in_base) only_base.push_back(id);
+    if (!only_base.empty())
+      Note(report, variant, "cluster", "cards", CardList("in BASE only", only_base));
+    if (!only_next.empty())
+      Note(report, variant, "cluster", "cards", CardList("in NEW only", only_next));
   }
 
   void Cluster(DiffReport& report, const std::string& variant, const Json& base, const Json& next) {
@@ -228,23 +280,20 @@ class Differ {
   static void Pods(DiffReport& report, const std::string& variant, const Json& base,
                    const Json& next) {
     std::map<std::string, const Json*> in_base;
-    if (base.contains("pods"))
-      for (const Json& p : base["pods"]) in_base[PodId(p)] = &p;
-    if (!next.contains("pods")) return;
-    for (const Json& p : next["pods"]) {
+    for (const Json& p : ArrayOf(base, "pods")) in_base[PodId(p)] = &p;
+    for (const Json& p : ArrayOf(next, "pods")) {
       const std::string id = PodId(p);
       auto it = in_base.find(id);
-      const std::string state = p.value("state", std::string());
-      const std::string old_state =
-          it == in_base.end() ? "(new)" : it->second->value("state", std::string());
-      if (it != in_base.end() && Placement(*it->second) != Placement(p) && p["node"].is_string() &&
-          (*it->second)["node"].is_string()) {
+      const std::string state = TextOf(p, "state");
+      const std::string old_state = it == in_base.end() ? "(new)" : TextOf(*it->second, "state");
+      if (it != in_base.end() && Placement(*it->second) != Placement(p) && Placed(p) &&
+          Placed(*it->second)) {
         report.rows.push_back({variant, id, "placement", std::nullopt, std::nullopt, 0, false, "",
                                Placement(*it->second) + " -> " + Placement(p)});
       }
       if (state != old_state && (state == "Pending" || state == "FakeReady")) {
         std::string note = old_state + " -> " + state;
-        const std::string message = p.value("message", std::string());
+        const std::string message = TextOf(p, "message");
         if (!message.empty()) note += ": " + message;
         report.rows.push_back(
             {variant, id, "state", std::nullopt, std::nullopt, 0, false, "", note});
@@ -361,9 +410,8 @@ std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::
 
 Status CheckComparable(const Json& base, const Json& next, const DiffOptions& options) {
   auto schema_major = [](const Json& doc) -> std::optional<std::string> {
-    if (!doc.is_object() || !doc.contains("schema") || !doc["schema"].is_string())
-      return std::nullopt;
-    const std::string schema = doc["schema"].get<std::string>();
+    if (!Member(doc, "schema").is_string()) return std::nullopt;
+    const std::string schema = TextOf(doc, "schema");
     if (!schema.starts_with(kResultsSchemaPrefix)) return std::nullopt;
     std::string major = schema.substr(kResultsSchemaPrefix.size());
     return major.substr(0, major.find('.'));
@@ -376,8 +424,12 @@ Status CheckComparable(const Json& base, const Json& next, const DiffOptions& op
   if (*a != *b)
     return Status::Failure("different schema major versions (knobsim.results/v" + *a + " and v" +
                            *b + "): rerun both with one knobsim");
-  const std::string sa = base.value("scenario", std::string());
-  const std::string sb = next.value("scenario", std::string());
+  if (ArrayOf(base, "variants").empty())
+    return Status::Failure("BASE holds no variants: a results document has the base at least");
+  if (ArrayOf(next, "variants").empty())
+    return Status::Failure("NEW holds no variants: a results document has the base at least");
+  const std::string sa = TextOf(base, "scenario");
+  const std::string sb = TextOf(next, "scenario");
   if (sa != sb && !options.allow_scenario_change)
     return Status::Failure("different scenarios (\"" + sa + "\" and \"" + sb +
                            "\"); pass --allow-scenario-change if that is meant");
@@ -390,21 +442,41 @@ Status CheckComparable(const Json& base, const Json& next, const DiffOptions& op
 
 DiffReport DiffResults(const Json& base, const Json& next, const DiffOptions& options) {
   DiffReport report;
-  report.base_scenario = base.value("scenario", std::string());
-  report.next_scenario = next.value("scenario", std::string());
-  const bool same_seeds = base.value("seed", Json()) == next.value("seed", Json()) &&
-                          base.value("replications", 0) == next.value("replications", 0);
+  report.base_scenario = TextOf(base, "scenario");
+  report.next_scenario = TextOf(next, "scenario");
+  const bool same_seeds = Member(base, "seed") == Member(next, "seed") &&
+                          Member(base, "replications") == Member(next, "replications");
   Differ differ(options, same_seeds);
   std::vector<std::string> names = options.variants;
   if (names.empty()) {
-    for (const Json& v : base["variants"]) {
-      const std::string name = v.value("name", std::string());
-      if (FindVariant(next, name)) names.push_back(name);
+    std::set<std::string> seen;
+    for (const Json& v : ArrayOf(base, "variants")) {
+      const std::string name = TextOf(v, "name");
+      if (!seen.insert(name).second) continue;
+      if (FindVariant(next, name)) {
+        names.push_back(name);
+      } else {
+        // The gate cannot vouch for a variant it did not see: a regression, not a silent skip.
+        report.rows.push_back({name, name, "variant", std::nullopt, std::nullopt, 0, false,
+                               std::string(kMissingVariantRule),
+                               "in BASE only: none of its rules were checked"});
+        ++report.regressions;
+      }
+    }
+    for (const Json& v : ArrayOf(next, "variants")) {
+      const std::string name = TextOf(v, "name");
+      if (!FindVariant(base, name) && seen.insert(name).second) {
+        report.rows.push_back({name, name, "variant", std::nullopt, std::nullopt, 0, false, "",
+                               "in NEW only: nothing to compare it with"});
+      }
     }
   }
   for (const std::string& name : names) {
-    const Json& b = *FindVariant(base, name);
-    const Json& n = *FindVariant(next, name);
+    const Json* found_base = FindVariant(base, name);
+    const Json* found_next = FindVariant(next, name);
+    if (found_base == nullptr || found_next == nullptr) continue;  // CheckComparable refuses it
+    const Json& b = *found_base;
+    const Json& n = *found_next;
     report.variants.push_back(name);
     differ.Workloads(report, name, b, n);
     differ.Cards(report, name, b, n);
@@ -424,8 +496,9 @@ std::string DiffText(const DiffReport& report) {
   out += line;
   for (const DiffRow& r : report.rows) {
     if (!r.note.empty()) {
+      const std::string note = r.regression() ? r.note + "  REGRESSION " + r.rule : r.note;
       std::snprintf(line, sizeof line, "%-10s %-34s %-12s %s\n", r.variant.c_str(),
-                    r.subject.c_str(), r.metric.c_str(), r.note.c_str());
+                    r.subject.c_str(), r.metric.c_str(), note.c_str());
     } else {
       std::snprintf(line, sizeof line, "%-10s %-34s %-12s %12s %12s %20s %10s  %s\n",
                     r.variant.c_str(), r.subject.c_str(), r.metric.c_str(),
@@ -439,20 +512,27 @@ std::string DiffText(const DiffReport& report) {
 }
 
 std::string DiffMarkdown(const DiffReport& report) {
-  std::string out = "### knobsim: " + Verdict(report) + "\n\n";
+  std::string out = "### knobsim: " + MarkdownText(Verdict(report)) + "\n\n";
   if (report.rows.empty()) return out + "Both results are the same, number for number.\n";
   std::string regressions, table;
   for (const DiffRow& r : report.rows) {
-    if (r.regression())
-      regressions += "- **" + r.subject + "** (" + r.variant + "): " + r.metric + " " +
+    // Every name came from the input (a config repository's manifests): MarkdownText, always.
+    const std::string subject = MarkdownText(r.subject), variant = MarkdownText(r.variant);
+    // Rules are knobsim's own words (ParseDiffRules admits no Markdown), shown as code.
+    const std::string rule = "`" + r.rule + "`", note = MarkdownText(r.note);
+    if (r.regression() && !r.note.empty()) {
+      regressions += "- **" + subject + "** (" + variant + "): " + note + ": **" + rule + "**\n";
+    } else if (r.regression()) {
+      regressions += "- **" + subject + "** (" + variant + "): " + r.metric + " " +
                      Value(r.base, r.metric) + " → " + Value(r.next, r.metric) + " (" + Change(r) +
-                     ", noise ±" + Format(r.noise) + ") breaks `" + r.rule + "`\n";
-    table += "| " + r.variant + " | `" + r.subject + "` | " + r.metric + " | " +
+                     ", noise ±" + Format(r.noise) + ") breaks " + rule + "\n";
+    }
+    table += "| " + variant + " | " + subject + " | " + r.metric + " | " +
              (r.note.empty() ? Value(r.base, r.metric) + " | " + Value(r.next, r.metric) + " | " +
-                                   Change(r) + " | " + (r.noise > 0 ? "±" + Format(r.noise) : "") +
-                                   " | " + (r.regression() ? "**" + r.rule + "**" : "")
-                             : r.note + " | | | | ") +
-             " |\n";
+                                   MarkdownText(Change(r)) + " | " +
+                                   (r.noise > 0 ? "±" + Format(r.noise) : "") + " | "
+                             : note + " | | | | ") +
+             (r.regression() ? "**" + rule + "**" : "") + " |\n";
   }
   if (!regressions.empty()) out += regressions + "\n";
   out += "| variant | subject | metric | base | new | change | noise | rule |\n";

@@ -36,6 +36,10 @@ struct DiffRule {
 inline constexpr std::string_view kDefaultDiffRules =
     "p99:+10%,errors:+0,pending:+0,fake_ready:+0,slo_met:any";
 
+// The rule a variant of BASE that NEW lacks breaks: the gate did not check it, so it does not pass
+// it (compare only the variants both have with --variant).
+inline constexpr std::string_view kMissingVariantRule = "variant missing from NEW";
+
 // Parses a comma-separated rule list; the message names the bad rule and lists the metrics.
 std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::string* error);
 

@@ -160,6 +160,51 @@ TEST_CASE("documents that cannot be compared are refused with the reason") {
         std::string::npos);
 }
 
+TEST_CASE("documents of any shape are compared without reading what is not there") {
+  // The library is safe on its own (the command checks documents first, results_document.h):
+  // absent keys and wrong types read as absent, never as an exception or a dangling reference.
+  const DiffOptions o = Rules(kDefaultDiffRules);
+  const Json shapes[] = {Json::object(),
+                         Json{{"variants", Json::object()}},
+                         Json{{"variants", "base"}},
+                         Json{{"variants", {{{"name", 5}, {"workloads", "x"}, {"pods", {1}}}}}},
+                         Json{{"variants", {{{"name", "base"}, {"cards", {{{"index", "0"}}}}}}}},
+                         Json::array()};
+  for (const Json& shape : shapes) {
+    CAPTURE(shape.dump());
+    CHECK_NOTHROW(CheckComparable(shape, Doc({100}), o));
+    CHECK_NOTHROW(DiffResults(shape, Doc({100}), o));
+    CHECK_NOTHROW(DiffResults(Doc({100}), shape, o));
+  }
+  CHECK(CheckComparable(Json{{"schema", "knobsim.results/v1"}}, Doc({100}), o)
+            .ToString()
+            .starts_with("BASE holds no variants"));
+}
+
+TEST_CASE("a variant of BASE that NEW lacks is a regression; workloads only in one are listed") {
+  Json two = Doc({100});
+  Json other = two["variants"][0];
+  other["name"] = "spread";
+  two["variants"].push_back(other);
+  const DiffReport gone = DiffResults(two, Doc({100}), Rules(kDefaultDiffRules));
+  CHECK(gone.regressions == 1);
+  REQUIRE(gone.rows.size() == 1);
+  CHECK(gone.rows[0].rule == kMissingVariantRule);
+  CHECK(DiffText(gone).starts_with("knobsim diff: 1 regression (variant missing from NEW)"));
+  Json renamed = Doc({100});
+  renamed["variants"][0]["workloads"][0]["id"] = "ai/ocr-v2";
+  const DiffReport moved = DiffResults(Doc({100}), renamed, Rules(kDefaultDiffRules));
+  CHECK(moved.regressions == 0);
+  CHECK_FALSE(moved.identical);
+  bool only_new = false, only_base = false;
+  for (const DiffRow& row : moved.rows) {
+    only_new |= row.subject == "ai/ocr-v2" && row.note.starts_with("in NEW only");
+    only_base |= row.subject == "ai/ocr" && row.note.starts_with("in BASE only");
+  }
+  CHECK(only_new);
+  CHECK(only_base);
+}
+
 TEST_CASE("the markdown report puts the verdict and the broken rules first") {
   const DiffReport r = DiffResults(Doc({100}), Doc({100}, 4), Rules(kDefaultDiffRules));
   const std::string md = DiffMarkdown(r);

@@ -1,6 +1,7 @@
 #include "sim/import/scenario_writer.h"
 
 #include "sim/io/quantity.h"
+#include "sim/text.h"
 
 #include <cctype>
 #include <cmath>
@@ -80,15 +81,19 @@ std::string Selector(const LabelSelector& s) {
   return out + "}";
 }
 
+// Every comment goes through here: notes and evidence quote names from the export (a
+// namespace, a pod, an owner), and a line break in one would end the comment and start YAML
+// (YamlCommentText keeps it one line). Values are YamlScalar's.
 class Out {
  public:
   void Line(int indent, const std::string& text, const std::string& note = "") {
     s_ << std::string(indent, ' ') << text;
-    if (!note.empty()) s_ << "  # " << note;
+    if (!note.empty()) s_ << "  # " << YamlCommentText(note);
     s_ << '\n';
   }
   void Comment(int indent, const std::string& text) {
-    s_ << std::string(indent, ' ') << "#" << (text.empty() ? "" : " ") << text << '\n';
+    s_ << std::string(indent, ' ') << "#" << (text.empty() ? "" : " ") << YamlCommentText(text)
+       << '\n';
   }
   void Blank() { s_ << '\n'; }
   std::string str() const { return s_.str(); }

@@ -209,6 +209,27 @@ TEST_CASE("the kube: section reads back as the objects the import kept") {
   CHECK(k.resource_quotas[0].used == m.kube.resource_quotas[0].used);
 }
 
+TEST_CASE("names from the export in comments cannot end the comment: the output reads back") {
+  // An owner (named only in a comment) and notes that hold line breaks (YAML's and Unicode's)
+  // and a control character: each comment stays one line, and the scenario reads back as if
+  // they were not there.
+  ImportModel m = Small();
+  m.workloads[0].owner = "ocr\nnode_pools: []\r\x01\xE2\x80\xA8x\n- {name: evil}";
+  m.workloads[0].notes["work"] = "fitted\nrun: {duration: 1s}";
+  m.pools[0].notes = {"pool note\u0085end"};
+  const std::string text = WriteScenarioYaml(m);
+  CHECK(text.find("# Deployment ai/ocr\\nnode_pools: []\\r\\x01\\u2028x\\n- {name: evil}\n") !=
+        std::string::npos);
+  CHECK(text.find("# fitted\\nrun: {duration: 1s}") != std::string::npos);
+  CHECK(text.find("# pool note\\u0085end") != std::string::npos);
+  Expected<Scenario> s = ReadScenarioString(text, "hostile.yaml");
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
+  REQUIRE(s->node_pools.size() == 1);
+  REQUIRE(s->workloads.size() == 1);
+  CHECK(s->workloads[0].name == "ocr");
+  CHECK(s->run.duration == 2 * 3600 * kNanosPerSecond);
+}
+
 TEST_CASE("the same model gives the same bytes") {
   CHECK(WriteScenarioYaml(Small()) == WriteScenarioYaml(Small()));
 }

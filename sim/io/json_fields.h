@@ -26,6 +26,8 @@
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -36,6 +38,7 @@
 
 #include "sim/event_queue.h"
 #include "sim/input_error.h"
+#include "sim/io/json_document.h"
 #include "sim/io/json_numbers.h"
 #include "sim/latency_histogram.h"
 #include "sim/replication_stats.h"
@@ -274,6 +277,124 @@ class FieldReader {
   const std::string& file_;
   std::vector<std::function<void()>> deferred_;
 };
+
+// Checks an object that FieldWriter<DocumentNumbers> wrote (a results document read back by
+// diff or report) against the same field list: every field there, of its type — text a string
+// (null: unknown), counts integers >= 0 (a replicated mean: a number >= 0 or null), reals and
+// times numbers or null, booleans true or false, arrays of objects checked element by element.
+// Keys the list does not name are allowed (a newer minor version may add some). Values are not
+// kept: the check walks dummy structs. The first bad field throws JsonFieldError.
+class FieldChecker {
+ public:
+  FieldChecker(JsonField field, bool replicated) : field_(field), replicated_(replicated) {
+    field_.Object();
+  }
+
+  void Text(std::string_view key, const std::string&, bool = true) {
+    if (auto f = Member(key)) f->StringOrNull();
+  }
+  void Derived(std::string_view key, const std::string&) {
+    if (auto f = field_.Find(key)) f->String();
+  }
+  void Bool(std::string_view key, const bool&) {
+    if (auto f = Member(key)) f->Bool();
+  }
+  template <std::integral I>
+  void Count(std::string_view key, const I&) {
+    if (auto f = Member(key)) {
+      if constexpr (std::is_unsigned_v<I>) {
+        f->Unsigned();
+      } else {
+        f->Integer(0, std::numeric_limits<I>::max());
+      }
+    }
+  }
+  void Count(std::string_view key, const MeanCi&) {
+    if (auto f = Member(key)) NonNegative(*f);
+  }
+  void Real(std::string_view key, const double&, bool = true) {
+    if (auto f = Member(key)) f->NumberOrNull();
+  }
+  void Real(std::string_view key, const MeanCi&, bool = true) {
+    if (auto f = Member(key)) f->NumberOrNull();
+  }
+  void Time(std::string_view stem, const SimTime&, TimeUnit unit = TimeUnit::kSeconds,
+            bool = true) {
+    const std::string key = std::string(stem) + (unit == TimeUnit::kSeconds ? "_s" : "_ms");
+    if (auto f = Member(key)) f->NumberOrNull();
+  }
+  void Strings(std::string_view key, const std::vector<std::string>&) {
+    if (auto f = Member(key))
+      for (const JsonField& item : f->Items()) item.String();
+  }
+  void Indexes(std::string_view key, const std::vector<int>&) {
+    if (auto f = Member(key))
+      for (const JsonField& item : f->Items()) item.Integer(0, std::numeric_limits<int>::max());
+  }
+  void Histogram(std::string_view key, const LatencyHistogram&) {
+    if (auto f = Member(key)) f->Object();
+  }
+  template <class T, class... Extra>
+  void Object(std::string_view key, const T& t, Extra... extra) {
+    if (auto f = Member(key)) {
+      FieldChecker child(*f, replicated_);
+      Fields(child, t, extra...);
+    }
+  }
+  template <class F>
+  void Group(std::string_view key, F fields) {
+    if (auto f = Member(key)) {
+      FieldChecker child(*f, replicated_);
+      fields(child);
+    }
+  }
+  template <class T>
+  void Array(std::string_view key, const std::vector<T>&) {
+    if (auto f = Member(key)) {
+      for (const JsonField& item : f->Items()) {
+        FieldChecker child(item, replicated_);
+        const T dummy{};
+        Fields(child, dummy);
+      }
+    }
+  }
+  template <class F>
+  void Replicated(F fields) {
+    if (replicated_) fields();
+  }
+  // Fields a document writes only when present (FieldWriter's Partial): checked when there.
+  template <class F>
+  void Partial(bool, F fields) {
+    const bool was = optional_;
+    optional_ = true;
+    fields();
+    optional_ = was;
+  }
+
+  // A number >= 0, or null (a mean over replications that has none).
+  static void NonNegative(const JsonField& f) {
+    if (const std::optional<double> x = f.NumberOrNull(); x && *x < 0)
+      f.Fail(f.Shown() + " is negative");
+  }
+
+ private:
+  std::optional<JsonField> Member(std::string_view key) const {
+    if (optional_) return field_.Find(key);
+    return field_.At(key);
+  }
+
+  JsonField field_;
+  bool replicated_;
+  bool optional_ = false;
+};
+
+// Checks `field` as FieldWriter<DocumentNumbers> writes a `T` (FieldChecker above).
+template <class T>
+void CheckFields(const JsonField& field, bool replicated) {
+  FieldChecker checker(field, replicated);
+  const T dummy{};
+  Fields(checker, dummy);
+}
 
 // `T` read from `json` by its field list; `file` and `path` name the place in an error.
 template <class T>

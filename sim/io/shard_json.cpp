@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/io/json_document.h"
 #include "sim/io/json_numbers.h"
 #include "sim/io/run_result_json.h"
 #include "sim/random_stream.h"
@@ -84,89 +85,41 @@ std::string Show(const std::string& key, const Json& value) {
   return value.dump();
 }
 
-// Reading with field paths (the shard's own fields; RunResults read themselves).
-struct Bad {
-  InputError error;
-};
-
-const Json& At(const Json& j, const std::string& key, const std::string& path,
-               const std::string& file) {
-  if (!j.is_object()) throw Bad{Error(file, path, "is not an object")};
-  const auto it = j.find(key);
-  const std::string where = path.empty() ? key : path + "." + key;
-  if (it == j.end()) throw Bad{Error(file, where, "is missing")};
-  return *it;
-}
-
-std::string Str(const Json& j, const std::string& key, const std::string& path,
-                const std::string& file) {
-  const Json& v = At(j, key, path, file);
-  if (!v.is_string())
-    throw Bad{Error(file, path.empty() ? key : path + "." + key, "is not a string")};
-  return v.get<std::string>();
-}
-
-int64_t Int(const Json& j, const std::string& key, const std::string& path, const std::string& file,
-            int64_t lo, int64_t hi) {
-  const Json& v = At(j, key, path, file);
-  const std::string where = path.empty() ? key : path + "." + key;
-  if (!v.is_number_integer()) throw Bad{Error(file, where, "is not an integer")};
-  if (v.is_number_unsigned() && v.get<uint64_t>() > static_cast<uint64_t>(hi)) {
-    throw Bad{Error(file, where, "is out of range")};
-  }
-  const int64_t x = v.get<int64_t>();
-  if (x < lo || x > hi) throw Bad{Error(file, where, "is out of range")};
-  return x;
-}
-
-const Json& Array(const Json& j, const std::string& key, const std::string& path,
-                  const std::string& file) {
-  const Json& v = At(j, key, path, file);
-  if (!v.is_array())
-    throw Bad{Error(file, path.empty() ? key : path + "." + key, "is not an array")};
-  return v;
-}
-
-Slo ReadSlo(const Json& j, const std::string& path, const std::string& file) {
+// Reading with field paths (the shard's own fields; RunResults read themselves), by the
+// document rule of sim/io/json_document.h.
+Slo ReadSlo(const JsonField& j) {
   Slo s;
-  const auto real = [&](const std::string& key) {
+  const auto real = [&](const char* key) {
+    const JsonField f = j.At(key);
     double x = 0;
-    if (!ReadExactDouble(At(j, key, path, file), &x)) {
-      throw Bad{Error(file, path + "." + key, "is not a number")};
-    }
+    if (!ReadExactDouble(f.json(), &x)) f.Fail(f.Shown() + " is not a number");
     return x;
   };
   s.percentile = real("percentile");
-  s.latency = Int(j, "latency_ns", path, file, 0, std::numeric_limits<int64_t>::max());
+  s.latency = j.At("latency_ns").Integer(0);
   s.error_budget = real("error_budget");
   return s;
 }
 
-RunSweepIdentity ReadIdentity(const Json& j, const std::string& file) {
+RunSweepIdentity ReadIdentity(const JsonField& j) {
   RunSweepIdentity id;
-  id.knobsim_version = Str(j, "knobsim_version", "", file);
-  id.scenario = Str(j, "scenario", "", file);
-  id.scenario_hash = Str(j, "scenario_hash", "", file);
-  const Json& seed = At(j, "seed", "", file);
-  if (!seed.is_number_unsigned()) throw Bad{Error(file, "seed", "is not a non-negative integer")};
-  id.seed = seed.get<uint64_t>();
-  id.replications = static_cast<int>(Int(j, "replications", "", file, 1, 1'000'000));
-  const int64_t max = std::numeric_limits<int64_t>::max();
-  id.duration = Int(j, "duration_ns", "", file, 1, max);
-  id.warmup = Int(j, "warmup_ns", "", file, 0, max);
-  const Json& variants = Array(j, "variants", "", file);
-  if (variants.empty()) throw Bad{Error(file, "variants", "is empty (the base always runs)")};
-  for (size_t v = 0; v < variants.size(); ++v) {
-    const std::string path = "variants[" + std::to_string(v) + "]";
+  id.knobsim_version = j.At("knobsim_version").String();
+  id.scenario = j.At("scenario").String();
+  id.scenario_hash = j.At("scenario_hash").String();
+  id.seed = j.At("seed").Unsigned();
+  id.replications = static_cast<int>(j.At("replications").Integer(1, 1'000'000));
+  id.duration = j.At("duration_ns").Integer(1);
+  id.warmup = j.At("warmup_ns").Integer(0);
+  const JsonField variants = j.At("variants");
+  if (variants.Items().empty()) variants.Fail("is empty (the base always runs)");
+  for (const JsonField& v : variants.Items()) {
     ShardVariant sv;
-    sv.name = Str(variants[v], "name", path, file);
-    sv.description = Str(variants[v], "description", path, file);
-    const Json& workloads = Array(variants[v], "workloads", path, file);
-    for (size_t w = 0; w < workloads.size(); ++w) {
-      const std::string wpath = path + ".workloads[" + std::to_string(w) + "]";
+    sv.name = v.At("name").String();
+    sv.description = v.At("description").String();
+    for (const JsonField& w : v.At("workloads").Items()) {
       ShardWorkloadSlo sw;
-      sw.name = Str(workloads[w], "name", wpath, file);
-      sw.slo = ReadSlo(At(workloads[w], "slo", wpath, file), wpath + ".slo", file);
+      sw.name = w.At("name").String();
+      sw.slo = ReadSlo(w.At("slo"));
       sv.workloads.push_back(std::move(sw));
     }
     id.variants.push_back(std::move(sv));
@@ -255,55 +208,52 @@ std::string RunShardJsonText(const RunShardDocument& doc) {
 
 Expected<RunShardDocument> ParseRunShard(const Json& json, const std::string& file) {
   try {
-    if (!json.is_object()) throw Bad{Error(file, "", "is not a JSON object")};
-    const std::string schema = Str(json, "schema", "", file);
-    if (schema != kRunShardSchema) {
-      throw Bad{Error(file, "schema", "\"" + schema + "\" is not " + std::string(kRunShardSchema))};
-    }
+    const JsonField root(json, "", file);
+    if (!json.is_object()) root.Fail("is not a JSON object");
+    const JsonField schema = root.At("schema");
+    if (schema.String() != kRunShardSchema)
+      schema.Fail(schema.Shown() + " is not " + std::string(kRunShardSchema));
     RunShardDocument doc;
-    doc.sweep = ReadIdentity(json, file);
-    const Json& shard = At(json, "shard", "", file);
-    doc.shard.count = static_cast<int>(Int(shard, "count", "shard", file, 1, 1'000'000));
-    doc.shard.index = static_cast<int>(Int(shard, "index", "shard", file, 0, doc.shard.count - 1));
-    const Json& jobs = Array(json, "jobs", "", file);
+    doc.sweep = ReadIdentity(root);
+    const JsonField shard = root.At("shard");
+    doc.shard.count = static_cast<int>(shard.At("count").Integer(1, 1'000'000));
+    doc.shard.index = static_cast<int>(shard.At("index").Integer(0, doc.shard.count - 1));
+    const JsonField jobs = root.At("jobs");
     const int64_t total = doc.sweep.jobs();
     const int reps = doc.sweep.replications;
     // The jobs must be exactly the shard's, in order: then the merged set is the whole sweep
     // exactly when every shard index is there once.
     int64_t expected = doc.shard.index;
-    for (size_t k = 0; k < jobs.size(); ++k) {
-      const std::string path = "jobs[" + std::to_string(k) + "]";
-      const int64_t job = Int(jobs[k], "job", path, file, 0, std::numeric_limits<int64_t>::max());
+    for (const JsonField& item : jobs.Items()) {
+      const JsonField job_field = item.At("job");
+      const int64_t job = job_field.Integer(0);
       if (job != expected || job >= total) {
-        throw Bad{Error(file, path + ".job",
-                        expected < total
-                            ? fmt::format("is {}, expected {} (shard {} of a sweep of {} jobs)",
-                                          job, expected, ShardText(doc.shard), total)
-                            : fmt::format("is {}, but shard {} of {} jobs has no more", job,
-                                          ShardText(doc.shard), total))};
+        job_field.Fail(expected < total
+                           ? fmt::format("is {}, expected {} (shard {} of a sweep of {} jobs)", job,
+                                         expected, ShardText(doc.shard), total)
+                           : fmt::format("is {}, but shard {} of {} jobs has no more", job,
+                                         ShardText(doc.shard), total));
       }
-      const std::string variant = Str(jobs[k], "variant", path, file);
-      const int64_t replication = Int(jobs[k], "replication", path, file, 0, reps - 1);
+      const std::string variant = item.At("variant").String();
+      const int64_t replication = item.At("replication").Integer(0, reps - 1);
       const std::string& want = doc.sweep.variants[static_cast<size_t>(job / reps)].name;
       if (variant != want || replication != job % reps) {
-        throw Bad{Error(file, path,
-                        fmt::format("job {} is {} replication {}, not {} replication {}", job, want,
-                                    job % reps, variant, replication))};
+        item.Fail(fmt::format("job {} is {} replication {}, not {} replication {}", job, want,
+                              job % reps, variant, replication));
       }
-      Expected<RunResult> result =
-          RunResultFromJson(At(jobs[k], "result", path, file), file, path + ".result");
-      if (!result.ok()) return result.error();
-      doc.jobs.push_back({job, std::move(*result)});
+      const JsonField result = item.At("result");
+      Expected<RunResult> run = RunResultFromJson(result.json(), file, result.path());
+      if (!run.ok()) return run.error();
+      doc.jobs.push_back({job, std::move(*run)});
       expected += doc.shard.count;
     }
     if (expected < total) {
-      throw Bad{Error(file, "jobs",
-                      fmt::format("job {} of shard {} is missing ({} jobs in the sweep)", expected,
-                                  ShardText(doc.shard), total),
-                      "the shard's run did not finish; run it again")};
+      jobs.Fail(fmt::format("job {} of shard {} is missing ({} jobs in the sweep)", expected,
+                            ShardText(doc.shard), total),
+                "the shard's run did not finish; run it again");
     }
     return doc;
-  } catch (const Bad& bad) {
+  } catch (const JsonFieldError& bad) {
     return bad.error;
   }
 }

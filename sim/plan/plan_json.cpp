@@ -201,10 +201,19 @@ std::string Recommendation(double traffic, const Json& o) {
   return text + ".";
 }
 
-// The document without the keys in which shards may differ.
+// The document without the keys in which shards may differ. A shard that carries its sweep
+// (the command with each input file as the hash of its bytes, PlanSweepText) is compared on
+// that instead of the command and the price file's path, which name the files as typed: the
+// same scenario given as ./s.yaml on one node and /work/s.yaml on another is the same plan,
+// as `knobsim run` shards compare the scenario's bytes, not its path.
 Json Common(const Json& doc) {
   Json c = doc;
   for (const char* k : {"shard", "options", "recommendations", "frontier"}) c.erase(k);
+  const auto shard = doc.find("shard");
+  if (shard != doc.end() && shard->is_object() && shard->contains("sweep")) {
+    c["command"] = (*shard)["sweep"];
+    if (c.contains("prices") && c["prices"].is_object()) c["prices"].erase("file");
+  }
   return c;
 }
 
@@ -318,6 +327,106 @@ std::string PlanJsonText(const Json& doc) {
   return doc.dump(2) + "\n";
 }
 
+namespace {
+
+constexpr int64_t kMostPolicy = 5;  // cGPU POLICY 0..5
+
+void CheckPlanWorkload(const JsonField& w) {
+  w.At("name").String();
+  w.At("namespace").String();
+  w.At("replicas").Integer(0);
+  w.At("slo_percentile").Number();
+  w.At("slo_latency_ms").NumberOrNull();
+  const JsonField latency = w.At("latency_ms");
+  for (const char* key : {"p50", "p99", "p99_ci95"}) latency.At(key).NumberOrNull();
+  for (const char* key : {"error_ratio", "error_budget"}) w.At(key).NumberOrNull();
+  // Added within v1 (the SLO percentile's latency and the bounds): checked when there.
+  for (const char* key : {"slo", "slo_bound"})
+    if (auto f = latency.Find(key)) f->NumberOrNull();
+  if (auto f = w.Find("error_ratio_bound")) f->NumberOrNull();
+  w.At("slo_met_replications").Integer(0);
+  w.At("slo_met").Bool();
+}
+
+void CheckPlanOption(const JsonField& o) {
+  o.At("id").String();
+  // The grid cell: merge needs it (and says so); documents of knobsim 0.1 have none.
+  if (auto cell = o.Find("cell")) cell->Integer(0);
+  o.At("traffic").Number();
+  o.At("gpu_type").String();
+  o.At("policy").Integer(0, kMostPolicy);
+  o.At("placement").String();
+  o.At("pricing").String();
+  if (const JsonField density = o.At("density"); !density.is_null()) density.Integer(1);
+  o.At("feasible").Bool();
+  o.At("reason").StringOrNull();
+  for (const JsonField& p : o.At("pools").Items()) {
+    p.At("name").String();
+    p.At("instance_type").StringOrNull();
+    p.At("nodes").Integer(0);
+    p.At("cards").Integer(0);
+    p.At("monthly_cost").NumberOrNull();
+  }
+  const bool priced = o.At("monthly_cost").NumberOrNull().has_value();
+  const JsonField currency = o.At("currency");
+  if (priced) {
+    currency.String();
+  } else {
+    currency.StringOrNull();
+  }
+  o.At("binding_workload").StringOrNull();
+  o.At("worst_p99_ratio").NumberOrNull();
+  for (const JsonField& w : o.At("workloads").Items()) CheckPlanWorkload(w);
+  for (const JsonField& c : o.At("cards").Items()) {
+    c.At("node").String();
+    c.At("index").Integer(0);
+    for (const char* key : {"busy", "effective", "headroom"}) c.At(key).NumberOrNull();
+  }
+  if (auto search = o.Find("search"))
+    for (const JsonField& step : search->Items()) step.Object();
+}
+
+}  // namespace
+
+Status CheckPlanDocument(const JsonDocument& doc) {
+  return CheckJson(doc, [](const JsonField& root) {
+    root.Object();
+    const JsonField schema = root.At("schema");
+    if (schema.String() != kPlanSchema)
+      schema.Fail(schema.Shown() + " is not " + std::string(kPlanSchema));
+    root.At("scenario").String();
+    root.At("command").String();
+    root.At("seed").Unsigned();
+    root.At("replications").Integer(1);
+    const JsonField levels = root.At("traffic_levels");
+    if (levels.Items().empty()) levels.Fail("is empty: a plan has one traffic level at least");
+    for (const JsonField& t : levels.Items()) t.Number();
+    const JsonField grid = root.At("grid");
+    for (const char* key : {"gpu_types", "placements", "pricing"})
+      for (const JsonField& item : grid.At(key).Items()) item.String();
+    for (const JsonField& p : grid.At("policies").Items()) p.Integer(0, kMostPolicy);
+    if (auto shard = root.Find("shard")) {
+      const int64_t count = shard->At("count").Integer(1, 1'000'000);
+      shard->At("index").Integer(0, count - 1);
+      if (auto sweep = shard->Find("sweep")) sweep->String();
+    }
+    for (const JsonField& o : root.At("options").Items()) CheckPlanOption(o);
+    if (auto recs = root.Find("recommendations")) {
+      for (const JsonField& r : recs->Items()) {
+        r.At("traffic").Number();
+        r.At("option").StringOrNull();
+        r.At("text").String();
+      }
+    }
+    if (auto frontier = root.Find("frontier")) {
+      for (const JsonField& f : frontier->Items()) {
+        f.At("traffic").Number();
+        for (const JsonField& id : f.At("options").Items()) id.String();
+      }
+    }
+  });
+}
+
 std::optional<Json> MergePlanShards(const std::vector<Json>& shards, std::string* error) {
   auto fail = [error](const std::string& why) -> std::optional<Json> {
     if (error != nullptr) *error = why;
@@ -368,7 +477,8 @@ std::optional<Json> MergePlanShards(const std::vector<Json>& shards, std::string
   for (const auto& [index, s] : by_index) {
     if (Common(*s) != common) {
       const std::string what =
-          s->value("command", Json()) != first.value("command", Json()) ? "commands" : "plans";
+          Common(*s).value("command", Json()) != common.value("command", Json()) ? "commands"
+                                                                                 : "plans";
       return fail("shard " + std::to_string(index) + " comes from a different plan (" + what +
                   " differ from shard 0's)");
     }
@@ -415,7 +525,9 @@ std::optional<Json> MergePlanShards(const std::vector<Json>& shards, std::string
   try {
     AddPlanSummary(&merged);
   } catch (const Json::exception& e) {
-    return fail(std::string("an option lacks a field the summary needs: ") + e.what());
+    // Unreachable for documents CheckPlanDocument accepted; the library's text says nothing to
+    // a user, so it is not passed on.
+    return fail("an option lacks a field the summary needs (see docs/plan.md for the fields)");
   }
   return merged;
 }

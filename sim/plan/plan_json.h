@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/io/json_document.h"
 #include "sim/plan/plan.h"
 
 namespace knobsim {
@@ -35,6 +36,12 @@ void AddPlanSummary(nlohmann::ordered_json* doc);
 
 // The document as text: two-space indentation and a final newline.
 std::string PlanJsonText(const nlohmann::ordered_json& doc);
+
+// Checks a plan document read back (`knobsim report`, `knobsim merge`) by the JSON rule of
+// sim/io/json_document.h: the schema, the run's settings, the grid, and every option field the
+// summary and the page read, of its type and range (docs/plan.md); a shard's "shard" object.
+// Keys it does not know are allowed. MergePlanShards and AddPlanSummary rely on it.
+Status CheckPlanDocument(const JsonDocument& doc);
 
 // The documents of shards 0..N-1 of one plan (any order) as the document the unsharded plan
 // writes; nullopt and *error when they are not exactly that: different plans or commands,

@@ -3,7 +3,10 @@
 
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tools/knobsim/e2e_support.h"
 
@@ -106,6 +109,129 @@ TEST_CASE("diff: documents that cannot be compared exit 2 and say why") {
   CHECK(v2.exit_code == 2);
   CHECK(v2.err.find("schema major") != std::string::npos);
   for (const std::string& f : {a, other, broken}) std::remove(f.c_str());
+}
+
+// A results document of the real binary, edited as a careless or hostile hand would edit it.
+struct Crafted {
+  std::string name;
+  std::function<void(nlohmann::ordered_json&)> edit;
+  std::string text_from = "",
+              text_to = "";  // then a text replacement (numbers JSON writes, no double holds)
+};
+
+std::string WriteCrafted(const std::string& from, const Crafted& c) {
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(ReadFile(from));
+  if (c.edit) c.edit(doc);
+  std::string text = doc.dump(2);
+  if (!c.text_from.empty()) {
+    const size_t at = text.find(c.text_from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, c.text_from.size(), c.text_to);
+  }
+  const std::string path = TempPath("crafted.json");
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST_CASE(
+    "diff: a results document not as knobsim writes it is bad input naming file, line, field") {
+  const std::string good = Results("good", Scenario("gate", "12/s", "vision"));
+  using Json = nlohmann::ordered_json;
+  const auto workload = [](Json& d) -> Json& { return d["variants"][0]["workloads"][0]; };
+  const std::vector<std::pair<Crafted, std::string>> cases = {
+      {{"variants missing", [](Json& d) { d.erase("variants"); }}, ":1: variants: is missing"},
+      {{"variants empty", [](Json& d) { d["variants"] = Json::array(); }},
+       ": variants: is empty: a results document holds the base variant at least"},
+      {{"variants an object", [](Json& d) { d["variants"] = Json::object(); }},
+       ": variants: {} is not an array"},
+      {{"variants a string", [](Json& d) { d["variants"] = "base"; }},
+       ": variants: \"base\" is not an array"},
+      {{"a count as a string", [&](Json& d) { workload(d)["errors"]["timeout"] = "5000"; }},
+       ": variants[0].workloads[0].errors.timeout: \"5000\" is neither a number nor null"},
+      {{"a latency as a string", [&](Json& d) { workload(d)["latency_ms"]["p99"] = "x"; }},
+       ": variants[0].workloads[0].latency_ms.p99: \"x\" is neither a number nor null"},
+      {{"a number out of range", [&](Json& d) { workload(d)["latency_ms"]["p99"] = 12345.5; },
+        "12345.5", "1e400"},
+       ": \"1e400\" is out of range for a number"},
+      {{"a pod's node as a number", [](Json& d) { d["variants"][0]["pods"][0]["node"] = 5; }},
+       ": variants[0].pods[0].node: 5 is neither a string nor null"},
+      {{"a negative count", [](Json& d) { d["variants"][0]["cluster"]["pending_pods"] = -1; }},
+       ": variants[0].cluster.pending_pods: -1 is out of range"},
+      {{"a variant twice", [](Json& d) { d["variants"].push_back(d["variants"][0]); }},
+       ": variants[1]: \"base\" is given twice (also variants[0])"},
+      {{"not an object", [](Json& d) { d = Json::array({1}); }}, ": [1] is not an object"},
+  };
+  for (const auto& [crafted, expected] : cases) {
+    CAPTURE(crafted.name);
+    const std::string bad = WriteCrafted(good, crafted);
+    for (const std::string& args :
+         {"'" + good + "' '" + bad + "'", "'" + bad + "' '" + good + "'"}) {
+      const Outcome o = Run("diff " + args);
+      CHECK(o.exit_code == 2);
+      CHECK(o.out.empty());
+      CHECK_MESSAGE(o.err.find(bad + ":") != std::string::npos, o.err);
+      CHECK_MESSAGE(o.err.find(expected) != std::string::npos, o.err);
+      CHECK(o.err.find("json.exception") == std::string::npos);
+    }
+    std::remove(bad.c_str());
+  }
+  std::remove(good.c_str());
+}
+
+TEST_CASE("diff: a variant BASE has and NEW lacks fails the gate; one only NEW has is listed") {
+  const std::string base = Results("vbase", Scenario("gate", "12/s", "vision"));
+  using Json = nlohmann::ordered_json;
+  const std::string two = WriteCrafted(base, {"two variants", [](Json& d) {
+                                                Json v = d["variants"][0];
+                                                v["name"] = "spread";
+                                                d["variants"].push_back(v);
+                                              }});
+  const std::string with_spread = TempPath("with-spread.json");
+  std::rename(two.c_str(), with_spread.c_str());
+  const Outcome gone = Run("diff '" + with_spread + "' '" + base + "'");
+  CHECK(gone.exit_code == 1);
+  CHECK(gone.out.find("1 regression (variant missing from NEW)") != std::string::npos);
+  CHECK(gone.out.find("spread") != std::string::npos);
+  const Outcome added = Run("diff '" + base + "' '" + with_spread + "'");
+  CHECK(added.exit_code == 0);
+  CHECK(added.out.find("in NEW only") != std::string::npos);
+  // Comparing only the variants both have is a choice made on the command line.
+  CHECK(Run("diff '" + with_spread + "' '" + base + "' --variant base").exit_code == 0);
+  for (const std::string& f : {base, with_spread}) std::remove(f.c_str());
+}
+
+TEST_CASE("diff --format markdown: names from the input cannot break the table or ping anyone") {
+  const std::string base = Results("mbase", Scenario("gate", "12/s", "vision"));
+  using Json = nlohmann::ordered_json;
+  const auto rename = [](Json& d) {
+    for (Json& v : d["variants"]) {
+      v["name"] = "b|<i>x</i>";
+      for (Json& w : v["workloads"]) w["id"] = "ai/@team\n`ocr`|*";
+    }
+  };
+  const std::string a = WriteCrafted(base, {"names", rename});
+  const std::string named_base = TempPath("named-base.json");
+  std::rename(a.c_str(), named_base.c_str());
+  const std::string b = WriteCrafted(base, {"names and more errors", [&](Json& d) {
+                                              rename(d);
+                                              d["variants"][0]["workloads"][0]["errors"]["oom"] = 7;
+                                            }});
+  const Outcome o = Run("diff '" + named_base + "' '" + b + "' --format markdown");
+  CHECK(o.exit_code == 1);
+  CHECK(o.out.find("@team") == std::string::npos);
+  CHECK(o.out.find("@\xE2\x81\xA0team") != std::string::npos);
+  CHECK(o.out.find("<i>") == std::string::npos);
+  CHECK(o.out.find("b\\|&lt;i&gt;x&lt;/i&gt;") != std::string::npos);
+  CHECK(o.out.find("ai/@\xE2\x81\xA0team \\`ocr\\`\\|\\*") != std::string::npos);
+  // Every table row still has its 8 cells: 9 unescaped pipes.
+  for (size_t at = o.out.find("\n| "); at != std::string::npos; at = o.out.find("\n| ", at + 1)) {
+    const std::string row = o.out.substr(at + 1, o.out.find('\n', at + 1) - at - 1);
+    size_t pipes = 0;
+    for (size_t i = 0; i < row.size(); ++i)
+      pipes += row[i] == '|' && (i == 0 || row[i - 1] != '\\');
+    CHECK_MESSAGE(pipes == 9, row);
+  }
+  for (const std::string& f : {base, named_base, b}) std::remove(f.c_str());
 }
 
 }  // namespace

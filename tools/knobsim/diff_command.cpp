@@ -8,6 +8,7 @@
 
 #include "sim/diff/results_diff.h"
 #include "sim/io/json_document.h"
+#include "sim/io/results_document.h"
 #include "sim/io/results_json.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/simulation_options.h"
@@ -30,15 +31,20 @@ int Diff(const DiffArgs& args) {
   std::string error;
   auto rules = ParseDiffRules(args.fail_on, &error);
   if (!rules) return BadInput("--fail-on: " + error);
-  Expected<nlohmann::ordered_json> base = ReadJsonDocument(args.base);
+  // Both documents read and checked by the one rule (sim/io/results_document.h) before any
+  // number is compared: a document that is not what knobsim writes is bad input, never "no
+  // difference".
+  Expected<JsonDocument> base = ReadJsonDocument(args.base);
   if (!base.ok()) return BadInput(base.error().ToString());
-  Expected<nlohmann::ordered_json> next = ReadJsonDocument(args.next);
+  if (Status bad = CheckResultsDocument(*base); !bad) return BadInput(bad);
+  Expected<JsonDocument> next = ReadJsonDocument(args.next);
   if (!next.ok()) return BadInput(next.error().ToString());
+  if (Status bad = CheckResultsDocument(*next); !bad) return BadInput(bad);
   DiffOptions options{*rules, args.allow_scenario_change, args.variants};
-  if (Status why = CheckComparable(*base, *next, options); !why) {
+  if (Status why = CheckComparable(base->root, next->root, options); !why) {
     return BadInput("cannot compare " + args.base + " and " + args.next + ": " + why.ToString());
   }
-  const DiffReport report = DiffResults(*base, *next, options);
+  const DiffReport report = DiffResults(base->root, next->root, options);
   const std::string text = args.format == "markdown" ? DiffMarkdown(report)
                            : args.format == "json"   ? DiffJson(report).dump(2) + "\n"
                                                      : DiffText(report);

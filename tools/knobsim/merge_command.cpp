@@ -52,8 +52,8 @@ int Emit(const std::string& out, const std::string& text) {
 }
 
 // Reads and parses one document; a bad one most often is a shard cut short.
-Expected<Json> ReadJson(const std::string& path) {
-  Expected<Json> doc = ReadJsonDocument(path);
+Expected<JsonDocument> ReadJson(const std::string& path) {
+  Expected<JsonDocument> doc = ReadJsonDocument(path);
   if (!doc.ok() && doc.error().line > 0) {
     InputError e = doc.error();
     if (e.hint.empty()) e.hint = "is it the complete output of a shard?";
@@ -68,11 +68,11 @@ std::string SchemaOf(const Json& doc) {
   return it != doc.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-int MergeRuns(const MergeArgs& args, const std::vector<Json>& docs) {
+int MergeRuns(const MergeArgs& args, const std::vector<JsonDocument>& docs) {
   std::vector<RunShardDocument> shards;
   for (size_t k = 0; k < docs.size(); ++k) {
-    Expected<RunShardDocument> shard = ParseRunShard(docs[k], args.inputs[k]);
-    if (!shard.ok()) return BadInput(shard.error().ToString());
+    Expected<RunShardDocument> shard = ParseRunShard(docs[k].root, args.inputs[k]);
+    if (!shard.ok()) return BadInput(WithJsonLine(shard.error(), docs[k]));
     if (shard->sweep.knobsim_version != KNOBSIM_VERSION) {
       return BadInput(args.inputs[k] + ": knobsim_version: written by knobsim " +
                       shard->sweep.knobsim_version + ", this is knobsim " KNOBSIM_VERSION +
@@ -93,15 +93,18 @@ int MergeRuns(const MergeArgs& args, const std::vector<Json>& docs) {
 // Plan shards (knobsim.plan/v1 with a "shard" key) are merged by the plan's own code, which
 // recomputes the recommendations and the frontier from the options exactly as the unsharded
 // plan does (sim/plan/plan_json.h).
-int MergePlans(const MergeArgs& args, const std::vector<Json>& docs) {
+int MergePlans(const MergeArgs& args, const std::vector<JsonDocument>& docs) {
+  std::vector<Json> roots;
   for (size_t k = 0; k < docs.size(); ++k) {
-    if (!docs[k].contains("shard")) {
+    if (Status bad = CheckPlanDocument(docs[k]); !bad) return BadInput(bad);
+    if (!docs[k].root.contains("shard")) {
       return BadInput(args.inputs[k] +
                       ": shard: missing; this is a whole plan, not the output of plan --shard");
     }
+    roots.push_back(docs[k].root);
   }
   std::string error;
-  const std::optional<Json> merged = MergePlanShards(docs, &error);
+  const std::optional<Json> merged = MergePlanShards(roots, &error);
   if (!merged) {
     // MergePlanShards numbers the documents from 1 in the order given; name the files instead
     // (from the last, so that "document 1" does not eat "document 12").
@@ -150,17 +153,17 @@ int Merge(const MergeArgs& args) {
     return BadInput("give either replay shard directories or shard documents, not both");
   }
 
-  std::vector<Json> docs;
+  std::vector<JsonDocument> docs;
   for (const std::string& path : args.inputs) {
-    Expected<Json> doc = ReadJson(path);
+    Expected<JsonDocument> doc = ReadJson(path);
     if (!doc.ok()) return BadInput(doc.error().ToString());
     docs.push_back(std::move(*doc));
   }
-  const std::string schema = SchemaOf(docs.front());
+  const std::string schema = SchemaOf(docs.front().root);
   for (size_t k = 1; k < docs.size(); ++k) {
-    if (SchemaOf(docs[k]) != schema) {
+    if (SchemaOf(docs[k].root) != schema) {
       return BadInput(fmt::format("{}: schema: \"{}\" differs from \"{}\" in {}", args.inputs[k],
-                                  SchemaOf(docs[k]), schema, args.inputs[0]));
+                                  SchemaOf(docs[k].root), schema, args.inputs[0]));
     }
   }
   if (schema == kRunShardSchema) return MergeRuns(args, docs);

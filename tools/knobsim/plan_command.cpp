@@ -14,6 +14,7 @@
 #include "sim/io/price_reader.h"
 #include "sim/io/results_json.h"
 #include "sim/io/scenario_reader.h"
+#include "sim/io/shard_json.h"
 #include "sim/plan/plan.h"
 #include "sim/plan/plan_json.h"
 #include "sim/report/html_report.h"
@@ -50,9 +51,12 @@ using cli::ShellQuote;
 
 // The arguments that decide the plan's numbers, in a fixed order whatever order they were typed
 // in; output (--json, --report, --quiet), --threads and --shard are left out, so every shard of a
-// plan and the unsharded run record the same command.
-std::string CommandText(const PlanArgs& a) {
-  std::string cmd = "knobsim plan " + ShellQuote(a.scenario);
+// plan and the unsharded run record the same command. `file` writes an input file's argument:
+// its path as typed (the document's "command"), or the hash of its bytes (a shard's "sweep",
+// which merge compares: shards of one plan may name its files by different paths).
+template <class FileText>
+std::string CommandText(const PlanArgs& a, FileText file) {
+  std::string cmd = "knobsim plan " + file(a.scenario);
   auto add = [&](const char* name, const std::string& value) {
     const CLI::Option* opt = a.cmd->get_option(name);
     if (opt != nullptr && opt->count() > 0)
@@ -63,7 +67,7 @@ std::string CommandText(const PlanArgs& a) {
   add("--policies", Join(a.policies, ","));
   add("--placement", Join(a.placements, ","));
   add("--density", a.density);
-  add("--prices", a.prices);
+  if (a.cmd->get_option("--prices")->count() > 0) cmd += " --prices " + file(a.prices);
   add("--pricing", Join(a.pricing, ","));
   add("--confidence", a.cmd->get_option("--confidence")->as<std::string>());
   add("--replications", std::to_string(a.sim.replications));
@@ -227,6 +231,22 @@ int Plan(const PlanArgs& args) {
   Expected<std::string> headline = BacktestHeadlineFor(scenario, args.backtest, &headline_notes);
   if (!headline) return BadInput(headline.error());
 
+  // A shard's sweep: what `knobsim merge` compares, input files by their bytes (run shards
+  // compare the scenario's hash the same way, sim/io/shard_json.h).
+  std::string sweep;
+  if (!options.shard.whole()) {
+    std::optional<InputError> unreadable;
+    sweep = CommandText(args, [&unreadable](const std::string& path) {
+      Expected<std::string> hash = FileHash(path);
+      if (!hash.ok()) {
+        unreadable = hash.error();
+        return std::string();
+      }
+      return *hash;
+    });
+    if (unreadable) return BadInput(*unreadable);
+  }
+
   ProgressLine progress(ProgressModeOf(args.sim), "knobsim plan", "cells");
   options.progress = [&progress](int cells_done, int cells_total, int sizes) {
     progress.Update(cells_done, cells_total,
@@ -234,7 +254,8 @@ int Plan(const PlanArgs& args) {
   };
   const PlanResult result = RunPlan(scenario, options);
   progress.Clear();
-  const nlohmann::ordered_json doc = PlanToJson(result, CommandText(args), KNOBSIM_VERSION);
+  nlohmann::ordered_json doc = PlanToJson(result, CommandText(args, ShellQuote), KNOBSIM_VERSION);
+  if (!sweep.empty()) doc["shard"]["sweep"] = sweep;
   const std::string text = PlanJsonText(doc);
   if (args.sim.json_wanted()) {
     if (args.sim.json_to_stdout()) {

@@ -4,6 +4,8 @@
 // escape every name; bad input exits 2 and leaves no file.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -133,6 +135,27 @@ TEST_CASE("bad input exits 2 with the file named, and writes nothing") {
   CHECK(!std::ifstream(out).good());
   std::remove(broken.c_str());
   std::remove(other.c_str());
+}
+
+TEST_CASE("report: results and plan documents are read by the JSON rule: file, line, field") {
+  json plan = json::parse(ReadFile(SourcePath("tools/knobsim/testdata/plan-sample.json")));
+  plan.at("options").at(1).at("workloads").at(0).at("slo_met") = "yes";
+  const std::string doc = TempPath("typed.json"), out = TempPath("typed.html");
+  WriteText(doc, plan.dump(1));
+  Outcome o = Run("report '" + doc + "' -o '" + out + "'");
+  CHECK(o.exit_code == 2);
+  CHECK_MESSAGE(o.err.find(doc + ":") != std::string::npos, o.err);
+  CHECK(o.err.find(": options[1].workloads[0].slo_met: \"yes\" is not true or false") !=
+        std::string::npos);
+  WriteText(doc,
+            "{\"schema\": \"knobsim.results/v1\", \"scenario\": \"s\", \"seed\": 1,\n"
+            " \"replications\": 1, \"duration_s\": 1e400, \"variants\": []}");
+  o = Run("report '" + doc + "' -o '" + out + "'");
+  CHECK(o.exit_code == 2);
+  CHECK(o.err.find(doc + ":2: \"1e400\" is out of range for a number") != std::string::npos);
+  CHECK(o.err.find("json.exception") == std::string::npos);
+  CHECK(!std::filesystem::exists(out));
+  std::remove(doc.c_str());
 }
 
 TEST_CASE("report --help says what it renders") {

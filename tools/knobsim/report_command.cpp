@@ -15,6 +15,9 @@
 
 #include "sim/input_error.h"
 #include "sim/io/json_document.h"
+#include "sim/io/results_document.h"
+#include "sim/io/results_json.h"
+#include "sim/plan/plan_json.h"
 #include "sim/report/html_report.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/simulation_options.h"
@@ -29,8 +32,19 @@ struct ReportArgs {
 };
 
 int Report(const ReportArgs& args) {
-  Expected<nlohmann::ordered_json> doc = ReadJsonDocument(args.input);
-  if (!doc.ok()) return BadInput(doc.error().ToString());
+  Expected<JsonDocument> read = ReadJsonDocument(args.input);
+  if (!read.ok()) return BadInput(read.error().ToString());
+  // Results and plan documents are checked by the one JSON rule first (file, line, field); the
+  // page itself reads what is left tolerantly (sim/report/html_parts.h).
+  const nlohmann::ordered_json* doc = &read->root;
+  const auto schema = doc->is_object() ? doc->find("schema") : doc->end();
+  if (doc->is_object() && schema != doc->end()) {
+    if (*schema == kResultsSchema) {
+      if (Status bad = CheckResultsDocument(*read); !bad) return BadInput(bad);
+    } else if (*schema == kPlanSchema) {
+      if (Status bad = CheckPlanDocument(*read); !bad) return BadInput(bad);
+    }
+  }
   std::string error;
   if (args.output == "-") {
     const std::string html = RenderReport(*doc, &error);
