@@ -19,55 +19,6 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kHeadlineSchema = "knobsim.backtest-headline/v1";
 
-// One field of a record, read with its type checked; the failure names the field.
-class RecordReader {
- public:
-  RecordReader(const Json& doc, const std::string& file) : doc_(doc), file_(file) {}
-
-  const Json* Get(const Json& in, const std::string& key, const std::string& path) {
-    if (!in.is_object() || !in.contains(key)) {
-      Fail(path.empty() ? key : path + "." + key, "missing");
-      return nullptr;
-    }
-    return &in.at(key);
-  }
-  std::string String(const Json& in, const std::string& key, const std::string& path = "") {
-    const Json* v = Get(in, key, path);
-    if (v && !v->is_string()) Fail(Path(path, key), "not a string");
-    return v && v->is_string() ? v->get<std::string>() : "";
-  }
-  double Number(const Json& in, const std::string& key, const std::string& path = "") {
-    const Json* v = Get(in, key, path);
-    if (v && !v->is_number()) Fail(Path(path, key), "not a number");
-    return v && v->is_number() ? v->get<double>() : 0;
-  }
-  int Count(const Json& in, const std::string& key, const std::string& path = "") {
-    const Json* v = Get(in, key, path);
-    if (v && !(v->is_number_integer() && v->get<int64_t>() >= 0 &&
-               v->get<int64_t>() <= std::numeric_limits<int>::max()))
-      Fail(Path(path, key), "not a count");
-    return v && v->is_number_integer() ? static_cast<int>(v->get<int64_t>()) : 0;
-  }
-  bool Bool(const Json& in, const std::string& key, const std::string& path) {
-    const Json* v = Get(in, key, path);
-    if (v && !v->is_boolean()) Fail(Path(path, key), "not true or false");
-    return v && v->is_boolean() && v->get<bool>();
-  }
-  void Fail(const std::string& field, const std::string& message) {
-    if (!error_) error_ = InputError{file_, 0, field, message, ""};
-  }
-  const std::optional<InputError>& error() const { return error_; }
-  const Json& doc() const { return doc_; }
-
- private:
-  static std::string Path(const std::string& path, const std::string& key) {
-    return path.empty() ? key : path + "." + key;
-  }
-  const Json& doc_;
-  std::string file_;
-  std::optional<InputError> error_;
-};
-
 std::string RecordPath(const std::string& store_dir, const std::string& evidence) {
   return (std::filesystem::path(store_dir) / "backtests" / (evidence + ".json")).string();
 }
@@ -93,43 +44,30 @@ BacktestHeadline HeadlineOf(const BacktestReport& r, std::string knobsim_version
   return h;
 }
 
-Expected<BacktestHeadline> HeadlineFromJson(const Json& doc, const std::string& file) {
-  RecordReader in(doc, file);
-  BacktestHeadline h;
-  if (!doc.is_object()) return InputError{file, 0, "", "not a JSON object", ""};
-  const std::string schema = in.String(doc, "schema");
-  if (in.error()) return *in.error();
-  if (schema != kBacktestSchema && schema != kHeadlineSchema)
-    return InputError{file, 0, "schema",
-                      "\"" + schema + "\" is neither " + std::string(kBacktestSchema) + " nor " +
-                          std::string(kHeadlineSchema),
-                      "give the document `knobsim backtest --json` wrote"};
-  h.evidence = in.String(doc, "evidence");
-  if (!in.error() && !IsEvidenceFingerprint(h.evidence))
-    in.Fail("evidence", "\"" + h.evidence + "\" is not an evidence fingerprint");
-  h.knobsim_version = in.String(doc, "knobsim_version");
-  if (const Json* train = in.Get(doc, "train", "")) {
-    h.train_from = in.String(*train, "from", "train");
-    h.train_to = in.String(*train, "to", "train");
-  }
-  if (const Json* test = in.Get(doc, "test", "")) {
-    h.test_from = in.String(*test, "from", "test");
-    h.test_to = in.String(*test, "to", "test");
-  }
-  h.window_s = in.Number(doc, "window_s");
-  h.windows = in.Count(doc, "windows");
-  h.replications = in.Count(doc, "replications");
-  if (const Json* verdicts = in.Get(doc, "verdicts", "")) {
-    if (!verdicts->is_array()) in.Fail("verdicts", "not a list");
-    for (size_t i = 0; verdicts->is_array() && i < verdicts->size(); ++i) {
-      const std::string path = "verdicts[" + std::to_string(i) + "]";
-      const Json& v = verdicts->at(i);
-      h.verdicts.push_back(
-          {in.String(v, "what", path), in.Bool(v, "trust", path), in.String(v, "why", path)});
-    }
-  }
-  if (in.error()) return *in.error();
-  return h;
+Expected<BacktestHeadline> HeadlineFromJson(const JsonDocument& doc) {
+  return ReadJson<BacktestHeadline>(doc, [](const JsonField& root) {
+    BacktestHeadline h;
+    const JsonField schema = root.At("schema");
+    if (schema.String() != kBacktestSchema && schema.String() != kHeadlineSchema)
+      schema.Fail(schema.Shown() + " is neither " + std::string(kBacktestSchema) + " nor " +
+                      std::string(kHeadlineSchema),
+                  "give the document `knobsim backtest --json` wrote");
+    const JsonField evidence = root.At("evidence");
+    h.evidence = evidence.String();
+    if (!IsEvidenceFingerprint(h.evidence))
+      evidence.Fail(evidence.Shown() + " is not an evidence fingerprint");
+    h.knobsim_version = root.At("knobsim_version").String();
+    h.train_from = root.At("train").At("from").String();
+    h.train_to = root.At("train").At("to").String();
+    h.test_from = root.At("test").At("from").String();
+    h.test_to = root.At("test").At("to").String();
+    h.window_s = root.At("window_s").Number();
+    h.windows = static_cast<int>(root.At("windows").Integer(0, 1'000'000'000));
+    h.replications = static_cast<int>(root.At("replications").Integer(0, 1'000'000'000));
+    for (const JsonField& v : root.At("verdicts").Items())
+      h.verdicts.push_back({v.At("what").String(), v.At("trust").Bool(), v.At("why").String()});
+    return h;
+  });
 }
 
 std::string HeadlineText(const BacktestHeadline& h) {
@@ -187,9 +125,9 @@ Expected<std::optional<BacktestHeadline>> FindHeadline(const std::string& store_
   const std::string path = RecordPath(store_dir, evidence);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return std::optional<BacktestHeadline>{};
-  Expected<Json> doc = ReadJsonDocument(path);
+  Expected<JsonDocument> doc = ReadJsonDocument(path);
   if (!doc) return doc.error();
-  Expected<BacktestHeadline> h = HeadlineFromJson(*doc, path);
+  Expected<BacktestHeadline> h = HeadlineFromJson(*doc);
   if (!h) return h.error();
   if (h->evidence != evidence)
     return InputError{path, 0, "evidence", "holds the backtest of " + h->evidence, ""};

@@ -17,10 +17,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "sim/backtest/backtest.h"
 #include "sim/input_error.h"
+#include "sim/io/json_document.h"
 
 namespace knobsim::backtest {
 
@@ -36,9 +35,8 @@ struct BacktestHeadline {
 BacktestHeadline HeadlineOf(const BacktestReport& report, std::string knobsim_version);
 
 // A knobsim.backtest/v1 document (`backtest --json`) or a store record: the fields above, each
-// checked; errors name `file` and the field.
-Expected<BacktestHeadline> HeadlineFromJson(const nlohmann::ordered_json& document,
-                                            const std::string& file);
+// checked by the JSON reading rule (sim/io/json_document.h): errors name the file, line and field.
+Expected<BacktestHeadline> HeadlineFromJson(const JsonDocument& document);
 
 // "Backtest of this export (tested on FROM .. TO, N windows of 10m, R replications): trust
 // utilization (why); do not trust latency (why)" as indented lines.

@@ -18,9 +18,9 @@ void AddBacktestHeadlineOption(CLI::App* cmd, std::string* file) {
 Expected<std::string> BacktestHeadlineFor(const Scenario& scenario, const std::string& given,
                                           std::vector<std::string>* notes) {
   if (!given.empty()) {
-    Expected<nlohmann::ordered_json> doc = ReadJsonDocument(given);
+    Expected<JsonDocument> doc = ReadJsonDocument(given);
     if (!doc) return doc.error();
-    Expected<backtest::BacktestHeadline> h = backtest::HeadlineFromJson(*doc, given);
+    Expected<backtest::BacktestHeadline> h = backtest::HeadlineFromJson(*doc);
     if (!h) return h.error();
     if (scenario.evidence.empty())
       return InputError{"", 0, "--backtest",
