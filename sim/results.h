@@ -36,10 +36,14 @@ struct WorkloadResult {
   ErrorCounts errors;
   LatencySummary latency_ms;
   double throughput_rps = 0;
-  bool slo_met = false;
+  bool slo_met = false;       // every rule of sim/slo_check.h
   double slo_latency_ms = 0;  // the SLO percentile's value that was compared (ms)
   double error_ratio = 0;     // Σ errors / requests
   int64_t in_system_end = 0;
+  // Of those, the ones older than the SLO's overdue age at the end (sim/slo_check.h), and the
+  // age of the oldest (ms; 0 when none is left).
+  int64_t in_system_overdue = 0;
+  double in_system_oldest_ms = 0;
   double in_system_mean = 0;
   double measured_s = 0;
   double time_in_system_mean_ms = 0;

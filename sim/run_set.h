@@ -61,7 +61,11 @@ struct WorkloadStats {
   MeanCi queue_wait_ms_mean, queue_wait_ms_p99, service_ms_mean;  // successes (WorkloadResult)
   int slo_met_replications = 0;
   bool slo_met = false;  // met in every replication
+  // How many replications met each rule of sim/slo_check.h (slo_met_replications: all three).
+  int latency_met_replications = 0, errors_met_replications = 0, backlog_met_replications = 0;
+  int nothing_left_replications = 0;  // replications where no request left the system
   MeanCi in_system_end, in_system_mean, measured_s, time_in_system_mean_ms;
+  MeanCi in_system_overdue, in_system_oldest_ms;  // sim/results.h
   Slo slo;  // the objective, from the scenario this variant ran
 };
 
@@ -120,5 +124,11 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options);
 // tests and for merging shards later.
 VariantSummary SummarizeVariant(std::string name, std::string description, const Scenario& resolved,
                                 std::vector<RunResult> runs);
+
+// The pods (namespace/name) Pending at the end of any replication of `v`: replication 0's in
+// its pod order, then those only later replications have. What `--fail-on-slo` fails on beside
+// the SLOs (a workload that fits nowhere may still meet an errors-only objective with no traffic,
+// or serve from the replicas that did fit).
+std::vector<std::string> PendingPods(const VariantSummary& v);
 
 }  // namespace knobsim

@@ -145,10 +145,17 @@ enum class ReadinessKind { kTcp, kModel };  // port-only vs model-aware readines
 enum class LoadOomReaction { kStayUp, kExit };
 enum class TimeoutAction { kAbort, kComplete };
 
+// A request still unanswered this long after it arrived counts against an objective without a
+// latency bound (sim/slo_check.h, the backlog rule): nginx's proxy_read_timeout and the idle
+// timeouts of the common cloud load balancers are 60 s, so a client behind one has given up.
+inline constexpr SimTime kDefaultUnansweredAfter = 60 * kNanosPerSecond;
+
 struct Slo {
   double percentile = 99;       // which latency percentile the SLO bounds
   SimTime latency = 0;          // 0 = no latency objective
   double error_budget = 0.001;  // max fraction of failed requests
+  // Without a latency bound: the age at which a request unanswered at the end is overdue.
+  SimTime unanswered_after = kDefaultUnansweredAfter;
 };
 
 struct GpuMemoryDemand {

@@ -79,6 +79,21 @@ std::string YamlCommentText(std::string_view text) {
   return out;
 }
 
+std::string DurationText(double seconds) {
+  if (seconds < 1) return fmt::format("{:.0f} ms", seconds * 1e3);
+  const struct {
+    double seconds;
+    const char* name;
+  } units[] = {{86400, "d"}, {3600, "h"}, {60, "min"}, {1, "s"}};
+  for (const auto& unit : units) {
+    if (seconds < unit.seconds) continue;
+    std::string number = fmt::format("{:.1f}", seconds / unit.seconds);
+    if (number.ends_with(".0")) number.resize(number.size() - 2);
+    return number + " " + unit.name;
+  }
+  return "";  // not reached: seconds >= 1 here
+}
+
 std::optional<double> Median(std::vector<double> values) {
   if (values.empty()) return std::nullopt;
   std::sort(values.begin(), values.end());

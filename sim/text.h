@@ -2,9 +2,9 @@
 // command words a list, a quoted value or a percentage the same way, and the whole-file read
 // that every reader of a user's file goes through.
 //
-// Join, Quote and Percent format only; they know nothing of NaN (a caller that may hold one
-// writes its own placeholder first). ReadFileText reports a file it cannot open, or a read cut
-// short, as an InputError naming the path as given.
+// Join, Quote, Percent and DurationText format only; they know nothing of NaN (a caller that may
+// hold one writes its own placeholder first). ReadFileText reports a file it cannot open, or a read
+// cut short, as an InputError naming the path as given.
 #pragma once
 
 #include <optional>
@@ -38,6 +38,11 @@ std::string MarkdownText(std::string_view text);
 // control characters are written as visible escapes (\n, \r, \xHH, \u2028), so the comment
 // stays one line and still says what the name was.
 std::string YamlCommentText(std::string_view text);
+
+// A span of time for a person to read, in the largest unit that keeps it at least 1, with one
+// decimal that is dropped when 0 (whole milliseconds below a second): 0.85 -> "850 ms",
+// 45.2 -> "45.2 s", 60 -> "1 min", 750 -> "12.5 min", 11160 -> "3.1 h", 302400 -> "3.5 d".
+std::string DurationText(double seconds);
 
 // A Unix time as RFC 3339 UTC, whole seconds: 1717200000 -> "2024-06-01T00:00:00Z" (fractions
 // are dropped, toward the earlier second).

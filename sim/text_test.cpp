@@ -73,6 +73,18 @@ TEST_CASE("ReadFileText returns the bytes, or an error naming the path as given"
   CHECK(directory.error().message.starts_with("cannot read the file"));
 }
 
+TEST_CASE("DurationText takes the largest unit that keeps the span at least 1") {
+  const struct {
+    double seconds;
+    const char* text;
+  } cases[] = {{0, "0 ms"},       {0.85, "850 ms"}, {1, "1 s"},     {45.2, "45.2 s"}, {60, "1 min"},
+               {750, "12.5 min"}, {11160, "3.1 h"}, {86400, "1 d"}, {302400, "3.5 d"}};
+  for (const auto& c : cases) {
+    CAPTURE(c.seconds);
+    CHECK(DurationText(c.seconds) == c.text);
+  }
+}
+
 }  // namespace
 }  // namespace knobsim
 

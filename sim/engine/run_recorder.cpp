@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "sim/engine/card_sharing.h"
+#include "sim/slo_check.h"
 
 namespace knobsim::engine {
 namespace {
@@ -124,9 +125,35 @@ RunResult RunRecorder::Collect(CardSharing& sharing) {
   return result;
 }
 
+namespace {
+
+// The counted requests still in the system at the end, per workload: how many are older than
+// the workload's overdue age, and the oldest's arrival. Read from the request table (a live
+// record is one not yet gone), once per run, so the hot path keeps no ordered set of arrivals.
+struct Unanswered {
+  int64_t count = 0;
+  int64_t overdue = 0;
+  SimTime oldest_arrival = 0;
+};
+
+std::vector<Unanswered> UnansweredAtEnd(const EngineState& s) {
+  std::vector<Unanswered> out(s.workloads.size());
+  for (const Request& r : s.requests) {
+    if (!r.counted || r.stage == RequestStage::kGone) continue;
+    Unanswered& u = out[static_cast<size_t>(r.workload)];
+    if (u.count == 0 || r.arrival < u.oldest_arrival) u.oldest_arrival = r.arrival;
+    ++u.count;
+    if (s.end - r.arrival > OverdueAge(s.workloads[r.workload].spec->slo)) ++u.overdue;
+  }
+  return out;
+}
+
+}  // namespace
+
 void RunRecorder::CollectWorkloads(RunResult& result) {
   const double measured_ns = static_cast<double>(std::max<SimTime>(0, s_.end - s_.warmup));
   const double measured_s = measured_ns / 1e9;
+  const std::vector<Unanswered> unanswered = UnansweredAtEnd(s_);
   for (size_t w = 0; w < workloads_.size(); ++w) {
     WorkloadMetrics& m = workloads_[w];
     AccountInSystem(m);
@@ -134,6 +161,11 @@ void RunRecorder::CollectWorkloads(RunResult& result) {
     const Slo& slo = s_.workloads[w].spec->slo;
     r.measured_s = measured_s;
     r.in_system_end = m.in_system;
+    r.in_system_overdue = unanswered[w].overdue;
+    r.in_system_oldest_ms =
+        unanswered[w].count > 0
+            ? static_cast<double>(s_.end - unanswered[w].oldest_arrival) / kNanosPerMilli
+            : 0;
     r.in_system_mean = measured_ns > 0 ? m.in_system_integral / measured_ns : 0;
     r.time_in_system_mean_ms =
         m.departures > 0 ? m.time_in_system_sum_ns / 1e6 / static_cast<double>(m.departures) : 0;
@@ -152,13 +184,7 @@ void RunRecorder::CollectWorkloads(RunResult& result) {
                         ? static_cast<double>(r.errors.total()) / static_cast<double>(r.requests)
                         : 0;
     r.slo_latency_ms = r.completed > 0 ? r.histogram.Quantile(slo.percentile / 100.0) : 0;
-    const bool latency_ok =
-        slo.latency <= 0 ||
-        (r.completed > 0 && r.slo_latency_ms <= static_cast<double>(slo.latency) / 1e6);
-    // A workload none of whose requests finished (all still queued at the end) is not meeting
-    // any objective, even one without a latency bound.
-    const bool stuck = r.requests > 0 && r.completed == 0 && r.errors.total() == 0;
-    r.slo_met = latency_ok && r.error_ratio <= slo.error_budget && !stuck;
+    r.slo_met = CheckSlo(r, slo).met();
     cluster_.request_oom_errors += r.errors.oom;
     result.workloads.push_back(std::move(r));
   }

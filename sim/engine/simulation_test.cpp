@@ -46,6 +46,31 @@ void CheckConservation(const WorkloadResult& w) {
   CHECK(w.completed + w.errors.total() + w.in_system_end == w.requests);
 }
 
+// Twice the card's capacity (20/s of 100 ms, FIFO): by the end at 2000 s about 20 000 requests
+// have been served, so the one in service arrived near t = 1000 s, and everything that arrived
+// more than unanswered_after (60 s) before the end is overdue. The backlog rule misses.
+TEST_CASE("backlog rule: the run records the requests left unanswered, overdue and the oldest") {
+  Scenario s = OneNode(SharingPolicy::kPreemptive);
+  s.workloads.push_back(Service("overloaded", 20, 0.1));
+  const RunResult r = Simulate(s, 7);
+  const WorkloadResult& w = r.workloads[0];
+  CheckConservation(w);
+  CHECK(w.errors.total() == 0);
+  CHECK(w.in_system_end > 15000);
+  CHECK(w.in_system_oldest_ms / 1e3 == doctest::Approx(1000).epsilon(0.1));
+  CHECK(static_cast<double>(w.in_system_overdue) ==
+        doctest::Approx(static_cast<double>(w.in_system_end) - 20 * 60).epsilon(0.05));
+  CHECK_FALSE(w.slo_met);
+
+  Scenario stable = OneNode(SharingPolicy::kPreemptive);
+  stable.workloads.push_back(Service("stable", 5, 0.1));
+  const RunResult stable_run = Simulate(stable, 7);
+  const WorkloadResult& ok = stable_run.workloads[0];
+  CHECK(ok.in_system_overdue == 0);
+  CHECK(ok.in_system_oldest_ms < 60e3);
+  CHECK(ok.slo_met);
+}
+
 TEST_CASE("an M/M/1 pod alone on a card matches 1/(mu - lambda)") {
   Scenario s = OneNode(SharingPolicy::kPreemptive);
   s.workloads.push_back(Service("mm1", 50, 0.01));  // rho = 0.5, E[T] = 20 ms

@@ -150,6 +150,12 @@ struct ImportOptions {
   // ratio of e² ≈ 7.4, both one free parameter), else gamma, the default. Summary: lognormal when
   // its squared log error of the quantile ratios is below gamma's divided by e² too.
   double prefer_lognormal = 2.0;
+  // LatencyObjectives: a workload's latency target is its measured p99 × this (`--slo-headroom`).
+  // The measured p99 is the cluster as it runs today; the simulated p99 of that same cluster
+  // differs from it by the model's error (the backtest's p99 tolerance, docs/backtest.md) and a
+  // window's p99 from the next by the tail's own noise, so a target at 1× would call the
+  // unchanged cluster failing; at 1.5× a change that makes the tail half as slow again fails.
+  double slo_headroom = 1.5;
   std::vector<ProbeRule> probe_rules;
   // Memory isolation (docs/import.md "Memory isolation"): a measured peak more than this
   // fraction above the visible quota is evidence of a module that does not enforce it (2 %:
@@ -212,6 +218,7 @@ struct ImportedWorkload {
   bool has_memory = false;   // write gpu_memory
   bool has_traffic = false;  // write traffic
   bool has_work = false;     // write work
+  bool has_slo = false;      // write slo (LatencyObjectives)
   // Comments keyed by the scenario key they explain ("probe", "gpu_memory", "traffic", "work",
   // "replicas", "pods", ""), written beside or above it.
   std::map<std::string, std::string> notes;

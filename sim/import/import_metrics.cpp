@@ -574,6 +574,7 @@ void ImportMetrics(const KubeObjects& objects, const Metrics& metrics, const Nod
   for (const std::string& line : model.fit_report) model.header.push_back(line);
   DefaultWork(options, model);
   OverrideWorkDist(options, model);
+  LatencyObjectives(metrics, pods, options, model);
   if (!known.unknown().empty())
     model.warnings.push_back(std::to_string(known.unknown().size()) +
                              " pods in the metrics are not in the export (e.g. " +

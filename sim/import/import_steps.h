@@ -175,6 +175,14 @@ void FitWork(const KubeObjects& objects, const Metrics& metrics, const NodeIndex
 void WorkShapes(const Metrics& metrics, const NodeIndex& nodes, const PodIndex& pods,
                 const GpuCatalog& catalog, const ImportOptions& options, ImportModel& model);
 
+// Each workload with traffic gets an objective written out (ImportedWorkload::has_slo): a
+// latency target of its measured p99 over the window × options.slo_headroom, rounded up to the
+// millisecond, at percentile 99, when the latency metric gives one (pooled histogram buckets when
+// every pod has the same bounds, else the request-weighted mean of the samples' p99, said), else
+// errors only, said in its note. The error budget stays the reader's default.
+void LatencyObjectives(const Metrics& metrics, const PodIndex& pods, const ImportOptions& options,
+                       ImportModel& model);
+
 // A workload with traffic whose work the fit did not identify: default_work_s, a default.
 void DefaultWork(const ImportOptions& options, ImportModel& model);
 

@@ -301,6 +301,16 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
   }
   WriteTraffic(o, iw);
   if (iw.has_work) o.Line(4, "work: " + ScenarioWork(w.work), Note(iw, "work"));
+  if (iw.has_slo) {
+    const std::string budget =
+        "error_budget: " + TrimZeros(Fmt("%.4f", w.slo.error_budget * 100)) + "%";
+    o.Line(4,
+           w.slo.latency > 0
+               ? "slo: {latency: " + ScenarioDuration(static_cast<double>(w.slo.latency) / 1e9) +
+                     ", percentile: 99, " + budget + "}"
+               : "slo: {" + budget + "}",
+           Note(iw, "slo"));
+  }
   Evidence(o, 4, iw, "pods");
   if (!iw.pods.empty()) {
     o.Line(4, "pods:", Note(iw, "pods").empty() ? "where each replica runs now" : Note(iw, "pods"));

@@ -64,6 +64,8 @@ void Fields(V& v, W& w) {
   v.Real("slo_latency_ms", w.slo_latency_ms, any);
   v.Real("error_ratio", w.error_ratio);
   v.Count("in_system_end", w.in_system_end);
+  v.Count("in_system_overdue", w.in_system_overdue);
+  v.Real("in_system_oldest_ms", w.in_system_oldest_ms);
   v.Real("in_system_mean", w.in_system_mean);
   v.Real("measured_s", w.measured_s);
   v.Real("time_in_system_mean_ms", w.time_in_system_mean_ms);
@@ -98,7 +100,14 @@ void Fields(V& v, W& w) {
   v.Real("queue_wait_ms_mean", w.queue_wait_ms_mean, any);
   v.Real("queue_wait_ms_p99", w.queue_wait_ms_p99, any);
   v.Real("service_ms_mean", w.service_ms_mean, any);
-  v.Replicated([&] { v.Count("slo_met_replications", w.slo_met_replications); });
+  v.Count("in_system_overdue", w.in_system_overdue);
+  v.Real("in_system_oldest_ms", w.in_system_oldest_ms);
+  v.Replicated([&] {
+    v.Count("slo_met_replications", w.slo_met_replications);
+    v.Count("latency_met_replications", w.latency_met_replications);
+    v.Count("errors_met_replications", w.errors_met_replications);
+    v.Count("backlog_met_replications", w.backlog_met_replications);
+  });
 }
 
 template <class V, class C>

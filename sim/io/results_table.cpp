@@ -227,6 +227,22 @@ void AddWorkloads(const RunSetResult& r, Grid& g) {
     row("latency p50 ms", latency(&LatencyStats::p50));
     row("latency p99 ms", latency(&LatencyStats::p99));
     row("throughput req/s", [&](const WorkloadStats& w) { return Real(w.throughput_rps, rep); });
+    // The backlog rule's numbers (sim/slo_check.h), only where some variant missed it: the
+    // verdict's "backlog grows" reason quotes them.
+    bool backlog = false;
+    for (const VariantSummary& v : vs) {
+      const WorkloadStats* w = FindWorkload(v, base.name);
+      backlog = backlog || (w != nullptr && w->backlog_met_replications < v.replications);
+    }
+    if (backlog) {
+      row("unanswered at end", [&](const WorkloadStats& w) { return Count(w.in_system_end, rep); });
+      row("unanswered overdue",
+          [&](const WorkloadStats& w) { return Count(w.in_system_overdue, rep); });
+      row("oldest unanswered", [](const WorkloadStats& w) {
+        return w.in_system_oldest_ms.mean > 0 ? DurationText(w.in_system_oldest_ms.mean / 1e3)
+                                              : std::string(kNone);
+      });
+    }
     row("SLO met", [&](const WorkloadStats& w) { return SloCell(w, r.replications); });
   }
 }

@@ -39,6 +39,8 @@ void CheckSame(const WorkloadResult& a, const WorkloadResult& b) {
   CHECK(Same(a.slo_latency_ms, b.slo_latency_ms));
   CHECK(Same(a.error_ratio, b.error_ratio));
   CHECK(a.in_system_end == b.in_system_end);
+  CHECK(a.in_system_overdue == b.in_system_overdue);
+  CHECK(a.in_system_oldest_ms == b.in_system_oldest_ms);
   CHECK(Same(a.in_system_mean, b.in_system_mean));
   CHECK(Same(a.measured_s, b.measured_s));
   CHECK(Same(a.time_in_system_mean_ms, b.time_in_system_mean_ms));
@@ -131,6 +133,8 @@ RunResult AwkwardRun() {
   w.slo_latency_ms = std::numeric_limits<double>::infinity();
   w.error_ratio = -std::numeric_limits<double>::infinity();
   w.in_system_end = 7;
+  w.in_system_overdue = 3;
+  w.in_system_oldest_ms = 81234.5;
   w.in_system_mean = 2.0 / 7;
   w.measured_s = 3300.000000000001;
   w.time_in_system_mean_ms = 123.456789012345678;
@@ -264,9 +268,8 @@ TEST_CASE("RunResult JSON: the result structs have the fields the serializer kno
 #if defined(__x86_64__) && defined(__GLIBCXX__)
   CHECK(sizeof(ErrorCounts) == 5 * 8);
   CHECK(sizeof(LatencySummary) == 5 * 8);
-  CHECK(sizeof(WorkloadResult) ==
-        2 * 32 + 2 * 8 + 40 + 40 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 3 * 8 +
-            sizeof(LatencyHistogram));
+  CHECK(sizeof(WorkloadResult) == 2 * 32 + 2 * 8 + 40 + 40 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 +
+                                      3 * 8 + sizeof(LatencyHistogram));
   CHECK(sizeof(CardResult) == 32 + 8 + 32 + 4 * 8 + 8 + 8 + 8 + 8 + 24);
   CHECK(sizeof(PodResult) == 3 * 32 + 32 + 24 + 32 + 8 + 32 + 8 + 8);
   CHECK(sizeof(ClusterEvent) == 8 + 3 * 32);

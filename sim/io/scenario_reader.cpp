@@ -645,11 +645,18 @@ WorkModel Reader::ReadWork(const Field& f) const {
 }
 
 Slo Reader::ReadSlo(const Field& f) const {
-  Section s(*this, f, {"latency", "percentile", "error_budget"});
+  Section s(*this, f, {"latency", "percentile", "error_budget", "unanswered_after"});
   Slo slo;
   if (auto v = s.Get("latency")) slo.latency = Duration(*v);
   if (auto v = s.Get("percentile")) slo.percentile = Number(*v, 0, 100, true, false);
   if (auto v = s.Get("error_budget")) slo.error_budget = Unit(*v, &ParsePercentage, "a percentage");
+  if (auto v = s.Get("unanswered_after")) {
+    slo.unanswered_after = Duration(*v);
+    if (slo.unanswered_after <= 0) {
+      Fail(*v, "unanswered_after must be above 0",
+           "the age of an unanswered request that counts against the objective, e.g. 60s");
+    }
+  }
   return slo;
 }
 

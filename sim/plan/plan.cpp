@@ -17,6 +17,7 @@
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/scheduler/node_matching.h"
+#include "sim/slo_check.h"
 #include "sim/traffic.h"
 
 namespace knobsim {
@@ -357,17 +358,24 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
     pw.slo_latency_ms = st.slo_latency_ms;
     pw.error_ratio = st.error_ratio;
     pw.slo_met_replications = st.slo_met_replications;
-    std::vector<double> latency, errors;
+    std::vector<double> latency, errors, overdue;
     bool any_requests = false;
     for (const RunResult& r : v.runs) {
       const WorkloadResult& x = r.workloads[i];
       errors.push_back(x.error_ratio);
+      // A run none of whose requests left the system has them all overdue, however young.
+      const bool nothing_left = CheckSlo(x, wl.slo).nothing_left;
+      overdue.push_back(x.requests > 0
+                            ? static_cast<double>(nothing_left ? x.requests : x.in_system_overdue) /
+                                  static_cast<double>(x.requests)
+                            : 0.0);
       if (x.requests > 0) any_requests = true;
       // A replication whose requests all failed has no latency: it cannot meet.
       latency.push_back(x.completed > 0 ? x.slo_latency_ms : x.requests > 0 ? kInf : 0.0);
     }
     pw.slo_latency_bound_ms = any_requests ? UpperBoundOf(latency, o_.confidence) : 0.0;
     pw.error_ratio_bound = UpperBoundOf(errors, o_.confidence);
+    pw.overdue_ratio_bound = UpperBoundOf(overdue, o_.confidence);
     const double slo_ms = static_cast<double>(wl.slo.latency) / kNanosPerMilli;
     double margin = 0;
     bool met = true;
@@ -376,6 +384,7 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
       margin = std::max(margin, pw.slo_latency_bound_ms / slo_ms);
     }
     met = met && pw.error_ratio_bound <= wl.slo.error_budget;
+    met = met && pw.overdue_ratio_bound <= BacklogAllowance(wl.slo, 1.0);
     if (wl.slo.error_budget > 0) {
       margin = std::max(margin, pw.error_ratio_bound / wl.slo.error_budget);
     } else if (pw.error_ratio_bound > 0) {

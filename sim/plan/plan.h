@@ -80,7 +80,10 @@ struct PlanWorkload {
   MeanCi error_ratio;
   double error_ratio_bound = 0;
   int slo_met_replications = 0;
-  bool slo_met = false;     // both bounds within the objective
+  // The backlog rule (sim/slo_check.h): the upper bound of the overdue requests at the end per
+  // request, against the fraction the objective allows (BacklogAllowance per request).
+  double overdue_ratio_bound = 0;
+  bool slo_met = false;     // every bound within the objective
   double margin_ratio = 0;  // max(latency bound / SLO latency, error bound / budget)
 };
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "sim/slo_check.h"
 #include "sim/text.h"
 
 namespace knobsim {
@@ -72,6 +73,85 @@ void PodLines(std::vector<VerdictLine>& out, std::string_view label,
   }
 }
 
+// The rules of sim/slo_check.h as the replications met them, with the table's means.
+SloMiss MissOf(const WorkloadStats& w, int replications) {
+  SloMiss m;
+  m.replications = std::max(1, replications);
+  m.slo_met_replications = w.slo_met_replications;
+  m.percentile = w.slo.percentile;
+  m.target_ms = static_cast<double>(w.slo.latency) / kNanosPerMilli;
+  m.no_success = w.latency_replications == 0 && w.requests.mean > 0;
+  m.latency_ms = w.slo_latency_ms.mean;
+  m.latency_met_replications = w.latency_met_replications;
+  m.latency_missed = w.latency_met_replications < m.replications;
+  m.error_ratio = w.error_ratio.mean;
+  m.error_budget = w.slo.error_budget;
+  m.errors_met_replications = w.errors_met_replications;
+  m.errors_missed = w.errors_met_replications < m.replications;
+  m.backlog_met_replications = w.backlog_met_replications;
+  m.backlog_missed = w.backlog_met_replications < m.replications;
+  m.nothing_left = w.nothing_left_replications == m.replications;
+  m.unanswered = w.in_system_end.mean;
+  m.overdue = w.in_system_overdue.mean;
+  m.overdue_age_ms = static_cast<double>(OverdueAge(w.slo)) / kNanosPerMilli;
+  m.allowance = BacklogAllowance(w.slo, w.requests.mean);
+  m.oldest_ms = w.in_system_oldest_ms.mean;
+  return m;
+}
+
+// ", met in 8 of 9 replications" after a rule's numbers (nothing for one run).
+std::string MetIn(int met, int replications) {
+  if (replications <= 1) return "";
+  return fmt::format(" met in {} of {} replications", met, replications);
+}
+
+// Why `m` missed, rule by rule, from the same numbers as the table (means over the
+// replications, and for each rule how many met it).
+std::vector<std::string> MissReasons(const SloMiss& m) {
+  std::vector<std::string> why;
+  const bool replicated = m.replications > 1;
+  const std::string mean = replicated ? fmt::format(" (mean of {})", m.replications) : "";
+  if (m.latency_missed) {
+    if (m.no_success) {
+      why.push_back(fmt::format("no request completed{} (p{:g} target {:g} ms)",
+                                replicated ? " in any replication" : "", m.percentile,
+                                m.target_ms));
+    } else if (!replicated) {
+      why.push_back(
+          fmt::format("p{:g} {:.1f} ms > target {:g} ms", m.percentile, m.latency_ms, m.target_ms));
+    } else {
+      why.push_back(fmt::format("p{:g} {:.1f} ms{}, target {:g} ms{}", m.percentile, m.latency_ms,
+                                mean, m.target_ms,
+                                MetIn(m.latency_met_replications, m.replications)));
+    }
+  }
+  if (m.errors_missed) {
+    why.push_back(replicated ? fmt::format("errors {}{}, budget {}{}", Percent(m.error_ratio), mean,
+                                           Percent(m.error_budget),
+                                           MetIn(m.errors_met_replications, m.replications))
+                             : fmt::format("errors {} > budget {}", Percent(m.error_ratio),
+                                           Percent(m.error_budget)));
+  }
+  if (m.backlog_missed) {
+    const std::string oldest = fmt::format("oldest {}", DurationText(m.oldest_ms / 1e3));
+    if (m.nothing_left) {
+      why.push_back(fmt::format("no request left the system: {:.0f} unanswered at the end{}, {}",
+                                m.unanswered, mean, oldest));
+    } else {
+      why.push_back(fmt::format(
+          "backlog grows: {:.0f} requests unanswered at the end{}, {:.0f} older than {} "
+          "(allowed {:.0f}), {}{}",
+          m.unanswered, mean, m.overdue, DurationText(m.overdue_age_ms / 1e3), m.allowance, oldest,
+          replicated ? ";" + MetIn(m.backlog_met_replications, m.replications) : ""));
+    }
+  }
+  // Every rule met in every replication, yet a replication's word was "missed" (a document
+  // written before a rule changed): say so rather than invent a cause.
+  if (why.empty())
+    why.push_back(fmt::format("SLO{}", MetIn(m.slo_met_replications, m.replications)));
+  return why;
+}
+
 }  // namespace
 
 bool Verdict::NewSloMiss() const {
@@ -85,19 +165,15 @@ Verdict JudgeVariant(const VariantSummary& base, const VariantSummary& variant) 
   v.workloads = static_cast<int>(variant.workloads.size());
   for (const WorkloadStats& w : variant.workloads) {
     if (w.slo_met) continue;
-    SloMiss m;
-    m.workload = Qualified(variant, w.name);
     const WorkloadStats* b = FindWorkload(base, w.name);
+    SloMiss m = MissOf(w, variant.replications);
+    m.workload = Qualified(variant, w.name);
     m.change = b != nullptr && !b->slo_met ? Change::kAlready : Change::kNew;
-    m.percentile = w.slo.percentile;
-    m.target_ms = static_cast<double>(w.slo.latency) / 1e6;
-    m.no_success = w.latency_replications == 0 && w.requests.mean > 0;
-    m.latency_ms = w.slo_latency_ms.mean;
-    m.latency_missed = m.target_ms > 0 && (m.no_success || m.latency_ms > m.target_ms);
-    m.error_ratio = w.error_ratio.mean;
-    m.error_budget = w.slo.error_budget;
-    m.errors_missed = m.error_ratio > m.error_budget;
     v.slo_misses.push_back(std::move(m));
+  }
+  for (const WorkloadStats& w : variant.workloads) {
+    if (w.slo.latency <= 0 && w.requests.mean > 0)
+      v.errors_only.push_back(Qualified(variant, w.name));
   }
 
   for (const PodResult& p : variant.pods) {
@@ -153,18 +229,7 @@ VerdictLines LinesOf(const Verdict& verdict, int max_pods) {
   if (out.clean) out.headline += "; no Pending, fake-Ready or OOM pods";
 
   for (const SloMiss& m : verdict.slo_misses) {
-    std::vector<std::string> why;
-    if (m.latency_missed) {
-      why.push_back(m.no_success ? fmt::format("no request completed (p{:g} target {:g} ms)",
-                                               m.percentile, m.target_ms)
-                                 : fmt::format("p{:g} {:.1f} ms > target {:g} ms", m.percentile,
-                                               m.latency_ms, m.target_ms));
-    }
-    if (m.errors_missed) {
-      why.push_back(
-          fmt::format("errors {} > budget {}", Percent(m.error_ratio), Percent(m.error_budget)));
-    }
-    if (why.empty()) why.push_back("requests still queued at the end, none finished");
+    const std::vector<std::string> why = MissReasons(m);
     std::string reasons;
     for (size_t i = 0; i < why.size(); ++i) {
       if (i > 0) reasons += ", ";
@@ -195,6 +260,19 @@ VerdictLines LinesOf(const Verdict& verdict, int max_pods) {
                          o.workload + ": " + text +
                              (is_base ? "" : ChangeText(o.change, " (new)", " (as in base)")),
                          o.change == Change::kNew});
+  }
+  if (!verdict.errors_only.empty()) {
+    const size_t n = verdict.errors_only.size();
+    std::vector<std::string> names(
+        verdict.errors_only.begin(),
+        verdict.errors_only.begin() +
+            static_cast<std::ptrdiff_t>(std::min(n, static_cast<size_t>(std::max(0, max_pods)))));
+    if (names.size() < n) names.push_back(fmt::format("… and {} more", n - names.size()));
+    out.lines.push_back({"ErrorsOnly",
+                         Join(names) + fmt::format(" ({}): no latency objective, only errors and "
+                                                   "requests left unanswered are judged",
+                                                   n),
+                         false});
   }
   return out;
 }

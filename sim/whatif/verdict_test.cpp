@@ -7,8 +7,14 @@
 namespace knobsim {
 namespace {
 
+// One replication's summary; each rule's count says whether the numbers meet it (a workload with
+// p99_ms 0 has no success).
 WorkloadStats Workload(std::string name, bool met, double p99_ms, double errors, double oom = 0) {
   WorkloadStats w;
+  w.slo_met_replications = met ? 1 : 0;
+  w.latency_met_replications = p99_ms > 0 && p99_ms <= 300 ? 1 : 0;
+  w.errors_met_replications = errors <= 0.01 ? 1 : 0;
+  w.backlog_met_replications = 1;
   w.name = std::move(name);
   w.slo_met = met;
   w.requests.mean = 1000;
@@ -36,6 +42,7 @@ PodResult Pod(std::string name, std::string workload, std::string state, std::st
 VariantSummary Base() {
   VariantSummary v;
   v.name = "base";
+  v.replications = 1;
   v.workloads = {Workload("asr", true, 120, 0), Workload("ocr", true, 80, 0),
                  Workload("tts", false, 450, 0)};
   v.pods = {Pod("asr-0", "asr", "Running"), Pod("ocr-0", "ocr", "Running"),
@@ -48,6 +55,7 @@ VariantSummary Base() {
 VariantSummary Hard() {
   VariantSummary v;
   v.name = "isolation=hard";
+  v.replications = 1;
   v.workloads = {Workload("asr", false, 0, 1.0), Workload("ocr", false, 90, 0.2, 30),
                  Workload("tts", false, 460, 0)};
   v.workloads[0].latency_replications = 0;
@@ -146,6 +154,60 @@ TEST_CASE("long pod lists end with the count left out") {
   const std::string text = VerdictText(JudgeVariant(Base(), many), 2);
   CHECK(text.find("prod/x-1: no (new)\n  Pending    … and 3 more\n") != std::string::npos);
   CHECK(text.find("x-2") == std::string::npos);
+}
+
+// Nine replications of embed under policy=0,max_inst=4 (the quickstart): the mean p99 is within
+// the target, one replication is above it. The reason says so, not "none finished".
+TEST_CASE("with replications, a reason says in how many the rule was met, and the bound") {
+  VariantSummary base = Base();
+  base.replications = 9;
+  VariantSummary v = base;
+  v.name = "policy=0";
+  WorkloadStats& embed = v.workloads[0];
+  embed.slo_met = false;
+  embed.slo_met_replications = 8;
+  embed.latency_replications = 9;
+  embed.latency_met_replications = 8;
+  embed.errors_met_replications = 9;
+  embed.backlog_met_replications = 9;
+  embed.slo_latency_ms.mean = 292;
+  base.workloads[0].slo_met_replications = 9;
+  const std::string text = VerdictText(JudgeVariant(base, v));
+  CHECK(text.find("SLO        prod/asr: p99 292.0 ms (mean of 9), target 300 ms met in 8 of 9 "
+                  "replications (newly missing; base meets it)\n") != std::string::npos);
+  CHECK(text.find("none finished") == std::string::npos);
+
+  embed.errors_met_replications = 6;
+  embed.error_ratio.mean = 0.004;
+  const std::string both = VerdictText(JudgeVariant(base, v));
+  CHECK(both.find("errors 0.4% (mean of 9), budget 1.0% met in 6 of 9 replications") !=
+        std::string::npos);
+}
+
+// llm-chat on the imported cluster (issue 16): errors 0.0 %, thousands of requests unanswered
+// for hours. The backlog rule misses and says how many, how old, and how many it allows.
+TEST_CASE("backlog rule: the verdict names the requests unanswered at the end and the oldest") {
+  VariantSummary v = Base();
+  v.name = "quota";
+  WorkloadStats& chat = v.workloads[1];
+  chat.slo.latency = 0;
+  chat.slo.error_budget = 0.001;
+  chat.slo_met = false;
+  chat.slo_met_replications = 0;
+  chat.backlog_met_replications = 0;
+  chat.requests.mean = 22064;
+  chat.in_system_end.mean = 5251;
+  chat.in_system_overdue.mean = 5190;
+  chat.in_system_oldest_ms.mean = 3.1 * 3600 * 1000;
+  const Verdict verdict = JudgeVariant(Base(), v);
+  REQUIRE(verdict.slo_misses.size() == 2);
+  CHECK(verdict.slo_misses[0].workload == "prod/ocr");
+  CHECK(verdict.slo_misses[0].backlog_missed);
+  CHECK(verdict.NewSloMiss());
+  CHECK(VerdictText(verdict).find(
+            "SLO        prod/ocr: backlog grows: 5251 requests unanswered at the end, 5190 older "
+            "than 1 min (allowed 22), oldest 3.1 h (newly missing; base meets it)\n") !=
+        std::string::npos);
 }
 
 }  // namespace

@@ -58,6 +58,11 @@ void AddImportInputOptions(CLI::App* cmd, ImportInputArgs* args, bool prom_requi
                   "seconds per unit of --latency-metric (0.001 for milliseconds)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_option("--slo-headroom", args->slo_headroom,
+                  "a workload's latency objective is its measured p99 (--latency-metric) times "
+                  "this; without a latency metric the objective is errors only")
+      ->check(CLI::Range(1.0, 100.0))
+      ->capture_default_str();
   cmd->add_option("--fit-bin", args->fit_bin,
                   "the work fit's row length (5m, 1h); auto: the largest multiple of the sample "
                   "step up to 1h leaving 30 rows per card")
@@ -98,6 +103,7 @@ Status ResolveImportInputs(const ImportInputArgs& args, ImportSetup* setup) {
   options.name = args.name;
   options.policy = args.policy;
   options.switch_overhead = args.switch_overhead;
+  options.slo_headroom = args.slo_headroom;
   if (args.fit_bin != "auto") {
     const Expected<double> fit_bin_s = ParseWindow("--fit-bin", args.fit_bin);
     if (!fit_bin_s) return Status::Failure(fit_bin_s.error().message);

@@ -26,6 +26,7 @@ struct ImportInputArgs {
   std::string rate_metric;
   std::string latency_metric;
   double latency_unit = 1.0;
+  double slo_headroom = 1.5;  // ImportOptions::slo_headroom
   std::string fit_bin = "auto";
   std::string work_dist = "auto";
   std::vector<std::string> probe_rules;

@@ -150,16 +150,18 @@ int Run(const RunArgs& args) {
   }
 
   if (args.sim.fail_on_slo) {
-    std::vector<std::string> missed;
+    std::vector<std::string> missed, pending;
     for (const VariantSummary& v : results.variants) {
       for (const WorkloadStats& w : v.workloads) {
         if (!w.slo_met) missed.push_back(v.name + "/" + w.name);
       }
+      for (const std::string& pod : PendingPods(v)) pending.push_back(v.name + " " + pod);
     }
-    if (!missed.empty()) {
+    if (!missed.empty())
       std::cerr << "knobsim: SLO missed (" << missed.size() << "): " << Join(missed) << "\n";
-      return kExitCheckFailed;
-    }
+    if (!pending.empty())
+      std::cerr << "knobsim: pods Pending (" << pending.size() << "): " << Join(pending) << "\n";
+    if (!missed.empty() || !pending.empty()) return kExitCheckFailed;
   }
   return kExitOk;
 }
@@ -184,7 +186,8 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
                        "stdout instead of the table",
                        "Print no table and no progress line");
   run->add_flag("--fail-on-slo", args->sim.fail_on_slo,
-                "Exit with status 1 when any workload of any variant run misses its SLO");
+                "Exit with status 1 when any workload of any variant run misses its SLO, or a pod "
+                "is left Pending");
   run->add_option("--shard", args->shard,
                   "Run only shard i of N of the (variant, replication) jobs (0-based, e.g. "
                   "$JOB_COMPLETION_INDEX/4) and write a shard document to --json; combine the N "

@@ -94,19 +94,34 @@ int Whatif(const WhatifArgs& args) {
   }
 
   if (args.sim.fail_on_slo) {
-    std::vector<std::string> newly;
+    // What the change breaks that works today: SLOs the base meets, pods the base places.
+    std::vector<std::string> newly, pending;
+    const std::vector<std::string> base_pending = PendingPods(base);
     for (const Verdict& v : verdicts) {
+      if (v.variant == kBaseVariant) continue;
       for (const SloMiss& m : v.slo_misses) {
-        if (m.change == Change::kNew && v.variant != kBaseVariant)
-          newly.push_back(v.variant + " " + m.workload);
+        if (m.change == Change::kNew) newly.push_back(v.variant + " " + m.workload);
       }
     }
-    if (!newly.empty()) {
-      std::string list;
-      for (size_t i = 0; i < newly.size(); ++i) list += (i > 0 ? "; " : "") + newly[i];
-      std::cerr << "knobsim: SLO newly missed (" << newly.size() << "): " << list << "\n";
-      return kExitCheckFailed;
+    for (const VariantSummary& v : results.variants) {
+      if (v.name == kBaseVariant) continue;
+      for (const std::string& pod : PendingPods(v)) {
+        if (std::find(base_pending.begin(), base_pending.end(), pod) == base_pending.end())
+          pending.push_back(v.name + " " + pod);
+      }
     }
+    auto list = [](const std::vector<std::string>& items) {
+      std::string text;
+      for (size_t i = 0; i < items.size(); ++i) text += (i > 0 ? "; " : "") + items[i];
+      return text;
+    };
+    if (!newly.empty())
+      std::cerr << "knobsim: SLO newly missed (" << newly.size() << "): " << list(newly) << "\n";
+    if (!pending.empty()) {
+      std::cerr << "knobsim: pods newly Pending (" << pending.size() << "): " << list(pending)
+                << "\n";
+    }
+    if (!newly.empty() || !pending.empty()) return kExitCheckFailed;
   }
   return kExitOk;
 }
@@ -136,7 +151,8 @@ void AddWhatifCommand(CLI::App& app, int* exit_code) {
                        "Print no table, no verdict and no progress line");
   AddBacktestHeadlineOption(cmd, &args->backtest);
   cmd->add_flag("--fail-on-slo", args->sim.fail_on_slo,
-                "Exit with status 1 when a variant misses an SLO that the base meets");
+                "Exit with status 1 when a variant misses an SLO that the base meets, or leaves "
+                "a pod Pending that the base places");
   cmd->callback([args, exit_code] { *exit_code = Whatif(*args); });
 }
 
