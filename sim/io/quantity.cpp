@@ -236,6 +236,11 @@ constexpr DurationUnit kDurationUnits[] = {
     {"s", 1'000'000'000},
     {"m", 60'000'000'000},
     {"h", 3'600'000'000'000},
+    // Not Go's, and knobsim's on purpose: metrics windows and runs are said in days and weeks
+    // (`import --window 7d`), and one grammar serves every option and file. Exactly 24 h and
+    // 7 d: simulated time has no calendar.
+    {"d", 86'400'000'000'000},
+    {"w", 604'800'000'000'000},
 };
 
 // The Go unit people usually mean by a unit name Go does not know; empty when none.
@@ -249,13 +254,19 @@ std::string_view GoUnitFor(std::string_view unit) {
   for (std::string_view u : {"hr", "hrs", "hour", "hours"}) {
     if (unit == u) return "h";
   }
+  for (std::string_view u : {"day", "days"}) {
+    if (unit == u) return "d";
+  }
+  for (std::string_view u : {"wk", "wks", "week", "weeks"}) {
+    if (unit == u) return "w";
+  }
   if (unit == "msec" || unit == "msecs") return "ms";
   if (unit == "usec" || unit == "usecs") return "us";
   if (unit == "nsec" || unit == "nsecs") return "ns";
   return "";
 }
 
-constexpr std::string_view kDurationHint = "write durations like 30s, 5m or 1h30m";
+constexpr std::string_view kDurationHint = "write durations like 30s, 5m, 1h30m or 7d";
 
 }  // namespace
 
@@ -322,13 +333,8 @@ Parsed<int64_t> ParseDuration(std::string_view text) {
         const size_t unit_at = component_start + i;
         hint = "did you mean " + std::string(text.substr(0, unit_at)) + std::string(go) +
                std::string(text.substr(unit_at + unit.size())) + "?";
-      } else if (unit == "d" || unit == "day" || unit == "days") {
-        hint = "Go durations have no days; use hours, e.g. ";
-        hint += (pre && !post && component_start == 0 && u == s.size())
-                    ? std::to_string(v * 24) + "h"
-                    : std::string("24h");
       } else {
-        hint = "units are ns, us, ms, s, m, h";
+        hint = "units are ns, us, ms, s, m, h, d, w";
       }
       return Error<int64_t>(Quote(text) + " has an unknown unit \"" + std::string(unit) + "\"",
                             hint);

@@ -46,8 +46,9 @@ Parsed<int64_t> ParseMemoryMib(std::string_view text);
 // rejected because extended resources are integers.
 Parsed<int> ParseGpuMemUnits(std::string_view text);
 
-// A Go/Kubernetes duration (`30ms`, `5m`, `1h30m`, `1.5s`, `250us`, `250µs`, `100ns`) in
-// nanoseconds. `0` needs no unit; any other bare number is an error ("add a unit, e.g. 30s").
+// A Go/Kubernetes duration (`30ms`, `5m`, `1h30m`, `1.5s`, `250us`, `250µs`, `100ns`), plus days
+// and weeks (`7d`, `1w`, `1d12h`: exactly 24 h and 7 d), in nanoseconds: the one duration grammar
+// of every option and file (docs/scenario.md "Value formats"). `0` needs no unit; any other bare number is an error ("add a unit, e.g. 30s").
 // Negative durations are rejected: nothing in a scenario runs backwards.
 Parsed<int64_t> ParseDuration(std::string_view text);
 

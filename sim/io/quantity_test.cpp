@@ -125,6 +125,17 @@ TEST_CASE("durations follow Go's time.ParseDuration") {
   CHECK(*ParseDuration("2562047h").value == 2562047LL * 3600 * kS);
 }
 
+TEST_CASE("durations take days and weeks beside Go's units: exactly 24 h and 7 d") {
+  CHECK(*ParseDuration("1d").value == 86400 * kS);
+  CHECK(*ParseDuration("7d").value == 7 * 86400 * kS);
+  CHECK(*ParseDuration("1w").value == 7 * 86400 * kS);
+  CHECK(*ParseDuration("1d12h").value == 36 * 3600 * kS);
+  CHECK(*ParseDuration("1.5d").value == 36 * 3600 * kS);
+  CHECK(*ParseDuration("2w3d").value == 17 * 86400 * kS);
+  CHECK(ParseDuration("106751d").ok());  // int64 nanoseconds hold 106751.99 days
+  CHECK(ParseDuration("106752d").error == "\"106752d\" is too long");
+}
+
 TEST_CASE("a duration without a unit says which unit to add") {
   auto bare = ParseDuration("30");
   CHECK(bare.error == "\"30\" has no unit");
@@ -138,8 +149,9 @@ TEST_CASE("duration unit names Go does not know get the Go spelling") {
   CHECK(min.hint == "did you mean 5m?");
   CHECK(ParseDuration("1h30min").hint == "did you mean 1h30m?");
   CHECK(ParseDuration("10sec").hint == "did you mean 10s?");
-  CHECK(ParseDuration("2d").hint == "Go durations have no days; use hours, e.g. 48h");
-  CHECK(ParseDuration("3w").hint == "units are ns, us, ms, s, m, h");
+  CHECK(ParseDuration("2days").hint == "did you mean 2d?");
+  CHECK(ParseDuration("3weeks").hint == "did you mean 3w?");
+  CHECK(ParseDuration("3y").hint == "units are ns, us, ms, s, m, h, d, w");
   CHECK(ParseDuration("1h30").error == "\"1h30\" has a number without a unit");
   CHECK(ParseDuration("-5s").error == "\"-5s\" is negative");
   CHECK(ParseDuration("s").error == "\"s\" is not a duration");

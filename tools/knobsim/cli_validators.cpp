@@ -20,13 +20,6 @@ Status ParseDurationOption(const std::string& option, const std::string& text, i
 }
 
 Expected<double> ParseWindow(const std::string& option, const std::string& text) {
-  if (text.size() > 1 && text.back() == 'd') {
-    const std::string days = text.substr(0, text.size() - 1);
-    if (days.find_first_not_of("0123456789") == std::string::npos) {
-      const double seconds = std::strtod(days.c_str(), nullptr) * 86400;  // no throw, unlike stod
-      if (seconds > 0 && std::isfinite(seconds)) return seconds;
-    }
-  }
   const Parsed<int64_t> d = ParseDuration(text);
   if (!d.ok() || *d.value <= 0) {
     return InputError{"", 0, "",

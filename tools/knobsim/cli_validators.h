@@ -12,8 +12,8 @@ namespace knobsim::cli {
 // and saturate values that overflow.
 CLI::Validator Uint64Digits();
 
-// A metrics window in seconds: `7d`, `36h`, `90m` (Go durations plus whole days, which
-// Prometheus windows are counted in). The error is only a message naming `option`.
+// A positive duration option in seconds: `7d`, `1w`, `36h`, `90m` (ParseDuration's grammar).
+// The error is only a message naming `option`.
 Expected<double> ParseWindow(const std::string& option, const std::string& text);
 
 // `--duration 10m` into *out; a failure (only a message) names the option the way a file error
