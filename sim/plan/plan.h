@@ -63,6 +63,8 @@ struct PlanOptions {
   double target_utilization = 0.7;  // where the search starts (OfferedLoadNodes)
   double growth = 2.0;              // the search's geometric factor
   Shard shard;                      // only the cells this shard owns are planned
+  RunLimits limits;                 // of every run (sim/run_limits.h); ResolvePlanOptions checks
+                                    // the largest cell against them
 };
 
 // A workload at the chosen size of a cell, over the replications.

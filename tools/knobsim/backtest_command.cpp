@@ -37,6 +37,7 @@ struct BacktestArgs {
   std::string json;
   std::string html;
   bool quiet = false;
+  std::vector<std::string> limits;  // --limit NAME=VALUE
 };
 
 // An instant of `--train` / `--test`: RFC 3339 or Unix seconds.
@@ -94,6 +95,7 @@ int RunBacktestCommand(const BacktestArgs& args) {
   options.replications = args.replications;
   options.seed = args.seed;
   options.threads = args.threads;
+  if (Status s = ApplyLimitOptions(args.limits, &options.limits); !s) return BadInput(s);
   if (!setup.isolation_rules.empty())
     return BadInput("--isolation: not taken by backtest (it judges the import as it is)");
 
@@ -155,6 +157,7 @@ void AddBacktestCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--seed", args->seed, "base seed")->capture_default_str();
   cmd->add_option("--threads", args->threads, "OpenMP threads (0 = all)")
       ->check(CLI::NonNegativeNumber);
+  AddLimitOption(cmd, &args->limits);
   cmd->add_option("--json", args->json, "write the knobsim.backtest/v1 document (`-` = stdout)");
   cmd->add_option("--html", args->html,
                   "write the page: predicted against measured per card and workload (as "

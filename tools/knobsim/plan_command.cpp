@@ -116,6 +116,7 @@ Status ToOptions(const PlanArgs& a, PlanOptions* o) {
   o->max_nodes = a.max_nodes;
   o->max_density = a.max_density;
   o->threads = a.sim.threads;
+  if (Status s = ApplyLimitOptions(a.sim.limits, &o->limits); !s) return s;
   if (!a.shard.empty()) {
     std::string error;
     const std::optional<Shard> shard = ParseShard(a.shard, &error);

@@ -132,13 +132,12 @@ int Run(const RunArgs& args) {
     }
     options.variants.push_back(name);
   }
-  if (!args.shard.empty()) {
-    if (args.sim.timeline_opt->count() > 0) {
-      return BadInput("--timeline: a shard document carries no timeline; run without --shard");
-    }
-    return RunShard(args, scenario, options);
+  if (!args.shard.empty() && args.sim.timeline_opt->count() > 0) {
+    return BadInput("--timeline: a shard document carries no timeline; run without --shard");
   }
-  if (Status s = ApplyTimelineOption(args.sim, &options); !s) return BadInput(s);
+  // The whole sweep's size, even for one shard: every shard of a sweep is refused alike.
+  if (Status s = PrepareRunSet(args.sim, scenario, &options); !s) return BadInput(s);
+  if (!args.shard.empty()) return RunShard(args, scenario, options);
 
   const RunSetResult results = RunWithProgress(scenario, options, args.sim.quiet);
   if (Status s = WriteResultsDocument(args.sim, results); !s) return BadInput(s);
