@@ -17,6 +17,7 @@
 #include "sim/backtest/backtest_text.h"
 #include "sim/io/arrival_file.h"
 #include "sim/io/results_json.h"
+#include "sim/output_file.h"
 #include "sim/report/html_report.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
@@ -86,6 +87,8 @@ Status Windows(const BacktestArgs& args, const PromInputs& prom, backtest::Backt
 int RunBacktestCommand(const BacktestArgs& args) {
   ImportSetup setup;
   if (Status s = ResolveImportInputs(args.input, &setup); !s) return BadInput(s);
+  if (Status s = CheckOutputPath(args.json, "--json"); !s) return BadInput(s);
+  if (Status s = CheckOutputPath(args.html, "--html"); !s) return BadInput(s);
   backtest::BacktestOptions options;
   options.import = setup.options;
   options.names = setup.names;

@@ -14,6 +14,7 @@
 #include "sim/io/price_reader.h"
 #include "sim/io/results_json.h"
 #include "sim/io/scenario_reader.h"
+#include "sim/output_file.h"
 #include "sim/plan/plan.h"
 #include "sim/plan/plan_json.h"
 #include "sim/report/html_report.h"
@@ -216,6 +217,10 @@ int Plan(const PlanArgs& args) {
     options.prices = &*prices;
   }
   if (Status s = ResolvePlanOptions(scenario, &options); !s) return BadInput(s);
+  if (args.sim.json_wanted()) {
+    if (Status s = CheckOutputPath(args.sim.json, "--json"); !s) return BadInput(s);
+  }
+  if (Status s = CheckOutputPath(args.report, "--report"); !s) return BadInput(s);
   if (!args.report.empty() && !options.shard.whole()) {
     return BadInput(
         "--report needs the whole plan: merge the shards (knobsim merge), then run "

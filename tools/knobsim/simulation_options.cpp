@@ -12,6 +12,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
+#include "sim/output_file.h"
 #include "sim/whatif/verdict_json.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
@@ -103,6 +104,9 @@ Status ApplyLimitOptions(const std::vector<std::string>& texts, RunLimits* limit
 }
 
 Status PrepareRunSet(const SimulationOptions& o, const Scenario& scenario, RunSetOptions* run) {
+  if (o.json_wanted()) {
+    if (Status s = CheckOutputPath(o.json, "--json"); !s) return s;
+  }
   if (Status s = ApplyLimitOptions(o.limits, &run->limits); !s) return s;
   if (Status s = ApplyTimelineOption(o, run); !s) return s;
   return CheckRunSetLimits(scenario, *run);

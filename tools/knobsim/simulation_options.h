@@ -63,8 +63,9 @@ void AddLimitOption(CLI::App* cmd, std::vector<std::string>* limits);
 // The run limits with every --limit applied; the message of the first bad one.
 Status ApplyLimitOptions(const std::vector<std::string>& texts, RunLimits* limits);
 
-// The limits and timeline of `run` set from the options, then CheckRunSetLimits: everything a
-// command checks about a sweep's size before it runs (the message of the first limit exceeded).
+// --json's path checked (sim/output_file.h), the limits and timeline of `run` set from the
+// options, then CheckRunSetLimits: everything a command checks before a sweep runs (the message
+// of the first problem).
 Status PrepareRunSet(const SimulationOptions& options, const Scenario& scenario,
                      RunSetOptions* run);
 

@@ -25,6 +25,7 @@
 #include "sim/io/results_json.h"
 #include "sim/io/scenario_reader.h"
 #include "sim/io/spelling.h"
+#include "sim/output_file.h"
 #include "sim/report/html_report.h"
 #include "sim/run_set.h"
 #include "sim/text.h"
@@ -246,9 +247,12 @@ nlohmann::ordered_json Document(const Scenario& scenario, const std::vector<Upgr
   return AddUpgradeSections(ResultsDocument(set), runs, options, command);
 }
 
-// The rehearsals (two with --compare) and the base run of the document, each as long as
+// The output paths (writable before hours of simulation), then the rehearsals (two with --compare)
+// and the base run of the document, each as long as
 // --max-duration at most, with the timeline --step records, against the --limit limits.
 Status CheckUpgradeLimits(const UpgradeArgs& a, const Scenario& scenario, const RunOptions& run) {
+  if (Status s = CheckOutputPath(a.json, "--json"); !s) return s;
+  if (Status s = CheckOutputPath(a.report, "--report"); !s) return s;
   RunLimits limits;
   if (Status s = ApplyLimitOptions(a.limits, &limits); !s) return s;
   Sweep sweep;
