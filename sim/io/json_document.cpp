@@ -34,13 +34,8 @@ Expected<nlohmann::ordered_json> ParseJsonDocument(const std::string& text,
 
 Expected<nlohmann::ordered_json> ReadJsonDocument(const std::string& path) {
   Expected<std::string> text = ReadFileText(path);
-  if (!text) {
-    // This reader has always said "cannot read file: <reason>"; the reason is ReadFileText's.
-    InputError e = text.error();
-    e.message =
-        "cannot read file" + e.message.substr(std::string_view("cannot read the file").size());
-    return e;
-  }
+  // This reader has always said "cannot read file: <reason>"; the reason is ReadFileText's.
+  if (!text) return ReadErrorAs(text.error(), "file");
   return ParseJsonDocument(*text, path);
 }
 

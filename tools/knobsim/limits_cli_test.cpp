@@ -75,5 +75,85 @@ TEST_CASE("run limits: a scenario with 100000000 nodes is refused before the run
   std::remove(scenario.c_str());
 }
 
+TEST_CASE("readers: a directory, an endless device or an empty stdin is an input error naming it") {
+  const std::string dir = TempPath("a-dir");
+  REQUIRE(std::system(("mkdir -p " + Quoted(dir)).c_str()) == 0);
+  const std::string kube = QuotedSourcePath("tools/knobsim/testdata/export20/export.json");
+  struct Case {
+    const char* name;
+    std::string args;
+    std::string expected;
+  };
+  const Case cases[] = {
+      {"a scenario directory", "run " + Quoted(dir), dir + ": is a directory, not a file"},
+      {"--cluster directory", "schedule --cluster " + Quoted(dir) + " --pods " + kube,
+       dir + ": is a directory, not a file"},
+      {"--prom directory", "import --kube " + kube + " --prom " + Quoted(dir) + " -o /dev/null",
+       dir + ": is a directory, not a file"},
+      {"--registry-tags directory",
+       "check " + QuotedSourcePath("scenarios/cgpu-upgrade.yaml") + " --registry-tags " +
+           Quoted(dir),
+       dir + ": is a directory, not a file"},
+      {"--overlay directory",
+       "import --kube " + kube + " --overlay " + Quoted(dir) + " -o /dev/null",
+       "is a directory, not a file"},
+      {"/dev/zero", "run /dev/zero", "/dev/zero: is larger than the input limit of 256 MiB"},
+      {"--registry-tags - on a closed stdin",
+       "check " + QuotedSourcePath("scenarios/cgpu-upgrade.yaml") + " --registry-tags - </dev/null",
+       "lists no image tag (an empty file or a closed stdin)"},
+      {"--overlay - on a closed stdin",
+       "import --kube " + kube + " --overlay - -o /dev/null </dev/null", "the overlay is empty"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    const Outcome o = Run(c.args);
+    CHECK(o.exit_code == 2);
+    CHECK(o.err.find(c.expected) != std::string::npos);
+    CHECK(o.err.find("bad_alloc") == std::string::npos);
+  }
+  REQUIRE(std::system(("rmdir " + Quoted(dir)).c_str()) == 0);
+}
+
+TEST_CASE("readers: --prom accepts a pipe as the other readers do") {
+  const std::string kube = QuotedSourcePath("tools/knobsim/testdata/export20/export.json");
+  const std::string prom =
+      QuotedSourcePath("tools/knobsim/testdata/export20/prom/DCGM_FI_DEV_FB_USED.json");
+  // A FIFO reads as `<(...)` does: no size, no seek (the tests' shell has no `<(...)`).
+  const std::string fifo = TempPath("prom.fifo");
+  REQUIRE(std::system(("mkfifo " + Quoted(fifo) + " && (cat " + prom + " > " + Quoted(fifo) + " &)")
+                          .c_str()) == 0);
+  const Outcome o = Run("import --kube " + kube + " --prom " + Quoted(fifo) + " -o /dev/null");
+  CHECK(o.exit_code == 0);
+  CHECK(o.err.find("Illegal seek") == std::string::npos);
+  std::remove(fifo.c_str());
+}
+
+TEST_CASE("readers: a UTF-8 byte order mark is accepted by the registry-tags reader") {
+  const std::string tags = TempPath("bom-tags");
+  {
+    std::ofstream out(tags, std::ios::binary);
+    out << "\xEF\xBB\xBF" << ReadFile(SourcePath("scenarios/cgpu-upgrade.registry-tags"));
+  }
+  const std::string scenario = QuotedSourcePath("scenarios/cgpu-upgrade.yaml");
+  const Outcome plain = Run("check " + scenario + " --registry-tags " +
+                            QuotedSourcePath("scenarios/cgpu-upgrade.registry-tags"));
+  const Outcome bom = Run("check " + scenario + " --registry-tags " + Quoted(tags));
+  CHECK(bom.exit_code == plain.exit_code);
+  CHECK(bom.err.find(tags + ":1") == std::string::npos);
+  CHECK(bom.out.size() ==
+        plain.out.size() + tags.size() - SourcePath("scenarios/cgpu-upgrade.registry-tags").size());
+  std::remove(tags.c_str());
+}
+
+TEST_CASE("readers: an error quotes at most 200 bytes of a long input line") {
+  const std::string tags = TempPath("long-line-tags");
+  std::ofstream(tags) << "registry.example.com/ai/" << std::string(10'000'000, 'x') << " v1\n";
+  const Outcome o = Run("check " + QuotedSourcePath("scenarios/cgpu-upgrade.yaml") +
+                        " --registry-tags " + Quoted(tags));
+  CHECK(o.exit_code == 2);
+  CHECK(o.err.size() < 2000);
+  std::remove(tags.c_str());
+}
+
 }  // namespace
 }  // namespace knobsim::e2e

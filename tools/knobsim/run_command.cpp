@@ -90,7 +90,7 @@ int RunShard(const RunArgs& args, const Scenario& scenario, const RunSetOptions&
   }
   // The shard's identity hashes the scenario file's bytes: every shard must read the same file.
   const Expected<std::string> bytes = ReadFileText(args.scenario);
-  if (!bytes) return BadInput(args.scenario + ": cannot read the file");
+  if (!bytes) return BadInput(bytes.error());
 
   RunShardDocument doc;
   doc.sweep = MakeRunSweepIdentity(scenario, *bytes, options.variants, KNOBSIM_VERSION);
