@@ -155,5 +155,16 @@ TEST_CASE("readers: an error quotes at most 200 bytes of a long input line") {
   std::remove(tags.c_str());
 }
 
+TEST_CASE("options: a non-finite number is refused wherever an option is range-checked") {
+  const std::string kube = QuotedSourcePath("tools/knobsim/testdata/export20/export.json");
+  for (const char* option : {"--switch-overhead nan", "--switch-overhead inf", "--latency-unit nan",
+                             "--latency-unit inf"}) {
+    CAPTURE(option);
+    const Outcome o = Run("import --kube " + kube + " " + option + " -o /dev/null");
+    CHECK(o.exit_code == 2);
+    CHECK(o.err.find("is not a finite number") != std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace knobsim::e2e
