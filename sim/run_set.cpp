@@ -209,14 +209,18 @@ void RunJobs(int count, int threads, const std::function<void(int job)>& job,
   }
 }
 
-RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
-  if (options.replications < 1) throw std::invalid_argument("replications must be at least 1");
+namespace {
 
-  // The resolved scenario of every variant, base first; each is simulated R times.
-  struct Planned {
-    std::string name, description;
-    Scenario scenario;
-  };
+// The resolved scenario of one variant of a run set; each is simulated R times.
+struct Planned {
+  std::string name, description;
+  Scenario scenario;
+};
+
+// The base and then every variant of options.variants, resolved (repeats and "base" skipped);
+// an unknown name throws when `refuse_unknown`, else is skipped.
+std::vector<Planned> PlanVariants(const Scenario& scenario, const RunSetOptions& options,
+                                  bool refuse_unknown) {
   std::vector<Planned> plan;
   plan.push_back({std::string(kBaseVariant), "the scenario as written", scenario});
   for (const std::string& name : options.variants) {
@@ -225,13 +229,37 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
     for (const Planned& p : plan) seen = seen || p.name == name;
     if (seen) continue;
     const Variant* v = FindVariant(scenario, name);
-    if (v == nullptr) throw std::invalid_argument("unknown variant: " + name);
+    if (v == nullptr) {
+      if (refuse_unknown) throw std::invalid_argument("unknown variant: " + name);
+      continue;
+    }
     plan.push_back({v->name, v->description, ApplyVariant(scenario, *v)});
   }
   for (Planned& p : plan) {
     p.scenario.run.seed = options.seed;
     p.scenario.run.replications = options.replications;
   }
+  return plan;
+}
+
+Status CheckPlanned(const std::vector<Planned>& plan, const RunSetOptions& options) {
+  Sweep sweep;
+  for (const Planned& p : plan) sweep.runs.push_back({"variant " + p.name, &p.scenario});
+  sweep.replications = options.replications;
+  sweep.timeline_step = options.timeline_step;
+  return CheckRunLimits(sweep, options.limits);
+}
+
+}  // namespace
+
+Status CheckRunSetLimits(const Scenario& scenario, const RunSetOptions& options) {
+  return CheckPlanned(PlanVariants(scenario, options, false), options);
+}
+
+RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
+  if (options.replications < 1) throw std::invalid_argument("replications must be at least 1");
+  const std::vector<Planned> plan = PlanVariants(scenario, options, true);
+  if (Status s = CheckPlanned(plan, options); !s) throw std::invalid_argument(s.ToString());
 
   const int reps = options.replications;
   const int total = static_cast<int>(plan.size()) * reps;
@@ -239,7 +267,11 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
   const SimulateFn simulate =
       options.simulate
           ? options.simulate
-          : SimulateFn([](const Scenario& s, uint64_t seed) { return Simulate(s, seed); });
+          : SimulateFn([step = options.timeline_step](const Scenario& s, uint64_t seed) {
+              RunOptions run;
+              run.timeline_step = step;
+              return Simulate(s, seed, run);
+            });
   RunJobs(
       total, options.threads,
       [&](int job) {

@@ -20,6 +20,7 @@
 
 #include "sim/replication_stats.h"
 #include "sim/results.h"
+#include "sim/run_limits.h"
 #include "sim/scenario.h"
 
 namespace knobsim {
@@ -37,6 +38,10 @@ struct RunSetOptions {
   int threads = 0;      // OpenMP threads; 0 = the OpenMP default
   SimulateFn simulate;  // empty = knobsim::Simulate (tests inject a fake)
   ProgressFn progress;  // after each finished job, one call at a time; may be empty
+  // > 0: the default simulate records RunResult::timeline with this step; also what the timeline
+  // memory estimate of CheckRunSetLimits reads when `simulate` records one itself.
+  SimTime timeline_step = 0;
+  RunLimits limits;  // checked before any job runs (sim/run_limits.h)
 };
 
 struct ErrorStats {
@@ -114,9 +119,15 @@ void RunJobs(int count, int threads, const std::function<void(int job)>& job,
 // The variant of `scenario` named `name`; nullptr when there is none.
 const Variant* FindVariant(const Scenario& scenario, std::string_view name);
 
+// Whether the sweep RunSet(scenario, options) would run stays within options.limits
+// (sim/run_limits.h): the first limit exceeded, with the estimate, when not. Unknown variant
+// names are skipped here (RunSet refuses them).
+Status CheckRunSetLimits(const Scenario& scenario, const RunSetOptions& options);
+
 // Runs the base and `options.variants` (the names must exist: see FindVariant; "base" and repeats
 // are skipped) with `options.replications` replications each. Throws std::invalid_argument on an
-// unknown variant name or replications < 1, and rethrows the first failing job's exception (by job
+// unknown variant name, replications < 1 or a sweep over its limits (CheckRunSetLimits, before
+// any job runs), and rethrows the first failing job's exception (by job
 // index, so which one is reported does not depend on the thread count either).
 RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options);
 

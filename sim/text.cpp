@@ -3,12 +3,17 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <ctime>
-#include <fstream>
+
+#include <cstdint>
+#include <new>
 
 namespace knobsim {
 
@@ -20,8 +25,18 @@ std::string Join(const std::vector<std::string>& parts, std::string_view separat
 // `"\"" + std::string(text)` at -O3.
 std::string Quote(std::string_view text) {
   std::string quoted(1, '"');
-  quoted.append(text);
-  quoted.push_back('"');
+  if (text.size() <= kMaxQuotedBytes) {
+    quoted.append(text);
+    quoted.push_back('"');
+    return quoted;
+  }
+  // Cut at a UTF-8 character boundary: never half a character in a message.
+  size_t cut = kMaxQuotedBytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  quoted.append(text.substr(0, cut));
+  quoted.append("\"... (");
+  quoted.append(std::to_string(text.size()));
+  quoted.append(" bytes)");
   return quoted;
 }
 
@@ -102,20 +117,76 @@ std::optional<double> Median(std::vector<double> values) {
   return (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-Expected<std::string> ReadFileText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return InputError{path, 0, "", std::string("cannot read the file: ") + std::strerror(errno),
-                      ""};
-  }
-  // istream::read, not `out << in.rdbuf()`: a failed read then sets badbit on `in`, where a
-  // stream-buffer copy would only stop early and leave no trace.
+namespace {
+
+InputError ReadFailure(const std::string& name, std::string message) {
+  return InputError{name, 0, "", std::move(message), ""};
+}
+
+std::string SizeText(size_t bytes) {
+  if (bytes % (size_t{1} << 30) == 0) return fmt::format("{} GiB", bytes >> 30);
+  if (bytes % (size_t{1} << 20) == 0) return fmt::format("{} MiB", bytes >> 20);
+  return fmt::format("{} bytes", bytes);
+}
+
+InputError TooLarge(const std::string& name, size_t limit) {
+  return ReadFailure(name, "is larger than the input limit of " + SizeText(limit) +
+                               " per file (docs/limits.md); split it or give a smaller window");
+}
+
+// Reads `fd` to its end with read(2): a regular file, a pipe (`<(...)`, stdin), a device. The
+// limit is checked before each chunk is kept, so /dev/zero ends in the limit's message, not in
+// std::bad_alloc; a failed read is an error, never a text cut short.
+Expected<std::string> ReadDescriptor(int fd, const std::string& name, size_t limit) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return ReadFailure(name, std::string("cannot read the file: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) return ReadFailure(name, "is a directory, not a file");
   std::string text;
-  char chunk[1 << 16];
-  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
-    text.append(chunk, static_cast<size_t>(in.gcount()));
+  if (S_ISREG(st.st_mode)) {
+    if (static_cast<uint64_t>(st.st_size) > limit) return TooLarge(name, limit);
+    text.reserve(static_cast<size_t>(st.st_size));
   }
-  if (in.bad() || !in.eof()) return InputError{path, 0, "", "cannot read the file", ""};
+  char chunk[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, chunk, sizeof chunk);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return ReadFailure(name, std::string("cannot read the file: ") + std::strerror(errno));
+    }
+    if (text.size() + static_cast<size_t>(n) > limit) return TooLarge(name, limit);
+    try {
+      text.append(chunk, static_cast<size_t>(n));
+    } catch (const std::bad_alloc&) {
+      return ReadFailure(name, "not enough memory to read the file");
+    }
+  }
+  return text;
+}
+
+}  // namespace
+
+Expected<std::string> ReadFileText(const std::string& path, size_t limit) {
+  if (path == "-") return ReadDescriptor(STDIN_FILENO, "<stdin>", limit);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return ReadFailure(path, std::string("cannot read the file: ") + std::strerror(errno));
+  Expected<std::string> text = ReadDescriptor(fd, path, limit);
+  ::close(fd);
+  return text;
+}
+
+InputError ReadErrorAs(InputError error, std::string_view what) {
+  constexpr std::string_view kTheirs = "cannot read the file";
+  if (error.message.rfind(kTheirs, 0) == 0) {
+    error.message = "cannot read " + std::string(what) + error.message.substr(kTheirs.size());
+  }
+  return error;
+}
+
+std::string_view WithoutUtf8Bom(std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   return text;
 }
 

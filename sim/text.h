@@ -7,6 +7,7 @@
 // cut short, as an InputError naming the path as given.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,7 +20,11 @@ namespace knobsim {
 // "a, b, c" (fmt::join with `separator`); "" for no parts.
 std::string Join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 
-// `text` between double quotes, as messages show a value from the input: "4GB".
+// Messages quote at most this many bytes of an input: a 10 MB line is never echoed whole.
+inline constexpr size_t kMaxQuotedBytes = 200;
+
+// `text` between double quotes, as messages show a value from the input: "4GB". Longer than
+// kMaxQuotedBytes: its first 200 bytes (cut at a character boundary), then `"... (N bytes)`.
 std::string Quote(std::string_view text);
 
 // `fraction` as a percentage with `decimals` digits after the point, then `sign`:
@@ -51,9 +56,24 @@ std::string Rfc3339(double unix_seconds);
 // The median (the mean of the middle two for an even count); nothing for no values.
 std::optional<double> Median(std::vector<double> values);
 
-// The bytes of the file at `path`. The error names `path` as given: "cannot read the file:
-// <reason>" when it cannot be opened, "cannot read the file" when the read stops before the end
-// (a directory, an I/O error).
-Expected<std::string> ReadFileText(const std::string& path);
+// The input limit of every reader (docs/limits.md): 256 MiB, about three times the largest export
+// seen (90 MB) and small enough that a file at the limit, once parsed (a tree costs about three
+// times its text), stays within a 2 GB machine.
+inline constexpr size_t kMaxInputBytes = size_t{256} << 20;
+
+// The bytes of the file at `path` (`-`: standard input, named "<stdin>"), read to the end
+// whatever it is: a regular file, a pipe such as `<(...)`, a device. Every reader of a user's
+// file goes through it. The error names the file: "cannot read the file: <reason>" (it cannot be
+// opened, or a read fails: never a text silently cut short), "is a directory, not a file", or
+// "is larger than the input limit of 256 MiB" (checked as it reads: /dev/zero ends there).
+Expected<std::string> ReadFileText(const std::string& path, size_t limit = kMaxInputBytes);
+
+// ReadFileText's `error` in a reader's own words: its leading "cannot read the file" becomes
+// "cannot read " + `what` ("the knobs file": "cannot read the knobs file: No such file or
+// directory"); other messages (a directory, the input limit) are kept.
+InputError ReadErrorAs(InputError error, std::string_view what);
+
+// `text` without a leading UTF-8 byte order mark (what some Windows editors write first).
+std::string_view WithoutUtf8Bom(std::string_view text);
 
 }  // namespace knobsim

@@ -66,11 +66,56 @@ TEST_CASE("ReadFileText returns the bytes, or an error naming the path as given"
   CHECK(missing.error().ToString() ==
         "/nonexistent/f.yaml: cannot read the file: No such file or directory");
 
-  // A directory opens but cannot be read: the cut-short read is an error, not an empty text.
+  // A directory is named as one, not read as an empty text.
   const Expected<std::string> directory = ReadFileText(dir.string());
   REQUIRE_FALSE(directory.ok());
   CHECK(directory.error().file == dir.string());
-  CHECK(directory.error().message.starts_with("cannot read the file"));
+  CHECK(directory.error().message == "is a directory, not a file");
+}
+
+TEST_CASE("ReadFileText: an input over the limit is refused naming the file and the limit") {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("knobsim_text_limit." + std::to_string(::getpid())))
+                               .string();
+  std::ofstream(path, std::ios::binary) << std::string(4096, 'x');
+  CHECK(ReadFileText(path, 4096).ok());
+  const Expected<std::string> over = ReadFileText(path, 4095);
+  REQUIRE_FALSE(over.ok());
+  CHECK(
+      over.error().ToString().starts_with(path + ": is larger than the input limit of 4095 bytes"));
+  std::remove(path.c_str());
+  // A device with no end: the limit stops the read as it goes, no std::bad_alloc.
+  const Expected<std::string> zero = ReadFileText("/dev/zero", size_t{1} << 20);
+  REQUIRE_FALSE(zero.ok());
+  CHECK(zero.error().ToString() ==
+        "/dev/zero: is larger than the input limit of 1 MiB per file (docs/limits.md); split it or "
+        "give a smaller window");
+}
+
+TEST_CASE("ReadFileText reads a pipe as it reads a file (no seek)") {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::write(fds[1], "through a pipe", 14) == 14);
+  ::close(fds[1]);
+  const Expected<std::string> read = ReadFileText("/dev/fd/" + std::to_string(fds[0]));
+  ::close(fds[0]);
+  REQUIRE(read.ok());
+  CHECK(*read == "through a pipe");
+}
+
+TEST_CASE("Quote never echoes more than 200 bytes of an input") {
+  CHECK(Quote(std::string(200, 'a')) == "\"" + std::string(200, 'a') + "\"");
+  CHECK(Quote(std::string(10'000'000, 'b')) ==
+        "\"" + std::string(200, 'b') + "\"... (10000000 bytes)");
+  // Cut at a character boundary: 199 ASCII bytes then "é" (2 bytes) keeps 199.
+  const std::string accented = std::string(199, 'c') + "\xC3\xA9" + std::string(50, 'd');
+  CHECK(Quote(accented) == "\"" + std::string(199, 'c') + "\"... (251 bytes)");
+}
+
+TEST_CASE("WithoutUtf8Bom drops a leading byte order mark only") {
+  CHECK(WithoutUtf8Bom("\xEF\xBB\xBF" "a,b") == "a,b");
+  CHECK(WithoutUtf8Bom("a,b\xEF\xBB\xBF") == "a,b\xEF\xBB\xBF");
+  CHECK(WithoutUtf8Bom("") == "");
 }
 
 TEST_CASE("DurationText takes the largest unit that keeps the span at least 1") {

@@ -134,11 +134,8 @@ TimelineStats Simulate(const Scenario& scenario, const BacktestOptions& o, SimTi
   run.seed = o.seed;
   run.threads = o.threads;
   run.progress = o.progress;
-  run.simulate = [step](const Scenario& s, uint64_t seed) {
-    RunOptions options;
-    options.timeline_step = step;
-    return knobsim::Simulate(s, seed, options);
-  };
+  run.timeline_step = step;
+  run.limits = o.limits;
   const RunSetResult result = RunSet(scenario, run);
   return SummarizeTimelines(result.variants.front().runs);
 }

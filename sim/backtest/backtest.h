@@ -66,6 +66,7 @@ struct BacktestOptions {
   int threads = 0;
   TrustRules rules;
   ProgressFn progress;  // after each replication
+  RunLimits limits;     // of the replay (sim/run_limits.h); over them: std::invalid_argument
 };
 
 // One card: per window, measured and predicted busy fractions (0..1; NaN: no measured sample).

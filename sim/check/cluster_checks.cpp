@@ -10,6 +10,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/results.h"
 #include "sim/text.h"
+#include "sim/run_limits.h"
 #include "sim/variant.h"
 
 namespace knobsim {
@@ -98,6 +99,13 @@ ConsequenceRun Simulate(const CheckInput& input, const CheckOptions& options, st
   s.run.duration = options.consequence_duration;
   s.run.warmup = 0;
   s.run.replications = 1;
+  // An export too large to simulate (sim/run_limits.h) keeps the analytic answer.
+  Sweep sweep;
+  sweep.runs.push_back({"", &s});
+  if (Status within = CheckRunLimits(sweep, RunLimits{}); !within) {
+    *note = "analytic: not simulated, " + within.ToString();
+    return run;
+  }
   const RunResult r = knobsim::Simulate(s, s.run.seed);
   run.ran = true;
   for (const PodResult& p : r.pods) {

@@ -71,16 +71,16 @@ Expected<RegistryTags> ParseRegistryTags(const std::string& text, const std::str
       return InputError{file_name, number, "", std::move(message), std::move(hint)};
     };
     if (ref_text.find_first_of(" \t") != std::string::npos)
-      return fail("\"" + ref_text + "\" holds a space", "one `registry/repository:tag` a line");
+      return fail(Quote(ref_text) + " holds a space", "one `registry/repository:tag` a line");
     if (ref_text.find('@') != std::string::npos)
-      return fail("\"" + ref_text + "\" names a digest",
+      return fail(Quote(ref_text) + " names a digest",
                   "list tags only (`registry/repository:tag`): a digest is not lost with a tag");
     const ImageRef ref = ParseImageRef(ref_text);
     const size_t slash = ref_text.rfind('/');
     const size_t colon = ref_text.rfind(':');
     if (colon == std::string::npos || (slash != std::string::npos && colon < slash) ||
         ref.tag.empty() || ref.repository.empty() || colon == 0)
-      return fail("\"" + ref_text + "\" has no tag",
+      return fail(Quote(ref_text) + " has no tag",
                   "write `registry/repository:tag`, e.g. "
                   "registry.cn-hangzhou.aliyuncs.com/ai/ocr:v1.4.2");
     out.tags[ref.repository].insert(ref.tag);
@@ -90,9 +90,19 @@ Expected<RegistryTags> ParseRegistryTags(const std::string& text, const std::str
 
 Expected<RegistryTags> ReadRegistryTagsFile(const std::string& path) {
   const Expected<std::string> text = ReadFileText(path);
-  if (!text)
-    return InputError{path, 0, "", "cannot be read", "check the path given to --registry-tags"};
-  return ParseRegistryTags(*text, path);
+  if (!text) {
+    InputError e = text.error();
+    e.hint = "check the path given to --registry-tags";
+    return e;
+  }
+  Expected<RegistryTags> tags = ParseRegistryTags(std::string(WithoutUtf8Bom(*text)), path);
+  // No tag at all (an empty file, a closed stdin) would make every image look unknown to the
+  // registry, so no missing tag would ever be found: refuse rather than pass silently.
+  if (tags && tags->tags.empty()) {
+    return InputError{path, 0, "", "lists no image tag (an empty file or a closed stdin)",
+                      "one `registry/repository:tag` a line"};
+  }
+  return tags;
 }
 
 }  // namespace knobsim

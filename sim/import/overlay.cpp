@@ -182,11 +182,10 @@ Expected<std::string> ApplyOverlay(const std::string& scenario_yaml,
 Expected<std::string> ApplyOverlayFile(const std::string& scenario_yaml,
                                        const std::string& overlay_path) {
   const Expected<std::string> overlay = ReadFileText(overlay_path);
-  if (!overlay) {
-    InputError e;
-    e.file = overlay_path;
-    e.message = "cannot open the overlay";
-    return e;
+  if (!overlay) return ReadErrorAs(overlay.error(), "the overlay");
+  if (overlay->find_first_not_of(" \t\r\n") == std::string::npos) {
+    return InputError{overlay_path, 0, "", "the overlay is empty (an empty file or a closed stdin)",
+                      "give the YAML keys to lay over the imported scenario"};
   }
   return ApplyOverlay(scenario_yaml, *overlay, overlay_path);
 }

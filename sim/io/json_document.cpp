@@ -192,13 +192,8 @@ Expected<JsonDocument> ParseJsonDocument(std::string text, const std::string& fi
 
 Expected<JsonDocument> ReadJsonDocument(const std::string& path) {
   Expected<std::string> text = ReadFileText(path);
-  if (!text) {
-    // This reader has always said "cannot read file: <reason>"; the reason is ReadFileText's.
-    InputError e = text.error();
-    e.message =
-        "cannot read file" + e.message.substr(std::string_view("cannot read the file").size());
-    return e;
-  }
+  // This reader has always said "cannot read file: <reason>"; the reason is ReadFileText's.
+  if (!text) return ReadErrorAs(text.error(), "file");
   return ParseJsonDocument(std::move(*text), path);
 }
 

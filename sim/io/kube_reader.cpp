@@ -4,11 +4,7 @@
 #include "sim/io/kube_reader.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iostream>
-#include <iterator>
 #include <optional>
 #include <utility>
 
@@ -16,6 +12,7 @@
 #include "sim/io/kube/kinds.h"
 #include "sim/io/kube/kube_text.h"
 #include "sim/io/kube/object_meta.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -104,30 +101,11 @@ struct Loader {
   }
 
   std::optional<InputError> ReadFile(const std::string& path) {
-    if (path == "-") {
-      std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-      return Read(text, "<stdin>");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      return InputError{path, 0, "", std::string("cannot read the file: ") + std::strerror(errno),
-                        ""};
-    }
-    // One read into one string: a 90 MB export is not copied through a stream buffer.
-    std::string text;
-    in.seekg(0, std::ios::end);
-    const std::streamoff size = in.tellg();
-    if (size > 0) {
-      text.resize(static_cast<size_t>(size));
-      in.seekg(0, std::ios::beg);
-      in.read(text.data(), size);
-    } else {  // a pipe or a special file: no size known beforehand
-      in.clear();
-      in.seekg(0, std::ios::beg);
-      text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    if (in.bad()) return InputError{path, 0, "", "cannot read the file", ""};
-    return Read(text, path);
+    // One read into one string (a 90 MB export is not copied twice), through the readers' one
+    // function: pipes, the input limit and a directory's message included.
+    const Expected<std::string> text = ReadFileText(path);
+    if (!text) return text.error();
+    return Read(*text, path == "-" ? "<stdin>" : path);
   }
 };
 

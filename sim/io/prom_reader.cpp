@@ -7,9 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <limits>
 #include <new>
 #include <string_view>
@@ -731,25 +729,10 @@ Expected<PromResult> ReadPromString(const std::string& text, const std::string& 
 }
 
 Expected<PromResult> ReadPromFile(const std::string& path) {
-  std::string text;
-  if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-    return ReadPromString(text, "<stdin>");
-  }
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) {
-    return InputError{path, 0, "", std::string("cannot read the file: ") + std::strerror(errno),
-                      ""};
-  }
-  // One read of the known size: the files run to tens of MB.
-  const std::streamoff size = in.tellg();
-  if (size > 0) {
-    text.resize(static_cast<size_t>(size));
-    in.seekg(0);
-    in.read(text.data(), size);
-    if (in.gcount() != size) return InputError{path, 0, "", "cannot read the file", ""};
-  }
-  return ReadPromString(text, path);
+  // ReadFileText reads a pipe (`--prom <(curl ...)`) as it reads a file: no seek.
+  const Expected<std::string> text = ReadFileText(path);
+  if (!text) return text.error();
+  return ReadPromString(*text, path == "-" ? "<stdin>" : path);
 }
 
 }  // namespace knobsim

@@ -1,7 +1,5 @@
 #include "sim/io/results_json.h"
 
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -99,24 +97,6 @@ nlohmann::ordered_json ResultsToJson(const RunSetResult& results,
 
 std::string ResultsJsonText(const nlohmann::ordered_json& document) {
   return document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
-}
-
-std::optional<InputError> WriteFileAtomically(const std::string& path, std::string_view text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  auto fail = [&](const char* what) {
-    InputError e;
-    e.file = path;
-    e.message = std::string(what) + ": " + std::strerror(errno);
-    std::remove(tmp.c_str());
-    return e;
-  };
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) return fail("cannot create file");
-  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  const bool flushed = std::fflush(f) == 0 && ::fsync(::fileno(f)) == 0;
-  if (std::fclose(f) != 0 || !written || !flushed) return fail("cannot write file");
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) return fail("cannot replace file");
-  return std::nullopt;
 }
 
 }  // namespace knobsim

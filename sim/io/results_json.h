@@ -14,6 +14,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "sim/input_error.h"
+#include "sim/output_file.h"  // WriteFileAtomically, for every writer of these documents
 #include "sim/run_set.h"
 
 namespace knobsim {
@@ -29,10 +30,5 @@ nlohmann::ordered_json ResultsToJson(const RunSetResult& results, std::string_vi
 // A results document as text: two-space indentation and a final newline; strings from input
 // files that hold invalid UTF-8 are replaced rather than thrown on mid-write.
 std::string ResultsJsonText(const nlohmann::ordered_json& document);
-
-// Writes `text` to `path` so that a reader never sees half a file and a failed write leaves the
-// old file intact: it writes `path.tmp.<pid>` and renames it over `path`. Returns the reason on
-// failure. (Writing to stdout for `--json -` is the command line's job: only it prints.)
-std::optional<InputError> WriteFileAtomically(const std::string& path, std::string_view text);
 
 }  // namespace knobsim

@@ -336,6 +336,7 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
   run.replications = o_.replications;
   run.seed = o_.seed;
   run.threads = o_.threads;
+  run.limits = o_.limits;
   const RunSetResult rs = RunSet(scenario, run);
   ++sizes_simulated;
   Report();
@@ -645,6 +646,23 @@ double UpperBound(const std::vector<double>& values, double confidence) {
   return m.mean + StudentT(confidence, static_cast<int>(values.size()) - 1) * sd / std::sqrt(n);
 }
 
+// The largest run the plan can simulate, checked against the limits before any runs: the
+// highest traffic level, every GPU pool the search sizes at --max-nodes.
+static Status CheckLargestCell(const Scenario& s, const std::vector<Group>& groups, const PlanOptions& o) {
+  Scenario largest = s;
+  const double top = *std::max_element(o.traffic.begin(), o.traffic.end());
+  for (Workload& w : largest.workloads) w.traffic.scale *= top;
+  for (const Group& g : groups) {
+    for (int p : g.pools) largest.node_pools[p].count = o.max_nodes;
+  }
+  Sweep sweep;
+  sweep.runs.push_back({"the largest cell (traffic x" + Number(top) + ", --max-nodes " +
+                            std::to_string(o.max_nodes) + ")",
+                        &largest});
+  sweep.replications = o.replications;
+  return CheckRunLimits(sweep, o.limits);
+}
+
 Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
   if (o->traffic.empty()) return Status::Failure("--traffic: give at least one level");
   for (double t : o->traffic) {
@@ -739,7 +757,7 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
     return Status::Failure("the target utilization must be in (0, 1]");
   }
   if (!(o->growth > 1)) return Status::Failure("the search growth factor must be above 1");
-  return Status::Ok();
+  return CheckLargestCell(s, groups, *o);
 }
 
 PlanResult RunPlan(const Scenario& scenario, const PlanOptions& options) {

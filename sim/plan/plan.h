@@ -64,6 +64,8 @@ struct PlanOptions {
   double target_utilization = 0.7;  // where the search starts (OfferedLoadNodes)
   double growth = 2.0;              // the search's geometric factor
   Shard shard;                      // only the cells this shard owns are planned
+  RunLimits limits;                 // of every run (sim/run_limits.h); ResolvePlanOptions checks
+                                    // the largest cell against them
   // After each simulated size and each planned cell, from the planning thread: the cells done of
   // those this shard owns, and the sizes simulated so far (a progress line; may be empty).
   std::function<void(int cells_done, int cells_total, int sizes_simulated)> progress;

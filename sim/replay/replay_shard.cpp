@@ -144,7 +144,7 @@ ReplaySweepIdentity ReadIdentity(const Json& j, const std::string& file) {
 
 std::string ReadBytes(const std::string& path) {
   Expected<std::string> bytes = ReadFileText(path);
-  if (!bytes) Fail(path, "", "cannot read the file", "was the shard's run complete?");
+  if (!bytes) Fail(path, "", bytes.error().message, "was the shard's run complete?");
   return std::move(*bytes);
 }
 

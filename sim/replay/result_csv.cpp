@@ -159,7 +159,7 @@ Expected<std::vector<ResultRow>> ParseResultCsv(std::string_view text, const std
 
 Expected<std::vector<ResultRow>> ReadResultCsv(const std::string& path) {
   const Expected<std::string> text = ReadFileText(path);
-  if (!text) return Error(path, 0, "", "cannot read the file");
+  if (!text) return text.error();
   return ParseResultCsv(*text, path);
 }
 

@@ -100,8 +100,10 @@ Status CheckHeader(const Row& header, std::span<const std::string_view> columns,
   return Status::Ok();
 }
 
-// The trace's own wording for a file it cannot read: no OS reason (traces move between hosts).
-InputError CannotRead(const std::string& path) {
+// The trace's own wording for a file it cannot open: no OS reason (traces move between hosts);
+// a directory or a file over the input limit keeps ReadFileText's message.
+InputError CannotRead(const std::string& path, const InputError& read) {
+  if (read.message.rfind("cannot read the file", 0) != 0) return read;
   InputError e;
   e.file = path;
   e.message = "cannot read the file";
@@ -239,14 +241,14 @@ Expected<std::vector<TracePod>> ParsePodCsv(std::string_view text, const std::st
 
 Expected<std::vector<TraceNode>> ReadNodeCsv(const std::string& path) {
   const Expected<std::string> text = ReadFileText(path);
-  if (!text) return CannotRead(path);
-  return ParseNodeCsv(*text, path);
+  if (!text) return CannotRead(path, text.error());
+  return ParseNodeCsv(WithoutUtf8Bom(*text), path);
 }
 
 Expected<std::vector<TracePod>> ReadPodCsv(const std::string& path) {
   const Expected<std::string> text = ReadFileText(path);
-  if (!text) return CannotRead(path);
-  return ParsePodCsv(*text, path);
+  if (!text) return CannotRead(path, text.error());
+  return ParsePodCsv(WithoutUtf8Bom(*text), path);
 }
 
 }  // namespace knobsim::replay

@@ -618,7 +618,7 @@ Expected<std::vector<Variant>> ReadKnobsString(const std::string& yaml, const st
 
 Expected<std::vector<Variant>> ReadKnobsFile(const std::string& path, const Scenario& s) {
   const Expected<std::string> text = ReadFileText(path);
-  if (!text) return InputError{path, 0, "", "cannot read the knobs file", ""};
+  if (!text) return ReadErrorAs(text.error(), "the knobs file");
   return ReadKnobsString(*text, path, s);
 }
 

@@ -321,7 +321,7 @@ TEST_CASE("knobs file errors name the file, the line and the field") {
     CHECK(r.error().ToString() == c.message);
   }
   CHECK(ReadKnobsFile("/nonexistent/knobs.yaml", s).error().ToString() ==
-        "/nonexistent/knobs.yaml: cannot read the knobs file");
+        "/nonexistent/knobs.yaml: cannot read the knobs file: No such file or directory");
 }
 
 }  // namespace

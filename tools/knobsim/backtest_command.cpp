@@ -17,6 +17,7 @@
 #include "sim/backtest/backtest_text.h"
 #include "sim/io/arrival_file.h"
 #include "sim/io/results_json.h"
+#include "sim/output_file.h"
 #include "sim/report/html_report.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
@@ -40,6 +41,7 @@ struct BacktestArgs {
   bool quiet = false;
   bool progress = false;
   bool no_store = false;
+  std::vector<std::string> limits;  // --limit NAME=VALUE
 };
 
 // An instant of `--train` / `--test`: RFC 3339 or Unix seconds.
@@ -107,6 +109,8 @@ void KeepHeadline(const backtest::BacktestReport& report) {
 int RunBacktestCommand(const BacktestArgs& args) {
   ImportSetup setup;
   if (Status s = ResolveImportInputs(args.input, &setup); !s) return BadInput(s);
+  if (Status s = CheckOutputPath(args.json, "--json"); !s) return BadInput(s);
+  if (Status s = CheckOutputPath(args.html, "--html"); !s) return BadInput(s);
   backtest::BacktestOptions options;
   options.import = setup.options;
   options.names = setup.names;
@@ -116,6 +120,7 @@ int RunBacktestCommand(const BacktestArgs& args) {
   options.replications = args.replications;
   options.seed = args.seed;
   options.threads = args.threads;
+  if (Status s = ApplyLimitOptions(args.limits, &options.limits); !s) return BadInput(s);
   if (!setup.isolation_rules.empty())
     return BadInput("--isolation: not taken by backtest (it judges the import as it is)");
 
@@ -176,6 +181,7 @@ void AddBacktestCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("--seed", args->seed, "base seed")->capture_default_str();
   cmd->add_option("--threads", args->threads, "OpenMP threads (0 = all)")
       ->check(CLI::NonNegativeNumber);
+  AddLimitOption(cmd, &args->limits);
   cmd->add_option("--json", args->json, "write the knobsim.backtest/v1 document (`-` = stdout)");
   cmd->add_option("--html", args->html,
                   "write the page: predicted against measured per card and workload (as "

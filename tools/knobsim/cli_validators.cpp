@@ -45,4 +45,16 @@ CLI::Validator Uint64Digits() {
       "");
 }
 
+CLI::Validator Finite() {
+  return CLI::Validator(
+      [](std::string& text) {
+        double value = 0;
+        const char* end = text.data() + text.size();
+        const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+        if (ec == std::errc() && ptr == end && std::isfinite(value)) return std::string();
+        return "\"" + text.substr(0, 200) + "\" is not a finite number";
+      },
+      "");
+}
+
 }  // namespace knobsim::cli

@@ -12,6 +12,10 @@ namespace knobsim::cli {
 // and saturate values that overflow.
 CLI::Validator Uint64Digits();
 
+// A finite number: CLI11's Range, PositiveNumber and NonNegativeNumber compare with < and >, which
+// NaN passes (`--switch-overhead nan`) and infinity may; chain it before them on every real option.
+CLI::Validator Finite();
+
 // A positive duration option in seconds: `7d`, `1w`, `36h`, `90m` (ParseDuration's grammar).
 // The error is only a message naming `option`.
 Expected<double> ParseWindow(const std::string& option, const std::string& text);

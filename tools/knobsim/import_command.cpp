@@ -25,6 +25,7 @@
 #include "sim/io/prom_reader.h"
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
+#include "sim/output_file.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/import_options.h"
@@ -48,6 +49,7 @@ struct ImportArgs {
 int RunImport(const ImportArgs& args) {
   ImportSetup setup;
   if (Status s = ResolveImportInputs(args.input, &setup); !s) return BadInput(s);
+  if (Status s = CheckOutputPath(args.out, "--out"); !s) return BadInput(s);
   ImportOptions& options = setup.options;
   const Expected<double> window_s = ParseWindow("--window", args.window);
   if (!window_s) return BadInput(window_s.error().message);

@@ -56,6 +56,7 @@ void AddImportInputOptions(CLI::App* cmd, ImportInputArgs* args, bool prom_requi
                   "summary (NAME{quantile}) or a mean series (NAME); gives the work's shape");
   cmd->add_option("--latency-unit", args->latency_unit,
                   "seconds per unit of --latency-metric (0.001 for milliseconds)")
+      ->check(Finite())
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_option("--slo-headroom", args->slo_headroom,
@@ -93,6 +94,7 @@ void AddImportInputOptions(CLI::App* cmd, ImportInputArgs* args, bool prom_requi
   cmd->add_option("--switch-overhead", args->switch_overhead,
                   "POLICY 5 switch overhead; above 0 leaves shared cards with 2+ pods out of the "
                   "work fit")
+      ->check(Finite())
       ->check(CLI::Range(0.0, 0.999))
       ->capture_default_str();
   cmd->add_option("--name", args->name, "the scenario's name")->capture_default_str();

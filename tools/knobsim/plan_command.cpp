@@ -15,6 +15,7 @@
 #include "sim/io/results_json.h"
 #include "sim/io/scenario_reader.h"
 #include "sim/io/shard_json.h"
+#include "sim/output_file.h"
 #include "sim/plan/plan.h"
 #include "sim/plan/plan_json.h"
 #include "sim/report/html_report.h"
@@ -122,6 +123,7 @@ Status ToOptions(const PlanArgs& a, PlanOptions* o) {
   o->max_nodes = a.max_nodes;
   o->max_density = a.max_density;
   o->threads = a.sim.threads;
+  if (Status s = ApplyLimitOptions(a.sim.limits, &o->limits); !s) return s;
   if (!a.shard.empty()) {
     std::string error;
     const std::optional<Shard> shard = ParseShard(a.shard, &error);
@@ -221,6 +223,10 @@ int Plan(const PlanArgs& args) {
     options.prices = &*prices;
   }
   if (Status s = ResolvePlanOptions(scenario, &options); !s) return BadInput(s);
+  if (args.sim.json_wanted()) {
+    if (Status s = CheckOutputPath(args.sim.json, "--json"); !s) return BadInput(s);
+  }
+  if (Status s = CheckOutputPath(args.report, "--report"); !s) return BadInput(s);
   if (!args.report.empty() && !options.shard.whole()) {
     return BadInput(
         "--report needs the whole plan: merge the shards (knobsim merge), then run "

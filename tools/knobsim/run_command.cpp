@@ -90,7 +90,7 @@ int RunShard(const RunArgs& args, const Scenario& scenario, const RunSetOptions&
   }
   // The shard's identity hashes the scenario file's bytes: every shard must read the same file.
   const Expected<std::string> bytes = ReadFileText(args.scenario);
-  if (!bytes) return BadInput(args.scenario + ": cannot read the file");
+  if (!bytes) return BadInput(bytes.error());
 
   RunShardDocument doc;
   doc.sweep = MakeRunSweepIdentity(scenario, *bytes, options.variants, KNOBSIM_VERSION);
@@ -132,13 +132,12 @@ int Run(const RunArgs& args) {
     }
     options.variants.push_back(name);
   }
-  if (!args.shard.empty()) {
-    if (args.sim.timeline_opt->count() > 0) {
-      return BadInput("--timeline: a shard document carries no timeline; run without --shard");
-    }
-    return RunShard(args, scenario, options);
+  if (!args.shard.empty() && args.sim.timeline_opt->count() > 0) {
+    return BadInput("--timeline: a shard document carries no timeline; run without --shard");
   }
-  if (Status s = ApplyTimelineOption(args.sim, &options); !s) return BadInput(s);
+  // The whole sweep's size, even for one shard: every shard of a sweep is refused alike.
+  if (Status s = PrepareRunSet(args.sim, scenario, &options); !s) return BadInput(s);
+  if (!args.shard.empty()) return RunShard(args, scenario, options);
 
   const RunSetResult results = RunWithProgress(scenario, options, ProgressModeOf(args.sim));
   if (Status s = WriteResultsDocument(args.sim, results); !s) return BadInput(s);

@@ -12,6 +12,7 @@
 #include "sim/engine/simulation.h"
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
+#include "sim/output_file.h"
 #include "sim/whatif/verdict_json.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
@@ -52,8 +53,33 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, std::string_view 
       "Also record each variant over time with this step (e.g. 1m): requests, errors by cause, "
       "p50/p99 and available pods per step, in the --json document and the report");
   o->timeline_opt->type_name("STEP");
+  AddLimitOption(cmd, &o->limits);
   cmd->add_flag("--quiet,-q", o->quiet, std::string(quiet_help));
   AddProgressOption(cmd, &o->progress);
+}
+
+void AddLimitOption(CLI::App* cmd, std::vector<std::string>* limits) {
+  cmd->add_option("--limit", *limits,
+                  "Raise (or lower) a size limit checked before the run: rate, nodes, pods, "
+                  "replicas, events, timeline-memory (repeatable; docs/limits.md has the "
+                  "defaults)")
+      ->type_name("NAME=VALUE");
+}
+
+Status ApplyLimitOptions(const std::vector<std::string>& texts, RunLimits* limits) {
+  for (const std::string& text : texts) {
+    if (Status s = SetRunLimit(text, limits); !s) return s;
+  }
+  return Status::Ok();
+}
+
+Status PrepareRunSet(const SimulationOptions& o, const Scenario& scenario, RunSetOptions* run) {
+  if (o.json_wanted()) {
+    if (Status s = CheckOutputPath(o.json, "--json"); !s) return s;
+  }
+  if (Status s = ApplyLimitOptions(o.limits, &run->limits); !s) return s;
+  if (Status s = ApplyTimelineOption(o, run); !s) return s;
+  return CheckRunSetLimits(scenario, *run);
 }
 
 Status ApplyTimelineOption(const SimulationOptions& o, RunSetOptions* run) {
@@ -61,11 +87,7 @@ Status ApplyTimelineOption(const SimulationOptions& o, RunSetOptions* run) {
   SimTime step = 0;
   if (Status s = ParseDurationOption("--timeline", o.timeline, &step); !s) return s;
   if (step <= 0) return Status::Failure("--timeline: the step must be positive, e.g. 1m");
-  run->simulate = [step](const Scenario& scenario, uint64_t seed) {
-    RunOptions options;
-    options.timeline_step = step;
-    return Simulate(scenario, seed, options);
-  };
+  run->timeline_step = step;
   return Status::Ok();
 }
 

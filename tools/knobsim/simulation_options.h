@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -26,6 +27,7 @@ struct SimulationOptions {
   std::string duration;
   std::string warmup;
   std::string timeline;  // --timeline STEP
+  std::vector<std::string> limits;  // --limit NAME=VALUE (sim/run_limits.h)
   bool quiet = false;
   bool progress = false;  // --progress: show it off a terminal too
   bool fail_on_slo = false;
@@ -42,8 +44,8 @@ struct SimulationOptions {
   bool json_to_stdout() const { return json_wanted() && json == "-"; }
 };
 
-// Registers --seed, --replications, --threads, --json, --duration, --warmup, --timeline and
-// --quiet; `json_help` and `quiet_help` say what those mean for the command. --fail-on-slo is each
+// Registers --seed, --replications, --threads, --json, --duration, --warmup, --timeline,
+// --limit and --quiet; `json_help` and `quiet_help` say what those mean for the command. --fail-on-slo is each
 // command's own (its rule differs).
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* options, std::string_view json_help,
                           std::string_view quiet_help);
@@ -56,6 +58,18 @@ Status ApplyRunOverrides(const SimulationOptions& options, Scenario* scenario);
 // document writes replication 1's, docs/results.md); the message when STEP is not a positive
 // duration (only a message). Ok when the option was not given.
 Status ApplyTimelineOption(const SimulationOptions& options, RunSetOptions* run);
+
+// Adds `--limit NAME=VALUE` (repeatable; sim/run_limits.h, docs/limits.md) to `cmd`.
+void AddLimitOption(CLI::App* cmd, std::vector<std::string>* limits);
+
+// The run limits with every --limit applied; the message of the first bad one.
+Status ApplyLimitOptions(const std::vector<std::string>& texts, RunLimits* limits);
+
+// --json's path checked (sim/output_file.h), the limits and timeline of `run` set from the
+// options, then CheckRunSetLimits: everything a command checks before a sweep runs (the message
+// of the first problem).
+Status PrepareRunSet(const SimulationOptions& options, const Scenario& scenario,
+                     RunSetOptions* run);
 
 // RunSet with the progress line of `mode` on stderr (progress_line.h).
 RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, ProgressMode mode);

@@ -25,6 +25,7 @@
 #include "sim/io/results_json.h"
 #include "sim/io/scenario_reader.h"
 #include "sim/io/spelling.h"
+#include "sim/output_file.h"
 #include "sim/report/html_report.h"
 #include "sim/run_set.h"
 #include "sim/text.h"
@@ -63,6 +64,7 @@ struct UpgradeArgs {
   std::string json;
   std::string report;
   bool quiet = false;
+  std::vector<std::string> limits;  // --limit NAME=VALUE
 
   bool given(const char* option) const { return cmd->get_option(option)->count() > 0; }
 };
@@ -245,6 +247,23 @@ nlohmann::ordered_json Document(const Scenario& scenario, const std::vector<Upgr
   return AddUpgradeSections(ResultsDocument(set), runs, options, command);
 }
 
+// The output paths (writable before hours of simulation), then the rehearsals (two with --compare)
+// and the base run of the document, each as long as
+// --max-duration at most, with the timeline --step records, against the --limit limits.
+Status CheckUpgradeLimits(const UpgradeArgs& a, const Scenario& scenario, const RunOptions& run) {
+  if (Status s = CheckOutputPath(a.json, "--json"); !s) return s;
+  if (Status s = CheckOutputPath(a.report, "--report"); !s) return s;
+  RunLimits limits;
+  if (Status s = ApplyLimitOptions(a.limits, &limits); !s) return s;
+  Sweep sweep;
+  sweep.runs.push_back({"the rehearsal", &scenario});
+  if (a.compare) sweep.runs.push_back({"the fix-quotas-first rehearsal", &scenario});
+  if (!a.json.empty() || !a.report.empty()) sweep.runs.push_back({"the base run", &scenario});
+  sweep.duration = run.duration;
+  sweep.timeline_step = run.timeline_step;
+  return CheckRunLimits(sweep, limits);
+}
+
 int Upgrade(const UpgradeArgs& a) {
   if (a.compare && a.fix_quotas_first) {
     return BadInput(
@@ -267,6 +286,7 @@ int Upgrade(const UpgradeArgs& a) {
     return BadInput("--pull-bandwidth: MiB/s must be a positive number");
   }
   run.pull_mib_per_s = a.pull_bandwidth;
+  if (Status e = CheckUpgradeLimits(a, scenario, run); !e) return BadInput(e);
   Expected<std::vector<std::string>> missing = MissingImages(scenario, a.registry_tags);
   if (!missing.ok()) return BadInput(missing.error().ToString());
   run.missing_images = std::move(*missing);
@@ -373,6 +393,7 @@ void AddUpgradeCommand(CLI::App& app, int* exit_code) {
                   "end or the longest start-up)")
       ->type_name("DURATION");
   cmd->add_option("--step", args->step, "Timeline step (default 1m)")->type_name("DURATION");
+  AddLimitOption(cmd, &args->limits);
   cmd->add_option("--max-duration", args->max_duration,
                   "Stop the run here even if the upgrade is not done (default 12h); it ends 10 "
                   "minutes after the last node is back")

@@ -70,7 +70,7 @@ int Whatif(const WhatifArgs& args) {
   options.replications = scenario.run.replications;
   options.threads = args.sim.threads;
   for (const Variant& v : scenario.variants) options.variants.push_back(v.name);
-  if (Status s = ApplyTimelineOption(args.sim, &options); !s) return BadInput(s);
+  if (Status s = PrepareRunSet(args.sim, scenario, &options); !s) return BadInput(s);
   const RunSetResult results = RunWithProgress(scenario, options, ProgressModeOf(args.sim));
   if (Status s = WriteResultsDocument(args.sim, results); !s) return BadInput(s);
   const bool json_to_stdout = args.sim.json_to_stdout();
