@@ -46,6 +46,10 @@ Collected Collect(std::span<const PromResult> results, const std::set<std::strin
           ++c.non_finite[name];
           continue;
         }
+        if (std::abs(s.values[i]) > kLargestMetricValue) {
+          ++c.too_large[name];
+          continue;
+        }
         samples.push_back({s.times[i], s.values[i]});
       }
       std::vector<Series>& list = c.by_name[name];
@@ -615,6 +619,11 @@ Metrics InterpretMetrics(std::span<const PromResult> results, const MetricNames&
   for (const auto& [metric, n] : c.non_finite) {
     out.warnings.push_back(
         fmt::format("{}: {} NaN or ±Inf skipped", metric, Plural(n, "sample", "samples")));
+  }
+  for (const auto& [metric, n] : c.too_large) {
+    out.warnings.push_back(fmt::format(
+        "{}: {} beyond ±{:g} skipped (no GPU memory, utilization or request rate is that large)",
+        metric, Plural(n, "sample", "samples"), kLargestMetricValue));
   }
   for (const auto& [metric, n] : c.conflicts) {
     out.warnings.push_back(fmt::format(

@@ -291,6 +291,22 @@ TEST_CASE("NaN and infinite samples are skipped, counted, and never reach a peak
   CHECK(HasLine(m.warnings, "DCGM_FI_DEV_GPU_UTIL: 1 sample NaN or ±Inf skipped"));
 }
 
+TEST_CASE("samples beyond 1e15 are skipped and counted: converted to MiB they would overflow") {
+  const Metrics m = Interpret({File({
+      Series(Fb("0", "ocr-0"), {1000, 1e308, 3000, -1e300}),
+      Series(On("DCGM_FI_DEV_GPU_UTIL", "0", "ocr-0"), {50, 2e15}),
+  })});
+  REQUIRE(m.pod_memory.size() == 1);
+  CHECK(m.pod_memory[0].peak_mib == 3000);
+  CHECK(m.pod_memory[0].mean_mib == 2000);
+  CHECK(HasLine(m.warnings,
+                "DCGM_FI_DEV_FB_USED: 2 samples beyond ±1e+15 skipped (no GPU memory, utilization "
+                "or request rate is that large)"));
+  CHECK(HasLine(m.warnings,
+                "DCGM_FI_DEV_GPU_UTIL: 1 sample beyond ±1e+15 skipped (no GPU "
+                "memory, utilization or request rate is that large)"));
+}
+
 TEST_CASE("samples outside the window are ignored, its bounds included") {
   const Metrics m = Interpret({File({
                                   Series(Fb("0", "ocr-0"), {9000, 1000, 2000, 3000, 9999}),

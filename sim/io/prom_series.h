@@ -29,10 +29,17 @@ struct Series {
   bool needs_merge = false;     // samples appended from a second file
 };
 
+// The largest magnitude a sample of any metric knobsim reads may have: no GPU memory (a petabyte
+// card in bytes is 1e15), utilization or request rate comes near it, and beyond it the
+// conversions to whole MiB and counts overflow int64 (a Prometheus 1e308 would import as
+// negative gibibytes). Larger samples are skipped and counted, like NaN.
+inline constexpr double kLargestMetricValue = 1e15;
+
 // Every named series of every file, by metric name, with what was dropped on the way.
 struct Collected {
   std::map<std::string, std::vector<Series>> by_name;
   std::map<std::string, size_t> non_finite;  // metric -> samples skipped
+  std::map<std::string, size_t> too_large;   // metric -> samples beyond kLargestMetricValue
   std::map<std::string, size_t> conflicts;   // metric -> times two files disagree on
   size_t unnamed = 0;
 
