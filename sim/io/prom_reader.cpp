@@ -675,6 +675,18 @@ class Parser {
       Fail(value_line, fmt::format("{} is not a number", QuoteClipped(text)),
            "Prometheus writes values such as \"1.5\", \"1e+06\", \"NaN\", \"+Inf\"", "[1]");
     }
+    // Prometheus answers in Unix seconds; a time past year 5000 is milliseconds or nanoseconds
+    // (an exporter's raw timestamp), which would move the whole metrics window millennia on.
+    constexpr double kLatestSeconds = 95'617'584'000;  // 5000-01-01T00:00:00Z
+    if (t > kLatestSeconds) {
+      Fail(line,
+           fmt::format("time {:.0f} is after the year 5000 in Unix seconds: milliseconds or "
+                       "nanoseconds since 1970?",
+                       t),
+           "Prometheus' query_range answers give Unix seconds (1717200000.5); divide by 1000 "
+           "(ms) or 1e9 (ns)",
+           "[0]");
+    }
     if (!series.times.empty() && !(t > series.times.back())) {
       Fail(line,
            fmt::format("time {} is not after the previous sample's ({}): samples must be in time "

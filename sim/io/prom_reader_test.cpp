@@ -208,6 +208,11 @@ TEST_CASE("every malformed answer is an error naming the line and the path to th
        "data.result[0].values[2][0]",
        "q.json:3: data.result[0].values[2][0]: time 2 is not after the previous sample's (3): "
        "samples must be in time order"},
+      {"time in milliseconds", head + series + "[[1717200000000,\"1\"]]}]}}", 1,
+       "data.result[0].values[0][0]",
+       "q.json:1: data.result[0].values[0][0]: time 1717200000000 is after the year 5000 in Unix "
+       "seconds: milliseconds or nanoseconds since 1970?; Prometheus' query_range answers give "
+       "Unix seconds (1717200000.5); divide by 1000 (ms) or 1e9 (ns)"},
       {"time repeated", head + series + "[[1.5,\"1\"],[1.5,\"1\"]]}]}}", 1,
        "data.result[0].values[1][0]",
        "q.json:1: data.result[0].values[1][0]: time 1.5 is not after the previous sample's "
