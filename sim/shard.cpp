@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "sim/text.h"
+
 namespace knobsim {
 
 std::optional<Shard> ParseShard(std::string_view text, std::string* error) {
@@ -14,7 +16,7 @@ std::optional<Shard> ParseShard(std::string_view text, std::string* error) {
   };
   if (slash == std::string_view::npos || !number(text.substr(0, slash), &s.index) ||
       !number(text.substr(slash + 1), &s.count)) {
-    if (error) *error = "\"" + std::string(text) + "\" is not a shard: write i/N, e.g. 0/3";
+    if (error) *error = Quote(std::string(text)) + " is not a shard: write i/N, e.g. 0/3";
     return std::nullopt;
   }
   if (s.count < 1 || s.index < 0 || s.index >= s.count) {

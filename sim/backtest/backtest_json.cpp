@@ -1,6 +1,10 @@
 #include "sim/backtest/backtest_json.h"
 
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/io/json_numbers.h"
@@ -100,7 +104,117 @@ Json SummaryJson(const BacktestSummary& s) {
   return j;
 }
 
+// ---- Reading back ----------------------------------------------------------------------------
+
+// The most windows and replications a document may claim: far beyond any real backtest, so a
+// corrupt count is an error rather than a loop over billions.
+constexpr int64_t kMostWindows = 10'000'000;
+constexpr int64_t kMostReplications = 1'000'000;
+
+void CheckRange(const JsonField& r) {
+  r.Object();
+  r.At("from").String();
+  r.At("to").String();
+  r.At("from_unix").NumberOrNull();
+  r.At("to_unix").NumberOrNull();
+}
+
+void CheckNumbers(const JsonField& f, std::initializer_list<std::string_view> keys) {
+  f.Object();
+  for (std::string_view key : keys) f.At(key).NumberOrNull();
+}
+
+void CheckCount(const JsonField& f) { f.Integer(0, std::numeric_limits<int32_t>::max()); }
+
+// An array of one object per window, each with `t_s`, passed on to `check`.
+template <class F>
+void CheckWindows(const JsonField& list, int64_t windows, F check) {
+  const std::vector<JsonField> items = list.Items();
+  if (static_cast<int64_t>(items.size()) != windows) {
+    list.Fail("holds " + std::to_string(items.size()) + " windows for the document's " +
+              std::to_string(windows));
+  }
+  for (const JsonField& w : items) {
+    w.At("t_s").Number();
+    check(w);
+  }
+}
+
+void CheckSummary(const JsonField& s) {
+  s.Object();
+  const JsonField u = s.At("utilization");
+  CheckNumbers(u, {"r2_median", "mae_pp_median"});
+  CheckCount(u.At("cards"));
+  CheckCount(u.At("cards_with_r2"));
+  CheckNumbers(u.At("baseline_train_mean"), {"r2_median", "mae_pp_median"});
+  const JsonField l = s.At("latency");
+  CheckNumbers(l, {"mdape_mean", "mdape_p99"});
+  CheckCount(l.At("workloads"));
+  CheckNumbers(l.At("baseline_train_median"), {"mdape_mean", "mdape_p99"});
+  CheckNumbers(l.At("baseline_mm1"), {"mdape_mean", "mdape_p99"});
+  const JsonField m = s.At("memory");
+  for (std::string_view key : {"pod_cards", "over_train_peak", "over_quota"}) CheckCount(m.At(key));
+}
+
+void CheckCard(const JsonField& c, int64_t windows) {
+  c.Object();
+  for (std::string_view key : {"id", "node", "gpu", "metric"}) c.At(key).String();
+  CheckCount(c.At("index"));
+  CheckNumbers(c, {"idle_busy", "r2", "mae_pp"});
+  CheckNumbers(c.At("baseline_train_mean"), {"r2", "mae_pp"});
+  CheckWindows(c.At("windows"), windows, [](const JsonField& w) {
+    CheckNumbers(w, {"measured", "predicted", "predicted_ci95", "baseline_train_mean"});
+  });
+}
+
+void CheckWorkload(const JsonField& wl, int64_t windows) {
+  wl.Object();
+  wl.At("id").String();
+  wl.At("latency_source").String();
+  CheckNumbers(wl, {"work_s", "mdape_mean", "mdape_p99"});
+  CheckNumbers(wl.At("baseline_train_median"), {"mdape_mean", "mdape_p99"});
+  CheckNumbers(wl.At("baseline_mm1"), {"mdape_mean", "mdape_p99"});
+  CheckWindows(wl.At("windows"), windows, [](const JsonField& w) {
+    CheckNumbers(w.At("measured"), {"mean_ms", "p99_ms", "requests"});
+    CheckNumbers(w.At("predicted"), {"mean_ms", "p99_ms", "requests"});
+    CheckNumbers(w.At("baseline_train_median"), {"mean_ms", "p99_ms"});
+    CheckNumbers(w.At("baseline_mm1"), {"mean_ms", "p99_ms"});
+  });
+}
+
 }  // namespace
+
+Status CheckBacktestDocument(const JsonDocument& doc) {
+  return CheckJson(doc, [](const JsonField& root) {
+    root.Object();
+    if (root.At("schema").String() != kBacktestSchema) {
+      root.At("schema").Fail("is not " + std::string(kBacktestSchema));
+    }
+    if (auto evidence = root.Find("evidence")) evidence->String();
+    CheckRange(root.At("train"));
+    CheckRange(root.At("test"));
+    if (!(root.At("window_s").Number() > 0)) root.At("window_s").Fail("is not a positive length");
+    const int64_t windows = root.At("windows").Integer(0, kMostWindows);
+    root.At("replications").Integer(1, kMostReplications);
+    root.At("seed").Unsigned();
+    CheckSummary(root.At("summary"));
+    for (const JsonField& v : root.At("verdicts").Items()) {
+      v.At("what").String();
+      v.At("trust").Bool();
+      v.At("why").String();
+    }
+    for (const JsonField& c : root.At("cards").Items()) CheckCard(c, windows);
+    for (const JsonField& w : root.At("workloads").Items()) CheckWorkload(w, windows);
+    for (const JsonField& m : root.At("memory").Items()) {
+      m.At("pod").String();
+      m.At("card").String();
+      CheckNumbers(m, {"train_peak_mib", "test_peak_mib", "quota_mib"});
+      m.At("over_train_peak").Bool();
+      m.At("over_quota").Bool();
+    }
+    for (const JsonField& n : root.At("notes").Items()) n.String();
+  });
+}
 
 nlohmann::ordered_json BacktestToJson(const BacktestReport& r, std::string_view knobsim_version) {
   Json j;

@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/backtest/backtest.h"
+#include "sim/input_error.h"
+#include "sim/io/json_document.h"
 
 namespace knobsim::backtest {
 
@@ -16,5 +18,10 @@ inline constexpr std::string_view kBacktestSchema = "knobsim.backtest/v1";
 
 nlohmann::ordered_json BacktestToJson(const BacktestReport& report,
                                       std::string_view knobsim_version);
+
+// A backtest document read back (`knobsim report`) checked by the one JSON reading rule
+// (sim/io/json_document.h): every field BacktestToJson writes, of its type, each series one
+// value (or null) per window; the first wrong one is an error with file, line and field path.
+Status CheckBacktestDocument(const JsonDocument& doc);
 
 }  // namespace knobsim::backtest

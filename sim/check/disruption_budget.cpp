@@ -4,6 +4,7 @@
 #include <set>
 
 #include "sim/scheduler/node_matching.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -21,7 +22,7 @@ int ExpectedScale(const std::vector<BudgetPod>& pods, BudgetStatus* status) {
     if (!seen.insert(p.controller).second) continue;
     if (p.controller_scale < 0) {
       status->sync_failed = true;
-      status->sync_error = "found no controllers for pod \"" + p.name + "\"";
+      status->sync_error = "found no controllers for pod " + Quote(p.name);
       continue;
     }
     expected += p.controller_scale;

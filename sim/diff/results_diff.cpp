@@ -395,7 +395,7 @@ std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::
     rule.threshold = std::strtod(number.c_str(), &end);
     if (number.empty() || end != number.c_str() + number.size() || !(rule.threshold >= 0) ||
         !std::isfinite(rule.threshold))
-      return fail("\"" + number + "\" is not a threshold (a number >= 0)");
+      return fail(Quote(number) + " is not a threshold (a number >= 0)");
     rule.scale = scale == '%'   ? DiffRule::Scale::kPercent
                  : scale == 'p' ? DiffRule::Scale::kPoints
                                 : DiffRule::Scale::kAbsolute;

@@ -8,6 +8,7 @@
 
 #include "models/gpu_catalog.h"
 #include "sim/import/import_steps.h"
+#include "sim/text.h"
 
 namespace knobsim {
 
@@ -106,7 +107,7 @@ Expected<ProbeRule> ParseProbeRule(std::string_view text) {
   auto fail = [&](std::string message, std::string hint) -> Expected<ProbeRule> {
     InputError e;
     e.path = "--probe-rule";
-    e.message = "\"" + std::string(text) + "\" " + message;
+    e.message = Quote(std::string(text)) + " " + message;
     e.hint = std::move(hint);
     return e;
   };

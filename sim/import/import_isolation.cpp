@@ -5,6 +5,7 @@
 
 #include "models/memory_isolation.h"
 #include "sim/import/import_steps.h"
+#include "sim/text.h"
 
 namespace knobsim {
 using namespace import_text;
@@ -112,7 +113,7 @@ Expected<IsolationRule> ParseIsolationRule(std::string_view text) {
   auto fail = [&](std::string message, std::string hint) -> Expected<IsolationRule> {
     InputError e;
     e.path = "--isolation";
-    e.message = "\"" + std::string(text) + "\" " + message;
+    e.message = Quote(std::string(text)) + " " + message;
     e.hint = std::move(hint);
     return e;
   };
@@ -142,7 +143,7 @@ std::optional<InputError> ApplyIsolationRules(ImportModel& model,
     auto fail = [&](std::string message, std::string hint) {
       InputError e;
       e.path = "--isolation";
-      e.message = "\"" + text + "\" " + message;
+      e.message = Quote(text) + " " + message;
       e.hint = std::move(hint);
       return e;
     };

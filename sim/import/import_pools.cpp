@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "sim/import/import_steps.h"
+#include "sim/text.h"
 
 namespace knobsim {
 using namespace import_text;
@@ -80,7 +81,7 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name) {
   t.type.memory_mib = mib;
   t.type.speed = 1.0;
   t.type.interconnect = "pcie";
-  t.note = "\"" + node.gpu_model + "\" is not in the catalog: memory " + from +
+  t.note = Quote(node.gpu_model) + " is not in the catalog: memory " + from +
            "; speed 1.0 (default: the A10's, set it from a benchmark)";
   return t;
 }

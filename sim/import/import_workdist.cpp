@@ -8,6 +8,7 @@
 #include "models/service_time_fit.h"
 #include "sim/import/import_steps.h"
 #include "sim/import/scenario_writer.h"
+#include "sim/text.h"
 
 namespace knobsim {
 using namespace import_text;
@@ -219,7 +220,7 @@ Expected<std::optional<WorkModel>> ParseWorkDist(std::string_view text) {
   auto fail = [&](std::string message) -> Expected<std::optional<WorkModel>> {
     InputError e;
     e.path = "--work-dist";
-    e.message = "\"" + std::string(text) + "\" " + message;
+    e.message = Quote(std::string(text)) + " " + message;
     e.hint = "write auto, exponential, deterministic, gamma:CV2 or lognormal:CV2 (CV2 > 0)";
     return e;
   };

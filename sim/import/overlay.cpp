@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/io/scenario_reader.h"
+#include "sim/io/yaml_fields.h"
 #include "sim/text.h"
 
 namespace knobsim {
@@ -48,16 +49,66 @@ std::string Scalar(const std::string& file, const YAML::Node& node, const std::s
   return node.as<std::string>();
 }
 
-// Copies every key of `from` into `to` except `skip`, replacing what `to` holds.
-void AddKeys(YAML::Node to, const YAML::Node& from, const std::set<std::string>& skip) {
+// Where each part of the merged scenario came from in the overlay: the merged document's field
+// path of a value the overlay set, and the overlay's node of it, in merge order (a later entry
+// wins). The scenario reader checks the merged text, so its errors name merged paths; this is
+// how they get the overlay's line back.
+using Origins = std::vector<std::pair<std::string, YAML::Node>>;
+
+// Copies every key of `from` into `to` (at merged path `to_path`) except `skip`, replacing what
+// `to` holds.
+void AddKeys(YAML::Node to, const YAML::Node& from, const std::set<std::string>& skip,
+             const std::string& to_path, Origins& origins) {
   for (const auto& kv : from) {
     const std::string key = kv.first.as<std::string>();
     if (skip.count(key)) continue;
     to[key] = YAML::Clone(kv.second);
+    origins.emplace_back(to_path + "." + key, kv.second);
   }
 }
 
-void MergeNodePools(YAML::Node scenario, const YAML::Node& pools, const std::string& file) {
+// The overlay line of the merged path `path`: the origin that covers most of it, then as far
+// into that overlay node as the rest of the path goes. 0 when the overlay did not set it.
+int OverlayLineOf(const Origins& origins, const std::string& path) {
+  const std::pair<std::string, YAML::Node>* best = nullptr;
+  for (const auto& origin : origins) {
+    const std::string& p = origin.first;
+    const bool covers = path.compare(0, p.size(), p) == 0 &&
+                        (path.size() == p.size() || path[p.size()] == '.' || path[p.size()] == '[');
+    if (covers && (best == nullptr || p.size() >= best->first.size())) best = &origin;
+  }
+  if (best == nullptr) return 0;
+  YAML::Node node = best->second;
+  int line = node.Mark().line;
+  // The rest of the path: ".key" and "[i]" steps.
+  size_t i = best->first.size();
+  while (i < path.size()) {
+    YAML::Node next;
+    if (path[i] == '[') {
+      const size_t close = path.find(']', i);
+      if (close == std::string::npos || !node.IsSequence()) break;
+      const size_t index = std::stoul(path.substr(i + 1, close - i - 1));
+      if (index >= node.size()) break;
+      next = node[index];
+      i = close + 1;
+    } else {
+      const size_t end = path.find_first_of(".[", i + 1);
+      const std::string key = path.substr(i + 1, end == std::string::npos ? std::string::npos
+                                                                         : end - i - 1);
+      if (!node.IsMap()) break;
+      const YAML::Node& lookup = node;  // const: operator[] must not insert
+      next = lookup[key];
+      if (!next) break;
+      i = end == std::string::npos ? path.size() : end;
+    }
+    node = next;
+    if (node.Mark().line >= 0) line = node.Mark().line;
+  }
+  return line >= 0 ? line + 1 : 0;
+}
+
+void MergeNodePools(YAML::Node scenario, const YAML::Node& pools, const std::string& file,
+                    Origins& origins) {
   ExpectList(file, pools, "node_pools");
   if (!scenario["node_pools"]) scenario["node_pools"] = YAML::Node(YAML::NodeType::Sequence);
   YAML::Node target = scenario["node_pools"];
@@ -68,17 +119,22 @@ void MergeNodePools(YAML::Node scenario, const YAML::Node& pools, const std::str
     if (!entry["name"]) Fail(file, entry, path, "missing required key `name`");
     const std::string name = Scalar(file, entry["name"], path + ".name");
     bool merged = false;
-    for (YAML::Node pool : target) {
+    for (size_t j = 0; j < target.size(); ++j) {
+      YAML::Node pool = target[j];
       if (pool["name"] && pool["name"].as<std::string>() == name) {
-        AddKeys(pool, entry, {"name"});
+        AddKeys(pool, entry, {"name"}, "node_pools[" + std::to_string(j) + "]", origins);
         merged = true;
       }
     }
-    if (!merged) target.push_back(YAML::Clone(entry));
+    if (!merged) {
+      target.push_back(YAML::Clone(entry));
+      origins.emplace_back("node_pools[" + std::to_string(target.size() - 1) + "]", entry);
+    }
   }
 }
 
-void MergeWorkloads(YAML::Node scenario, const YAML::Node& workloads, const std::string& file) {
+void MergeWorkloads(YAML::Node scenario, const YAML::Node& workloads, const std::string& file,
+                    Origins& origins) {
   ExpectList(file, workloads, "workloads");
   YAML::Node target = scenario["workloads"];
   for (size_t i = 0; i < workloads.size(); ++i) {
@@ -94,12 +150,14 @@ void MergeWorkloads(YAML::Node scenario, const YAML::Node& workloads, const std:
     int matched = 0;
     std::vector<std::string> known;
     if (target && target.IsSequence()) {
-      for (YAML::Node w : target) {
+      for (size_t j = 0; j < target.size(); ++j) {
+        YAML::Node w = target[j];
         const std::string wname = w["name"] ? w["name"].as<std::string>() : "";
         const std::string wns = w["namespace"] ? w["namespace"].as<std::string>() : "default";
         known.push_back(wns + "/" + wname);
         if ((name == "*" || name == wname) && (ns.empty() || ns == wns)) {
-          AddKeys(w, entry, {"name", "namespace"});
+          AddKeys(w, entry, {"name", "namespace"}, "workloads[" + std::to_string(j) + "]",
+                  origins);
           ++matched;
         }
       }
@@ -119,41 +177,40 @@ void MergeWorkloads(YAML::Node scenario, const YAML::Node& workloads, const std:
 Expected<std::string> ApplyOverlay(const std::string& scenario_yaml,
                                    const std::string& overlay_yaml,
                                    const std::string& overlay_file) {
+  // The overlay as every YAML file is read: one document, tags and stuck documents refused.
+  const Expected<YAML::Node> overlay_root = LoadSingleYamlDocument(
+      overlay_yaml, overlay_file, {"overlay", "an overlay is one document", true});
+  if (!overlay_root) return overlay_root.error();
   YAML::Node scenario;
-  std::vector<YAML::Node> docs;
   try {
-    scenario = YAML::Load(scenario_yaml);
-    docs = YAML::LoadAll(overlay_yaml);
+    scenario = YAML::Load(scenario_yaml);  // WriteScenarioYaml's own output
   } catch (const YAML::Exception& e) {
-    InputError error;
-    error.file = overlay_file;
-    error.line = e.mark.line >= 0 ? e.mark.line + 1 : 0;
-    error.message = "invalid YAML: " + e.msg;
-    return error;
+    return InputError{"the imported scenario", e.mark.line + 1, "", "invalid YAML: " + e.msg, ""};
   }
+  Origins origins;
   try {
-    if (docs.size() > 1)
-      Fail(overlay_file, docs[1], "", "a second YAML document", "an overlay is one document");
     // An empty overlay changes nothing.
     const YAML::Node overlay =
-        docs.empty() || docs[0].IsNull() ? YAML::Node(YAML::NodeType::Map) : docs[0];
+        overlay_root->IsNull() ? YAML::Node(YAML::NodeType::Map) : *overlay_root;
     ExpectMap(overlay_file, overlay, "");
     for (const auto& kv : overlay) {
       const std::string key = kv.first.as<std::string>();
       const YAML::Node value = kv.second;
       if (key == "name" || key == "description") {
         scenario[key] = Scalar(overlay_file, value, key);
+        origins.emplace_back(key, value);
       } else if (key == "cluster" || key == "run") {
         ExpectMap(overlay_file, value, key);
         if (!scenario[key]) scenario[key] = YAML::Node(YAML::NodeType::Map);
-        AddKeys(scenario[key], value, {});
+        AddKeys(scenario[key], value, {}, key, origins);
       } else if (key == "gpu_types" || key == "variants") {
         ExpectList(overlay_file, value, key);
         scenario[key] = YAML::Clone(value);
+        origins.emplace_back(key, value);
       } else if (key == "node_pools") {
-        MergeNodePools(scenario, value, overlay_file);
+        MergeNodePools(scenario, value, overlay_file, origins);
       } else if (key == "workloads") {
-        MergeWorkloads(scenario, value, overlay_file);
+        MergeWorkloads(scenario, value, overlay_file, origins);
       } else {
         Fail(overlay_file, kv.first, key, "unknown overlay key",
              "an overlay holds name, description, gpu_types, cluster, node_pools, workloads, run, "
@@ -169,11 +226,13 @@ Expected<std::string> ApplyOverlay(const std::string& scenario_yaml,
       std::string("# imported, merged with an overlay (knobsim import --overlay)\n") + out.c_str() +
       "\n";
   // All validation in one place: the merged text must be a scenario. Its field paths are the
-  // merged document's; the line is left out (it is no line of the overlay).
+  // merged document's; where the overlay set the value, the error points at the overlay's line,
+  // else at the merge (no line: it is a line of no file the user has).
   Expected<Scenario> check = ReadScenarioString(text, overlay_file + " (merged with the import)");
   if (!check) {
     InputError e = check.error();
-    e.line = 0;
+    e.line = OverlayLineOf(origins, e.path);
+    if (e.line > 0) e.file = overlay_file;
     return e;
   }
   return text;

@@ -109,7 +109,26 @@ TEST_CASE("overlay: mistakes name the overlay's file, line and field") {
   CHECK(error("run: [").starts_with("overlay.yaml:1: invalid YAML"));
   // Values are checked by the scenario reader, once, on the merged document.
   CHECK(error("workloads:\n  - {name: ocr, traffic: {rate: fast}}\n")
-            .starts_with("overlay.yaml (merged with the import): workloads[0].traffic.rate:"));
+            .starts_with("overlay.yaml:2: workloads[0].traffic.rate:"));
+  CHECK(error("run: {seed: !!binary aGk=}\n")
+            .starts_with("overlay.yaml:1: the YAML tag `!!binary` is not read by knobsim"));
+}
+
+TEST_CASE("overlay: a value the scenario reader refuses is reported at the overlay line that set it") {
+  auto error = [](const std::string& overlay) {
+    Expected<std::string> merged = ApplyOverlay(kImported, overlay, "overlay.yaml");
+    REQUIRE_FALSE(merged.ok());
+    return merged.error().ToString();
+  };
+  // A key laid over every workload (`*`): the merged path is the second workload's, the line
+  // the overlay's.
+  CHECK(error("name: g\nworkloads:\n  - name: '*'\n    traffic:\n      rate: fast\n")
+            .starts_with("overlay.yaml:5: workloads[0].traffic.rate:"));
+  // A new pool, down into the copied entry.
+  CHECK(error("node_pools:\n  - name: extra\n    count: many\n")
+            .starts_with("overlay.yaml:3: node_pools[0].count:"));
+  // cluster keys.
+  CHECK(error("cluster:\n  policy: 9\n").starts_with("overlay.yaml:2: cluster.policy:"));
 }
 
 TEST_CASE("overlay: an empty overlay leaves the imported scenario as it is") {

@@ -197,13 +197,13 @@ Expected<RecordedArrivals> ParseArrivalsCsv(std::string_view text, const std::st
     std::optional<double> seconds = ParseNumber(t);
     if (seconds && *seconds >= kMillisLike) {
       error = At(file, number, "time",
-                 "\"" + std::string(t) + "\" looks like milliseconds (or finer) since the epoch",
+                 Quote(std::string(t)) + " looks like milliseconds (or finer) since the epoch",
                  "give seconds");
       return false;
     }
     if (!seconds) seconds = ParseRfc3339(t);
     if (!seconds || !std::isfinite(*seconds)) {
-      error = At(file, number, "time", "\"" + std::string(t) + "\" is not a time",
+      error = At(file, number, "time", Quote(std::string(t)) + " is not a time",
                  "seconds (12.5) or an RFC 3339 instant (2026-03-02T10:00:00.250Z)");
       return false;
     }
@@ -213,7 +213,7 @@ Expected<RecordedArrivals> ParseArrivalsCsv(std::string_view text, const std::st
       const std::optional<double> w = ParseNumber(cells[work_col]);
       if (!w || !std::isfinite(*w) || *w <= 0) {
         error = At(file, number, "work",
-                   "\"" + std::string(cells[work_col]) + "\" is not a positive number of seconds");
+                   Quote(std::string(cells[work_col])) + " is not a positive number of seconds");
         return false;
       }
       work.push_back(*w);
@@ -280,7 +280,7 @@ Expected<std::vector<int64_t>> ParseCountsFile(std::string_view text, const std:
     first = false;
     const std::optional<int64_t> v = ParseCount(line);
     if (!v) {
-      error = At(file, number, "count", "\"" + std::string(line) + "\" is not a count of arrivals",
+      error = At(file, number, "count", Quote(std::string(line)) + " is not a count of arrivals",
                  "one integer from 0 to 1e9 a line");
       return false;
     }
@@ -343,7 +343,7 @@ Expected<std::vector<PodCounts>> ParsePerPodCountsCsv(std::string_view text,
     if (ParseCount(cells[0]) != rows) {
       error =
           At(file, number, "interval",
-             "\"" + std::string(cells[0]) + "\" is not the next interval, " + std::to_string(rows),
+             Quote(std::string(cells[0])) + " is not the next interval, " + std::to_string(rows),
              "one row per interval, from 0, in order, none left out");
       return false;
     }
@@ -356,7 +356,7 @@ Expected<std::vector<PodCounts>> ParsePerPodCountsCsv(std::string_view text,
       const std::optional<int64_t> v = ParseCount(cells[c]);
       if (!v) {
         error = At(file, number, pods[c - 1].pod,
-                   "\"" + std::string(cells[c]) + "\" is not a count of arrivals",
+                   Quote(std::string(cells[c])) + " is not a count of arrivals",
                    "an integer from 0 to 1e9");
         return false;
       }

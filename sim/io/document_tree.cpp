@@ -8,12 +8,15 @@
 
 #include <istream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <streambuf>
+#include <unordered_map>
 #include <utility>
 
 #include "sim/io/json_lexing.h"
 #include "sim/io/utf8.h"
+#include "sim/io/yaml_tags.h"
 
 namespace knobsim {
 namespace {
@@ -311,17 +314,20 @@ class YamlBuilder : public YAML::EventHandler {
     }
     Emit(node, 0);
   }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                 const std::string& value) override {
+    CheckTag(mark, tag, YamlShape::kScalar, value);
     Emit(tree_.AddOwned(Line(mark), value), anchor);
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
+    CheckTag(mark, tag, YamlShape::kSequence, "");
     Start(NodeKind::kSequence, mark, anchor);
   }
   void OnSequenceEnd() override { End(); }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
+    CheckTag(mark, tag, YamlShape::kMap, "");
     Start(NodeKind::kMap, mark, anchor);
   }
   void OnMapEnd() override { End(); }
@@ -334,6 +340,12 @@ class YamlBuilder : public YAML::EventHandler {
   };
 
   static int Line(const YAML::Mark& mark) { return mark.line >= 0 ? mark.line + 1 : 0; }
+  static void CheckTag(const YAML::Mark& mark, const std::string& tag, YamlShape shape,
+                       std::string_view value) {
+    if (auto refused = RefusedYamlTag(tag, shape, value)) {
+      throw SyntaxFailure{Line(mark), *refused, std::string(kYamlTagHint)};
+    }
+  }
   void Anchor(YAML::anchor_t anchor, uint32_t node) {
     if (anchor == 0) return;  // yaml-cpp's NullAnchor
     if (anchors_.size() <= anchor) anchors_.resize(anchor + 1, kNone);
@@ -400,6 +412,48 @@ InputError SyntaxError(const std::string& file, const std::string& text, const Y
 }
 
 }  // namespace
+
+void DocumentTree::DropDuplicateKeys(std::vector<uint32_t>& scratch, size_t first) {
+  const size_t pairs = (scratch.size() - first) / 2;
+  if (pairs < 2) return;
+  auto key_of = [&](size_t i) -> std::optional<std::string_view> {
+    const TreeNode& k = nodes_[scratch[first + 2 * i]];
+    if (k.kind != NodeKind::kScalar) return std::nullopt;  // a YAML complex key: never a field
+    return Scalar(k);
+  };
+  // Where each key was first seen; a linear scan for the few keys of most objects, a hash for
+  // the rest (a hostile map of a million keys stays linear in its size).
+  std::unordered_map<std::string_view, size_t> index;
+  std::vector<bool> dropped(pairs, false);
+  bool any = false;
+  for (size_t i = 0; i < pairs; ++i) {
+    const std::optional<std::string_view> key = key_of(i);
+    if (!key) continue;
+    std::optional<size_t> earlier;
+    if (pairs <= 8) {
+      for (size_t j = 0; j < i && !earlier; ++j) {
+        if (!dropped[j] && key_of(j) == key) earlier = j;
+      }
+    } else if (auto [it, added] = index.try_emplace(*key, i); !added) {
+      earlier = it->second;
+    }
+    if (!earlier) continue;
+    duplicate_keys_.push_back(DuplicateKey{std::string(*key),
+                                           nodes_[scratch[first + 2 * i]].line,
+                                           nodes_[scratch[first + 2 * *earlier]].line});
+    scratch[first + 2 * *earlier + 1] = scratch[first + 2 * i + 1];  // the last value wins
+    dropped[i] = true;
+    any = true;
+  }
+  if (!any) return;
+  size_t out = first;
+  for (size_t i = 0; i < pairs; ++i) {
+    if (dropped[i]) continue;
+    scratch[out++] = scratch[first + 2 * i];
+    scratch[out++] = scratch[first + 2 * i + 1];
+  }
+  scratch.resize(out);
+}
 
 bool LooksLikeJson(std::string_view text) {
   size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;

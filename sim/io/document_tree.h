@@ -90,8 +90,10 @@ class DocumentTree {
                               static_cast<uint32_t>(size)});
     return static_cast<uint32_t>(nodes_.size() - 1);
   }
-  // Gives container `node` the children scratch[first..], and drops them from scratch.
+  // Gives container `node` the children scratch[first..], and drops them from scratch. A map's
+  // key given twice keeps its last value (see DuplicateKey).
   void SetChildren(uint32_t node, std::vector<uint32_t>& scratch, size_t first) {
+    if (nodes_[node].kind == NodeKind::kMap) DropDuplicateKeys(scratch, first);
     TreeNode& n = nodes_[node];
     n.begin = static_cast<uint32_t>(slots_.size());
     const size_t count = scratch.size() - first;
@@ -102,12 +104,26 @@ class DocumentTree {
   }
   void AddDocument(uint32_t root) { documents_.push_back(root); }
 
+  // Keys given twice in one map, in text order: the tree holds only the last value, as
+  // kubectl's client-side decoding keeps it (YAML and JSON manifests are decoded into
+  // map[string]interface{}, where a later key replaces the earlier value whole); the reader
+  // warns about each, since kubectl's default strict validation refuses them.
+  struct DuplicateKey {
+    std::string key;
+    int line = 0;        // the key that wins
+    int first_line = 0;  // the one it replaces
+  };
+  const std::vector<DuplicateKey>& duplicate_keys() const { return duplicate_keys_; }
+
  private:
+  void DropDuplicateKeys(std::vector<uint32_t>& scratch, size_t first);
+
   std::string_view text_;
   std::vector<TreeNode> nodes_;
   std::vector<uint32_t> slots_;
   std::string strings_;
   std::vector<uint32_t> documents_;
+  std::vector<DuplicateKey> duplicate_keys_;
 };
 
 // Whether text that starts with `{` or `[` is meant as JSON rather than YAML flow style: the

@@ -204,5 +204,49 @@ TEST_CASE("YAML flow style that is not JSON still reads as YAML") {
   CHECK(o.nodes[0].name == "flow");
 }
 
+TEST_CASE("a key given twice keeps its last value, whole, as kubectl's decoding does") {
+  struct Case {
+    const char* name;
+    std::string text;
+  };
+  std::string many = "{";  // more keys than the linear scan covers: the hashed path
+  for (int i = 0; i < 20; ++i) many += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  many += "\"a\": {\"x\": 0}, \"k3\": 1, \"a\": {\"b\": [1, \"late\"]}}";
+  const Case cases[] = {
+      {"JSON", "{\"a\": {\"b\": [1, \"early\"], \"x\": 0},\n \"a\": {\"b\": [1, \"late\"]}}"},
+      {"YAML", "a:\n  b: [1, early]\n  x: 0\na:\n  b: [1, late]\n"},
+      {"JSON with many keys", many},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    DocumentTree tree(c.text);
+    REQUIRE_FALSE(ParseDocumentTree(c.text, "t", tree).has_value());
+    CHECK(At(tree, {"a", "b", "1"}).rfind("late@", 0) == 0);
+    CHECK(At(tree, {"a", "x"}) == "?");  // replaced whole, not merged
+    REQUIRE_FALSE(tree.duplicate_keys().empty());
+    CHECK(tree.duplicate_keys().back().key == "a");
+  }
+  DocumentTree yaml(cases[1].text);
+  REQUIRE_FALSE(ParseDocumentTree(cases[1].text, "t", yaml).has_value());
+  CHECK(yaml.duplicate_keys()[0].line == 4);
+  CHECK(yaml.duplicate_keys()[0].first_line == 1);
+  const TreeNode& root = yaml.node(yaml.documents().at(0));
+  CHECK(root.size == 1);
+}
+
+TEST_CASE("the export reader places a pod by the last of duplicate keys and warns about it") {
+  const KubeObjects o = MustRead(R"(kind: Pod
+metadata: {name: a}
+spec:
+  nodeName: first
+  containers: [{name: c}]
+  nodeName: second
+)");
+  REQUIRE(o.pods.size() == 1);
+  CHECK(o.pods[0].node_name == "second");
+  REQUIRE(o.warnings.size() == 1);
+  CHECK(o.warnings[0].find("test.yaml:6: duplicate key \"nodeName\" (also at line 4)") == 0);
+}
+
 }  // namespace
 }  // namespace knobsim

@@ -79,6 +79,13 @@ struct Loader {
   std::optional<InputError> Read(const std::string& text, const std::string& file) {
     DocumentTree tree(text);
     if (auto error = ParseDocumentTree(text, file, tree)) return error;
+    for (const DocumentTree::DuplicateKey& d : tree.duplicate_keys()) {
+      objects.warnings.push_back(
+          kube::Cat({file, ":", std::to_string(d.line), ": duplicate key ", Quote(d.key),
+               " (also at line ", std::to_string(d.first_line),
+               "): the last one is used, as kubectl's client-side decoding does; kubectl's "
+               "default strict field validation refuses the object"}));
+    }
     const bool empty =
         std::all_of(tree.documents().begin(), tree.documents().end(),
                     [&](uint32_t d) { return tree.node(d).kind == NodeKind::kNull; });

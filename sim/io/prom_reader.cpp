@@ -530,7 +530,7 @@ class Parser {
     if (shape.result_type == "matrix" || shape.result_type == "vector") return;
     if (shape.result_type == "scalar" || shape.result_type == "string") {
       Fail(line_,
-           fmt::format("is \"{}\": knobsim reads series, and a {} has none", shape.result_type,
+           fmt::format("is {}: knobsim reads series, and a {} has none", Quote(shape.result_type),
                        shape.result_type),
            "query a metric selector or an expression that keeps its labels");
     }

@@ -336,7 +336,7 @@ Parsed<int64_t> ParseDuration(std::string_view text) {
       } else {
         hint = "units are ns, us, ms, s, m, h, d, w";
       }
-      return Error<int64_t>(Quote(text) + " has an unknown unit \"" + std::string(unit) + "\"",
+      return Error<int64_t>(Quote(text) + " has an unknown unit " + Quote(unit),
                             hint);
     }
     if (overflow || v > kMax / unit_nanos) return Error<int64_t>(Quote(text) + " is too long");
@@ -411,7 +411,7 @@ Parsed<double> ParseRate(std::string_view text) {
       hint = "did you mean " + std::string(Trim(text.substr(0, slash))) + "/" +
              std::string(canonical) + "?";
     }
-    return Error<double>(Quote(text) + " has an unknown unit \"" + std::string(unit) + "\"", hint);
+    return Error<double>(Quote(text) + " has an unknown unit " + Quote(unit), hint);
   }
   return Value(*number / seconds);
 }

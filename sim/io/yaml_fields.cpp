@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <sstream>
+#include <utility>
 
 #include "sim/io/spelling.h"
+#include "sim/io/yaml_tags.h"
 #include "sim/text.h"
 
 namespace knobsim {
@@ -219,16 +222,34 @@ class DocumentStarts : public YAML::EventHandler {
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
   void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                const std::string& value) override {
+    CheckTag(mark, tag, YamlShape::kScalar, value);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    CheckTag(mark, tag, YamlShape::kSequence, "");
+  }
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    CheckTag(mark, tag, YamlShape::kMap, "");
+  }
   void OnMapEnd() override {}
 
+  // The first value whose tag is refused (yaml_tags.h), and why.
+  std::optional<std::pair<YAML::Mark, std::string>> refused_tag;
+
   struct Stop {};
+
+ private:
+  void CheckTag(const YAML::Mark& mark, const std::string& tag, YamlShape shape,
+                std::string_view value) {
+    if (auto refused = RefusedYamlTag(tag, shape, value)) {
+      refused_tag.emplace(mark, *refused);
+      throw Stop{};
+    }
+  }
 };
 
 // Where each document of `text` starts, and where yaml-cpp would read it forever, if it would;
@@ -244,6 +265,12 @@ DocumentStarts ScanDocuments(const std::string& text) {
   } catch (const YAML::Exception&) {
   }
   return scan;
+}
+
+// "a scenario", "an overlay".
+std::string WithArticle(std::string_view noun) {
+  const bool vowel = !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos;
+  return (vowel ? "an " : "a ") + std::string(noun);
 }
 
 // yaml-cpp's message plus, for the commonest cause, what to do about it.
@@ -269,6 +296,10 @@ Expected<YAML::Node> LoadSingleYamlDocument(const std::string& text, const std::
     return InputError{file, scan.stuck->line + 1, "", "invalid YAML: a document cannot start here",
                       "a `,` outside [...] or {...}?"};
   }
+  if (scan.refused_tag) {
+    return InputError{file, scan.refused_tag->first.line + 1, "", scan.refused_tag->second,
+                      std::string(kYamlTagHint)};
+  }
   std::vector<YAML::Node> documents;
   try {
     documents = YAML::LoadAll(text);
@@ -283,7 +314,7 @@ Expected<YAML::Node> LoadSingleYamlDocument(const std::string& text, const std::
                          ? scan.starts[i].line + 1
                          : LineOf(documents[i], 0);
     return InputError{file, line, "",
-                      "a second YAML document; a " + std::string(kind.name) + " file holds one",
+                      "a second YAML document; " + WithArticle(kind.name) + " file holds one",
                       std::string(kind.second_document_hint)};
   }
   return documents[0];

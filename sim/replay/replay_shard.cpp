@@ -205,7 +205,7 @@ Expected<ReplayShardManifest> ReadReplayShardManifest(const std::string& dir) {
     if (!j.is_object()) Fail(file, "", "is not a JSON object");
     const std::string schema = Str(j, "schema", file);
     if (schema != kReplayShardSchema) {
-      Fail(file, "schema", "\"" + schema + "\" is not " + std::string(kReplayShardSchema));
+      Fail(file, "schema", Quote(schema) + " is not " + std::string(kReplayShardSchema));
     }
     ReplayShardManifest m;
     m.sweep = ReadIdentity(j, file);

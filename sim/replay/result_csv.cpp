@@ -130,14 +130,14 @@ Expected<std::vector<ResultRow>> ParseResultCsv(std::string_view text, const std
     r.tune = std::string(f[2]);
     const auto [p, ec] = std::from_chars(f[3].data(), f[3].data() + f[3].size(), r.seed);
     if (ec != std::errc() || p != f[3].data() + f[3].size()) {
-      return Error(file, line_no, "seed", "\"" + std::string(f[3]) + "\" is not an integer");
+      return Error(file, line_no, "seed", Quote(std::string(f[3])) + " is not an integer");
     }
     const size_t first = with_gpus ? 5 : 4;
     if (with_gpus) {
       const auto [q, ec2] = std::from_chars(f[4].data(), f[4].data() + f[4].size(), r.total_gpus);
       if (ec2 != std::errc() || q != f[4].data() + f[4].size()) {
         return Error(file, line_no, "total_gpus",
-                     "\"" + std::string(f[4]) + "\" is not an integer");
+                     Quote(std::string(f[4])) + " is not an integer");
       }
     }
     for (int x = 0; x < kColumns; ++x) {
@@ -147,7 +147,7 @@ Expected<std::vector<ResultRow>> ParseResultCsv(std::string_view text, const std
       const auto [q, ec3] = std::from_chars(cell.data(), cell.data() + cell.size(), v);
       if (ec3 != std::errc() || q != cell.data() + cell.size()) {
         return Error(file, line_no, std::to_string(x),
-                     "\"" + std::string(cell) + "\" is not a number");
+                     Quote(std::string(cell)) + " is not a number");
       }
       r.values[x] = v;
     }

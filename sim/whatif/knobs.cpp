@@ -14,6 +14,7 @@
 
 #include "models/memory_isolation.h"
 #include "sim/io/spelling.h"
+#include "sim/io/yaml_fields.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/text.h"
 
@@ -603,16 +604,18 @@ class FileReader {
 
 Expected<std::vector<Variant>> ReadKnobsString(const std::string& yaml, const std::string& file,
                                                const Scenario& s) {
+  // One document: a second one (a `---` and more variants, perhaps with a typo) is an error
+  // rather than dropped; tags and yaml-cpp's stuck documents as every YAML reader has them.
+  const Expected<YAML::Node> root = LoadSingleYamlDocument(
+      yaml, file, {"knobs", "put every variant under the one `variants:`", true});
+  if (!root) return root.error();
   FileReader reader(file, s);
   try {
-    return reader.Read(YAML::Load(yaml));
+    return reader.Read(*root);
   } catch (const Failure& f) {
     return f.error;
-  } catch (const YAML::Exception& e) {
-    InputError err{file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg, ""};
-    if (yaml.find('\t') != std::string::npos)
-      err.hint = "indent with spaces; YAML does not allow tabs";
-    return err;
+  } catch (const YAML::Exception& e) {  // a yaml-cpp surprise while reading still names the place
+    return InputError{file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", e.msg, ""};
   }
 }
 

@@ -312,7 +312,15 @@ TEST_CASE("knobs file errors name the file, the line and the field") {
       {"variant:\n  - name: a\n",
        "k.yaml:1: variant: unknown key \"variant\"; did you mean `variants`?"},
       {"", "k.yaml:1: the file is empty; write `variants:` with at least one variant"},
-      {"variants: [\n", "k.yaml:2: end of sequence flow not found"},
+      {"variants: [\n", "k.yaml:2: invalid YAML: end of sequence flow not found"},
+      // A second document is an error, not dropped, even with a typo in it.
+      {"variants:\n  a: [policy=1]\n---\nvariants:\n  b: [polcy=2]\n",
+       "k.yaml:3: a second YAML document; a knobs file holds one; put every variant under the "
+       "one `variants:`"},
+      // A tag that changes what a value means is refused, not ignored.
+      {"variants:\n  a: [!foo policy=1]\n",
+       "k.yaml:2: the YAML tag `!foo` is not read by knobsim (it would change what the value "
+       "means); remove the tag: knobsim reads each value by its field's type"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.yaml);

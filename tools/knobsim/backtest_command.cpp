@@ -19,6 +19,7 @@
 #include "sim/io/results_json.h"
 #include "sim/output_file.h"
 #include "sim/report/html_report.h"
+#include "sim/text.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/import_options.h"
@@ -51,14 +52,14 @@ Expected<double> ParseInstant(const std::string& option, const std::string& text
   const double v = std::strtod(text.c_str(), &end);
   if (!text.empty() && end == text.c_str() + text.size() && std::isfinite(v)) return v;
   return InputError{"", 0, option,
-                    "\"" + text + "\" is neither an RFC 3339 instant nor Unix seconds", ""};
+                    Quote(text) + " is neither an RFC 3339 instant nor Unix seconds", ""};
 }
 
 // FROM/TO.
 Expected<backtest::TimeRange> ParseRange(const std::string& option, const std::string& text) {
   const size_t slash = text.find('/');
   if (slash == std::string::npos)
-    return InputError{"", 0, option, "\"" + text + "\" is not FROM/TO", ""};
+    return InputError{"", 0, option, Quote(text) + " is not FROM/TO", ""};
   Expected<double> from = ParseInstant(option, text.substr(0, slash));
   if (!from) return from.error();
   Expected<double> to = ParseInstant(option, text.substr(slash + 1));
@@ -110,7 +111,7 @@ int RunBacktestCommand(const BacktestArgs& args) {
   ImportSetup setup;
   if (Status s = ResolveImportInputs(args.input, &setup); !s) return BadInput(s);
   if (Status s = CheckOutputPath(args.json, "--json"); !s) return BadInput(s);
-  if (Status s = CheckOutputPath(args.html, "--html"); !s) return BadInput(s);
+  if (Status s = CheckOutputPath(args.html, "--report"); !s) return BadInput(s);
   backtest::BacktestOptions options;
   options.import = setup.options;
   options.names = setup.names;
@@ -183,7 +184,7 @@ void AddBacktestCommand(CLI::App& app, int* exit_code) {
       ->check(CLI::NonNegativeNumber);
   AddLimitOption(cmd, &args->limits);
   cmd->add_option("--json", args->json, "write the knobsim.backtest/v1 document (`-` = stdout)");
-  cmd->add_option("--html", args->html,
+  cmd->add_option("--report,--html", args->html,
                   "write the page: predicted against measured per card and workload (as "
                   "`knobsim report` of the --json document)");
   cmd->add_flag("--quiet,-q", args->quiet, "no progress line");

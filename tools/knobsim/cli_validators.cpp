@@ -8,6 +8,7 @@
 
 #include "sim/event_queue.h"
 #include "sim/io/quantity.h"
+#include "sim/text.h"
 
 namespace knobsim::cli {
 
@@ -23,7 +24,7 @@ Expected<double> ParseWindow(const std::string& option, const std::string& text)
   const Parsed<int64_t> d = ParseDuration(text);
   if (!d.ok() || *d.value <= 0) {
     return InputError{"", 0, "",
-                      option + ": " + (d.ok() ? "\"" + text + "\" is not positive" : d.error) +
+                      option + ": " + (d.ok() ? Quote(text) + " is not positive" : d.error) +
                           (d.hint.empty() ? "" : "; " + d.hint),
                       ""};
   }
@@ -52,7 +53,7 @@ CLI::Validator Finite() {
         const char* end = text.data() + text.size();
         const auto [ptr, ec] = std::from_chars(text.data(), end, value);
         if (ec == std::errc() && ptr == end && std::isfinite(value)) return std::string();
-        return "\"" + text.substr(0, 200) + "\" is not a finite number";
+        return Quote(text) + " is not a finite number";
       },
       "");
 }

@@ -26,6 +26,7 @@
 #include "sim/plan/plan_json.h"
 #include "sim/replay/medians.h"
 #include "sim/replay/replay_shard.h"
+#include "sim/text.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/simulation_options.h"
 
@@ -162,16 +163,16 @@ int Merge(const MergeArgs& args) {
   const std::string schema = SchemaOf(docs.front().root);
   for (size_t k = 1; k < docs.size(); ++k) {
     if (SchemaOf(docs[k].root) != schema) {
-      return BadInput(fmt::format("{}: schema: \"{}\" differs from \"{}\" in {}", args.inputs[k],
-                                  SchemaOf(docs[k].root), schema, args.inputs[0]));
+      return BadInput(fmt::format("{}: schema: {} differs from {} in {}", args.inputs[k],
+                                  Quote(SchemaOf(docs[k].root)), Quote(schema), args.inputs[0]));
     }
   }
   if (schema == kRunShardSchema) return MergeRuns(args, docs);
   if (schema == kPlanSchema) return MergePlans(args, docs);
   return BadInput(fmt::format(
-      "{}: schema: \"{}\" is not a shard; knobsim merge reads {} (knobsim run --shard), {} "
+      "{}: schema: {} is not a shard; knobsim merge reads {} (knobsim run --shard), {} "
       "(knobsim plan --shard) and replay shard directories",
-      args.inputs[0], schema, kRunShardSchema, kPlanSchema));
+      args.inputs[0], Quote(schema), kRunShardSchema, kPlanSchema));
 }
 
 }  // namespace

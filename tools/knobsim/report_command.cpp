@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/backtest/backtest_json.h"
 #include "sim/input_error.h"
 #include "sim/io/json_document.h"
 #include "sim/io/results_document.h"
@@ -34,7 +35,7 @@ struct ReportArgs {
 int Report(const ReportArgs& args) {
   Expected<JsonDocument> read = ReadJsonDocument(args.input);
   if (!read.ok()) return BadInput(read.error().ToString());
-  // Results and plan documents are checked by the one JSON rule first (file, line, field); the
+  // Results, plan and backtest documents are checked by the one JSON rule first (file, line, field); the
   // page itself reads what is left tolerantly (sim/report/html_parts.h).
   const nlohmann::ordered_json* doc = &read->root;
   const auto schema = doc->is_object() ? doc->find("schema") : doc->end();
@@ -43,6 +44,8 @@ int Report(const ReportArgs& args) {
       if (Status bad = CheckResultsDocument(*read); !bad) return BadInput(bad);
     } else if (*schema == kPlanSchema) {
       if (Status bad = CheckPlanDocument(*read); !bad) return BadInput(bad);
+    } else if (*schema == backtest::kBacktestSchema) {
+      if (Status bad = backtest::CheckBacktestDocument(*read); !bad) return BadInput(bad);
     }
   }
   std::string error;
@@ -72,7 +75,7 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
   cmd->add_option("results", args->input, "The results document (JSON)")
       ->required()
       ->type_name("RESULTS.json");
-  cmd->add_option("-o,--output", args->output,
+  cmd->add_option("-o,--out,--output", args->output,
                   "The HTML file to write (atomically); - writes it to stdout")
       ->required()
       ->type_name("FILE.html");

@@ -483,7 +483,7 @@ void AddScheduleCommand(CLI::App& app, int* exit_code) {
                   "paper's random, dotprod, clustering, packing, bestfit, fgd")
       ->check(CLI::Validator(
           [](const std::string& v) {
-            return NormalizePlacement(v) ? std::string() : "\"" + v + "\" is not a placement";
+            return NormalizePlacement(v) ? std::string() : Quote(v) + " is not a placement";
           },
           "PLACEMENT"))
       ->type_name("POLICY");

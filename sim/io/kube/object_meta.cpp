@@ -1,7 +1,9 @@
 #include "sim/io/kube/object_meta.h"
 
+#include <algorithm>
 #include <utility>
 
+#include "sim/dns_label.h"
 #include "sim/io/kube/kube_text.h"
 #include "sim/io/kube/secret_filter.h"
 
@@ -61,8 +63,23 @@ ObjectMeta ReadObjectMetaFields(ObjectReader& r, const Field& object, std::strin
   meta.name_field = r.Require(meta.field, "name");
   meta.name = r.String(meta.name_field);
   if (meta.name.empty()) r.Fail(meta.name_field, Cat({"empty ", Lower(kind), " name"}));
+  // The API server never stores such a name (every kind's is a DNS-1123 label, subdomain or
+  // path segment); one in an export is damage, and would reach names, comments and messages.
+  const auto control = [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; };
+  if (std::any_of(meta.name.begin(), meta.name.end(), control)) {
+    r.Fail(meta.name_field, Cat({"a ", Lower(kind), " name holds a control character"}),
+           "Kubernetes names are DNS-1123 names: lower-case letters, digits, '-' and '.'");
+  }
   if (namespaced) {
-    if (auto ns = r.Get(meta.field, "namespace")) meta.namespace_ = r.String(*ns);
+    if (auto ns = r.Get(meta.field, "namespace")) {
+      meta.namespace_ = r.String(*ns);
+      // ValidateNamespaceName (k8s.io/apimachinery/pkg/api/validation): a DNS-1123 label.
+      if (!meta.namespace_.empty() && !IsDnsLabel(meta.namespace_)) {
+        r.Fail(*ns, "is not a namespace name",
+               "Kubernetes namespaces are DNS-1123 labels: 1 to 63 lower-case letters, digits "
+               "and '-', starting and ending with a letter or digit");
+      }
+    }
     if (meta.namespace_.empty()) meta.namespace_ = "default";
     r.CheckDuplicate(kind, Cat({meta.namespace_, "/", meta.name}), meta.name_field);
   } else {
