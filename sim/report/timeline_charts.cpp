@@ -122,6 +122,12 @@ std::string TimelineFigures(const std::string& variant, const Json& timeline) {
 std::string TimelineSections(const Json& doc) {
   std::string out;
   size_t index = 0;
+  // The timeline is summarized over the replications point by point (docs/results.md).
+  const double replications = Number(Get(doc, "replications"));
+  const std::string over = replications > 1
+                               ? "; each point the mean over " + Count(replications) +
+                                     " replications"
+                               : "";
   for (const Json& v : Items(Get(doc, "variants"))) {
     const Json* timeline = Get(v, "timeline");
     if (timeline == nullptr || !timeline->is_object() || Get(v, "upgrade") != nullptr) continue;
@@ -129,7 +135,7 @@ std::string TimelineSections(const Json& doc) {
     out += fmt::format("<section id=\"timeline-{}\"><h2>Over time: {}</h2>\n", index++,
                        HtmlEscape(name));
     out += "<p class=\"meta\">Steps of " + Count(Number(Get(timeline, "step_s"))) +
-           " s from the start of the run, warm-up included; replication 1.</p>\n";
+           " s from the start of the run, warm-up included" + over + ".</p>\n";
     out += TimelineFigures(name, *timeline) + "</section>\n";
   }
   return out;

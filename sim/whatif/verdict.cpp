@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -247,10 +248,20 @@ VerdictLines LinesOf(const Verdict& verdict, int max_pods) {
   PodLines(out.lines, "NotServing", verdict.not_serving, max_pods, is_base);
   for (const OomProblem& o : verdict.ooms) {
     std::vector<std::string> parts;
-    if (o.load_ooms > 0)
-      parts.push_back(fmt::format("{} pod(s) failed to load the model", o.load_ooms));
-    if (o.request_ooms > 0)
-      parts.push_back(fmt::format("{:g} request(s) failed with CUDA OOM", o.request_ooms));
+    if (o.load_ooms > 0) {
+      parts.push_back(fmt::format("{} pod{} failed to load the model", o.load_ooms,
+                                  o.load_ooms == 1 ? "" : "s"));
+    }
+    if (o.request_ooms > 0) {
+      // A mean over replications: a count of requests is shown whole ("about" when it was
+      // rounded), never as 8405.44 requests.
+      const double whole = std::round(o.request_ooms);
+      const bool rounded = whole != o.request_ooms;
+      const std::string count = fmt::format("{}{:.0f}", rounded ? "about " : "",
+                                            std::max(whole, 1.0));
+      parts.push_back(fmt::format("{} request{} failed with CUDA OOM", count,
+                                  count == "1" ? "" : "s"));
+    }
     std::string text;
     for (size_t i = 0; i < parts.size(); ++i) {
       if (i > 0) text += ", ";

@@ -113,8 +113,8 @@ TEST_CASE("the verdict text reads as the golden text") {
       "  FakeReady  prod/asr-0: CUDA out of memory loading the model: needs 9616 MiB per card, "
       "quota "
       "5233 MiB (new)\n"
-      "  OOM        prod/asr: 1 pod(s) failed to load the model (new)\n"
-      "  OOM        prod/ocr: 30 request(s) failed with CUDA OOM (new)\n";
+      "  OOM        prod/asr: 1 pod failed to load the model (new)\n"
+      "  OOM        prod/ocr: 30 requests failed with CUDA OOM (new)\n";
   CHECK(text == golden);
 }
 

@@ -159,7 +159,7 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
       ->type_name("FILE");
   cmd->add_flag("--no-simulate", args->no_simulate,
                 "Give analytic consequences only (skip the run with isolation hard)");
-  cmd->add_flag("--quiet", args->quiet, "Print no report (the exit status and --json still tell)");
+  cmd->add_flag("--quiet,-q", args->quiet, "Print no report (the exit status and --json still tell)");
   cmd->callback([args, exit_code] { *exit_code = RunCheck(*args); });
 }
 

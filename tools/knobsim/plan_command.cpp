@@ -40,7 +40,6 @@ struct PlanArgs {
   int max_nodes = 256;
   int max_density = 8;
   std::string shard;
-  std::string report;
   SimulationOptions sim;
   CLI::App* cmd = nullptr;
 };
@@ -223,11 +222,8 @@ int Plan(const PlanArgs& args) {
     options.prices = &*prices;
   }
   if (Status s = ResolvePlanOptions(scenario, &options); !s) return BadInput(s);
-  if (args.sim.json_wanted()) {
-    if (Status s = CheckOutputPath(args.sim.json, "--json"); !s) return BadInput(s);
-  }
-  if (Status s = CheckOutputPath(args.report, "--report"); !s) return BadInput(s);
-  if (!args.report.empty() && !options.shard.whole()) {
+  if (Status s = CheckOutputPaths(args.sim); !s) return BadInput(s);
+  if (args.sim.report_wanted() && !options.shard.whole()) {
     return BadInput(
         "--report needs the whole plan: merge the shards (knobsim merge), then run "
         "knobsim report on the result");
@@ -270,8 +266,8 @@ int Plan(const PlanArgs& args) {
       return BadInput(failed->ToString());
     }
   }
-  if (!args.report.empty()) {
-    if (Status s = WriteReportFile(doc, args.report); !s) return BadInput(s);
+  if (args.sim.report_wanted()) {
+    if (Status s = WriteReportFile(doc, args.sim.report); !s) return BadInput(s);
   }
   if (!args.sim.quiet) {
     std::ostream& out = args.sim.json_to_stdout() ? std::cerr : std::cout;
@@ -339,8 +335,6 @@ void AddPlanCommand(CLI::App& app, int* exit_code) {
                   "knobsim merge")
       ->type_name("i/N");
   AddBacktestHeadlineOption(cmd, &args->backtest);
-  cmd->add_option("--report", args->report, "Also write the HTML report (docs/report.md) to FILE")
-      ->type_name("FILE.html");
   AddSimulationOptions(cmd, &args->sim,
                        "Write the plan document (docs/plan.md) to FILE; - writes it to stdout (the "
                        "table goes to stderr)",

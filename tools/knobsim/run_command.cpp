@@ -135,6 +135,11 @@ int Run(const RunArgs& args) {
   if (!args.shard.empty() && args.sim.timeline_opt->count() > 0) {
     return BadInput("--timeline: a shard document carries no timeline; run without --shard");
   }
+  if (!args.shard.empty() && args.sim.report_wanted()) {
+    return BadInput(
+        "--report needs the whole sweep: merge the shards (knobsim merge), then run knobsim "
+        "report on the result");
+  }
   // The whole sweep's size, even for one shard: every shard of a sweep is refused alike.
   if (Status s = PrepareRunSet(args.sim, scenario, &options); !s) return BadInput(s);
   if (!args.shard.empty()) return RunShard(args, scenario, options);
@@ -144,7 +149,7 @@ int Run(const RunArgs& args) {
   // With `--json -` stdout is the document alone, so a pipe into jq or a file gets valid JSON.
   if (!args.sim.quiet && !args.sim.json_to_stdout()) {
     TableOptions table;
-    table.width = TableWidth();
+    table.width = TableWidth(args.sim);
     std::cout << ResultsTable(results, table) << std::flush;
   }
 
@@ -184,6 +189,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
                        "Write the results document (docs/results.md) to FILE; - writes it to "
                        "stdout instead of the table",
                        "Print no table and no progress line");
+  AddWideOption(run, &args->sim);
   run->add_flag("--fail-on-slo", args->sim.fail_on_slo,
                 "Exit with status 1 when any workload of any variant run misses its SLO, or a pod "
                 "is left Pending");

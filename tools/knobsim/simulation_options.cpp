@@ -4,8 +4,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +17,7 @@
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
 #include "sim/output_file.h"
+#include "sim/report/html_report.h"
 #include "sim/whatif/verdict_json.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
@@ -43,6 +48,9 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, std::string_view 
       ->check(CLI::Range(0, 4096));
   o->json_opt = cmd->add_option("--json", o->json, std::string(json_help));
   o->json_opt->type_name("FILE");
+  cmd->add_option("--report", o->report,
+                  "Also write the HTML report of that document (docs/report.md) to FILE")
+      ->type_name("FILE.html");
   o->duration_opt = cmd->add_option("--duration", o->duration,
                                     "Override the simulated time, warm-up included (e.g. 10m)");
   o->duration_opt->type_name("DURATION");
@@ -56,6 +64,12 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* o, std::string_view 
   AddLimitOption(cmd, &o->limits);
   cmd->add_flag("--quiet,-q", o->quiet, std::string(quiet_help));
   AddProgressOption(cmd, &o->progress);
+}
+
+void AddWideOption(CLI::App* cmd, SimulationOptions* o) {
+  cmd->add_flag("--wide", o->wide,
+                "Print the table in one block of columns, however wide (default: fitted to "
+                "$COLUMNS or the terminal, further variants continued in blocks below)");
 }
 
 void AddLimitOption(CLI::App* cmd, std::vector<std::string>* limits) {
@@ -74,12 +88,20 @@ Status ApplyLimitOptions(const std::vector<std::string>& texts, RunLimits* limit
 }
 
 Status PrepareRunSet(const SimulationOptions& o, const Scenario& scenario, RunSetOptions* run) {
-  if (o.json_wanted()) {
-    if (Status s = CheckOutputPath(o.json, "--json"); !s) return s;
-  }
+  if (Status s = CheckOutputPaths(o); !s) return s;
   if (Status s = ApplyLimitOptions(o.limits, &run->limits); !s) return s;
   if (Status s = ApplyTimelineOption(o, run); !s) return s;
   return CheckRunSetLimits(scenario, *run);
+}
+
+Status CheckOutputPaths(const SimulationOptions& o) {
+  if (o.json_wanted()) {
+    if (Status s = CheckOutputPath(o.json, "--json"); !s) return s;
+  }
+  if (o.report_wanted()) {
+    if (Status s = CheckOutputPath(o.report, "--report"); !s) return s;
+  }
+  return Status::Ok();
 }
 
 Status ApplyTimelineOption(const SimulationOptions& o, RunSetOptions* run) {
@@ -135,8 +157,13 @@ nlohmann::ordered_json ResultsDocument(const RunSetResult& results) {
 }
 
 Status WriteResultsDocument(const SimulationOptions& o, const RunSetResult& results) {
+  if (!o.json_wanted() && !o.report_wanted()) return Status::Ok();
+  const nlohmann::ordered_json document = ResultsDocument(results);
+  if (o.report_wanted()) {
+    if (Status s = WriteReportFile(document, o.report); !s) return s;
+  }
   if (!o.json_wanted()) return Status::Ok();
-  const std::string text = ResultsJsonText(ResultsDocument(results));
+  const std::string text = ResultsJsonText(document);
   if (o.json_to_stdout()) {
     std::cout << text << std::flush;
     return Status::Ok();
@@ -145,7 +172,14 @@ Status WriteResultsDocument(const SimulationOptions& o, const RunSetResult& resu
   return Status::Ok();
 }
 
-int TableWidth() {
+int TableWidth(const SimulationOptions& options) {
+  if (options.wide) return std::numeric_limits<int>::max();
+  if (const char* columns = std::getenv("COLUMNS"); columns != nullptr) {
+    int n = 0;
+    const char* end = columns + std::strlen(columns);
+    const auto [ptr, ec] = std::from_chars(columns, end, n);
+    if (ec == std::errc() && ptr == end && n >= 40) return n;
+  }
   winsize ws{};
   if (::isatty(STDOUT_FILENO) == 1 && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
       ws.ws_col > 0) {

@@ -24,11 +24,13 @@ struct SimulationOptions {
   int replications = 1;
   int threads = 0;
   std::string json;
+  std::string report;  // --report FILE.html: the page `knobsim report` makes of the document
   std::string duration;
   std::string warmup;
   std::string timeline;  // --timeline STEP
   std::vector<std::string> limits;  // --limit NAME=VALUE (sim/run_limits.h)
   bool quiet = false;
+  bool wide = false;      // --wide: one block of columns, however wide (for a pager or a file)
   bool progress = false;  // --progress: show it off a terminal too
   bool fail_on_slo = false;
   // Whether an option was given, so that only given ones override the scenario's run settings.
@@ -40,12 +42,13 @@ struct SimulationOptions {
   CLI::Option* timeline_opt = nullptr;
 
   bool json_wanted() const { return json_opt != nullptr && json_opt->count() > 0; }
+  bool report_wanted() const { return !report.empty(); }
   // `--json -`: stdout carries the document alone (a pipe into jq gets valid JSON).
   bool json_to_stdout() const { return json_wanted() && json == "-"; }
 };
 
-// Registers --seed, --replications, --threads, --json, --duration, --warmup, --timeline,
-// --limit and --quiet; `json_help` and `quiet_help` say what those mean for the command. --fail-on-slo is each
+// Registers --seed, --replications, --threads, --json, --report, --duration, --warmup,
+// --timeline, --limit and --quiet; `json_help` and `quiet_help` say what those mean for the command. --fail-on-slo is each
 // command's own (its rule differs).
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* options, std::string_view json_help,
                           std::string_view quiet_help);
@@ -65,11 +68,14 @@ void AddLimitOption(CLI::App* cmd, std::vector<std::string>* limits);
 // The run limits with every --limit applied; the message of the first bad one.
 Status ApplyLimitOptions(const std::vector<std::string>& texts, RunLimits* limits);
 
-// --json's path checked (sim/output_file.h), the limits and timeline of `run` set from the
+// --json's and --report's paths checked (sim/output_file.h), the limits and timeline of `run` set from the
 // options, then CheckRunSetLimits: everything a command checks before a sweep runs (the message
 // of the first problem).
 Status PrepareRunSet(const SimulationOptions& options, const Scenario& scenario,
                      RunSetOptions* run);
+
+// --json's and --report's paths checked before anything runs (sim/output_file.h).
+Status CheckOutputPaths(const SimulationOptions& options);
 
 // RunSet with the progress line of `mode` on stderr (progress_line.h).
 RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, ProgressMode mode);
@@ -81,12 +87,18 @@ ProgressMode ProgressModeOf(const SimulationOptions& options);
 // variant's verdict against the base (sim/whatif/verdict_json.h).
 nlohmann::ordered_json ResultsDocument(const RunSetResult& results);
 
-// Writes the results document where --json says (stdout for `-`, else atomically to the file);
-// the file's error when it cannot be written. Ok when --json was not given.
+// Writes the results document where --json says (stdout for `-`, else atomically to the file)
+// and its HTML page where --report says; the file's error when one cannot be written. Ok when
+// neither was given.
 Status WriteResultsDocument(const SimulationOptions& options, const RunSetResult& results);
 
-// The terminal's width when stdout is one (80..200), else 132, which reads well in logs.
-int TableWidth();
+// Adds --wide (the side-by-side table of run and whatif in one block).
+void AddWideOption(CLI::App* cmd, SimulationOptions* options);
+
+// The width tables are fitted to: unlimited with --wide; else $COLUMNS when set (a number of
+// at least 40, as shells export it and as a user sets it for a log); else the terminal's width
+// when stdout is one (80..200); else 132, which reads well in logs.
+int TableWidth(const SimulationOptions& options);
 
 // Prints "knobsim: MESSAGE" on stderr and returns the bad-input status (2): every command's one
 // way out on bad input.

@@ -37,10 +37,10 @@ TEST_CASE("isolation=hard on quickstart: the over-quota pods show as fake Ready 
   }
   // ocr (model-aware probe) is Unready instead; embed fails requests with CUDA OOM.
   CHECK(v.find("NotServing default/ocr-0: Unready") != std::string::npos);
-  CHECK(v.find("OOM        default/caption-vlm: 1 pod(s) failed to load the model (new)") !=
+  CHECK(v.find("OOM        default/caption-vlm: 1 pod failed to load the model (new)") !=
         std::string::npos);
   CHECK(v.find("OOM        default/embed:") != std::string::npos);
-  CHECK(v.find("request(s) failed with CUDA OOM") != std::string::npos);
+  CHECK(v.find("requests failed with CUDA OOM") != std::string::npos);
   CHECK(v.find("default/caption-vlm: ") != std::string::npos);
   CHECK(v.find("(newly missing; base meets it)") != std::string::npos);
   // The base meets every SLO.

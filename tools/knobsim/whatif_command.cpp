@@ -84,7 +84,7 @@ int Whatif(const WhatifArgs& args) {
     std::ostream& out = json_to_stdout ? std::cerr : std::cout;
     if (!json_to_stdout) {
       TableOptions table;
-      table.width = TableWidth();
+      table.width = TableWidth(args.sim);
       out << ResultsTable(results, table) << "\n";
     }
     if (!headline->empty()) out << *headline << "\n";
@@ -149,6 +149,7 @@ void AddWhatifCommand(CLI::App& app, int* exit_code) {
                        "Write the results document (docs/results.md) to FILE; - writes it to "
                        "stdout (the table is left out, the verdict goes to stderr)",
                        "Print no table, no verdict and no progress line");
+  AddWideOption(cmd, &args->sim);
   AddBacktestHeadlineOption(cmd, &args->backtest);
   cmd->add_flag("--fail-on-slo", args->sim.fail_on_slo,
                 "Exit with status 1 when a variant misses an SLO that the base meets, or leaves "
