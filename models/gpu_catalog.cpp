@@ -62,6 +62,10 @@ GpuCatalog GpuCatalog::BuiltIn() {
   catalog.Put({"L20", 46068, speed(119.5), kContextAda, "pcie",
                "memory: nvidia-smi 46068 MiB for NVIDIA L20; speed: L20 product brief 119.5 "
                "dense FP16 Tensor TFLOPS / A10 125; context: Ada assumption"});
+  catalog.Put({"L4", 23034, speed(121.0), kContextAda, "pcie",
+               "memory: nvidia-smi 23034 MiB for NVIDIA L4 (GPU feature discovery's "
+               "nvidia.com/gpu.memory); speed: L4 datasheet 242 FP16 Tensor TFLOPS with "
+               "sparsity = 121 dense / A10 125; context: Ada assumption"});
   catalog.Put({"H100", 81559, speed(989.4), kContextHopper, "nvlink",
                "memory: nvidia-smi 81559 MiB for H100 80GB HBM3 (SXM5); speed: H100 SXM "
                "datasheet 1979 FP16 Tensor TFLOPS with sparsity = 989.4 dense / A10 125; "

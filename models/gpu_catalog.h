@@ -29,7 +29,7 @@ int CardMemoryUnits(int64_t memory_mib);
 
 class GpuCatalog {
  public:
-  // The built-in catalog: T4, A10, V100-16G, V100-32G, A100-40G, A100-80G, L20, H100, H200.
+  // The built-in catalog: T4, A10, V100-16G, V100-32G, A100-40G, A100-80G, L20, L4, H100, H200.
   static GpuCatalog BuiltIn();
 
   // Adds a type or replaces the one with the same name. Names compare ignoring case, in Put and

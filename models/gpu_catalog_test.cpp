@@ -18,14 +18,14 @@ TEST_CASE("card memory units are whole GiB of the NVML figure, rounded down") {
   CHECK(CardMemoryUnits(-5) == 0);
 }
 
-TEST_CASE("the built-in catalog holds the nine cards ACK users run") {
+TEST_CASE("the built-in catalog holds the ten cards ACK and GPU-operator users run") {
   const GpuCatalog catalog = GpuCatalog::BuiltIn();
   for (const char* name :
-       {"T4", "A10", "V100-16G", "V100-32G", "A100-40G", "A100-80G", "L20", "H100", "H200"}) {
+       {"T4", "A10", "V100-16G", "V100-32G", "A100-40G", "A100-80G", "L20", "L4", "H100", "H200"}) {
     CAPTURE(name);
     REQUIRE(catalog.Find(name) != nullptr);
   }
-  CHECK(catalog.types().size() == 9);
+  CHECK(catalog.types().size() == 10);
 }
 
 TEST_CASE("built-in memory is what NVML reports, so the unit counts match the device plugin") {
@@ -35,10 +35,10 @@ TEST_CASE("built-in memory is what NVML reports, so the unit counts match the de
     int64_t mib;
     int units;
   };
-  for (const Row& row :
-       {Row{"T4", 15360, 15}, Row{"A10", 23028, 22}, Row{"V100-16G", 16130, 15},
-        Row{"V100-32G", 32510, 31}, Row{"A100-40G", 40960, 40}, Row{"A100-80G", 81920, 80},
-        Row{"L20", 46068, 44}, Row{"H100", 81559, 79}, Row{"H200", 143771, 140}}) {
+  for (const Row& row : {Row{"T4", 15360, 15}, Row{"A10", 23028, 22}, Row{"V100-16G", 16130, 15},
+                         Row{"V100-32G", 32510, 31}, Row{"A100-40G", 40960, 40},
+                         Row{"A100-80G", 81920, 80}, Row{"L20", 46068, 44}, Row{"L4", 23034, 22},
+                         Row{"H100", 81559, 79}, Row{"H200", 143771, 140}}) {
     CAPTURE(row.name);
     const GpuType* type = catalog.Find(row.name);
     REQUIRE(type != nullptr);
@@ -55,6 +55,7 @@ TEST_CASE("speeds are dense FP16 tensor TFLOPS relative to the A10") {
   CHECK(catalog.Find("A100-40G")->speed == doctest::Approx(312.0 / 125));
   CHECK(catalog.Find("A100-80G")->speed == catalog.Find("A100-40G")->speed);
   CHECK(catalog.Find("L20")->speed == doctest::Approx(119.5 / 125));
+  CHECK(catalog.Find("L4")->speed == doctest::Approx(121.0 / 125));
   CHECK(catalog.Find("H100")->speed == doctest::Approx(989.4 / 125));
   CHECK(catalog.Find("H200")->speed == catalog.Find("H100")->speed);
 }
@@ -88,10 +89,10 @@ TEST_CASE("Put adds a new card and replaces one of the same name, ignoring case"
   GpuCatalog catalog = GpuCatalog::BuiltIn();
   catalog.Put({"RTX4090", 24564, 1.3, 400, "pcie", "test"});
   REQUIRE(catalog.Find("RTX4090") != nullptr);
-  CHECK(catalog.types().size() == 10);
+  CHECK(catalog.types().size() == 11);
 
   catalog.Put({"a10", 23028, 0.9, 350, "pcie", "scenario override"});
-  CHECK(catalog.types().size() == 10);
+  CHECK(catalog.types().size() == 11);
   const GpuType* a10 = catalog.Find("A10");
   REQUIRE(a10 != nullptr);
   CHECK(a10->speed == doctest::Approx(0.9));

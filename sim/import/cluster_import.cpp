@@ -182,10 +182,15 @@ std::string GpuCatalogKey(std::string_view nvidia_name) {
   auto has = [&](std::string_view what) { return std::find(t.begin(), t.end(), what) != t.end(); };
   const std::string& model = t.front();
   if (model == "L20") return "L20";
+  if (model == "L4") return "L4";
   if (model == "T4") return "T4";
   if (model == "A10") return "A10";
-  if (model == "H100") return "H100";
-  if (model == "H200") return "H200";
+  // The catalog's H100 and H200 are the SXM cards; the PCIe and NVL boards (NVIDIA-H100-PCIe,
+  // NVIDIA-H100-NVL, NVIDIA-H200-NVL) have less compute or other memory, so they stay unknown
+  // and keep their labelled memory rather than borrow the SXM figures.
+  const bool board = has("PCIE") || has("NVL");
+  if (model == "H100") return board ? "" : "H100";
+  if (model == "H200") return board ? "" : "H200";
   if (model == "A100") return has("80GB") || has("80G") ? "A100-80G" : "A100-40G";
   if (model == "V100") return has("32GB") || has("32G") ? "V100-32G" : "V100-16G";
   return "";

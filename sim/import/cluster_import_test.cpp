@@ -80,8 +80,18 @@ TEST_CASE("a readiness probe is port-only unless it asks the model") {
   }
 }
 
-TEST_CASE("nvidia_name labels map to catalog keys, unknown ones to nothing") {
+TEST_CASE("nvidia_name and gpu.product labels map to catalog keys, unknown ones to nothing") {
+  // ACK's nvidia_name, and GPU feature discovery's product (NVDP internal/lm/resource.go
+  // getProductName: the NVML name with blanks as `-`; README examples Tesla-T4, A100-SXM4-40GB).
   const std::pair<const char*, const char*> cases[] = {
+      {"NVIDIA-L4", "L4"},
+      {"A100-SXM4-40GB", "A100-40G"},
+      {"NVIDIA-A100-80GB-PCIe", "A100-80G"},
+      {"NVIDIA-H100-PCIe", ""},  // 756 dense TFLOPS, not the SXM5 card's 989
+      {"NVIDIA-H100-NVL", ""},   // 94 GB
+      {"NVIDIA-H200-NVL", ""},
+      {"NVIDIA-L40S", ""},
+      {"NVIDIA-A10G", ""},
       {"NVIDIA-L20", "L20"},
       {"L20", "L20"},
       {"Tesla-T4", "T4"},

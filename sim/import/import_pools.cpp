@@ -61,9 +61,11 @@ int64_t LabelNumber(const NodeSpec& node, const char* key) {
 }
 
 // The catalog entry of a GPU model the catalog does not know: memory from the node label
-// aliyun.accelerator/nvidia_mem, else nvidia.com/gpu.memory, else gpu-mem units x 1024;
-// speed 1.0.
-ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name) {
+// aliyun.accelerator/nvidia_mem, else nvidia.com/gpu.memory, else gpu-mem units x 1024 (1024
+// when none of them is there); speed 1.0. The speed, and a memory no label gave, are guesses:
+// the warning that `warning` receives says so on stderr, naming the node and what to set.
+ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name,
+                               std::string& warning) {
   ImportedGpuType t;
   t.type.name = name;
   int64_t mib = 0;
@@ -73,7 +75,8 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name) {
     mib = LabelNumber(node, key);
     from = std::string("from node label ") + key;
   }
-  if (mib <= 0) {
+  const bool memory_known = mib > 0;
+  if (!memory_known) {
     mib = int64_t{std::max(1, node.card_mem_units)} * 1024;
     from = std::string("from gpu-mem capacity per card x 1024 (no ") + kAckGpuMem + " or " +
            kNfdMemory + ")";
@@ -81,8 +84,18 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name) {
   t.type.memory_mib = mib;
   t.type.speed = 1.0;
   t.type.interconnect = "pcie";
-  t.note = Quote(node.gpu_model) + " is not in the catalog: memory " + from +
+  const std::string model =
+      node.gpu_model.empty()
+          ? std::string("a GPU no label names (no ") + kAckGpuName + " or " + kNfdProduct + ")"
+          : Quote(node.gpu_model) + " (node label " + GpuModelLabel(node) + ")";
+  t.note = model + " is not in the catalog: memory " + std::to_string(mib) + " MiB " + from +
            "; speed 1.0 (default: the A10's, set it from a benchmark)";
+  warning = "node " + node.name + ": " + model + " is not in the GPU catalog: imported as type " +
+            name + " with " + std::to_string(mib) + " MiB " + from +
+            (memory_known ? "" : " (a placeholder: the card's memory is unknown)") +
+            " and speed 1.0, the A10's (an assumption: every latency on it scales with it); set "
+            "its gpu_types entry from the card's datasheet or a benchmark (knobsim import "
+            "--overlay)";
   return t;
 }
 
@@ -118,6 +131,9 @@ void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, ImportedPool&
                      std::vector<std::string>& warnings) {
   NodePool& np = p.pool;
   std::string sched = node.gpu_schedule.empty() ? "default" : node.gpu_schedule;
+  // mps, topology and mig are refused by the kube reader (gpu_sharing_modes.h); what reaches
+  // here is `disabled` (GPUs offered by another plugin, e.g. DRA) or a value ACK does not
+  // document: the capacity is all the scheduler has, read as whole cards.
   if (sched != "default" && sched != "share" && sched != "cgpu" && sched != "core_mem") {
     warnings.push_back("node " + node.name + ": ack.node.gpu.schedule=" + sched +
                        " is not simulated; its pool is imported as exclusive cards (default)");
@@ -135,9 +151,12 @@ void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, ImportedPool&
         disabled ? "memory isolation soft: rule 1, cgpu.disable.isolation=true (the device "
                    "plugin sets CGPU_DISABLE)"
                  : "memory isolation soft: rule 1, no cGPU module (schedule " + sched + ")");
-  p.notes.push_back("gpu " + gpu + " from node label " + GpuModelLabel(node) + " \"" +
-                    node.gpu_model + "\"; " + std::to_string(node.gpu_cards) +
-                    " cards from capacity");
+  p.notes.push_back("gpu " + gpu +
+                    (node.gpu_model.empty()
+                         ? std::string(": no node label names the model")
+                         : std::string(" from node label ") + GpuModelLabel(node) + " \"" +
+                               node.gpu_model + "\"") +
+                    "; " + std::to_string(node.gpu_cards) + " cards from capacity");
   p.notes.push_back("schedule " + sched + " from ack.node.gpu.schedule" +
                     (node.labels.count("ack.node.gpu.schedule") ? "" : " (absent: default)"));
   p.notes.push_back(std::string("placement ") +
@@ -248,7 +267,11 @@ NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& option
       gpu = GpuCatalogKey(node.gpu_model);
       if (gpu.empty()) {
         gpu = DnsLabel(node.gpu_model.empty() ? "unknown-gpu" : node.gpu_model);
-        if (unknown_gpus.insert(gpu).second) model.gpu_types.push_back(UnknownGpuType(node, gpu));
+        if (unknown_gpus.insert(gpu).second) {
+          std::string warning;
+          model.gpu_types.push_back(UnknownGpuType(node, gpu, warning));
+          model.warnings.push_back(std::move(warning));
+        }
       }
     }
     const PoolKey key = KeyOf(node, gpu, selected, dropped_node_labels);
@@ -258,7 +281,8 @@ NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& option
     index.pool_of_node[node.name] = it->second;
     index.gpu_of_node[node.name] = gpu;
     // The device plugin's capacity is what the scheduler places on; feature discovery counts
-    // the cards the driver sees. They differ when the plugin is down or shares differently.
+    // the cards the driver sees. Fewer offered: the plugin is down or has marked cards
+    // unhealthy. More offered is sharing, which the kube reader refuses (gpu_sharing_modes.h).
     if (const int64_t seen = LabelNumber(node, kNfdCount); seen > 0 && seen != node.gpu_cards)
       model.warnings.push_back("node " + node.name + ": " + kNfdCount + "=" + std::to_string(seen) +
                                " but its capacity offers " + std::to_string(node.gpu_cards) +

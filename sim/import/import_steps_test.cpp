@@ -152,8 +152,10 @@ TEST_CASE("PoolsFromNodes: what sets a node's pool, its schedule and rule-1 isol
        "rule 1, no cGPU module (schedule share)", ""},
       {"isolation disabled", [](NodeSpec& n) { n.labels["cgpu.disable.isolation"] = "true"; }, 2,
        false, MemoryIsolation::kSoft, "cgpu.disable.isolation=true", ""},
-      {"unknown schedule", [](NodeSpec& n) { n.gpu_schedule = "mps"; }, 2, false,
-       MemoryIsolation::kSoft, "schedule default", "ack.node.gpu.schedule=mps is not simulated"},
+      // mps, topology and mig never get here: the kube reader refuses them (gpu_sharing_modes.h).
+      {"unknown schedule", [](NodeSpec& n) { n.gpu_schedule = "disabled"; }, 2, false,
+       MemoryIsolation::kSoft, "schedule default",
+       "ack.node.gpu.schedule=disabled is not simulated"},
       {"cordoned", [](NodeSpec& n) { n.unschedulable = true; }, 2, true, MemoryIsolation::kHard, "",
        "is cordoned"},
       {"a credential-like label",
@@ -216,8 +218,10 @@ TEST_CASE("PoolsFromNodes: GPU feature discovery's labels where ACK's are absent
   o.nodes[0].labels["nvidia.com/gpu.count"] = "8";
   o.nodes[1].gpu_model = o.nodes[1].labels["nvidia.com/gpu.product"] = "NVIDIA-A10G";
   o.nodes[1].labels["nvidia.com/gpu.memory"] = "23028";
-  o.nodes[1].labels["nvidia.com/gpu.count"] = "4";  // the plugin offers 8: capacity wins
-  o.nodes[2].gpu_model = "NVIDIA-L20";              // aliyun.accelerator/nvidia_name
+  // The driver sees 16, the plugin offers 8 (cards marked unhealthy): capacity wins. More
+  // offered than seen is sharing, refused by the kube reader (gpu_sharing_modes.h).
+  o.nodes[1].labels["nvidia.com/gpu.count"] = "16";
+  o.nodes[2].gpu_model = "NVIDIA-L20";  // aliyun.accelerator/nvidia_name
   o.nodes[2].labels["aliyun.accelerator/nvidia_name"] = "NVIDIA-L20";
   ImportModel m;
   const NodeIndex nodes = PoolsFromNodes(o, {}, m);
@@ -233,8 +237,13 @@ TEST_CASE("PoolsFromNodes: GPU feature discovery's labels where ACK's are absent
   CHECK(m.gpu_types[0].note.find("from node label nvidia.com/gpu.memory") != std::string::npos);
   CHECK(m.pools[1].pool.gpus_per_node == 8);
   CHECK(Joined(m.warnings)
-            .find("node a10g: nvidia.com/gpu.count=4 but its capacity offers 8 "
+            .find("node a10g: nvidia.com/gpu.count=16 but its capacity offers 8 "
                   "cards; the capacity is imported") != std::string::npos);
+  // An unknown product: its real memory, and a loud warning naming the speed assumed.
+  CHECK(Joined(m.warnings)
+            .find("node a10g: \"NVIDIA-A10G\" (node label nvidia.com/gpu.product) is not in the "
+                  "GPU catalog: imported as type nvidia-a10g with 23028 MiB from node label "
+                  "nvidia.com/gpu.memory and speed 1.0, the A10's") != std::string::npos);
   CHECK(Joined(m.warnings).find("node a100") == std::string::npos);
 }
 

@@ -32,7 +32,7 @@
 // Derived fields (see the comments in sim/io/kube/ for the details and their sources):
 //  * Node GPU side: ack.node.gpu.schedule (absent = "default"; the legacy labels cgpu=true and
 //    gpushare=true read as cgpu and share), cards from capacity aliyun.com/gpu-count (else
-//    nvidia.com/gpu, else aliyun.com/gpu), per-card units floor(capacity gpu-mem / cards) and
+//    nvidia.com/gpu), per-card units floor(capacity gpu-mem / cards) and
 //    gpu-core.percentage / cards from status.capacity as ACK reads them, placement label
 //    normalised (ack-binpack -> binpack, ack-spread -> spread), ack.node.gpu.max-pod.
 //  * Pod requests: max(Σ containers, init containers) + overhead, upstream's PodRequests
@@ -41,6 +41,9 @@
 //  * ACK: per-container gpu-mem / gpu-core.percentage from limits of spec.containers, the pod
 //    label aliyun.com/gpu-count, nvidia.com/gpu, ack.gpushare.placement, and the allocation of
 //    bound pods from the v2, v3 or v1 annotations (docs/semantics.md §1.3).
+//  * GPU sharing modes knobsim does not model (HAMi, NVIDIA time-slicing and MPS, MIG, ACK's
+//    mps / topology / mig schedules and aliyun.com/gpu) are an InputError at the key of the node
+//    or pod that shows them (sim/io/kube/gpu_sharing_modes.h, docs/semantics.md §2.5).
 //  * Required node affinity `matchFields` (only metadata.name exists) become requirements on the
 //    key "metadata.name"; the NodeAffinity filter matches that key against the node's name.
 //  * A topology spread constraint without labelSelector matches no pod, as upstream's nil

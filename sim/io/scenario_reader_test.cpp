@@ -43,7 +43,7 @@ const BadFile kBadFiles[] = {
      "mean 30m?"},
     {"bad_rate.yaml:6: workloads[0].traffic.rate: \"20 per s\" is not a rate; write it as 20/s"},
     {"bad_gpu_type.yaml:6: node_pools[0].gpu: unknown GPU type \"L40\"; known types: T4, A10, "
-     "V100-16G, V100-32G, A100-40G, A100-80G, L20, H100, H200; add others under gpu_types"},
+     "V100-16G, V100-32G, A100-40G, A100-80G, L20, L4, H100, H200; add others under gpu_types"},
     {"bad_variant_workload.yaml:7: variants[0].replicas.orc: unknown workload \"orc\"; did you "
      "mean `ocr`?"},
     {"bad_variant_pool.yaml:7: variants[0].placement.gpu-l2: unknown node pool \"gpu-l2\"; did "

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/io/kube/gpu_sharing_modes.h"
 #include "sim/io/kube/kube_text.h"
 #include "sim/io/kube/resources.h"
 #include "sim/scheduler/card_placement.h"
@@ -53,10 +54,8 @@ void ReadGpuSide(ObjectReader& r, const std::vector<ResourceEntry>& capacity,
   }
   const int64_t share_cards = cap_value(kGpuCountResource);
   const ResourceEntry* cards_entry = cap(kGpuCountResource);
-  if (share_cards == 0) {
-    cards_entry =
-        cap_value(kNvidiaGpuResource) > 0 ? cap(kNvidiaGpuResource) : cap(kTopologyGpuResource);
-  }
+  // ACK's topology-aware aliyun.com/gpu is refused before (gpu_sharing_modes.h).
+  if (share_cards == 0) cards_entry = cap(kNvidiaGpuResource);
   const int64_t cards = cards_entry == nullptr ? 0 : cards_entry->value;
   if (cards > kMaxCardsPerNode) {
     r.Fail(cards_entry->field,
@@ -80,6 +79,38 @@ void ReadGpuSide(ObjectReader& r, const std::vector<ResourceEntry>& capacity,
       node.max_pods_per_card = static_cast<int>(r.Int(*max_pod, 0, 1'000'000));
     }
   }
+}
+
+// A sharing mode knobsim does not model stops the read at the field that shows it
+// (gpu_sharing_modes.h). Annotation keys are taken before the secret filter, values never.
+void RefuseUnmodelledSharing(ObjectReader& r, const ObjectMeta& meta,
+                             const std::vector<ResourceEntry>& capacity, const NodeSpec& node) {
+  std::vector<std::string> annotation_keys;
+  if (meta.annotations) {
+    for (const auto& [key, value] : r.Entries(*meta.annotations, /*reveal=*/false))
+      annotation_keys.push_back(key);
+  }
+  const std::optional<UnmodelledSharing> found =
+      UnmodelledNodeSharing(node.labels, annotation_keys, node.capacity);
+  if (!found) return;
+  std::optional<Field> field;
+  switch (found->evidence) {
+    case SharingEvidence::kLabel:
+      if (meta.labels) field = r.Get(*meta.labels, found->key);
+      break;
+    case SharingEvidence::kAnnotation:
+      if (meta.annotations) field = r.Get(*meta.annotations, found->key);
+      break;
+    case SharingEvidence::kCapacity:
+    case SharingEvidence::kPodResource:
+      for (const ResourceEntry& e : capacity) {
+        if (e.name == found->key) field = e.field;
+      }
+      break;
+  }
+  r.Fail(field.value_or(meta.name_field),
+         UnmodelledSharingMessage(*found, Cat({"node ", node.name})),
+         std::string(kUnmodelledSharingHint));
 }
 
 }  // namespace
@@ -135,6 +166,7 @@ NodeSpec ReadNode(ObjectReader& r, const Field& object) {
     }
   }
 
+  RefuseUnmodelledSharing(r, meta, capacity, node);
   ReadGpuSide(r, capacity, labels, node);
   return node;
 }

@@ -123,6 +123,42 @@ TEST_CASE("the GPU model is ACK's nvidia_name, else GPU feature discovery's gpu.
   }
 }
 
+TEST_CASE(
+    "a node of a sharing mode knobsim does not model stops the read at the key that shows it") {
+  struct Case {
+    const char* rule;
+    const char* metadata;  // under metadata:
+    const char* capacity;
+    const char* where;  // line and field of the error
+  };
+  const Case cases[] = {
+      {"gfd-replicas",
+       "  labels:\n    nvidia.com/gpu.product: NVIDIA-L4-SHARED\n    nvidia.com/gpu.replicas: "
+       "\"4\"\n",
+       "{nvidia.com/gpu: \"16\"}", "bad.yaml:6: metadata.labels.nvidia.com/gpu.replicas: node n: "},
+      {"hami-node-annotation",
+       // A registration whose UUID list reads like a token: the key alone decides, never quoted.
+       "  annotations:\n    hami.io/node-nvidia-register: "
+       "\"GPU-8a3c3b3e6f2e4b1e9a0c2f3d4e5f6a70,10,23028,100,NVIDIA-NVIDIA A10,0,true:\"\n",
+       "{nvidia.com/gpu: \"10\"}",
+       "bad.yaml:5: metadata.annotations.hami.io/node-nvidia-register: node n: HAMi"},
+      {"mig-resource", "  labels: {nvidia.com/mig.strategy: mixed}\n",
+       "{nvidia.com/gpu: \"0\", nvidia.com/mig-1g.10gb: \"7\"}",
+       "bad.yaml:6: status.capacity.nvidia.com/mig-1g.10gb: node n: MIG"},
+      {"ack-schedule-mps", "  labels: {ack.node.gpu.schedule: mps}\n",
+       "{aliyun.com/gpu-count: \"1\", aliyun.com/gpu-mem: \"22\"}",
+       "bad.yaml:4: metadata.labels.ack.node.gpu.schedule: node n: ACK MPS sharing"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.rule);
+    const std::string error = ErrorOf(std::string("kind: Node\nmetadata:\n  name: n\n") +
+                                      c.metadata + "status:\n  capacity: " + c.capacity + "\n");
+    CHECK(error.find(c.where) == 0);
+    CHECK(error.find("is not modelled") != std::string::npos);
+    CHECK(error.find("8a3c3b3e") == std::string::npos);
+  }
+}
+
 TEST_CASE("nodes keep condition Ready and the kubelet version") {
   const NodeSpec& ready = NodeNamed(Export(), "cn-hangzhou.10.1.1.21");
   CHECK(ready.ready_status == "True");

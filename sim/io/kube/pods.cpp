@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/io/kube/ack_allocation.h"
+#include "sim/io/kube/gpu_sharing_modes.h"
 #include "sim/io/kube/kube_text.h"
 #include "sim/io/kube/resources.h"
 #include "sim/io/kube/secret_filter.h"
@@ -283,6 +284,43 @@ void ReadVolumeClaims(ObjectReader& r, const Field& volumes, PodSpec& pod) {
   }
 }
 
+// A sharing mode knobsim does not model (gpu_sharing_modes.h) stops the read at the annotation
+// or container resource that shows it. Annotation keys are taken before the secret filter (HAMi's
+// allocation lists card UUIDs), values never.
+void RefuseUnmodelledSharing(ObjectReader& r, const Field& spec,
+                             const std::optional<Field>& annotations, const PodSpec& pod) {
+  std::vector<std::pair<std::string, Field>> keys;
+  if (annotations) keys = r.Entries(*annotations, /*reveal=*/false);
+  std::vector<std::pair<std::string, Field>> resources;
+  for (std::string_view list : {"initContainers", "containers"}) {
+    const std::optional<Field> containers = r.Get(spec, list);
+    if (!containers) continue;
+    for (const Field& c : r.Items(*containers)) {
+      const std::optional<Field> res = r.Get(c, "resources");
+      if (!res) continue;
+      for (std::string_view kind : {"limits", "requests"}) {
+        if (auto amounts = r.Get(*res, kind)) {
+          for (auto& entry : r.Entries(*amounts)) resources.push_back(std::move(entry));
+        }
+      }
+    }
+  }
+  auto names = [](const std::vector<std::pair<std::string, Field>>& entries) {
+    std::vector<std::string> out;
+    for (const auto& [name, field] : entries) out.push_back(name);
+    return out;
+  };
+  const std::optional<UnmodelledSharing> found =
+      UnmodelledPodSharing(names(keys), names(resources));
+  if (!found) return;
+  const auto& entries = found->evidence == SharingEvidence::kAnnotation ? keys : resources;
+  auto it = std::find_if(entries.begin(), entries.end(),
+                         [&](const auto& e) { return e.first == found->key; });
+  r.Fail(it == entries.end() ? spec : it->second,
+         UnmodelledSharingMessage(*found, Cat({"pod ", pod.namespace_, "/", pod.name})),
+         std::string(kUnmodelledSharingHint));
+}
+
 }  // namespace
 
 PodSpec ReadPod(ObjectReader& r, const Field& object) {
@@ -328,6 +366,7 @@ void ReadPodBody(ObjectReader& r, const Field& spec, const std::optional<Field>&
   for (const ResourceEntry& e : Resources(r, r.Get(spec, "overhead"))) overhead[e.name] = e.value;
 
   const PodContainers containers = ReadContainers(r, spec, pod);
+  RefuseUnmodelledSharing(r, spec, annotations, pod);
   pod.num_containers = static_cast<int>(containers.regular.size());
   if (auto volumes = r.Get(spec, "volumes")) ReadVolumeClaims(r, *volumes, pod);
   pod.requests = PodRequests(containers.regular, containers.init, overhead, {});

@@ -316,5 +316,40 @@ status:
             .find(" ready \n") != std::string::npos);  // no status: Ready not reported
 }
 
+TEST_CASE("a pod of a sharing mode knobsim does not model stops the read at its request") {
+  struct Case {
+    const char* rule;
+    const char* annotations;  // metadata.annotations, flow style; "" none
+    const char* limits;
+    const char* where;
+  };
+  const Case cases[] = {
+      {"hami-resource", "", "{nvidia.com/gpu: 1, nvidia.com/gpumem: 6000, nvidia.com/gpucores: 30}",
+       "bad.yaml:8: spec.containers[0].resources.limits.nvidia.com/gpumem: pod default/p: HAMi"},
+      {"hami-pod-annotation", "{hami.io/vgpu-node: gpu-a10-0}", "{nvidia.com/gpu: 1}",
+       "bad.yaml:3: metadata.annotations.hami.io/vgpu-node: pod default/p: HAMi"},
+      {"mig-resource", "", "{nvidia.com/mig-1g.10gb: 1}",
+       "bad.yaml:8: spec.containers[0].resources.limits.nvidia.com/mig-1g.10gb: pod default/p: "
+       "MIG"},
+      {"shared-resource", "", "{nvidia.com/gpu.shared: 1}",
+       "bad.yaml:8: spec.containers[0].resources.limits.nvidia.com/gpu.shared: pod default/p: "},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.rule);
+    std::string text = "kind: Pod\nmetadata:\n";
+    text += *c.annotations ? std::string("  annotations: ") + c.annotations + "\n  name: p\n"
+                           : std::string("  name: p\n  labels: {}\n");
+    text += "spec:\n  containers:\n  - name: c\n    resources: {limits: ";
+    text += std::string(c.limits) + "}\n";
+    const std::string error = ErrorOf(text);
+    CHECK(error.find(c.where) == 0);
+    CHECK(error.find("is not modelled") != std::string::npos);
+  }
+  // ACK's own resources and plain whole cards read as before.
+  CHECK(OnePod("kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: "
+               "{limits: {nvidia.com/gpu: 1}}\n")
+            .whole_gpus == 1);
+}
+
 }  // namespace
 }  // namespace knobsim

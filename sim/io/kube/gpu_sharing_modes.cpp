@@ -1,0 +1,222 @@
+// Sources of every key below: docs/semantics.md §2.5 (NVDP internal/lm/resource.go,
+// mig-strategy.go, nvml.go, api/config/v1/sharing.go and consts.go; HAMI pkg/device/nvidia/
+// device.go, pkg/util/types.go, charts/hami/values.yaml; CSK and ACKDOC-LABELS for ACK).
+#include "sim/io/kube/gpu_sharing_modes.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+#include "sim/io/kube/kube_text.h"
+
+namespace knobsim::kube {
+namespace {
+
+constexpr std::string_view kHamiPrefix = "hami.io/";
+constexpr std::string_view kMigResourcePrefix = "nvidia.com/mig-";
+constexpr std::string_view kSharedSuffix = ".shared";  // NVDP DefaultSharedResourceNameSuffix
+constexpr std::string_view kNvidiaPrefix = "nvidia.com/";
+constexpr std::string_view kAckTopologyResource = "aliyun.com/gpu";
+
+// HAMi's pod annotations outside hami.io/ (HAMI pkg/device/nvidia/device.go).
+constexpr std::array<std::string_view, 6> kHamiCardSelectors = {
+    "nvidia.com/use-gputype",   "nvidia.com/nouse-gputype", "nvidia.com/use-gpuuuid",
+    "nvidia.com/nouse-gpuuuid", "nvidia.com/vgpu-mode",     "nvidia.com/numa-bind"};
+// HAMi's resources beside nvidia.com/gpu (charts/hami/values.yaml defaults).
+constexpr std::array<std::string_view, 4> kHamiResources = {
+    "nvidia.com/gpumem", "nvidia.com/gpumem-percentage", "nvidia.com/gpucores",
+    "nvidia.com/priority"};
+
+constexpr std::string_view kHamiConsequence =
+    "HAMi splits each card into vGPUs (nvidia.com/gpu counts vGPUs; nvidia.com/gpumem and "
+    "nvidia.com/gpucores cap each pod's memory and compute through HAMi-core); knobsim would "
+    "read every vGPU as a whole card and drop the memory and compute limits";
+constexpr std::string_view kMigConsequence =
+    "MIG partitions each card into isolated instances with their own memory and compute; "
+    "knobsim would read each instance as a whole card of the full model";
+constexpr std::string_view kAckTopologyConsequence =
+    "ACK places aliyun.com/gpu pods on the cards of the best NVLink topology, which knobsim does "
+    "not simulate";
+constexpr std::string_view kReplicaConsequence =
+    "the device plugin advertises each physical card as several nvidia.com/gpu replicas that "
+    "share it; knobsim would read every replica as a card of its own, with no contention";
+
+bool StartsWith(std::string_view s, std::string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
+
+std::string LabelOf(const Labels& labels, std::string_view key) {
+  auto it = labels.find(std::string(key));
+  return it == labels.end() ? std::string() : it->second;
+}
+
+int64_t CapacityOf(const ResourceList& capacity, std::string_view key) {
+  auto it = capacity.find(std::string(key));
+  return it == capacity.end() ? 0 : it->second;
+}
+
+// The parts of a GFD product name: GFD joins them with `-` (NVDP getProductName, sanitise).
+std::vector<std::string> ProductParts(std::string_view product) {
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (start <= product.size()) {
+    const size_t dash = std::min(product.find('-', start), product.size());
+    parts.emplace_back(product.substr(start, dash - start));
+    start = dash + 1;
+  }
+  return parts;
+}
+
+UnmodelledSharing Found(std::string rule, std::string system, SharingEvidence evidence,
+                        std::string key, std::string found, std::string_view consequence) {
+  return UnmodelledSharing{std::move(rule), std::move(system), evidence,
+                           std::move(key),  std::move(found),  std::string(consequence)};
+}
+
+// The system a GFD sharing-strategy value names (NVDP api/config/v1/sharing.go).
+std::string StrategySystem(std::string_view strategy) {
+  if (strategy == "time-slicing") return "NVIDIA time-slicing";
+  if (strategy == "mps") return "NVIDIA MPS";
+  if (strategy.empty() || strategy == "none") return "NVIDIA time-slicing or MPS";
+  return "NVIDIA GPU sharing";
+}
+
+std::optional<UnmodelledSharing> AckSchedule(const Labels& labels, const ResourceList& capacity) {
+  const std::string schedule = LabelOf(labels, "ack.node.gpu.schedule");
+  const std::string found = Cat({"ack.node.gpu.schedule=", schedule});
+  if (schedule == "mps")
+    return Found("ack-schedule-mps", "ACK MPS sharing", SharingEvidence::kLabel,
+                 "ack.node.gpu.schedule", found,
+                 "ACK shares these cards through NVIDIA MPS combined with cGPU, which knobsim "
+                 "does not simulate; read as exclusive cards they would be another cluster");
+  if (schedule == "topology")
+    return Found("ack-schedule-topology", "ACK topology-aware GPU scheduling",
+                 SharingEvidence::kLabel, "ack.node.gpu.schedule", found, kAckTopologyConsequence);
+  if (schedule == "mig")
+    return Found("ack-schedule-mig", "ACK dynamic MIG", SharingEvidence::kLabel,
+                 "ack.node.gpu.schedule", found, kMigConsequence);
+  if (const int64_t n = CapacityOf(capacity, kAckTopologyResource); n > 0)
+    return Found("ack-topology-resource", "ACK topology-aware GPU scheduling",
+                 SharingEvidence::kCapacity, std::string(kAckTopologyResource),
+                 Cat({"capacity ", kAckTopologyResource, ": ", std::to_string(n)}),
+                 kAckTopologyConsequence);
+  return std::nullopt;
+}
+
+std::optional<UnmodelledSharing> NodeMig(const Labels& labels, const ResourceList& capacity) {
+  for (const auto& [name, value] : capacity) {
+    if (StartsWith(name, kMigResourcePrefix) && value > 0)
+      return Found("mig-resource", "MIG", SharingEvidence::kCapacity, name,
+                   Cat({"capacity ", name, ": ", std::to_string(value)}), kMigConsequence);
+  }
+  const std::string product = LabelOf(labels, "nvidia.com/gpu.product");
+  const std::vector<std::string> parts = ProductParts(product);
+  if (std::find(parts.begin(), parts.end(), "MIG") != parts.end())
+    return Found("mig-product", "MIG", SharingEvidence::kLabel, "nvidia.com/gpu.product",
+                 Cat({"nvidia.com/gpu.product=", product}), kMigConsequence);
+  const std::string config = LabelOf(labels, "nvidia.com/mig.config");
+  if (!config.empty() && config != "all-disabled")
+    return Found("mig-config", "MIG", SharingEvidence::kLabel, "nvidia.com/mig.config",
+                 Cat({"nvidia.com/mig.config=", config}), kMigConsequence);
+  return std::nullopt;
+}
+
+std::optional<UnmodelledSharing> NodeReplicas(const Labels& labels, const ResourceList& capacity) {
+  const std::string strategy = LabelOf(labels, "nvidia.com/gpu.sharing-strategy");
+  if (!strategy.empty() && strategy != "none")
+    return Found("gfd-sharing-strategy", StrategySystem(strategy), SharingEvidence::kLabel,
+                 "nvidia.com/gpu.sharing-strategy",
+                 Cat({"nvidia.com/gpu.sharing-strategy=", strategy}), kReplicaConsequence);
+  // Without a strategy label (older GFD), the replica count and the product still tell.
+  const std::string system = StrategySystem(strategy);
+  if (labels.count("nvidia.com/gpu.replicas")) {
+    const std::string text = LabelOf(labels, "nvidia.com/gpu.replicas");
+    const std::optional<int64_t> replicas = ParseInteger(text);
+    // 0: GFD's label for devices with sharing off (NewGPUResourceLabelerWithoutSharing).
+    if (!replicas || *replicas < 0 || *replicas > 1)
+      return Found("gfd-replicas", system, SharingEvidence::kLabel, "nvidia.com/gpu.replicas",
+                   Cat({"nvidia.com/gpu.replicas=", text}), kReplicaConsequence);
+  }
+  const std::string product = LabelOf(labels, "nvidia.com/gpu.product");
+  if (EndsWith(product, "-SHARED"))
+    return Found("gfd-shared-product", system, SharingEvidence::kLabel, "nvidia.com/gpu.product",
+                 Cat({"nvidia.com/gpu.product=", product}), kReplicaConsequence);
+  for (const auto& [name, value] : capacity) {
+    if (StartsWith(name, kNvidiaPrefix) && EndsWith(name, kSharedSuffix) && value > 0)
+      return Found("shared-resource", system, SharingEvidence::kCapacity, name,
+                   Cat({"capacity ", name, ": ", std::to_string(value)}), kReplicaConsequence);
+  }
+  if (LabelOf(labels, "nvidia.com/mps.capable") == "true")
+    return Found("mps-capable", "NVIDIA MPS", SharingEvidence::kLabel, "nvidia.com/mps.capable",
+                 "nvidia.com/mps.capable=true", kReplicaConsequence);
+  const std::optional<int64_t> count = ParseInteger(LabelOf(labels, "nvidia.com/gpu.count"));
+  const int64_t offered = CapacityOf(capacity, "nvidia.com/gpu");
+  if (count && *count > 0 && offered > *count)
+    return Found("capacity-above-count", "NVIDIA GPU replicas or vGPUs", SharingEvidence::kCapacity,
+                 "nvidia.com/gpu",
+                 Cat({"capacity nvidia.com/gpu: ", std::to_string(offered),
+                      " on nvidia.com/gpu.count=", std::to_string(*count), " cards"}),
+                 "more devices are offered than the node has cards, so each card is shared "
+                 "(time-slicing or MPS replicas, or HAMi vGPUs); knobsim would read every "
+                 "device as a card of its own");
+  return std::nullopt;
+}
+
+}  // namespace
+
+const std::string_view kUnmodelledSharingHint =
+    "knobsim models whole cards (nvidia.com/gpu without sharing) and ACK GPU sharing "
+    "(aliyun.com/gpu-mem on ack.node.gpu.schedule share, cgpu or core_mem); export the cluster "
+    "without these nodes and their pods (docs/import.md \"GPU sharing modes knobsim refuses\")";
+
+std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
+                                                       const std::vector<std::string>& annotations,
+                                                       const ResourceList& capacity) {
+  if (auto s = AckSchedule(labels, capacity)) return s;
+  for (const std::string& key : annotations) {
+    if (StartsWith(key, kHamiPrefix))
+      return Found("hami-node-annotation", "HAMi", SharingEvidence::kAnnotation, key,
+                   Cat({"annotation ", key}), kHamiConsequence);
+  }
+  if (auto s = NodeMig(labels, capacity)) return s;
+  return NodeReplicas(labels, capacity);
+}
+
+std::optional<UnmodelledSharing> UnmodelledPodSharing(const std::vector<std::string>& annotations,
+                                                      const std::vector<std::string>& resources) {
+  for (const std::string& key : annotations) {
+    const bool selector = std::find(kHamiCardSelectors.begin(), kHamiCardSelectors.end(), key) !=
+                          kHamiCardSelectors.end();
+    if (StartsWith(key, kHamiPrefix) || selector)
+      return Found("hami-pod-annotation", "HAMi", SharingEvidence::kAnnotation, key,
+                   Cat({"annotation ", key}), kHamiConsequence);
+  }
+  for (const std::string& name : resources) {
+    if (std::find(kHamiResources.begin(), kHamiResources.end(), name) != kHamiResources.end())
+      return Found("hami-resource", "HAMi", SharingEvidence::kPodResource, name,
+                   Cat({"resource ", name}), kHamiConsequence);
+  }
+  for (const std::string& name : resources) {
+    if (StartsWith(name, kMigResourcePrefix))
+      return Found("mig-resource", "MIG", SharingEvidence::kPodResource, name,
+                   Cat({"resource ", name}),
+                   "the pod asks for a MIG instance, and knobsim has no MIG instance to place "
+                   "it on");
+    if (StartsWith(name, kNvidiaPrefix) && EndsWith(name, kSharedSuffix))
+      return Found("shared-resource", "NVIDIA GPU sharing", SharingEvidence::kPodResource, name,
+                   Cat({"resource ", name}),
+                   "the pod asks for a shared replica of a card (time-slicing or MPS with "
+                   "renameByDefault), which knobsim does not model");
+    if (name == kAckTopologyResource)
+      return Found("ack-topology-resource", "ACK topology-aware GPU scheduling",
+                   SharingEvidence::kPodResource, name, Cat({"resource ", name}),
+                   kAckTopologyConsequence);
+  }
+  return std::nullopt;
+}
+
+std::string UnmodelledSharingMessage(const UnmodelledSharing& s, std::string_view object) {
+  return Cat({object, ": ", s.system, " (", s.found, ") is not modelled: ", s.consequence});
+}
+
+}  // namespace knobsim::kube

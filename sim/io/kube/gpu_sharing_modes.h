@@ -1,0 +1,76 @@
+// The GPU sharing modes knobsim does not model, recognised by what each one writes into an
+// export, so that the reader refuses them (exit 2) instead of reading their devices as whole
+// cards: HAMi's vGPUs, the NVIDIA device plugin's time-slicing and MPS replicas, MIG instances,
+// and ACK's own `mps`, `topology` and `mig` schedules (docs/semantics.md §2.5, docs/import.md
+// "GPU sharing modes knobsim refuses").
+//
+// Why refuse and not leave out: each mode changes what one unit of `nvidia.com/gpu` (or of the
+// node's capacity) is — a time slice, a vGPU, a slice of the card — for every pod of the node,
+// so nothing of such a node reads right, and leaving its nodes out would silently shrink the
+// cluster a what-if is about. A pod that asks for such a resource has no card knobsim could
+// place it on.
+//
+// The rules look only at keys and values the systems' own code writes, each rule named after
+// what it reads (the unit tests are named the same); the first that matches is reported. What
+// they need is passed in plain, so that the reader can point at the field of the key found.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/kube_types.h"
+
+namespace knobsim::kube {
+
+// Where a rule found its evidence, so the reader can name that field.
+enum class SharingEvidence { kLabel, kAnnotation, kCapacity, kPodResource };
+
+struct UnmodelledSharing {
+  std::string rule;    // e.g. "gfd-replicas"
+  std::string system;  // e.g. "NVIDIA time-slicing"
+  SharingEvidence evidence = SharingEvidence::kLabel;
+  std::string key;          // the label, annotation or resource that shows it
+  std::string found;        // what it says: `nvidia.com/gpu.replicas=4`
+  std::string consequence;  // what reading it as knobsim reads other clusters would get wrong
+};
+
+// A node's labels, the keys of its annotations (all of them, before the secret filter: HAMi's
+// registration annotation lists card UUIDs, which can read as a token) and status.capacity.
+// Rules, in order:
+//   ack-schedule-mps, ack-schedule-topology, ack-schedule-mig  ack.node.gpu.schedule
+//   ack-topology-resource   capacity aliyun.com/gpu > 0 (ACK's topology-aware whole GPUs)
+//   hami-node-annotation    an annotation under hami.io/ (HAMi's device registration, handshake)
+//   mig-resource            capacity nvidia.com/mig-<profile> > 0 (mig.strategy mixed)
+//   mig-product             nvidia.com/gpu.product with a MIG part (mig.strategy single:
+//                           `A100-SXM4-40GB-MIG-1g.5gb`, `…-MIG-INVALID`)
+//   mig-config              nvidia.com/mig.config other than all-disabled (MIG manager's layout)
+//   gfd-sharing-strategy    nvidia.com/gpu.sharing-strategy other than none
+//   gfd-replicas            nvidia.com/gpu.replicas above 1 (or not a count)
+//   gfd-shared-product      nvidia.com/gpu.product ending in -SHARED
+//   shared-resource         capacity nvidia.com/<name>.shared > 0 (renameByDefault replicas)
+//   mps-capable             nvidia.com/mps.capable=true
+//   capacity-above-count    capacity nvidia.com/gpu above nvidia.com/gpu.count (replicas or
+//                           vGPUs without the labels that say which)
+std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
+                                                       const std::vector<std::string>& annotations,
+                                                       const ResourceList& capacity);
+
+// A pod's annotation keys (before the secret filter) and the resource names of its containers'
+// requests and limits (init containers included). Rules, in order:
+//   hami-pod-annotation     an annotation under hami.io/ (HAMi's allocation and policies) or one
+//                           of HAMi's card selectors (nvidia.com/use-gputype, nouse-gputype,
+//                           use-gpuuuid, nouse-gpuuuid, vgpu-mode, numa-bind)
+//   hami-resource           nvidia.com/gpumem, gpumem-percentage, gpucores, priority
+//   mig-resource            nvidia.com/mig-<profile>
+//   shared-resource         nvidia.com/<name>.shared
+//   ack-topology-resource   aliyun.com/gpu
+std::optional<UnmodelledSharing> UnmodelledPodSharing(const std::vector<std::string>& annotations,
+                                                      const std::vector<std::string>& resources);
+
+// The refusal: "<object>: <system> (<found>) is not modelled: <consequence>", and its hint.
+std::string UnmodelledSharingMessage(const UnmodelledSharing& s, std::string_view object);
+extern const std::string_view kUnmodelledSharingHint;
+
+}  // namespace knobsim::kube

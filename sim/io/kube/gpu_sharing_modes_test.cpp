@@ -1,0 +1,283 @@
+#include "sim/io/kube/gpu_sharing_modes.h"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+namespace knobsim::kube {
+namespace {
+
+// What GPU feature discovery writes on a node of whole cards, sharing off (NVDP
+// internal/lm/resource.go baseLabeler: replicas 1, sharing-strategy none), with MIG capable but
+// disabled (mig.strategy single, MIG manager's all-disabled).
+Labels PlainGfdLabels() {
+  return {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB"},
+          {"nvidia.com/gpu.memory", "81920"},
+          {"nvidia.com/gpu.count", "8"},
+          {"nvidia.com/gpu.replicas", "1"},
+          {"nvidia.com/gpu.sharing-strategy", "none"},
+          {"nvidia.com/gpu.family", "ampere"},
+          {"nvidia.com/mig.capable", "true"},
+          {"nvidia.com/mig.strategy", "single"},
+          {"nvidia.com/mig.config", "all-disabled"},
+          {"nvidia.com/mps.capable", "false"}};
+}
+
+// `rule` "" expects no refusal; else the rule, the system and the key that showed it.
+void CheckFound(const std::optional<UnmodelledSharing>& found, const char* rule, const char* system,
+                const char* key) {
+  if (!*rule) {
+    CHECK_FALSE(found.has_value());
+    return;
+  }
+  REQUIRE(found.has_value());
+  CHECK(found->rule == rule);
+  CHECK(found->system == system);
+  CHECK(found->key == key);
+  CHECK(!found->consequence.empty());
+}
+
+TEST_CASE("node rules: each mode knobsim does not model is named by the rule that saw it") {
+  struct Case {
+    const char* rule;  // expected rule, "" = modelled (no refusal)
+    Labels set;        // labels set over PlainGfdLabels ("" as a value erases the label)
+    std::vector<std::string> annotations;
+    ResourceList capacity;  // set over 8 nvidia.com/gpu
+    const char* system;
+    const char* key;
+    SharingEvidence evidence;
+  };
+  const Case cases[] = {
+      {"", {}, {}, {}, "", "", SharingEvidence::kLabel},
+      // GFD's replica count with sharing off (the MIG-enabled path of mig-strategy.go).
+      {"", {{"nvidia.com/gpu.replicas", "0"}}, {}, {}, "", "", SharingEvidence::kLabel},
+      // The strategy alone: no MIG device on the node.
+      {"",
+       {{"nvidia.com/mig.strategy", "mixed"}, {"nvidia.com/mig.config", ""}},
+       {},
+       {},
+       "",
+       "",
+       SharingEvidence::kLabel},
+      // A stale MIG resource left at 0; fewer cards offered than seen (one unhealthy).
+      {"",
+       {},
+       {},
+       {{"nvidia.com/mig-1g.10gb", 0}, {"nvidia.com/gpu", 4}},
+       "",
+       "",
+       SharingEvidence::kLabel},
+      {"ack-schedule-mps",
+       {{"ack.node.gpu.schedule", "mps"}},
+       {},
+       {},
+       "ACK MPS sharing",
+       "ack.node.gpu.schedule",
+       SharingEvidence::kLabel},
+      {"ack-schedule-topology",
+       {{"ack.node.gpu.schedule", "topology"}},
+       {},
+       {},
+       "ACK topology-aware GPU scheduling",
+       "ack.node.gpu.schedule",
+       SharingEvidence::kLabel},
+      {"ack-schedule-mig",
+       {{"ack.node.gpu.schedule", "mig"}},
+       {},
+       {},
+       "ACK dynamic MIG",
+       "ack.node.gpu.schedule",
+       SharingEvidence::kLabel},
+      {"ack-topology-resource",
+       {},
+       {},
+       {{"aliyun.com/gpu", 8}},
+       "ACK topology-aware GPU scheduling",
+       "aliyun.com/gpu",
+       SharingEvidence::kCapacity},
+      {"hami-node-annotation",
+       {},
+       {"node.alpha.kubernetes.io/ttl", "hami.io/node-handshake", "hami.io/node-nvidia-register"},
+       {},
+       "HAMi",
+       "hami.io/node-handshake",
+       SharingEvidence::kAnnotation},
+      {"mig-resource",
+       {},
+       {},
+       {{"nvidia.com/mig-1g.10gb", 7}},
+       "MIG",
+       "nvidia.com/mig-1g.10gb",
+       SharingEvidence::kCapacity},
+      {"mig-product",
+       {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb"}},
+       {},
+       {},
+       "MIG",
+       "nvidia.com/gpu.product",
+       SharingEvidence::kLabel},
+      {"mig-product",
+       {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB-MIG-INVALID"}},
+       {},
+       {},
+       "MIG",
+       "nvidia.com/gpu.product",
+       SharingEvidence::kLabel},
+      {"mig-config",
+       {{"nvidia.com/mig.config", "all-1g.10gb"}},
+       {},
+       {},
+       "MIG",
+       "nvidia.com/mig.config",
+       SharingEvidence::kLabel},
+      {"gfd-sharing-strategy",
+       {{"nvidia.com/gpu.sharing-strategy", "time-slicing"}, {"nvidia.com/gpu.replicas", "4"}},
+       {},
+       {},
+       "NVIDIA time-slicing",
+       "nvidia.com/gpu.sharing-strategy",
+       SharingEvidence::kLabel},
+      {"gfd-sharing-strategy",
+       {{"nvidia.com/gpu.sharing-strategy", "mps"}},
+       {},
+       {},
+       "NVIDIA MPS",
+       "nvidia.com/gpu.sharing-strategy",
+       SharingEvidence::kLabel},
+      // A GFD release before the strategy label.
+      {"gfd-replicas",
+       {{"nvidia.com/gpu.sharing-strategy", ""}, {"nvidia.com/gpu.replicas", "4"}},
+       {},
+       {},
+       "NVIDIA time-slicing or MPS",
+       "nvidia.com/gpu.replicas",
+       SharingEvidence::kLabel},
+      {"gfd-replicas",
+       {{"nvidia.com/gpu.replicas", "four"}},
+       {},
+       {},
+       "NVIDIA time-slicing or MPS",
+       "nvidia.com/gpu.replicas",
+       SharingEvidence::kLabel},
+      {"gfd-shared-product",
+       {{"nvidia.com/gpu.replicas", ""}, {"nvidia.com/gpu.product", "NVIDIA-L4-SHARED"}},
+       {},
+       {},
+       "NVIDIA time-slicing or MPS",
+       "nvidia.com/gpu.product",
+       SharingEvidence::kLabel},
+      {"shared-resource",
+       {},
+       {},
+       {{"nvidia.com/gpu.shared", 32}},  // renameByDefault
+       "NVIDIA time-slicing or MPS",
+       "nvidia.com/gpu.shared",
+       SharingEvidence::kCapacity},
+      {"mps-capable",
+       {{"nvidia.com/mps.capable", "true"}},
+       {},
+       {},
+       "NVIDIA MPS",
+       "nvidia.com/mps.capable",
+       SharingEvidence::kLabel},
+      // HAMi's deviceSplitCount 10, or replicas from a plugin without GFD's sharing labels.
+      {"capacity-above-count",
+       {},
+       {},
+       {{"nvidia.com/gpu", 80}},
+       "NVIDIA GPU replicas or vGPUs",
+       "nvidia.com/gpu",
+       SharingEvidence::kCapacity},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.rule);
+    CAPTURE(c.system);
+    Labels labels = PlainGfdLabels();
+    for (const auto& [key, value] : c.set) {
+      if (value.empty()) {
+        labels.erase(key);
+      } else {
+        labels[key] = value;
+      }
+    }
+    std::vector<std::string> annotations = {"node.alpha.kubernetes.io/ttl"};
+    if (!c.annotations.empty()) annotations = c.annotations;
+    ResourceList capacity = {{"cpu", 96000}, {"nvidia.com/gpu", 8}, {"pods", 110}};
+    for (const auto& [name, value] : c.capacity) capacity[name] = value;
+    const auto found = UnmodelledNodeSharing(labels, annotations, capacity);
+    CheckFound(found, c.rule, c.system, c.key);
+    if (found) CHECK(found->evidence == c.evidence);
+  }
+}
+
+TEST_CASE("pod rules: HAMi's, MIG's, shared replicas' and ACK topology's requests are named") {
+  struct Case {
+    const char* rule;
+    std::vector<std::string> annotations, resources;
+    const char* system;
+    const char* key;
+  };
+  const Case cases[] = {
+      {"", {"kubectl.kubernetes.io/restartedAt"}, {"cpu", "memory", "nvidia.com/gpu"}, "", ""},
+      {"", {}, {"aliyun.com/gpu-mem", "aliyun.com/gpu-core.percentage"}, "", ""},
+      {"hami-pod-annotation",
+       {"hami.io/vgpu-devices-allocated", "hami.io/vgpu-node"},
+       {"nvidia.com/gpu"},
+       "HAMi",
+       "hami.io/vgpu-devices-allocated"},
+      {"hami-pod-annotation",
+       {"nvidia.com/use-gputype"},
+       {"nvidia.com/gpu"},
+       "HAMi",
+       "nvidia.com/use-gputype"},
+      {"hami-pod-annotation", {"nvidia.com/nouse-gpuuuid"}, {}, "HAMi", "nvidia.com/nouse-gpuuuid"},
+      {"hami-resource",
+       {},
+       {"cpu", "nvidia.com/gpu", "nvidia.com/gpumem", "nvidia.com/gpucores"},
+       "HAMi",
+       "nvidia.com/gpumem"},
+      {"hami-resource",
+       {},
+       {"nvidia.com/gpumem-percentage"},
+       "HAMi",
+       "nvidia.com/gpumem-percentage"},
+      {"hami-resource", {}, {"nvidia.com/gpucores"}, "HAMi", "nvidia.com/gpucores"},
+      {"mig-resource", {}, {"nvidia.com/mig-3g.40gb"}, "MIG", "nvidia.com/mig-3g.40gb"},
+      {"shared-resource",
+       {},
+       {"nvidia.com/gpu.shared"},
+       "NVIDIA GPU sharing",
+       "nvidia.com/gpu.shared"},
+      {"ack-topology-resource",
+       {},
+       {"aliyun.com/gpu"},
+       "ACK topology-aware GPU scheduling",
+       "aliyun.com/gpu"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.rule);
+    CAPTURE(c.key);
+    const auto found = UnmodelledPodSharing(c.annotations, c.resources);
+    CheckFound(found, c.rule, c.system, c.key);
+    if (found)
+      CHECK((found->evidence == SharingEvidence::kAnnotation ||
+             found->evidence == SharingEvidence::kPodResource));
+  }
+}
+
+TEST_CASE("the refusal names the object, the system, what was found and that it is not modelled") {
+  Labels labels = PlainGfdLabels();
+  labels["nvidia.com/gpu.replicas"] = "4";
+  labels["nvidia.com/gpu.sharing-strategy"] = "time-slicing";
+  const auto found = UnmodelledNodeSharing(labels, {}, {{"nvidia.com/gpu", 32}});
+  REQUIRE(found.has_value());
+  const std::string message = UnmodelledSharingMessage(*found, "node gpu-l4-0");
+  CHECK(message.rfind("node gpu-l4-0: NVIDIA time-slicing (nvidia.com/gpu.sharing-strategy="
+                      "time-slicing) is not modelled: ",
+                      0) == 0);
+  CHECK(std::string(kUnmodelledSharingHint).find("docs/import.md") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace knobsim::kube
