@@ -30,6 +30,7 @@ struct KubeObjects {
   std::vector<PersistentVolumeSpec> pvs;
   std::vector<StorageClassSpec> storage_classes;
   std::vector<ResourceQuotaSpec> resource_quotas;
+  std::vector<NamespaceSpec> namespaces;
   // Where each object was read, parallel to its vector above.
   std::vector<ObjectSource> node_sources;
   std::vector<ObjectSource> pod_sources;
@@ -42,6 +43,7 @@ struct KubeObjects {
   std::vector<ObjectSource> pv_sources;
   std::vector<ObjectSource> storage_class_sources;
   std::vector<ObjectSource> resource_quota_sources;
+  std::vector<ObjectSource> namespace_sources;
   // The pod template of each Deployment and StatefulSet as a pending pod named after its owner
   // (one controller owner reference to it), for inputs that hold manifests but not their pods
   // (a config repository). Not in `pods`: a live export's pods are there.

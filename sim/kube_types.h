@@ -67,6 +67,34 @@ struct NodeAffinity {
   std::vector<Preferred> preferred;
 };
 
+// One inter-pod (anti-)affinity term (v1.PodAffinityTerm): pods matching `label_selector` in
+// the term's namespaces, counted per domain of `topology_key` (docs/semantics.md §3.8).
+struct PodAffinityTerm {
+  // A term without labelSelector matches no pod (upstream's nil selector, labels.Nothing()):
+  // stored as the never-matching requirement {key: "", op: In, values: {}}.
+  LabelSelector label_selector;
+  std::vector<std::string> namespaces;  // with no namespace_selector, empty = the pod's own
+  // nullopt: not given. An empty selector selects every namespace.
+  std::optional<LabelSelector> namespace_selector;
+  std::string topology_key;
+  // Merged into label_selector from the pod's own labels (key In / NotIn its value), as the API
+  // server does when it creates the pod (KEP-3633).
+  std::vector<std::string> match_label_keys;
+  std::vector<std::string> mismatch_label_keys;
+};
+
+struct WeightedPodAffinityTerm {
+  int weight = 1;  // 1..100
+  PodAffinityTerm term;
+};
+
+// spec.affinity.podAffinity or spec.affinity.podAntiAffinity.
+struct PodAffinity {
+  std::vector<PodAffinityTerm> required;  // requiredDuringSchedulingIgnoredDuringExecution
+  std::vector<WeightedPodAffinityTerm> preferred;
+  bool empty() const { return required.empty() && preferred.empty(); }
+};
+
 // Resource amounts as the scheduler counts them: cpu in millicores, memory and
 // ephemeral-storage in bytes, everything else (pods, extended resources such as
 // aliyun.com/gpu-mem or nvidia.com/gpu) in whole units.
@@ -76,6 +104,9 @@ inline constexpr const char* kGpuMemResource = "aliyun.com/gpu-mem";
 inline constexpr const char* kGpuCoreResource = "aliyun.com/gpu-core.percentage";
 inline constexpr const char* kGpuCountResource = "aliyun.com/gpu-count";
 inline constexpr const char* kNvidiaGpuResource = "nvidia.com/gpu";
+
+// The label the API server sets on every Namespace to its own name (Kubernetes 1.22+).
+inline constexpr const char* kNamespaceNameLabel = "kubernetes.io/metadata.name";
 
 // Node labels with a meaning here: the well-known Kubernetes keys and ACK's GPU-sharing labels
 // (docs/semantics.md §1.2).
@@ -187,6 +218,8 @@ struct PodSpec {
   std::vector<std::string> images;
   std::map<std::string, std::string> node_selector;
   NodeAffinity node_affinity;
+  PodAffinity pod_affinity;
+  PodAffinity pod_anti_affinity;
   std::vector<Toleration> tolerations;
   std::vector<TopologySpreadConstraint> topology_spread;
   int priority = 0;
@@ -328,6 +361,13 @@ struct StorageClassSpec {
   std::string reclaim_policy = "Delete";          // Delete | Retain
   std::string volume_binding_mode = "Immediate";  // Immediate | WaitForFirstConsumer
   bool is_default = false;  // annotation storageclass.kubernetes.io/is-default-class: "true"
+};
+
+// v1 Namespace (cluster-scoped): its labels, for inter-pod affinity's namespaceSelector.
+struct NamespaceSpec {
+  std::string name;
+  std::string uid;
+  Labels labels;  // with kubernetes.io/metadata.name=<name>, as the API server sets it
 };
 
 // v1 ResourceQuota. Keys as Kubernetes writes them (`pods`, `requests.cpu`, `limits.memory`,

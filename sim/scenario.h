@@ -187,6 +187,8 @@ struct Workload {
   NodeAffinity node_affinity;
   std::vector<Toleration> tolerations;
   std::vector<TopologySpreadConstraint> topology_spread;
+  PodAffinity pod_affinity;  // inter-pod affinity of its pods (docs/semantics.md §3.8)
+  PodAffinity pod_anti_affinity;
   int priority = 0;
   int64_t cpu_milli = 0;  // container requests
   int64_t memory_mib = 0;

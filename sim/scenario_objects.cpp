@@ -100,6 +100,8 @@ PodSpec PodSpecForWorkload(const Workload& w, int ordinal) {
   pod.node_affinity = w.node_affinity;
   pod.tolerations = w.tolerations;
   pod.topology_spread = w.topology_spread;
+  pod.pod_affinity = w.pod_affinity;
+  pod.pod_anti_affinity = w.pod_anti_affinity;
   pod.priority = w.priority;
   if (w.whole_gpus > 0) {
     pod.whole_gpus = w.whole_gpus;

@@ -56,6 +56,31 @@ void Scheduling(const PodSpec& p, ImportedWorkload& iw, std::vector<std::string>
     }
     w.topology_spread.push_back(c);
   }
+  // A term without labelSelector matches no pod: an anti-affinity one repels nothing, an
+  // affinity one no node can satisfy (the pod stays Pending). The scenario format has no such
+  // selector; the term is left out with a note.
+  for (const auto& [from, to, key] :
+       {std::tuple{&p.pod_affinity, &w.pod_affinity, "pod_affinity"},
+        std::tuple{&p.pod_anti_affinity, &w.pod_anti_affinity, "pod_anti_affinity"}}) {
+    auto never = [](const PodAffinityTerm& t) {
+      const auto& e = t.label_selector.match_expressions;
+      return std::any_of(e.begin(), e.end(), [](const auto& r) { return r.key.empty(); });
+    };
+    for (const PodAffinityTerm& t : from->required) {
+      if (never(t)) {
+        iw.notes[key] = "a term without labelSelector matches no pod; left out";
+      } else {
+        to->required.push_back(t);
+      }
+    }
+    for (const WeightedPodAffinityTerm& t : from->preferred) {
+      if (never(t.term)) {
+        iw.notes[key] = "a term without labelSelector matches no pod; left out";
+      } else {
+        to->preferred.push_back(t);
+      }
+    }
+  }
   w.priority = p.priority;
 }
 

@@ -263,6 +263,8 @@ Workload Converter::WorkloadOf(const ImportedWorkload& iw, const std::set<std::s
   w.node_affinity = from.node_affinity;
   w.tolerations = from.tolerations;
   w.topology_spread = from.topology_spread;
+  w.pod_affinity = from.pod_affinity;
+  w.pod_anti_affinity = from.pod_anti_affinity;
   w.priority = from.priority;
   w.cpu_milli = from.cpu_milli;
   w.memory_mib = from.memory_mib;

@@ -141,6 +141,26 @@ void CheckWorkload(const Workload& a, const Workload& b) {
     CHECK(x.node_affinity_policy == y.node_affinity_policy);
     CHECK(x.node_taints_policy == y.node_taints_policy);
   }
+  for (const auto& [x, y] : {std::pair{&a.pod_affinity, &b.pod_affinity},
+                            std::pair{&a.pod_anti_affinity, &b.pod_anti_affinity}}) {
+    auto same = [](const PodAffinityTerm& t, const PodAffinityTerm& u) {
+      CHECK(t.topology_key == u.topology_key);
+      CheckSelector(t.label_selector, u.label_selector);
+      CHECK(t.namespaces == u.namespaces);
+      CHECK(t.namespace_selector.has_value() == u.namespace_selector.has_value());
+      if (t.namespace_selector && u.namespace_selector)
+        CheckSelector(*t.namespace_selector, *u.namespace_selector);
+      CHECK(t.match_label_keys == u.match_label_keys);
+      CHECK(t.mismatch_label_keys == u.mismatch_label_keys);
+    };
+    REQUIRE(x->required.size() == y->required.size());
+    for (size_t i = 0; i < x->required.size(); ++i) same(x->required[i], y->required[i]);
+    REQUIRE(x->preferred.size() == y->preferred.size());
+    for (size_t i = 0; i < x->preferred.size(); ++i) {
+      CHECK(x->preferred[i].weight == y->preferred[i].weight);
+      same(x->preferred[i].term, y->preferred[i].term);
+    }
+  }
   CHECK(a.priority == b.priority);
   CHECK(a.cpu_milli == b.cpu_milli);
   CHECK(a.memory_mib == b.memory_mib);

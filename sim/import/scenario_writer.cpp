@@ -81,6 +81,17 @@ std::string Selector(const LabelSelector& s) {
   return out + "}";
 }
 
+// An inter-pod affinity term's keys, in the scenario's spelling (docs/scenario.md).
+std::string PodAffinityTermText(const PodAffinityTerm& t) {
+  std::string e = "topology_key: " + YamlScalar(t.topology_key) +
+                  ", label_selector: " + Selector(t.label_selector);
+  if (!t.namespaces.empty()) e += ", namespaces: " + List(t.namespaces);
+  if (t.namespace_selector) e += ", namespace_selector: " + Selector(*t.namespace_selector);
+  if (!t.match_label_keys.empty()) e += ", match_label_keys: " + List(t.match_label_keys);
+  if (!t.mismatch_label_keys.empty()) e += ", mismatch_label_keys: " + List(t.mismatch_label_keys);
+  return e;
+}
+
 // Every comment goes through here: notes and evidence quote names from the export (a
 // namespace, a pod, an owner), and a line break in one would end the comment and start YAML
 // (YamlCommentText keeps it one line). Values are YamlScalar's.
@@ -276,6 +287,20 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
     }
   } else if (!Note(iw, "topology_spread").empty()) {
     o.Comment(4, "topology_spread: " + Note(iw, "topology_spread"));
+  }
+  for (const auto& [a, key] : {std::pair{&w.pod_affinity, "pod_affinity"},
+                               std::pair{&w.pod_anti_affinity, "pod_anti_affinity"}}) {
+    if (a->empty()) {
+      if (!Note(iw, key).empty()) o.Comment(4, std::string(key) + ": " + Note(iw, key));
+      continue;
+    }
+    o.Line(4, std::string(key) + ":", Note(iw, key));
+    if (!a->required.empty()) o.Line(6, "required:");
+    for (const PodAffinityTerm& t : a->required) o.Line(8, "- {" + PodAffinityTermText(t) + "}");
+    if (!a->preferred.empty()) o.Line(6, "preferred:");
+    for (const WeightedPodAffinityTerm& t : a->preferred) {
+      o.Line(8, "- {weight: " + std::to_string(t.weight) + ", " + PodAffinityTermText(t.term) + "}");
+    }
   }
   if (w.priority != 0) o.Line(4, "priority: " + std::to_string(w.priority));
   o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");

@@ -60,6 +60,8 @@ void ReadObject(ObjectReader& r, const Field& object) {
     keep(out.storage_classes, out.storage_class_sources, kube::ReadStorageClass);
   } else if (kind == "ResourceQuota") {
     keep(out.resource_quotas, out.resource_quota_sources, kube::ReadResourceQuota);
+  } else if (kind == "Namespace") {
+    keep(out.namespaces, out.namespace_sources, kube::ReadNamespace);
   } else if (kind == "List" || (kube::EndsWith(kind, "List") && r.Get(object, "items"))) {
     // kubectl's envelope, and the API's typed lists (PodList, NodeList).
     if (auto items = r.Get(object, "items")) {

@@ -79,6 +79,7 @@ class Reader : public YamlFieldReader {
   TopologySpreadConstraint ReadSpread(const Field& f, const Labels& own_labels) const;
   std::vector<TopologySpreadConstraint> ReadSpreadList(const Field& f, const Labels& own) const;
   LabelSelector ReadLabelSelector(const Field& f) const;
+  PodAffinity ReadPodAffinity(const Field& f, const Labels& own) const;
   void CheckValues(const Field& f, std::string_view op, const std::vector<std::string>& values,
                    bool numeric_ops) const;
   Traffic ReadTraffic(const Field& f, const std::vector<CurrentPod>& pods) const;
@@ -444,6 +445,47 @@ TopologySpreadConstraint Reader::ReadSpread(const Field& f, const Labels& own_la
   return c;
 }
 
+// pod_affinity / pod_anti_affinity: {required: [term], preferred: [{weight, ...term}]}; a term
+// without label_selector selects the workload's own labels, as topology_spread does.
+PodAffinity Reader::ReadPodAffinity(const Field& f, const Labels& own) const {
+  Section s(*this, f, {"required", "preferred"});
+  auto term = [&](const Section& t) {
+    PodAffinityTerm out;
+    out.topology_key = NonEmptyString(t.Require("topology_key"));
+    if (auto v = t.Get("label_selector")) {
+      out.label_selector = ReadLabelSelector(*v);
+    } else {
+      out.label_selector.match_labels = own;
+    }
+    if (auto v = t.Get("namespaces")) out.namespaces = StringList(*v);
+    if (auto v = t.Get("namespace_selector")) out.namespace_selector = ReadLabelSelector(*v);
+    if (auto v = t.Get("match_label_keys")) out.match_label_keys = StringList(*v);
+    if (auto v = t.Get("mismatch_label_keys")) out.mismatch_label_keys = StringList(*v);
+    return out;
+  };
+  PodAffinity a;
+  if (auto v = s.Get("required")) {
+    for (const Field& item : Items(*v)) {
+      a.required.push_back(term(Section(*this, item,
+                                        {"topology_key", "label_selector", "namespaces",
+                                         "namespace_selector", "match_label_keys",
+                                         "mismatch_label_keys"})));
+    }
+  }
+  if (auto v = s.Get("preferred")) {
+    for (const Field& item : Items(*v)) {
+      Section t(*this, item,
+                {"weight", "topology_key", "label_selector", "namespaces", "namespace_selector",
+                 "match_label_keys", "mismatch_label_keys"});
+      WeightedPodAffinityTerm w;
+      w.weight = Int(t.Require("weight"), 1, 100);
+      w.term = term(t);
+      a.preferred.push_back(std::move(w));
+    }
+  }
+  return a;
+}
+
 std::vector<TopologySpreadConstraint> Reader::ReadSpreadList(const Field& f,
                                                              const Labels& own) const {
   std::vector<TopologySpreadConstraint> out;
@@ -679,7 +721,8 @@ Workload Reader::ReadWorkload(const Field& f) const {
              "schd_weight",   "gpu_memory",  "startup",         "probe",       "on_load_oom",
              "traffic",       "work",        "concurrency",     "batching",    "cpu_time",
              "timeout",       "on_timeout",  "routing",         "slo",         "pods",
-             "kind",          "images",      "image_size",      "annotations", "volumes"});
+             "kind",          "images",      "image_size",      "annotations", "volumes",
+             "pod_affinity",  "pod_anti_affinity"});
   Workload w;
   w.name = DnsName(s.Require("name"));
   if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
@@ -742,6 +785,8 @@ Workload Reader::ReadWorkload(const Field& f) const {
     for (const Field& item : Items(*v)) w.tolerations.push_back(ReadToleration(item));
   }
   if (auto v = s.Get("topology_spread")) w.topology_spread = ReadSpreadList(*v, w.labels);
+  if (auto v = s.Get("pod_affinity")) w.pod_affinity = ReadPodAffinity(*v, w.labels);
+  if (auto v = s.Get("pod_anti_affinity")) w.pod_anti_affinity = ReadPodAffinity(*v, w.labels);
   if (auto v = s.Get("priority")) {
     w.priority = Int(*v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
   }

@@ -375,10 +375,43 @@ std::string ErrorOf(const std::string& yaml) {
   return r.ok() ? "" : r.error().ToString();
 }
 
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 Scenario Read(const std::string& yaml) {
   Expected<Scenario> r = ReadScenarioString(yaml, "s.yaml");
   if (!r.ok()) FAIL(r.error().ToString());
   return *r;
+}
+
+TEST_CASE("pod_affinity and pod_anti_affinity read Kubernetes' terms; the selector defaults to "
+          "the workload's labels") {
+  const Scenario s = Read(
+      "name: s\nworkloads:\n  - name: web\n    replicas: 3\n    pod_anti_affinity:\n"
+      "      required:\n        - {topology_key: kubernetes.io/hostname}\n"
+      "      preferred:\n        - {weight: 100, topology_key: topology.kubernetes.io/zone,\n"
+      "           namespaces: [a], namespace_selector: {}, match_label_keys: [pod-template-hash]}\n"
+      "    pod_affinity:\n      required:\n"
+      "        - {topology_key: zone, label_selector: {match_labels: {app: db}}}\n");
+  const Workload& w = s.workloads.at(0);
+  REQUIRE(w.pod_anti_affinity.required.size() == 1);
+  CHECK(w.pod_anti_affinity.required[0].topology_key == "kubernetes.io/hostname");
+  CHECK(w.pod_anti_affinity.required[0].label_selector.match_labels == Labels{{"app", "web"}});
+  REQUIRE(w.pod_anti_affinity.preferred.size() == 1);
+  CHECK(w.pod_anti_affinity.preferred[0].weight == 100);
+  CHECK(w.pod_anti_affinity.preferred[0].term.namespaces == std::vector<std::string>{"a"});
+  CHECK(w.pod_anti_affinity.preferred[0].term.namespace_selector.has_value());
+  CHECK(w.pod_anti_affinity.preferred[0].term.match_label_keys ==
+        std::vector<std::string>{"pod-template-hash"});
+  REQUIRE(w.pod_affinity.required.size() == 1);
+  CHECK(w.pod_affinity.required[0].label_selector.match_labels == Labels{{"app", "db"}});
+  CHECK(Has(ErrorOf("name: s\nworkloads:\n  - name: web\n    pod_affinity:\n      required:\n"
+                    "        - {topology_key: zone, weight: 3}\n"),
+            "weight"));
+  CHECK(Has(ErrorOf("name: s\nworkloads:\n  - name: web\n    pod_affinity:\n      preferred:\n"
+                    "        - {topology_key: zone}\n"),
+            "weight"));
 }
 
 TEST_CASE("a minimal scenario takes every default") {

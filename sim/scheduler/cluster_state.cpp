@@ -101,6 +101,16 @@ void ClusterState::SetUnschedulable(int node, bool unschedulable) {
   ++n.generation;
 }
 
+void ClusterState::SetNamespaceLabels(const std::string& ns, Labels labels) {
+  namespace_labels_[ns] = std::move(labels);
+}
+
+Labels ClusterState::NamespaceLabels(const std::string& ns) const {
+  const auto it = namespace_labels_.find(ns);
+  if (it != namespace_labels_.end()) return it->second;
+  return Labels{{kNamespaceNameLabel, ns}};
+}
+
 void ClusterState::Unbind(int pod) {
   if (pod < 0 || pod >= static_cast<int>(pods_.size()) || !bound(pod)) return;
   const PodSpec& spec = pods_[pod];

@@ -59,6 +59,13 @@ class ClusterState {
   // Cordons (true) or uncordons a node: spec.unschedulable, read by the NodeUnschedulable filter.
   void SetUnschedulable(int node, bool unschedulable);
 
+  // The labels of a Namespace object read with the cluster (inter-pod affinity's
+  // namespaceSelector reads them). A namespace without one has the label the API server gives
+  // every namespace, kubernetes.io/metadata.name=<name>, and no other.
+  void SetNamespaceLabels(const std::string& ns, Labels labels);
+  Labels NamespaceLabels(const std::string& ns) const;
+  bool has_namespace_objects() const { return !namespace_labels_.empty(); }
+
   int FindNode(const std::string& name) const;
   const std::vector<NodeState>& nodes() const { return nodes_; }
   const NodeState& node(int i) const { return nodes_[i]; }
@@ -72,6 +79,7 @@ class ClusterState {
   std::vector<PodSpec> pods_;
   std::vector<Placement> placements_;
   std::unordered_map<std::string, int> node_index_;  // name -> index, for FindNode
+  std::unordered_map<std::string, Labels> namespace_labels_;
 };
 
 }  // namespace knobsim

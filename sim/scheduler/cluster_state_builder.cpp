@@ -6,10 +6,32 @@
 #include <string_view>
 
 namespace knobsim {
+namespace {
+
+bool UsesNamespaceSelector(const PodSpec& pod) {
+  auto in = [](const PodAffinity& a) {
+    auto labelled = [](const PodAffinityTerm& t) {
+      return t.namespace_selector &&
+             (!t.namespace_selector->match_labels.empty() ||
+              !t.namespace_selector->match_expressions.empty());
+    };
+    for (const PodAffinityTerm& t : a.required) {
+      if (labelled(t)) return true;
+    }
+    for (const WeightedPodAffinityTerm& t : a.preferred) {
+      if (labelled(t.term)) return true;
+    }
+    return false;
+  };
+  return in(pod.pod_affinity) || in(pod.pod_anti_affinity);
+}
+
+}  // namespace
 
 ClusterState BuildClusterState(const KubeObjects& objects, std::vector<std::string>* warnings) {
   ClusterState cluster;
   for (const NodeSpec& node : objects.nodes) cluster.AddNode(node);
+  for (const NamespaceSpec& ns : objects.namespaces) cluster.SetNamespaceLabels(ns.name, ns.labels);
   auto warn = [&](size_t i, std::string_view text) {
     if (warnings == nullptr) return;
     const ObjectSource source =
@@ -42,6 +64,17 @@ ClusterState BuildClusterState(const KubeObjects& objects, std::vector<std::stri
            "on the node but on no card");
     }
     cluster.BindExisting(pod);
+  }
+  if (objects.namespaces.empty()) {
+    for (size_t i = 0; i < objects.pods.size(); ++i) {
+      if (UsesNamespaceSelector(objects.pods[i])) {
+        warn(i,
+             "inter-pod affinity with a non-empty namespaceSelector, but the files hold no Namespace "
+             "objects: each namespace is taken to carry only kubernetes.io/metadata.name=<name> "
+             "(export the namespaces too: kubectl get namespaces -o yaml)");
+        break;
+      }
+    }
   }
   return cluster;
 }

@@ -57,6 +57,9 @@ class FilterPlugin {
     return PluginStatus::Success();
   }
   virtual PluginStatus Filter(const PodSpec& pod, const ClusterState& cluster, int node) const = 0;
+  // After PreFilter: true when Filter passes every node for that pod (upstream's PreFilter `Skip`
+  // status), so the Scheduler may leave it out.
+  virtual bool Skipped() const { return false; }
 };
 
 class ScorePlugin {

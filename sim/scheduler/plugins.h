@@ -15,6 +15,7 @@ std::unique_ptr<FilterPlugin> NewTaintTolerationFilter(const KubeVersion& versio
 std::unique_ptr<FilterPlugin> NewNodeAffinityFilter();
 std::unique_ptr<FilterPlugin> NewNodeResourcesFitFilter(const KubeVersion& version);
 std::unique_ptr<FilterPlugin> NewPodTopologySpreadFilter();
+std::unique_ptr<FilterPlugin> NewInterPodAffinityFilter();
 std::unique_ptr<FilterPlugin> NewGpuShareFilter(const SchedulerConfig& config);
 
 // Scores, with their default weights (§3.1). NewNodeResourcesFitScore throws
@@ -24,6 +25,7 @@ std::unique_ptr<ScorePlugin> NewTaintTolerationScore();                         
 std::unique_ptr<ScorePlugin> NewNodeAffinityScore();                                 // 2
 std::unique_ptr<ScorePlugin> NewNodeResourcesFitScore(const std::string& strategy);  // 1
 std::unique_ptr<ScorePlugin> NewPodTopologySpreadScore();                            // 2
+std::unique_ptr<ScorePlugin> NewInterPodAffinityScore(int hard_pod_affinity_weight);  // 2
 std::unique_ptr<ScorePlugin> NewBalancedAllocationScore();                           // 1
 std::unique_ptr<ScorePlugin> NewImageLocalityScore();                                // 1
 std::unique_ptr<ScorePlugin> NewGpuShareScore(const SchedulerConfig& config);  // config weight

@@ -4,8 +4,8 @@
 //
 // Speed (issue 3: >= 50 000 pods/s on 1 213 nodes) comes from four things, none of which can
 // change the node chosen:
-//  * The equivalence cache (pod_equivalence.h): every plugin but PodTopologySpread is
-//    node-local — its answer on a node depends only on the pod and that node's own state — so
+//  * The equivalence cache (pod_equivalence.h): every plugin but PodTopologySpread and
+//    InterPodAffinity is node-local — its answer on a node depends only on the pod and that node's own state — so
 //    per pod class and node the Scheduler keeps the first rejecting node-local filter and the
 //    raw scores, and recomputes them only where NodeState::generation moved since. Replicas of
 //    a workload then cost a few table reads per node.
@@ -47,7 +47,8 @@ enum FilterIndex {
   kTaintTolerationFilter,
   kNodeAffinityFilter,
   kNodeResourcesFitFilter,
-  kPodTopologySpreadFilter,  // the only filter that looks beyond the node: runs every cycle
+  kPodTopologySpreadFilter,  // the two filters that look beyond the node: run every cycle
+  kInterPodAffinityFilter,
   kGpuShareFilter,
   kNumFilters
 };
@@ -55,7 +56,8 @@ enum ScoreIndex {
   kTaintTolerationScore,
   kNodeAffinityScore,
   kNodeResourcesFitScore,
-  kPodTopologySpreadScore,  // the only score that looks beyond the node
+  kPodTopologySpreadScore,  // the two scores that look beyond the node
+  kInterPodAffinityScore,
   kBalancedAllocationScore,
   kImageLocalityScore,
   kGpuShareScore,
@@ -66,6 +68,14 @@ enum ScoreIndex {
 // Scores that are already 0..100 and have no Normalize (scheduler_test pins this down).
 constexpr bool IsSelfNormalized(int p) {
   return p == kNodeResourcesFitScore || p == kBalancedAllocationScore || p == kGpuShareScore;
+}
+
+// Plugins whose answer on a node depends on pods elsewhere: never cached.
+constexpr bool IsClusterWideFilter(int f) {
+  return f == kPodTopologySpreadFilter || f == kInterPodAffinityFilter;
+}
+constexpr bool IsClusterWideScore(int p) {
+  return p == kPodTopologySpreadScore || p == kInterPodAffinityScore;
 }
 
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();  // no generation yet
@@ -165,11 +175,13 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
   filters_.push_back(NewNodeAffinityFilter());
   filters_.push_back(NewNodeResourcesFitFilter(version));
   filters_.push_back(NewPodTopologySpreadFilter());
+  filters_.push_back(NewInterPodAffinityFilter());
   filters_.push_back(NewGpuShareFilter(config_));
   scores_.push_back(NewTaintTolerationScore());
   scores_.push_back(NewNodeAffinityScore());
   scores_.push_back(NewNodeResourcesFitScore(config_.node_resources_strategy));
   scores_.push_back(NewPodTopologySpreadScore());
+  scores_.push_back(NewInterPodAffinityScore(config_.hard_pod_affinity_weight));
   scores_.push_back(NewBalancedAllocationScore());
   scores_.push_back(NewImageLocalityScore());
   scores_.push_back(NewGpuShareScore(config_));
@@ -204,12 +216,17 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   Cycle::PodClass& cls = cy.ClassFor(pod, cluster_, cy.use_cache && !explain);
 
   // Filter: each node stops at the first plugin that rejects it (§3.1). The node-local filters'
-  // verdict comes from the cache; PodTopologySpread runs when it comes before that verdict and
-  // the pod has a DoNotSchedule constraint (without one it passes every node).
-  const bool spread_filter = HasConstraint(pod, "DoNotSchedule");
+  // verdict comes from the cache; the cluster-wide ones run when they come before that verdict
+  // and can reject: PodTopologySpread for a pod with a DoNotSchedule constraint, InterPodAffinity
+  // unless its PreFilter skipped.
+  bool cluster_wide[kNumFilters] = {};
+  cluster_wide[kPodTopologySpreadFilter] = HasConstraint(pod, "DoNotSchedule");
+  cluster_wide[kInterPodAffinityFilter] = !filters_[kInterPodAffinityFilter]->Skipped();
+  const bool any_cluster_wide =
+      cluster_wide[kPodTopologySpreadFilter] || cluster_wide[kInterPodAffinityFilter];
   cy.feasible.clear();
   cy.failed_at.resize(num_nodes);
-  if (spread_filter) cy.node_status.resize(num_nodes);
+  if (any_cluster_wide) cy.node_status.resize(num_nodes);
   for (int i = 0; i < num_nodes; ++i) {
     Cycle::NodeMemo& memo = cls.nodes[i];
     const uint64_t generation = cluster_.node(i).generation;
@@ -218,7 +235,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
       memo.score_epoch = 0;
       memo.verdict = -1;
       for (int f = 0; f < kNumFilters; ++f) {
-        if (f == kPodTopologySpreadFilter) continue;
+        if (IsClusterWideFilter(f)) continue;
         if (!filters_[f]->Filter(pod, cluster_, i).ok()) {
           memo.verdict = f;
           break;
@@ -226,10 +243,11 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
       }
     }
     int verdict = memo.verdict;
-    if (spread_filter && (verdict < 0 || verdict > kPodTopologySpreadFilter)) {
-      PluginStatus status = filters_[kPodTopologySpreadFilter]->Filter(pod, cluster_, i);
+    for (int f : {kPodTopologySpreadFilter, kInterPodAffinityFilter}) {
+      if (!cluster_wide[f] || (verdict >= 0 && verdict < f)) continue;
+      PluginStatus status = filters_[f]->Filter(pod, cluster_, i);
       if (!status.ok()) {
-        verdict = kPodTopologySpreadFilter;
+        verdict = f;
         cy.node_status[i] = std::move(status);
       }
     }
@@ -241,7 +259,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   // runs again on that node (only for messages and --explain).
   auto node_status = [&](int i) -> PluginStatus {
     const int f = cy.failed_at[i];
-    if (f == kPodTopologySpreadFilter) return cy.node_status[i];
+    if (IsClusterWideFilter(f)) return cy.node_status[i];
     return filters_[f]->Filter(pod, cluster_, i);
   };
 
@@ -271,7 +289,9 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
       scores_[p]->PreScore(pod, cluster_, cy.feasible);
       // --explain shows every upstream plugin; knobsim's PlacementPolicy only where it applies
       // (a paper policy on some feasible node), so explained totals equal the real ones.
-      cy.active[p] = (explain && p != kPlacementPolicyScore) || !scores_[p]->Skipped();
+      // InterPodAffinity likewise only where some pod has inter-pod affinity terms to score.
+      cy.active[p] = (explain && p != kPlacementPolicyScore && p != kInterPodAffinityScore) ||
+                     !scores_[p]->Skipped();
       if (cy.active[p]) mask |= 1u << p;
     }
     if (mask != cls.active_mask) {
@@ -285,7 +305,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
     for (int p = 0; p < kNumScores; ++p) {
       weight[p] = scores_[p]->Weight();
       in_sum[p] = cy.active[p] && !explain && IsSelfNormalized(p);
-      if (cy.active[p] && !in_sum[p] && p != kPodTopologySpreadScore &&
+      if (cy.active[p] && !in_sum[p] && !IsClusterWideScore(p) &&
           cls.raw[p].size() != cls.nodes.size()) {
         cls.raw[p].resize(cls.nodes.size());
       }
@@ -298,7 +318,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
         memo.score_epoch = cls.score_epoch;
         memo.self_normalized = 0;
         for (int p = 0; p < kNumScores; ++p) {
-          if (!cy.active[p] || p == kPodTopologySpreadScore) continue;
+          if (!cy.active[p] || IsClusterWideScore(p)) continue;
           const int64_t score = scores_[p]->Score(pod, cluster_, i);
           if (in_sum[p]) {
             memo.self_normalized += weight[p] * score;
@@ -313,7 +333,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
       if (!cy.active[p] || in_sum[p]) continue;
       std::vector<int64_t>& raw = cy.raw[p];
       raw.resize(num_feasible);
-      if (p == kPodTopologySpreadScore) {
+      if (IsClusterWideScore(p)) {
         for (size_t k = 0; k < num_feasible; ++k) {
           raw[k] = scores_[p]->Score(pod, cluster_, cy.feasible[k]);
         }

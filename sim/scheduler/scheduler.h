@@ -2,10 +2,11 @@
 // one of the FGD paper's, per node pool: policy_placement.h).
 //
 // Filters run in upstream order and a node stops at the first plugin that rejects it
-// (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit, PodTopologySpread, then
-// the GPU-share filter). Feasible nodes are scored by every score plugin, normalised, weighted
-// (TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread 2,
-// BalancedAllocation 1, ImageLocality 1, GPU share and PlacementPolicy — settings) and summed; the
+// (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit, PodTopologySpread,
+// InterPodAffinity, then the GPU-share filter). Feasible nodes are scored by every score plugin,
+// normalised, weighted (TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread
+// 2, InterPodAffinity 2, BalancedAllocation 1, ImageLocality 1, GPU share and PlacementPolicy —
+// settings) and summed; the
 // highest total wins, ties to the lowest node index by default or uniformly at random (seeded) as
 // upstream does. A pod that fits nowhere gets the FailedScheduling message of docs/semantics.md
 // §3.7.
@@ -34,6 +35,9 @@ struct SchedulerConfig {
   bool extender_best_fit = false;  // legacy gpushare extender card choice instead of the plugin
   int gpu_share_weight = 1;        // weight of the GPU-share score (unconfirmed for ACK: a setting)
   std::string node_resources_strategy = "LeastAllocated";  // or "MostAllocated"
+  // InterPodAffinityArgs.hardPodAffinityWeight (0..100, upstream default 1): what an existing
+  // pod's required affinity term adds to the score of the incoming pod it matches.
+  int hard_pod_affinity_weight = 1;
   int policy0_max_inst = 0;  // POLICY 0's implicit max-pod per card (0 = none)
   // ACK's enableMemoryCoreMixSchedule: let gpu-mem-only pods onto nodes that also offer
   // gpu-core.percentage (off by default, as in ACK's plugin, docs/semantics.md §1.5 B).

@@ -471,5 +471,37 @@ TEST_CASE("NodeResourcesFit, BalancedAllocation and GPU-share scores need no nor
   }
 }
 
+TEST_CASE("replicas with required anti-affinity to their own kind spread one per node, then wait") {
+  ClusterState cluster;
+  for (const char* name : {"n0", "n1", "n2"}) cluster.AddNode(MakeNode(name, {}));
+  Scheduler scheduler(cluster, {});
+  PodSpec web = MakePod("web", {{"app", "web"}}, {{"cpu", 100}});
+  PodAffinityTerm apart;
+  apart.label_selector.match_labels = web.labels;
+  apart.topology_key = kHostnameLabel;
+  web.pod_anti_affinity.required = {apart};
+  std::set<int> nodes;
+  for (int i = 0; i < 3; ++i) {
+    const ScheduleResult r = scheduler.ScheduleAndBind(web);
+    REQUIRE(r.placement.node >= 0);
+    nodes.insert(r.placement.node);
+  }
+  CHECK(nodes.size() == 3);
+  const ScheduleResult fourth = scheduler.ScheduleAndBind(web);
+  CHECK(fourth.placement.node == -1);
+  CHECK(fourth.message ==
+        "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 "
+        "nodes are available: 3 No preemption victims found for incoming pod.");
+  // A pod without terms of its own is kept off by the bound replicas' terms when it matches them.
+  PodSpec plain = MakePod("plain", {{"app", "web"}}, {{"cpu", 100}});
+  CHECK(scheduler.Schedule(plain).message ==
+        "0/3 nodes are available: 3 node(s) didn't satisfy existing pods anti-affinity rules. "
+        "preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.");
+  // An unbound replica frees its node again.
+  const int freed = cluster.placement(0).node;
+  cluster.Unbind(0);
+  CHECK(scheduler.ScheduleAndBind(web).placement.node == freed);
+}
+
 }  // namespace
 }  // namespace knobsim

@@ -508,6 +508,61 @@ status: {phase: Running}
   CHECK(PodsByName(o).at("web-1").at("node") == "cpu-b");
 }
 
+// ---- Inter-pod affinity (docs/semantics.md §3.8) ---------------------------------------------
+
+// Three cpu nodes in two zones; four HA replicas that may not share a node, then a cache that
+// must run in a zone with a web replica and prefers to stay off their nodes. web-0..2 take one
+// node each (anti-affinity; ties to file order), web-3 fits nowhere; cache-0 goes where its
+// preferred anti-affinity weighs least.
+TEST_CASE("required pod anti-affinity keeps HA replicas apart; the last one is unschedulable") {
+  std::string nodes;
+  for (const auto& [name, zone] : {std::pair{"n1", "z1"}, std::pair{"n2", "z1"},
+                                   std::pair{"n3", "z2"}}) {
+    nodes += std::string("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: ") + name +
+             "\n  labels: {kubernetes.io/hostname: " + name +
+             ", topology.kubernetes.io/zone: " + zone +
+             "}\nstatus:\n  allocatable: {cpu: \"8\", memory: 32Gi, pods: \"110\"}\n";
+  }
+  std::string pods = "apiVersion: v1\nkind: List\nitems:\n";
+  for (int i = 0; i < 4; ++i) {
+    pods += "- apiVersion: v1\n  kind: Pod\n  metadata: {name: web-" + std::to_string(i) +
+            ", namespace: shop, labels: {app: web}}\n  spec:\n"
+            "    containers: [{name: web, image: web:1, resources: {requests: {cpu: 100m}}}]\n"
+            "    affinity:\n      podAntiAffinity:\n"
+            "        requiredDuringSchedulingIgnoredDuringExecution:\n"
+            "        - labelSelector: {matchLabels: {app: web}}\n"
+            "          topologyKey: kubernetes.io/hostname\n";
+  }
+  pods +=
+      "- apiVersion: v1\n  kind: Pod\n  metadata: {name: cache-0, namespace: shop}\n  spec:\n"
+      "    containers: [{name: c, image: c:1, resources: {requests: {cpu: 100m}}}]\n"
+      "    affinity:\n      podAffinity:\n"
+      "        requiredDuringSchedulingIgnoredDuringExecution:\n"
+      "        - labelSelector: {matchLabels: {app: web}}\n"
+      "          topologyKey: topology.kubernetes.io/zone\n"
+      "      podAntiAffinity:\n        preferredDuringSchedulingIgnoredDuringExecution:\n"
+      "        - weight: 100\n          podAffinityTerm:\n"
+      "            labelSelector: {matchLabels: {app: web}}\n"
+      "            topologyKey: topology.kubernetes.io/zone\n";
+  const std::string cluster = TempFile("anti-affinity-cluster.yaml", nodes);
+  const std::string pending = TempFile("anti-affinity-pods.yaml", pods);
+  const Outcome o = Run("schedule --cluster " + Quoted(cluster) + " --pods " + Quoted(pending) +
+                        " --json -");
+  CHECK(o.exit_code == 1);
+  std::map<std::string, json> placed = PodsByName(o);
+  CHECK(placed.at("web-0").at("node") == "n1");
+  CHECK(placed.at("web-1").at("node") == "n2");
+  CHECK(placed.at("web-2").at("node") == "n3");
+  CHECK(placed.at("web-3").at("node").is_null());
+  CHECK(placed.at("web-3").at("message") ==
+        "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. preemption: 0/3 "
+        "nodes are available: 3 No preemption victims found for incoming pod.");
+  // Zone z1 holds two web replicas (-200), z2 one (-100): cache-0 goes to n3.
+  CHECK(placed.at("cache-0").at("node") == "n3");
+  std::remove(cluster.c_str());
+  std::remove(pending.c_str());
+}
+
 TEST_CASE("--help describes schedule") {
   const Outcome o = Run("schedule --help");
   CHECK(o.exit_code == 0);

@@ -163,6 +163,7 @@ std::string ShortName(std::string_view plugin) {
       {"NodeAffinity", "Affinity"},
       {"NodeResourcesFit", "Fit"},
       {"PodTopologySpread", "Spread"},
+      {"InterPodAffinity", "InterPod"},
       {"NodeResourcesBalancedAllocation", "Balanced"},
       {"ImageLocality", "Image"},
   };

@@ -89,4 +89,13 @@ ResourceQuotaSpec ReadResourceQuota(ObjectReader& r, const Field& object) {
   return quota;
 }
 
+NamespaceSpec ReadNamespace(ObjectReader& r, const Field& object) {
+  NamespaceSpec ns;
+  ReadObjectMeta(r, object, "Namespace", ns);
+  // The API server sets this label on every namespace (NamespaceDefaultLabelName, 1.22+), over
+  // whatever a manifest says.
+  ns.labels[kNamespaceNameLabel] = ns.name;
+  return ns;
+}
+
 }  // namespace knobsim::kube

@@ -5,7 +5,7 @@
 //  * workloads.cpp: Deployment, ReplicaSet, StatefulSet, Job, and the pending pod a workload's
 //    template stands for;
 //  * storage.cpp: PersistentVolumeClaim, PersistentVolume, StorageClass;
-//  * budgets.cpp: PodDisruptionBudget, ResourceQuota.
+//  * budgets.cpp: PodDisruptionBudget, ResourceQuota, Namespace.
 // kube_reader.cpp dispatches on `kind` and keeps each object with where it was read.
 #pragma once
 
@@ -36,5 +36,6 @@ StorageClassSpec ReadStorageClass(ObjectReader& r, const Field& object);
 
 PodDisruptionBudgetSpec ReadPdb(ObjectReader& r, const Field& object);
 ResourceQuotaSpec ReadResourceQuota(ObjectReader& r, const Field& object);
+NamespaceSpec ReadNamespace(ObjectReader& r, const Field& object);
 
 }  // namespace knobsim::kube

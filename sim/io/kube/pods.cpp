@@ -164,7 +164,7 @@ void ReadPriority(ObjectReader& r, const Field& spec, PodSpec& pod) {
   }
 }
 
-// spec.affinity: required and preferred node affinity; inter-pod affinity is warned about.
+// spec.affinity: required and preferred node affinity, inter-pod affinity and anti-affinity.
 void ReadAffinity(ObjectReader& r, const Field& affinity, PodSpec& pod) {
   r.ExpectMap(affinity);
   if (auto node_affinity = r.Get(affinity, "nodeAffinity")) {
@@ -189,11 +189,8 @@ void ReadAffinity(ObjectReader& r, const Field& affinity, PodSpec& pod) {
       }
     }
   }
-  for (std::string_view kind : {"podAffinity", "podAntiAffinity"}) {
-    if (auto f = r.Get(affinity, kind)) {
-      r.Warn(*f, "inter-pod affinity is not modelled yet; the scheduler ignores it");
-    }
-  }
+  if (auto f = r.Get(affinity, "podAffinity")) pod.pod_affinity = ReadPodAffinity(r, *f);
+  if (auto f = r.Get(affinity, "podAntiAffinity")) pod.pod_anti_affinity = ReadPodAffinity(r, *f);
 }
 
 // Things that change whether or by whom a pending pod is scheduled, which we do not model.

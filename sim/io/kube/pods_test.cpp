@@ -353,3 +353,78 @@ TEST_CASE("a pod of a sharing mode knobsim does not model stops the read at its 
 
 }  // namespace
 }  // namespace knobsim
+
+namespace knobsim {
+namespace {
+
+using namespace kube_test_support;  // NOLINT(google-build-using-namespace)
+
+TEST_CASE("podAffinity and podAntiAffinity read every term field; Namespace objects keep labels") {
+  const KubeObjects objects = MustRead(R"(apiVersion: v1
+kind: List
+items:
+- kind: Namespace
+  metadata: {name: team-a, labels: {team: a}}
+- kind: Pod
+  metadata: {name: web-0, namespace: team-a, labels: {app: web, pod-template-hash: h1}}
+  spec:
+    containers: [{name: c}]
+    affinity:
+      podAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+        - labelSelector: {matchLabels: {app: db}}
+          namespaces: [data]
+          namespaceSelector: {matchLabels: {team: a}}
+          topologyKey: topology.kubernetes.io/zone
+      podAntiAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+        - labelSelector: {matchLabels: {app: web}}
+          matchLabelKeys: [pod-template-hash]
+          topologyKey: kubernetes.io/hostname
+        preferredDuringSchedulingIgnoredDuringExecution:
+        - weight: 40
+          podAffinityTerm:
+            topologyKey: topology.kubernetes.io/zone
+)");
+  REQUIRE(objects.namespaces.size() == 1);
+  CHECK(objects.namespaces[0].labels ==
+        Labels{{"team", "a"}, {"kubernetes.io/metadata.name", "team-a"}});
+  const PodSpec& p = PodNamed(objects, "web-0");
+  REQUIRE(p.pod_affinity.required.size() == 1);
+  const PodAffinityTerm& a = p.pod_affinity.required[0];
+  CHECK(a.label_selector.match_labels == Labels{{"app", "db"}});
+  CHECK(a.namespaces == std::vector<std::string>{"data"});
+  REQUIRE(a.namespace_selector.has_value());
+  CHECK(a.namespace_selector->match_labels == Labels{{"team", "a"}});
+  CHECK(a.topology_key == "topology.kubernetes.io/zone");
+  REQUIRE(p.pod_anti_affinity.required.size() == 1);
+  CHECK(p.pod_anti_affinity.required[0].match_label_keys ==
+        std::vector<std::string>{"pod-template-hash"});
+  REQUIRE(p.pod_anti_affinity.preferred.size() == 1);
+  CHECK(p.pod_anti_affinity.preferred[0].weight == 40);
+  // No labelSelector: the never-matching requirement.
+  const auto& none = p.pod_anti_affinity.preferred[0].term.label_selector.match_expressions;
+  REQUIRE(none.size() == 1);
+  CHECK(none[0].key.empty());
+  CHECK(WarningTexts(objects).empty());
+}
+
+TEST_CASE("bad inter-pod affinity terms are refused with the field named") {
+  const std::string head =
+      "kind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n  affinity:\n"
+      "    podAntiAffinity:\n";
+  CHECK(ErrorOf(head + "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+                       "      - labelSelector: {}\n") .find("topologyKey") != std::string::npos);
+  CHECK(ErrorOf(head + "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+                       "      - {topologyKey: '', labelSelector: {}}\n")
+            .find("empty topologyKey") != std::string::npos);
+  CHECK(ErrorOf(head + "      requiredDuringSchedulingIgnoredDuringExecution:\n"
+                       "      - {topologyKey: z, matchLabelKeys: [a]}\n")
+            .find("needs a labelSelector") != std::string::npos);
+  CHECK(ErrorOf(head + "      preferredDuringSchedulingIgnoredDuringExecution:\n"
+                       "      - {weight: 101, podAffinityTerm: {topologyKey: z}}\n")
+            .find("weight") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace knobsim

@@ -1,5 +1,6 @@
 #include "sim/io/kube/selectors.h"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 #include <string>
@@ -159,6 +160,57 @@ TopologySpreadConstraint ReadSpreadConstraint(FieldReader& r, const Field& f) {
     c.node_taints_policy = r.Enum(*policy, {"Honor", "Ignore"}, "a node inclusion policy");
   }
   return c;
+}
+
+PodAffinityTerm ReadPodAffinityTerm(FieldReader& r, const Field& f) {
+  r.ExpectMap(f);
+  PodAffinityTerm t;
+  const std::optional<Field> selector = r.Get(f, "labelSelector");
+  if (selector) {
+    t.label_selector = ReadLabelSelector(r, *selector);
+  } else {
+    t.label_selector.match_expressions.push_back(LabelSelectorRequirement{"", "In", {}});
+  }
+  t.namespaces = r.StringList(r.Get(f, "namespaces"));
+  if (auto ns = r.Get(f, "namespaceSelector")) t.namespace_selector = ReadLabelSelector(r, *ns);
+  const Field key = r.Require(f, "topologyKey");
+  t.topology_key = r.String(key);
+  if (t.topology_key.empty()) r.Fail(key, "empty topologyKey");
+  for (auto [name, out] : {std::pair{"matchLabelKeys", &t.match_label_keys},
+                           std::pair{"mismatchLabelKeys", &t.mismatch_label_keys}}) {
+    const std::optional<Field> keys = r.Get(f, name);
+    *out = r.StringList(keys);
+    if (!out->empty() && !selector) {
+      r.Fail(*keys, Cat({Backquote(name), " needs a labelSelector"}),
+             "the keys are merged into the labelSelector; give one");
+    }
+  }
+  for (const std::string& k : t.match_label_keys) {
+    if (std::find(t.mismatch_label_keys.begin(), t.mismatch_label_keys.end(), k) !=
+        t.mismatch_label_keys.end()) {
+      r.Fail(*r.Get(f, "mismatchLabelKeys"),
+             Cat({Quote(k), " is in both matchLabelKeys and mismatchLabelKeys"}));
+    }
+  }
+  return t;
+}
+
+PodAffinity ReadPodAffinity(FieldReader& r, const Field& f) {
+  r.ExpectMap(f);
+  PodAffinity a;
+  if (auto required = r.Get(f, "requiredDuringSchedulingIgnoredDuringExecution")) {
+    for (const Field& term : r.Items(*required)) a.required.push_back(ReadPodAffinityTerm(r, term));
+  }
+  if (auto preferred = r.Get(f, "preferredDuringSchedulingIgnoredDuringExecution")) {
+    for (const Field& p : r.Items(*preferred)) {
+      r.ExpectMap(p);
+      WeightedPodAffinityTerm w;
+      w.weight = static_cast<int>(r.Int(r.Require(p, "weight"), 1, 100));
+      w.term = ReadPodAffinityTerm(r, r.Require(p, "podAffinityTerm"));
+      a.preferred.push_back(std::move(w));
+    }
+  }
+  return a;
 }
 
 }  // namespace knobsim::kube

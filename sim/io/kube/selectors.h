@@ -24,4 +24,11 @@ Toleration ReadToleration(FieldReader& r, const Field& f);
 // values: {}}.
 TopologySpreadConstraint ReadSpreadConstraint(FieldReader& r, const Field& f);
 
+// An inter-pod (anti-)affinity term, validated as the API server does (non-empty topologyKey;
+// matchLabelKeys / mismatchLabelKeys only beside a labelSelector, no key in both). A term without
+// labelSelector matches no pod, stored as ReadSpreadConstraint stores it.
+PodAffinityTerm ReadPodAffinityTerm(FieldReader& r, const Field& f);
+// podAffinity / podAntiAffinity: required terms and weighted (1-100) preferred terms.
+PodAffinity ReadPodAffinity(FieldReader& r, const Field& f);
+
 }  // namespace knobsim::kube

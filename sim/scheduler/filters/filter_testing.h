@@ -54,6 +54,7 @@ inline Filters InTreeFilters(const KubeVersion& version = {}) {
   filters.push_back(NewNodeAffinityFilter());
   filters.push_back(NewNodeResourcesFitFilter(version));
   filters.push_back(NewPodTopologySpreadFilter());
+  filters.push_back(NewInterPodAffinityFilter());
   return filters;
 }
 

@@ -6,6 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "sim/scheduler/cluster_state.h"
 
@@ -46,6 +49,28 @@ struct PodSetFingerprint {
     return {node.generation, ((static_cast<uint64_t>(node.pods.size()) << 32) ^ last) + 1};
   }
   bool operator==(const PodSetFingerprint&) const = default;
+};
+
+// Node topology values of one label key, numbered 0..num_values-1 in node order.
+struct KeyIndex {
+  std::vector<int> value_of_node;  // -1: the node lacks the key
+  int num_values = 0;
+
+  static KeyIndex Of(const ClusterState& cluster, const std::string& key) {
+    KeyIndex index;
+    std::unordered_map<std::string, int> ids;
+    const size_t num_nodes = cluster.nodes().size();
+    index.value_of_node.assign(num_nodes, -1);
+    for (size_t n = 0; n < num_nodes; ++n) {
+      const Labels& labels = cluster.node(static_cast<int>(n)).spec.labels;
+      const auto label = labels.find(key);
+      if (label == labels.end()) continue;
+      const auto [id, added] = ids.try_emplace(label->second, index.num_values);
+      if (added) ++index.num_values;
+      index.value_of_node[n] = id->second;
+    }
+    return index;
+  }
 };
 
 }  // namespace knobsim

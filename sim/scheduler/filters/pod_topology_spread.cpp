@@ -38,12 +38,6 @@
 namespace knobsim {
 namespace {
 
-// Node topology values of one key, numbered 0..num_values-1.
-struct KeyIndex {
-  std::vector<int> value_of_node;  // -1: the node lacks the key
-  int num_values = 0;
-};
-
 bool SelectorIsEmpty(const LabelSelector& s) {
   return s.match_labels.empty() && s.match_expressions.empty();
 }
@@ -69,17 +63,7 @@ class TopologyCache {
   const KeyIndex& Key(const std::string& key) {
     auto [it, inserted] = keys_.try_emplace(key);
     KeyIndex& index = it->second;
-    if (!inserted) return index;
-    std::unordered_map<std::string, int> ids;
-    index.value_of_node.assign(num_nodes_, -1);
-    for (size_t n = 0; n < num_nodes_; ++n) {
-      const Labels& labels = cluster_->node(static_cast<int>(n)).spec.labels;
-      const auto label = labels.find(key);
-      if (label == labels.end()) continue;
-      const auto [id, added] = ids.try_emplace(label->second, index.num_values);
-      if (added) ++index.num_values;
-      index.value_of_node[n] = id->second;
-    }
+    if (inserted) index = KeyIndex::Of(*cluster_, key);
     return index;
   }
 

@@ -1,0 +1,118 @@
+#include "sim/scheduler/pod_affinity_index.h"
+
+#include <algorithm>
+
+namespace knobsim {
+namespace {
+
+std::string ListSignature(const std::vector<AffinityTerm>& terms) {
+  std::string sig;
+  for (const AffinityTerm& t : terms) sig.append(t.Signature()).append("\x18");
+  return sig;
+}
+
+}  // namespace
+
+void TermMatchCounts::Sync(const ClusterState& cluster) {
+  if (nodes_.Changed(cluster)) {
+    cluster_ = &cluster;
+    entries_.clear();
+    keys_.clear();
+  }
+  // Between pods only: vectors handed out during one pod stay put.
+  if (entries_.size() > kMaxEntries) entries_.clear();
+}
+
+const std::vector<int>& TermMatchCounts::Counts(const std::vector<AffinityTerm>& terms) {
+  Entry& entry = entries_[ListSignature(terms)];
+  const size_t num_nodes = cluster_->nodes().size();
+  if (entry.count.size() != num_nodes) {
+    entry.generation.assign(num_nodes, ~uint64_t{0});
+    entry.count.assign(num_nodes, 0);
+  }
+  for (size_t n = 0; n < num_nodes; ++n) {
+    const NodeState& node = cluster_->node(static_cast<int>(n));
+    if (entry.generation[n] == node.generation) continue;
+    entry.generation[n] = node.generation;
+    int count = 0;
+    for (int p : node.pods) {
+      if (cluster_->bound(p) && MatchesAllTerms(terms, cluster_->pod(p), *cluster_)) ++count;
+    }
+    entry.count[n] = count;
+  }
+  return entry.count;
+}
+
+const KeyIndex& TermMatchCounts::Key(const std::string& key) {
+  auto [it, inserted] = keys_.try_emplace(key);
+  if (inserted) it->second = KeyIndex::Of(*cluster_, key);
+  return it->second;
+}
+
+int DomainSlot(std::vector<DomainCounts>& domains, const std::string& key, TermMatchCounts& keys) {
+  for (size_t i = 0; i < domains.size(); ++i) {
+    if (domains[i].key == key) return static_cast<int>(i);
+  }
+  DomainCounts& d = domains.emplace_back();
+  d.key = key;
+  d.index = &keys.Key(key);
+  d.count.assign(d.index->num_values, 0);
+  return static_cast<int>(domains.size()) - 1;
+}
+
+void ExistingPodTerms::Add(const std::vector<AffinityTerm>& terms, Kind kind,
+                           std::vector<OnNode>& out) {
+  for (const AffinityTerm& term : terms) {
+    std::string sig = term.Signature();
+    sig.push_back(static_cast<char>('0' + kind));
+    auto [it, added] = group_of_.try_emplace(std::move(sig), static_cast<int>(groups_.size()));
+    if (added) groups_.push_back(Group{term, kind});
+    const int group = it->second;
+    auto on = std::find_if(out.begin(), out.end(), [&](const OnNode& o) { return o.group == group; });
+    if (on == out.end()) {
+      out.push_back(OnNode{group, 1});
+    } else {
+      ++on->pods;
+    }
+  }
+}
+
+void ExistingPodTerms::Sync(const ClusterState& cluster) {
+  if (nodes_.Changed(cluster)) {
+    nodes_state_.clear();
+    groups_.clear();
+    group_of_.clear();
+  }
+  const size_t num_nodes = cluster.nodes().size();
+  nodes_state_.resize(num_nodes);
+  for (size_t n = 0; n < num_nodes; ++n) {
+    const NodeState& node = cluster.node(static_cast<int>(n));
+    NodeTerms& state = nodes_state_[n];
+    if (state.generation == node.generation) continue;
+    state.generation = node.generation;
+    state.terms.clear();
+    for (int p : node.pods) {
+      if (!cluster.bound(p)) continue;
+      const PodSpec& pod = cluster.pod(p);
+      if (!HasPodAffinity(pod)) continue;
+      for (Kind kind : kinds_) {
+        switch (kind) {
+          case kRequiredAntiAffinity:
+            Add(RequiredAffinityTerms(pod, pod.pod_anti_affinity.required), kind, state.terms);
+            break;
+          case kRequiredAffinity:
+            Add(RequiredAffinityTerms(pod, pod.pod_affinity.required), kind, state.terms);
+            break;
+          case kPreferredAffinity:
+            Add(PreferredAffinityTerms(pod, pod.pod_affinity.preferred), kind, state.terms);
+            break;
+          case kPreferredAntiAffinity:
+            Add(PreferredAffinityTerms(pod, pod.pod_anti_affinity.preferred), kind, state.terms);
+            break;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace knobsim
