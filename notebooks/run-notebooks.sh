@@ -8,8 +8,9 @@
 # KNOBSIM: the knobsim binary (default build/release/knobsim). KNOBSIM_TRACE_DIR: the Alibaba
 # trace (default ../shared/data/alibaba-gpu-v2023 beside the checkout); without it the notebooks
 # that replay it (fgd-replay.ipynb) are skipped, and when nothing is left to run the status is
-# 77 (CTest's SKIP_RETURN_CODE). capacity.ipynb needs no trace (PLAN_JSON and PLAN_ARGS pass
-# through to it). No arguments: every notebooks/*.ipynb.
+# 77 (CTest's SKIP_RETURN_CODE), unless FGD_REPLAY_DIR names a `knobsim replay --out` folder for it
+# to read. capacity.ipynb needs no trace (PLAN_JSON and PLAN_ARGS pass through to it). No
+# arguments: every notebooks/*.ipynb. NOTEBOOK_OUT=notebooks refreshes the committed outputs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
@@ -33,8 +34,13 @@ if [ -f "$trace_dir/openb_node_list_gpu_node.csv" ]; then
   have_trace=1
   export KNOBSIM_TRACE_DIR="$(cd "$trace_dir" && pwd)"
 fi
-# The notebooks that read the Alibaba trace; the others run without it.
-needs_trace() { [ "$(basename "$1")" = fgd-replay.ipynb ]; }
+# The notebooks that read the Alibaba trace; the others run without it. fgd-replay.ipynb reads an
+# earlier replay's output instead when FGD_REPLAY_DIR names one.
+needs_trace() { [ "$(basename "$1")" = fgd-replay.ipynb ] && [ -z "${FGD_REPLAY_DIR:-}" ]; }
+if [ -n "${FGD_REPLAY_DIR:-}" ]; then
+  FGD_REPLAY_DIR="$(cd "$FGD_REPLAY_DIR" && pwd)" || { echo "run-notebooks: no folder $FGD_REPLAY_DIR" >&2; exit 1; }
+  export FGD_REPLAY_DIR
+fi
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

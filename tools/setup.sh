@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential cmake ninja-build pkg-config
+  # tools/package-check.sh: dpkg-shlibdeps computes the Debian package's Depends
+  dpkg-dev
   libyaml-cpp-dev doctest-dev libeigen3-dev libboost-graph-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev libomp-dev libbenchmark-dev
   # notebooks/run-notebooks.sh: Debian's Jupyter (nbconvert, the python3 kernel), matplotlib, pandas
