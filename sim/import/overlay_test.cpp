@@ -134,6 +134,19 @@ TEST_CASE("overlay: a stray comma where a YAML document should start is an error
   }
 }
 
+TEST_CASE("overlay: a key that is a mapping or a list is an error naming its line, not a crash") {
+  // tools/fuzz/overlay_fuzz.cpp: `{latency: /s}` as a key inside a workload entry threw yaml-cpp's
+  // conversion error out of ApplyOverlay.
+  for (const char* overlay : {"workloads:\n  - {name: \"*\",  {latency: /s}, work: {mean: 20ms}}\n",
+                              "run: {[seed]: 1}\n", "? [a, b]\n: 1\n"}) {
+    CAPTURE(overlay);
+    Expected<std::string> merged = ApplyOverlay(kImported, overlay, "overlay.yaml");
+    REQUIRE_FALSE(merged.ok());
+    CHECK(merged.error().message == "a key must be a plain name, not a mapping or a list");
+    CHECK(merged.error().line > 0);
+  }
+}
+
 TEST_CASE("overlay: an empty overlay leaves the imported scenario as it is") {
   Expected<std::string> merged = ApplyOverlay(kImported, "", "overlay.yaml");
   REQUIRE(merged.ok());
