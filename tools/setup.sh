@@ -17,6 +17,8 @@ packages=(
   chromium
   # tools/bench-gate: Google Benchmark's compare.py modules (gbench) and their U test (scipy)
   libbenchmark-tools python3-scipy
+  # tools/fuzz (CTest `fuzz`): clang++ and its libFuzzer/ASan/UBSan runtimes
+  clang libclang-rt-dev
 )
 missing=()
 for p in "${packages[@]}"; do

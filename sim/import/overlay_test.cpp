@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "sim/io/scenario_reader.h"
 
@@ -129,6 +130,40 @@ TEST_CASE("overlay: a value the scenario reader refuses is reported at the overl
             .starts_with("overlay.yaml:3: node_pools[0].count:"));
   // cluster keys.
   CHECK(error("cluster:\n  policy: 9\n").starts_with("overlay.yaml:2: cluster.policy:"));
+}
+
+TEST_CASE("overlay: a stray comma where a YAML document should start is an error, not an endless read") {
+  // yaml-cpp 0.7 answers an empty document at a `,` outside [...] or {...} without moving on, so
+  // YAML::LoadAll never returned. The last input is tools/fuzz/overlay_fuzz.cpp's finding.
+  struct Case {
+    std::string overlay;
+    std::string error;
+  };
+  for (const Case& c : std::vector<Case>{
+           {",", "overlay.yaml:1: invalid YAML: a document cannot start here"},
+           {"workloads:\n  - {name: ocr}\n,\n", "overlay.yaml:3: invalid YAML: end of map not found"},
+           {", count: 2, gp+: A10, gpus_per_node: 2, cpu: 33, memory: 128Gi}\nworkloads:\n"
+            "  - {name: \"*\", slo: {latency: 2\x06" "50}s, percentile: 99}}\n"
+            "  - {n\x9f\x92\x9a\xbc ocrspace: vi3}\n",
+            "overlay.yaml:1: invalid YAML: a document cannot start here"}}) {
+    CAPTURE(c.overlay);
+    Expected<std::string> merged = ApplyOverlay(kImported, c.overlay, "overlay.yaml");
+    REQUIRE_FALSE(merged.ok());
+    CHECK_MESSAGE(merged.error().ToString().starts_with(c.error), merged.error().ToString());
+  }
+}
+
+TEST_CASE("overlay: a key that is a mapping or a list is an error naming its line, not a crash") {
+  // tools/fuzz/overlay_fuzz.cpp: `{latency: /s}` as a key inside a workload entry threw yaml-cpp's
+  // conversion error out of ApplyOverlay.
+  for (const char* overlay : {"workloads:\n  - {name: \"*\",  {latency: /s}, work: {mean: 20ms}}\n",
+                              "run: {[seed]: 1}\n", "? [a, b]\n: 1\n"}) {
+    CAPTURE(overlay);
+    Expected<std::string> merged = ApplyOverlay(kImported, overlay, "overlay.yaml");
+    REQUIRE_FALSE(merged.ok());
+    CHECK(merged.error().message == "a key must be a plain name, not a mapping or a list");
+    CHECK(merged.error().line > 0);
+  }
 }
 
 TEST_CASE("overlay: an empty overlay leaves the imported scenario as it is") {

@@ -243,7 +243,8 @@ void FbUsedPerCard(const std::vector<Series>& series, const MetricNames& names, 
   size_t single = 0, per_pod = 0, totals = 0, apart = 0;
   const std::string& metric = names.fb_used;
   for (const auto& [key, card] : ordered) {
-    auto emit = [&](const std::string& source) {
+    // `card` by an init-capture: clang 14 (the fuzz preset's) cannot capture a structured binding.
+    auto emit = [&, card = card](const std::string& source) {
       for (const auto& [pod, samples] : card->pods) {
         PodMemoryPeak peak;
         peak.pod = pod;

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Builds the seed corpora of the fuzz harnesses from the repository's own fixtures.
+"""Builds larger seed sets for long fuzz runs (run.sh) from the repository's own fixtures.
 
     tools/fuzz/make_seeds.py [OUT_DIR]     # default /tmp/knobsim-fuzz/seeds
+
+The short CTest runs use the small checked-in corpus/ instead (README.md).
 
 Writes OUT_DIR/{kube,prom,scenario,knobs,trace}: single objects cut from the JSON exports (as
 JSON and as YAML), small Lists and multi-document YAML of them, the Prometheus fixtures and a

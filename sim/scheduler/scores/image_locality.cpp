@@ -100,7 +100,7 @@ class ImageLocalityScore final : public ScorePlugin {
           // A name listed twice on one node: the later entry's size, one node (upstream builds
           // a map per node and a set of nodes per name).
           auto existing = std::find_if(images.begin(), images.end(),
-                                       [&](const auto& e) { return e.first == it->second; });
+                                       [id = it->second](const auto& e) { return e.first == id; });
           if (existing != images.end()) {
             existing->second = image.size_bytes;
           } else {
