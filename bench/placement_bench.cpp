@@ -12,10 +12,10 @@
 #include <fmt/format.h>
 
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
+#include "bench/steady_placement.h"
 #include "sim/random_stream.h"
 #include "sim/scheduler/cluster_state.h"
 #include "sim/scheduler/scheduler.h"
@@ -109,30 +109,7 @@ std::vector<PodSpec> MakePods(bool zone_spread, int workloads = 20) {
 
 void RunPlacement(benchmark::State& state, bool zone_spread, int workloads = 20) {
   ClusterState cluster = MakeCluster();
-  Scheduler scheduler(cluster, {});
-  const std::vector<PodSpec> pods = MakePods(zone_spread, workloads);
-  std::deque<int> resident;
-  size_t next = 0;
-  int64_t pending = 0;
-  auto step = [&] {
-    const PodSpec& pod = pods[next++ & (kPodStream - 1)];
-    const ScheduleResult r = scheduler.ScheduleAndBind(pod);
-    if (r.placement.node < 0) {
-      ++pending;
-    } else {
-      resident.push_back(static_cast<int>(cluster.pods().size()) - 1);
-    }
-    if (resident.size() > kResident) {
-      cluster.Unbind(resident.front());
-      resident.pop_front();
-    }
-  };
-  // Warm up to the steady state outside the timing.
-  while (resident.size() < kResident) step();
-  pending = 0;
-  for (auto _ : state) step();
-  state.SetItemsProcessed(state.iterations());
-  state.counters["pending"] = static_cast<double>(pending);
+  bench::RunSteadyPlacement(state, cluster, MakePods(zone_spread, workloads), kResident);
 }
 
 void BM_PlaceGpuShare(benchmark::State& state) {

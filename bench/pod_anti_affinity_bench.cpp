@@ -11,10 +11,10 @@
 #include <fmt/format.h>
 
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
+#include "bench/steady_placement.h"
 #include "sim/random_stream.h"
 #include "sim/scheduler/cluster_state.h"
 #include "sim/scheduler/scheduler.h"
@@ -77,29 +77,7 @@ std::vector<PodSpec> MakePods(bool preferred_zone) {
 
 void RunPlacement(benchmark::State& state, bool preferred_zone) {
   ClusterState cluster = MakeCluster();
-  Scheduler scheduler(cluster, {});
-  const std::vector<PodSpec> pods = MakePods(preferred_zone);
-  std::deque<int> resident;
-  size_t next = 0;
-  int64_t pending = 0;
-  auto step = [&] {
-    const PodSpec& pod = pods[next++ & (kPodStream - 1)];
-    const ScheduleResult r = scheduler.ScheduleAndBind(pod);
-    if (r.placement.node < 0) {
-      ++pending;
-    } else {
-      resident.push_back(static_cast<int>(cluster.pods().size()) - 1);
-    }
-    if (resident.size() > kResident) {
-      cluster.Unbind(resident.front());
-      resident.pop_front();
-    }
-  };
-  while (resident.size() < kResident) step();
-  pending = 0;
-  for (auto _ : state) step();
-  state.SetItemsProcessed(state.iterations());
-  state.counters["pending"] = static_cast<double>(pending);
+  bench::RunSteadyPlacement(state, cluster, MakePods(preferred_zone), kResident);
 }
 
 void BM_PlaceRequiredAntiAffinity5000Nodes(benchmark::State& state) {
