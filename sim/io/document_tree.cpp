@@ -416,15 +416,17 @@ InputError SyntaxError(const std::string& file, const std::string& text, const Y
 void DocumentTree::DropDuplicateKeys(std::vector<uint32_t>& scratch, size_t first) {
   const size_t pairs = (scratch.size() - first) / 2;
   if (pairs < 2) return;
+  // A dropped pair's key slot holds kDropped until the pairs are compacted at the end; nothing
+  // is allocated for the (nearly all) maps without a duplicate and at most 8 keys.
+  constexpr uint32_t kDropped = std::numeric_limits<uint32_t>::max();
   auto key_of = [&](size_t i) -> std::optional<std::string_view> {
-    const TreeNode& k = nodes_[scratch[first + 2 * i]];
-    if (k.kind != NodeKind::kScalar) return std::nullopt;  // a YAML complex key: never a field
-    return Scalar(k);
+    const uint32_t slot = scratch[first + 2 * i];
+    if (slot == kDropped || nodes_[slot].kind != NodeKind::kScalar) return std::nullopt;
+    return Scalar(nodes_[slot]);  // a YAML complex key is never a field: not compared
   };
   // Where each key was first seen; a linear scan for the few keys of most objects, a hash for
   // the rest (a hostile map of a million keys stays linear in its size).
   std::unordered_map<std::string_view, size_t> index;
-  std::vector<bool> dropped(pairs, false);
   bool any = false;
   for (size_t i = 0; i < pairs; ++i) {
     const std::optional<std::string_view> key = key_of(i);
@@ -432,7 +434,7 @@ void DocumentTree::DropDuplicateKeys(std::vector<uint32_t>& scratch, size_t firs
     std::optional<size_t> earlier;
     if (pairs <= 8) {
       for (size_t j = 0; j < i && !earlier; ++j) {
-        if (!dropped[j] && key_of(j) == key) earlier = j;
+        if (key_of(j) == key) earlier = j;
       }
     } else if (auto [it, added] = index.try_emplace(*key, i); !added) {
       earlier = it->second;
@@ -442,13 +444,13 @@ void DocumentTree::DropDuplicateKeys(std::vector<uint32_t>& scratch, size_t firs
                                            nodes_[scratch[first + 2 * i]].line,
                                            nodes_[scratch[first + 2 * *earlier]].line});
     scratch[first + 2 * *earlier + 1] = scratch[first + 2 * i + 1];  // the last value wins
-    dropped[i] = true;
+    scratch[first + 2 * i] = kDropped;
     any = true;
   }
   if (!any) return;
   size_t out = first;
   for (size_t i = 0; i < pairs; ++i) {
-    if (dropped[i]) continue;
+    if (scratch[first + 2 * i] == kDropped) continue;
     scratch[out++] = scratch[first + 2 * i];
     scratch[out++] = scratch[first + 2 * i + 1];
   }
