@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "sim/io/csv_lines.h"
 #include "sim/text.h"
 
 namespace knobsim {
@@ -12,32 +13,6 @@ namespace {
 
 constexpr double kEpochLike = 1e9;    // 2001-09-09 as Unix seconds: no offset is this large
 constexpr double kMillisLike = 1e11;  // 5138 AD in seconds, 1973 in milliseconds
-
-std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
-    s.remove_suffix(1);
-  }
-  return s;
-}
-
-std::vector<std::string_view> SplitCommas(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t from = 0;
-  while (true) {
-    const size_t comma = line.find(',', from);
-    out.push_back(Trim(line.substr(from, comma - from)));
-    if (comma == std::string_view::npos) return out;
-    from = comma + 1;
-  }
-}
-
-std::optional<double> ParseNumber(std::string_view s) {
-  double v = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
-}
 
 // Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
 int64_t DaysFromCivil(int64_t y, int m, int d) {
@@ -64,24 +39,6 @@ InputError At(const std::string& file, int line, std::string column, std::string
   return InputError{file, line, std::move(column), std::move(message), std::move(hint)};
 }
 
-// Calls `row(line_number, line)` for each line that is not blank nor a comment.
-template <class F>
-void ForEachLine(std::string_view text, F&& row) {
-  int number = 0;
-  size_t from = 0;
-  while (from <= text.size()) {
-    size_t end = text.find('\n', from);
-    if (end == std::string_view::npos) end = text.size();
-    ++number;
-    const std::string_view line = Trim(text.substr(from, end - from));
-    if (!line.empty() && line.front() != '#') {
-      if (!row(number, line)) return;
-    }
-    if (end == text.size()) break;
-    from = end + 1;
-  }
-}
-
 }  // namespace
 
 std::optional<double> ParseRfc3339(std::string_view s) {
@@ -100,7 +57,7 @@ std::optional<double> ParseRfc3339(std::string_view s) {
     size_t end = at + 1;
     while (end < s.size() && s[end] >= '0' && s[end] <= '9') ++end;
     if (end == at + 1) return std::nullopt;
-    fraction = *ParseNumber("0" + std::string(s.substr(at, end - at)));
+    fraction = *ParseCellNumber("0" + std::string(s.substr(at, end - at)));
     at = end;
   }
   int offset_s = 0;
@@ -132,7 +89,7 @@ std::optional<RecordingStart> ParseRecordingStart(std::string_view text, std::st
     start.epoch_s = *t;
     return start;
   }
-  if (auto v = ParseNumber(text); v && std::isfinite(*v) && *v >= 0) {
+  if (auto v = ParseCellNumber(text); v && std::isfinite(*v) && *v >= 0) {
     if (*v >= kMillisLike) {
       *error = "looks like milliseconds (or finer) since the epoch; give seconds";
       return std::nullopt;
@@ -152,7 +109,7 @@ Expected<RecordedArrivals> ParseArrivalsCsv(std::string_view text, const std::st
   std::vector<double> work;
   std::vector<int> lines;
   bool header = true;
-  ForEachLine(text, [&](int number, std::string_view line) {
+  ForEachCsvLine(text, [&](int number, std::string_view line) {
     const std::vector<std::string_view> cells = SplitCommas(line);
     if (header) {
       header = false;
@@ -194,7 +151,7 @@ Expected<RecordedArrivals> ParseArrivalsCsv(std::string_view text, const std::st
       return false;
     }
     const std::string_view t = cells[time_col];
-    std::optional<double> seconds = ParseNumber(t);
+    std::optional<double> seconds = ParseCellNumber(t);
     if (seconds && *seconds >= kMillisLike) {
       error = At(file, number, "time",
                  Quote(std::string(t)) + " looks like milliseconds (or finer) since the epoch",
@@ -210,7 +167,7 @@ Expected<RecordedArrivals> ParseArrivalsCsv(std::string_view text, const std::st
     times.push_back(*seconds);
     lines.push_back(number);
     if (work_col >= 0) {
-      const std::optional<double> w = ParseNumber(cells[work_col]);
+      const std::optional<double> w = ParseCellNumber(cells[work_col]);
       if (!w || !std::isfinite(*w) || *w <= 0) {
         error = At(file, number, "work",
                    Quote(std::string(cells[work_col])) + " is not a positive number of seconds");
@@ -272,7 +229,7 @@ Expected<std::vector<int64_t>> ParseCountsFile(std::string_view text, const std:
   std::optional<InputError> error;
   std::vector<int64_t> values;
   bool first = true;
-  ForEachLine(text, [&](int number, std::string_view line) {
+  ForEachCsvLine(text, [&](int number, std::string_view line) {
     if (first && line == "count") {
       first = false;
       return true;
@@ -309,7 +266,7 @@ Expected<std::vector<PodCounts>> ParsePerPodCountsCsv(std::string_view text,
   std::vector<PodCounts> pods;
   bool header = true;
   int64_t rows = 0;
-  ForEachLine(text, [&](int number, std::string_view line) {
+  ForEachCsvLine(text, [&](int number, std::string_view line) {
     const std::vector<std::string_view> cells = SplitCommas(line);
     if (header) {
       header = false;

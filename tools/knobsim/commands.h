@@ -70,4 +70,9 @@ void AddDiffCommand(CLI::App& app, int* exit_code);
 // upgrade while traffic flows (docs/upgrade.md).
 void AddUpgradeCommand(CLI::App& app, int* exit_code);
 
+// `knobsim interference fit --solo SOLO.csv --pairs PAIRS.csv -o MODEL.json` and
+// `knobsim interference predict --model MODEL.json --pairs PAIRS.csv [--json FILE]`: the
+// co-location interference model (docs/interference.md).
+void AddInterferenceCommand(CLI::App& app, int* exit_code);
+
 }  // namespace knobsim::cli

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
     knobsim::cli::AddCheckCommand(app, &exit_code);
     knobsim::cli::AddDiffCommand(app, &exit_code);
     knobsim::cli::AddUpgradeCommand(app, &exit_code);
+    knobsim::cli::AddInterferenceCommand(app, &exit_code);
 
     try {
       app.parse(argc, argv);
