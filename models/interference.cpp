@@ -39,6 +39,14 @@ Terms SurfaceTerms(const JobProfile& victim, const JobProfile& aggressor) {
   return t;
 }
 
+// w · t summed in term order: the fit's residuals and every prediction add the same way, so a
+// model read back predicts bit for bit what the fit saw.
+double SurfaceValue(const double* weights, const Terms& t) {
+  double s = 0;
+  for (int k = 0; k < kSurfaceTerms; ++k) s += weights[k] * t(k);
+  return s;
+}
+
 // One job's speed beside another: the victim's and the aggressor's profile index and the speed.
 struct Directed {
   int victim = 0;
@@ -78,12 +86,6 @@ Eigen::VectorXd FitSurface(const std::vector<JobProfile>& profiles,
     weight = residual.cwiseMax(kSurfaceResidualFloor).cwiseInverse();
   }
   return beta;
-}
-
-double Dot(const Eigen::VectorXd& beta, const Terms& t) {
-  double s = 0;
-  for (int k = 0; k < kSurfaceTerms; ++k) s += beta(k) * t(k);
-  return s;
 }
 
 // The per-job offsets on the surface's residuals: unknowns 0..J-1 are sensitivities, J..2J-1
@@ -166,7 +168,8 @@ InterferenceModel FitAt(const std::vector<JobProfile>& profiles,
   for (size_t i = 0; i < samples.size(); ++i) {
     residual[i] =
         samples[i].speed -
-        Dot(beta, SurfaceTerms(profiles[samples[i].victim], profiles[samples[i].aggressor]));
+        SurfaceValue(beta.data(),
+                     SurfaceTerms(profiles[samples[i].victim], profiles[samples[i].aggressor]));
   }
   const Eigen::VectorXd theta = FitOffsets(samples, residual, slot, jobs, lambda);
   model.lambda = lambda;
@@ -183,14 +186,13 @@ double MaeOn(const InterferenceModel& model, const std::vector<JobProfile>& prof
   double sum = 0;
   for (int i : chosen) {
     const PairSample& p = pairs[i];
-    const JobProfile& a = profiles[p.a];
-    const JobProfile& b = profiles[p.b];
-    const double pa = surface_only ? std::clamp(model.SurfaceSpeed(a, b), model.min_speed,
-                                                model.max_speed)
-                                   : model.Speed(a, b);
-    const double pb = surface_only ? std::clamp(model.SurfaceSpeed(b, a), model.min_speed,
-                                                model.max_speed)
-                                   : model.Speed(b, a);
+    const auto predict = [&](const JobProfile& victim, const JobProfile& aggressor) {
+      return surface_only ? std::clamp(model.SurfaceSpeed(victim, aggressor), model.min_speed,
+                                       model.max_speed)
+                          : model.Speed(victim, aggressor);
+    };
+    const double pa = predict(profiles[p.a], profiles[p.b]);
+    const double pb = predict(profiles[p.b], profiles[p.a]);
     sum += std::abs(pa - p.speed_a) + std::abs(pb - p.speed_b);
   }
   return sum / (2.0 * static_cast<double>(chosen.size()));
@@ -242,12 +244,8 @@ InterferenceModel FitChosen(const std::vector<JobProfile>& profiles,
 
 double InterferenceModel::SurfaceSpeed(const JobProfile& victim,
                                        const JobProfile& aggressor) const {
-  const Terms t = SurfaceTerms(victim, aggressor);
-  double s = 0;
-  for (int k = 0; k < kSurfaceTerms && k < static_cast<int>(weights.size()); ++k) {
-    s += weights[k] * t(k);
-  }
-  return s;
+  if (weights.size() != static_cast<size_t>(kSurfaceTerms)) return 0;
+  return SurfaceValue(weights.data(), SurfaceTerms(victim, aggressor));
 }
 
 const JobOffsets* InterferenceModel::Offsets(const std::string& job) const {

@@ -60,27 +60,49 @@ Expected<double> NumberCell(std::string_view cell, double lo, double hi, const s
   return *v;
 }
 
-// Runs `row(number, cells)` over the data lines after the header, with the row-count limit and
-// the cell count checked; the header goes to `header(number, cells)`.
+// The first `required` columns of `wanted` the header lacks, as an error whose hint lists them
+// all; nothing when none is missing.
+std::optional<InputError> MissingColumns(const Header& h,
+                                         const std::vector<std::string_view>& wanted,
+                                         size_t required, const std::string& file, int line) {
+  std::vector<std::string> missing;
+  for (size_t i = 0; i < required; ++i) {
+    if (h.at[i] < 0) missing.emplace_back(wanted[i]);
+  }
+  if (missing.empty()) return std::nullopt;
+  return At(file, line, "", "the header has no " + Join(missing) + " column",
+            "the first line names the columns: " +
+                Join(std::vector<std::string>(wanted.begin(), wanted.end()), ","));
+}
+
+// Reads the header into `*h` (the first `required` of `wanted` must be there), lets
+// `check_header(number)` refuse it, then runs `row(number, cells)` over the data lines, with the
+// row-count limit and the cell count checked.
 template <class H, class R>
-std::optional<InputError> ForEachRow(std::string_view text, const std::string& file, H header,
-                                     R row) {
+std::optional<InputError> ForEachRow(std::string_view text, const std::string& file,
+                                     const std::vector<std::string_view>& wanted,
+                                     size_t required, Header* h, H check_header, R row) {
   std::optional<InputError> error;
   bool in_header = true;
-  size_t columns = 0;
   int rows = 0;
   ForEachCsvLine(text, [&](int number, std::string_view line) {
     const std::vector<std::string_view> cells = SplitCommas(line);
     if (in_header) {
       in_header = false;
-      columns = cells.size();
-      error = header(number, cells);
+      Expected<Header> read = ReadHeader(cells, wanted, file, number);
+      if (!read) {
+        error = read.error();
+        return false;
+      }
+      *h = std::move(*read);
+      error = MissingColumns(*h, wanted, required, file, number);
+      if (!error) error = check_header(number);
       return !error;
     }
-    if (cells.size() != columns) {
+    if (cells.size() != h->columns) {
       error = At(file, number, "",
                  "has " + std::to_string(cells.size()) + " cells where the header names " +
-                     std::to_string(columns));
+                     std::to_string(h->columns));
       return false;
     }
     if (++rows > kMaxInterferenceRows) {
@@ -96,19 +118,6 @@ std::optional<InputError> ForEachRow(std::string_view text, const std::string& f
   return error;
 }
 
-std::optional<InputError> MissingColumns(const Header& h,
-                                         const std::vector<std::string_view>& wanted,
-                                         size_t required, const std::string& file, int line,
-                                         const std::string& example) {
-  std::vector<std::string> missing;
-  for (size_t i = 0; i < required; ++i) {
-    if (h.at[i] < 0) missing.emplace_back(wanted[i]);
-  }
-  if (missing.empty()) return std::nullopt;
-  return At(file, line, "", "the header has no " + Join(missing) + " column",
-            "the first line names the columns: " + example);
-}
-
 }  // namespace
 
 Expected<SoloTable> ParseSoloCsv(std::string_view text, const std::string& file) {
@@ -118,15 +127,7 @@ Expected<SoloTable> ParseSoloCsv(std::string_view text, const std::string& file)
   Header h;
   std::set<std::string> names;
   const std::optional<InputError> error = ForEachRow(
-      text, file,
-      [&](int line, const std::vector<std::string_view>& cells) -> std::optional<InputError> {
-        Expected<Header> read = ReadHeader(cells, kWanted, file, line);
-        if (!read) return read.error();
-        h = *read;
-        table.ignored_columns = h.ignored;
-        return MissingColumns(h, kWanted, kWanted.size(), file, line,
-                              "job,gpu_util_pct,mem_bw_util_pct,memory_mib");
-      },
+      text, file, kWanted, kWanted.size(), &h, [](int) { return std::optional<InputError>(); },
       [&](int line, const std::vector<std::string_view>& cells) -> std::optional<InputError> {
         JobProfile p;
         p.job = std::string(cells[h.at[0]]);
@@ -151,6 +152,7 @@ Expected<SoloTable> ParseSoloCsv(std::string_view text, const std::string& file)
         return std::nullopt;
       });
   if (error) return *error;
+  table.ignored_columns = h.ignored;
   if (table.profiles.empty()) return At(file, 0, "", "holds no job", "one row per job run alone");
   return table;
 }
@@ -167,20 +169,12 @@ Expected<PairTable> ParsePairsCsv(std::string_view text, const std::string& file
   PairTable table;
   Header h;
   const std::optional<InputError> error = ForEachRow(
-      text, file,
-      [&](int line, const std::vector<std::string_view>& cells) -> std::optional<InputError> {
-        Expected<Header> read = ReadHeader(cells, kWanted, file, line);
-        if (!read) return read.error();
-        h = *read;
-        table.ignored_columns = h.ignored;
-        const std::string example = "job_a,job_b,speed_a,speed_b";
-        if (auto missing = MissingColumns(h, kWanted, speeds_required ? 4 : 2, file, line,
-                                          example)) {
-          return missing;
-        }
+      text, file, kWanted, speeds_required ? 4 : 2, &h,
+      [&](int line) -> std::optional<InputError> {
         if ((h.at[2] < 0) != (h.at[3] < 0)) {
           return At(file, line, h.at[2] < 0 ? "speed_a" : "speed_b",
-                    "the header has one speed column without the other", example);
+                    "the header has one speed column without the other",
+                    "job_a,job_b,speed_a,speed_b");
         }
         table.has_speeds = h.at[2] >= 0;
         return std::nullopt;
@@ -207,6 +201,7 @@ Expected<PairTable> ParsePairsCsv(std::string_view text, const std::string& file
         return std::nullopt;
       });
   if (error) return *error;
+  table.ignored_columns = h.ignored;
   if (table.rows.empty()) return At(file, 0, "", "holds no pair");
   return table;
 }

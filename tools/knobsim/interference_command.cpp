@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -89,11 +90,13 @@ int Fit(const FitArgs& args) {
   file.model = FitInterference(solo->profiles, *pairs, options);
   file.profiles = ByName(solo->profiles);
 
-  const std::string model_text = InterferenceModelJson(file).dump(2) + "\n";
-  if (auto failed = WriteFileAtomically(args.out, model_text)) return BadInput(*failed);
+  const nlohmann::ordered_json model_json = InterferenceModelJson(file);
+  if (auto failed = WriteFileAtomically(args.out, model_json.dump(2) + "\n")) {
+    return BadInput(*failed);
+  }
   if (!args.json.empty()) {
-    nlohmann::ordered_json cv = InterferenceModelJson(file)["cross_validation"];
-    if (auto failed = WriteFileAtomically(args.json, cv.dump(2) + "\n")) return BadInput(*failed);
+    const std::string cv_text = model_json.at("cross_validation").dump(2) + "\n";
+    if (auto failed = WriteFileAtomically(args.json, cv_text)) return BadInput(*failed);
   }
   if (args.quiet || args.out == "-") return kExitOk;
   std::set<std::string> paired;
@@ -106,7 +109,7 @@ int Fit(const FitArgs& args) {
   if (file.model.lambda > 0) {
     std::cout << fmt::format("per-job offsets for {} jobs, ridge λ = {:g} (chosen by {}-fold "
                              "cross-validation).\n",
-                             file.model.jobs.size(), file.model.lambda, std::max(args.folds, 2));
+                             file.model.jobs.size(), file.model.lambda, args.folds);
   } else {
     std::cout << fmt::format("the profile surface alone (fewer than {} pairs).\n",
                              kMinPairsForJobOffsets);
@@ -137,11 +140,11 @@ int Predict(const PredictArgs& args) {
     Expected<SoloTable> solo = ReadSoloCsv(args.solo);
     if (!solo) return BadInput(solo.error());
     WarnIgnored(args.solo, solo->ignored_columns);
+    std::map<std::string, size_t> known;
+    for (size_t i = 0; i < profiles.size(); ++i) known.emplace(profiles[i].job, i);
     for (JobProfile& p : solo->profiles) {
-      const auto same = std::find_if(profiles.begin(), profiles.end(),
-                                     [&](const JobProfile& q) { return q.job == p.job; });
-      if (same != profiles.end()) {
-        *same = std::move(p);
+      if (const auto same = known.find(p.job); same != known.end()) {
+        profiles[same->second] = std::move(p);
       } else {
         profiles.push_back(std::move(p));
       }
