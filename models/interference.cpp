@@ -256,11 +256,23 @@ const JobOffsets* InterferenceModel::Offsets(const std::string& job) const {
   return it != jobs.end() && it->job == job ? &*it : nullptr;
 }
 
-double InterferenceModel::Speed(const JobProfile& victim, const JobProfile& aggressor) const {
-  double s = SurfaceSpeed(victim, aggressor);
-  if (const JobOffsets* v = Offsets(victim.job)) s += v->sensitivity;
-  if (const JobOffsets* a = Offsets(aggressor.job)) s += a->pressure;
+ResolvedJob InterferenceModel::Resolve(const JobProfile& job) const {
+  ResolvedJob r{job};
+  if (const JobOffsets* o = Offsets(job.job)) {
+    r.sensitivity = o->sensitivity;
+    r.pressure = o->pressure;
+  }
+  return r;
+}
+
+double InterferenceModel::Speed(const ResolvedJob& victim, const ResolvedJob& aggressor) const {
+  const double s =
+      SurfaceSpeed(victim.profile, aggressor.profile) + victim.sensitivity + aggressor.pressure;
   return std::clamp(s, min_speed, max_speed);
+}
+
+double InterferenceModel::Speed(const JobProfile& victim, const JobProfile& aggressor) const {
+  return Speed(Resolve(victim), Resolve(aggressor));
 }
 
 std::vector<int> ShuffledOrder(int n, uint64_t seed) {

@@ -71,6 +71,14 @@ struct JobOffsets {
   int pairs = 0;  // training pairs the job was in
 };
 
+// A job looked up once for repeated predictions (a simulation re-shares a card at every change
+// of its active pods): its profile and its per-job offsets, 0 where the fit never saw it.
+struct ResolvedJob {
+  JobProfile profile;
+  double sensitivity = 0;
+  double pressure = 0;
+};
+
 struct InterferenceModel {
   std::vector<double> weights;  // kSurfaceTerms of them
   std::vector<JobOffsets> jobs;  // sorted by job name
@@ -86,6 +94,9 @@ struct InterferenceModel {
   // The surface alone, unclamped: what Speed predicts for two jobs the fit never saw.
   double SurfaceSpeed(const JobProfile& victim, const JobProfile& aggressor) const;
   const JobOffsets* Offsets(const std::string& job) const;
+  // The same prediction as Speed, the offsets already looked up.
+  ResolvedJob Resolve(const JobProfile& job) const;
+  double Speed(const ResolvedJob& victim, const ResolvedJob& aggressor) const;
 };
 
 struct InterferenceFitOptions {

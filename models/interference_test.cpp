@@ -104,6 +104,23 @@ TEST_CASE("interference: predictions stay inside the training speeds") {
   CHECK(v <= m.max_speed);
 }
 
+TEST_CASE("interference: a resolved job predicts what its name does, offsets and all") {
+  const Synthetic s = MakeSynthetic(12, 0.08, 0.01, 21);
+  const InterferenceModel m = FitInterference(s.profiles, s.pairs);
+  REQUIRE_FALSE(m.jobs.empty());
+  const JobProfile unseen{"", 55, 30, 8000};  // a workload's own profile: no offsets
+  std::vector<JobProfile> jobs = s.profiles;
+  jobs.push_back(unseen);
+  for (const JobProfile& a : jobs) {
+    for (const JobProfile& b : jobs) {
+      CHECK(m.Speed(m.Resolve(a), m.Resolve(b)) == m.Speed(a, b));
+    }
+  }
+  const ResolvedJob r = m.Resolve(unseen);
+  CHECK(r.sensitivity == 0);
+  CHECK(r.pressure == 0);
+}
+
 TEST_CASE("interference: too few pairs fit the surface alone") {
   Synthetic s = MakeSynthetic(6, 0.05, 0.01, 9);  // 15 pairs < kMinPairsForJobOffsets
   REQUIRE(static_cast<int>(s.pairs.size()) < kMinPairsForJobOffsets);

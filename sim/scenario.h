@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "models/gpu_catalog.h"
+#include "models/interference.h"
 #include "models/memory_isolation.h"
 #include "models/sharing_policy.h"
 #include "sim/event_queue.h"
@@ -64,11 +65,21 @@ struct NodePool {
   SpotInterruptions spot;     // scenario key `spot:`; default: on-demand
 };
 
+// cluster.interference: a co-location model (`knobsim interference fit`, docs/interference.md)
+// that sets the shares of profiled pods co-running on a natively time-sliced card
+// (sim/engine/card_sharing.h). Shared, since every variant and replication reads the same file.
+struct InterferenceSetup {
+  std::string source;                // the model file, as the scenario names it
+  InterferenceModel model;
+  std::vector<JobProfile> profiles;  // the jobs the model file holds, in name order
+};
+
 struct ClusterKnobs {
   SharingPolicy policy = SharingPolicy::kNative;
   int max_inst = 0;               // POLICY 0 slots per card, 1..25; 0 = unset
   double switch_overhead = 0.05;  // POLICY 5: 1 - eta with >= 2 active pods (assumption, §2.4)
   std::string default_placement = "binpack";  // when a pool has no ack.node.gpu.placement
+  std::shared_ptr<const InterferenceSetup> interference;  // null: every card by its POLICY
 };
 
 // kReplay: recorded arrival times (traffic: {replay: FILE}); kCounts: exact counts per interval
@@ -212,6 +223,10 @@ struct Workload {
   TimeoutAction on_timeout = TimeoutAction::kAbort;
   Routing routing = Routing::kRandom;
   Slo slo;
+  // Its solo profile for cluster.interference (a job of the model file, or its own numbers; an
+  // own profile has an empty job name, so no fitted offsets). Unset: its cards are shared by
+  // the POLICY split whenever it is active on them.
+  std::optional<JobProfile> interference;
   std::vector<CurrentPod> pods;  // current placement of replicas 0.. (at most `replicas`)
   // What the checks read (knobsim check / upgrade); a run ignores them.
   std::string kind = "Deployment";  // Deployment | StatefulSet | DaemonSet | Job | Pod
@@ -245,6 +260,7 @@ struct Variant {
   std::map<std::string, int> replicas;          // workload -> replicas
   std::map<std::string, int> node_count;        // pool -> nodes
   std::map<std::string, double> traffic_scale;  // workload (or "*") -> factor
+  std::optional<bool> interference;  // false: cluster.interference off (every card by POLICY)
 };
 
 // Cluster objects a run does not simulate but the checks read (scenario key `kube:`,

@@ -68,6 +68,8 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
   if (variant.policy) s.cluster.policy = *variant.policy;
   if (variant.max_inst) s.cluster.max_inst = *variant.max_inst;
   if (variant.switch_overhead) s.cluster.switch_overhead = *variant.switch_overhead;
+  // `on` is the scenario as written (the reader refuses it without a model): only `off` changes.
+  if (variant.interference == false) s.cluster.interference = nullptr;
 
   std::set<std::string> replaced_nodes;  // nodes whose pods a placement change moves
   for (NodePool& pool : s.node_pools) {

@@ -21,7 +21,36 @@ CardSharing::CardSharing(EngineState& state) : s_(state) {
     // Where cGPU does not run (share nodes, cgpu.disable.isolation, whole-GPU nodes), the
     // driver's own time-slicing shares compute whatever the cluster POLICY (docs/design.md §3.2).
     run.params.policy = pool.cgpu_active ? scenario.cluster.policy : SharingPolicy::kNative;
+    run.co_location =
+        scenario.cluster.interference != nullptr && run.params.policy == SharingPolicy::kNative;
   }
+  if (const InterferenceSetup* setup = scenario.cluster.interference.get()) {
+    interference_ = &setup->model;
+    job_of_workload_.assign(scenario.workloads.size(), kNone);
+    for (size_t w = 0; w < scenario.workloads.size(); ++w) {
+      if (!scenario.workloads[w].interference) continue;
+      job_of_workload_[w] = static_cast<int32_t>(jobs_.size());
+      jobs_.push_back(interference_->Resolve(*scenario.workloads[w].interference));
+    }
+  }
+}
+
+bool CardSharing::CoLocatedShares(CardRun& card) {
+  co_running_.clear();
+  for (size_t i = 0; i < card.running.size(); ++i) {
+    if (!card.view[i].active) continue;
+    const int32_t job = job_of_workload_[s_.pods[card.running[i]].workload];
+    if (job == kNone) return false;
+    co_running_.emplace_back(i, job);
+  }
+  for (const auto& [i, victim] : co_running_) {
+    double share = 1;
+    for (const auto& [k, aggressor] : co_running_)
+      if (k != i) share *= interference_->Speed(jobs_[victim], jobs_[aggressor]);
+    card.shares[i] = std::min(1.0, share);
+  }
+  card.eta = 1;
+  return true;
 }
 
 void CardSharing::JoinCards(int32_t p) {
@@ -120,6 +149,7 @@ void CardSharing::Flush() {
       card.active += pod.jobs > 0;
     }
     card.eta = ComputeShares(card.params, card.view, card.shares);
+    if (card.co_location && card.active >= 2) CoLocatedShares(card);
     card.sum_share = 0;
     for (size_t i = 0; i < n; ++i) {
       PodRun& pod = s_.pods[card.running[i]];

@@ -15,6 +15,12 @@
 //  * As it advances, each card integrates its busy, effective and switch-overhead time and its
 //    memory over the measured window (after warm-up); RunRecorder reads them at the end.
 //  * Memory: ChangeMemory under the card's isolation mode (models/memory_isolation.h).
+//  * Co-location (cluster.interference, docs/interference.md): on a natively time-sliced card
+//    whose active pods all have a profile, a pod's share is the model's predicted speed beside
+//    the other active pod — with three or more, the product of its speeds beside each of them
+//    (an assumption: the pairs measured two), at most 1 — instead of POLICY 5's eta/|A|. The
+//    measured speeds include the context switches, so eta is 1 there. An active pod without a
+//    profile (`interference: none`) leaves the card to the POLICY split.
 //
 // Hot path: the small calls are defined inline below, so that the request flow in another file
 // still inlines them without LTO.
@@ -22,8 +28,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
+#include "models/interference.h"
 #include "models/memory_isolation.h"
 #include "sim/engine/engine_state.h"
 
@@ -71,10 +79,19 @@ class CardSharing {
   void RecordSteps(CardRun& card, SimTime from, SimTime to);
   CardStep& StepAt(CardRun& card, SimTime t);
   void ScheduleCompletion(int32_t c);
+  // The co-location model's shares for the card's active pods (card.shares, card.eta); false,
+  // nothing changed, when an active pod has no profile.
+  bool CoLocatedShares(CardRun& card);
   bool FinishesLater(int32_t a, int32_t b) const { return s_.jobs[a].finish > s_.jobs[b].finish; }
 
   EngineState& s_;
   std::vector<int32_t> dirty_;
+  // cluster.interference: the model, each profiled workload's job (kNone: no profile) and the
+  // jobs looked up once; scratch for the active pods' jobs of one card.
+  const InterferenceModel* interference_ = nullptr;
+  std::vector<int32_t> job_of_workload_;
+  std::vector<ResolvedJob> jobs_;
+  std::vector<std::pair<size_t, int32_t>> co_running_;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace knobsim::engine {
@@ -119,6 +121,102 @@ TEST_CASE("card sharing: a job of a pod on an unchanged card keeps the shares, o
   CHECK(s.pods[0].jobs == 2);
   CHECK(s.pods[0].rate == doctest::Approx(0.15));
   CHECK(sharing.cards[0].sum_share == doctest::Approx(0.3));
+}
+
+// A co-location model by hand: speed(a | b) = base - 0.5 u_a u_b (the surface's constant and
+// u_a·u_b terms), clamped to [0, 1.2]; workloads 0..2 have GPU utilizations 80 %, 50 % and 40 %,
+// workload 3 has no profile.
+Scenario CoLocated(SharingPolicy policy, double base = 1.0) {
+  Scenario s = OneCard(policy);
+  auto setup = std::make_shared<InterferenceSetup>();
+  setup->source = "model.json";
+  setup->model.weights.assign(kSurfaceTerms, 0.0);
+  setup->model.weights[0] = base;
+  setup->model.weights[5] = -0.5;
+  setup->model.min_speed = 0;
+  setup->model.max_speed = 1.2;
+  s.cluster.interference = setup;
+  for (double u : {80.0, 50.0, 40.0, -1.0}) {
+    Workload w;
+    w.name = "w" + std::to_string(s.workloads.size());
+    if (u >= 0) w.interference = JobProfile{"", u, 0, 0};
+    s.workloads.push_back(w);
+  }
+  return s;
+}
+
+// Pods of the given workloads on card 0, each with a job of 1 s of work in service.
+void RunPodsOf(EngineState& s, CardSharing& sharing, std::vector<int32_t> workloads) {
+  AddPods(s, static_cast<int>(workloads.size()));
+  for (size_t i = 0; i < workloads.size(); ++i) {
+    const auto p = static_cast<int32_t>(i);
+    s.pods[p].workload = workloads[i];
+    sharing.Touch(p);
+    sharing.JoinCards(p);
+  }
+  for (size_t i = 0; i < workloads.size(); ++i)
+    StartJob(s, sharing, static_cast<int32_t>(i), 1e9);
+  sharing.Flush();
+}
+
+TEST_CASE("co-location: two profiled active pods run at the model's speeds, eta 1") {
+  const Scenario scenario = CoLocated(SharingPolicy::kNative);
+  EngineState s(scenario, 1, RunOptions{});
+  CardSharing sharing(s);
+  REQUIRE(sharing.cards[0].co_location);
+  RunPodsOf(s, sharing, {0, 1});
+  // 1 - 0.5 · 0.8 · 0.5 = 0.8 for each: more than POLICY 5's 0.95 / 2, and the card does more
+  // than one card's worth of solo work.
+  CHECK(s.pods[0].rate == doctest::Approx(0.8));
+  CHECK(s.pods[1].rate == doctest::Approx(0.8));
+  CHECK(sharing.cards[0].eta == 1);
+  CHECK(sharing.cards[0].sum_share == doctest::Approx(1.6));
+  s.now = 1'000'000;
+  sharing.AdvanceCard(0);
+  CHECK(sharing.cards[0].switch_ns == 0);
+  CHECK(sharing.cards[0].effective_ns == doctest::Approx(1.6e6));
+}
+
+TEST_CASE("co-location: with three active pods each runs at the product of its pair speeds") {
+  const Scenario scenario = CoLocated(SharingPolicy::kNative);
+  EngineState s(scenario, 1, RunOptions{});
+  CardSharing sharing(s);
+  RunPodsOf(s, sharing, {0, 1, 2});
+  const auto speed = [](double u, double v) { return 1 - 0.5 * u * v; };
+  CHECK(s.pods[0].rate == doctest::Approx(speed(0.8, 0.5) * speed(0.8, 0.4)));
+  CHECK(s.pods[1].rate == doctest::Approx(speed(0.5, 0.8) * speed(0.5, 0.4)));
+  CHECK(s.pods[2].rate == doctest::Approx(speed(0.4, 0.8) * speed(0.4, 0.5)));
+}
+
+TEST_CASE("co-location: a share never exceeds the card, and one active pod runs alone") {
+  const Scenario scenario = CoLocated(SharingPolicy::kNative, 1.15);
+  EngineState s(scenario, 1, RunOptions{});
+  CardSharing sharing(s);
+  RunPodsOf(s, sharing, {1, 2});
+  // 1.15 - 0.5 · 0.5 · 0.4 = 1.05 predicted: capped at 1 (faster than alone is no share).
+  CHECK(s.pods[0].rate == doctest::Approx(1.0));
+  CHECK(s.pods[1].rate == doctest::Approx(1.0));
+}
+
+TEST_CASE("co-location: an active pod without a profile leaves the card to POLICY 5's split") {
+  const Scenario scenario = CoLocated(SharingPolicy::kNative);
+  EngineState s(scenario, 1, RunOptions{});
+  CardSharing sharing(s);
+  RunPodsOf(s, sharing, {0, 3});
+  const double eta = 1 - scenario.cluster.switch_overhead;
+  CHECK(s.pods[0].rate == doctest::Approx(eta / 2));
+  CHECK(s.pods[1].rate == doctest::Approx(eta / 2));
+  CHECK(sharing.cards[0].eta == doctest::Approx(eta));
+}
+
+TEST_CASE("co-location: cGPU's own time slices (POLICY 0-4) keep their split") {
+  const Scenario scenario = CoLocated(SharingPolicy::kPreemptive);
+  EngineState s(scenario, 1, RunOptions{});
+  CardSharing sharing(s);
+  CHECK_FALSE(sharing.cards[0].co_location);
+  RunPodsOf(s, sharing, {0, 1});
+  CHECK(s.pods[0].rate == doctest::Approx(0.5));
+  CHECK(s.pods[1].rate == doctest::Approx(0.5));
 }
 
 TEST_CASE("card sharing: memory under hard isolation stops at the quota, soft at the card") {

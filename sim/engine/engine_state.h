@@ -98,6 +98,9 @@ struct CardRun {
   int units = 0;
   SharingParams params;
   MemoryIsolation isolation = MemoryIsolation::kHard;
+  // cluster.interference applies: the card is time-sliced natively (POLICY 5, or no cGPU) and
+  // the scenario names a co-location model.
+  bool co_location = false;
   std::vector<int32_t> running;  // pods in P (GPU container running)
   std::vector<PodOnCard> view;   // scratch for the policy
   std::vector<double> shares;    // scratch for the policy

@@ -16,6 +16,7 @@
 #include "sim/dns_label.h"
 #include "sim/io/arrival_file.h"
 #include "sim/io/evidence_fingerprint.h"
+#include "sim/io/interference_files.h"
 #include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
 #include "sim/io/yaml_fields.h"
@@ -73,6 +74,10 @@ class Reader : public YamlFieldReader {
   Workload ReadWorkload(const Field& f) const;
   // Node names of every pool, once the pools are read (current pods refer to them).
   mutable std::set<std::string> known_nodes_;
+  // cluster.interference, once the cluster is read (workloads name its jobs).
+  mutable std::shared_ptr<const InterferenceSetup> interference_;
+  std::shared_ptr<const InterferenceSetup> ReadInterferenceSetup(const Field& f) const;
+  JobProfile ReadInterferenceProfile(const Field& f) const;
   NodeAffinity ReadNodeAffinity(const Field& f) const;
   std::vector<NodeSelectorRequirement> ReadNodeSelectorTerm(const Field& f) const;
   Toleration ReadToleration(const Field& f) const;
@@ -156,7 +161,8 @@ void Reader::ReadGpuTypes(const Field& f, GpuCatalog& catalog) const {
 }
 
 ClusterKnobs Reader::ReadCluster(const Field& f) const {
-  Section s(*this, f, {"policy", "max_inst", "switch_overhead", "default_placement"});
+  Section s(*this, f,
+            {"policy", "max_inst", "switch_overhead", "default_placement", "interference"});
   ClusterKnobs c;
   if (auto v = s.Get("policy")) {
     c.policy = static_cast<SharingPolicy>(
@@ -167,7 +173,44 @@ ClusterKnobs Reader::ReadCluster(const Field& f) const {
   }
   if (auto v = s.Get("switch_overhead")) c.switch_overhead = Number(*v, 0, 1, false, true);
   if (auto v = s.Get("default_placement")) c.default_placement = Placement(*v);
+  if (auto v = s.Get("interference")) c.interference = ReadInterferenceSetup(*v);
   return c;
+}
+
+// `interference: MODEL.json` (under cluster:, or at the top level): the model file, read now so
+// that workloads can name its jobs and a bad file fails before any run.
+std::shared_ptr<const InterferenceSetup> Reader::ReadInterferenceSetup(const Field& f) const {
+  const std::string name = NonEmptyString(f);
+  Expected<InterferenceModelFile> file = ReadInterferenceModel(Beside(name));
+  if (!file) Fail(f, file.error().ToString());
+  auto setup = std::make_shared<InterferenceSetup>();
+  setup->source = name;
+  setup->model = std::move(file->model);
+  setup->profiles = std::move(file->profiles);
+  return setup;
+}
+
+// A workload's `interference:`: a job of the model file by name, or its own solo profile
+// (the columns of SOLO.csv), or `none`... (`none` is handled by the caller).
+JobProfile Reader::ReadInterferenceProfile(const Field& f) const {
+  if (f.node.IsScalar()) {
+    const std::string job = NonEmptyString(f);
+    std::vector<std::string> names;
+    for (const JobProfile& p : interference_->profiles) {
+      if (p.job == job) return p;
+      names.push_back(p.job);
+    }
+    Fail(f, "the interference model " + Quote(interference_->source) + " holds no job " +
+                Quote(job),
+         SuggestName(job, names, "its jobs include"));
+  }
+  Section p(*this, f, {"gpu_util_pct", "mem_bw_util_pct", "memory_mib"});
+  JobProfile profile;  // no job name: the fit's per-job offsets are for its own jobs only
+  profile.gpu_util_pct = Number(p.Require("gpu_util_pct"), 0, 100, false, false);
+  profile.mem_bw_util_pct = Number(p.Require("mem_bw_util_pct"), 0, 100, false, false);
+  profile.memory_mib =
+      Number(p.Require("memory_mib"), 0, std::numeric_limits<double>::max(), false, false);
+  return profile;
 }
 
 Taint Reader::ReadTaint(const Field& f) const {
@@ -722,7 +765,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
              "traffic",       "work",        "concurrency",     "batching",    "cpu_time",
              "timeout",       "on_timeout",  "routing",         "slo",         "pods",
              "kind",          "images",      "image_size",      "annotations", "volumes",
-             "pod_affinity",  "pod_anti_affinity"});
+             "pod_affinity",  "pod_anti_affinity", "interference"});
   Workload w;
   w.name = DnsName(s.Require("name"));
   if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
@@ -872,6 +915,28 @@ Workload Reader::ReadWorkload(const Field& f) const {
                                {"least_outstanding", Routing::kLeastOutstanding}});
   }
   if (auto v = s.Get("slo")) w.slo = ReadSlo(*v);
+  if (auto v = s.Get("interference")) {
+    if (!interference_) {
+      Fail(*v, "a workload's interference profile needs cluster.interference (a model file)",
+           "fit one with `knobsim interference fit` and name it under cluster.interference");
+    }
+    if (w.whole_gpus > 0) {
+      Fail(*v, "whole_gpus pods have their cards to themselves: nothing co-runs with them",
+           "leave interference out");
+    }
+    if (!(v->node.IsScalar() && v->node.Scalar() == "none"))
+      w.interference = ReadInterferenceProfile(*v);
+  } else if (interference_ && w.gpu_mem > 0 && w.traffic.kind != ArrivalKind::kNone) {
+    // Refuse rather than guess: under a co-location model, a shared-GPU workload silently
+    // split by POLICY would be a different model for its neighbours as well.
+    Fail(EntryOf(f, "name"),
+         "workload " + Quote(w.name) +
+             " runs GPU work on shared cards, but has no interference profile for "
+             "cluster.interference",
+         "give `interference: JOB` (a job of " + Quote(interference_->source) +
+             "), its own {gpu_util_pct, mem_bw_util_pct, memory_mib}, or `interference: none` "
+             "to share its cards by the POLICY split");
+  }
   return w;
 }
 
@@ -905,7 +970,7 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
   Section s(*this, f,
             {"name", "description", "policy", "max_inst", "switch_overhead", "placement",
              "memory_isolation", "topology_spread", "gpu_mem", "gpu_core", "replicas", "node_count",
-             "traffic_scale"});
+             "traffic_scale", "interference"});
   Variant v;
   const Field name = s.Require("name");
   v.name = NonEmptyString(name);
@@ -928,6 +993,12 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
     v.max_inst = Int(*x, 1, 25, "cGPU runs at most 25 instances per card");
   }
   if (auto x = s.Get("switch_overhead")) v.switch_overhead = Number(*x, 0, 1, false, true);
+  if (auto x = s.Get("interference")) {
+    v.interference = Enum<bool>(*x, "interference", {{"on", true}, {"off", false}});
+    if (*v.interference && !sc.cluster.interference) {
+      Fail(*x, "there is no interference model to turn on", "name one under cluster.interference");
+    }
+  }
 
   std::vector<std::string> pools, workloads;
   for (const NodePool& p : sc.node_pools) pools.push_back(p.name);
@@ -1248,7 +1319,7 @@ Scenario Reader::Read(const YAML::Node& root) const {
   const Field top{root, "", LineOf(root, 1)};
   Section s(*this, top,
             {"name", "description", "gpu_types", "cluster", "node_pools", "workloads", "run",
-             "variants", "kube", "evidence"});
+             "variants", "kube", "evidence", "interference"});
   Scenario sc;
   sc.file = file();
   sc.name = NonEmptyString(s.Require("name"));
@@ -1264,6 +1335,14 @@ Scenario Reader::Read(const YAML::Node& root) const {
   // catalog, variants need pools and workloads.
   if (auto v = s.Get("gpu_types")) ReadGpuTypes(*v, sc.catalog);
   if (auto v = s.Get("cluster")) sc.cluster = ReadCluster(*v);
+  if (auto v = s.Get("interference")) {
+    if (sc.cluster.interference) {
+      Fail(*v, "the interference model is named twice, here and under cluster:",
+           "keep one of them");
+    }
+    sc.cluster.interference = ReadInterferenceSetup(*v);
+  }
+  interference_ = sc.cluster.interference;
   if (auto v = s.Get("node_pools")) {
     for (const Field& item : Items(*v)) {
       NodePool p = ReadNodePool(item, sc.catalog);

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "sim/io/interference_files.h"
 #include "sim/variant.h"
 
 namespace knobsim {
@@ -770,6 +771,90 @@ TEST_CASE("variants are checked against the scenario they change") {
         "s.yaml:8: variants[0].traffic_scale: -1 is negative");
   CHECK(ErrorOf(base + "  - {name: v, node_count: {nope: 1}}\n") ==
         "s.yaml:8: variants[0].node_count.nope: unknown node pool \"nope\"; node pools: share");
+}
+
+// A model file of `knobsim interference fit`'s form (jobs bert and resnet) in a temporary folder.
+std::string WriteInterferenceModel() {
+  InterferenceModelFile f;
+  f.model.weights.assign(kSurfaceTerms, 0.0);
+  f.model.weights[0] = 1;
+  f.model.weights[5] = -0.5;
+  f.model.max_speed = 1.2;
+  f.model.train_pairs = 1;
+  f.profiles = {{"bert", 50, 20, 8000}, {"resnet", 80, 40, 6000}};
+  const std::filesystem::path path =
+      std::filesystem::temp_directory_path() / "knobsim-reader-interference-model.json";
+  std::ofstream(path) << InterferenceModelJson(f).dump(2) << "\n";
+  return path.string();
+}
+
+TEST_CASE("interference: workloads name a job of the cluster's model, give their own profile, or "
+          "none") {
+  const std::string model = WriteInterferenceModel();
+  const std::string head = "name: x\ncluster: {policy: 5, interference: " + model +
+                           "}\nnode_pools:\n  - {name: gpu, gpu: A10}\nworkloads:\n";
+  const Scenario s = Read(head +
+                          "  - {name: a, gpu_mem: 4, traffic: {rate: 1/s}, interference: resnet}\n"
+                          "  - {name: b, gpu_mem: 4, traffic: {rate: 1/s}, interference: "
+                          "{gpu_util_pct: 30, mem_bw_util_pct: 10, memory_mib: 2048}}\n"
+                          "  - {name: c, gpu_mem: 4, traffic: {rate: 1/s}, interference: none}\n"
+                          "  - {name: idle, gpu_mem: 4}\n"
+                          "variants:\n  - {name: solo-split, interference: off}\n");
+  REQUIRE(s.cluster.interference != nullptr);
+  CHECK(s.cluster.interference->source == model);
+  CHECK(s.cluster.interference->profiles.size() == 2);
+  REQUIRE(s.workloads[0].interference.has_value());
+  CHECK(s.workloads[0].interference->job == "resnet");
+  CHECK(s.workloads[0].interference->gpu_util_pct == 80);
+  REQUIRE(s.workloads[1].interference.has_value());
+  CHECK(s.workloads[1].interference->job.empty());  // its own numbers: no fitted offsets
+  CHECK(s.workloads[1].interference->memory_mib == 2048);
+  CHECK_FALSE(s.workloads[2].interference.has_value());
+  CHECK_FALSE(s.workloads[3].interference.has_value());  // no GPU work: nothing to profile
+  CHECK(ApplyVariant(s, s.variants[0]).cluster.interference == nullptr);
+  CHECK(ApplyVariant(s, Variant{}).cluster.interference == s.cluster.interference);
+  // The same model may be named at the top level, as `interference: MODEL.json`.
+  const Scenario top = Read("name: x\ninterference: " + model +
+                            "\nnode_pools:\n  - {name: gpu, gpu: A10}\nworkloads:\n"
+                            "  - {name: a, gpu_mem: 4, traffic: {rate: 1/s}, interference: bert}\n");
+  REQUIRE(top.cluster.interference != nullptr);
+  CHECK(top.workloads[0].interference->job == "bert");
+}
+
+TEST_CASE("interference: a profile without a model, a missing profile, or an unknown job is "
+          "refused") {
+  const std::string model = WriteInterferenceModel();
+  const std::string with_model = "name: x\ncluster: {policy: 5, interference: " + model +
+                                 "}\nnode_pools:\n  - {name: gpu, gpu: A10}\nworkloads:\n";
+  const std::string without = "name: x\nnode_pools:\n  - {name: gpu, gpu: A10}\nworkloads:\n";
+  CHECK(ErrorOf(without + "  - {name: a, gpu_mem: 4, interference: resnet}\n") ==
+        "s.yaml:5: workloads[0].interference: a workload's interference profile needs "
+        "cluster.interference (a model file); fit one with `knobsim interference fit` and name it "
+        "under cluster.interference");
+  CHECK(ErrorOf(with_model + "  - {name: a, gpu_mem: 4, traffic: {rate: 1/s}}\n") ==
+        "s.yaml:6: workloads[0].name: workload \"a\" runs GPU work on shared cards, but has no "
+        "interference profile for cluster.interference; give `interference: JOB` (a job of \"" +
+            model +
+            "\"), its own {gpu_util_pct, mem_bw_util_pct, memory_mib}, or `interference: none` to "
+            "share its cards by the POLICY split");
+  CHECK(ErrorOf(with_model + "  - {name: a, gpu_mem: 4, interference: resnt}\n") ==
+        "s.yaml:6: workloads[0].interference: the interference model \"" + model +
+            "\" holds no job \"resnt\"; did you mean `resnet`?");
+  CHECK(ErrorOf(with_model + "  - {name: a, whole_gpus: 1, interference: bert}\n") ==
+        "s.yaml:6: workloads[0].interference: whole_gpus pods have their cards to themselves: "
+        "nothing co-runs with them; leave interference out");
+  CHECK(ErrorOf(with_model +
+                "  - {name: a, gpu_mem: 4, interference: {gpu_util_pct: 130, mem_bw_util_pct: 1, "
+                "memory_mib: 1}}\n") ==
+        "s.yaml:6: workloads[0].interference.gpu_util_pct: 130 is not in [0, 100]");
+  CHECK(ErrorOf(without + "  - {name: a, gpu_mem: 4}\nvariants:\n  - {name: v, interference: on}\n") ==
+        "s.yaml:7: variants[0].interference: there is no interference model to turn on; name one "
+        "under cluster.interference");
+  CHECK(ErrorOf("name: x\ncluster: {interference: " + model + "}\ninterference: " + model + "\n") ==
+        "s.yaml:3: interference: the interference model is named twice, here and under cluster:; "
+        "keep one of them");
+  const std::string missing = ErrorOf("name: x\ncluster: {interference: /nonexistent/m.json}\n");
+  CHECK(missing.find("s.yaml:2: cluster.interference: /nonexistent/m.json") == 0);
 }
 
 TEST_CASE("a node pool's spot key sets its reclaim rate and replacement delay") {

@@ -35,6 +35,7 @@ const std::vector<KnobKind>& Kinds() {
       {"policy", Target::kNone, "policy=0..5"},
       {"max_inst", Target::kNone, "max_inst=1..25"},
       {"switch_overhead", Target::kNone, "switch_overhead=0..1"},
+      {"interference", Target::kNone, "interference=on|off"},
       {"placement", Target::kPool, "placement:POOL=binpack|spread|..."},
       {"isolation", Target::kOptionalPool, "isolation[:POOL]=hard|soft"},
       {"quota", Target::kWorkload, "quota:WORKLOAD=N|peak|peak+10%|peak+2"},
@@ -134,6 +135,14 @@ class KnobParser {
           Fail("workload " + Quote(wl.name) + " uses whole_gpus, which excludes gpu_core");
       });
       v_.gpu_core[w] = pct;
+    } else if (key_ == "interference") {
+      if (value_ != "on" && value_ != "off")
+        Fail(Quote(value_) + " is not on or off", "write interference=off");
+      if (value_ == "on" && !s_.cluster.interference) {
+        Fail("the scenario names no interference model to turn on",
+             "name one under cluster.interference");
+      }
+      v_.interference = value_ == "on";
     } else if (key_ == "quota") {
       Quota(Workload(*target));
     } else if (key_ == "spread") {

@@ -82,6 +82,12 @@ TEST_CASE("cluster knobs set policy, max_inst and switch_overhead") {
   CHECK(v.description == "knobs: policy=3, max_inst=4, switch_overhead=0.1");
 }
 
+TEST_CASE("interference=off turns the co-location model off for the variant") {
+  const Variant v = Knobs({"interference=off"});
+  REQUIRE(v.interference.has_value());
+  CHECK_FALSE(*v.interference);
+}
+
 TEST_CASE("pool knobs key by pool name, with * for every pool") {
   const Variant v = Knobs({"placement:gpu-a10=ack-spread", "placement:*=fgd", "isolation=hard",
                            "isolation:gpu-share=soft", "nodes:cpu=3"});
@@ -239,6 +245,11 @@ TEST_CASE("bad knobs fail with the knob and a hint") {
       {{"replicas:asr=two"}, "--knob: replicas:asr=two: \"two\" is not a whole number"},
       {{"policy=1", "policy=3"},
        "--knob: policy=3: the knob \"policy\" is given twice; keep one value per knob and target"},
+      {{"interference=no"},
+       "--knob: interference=no: \"no\" is not on or off; write interference=off"},
+      {{"interference=on"},
+       "--knob: interference=on: the scenario names no interference model to turn on; name one "
+       "under cluster.interference"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.knobs[0]);
