@@ -82,30 +82,48 @@ int OverlayLineOf(const Origins& origins, const std::string& path) {
     if (covers && (best == nullptr || p.size() >= best->first.size())) best = &origin;
   }
   if (best == nullptr) return 0;
-  YAML::Node node = best->second;
+  // Nodes are rebound with reset(): yaml-cpp's operator= assigns *through* a node (it would
+  // rewrite the overlay tree) and throws when the right side is a missing key's zombie node.
+  YAML::Node node;
+  node.reset(best->second);
   int line = node.Mark().line;
-  // The rest of the path: ".key" and "[i]" steps.
+  // The rest of the path: ".key" and "[i]" steps. A key that itself holds dots (a label such as
+  // ack.node.gpu.placement) is found as the longest run of steps naming a key of the map.
   size_t i = best->first.size();
   while (i < path.size()) {
     YAML::Node next;
     if (path[i] == '[') {
       const size_t close = path.find(']', i);
       if (close == std::string::npos || !node.IsSequence()) break;
-      const size_t index = std::stoul(path.substr(i + 1, close - i - 1));
+      const std::string digits = path.substr(i + 1, close - i - 1);
+      if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) break;
+      const size_t index = std::stoul(digits);
       if (index >= node.size()) break;
-      next = node[index];
+      next.reset(node[index]);
       i = close + 1;
     } else {
-      const size_t end = path.find_first_of(".[", i + 1);
-      const std::string key = path.substr(i + 1, end == std::string::npos ? std::string::npos
-                                                                         : end - i - 1);
       if (!node.IsMap()) break;
       const YAML::Node& lookup = node;  // const: operator[] must not insert
-      next = lookup[key];
-      if (!next) break;
-      i = end == std::string::npos ? path.size() : end;
+      // Longest key first: "a.b.c" before "a.b" before "a".
+      size_t end = path.find('[', i + 1);
+      if (end == std::string::npos) end = path.size();
+      bool found = false;
+      while (end > i + 1) {
+        const std::string key = path.substr(i + 1, end - i - 1);
+        const YAML::Node child = lookup[key];
+        if (child.IsDefined()) {
+          next.reset(child);
+          found = true;
+          break;
+        }
+        const size_t dot = path.rfind('.', end - 1);
+        if (dot == std::string::npos || dot <= i) break;
+        end = dot;
+      }
+      if (!found) break;
+      i = end;
     }
-    node = next;
+    node.reset(next);
     if (node.Mark().line >= 0) line = node.Mark().line;
   }
   return line >= 0 ? line + 1 : 0;

@@ -174,5 +174,19 @@ TEST_CASE("overlay: an empty overlay leaves the imported scenario as it is") {
   CHECK(s.workloads.size() == 2);
 }
 
+
+TEST_CASE("overlay: an error at a label key holding dots names the overlay line, not a crash") {
+  // Found by the overlay fuzzer: the merged path ends in a label key with dots, which the line
+  // lookup once split at every dot and then threw from yaml-cpp on the missing key.
+  const std::string overlay =
+      "node_pools:\n  - {name: gpu, labels: {ack.node.gpu.placement: bi\x94pack}}\n"
+      "workloads:\n  - {name: \"*\", replicas: 4}\n  - {name: asr, replicas: 0}\n";
+  Expected<std::string> merged = ApplyOverlay(kImported, overlay, "overlay.yaml");
+  REQUIRE_FALSE(merged.ok());
+  const std::string error = merged.error().ToString();
+  CHECK(error.rfind("overlay.yaml:2: node_pools[0].labels.ack.node.gpu.placement: ", 0) == 0);
+  CHECK(error.find("not a valid placement") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace knobsim

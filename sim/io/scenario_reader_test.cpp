@@ -557,7 +557,7 @@ TEST_CASE("unknown keys list the known ones when no key is close") {
         "s.yaml:2: nodepools: unknown key; did you mean `node_pools`?");
   CHECK(ErrorOf("name: x\nbase: 1\n") ==
         "s.yaml:2: base: unknown key; known keys: name, description, gpu_types, cluster, "
-        "node_pools, workloads, run, variants, kube, evidence");
+        "node_pools, workloads, run, variants, kube, evidence, interference");
   CHECK(ErrorOf("name: x\nvariants:\n  - &v {name: a, policy: 1}\n  - <<: *v\n    name: b\n") ==
         "s.yaml:4: variants[1].<<: unknown key; YAML merge keys (<<) are not supported");
 }
