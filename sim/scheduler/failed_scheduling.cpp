@@ -116,4 +116,31 @@ std::string FailedSchedulingMessage(int num_nodes, const std::vector<PluginStatu
   return msg;
 }
 
+namespace {
+
+// Go's %v of a []string: "[a b]".
+std::string GoList(const std::vector<std::string>& names) { return "[" + Join(names, " ") + "]"; }
+
+}  // namespace
+
+PluginStatus OutsidePreFilterResultStatus(const KubeVersion& version,
+                                          const std::vector<std::string>& plugins) {
+  PluginStatus status{StatusCode::kUnschedulableAndUnresolvable, {}};
+  if (version.minor >= 32) {
+    status.reasons.push_back("node(s) didn't satisfy plugin(s) " + GoList(plugins));
+  } else if (version.minor == 25 || version.minor == 26) {
+    status.reasons.push_back("node is filtered out by the prefilter result");
+  }
+  return status;
+}
+
+PluginStatus PreFilterResultsConflict(std::vector<std::string> plugins) {
+  std::sort(plugins.begin(), plugins.end());
+  if (plugins.size() == 1) {
+    return PluginStatus::Unresolvable("node(s) didn't satisfy plugin " + plugins[0]);
+  }
+  return PluginStatus::Unresolvable("node(s) didn't satisfy plugin(s) " + GoList(plugins) +
+                                    " simultaneously");
+}
+
 }  // namespace knobsim

@@ -60,6 +60,11 @@ class FilterPlugin {
   // After PreFilter: true when Filter passes every node for that pod (upstream's PreFilter `Skip`
   // status), so the Scheduler may leave it out.
   virtual bool Skipped() const { return false; }
+  // After PreFilter: the only nodes the pod may go to (upstream's PreFilterResult.NodeNames;
+  // names of nodes that do not exist are allowed and ignored), or nullptr for every node. The
+  // Scheduler filters only those; the others get the release's status for nodes outside the
+  // PreFilter result (docs/semantics.md §3.7).
+  virtual const std::vector<std::string>* PreFilterNodeNames() const { return nullptr; }
 };
 
 class ScorePlugin {

@@ -12,7 +12,7 @@ namespace knobsim {
 // Filters, in upstream order.
 std::unique_ptr<FilterPlugin> NewNodeUnschedulableFilter();
 std::unique_ptr<FilterPlugin> NewTaintTolerationFilter(const KubeVersion& version);
-std::unique_ptr<FilterPlugin> NewNodeAffinityFilter();
+std::unique_ptr<FilterPlugin> NewNodeAffinityFilter(const KubeVersion& version);
 std::unique_ptr<FilterPlugin> NewNodeResourcesFitFilter(const KubeVersion& version);
 std::unique_ptr<FilterPlugin> NewPodTopologySpreadFilter();
 std::unique_ptr<FilterPlugin> NewInterPodAffinityFilter();

@@ -28,7 +28,9 @@
 #include "sim/scheduler/scheduler.h"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -37,6 +39,7 @@
 #include "sim/scheduler/plugins.h"
 #include "sim/scheduler/pod_equivalence.h"
 #include "sim/scheduler/policy_placement.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -78,6 +81,9 @@ constexpr bool IsClusterWideScore(int p) {
   return p == kPodTopologySpreadScore || p == kInterPodAffinityScore;
 }
 
+// failed_at of a node outside the PreFilter result: no filter ran on it.
+constexpr int kOutsidePreFilterResult = kNumFilters;
+
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();  // no generation yet
 constexpr size_t kMaxPodClasses = 64;
 
@@ -117,6 +123,9 @@ struct Scheduler::Cycle {
 
   std::vector<int> feasible;
   std::vector<int> failed_at;             // by node: the rejecting filter, -1 when feasible
+  std::vector<char> in_pre_filter_result;  // by node; empty when PreFilter kept every node
+  PluginStatus outside_status;             // for nodes outside the PreFilter result
+  std::string outside_plugins;             // "NodeAffinity": the plugins that narrowed
   std::vector<PluginStatus> node_status;  // by node, from PodTopologySpread's filter
   bool active[kNumScores] = {};           // scored in this cycle (not skipped)
   std::vector<int64_t> raw[kNumScores];   // [plugin][feasible position]
@@ -172,7 +181,7 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
   const KubeVersion& version = config_.kube_version;
   filters_.push_back(NewNodeUnschedulableFilter());
   filters_.push_back(NewTaintTolerationFilter(version));
-  filters_.push_back(NewNodeAffinityFilter());
+  filters_.push_back(NewNodeAffinityFilter(version));
   filters_.push_back(NewNodeResourcesFitFilter(version));
   filters_.push_back(NewPodTopologySpreadFilter());
   filters_.push_back(NewInterPodAffinityFilter());
@@ -212,6 +221,19 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
     }
     return result;
   }
+  if (PluginStatus status = NarrowToPreFilterResult(); !status.ok()) {
+    result.message =
+        FailedSchedulingMessage(num_nodes, {}, config_.kube_version, &status, preemption_never);
+    if (explain) {
+      for (int i = 0; i < num_nodes; ++i) {
+        NodeVerdict& v = result.explain.emplace_back();
+        v.node = i;
+        v.failed_plugin = cy.outside_plugins;
+        v.status = status;
+      }
+    }
+    return result;
+  }
 
   Cycle::PodClass& cls = cy.ClassFor(pod, cluster_, cy.use_cache && !explain);
 
@@ -227,7 +249,12 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   cy.feasible.clear();
   cy.failed_at.resize(num_nodes);
   if (any_cluster_wide) cy.node_status.resize(num_nodes);
+  const bool narrowed = !cy.in_pre_filter_result.empty();
   for (int i = 0; i < num_nodes; ++i) {
+    if (narrowed && !cy.in_pre_filter_result[i]) {
+      cy.failed_at[i] = kOutsidePreFilterResult;
+      continue;
+    }
     Cycle::NodeMemo& memo = cls.nodes[i];
     const uint64_t generation = cluster_.node(i).generation;
     if (memo.generation != generation) {
@@ -259,8 +286,14 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   // runs again on that node (only for messages and --explain).
   auto node_status = [&](int i) -> PluginStatus {
     const int f = cy.failed_at[i];
+    if (f == kOutsidePreFilterResult) return cy.outside_status;
     if (IsClusterWideFilter(f)) return cy.node_status[i];
     return filters_[f]->Filter(pod, cluster_, i);
+  };
+  auto failed_plugin = [&](int i) -> std::string {
+    const int f = cy.failed_at[i];
+    if (f == kOutsidePreFilterResult) return cy.outside_plugins;
+    return std::string(filters_[f]->Name());
   };
 
   if (cy.feasible.empty()) {
@@ -273,7 +306,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
       for (int i = 0; i < num_nodes; ++i) {
         NodeVerdict& v = result.explain.emplace_back();
         v.node = i;
-        v.failed_plugin = filters_[cy.failed_at[i]]->Name();
+        v.failed_plugin = failed_plugin(i);
         v.status = std::move(statuses[i]);
       }
     }
@@ -370,7 +403,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
         NodeVerdict& v = result.explain.emplace_back();
         v.node = i;
         if (cy.failed_at[i] >= 0) {
-          v.failed_plugin = filters_[cy.failed_at[i]]->Name();
+          v.failed_plugin = failed_plugin(i);
           v.status = node_status(i);
           continue;
         }
@@ -405,6 +438,40 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   result.placement.core_units = std::move(cards.choice->core_units);
   result.placement.bottleneck_gbps = cards.choice->bottleneck_gbps;
   return result;
+}
+
+PluginStatus Scheduler::NarrowToPreFilterResult() {
+  Cycle& cy = *cycle_;
+  cy.in_pre_filter_result.clear();
+  cy.outside_plugins.clear();
+  // Upstream PreFilterResult.Merge: the intersection of every narrowing plugin's names.
+  std::optional<std::vector<std::string>> names;
+  std::vector<std::string> plugins;
+  for (const auto& filter : filters_) {
+    const std::vector<std::string>* own = filter->PreFilterNodeNames();
+    if (own == nullptr) continue;
+    plugins.emplace_back(filter->Name());
+    std::vector<std::string> sorted = *own;
+    std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+    if (names) {
+      std::vector<std::string> both;
+      std::set_intersection(names->begin(), names->end(), sorted.begin(), sorted.end(),
+                            std::back_inserter(both));
+      sorted = std::move(both);
+    }
+    names = std::move(sorted);
+    if (names->empty()) return PreFilterResultsConflict(plugins);
+  }
+  if (!names) return PluginStatus::Success();
+  std::sort(plugins.begin(), plugins.end());
+  cy.outside_plugins = Join(plugins);
+  cy.outside_status = OutsidePreFilterResultStatus(config_.kube_version, plugins);
+  cy.in_pre_filter_result.assign(cluster_.nodes().size(), 0);
+  for (const std::string& name : *names) {
+    if (const int node = cluster_.FindNode(name); node >= 0) cy.in_pre_filter_result[node] = 1;
+  }
+  return PluginStatus::Success();
 }
 
 ScheduleResult Scheduler::ScheduleAndBind(const PodSpec& pod, bool explain) {

@@ -1,7 +1,8 @@
 // Scheduler: one scheduling cycle per pod, kube-scheduler's way, with ACK card placement (or
 // one of the FGD paper's, per node pool: policy_placement.h).
 //
-// Filters run in upstream order and a node stops at the first plugin that rejects it
+// PreFilter runs first: a rejection there is the whole message, and a plugin's PreFilterResult
+// (NodeAffinity's matchFields pin) leaves only its nodes to filter. Filters run in upstream order and a node stops at the first plugin that rejects it
 // (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit, PodTopologySpread,
 // InterPodAffinity, then the GPU-share filter). Feasible nodes are scored by every score plugin,
 // normalised, weighted (TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread
@@ -84,6 +85,10 @@ class Scheduler {
   const SchedulerConfig& config() const { return config_; }
 
  private:
+  // After PreFilter: marks the nodes of the plugins' PreFilter results (Cycle), or rejects the
+  // pod when those results have no node name in common.
+  PluginStatus NarrowToPreFilterResult();
+
   ClusterState& cluster_;
   SchedulerConfig config_;
   RandomStream tie_stream_;
@@ -101,5 +106,16 @@ std::string FailedSchedulingMessage(int num_nodes, const std::vector<PluginStatu
                                     const KubeVersion& version,
                                     const PluginStatus* pre_filter = nullptr,
                                     bool preemption_never = false);
+
+// The status of a node outside the PreFilter result of `plugins` (sorted names), as the release
+// gives it: "node(s) didn't satisfy plugin(s) [NodeAffinity]" since 1.32 (kubernetes#126022),
+// no reason of its own in 1.27-1.31 (#125197, back-ported to the 1.27+ patch releases) and 1.24,
+// "node is filtered out by the prefilter result" in 1.25-1.26 (#119779's back-port). Always
+// UnschedulableAndUnresolvable: preemption cannot help there.
+PluginStatus OutsidePreFilterResultStatus(const KubeVersion& version,
+                                          const std::vector<std::string>& plugins);
+// PreFilter results that share no node name: upstream RunPreFilterPlugins' rejection, "node(s)
+// didn't satisfy plugin X" for one plugin, "... plugin(s) [X Y] simultaneously" for several.
+PluginStatus PreFilterResultsConflict(std::vector<std::string> plugins);
 
 }  // namespace knobsim

@@ -1,14 +1,78 @@
 // NodeAffinity filter: spec.nodeSelector and the required node-affinity terms must both hold
 // (docs/semantics.md §3.3). A pod with neither passes every node without looking at labels.
+//
+// PreFilter (upstream nodeaffinity.PreFilter, since 1.24): when every required term pins node
+// names with matchFields metadata.name In [...], the pod may only go to the union over the terms
+// of each term's intersection of those names; the Scheduler then filters just those nodes. A
+// term without such a pin lets every node through (terms are ORed). When every term's names
+// intersect to nothing the pod is rejected before any Filter with "pod affinity terms conflict".
+// Before 1.24 there was no PreFilterResult: every node runs the Filter.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include "sim/scheduler/node_matching.h"
 #include "sim/scheduler/plugins.h"
 
 namespace knobsim {
 namespace {
 
+// upstream errReasonConflict
+constexpr const char* kTermsConflict = "pod affinity terms conflict";
+constexpr const char* kNodeNameField = "metadata.name";  // matchFields' key (selectors.h)
+
+// The node names one term pins (the intersection of its matchFields metadata.name In lists,
+// sorted and unique), or nullopt when it pins none.
+std::optional<std::vector<std::string>> TermNodeNames(
+    const std::vector<NodeSelectorRequirement>& term) {
+  std::optional<std::vector<std::string>> names;
+  for (const NodeSelectorRequirement& r : term) {
+    if (r.key != kNodeNameField || r.op != "In") continue;
+    std::vector<std::string> values = r.values;
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    if (!names) {
+      names = std::move(values);
+      continue;
+    }
+    std::vector<std::string> both;
+    std::set_intersection(names->begin(), names->end(), values.begin(), values.end(),
+                          std::back_inserter(both));
+    *names = std::move(both);
+  }
+  return names;
+}
+
 class NodeAffinityFilter final : public FilterPlugin {
  public:
+  explicit NodeAffinityFilter(const KubeVersion& version) : version_(version) {}
+
   std::string_view Name() const override { return "NodeAffinity"; }
+
+  PluginStatus PreFilter(const PodSpec& pod, const ClusterState&) override {
+    narrowed_ = false;
+    node_names_.clear();
+    const auto& terms = pod.node_affinity.required_terms;
+    if (version_.minor < 24 || terms.empty()) return PluginStatus::Success();
+    for (const auto& term : terms) {
+      std::optional<std::vector<std::string>> names = TermNodeNames(term);
+      if (!names) {  // this term admits nodes by label: every node stays a candidate
+        node_names_.clear();
+        return PluginStatus::Success();
+      }
+      node_names_.insert(node_names_.end(), names->begin(), names->end());
+    }
+    std::sort(node_names_.begin(), node_names_.end());
+    node_names_.erase(std::unique(node_names_.begin(), node_names_.end()), node_names_.end());
+    if (node_names_.empty()) return PluginStatus::Unresolvable(kTermsConflict);
+    narrowed_ = true;
+    return PluginStatus::Success();
+  }
+
+  const std::vector<std::string>* PreFilterNodeNames() const override {
+    return narrowed_ ? &node_names_ : nullptr;
+  }
 
   PluginStatus Filter(const PodSpec& pod, const ClusterState& cluster, int node) const override {
     if (MatchesNodeSelectorAndAffinity(pod, cluster.node(node).spec))
@@ -16,12 +80,17 @@ class NodeAffinityFilter final : public FilterPlugin {
     // Unresolvable: evicting pods never changes a node's labels.
     return PluginStatus::Unresolvable("node(s) didn't match Pod's node affinity/selector");
   }
+
+ private:
+  KubeVersion version_;
+  bool narrowed_ = false;
+  std::vector<std::string> node_names_;  // sorted, unique; valid when narrowed_
 };
 
 }  // namespace
 
-std::unique_ptr<FilterPlugin> NewNodeAffinityFilter() {
-  return std::make_unique<NodeAffinityFilter>();
+std::unique_ptr<FilterPlugin> NewNodeAffinityFilter(const KubeVersion& version) {
+  return std::make_unique<NodeAffinityFilter>(version);
 }
 
 }  // namespace knobsim
