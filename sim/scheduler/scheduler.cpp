@@ -206,32 +206,25 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   const bool preemption_never = pod.preemption_policy == "Never";
 
   // PreFilter: a rejection there holds for every node (§3.7 step 2).
+  auto reject_in_pre_filter = [&](const PluginStatus& status, std::string_view plugin) {
+    result.message =
+        FailedSchedulingMessage(num_nodes, {}, config_.kube_version, &status, preemption_never);
+    if (!explain) return;
+    for (int i = 0; i < num_nodes; ++i) {
+      NodeVerdict& v = result.explain.emplace_back();
+      v.node = i;
+      v.failed_plugin = plugin;
+      v.status = status;
+    }
+  };
   for (const auto& filter : filters_) {
     PluginStatus status = filter->PreFilter(pod, cluster_);
     if (status.ok()) continue;
-    result.message =
-        FailedSchedulingMessage(num_nodes, {}, config_.kube_version, &status, preemption_never);
-    if (explain) {
-      for (int i = 0; i < num_nodes; ++i) {
-        NodeVerdict& v = result.explain.emplace_back();
-        v.node = i;
-        v.failed_plugin = filter->Name();
-        v.status = status;
-      }
-    }
+    reject_in_pre_filter(status, filter->Name());
     return result;
   }
   if (PluginStatus status = NarrowToPreFilterResult(); !status.ok()) {
-    result.message =
-        FailedSchedulingMessage(num_nodes, {}, config_.kube_version, &status, preemption_never);
-    if (explain) {
-      for (int i = 0; i < num_nodes; ++i) {
-        NodeVerdict& v = result.explain.emplace_back();
-        v.node = i;
-        v.failed_plugin = cy.outside_plugins;
-        v.status = status;
-      }
-    }
+    reject_in_pre_filter(status, cy.outside_plugins);
     return result;
   }
 
@@ -461,7 +454,11 @@ PluginStatus Scheduler::NarrowToPreFilterResult() {
       sorted = std::move(both);
     }
     names = std::move(sorted);
-    if (names->empty()) return PreFilterResultsConflict(plugins);
+    if (names->empty()) {
+      std::sort(plugins.begin(), plugins.end());
+      cy.outside_plugins = Join(plugins);
+      return PreFilterResultsConflict(plugins);
+    }
   }
   if (!names) return PluginStatus::Success();
   std::sort(plugins.begin(), plugins.end());
