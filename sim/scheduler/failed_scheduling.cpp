@@ -134,8 +134,7 @@ PluginStatus OutsidePreFilterResultStatus(const KubeVersion& version,
   return status;
 }
 
-PluginStatus PreFilterResultsConflict(std::vector<std::string> plugins) {
-  std::sort(plugins.begin(), plugins.end());
+PluginStatus PreFilterResultsConflict(const std::vector<std::string>& plugins) {
   if (plugins.size() == 1) {
     return PluginStatus::Unresolvable("node(s) didn't satisfy plugin " + plugins[0]);
   }

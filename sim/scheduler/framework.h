@@ -61,7 +61,8 @@ class FilterPlugin {
   // status), so the Scheduler may leave it out.
   virtual bool Skipped() const { return false; }
   // After PreFilter: the only nodes the pod may go to (upstream's PreFilterResult.NodeNames;
-  // names of nodes that do not exist are allowed and ignored), or nullptr for every node. The
+  // sorted and unique; names of nodes that do not exist are allowed and ignored), or nullptr for
+  // every node. The
   // Scheduler filters only those; the others get the release's status for nodes outside the
   // PreFilter result (docs/semantics.md §3.7).
   virtual const std::vector<std::string>* PreFilterNodeNames() const { return nullptr; }

@@ -437,32 +437,28 @@ PluginStatus Scheduler::NarrowToPreFilterResult() {
   Cycle& cy = *cycle_;
   cy.in_pre_filter_result.clear();
   cy.outside_plugins.clear();
-  // Upstream PreFilterResult.Merge: the intersection of every narrowing plugin's names.
+  // Upstream PreFilterResult.Merge: the intersection of every narrowing plugin's names (each
+  // list sorted and unique, as PreFilterNodeNames promises).
   std::optional<std::vector<std::string>> names;
   std::vector<std::string> plugins;
   for (const auto& filter : filters_) {
     const std::vector<std::string>* own = filter->PreFilterNodeNames();
     if (own == nullptr) continue;
     plugins.emplace_back(filter->Name());
-    std::vector<std::string> sorted = *own;
-    std::sort(sorted.begin(), sorted.end());
-    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
-    if (names) {
+    if (!names) {
+      names = *own;
+    } else {
       std::vector<std::string> both;
-      std::set_intersection(names->begin(), names->end(), sorted.begin(), sorted.end(),
+      std::set_intersection(names->begin(), names->end(), own->begin(), own->end(),
                             std::back_inserter(both));
-      sorted = std::move(both);
+      *names = std::move(both);
     }
-    names = std::move(sorted);
-    if (names->empty()) {
-      std::sort(plugins.begin(), plugins.end());
-      cy.outside_plugins = Join(plugins);
-      return PreFilterResultsConflict(plugins);
-    }
+    if (names->empty()) break;
   }
   if (!names) return PluginStatus::Success();
   std::sort(plugins.begin(), plugins.end());
   cy.outside_plugins = Join(plugins);
+  if (names->empty()) return PreFilterResultsConflict(plugins);
   cy.outside_status = OutsidePreFilterResultStatus(config_.kube_version, plugins);
   cy.in_pre_filter_result.assign(cluster_.nodes().size(), 0);
   for (const std::string& name : *names) {

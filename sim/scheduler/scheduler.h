@@ -114,8 +114,9 @@ std::string FailedSchedulingMessage(int num_nodes, const std::vector<PluginStatu
 // UnschedulableAndUnresolvable: preemption cannot help there.
 PluginStatus OutsidePreFilterResultStatus(const KubeVersion& version,
                                           const std::vector<std::string>& plugins);
-// PreFilter results that share no node name: upstream RunPreFilterPlugins' rejection, "node(s)
-// didn't satisfy plugin X" for one plugin, "... plugin(s) [X Y] simultaneously" for several.
-PluginStatus PreFilterResultsConflict(std::vector<std::string> plugins);
+// PreFilter results of `plugins` (sorted names) that share no node name: upstream
+// RunPreFilterPlugins' rejection, "node(s) didn't satisfy plugin X" for one plugin,
+// "... plugin(s) [X Y] simultaneously" for several.
+PluginStatus PreFilterResultsConflict(const std::vector<std::string>& plugins);
 
 }  // namespace knobsim
