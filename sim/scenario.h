@@ -69,7 +69,7 @@ struct NodePool {
 // that sets the shares of profiled pods co-running on a natively time-sliced card
 // (sim/engine/card_sharing.h). Shared, since every variant and replication reads the same file.
 struct InterferenceSetup {
-  std::string source;                // the model file, as the scenario names it
+  std::string source;  // the model file, as the scenario names it
   InterferenceModel model;
   std::vector<JobProfile> profiles;  // the jobs the model file holds, in name order
 };
@@ -79,6 +79,10 @@ struct ClusterKnobs {
   int max_inst = 0;               // POLICY 0 slots per card, 1..25; 0 = unset
   double switch_overhead = 0.05;  // POLICY 5: 1 - eta with >= 2 active pods (assumption, §2.4)
   std::string default_placement = "binpack";  // when a pool has no ack.node.gpu.placement
+  // kube-scheduler's percentageOfNodesToScore (sim/scheduler/node_sample.h), 0..100, 0 =
+  // adaptive; unset: adaptive, or 100 where a pool uses one of the FGD paper's placements (the
+  // paper's simulator scores every node).
+  std::optional<int> percentage_of_nodes_to_score;
   std::shared_ptr<const InterferenceSetup> interference;  // null: every card by its POLICY
 };
 

@@ -2,6 +2,7 @@
 // whose events are not run, so that each rule is seen alone.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,32 @@ TEST_CASE("replacement: a Deployment's is a new name, a StatefulSet's keeps the 
   CHECK(sim.state.pods[4].replica == 0);
   CHECK(sim.state.pods[4].node == -1);  // Pending until the scheduler places it
   CHECK(sim.state.pending == std::vector<int32_t>{2, 3, 4});
+}
+
+TEST_CASE(
+    "placement: the scheduler samples nodes as kube-scheduler, all of them for paper policies") {
+  struct Case {
+    const char* name;
+    std::string default_placement;
+    std::optional<int> setting;
+    int want;
+  };
+  const Case cases[] = {
+      {"ACK's placement: upstream's adaptive default", "binpack", std::nullopt, 0},
+      {"an explicit setting wins", "binpack", 30, 30},
+      {"the FGD paper's simulator scores every node", "fgd", std::nullopt, 100},
+      {"a paper policy with an explicit setting takes the setting", "fgd", 50, 50},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    Scenario scenario = OneNode();
+    scenario.cluster.default_placement = c.default_placement;
+    scenario.cluster.percentage_of_nodes_to_score = c.setting;
+    scenario.workloads.push_back(Service("web", "Deployment"));
+    Simulator sim(scenario, 1, RunOptions{});
+    PlacePods(sim);
+    CHECK(sim.state.scheduler->config().percentage_of_nodes_to_score == c.want);
+  }
 }
 
 TEST_CASE("image pulls: the cache spares a pull, a missing image backs off, a size sets the time") {

@@ -162,7 +162,8 @@ void Reader::ReadGpuTypes(const Field& f, GpuCatalog& catalog) const {
 
 ClusterKnobs Reader::ReadCluster(const Field& f) const {
   Section s(*this, f,
-            {"policy", "max_inst", "switch_overhead", "default_placement", "interference"});
+            {"policy", "max_inst", "switch_overhead", "default_placement",
+             "percentage_of_nodes_to_score", "interference"});
   ClusterKnobs c;
   if (auto v = s.Get("policy")) {
     c.policy = static_cast<SharingPolicy>(
@@ -173,6 +174,10 @@ ClusterKnobs Reader::ReadCluster(const Field& f) const {
   }
   if (auto v = s.Get("switch_overhead")) c.switch_overhead = Number(*v, 0, 1, false, true);
   if (auto v = s.Get("default_placement")) c.default_placement = Placement(*v);
+  if (auto v = s.Get("percentage_of_nodes_to_score")) {
+    c.percentage_of_nodes_to_score =
+        Int(*v, 0, 100, "kube-scheduler's percentageOfNodesToScore is 0 (adaptive) to 100");
+  }
   if (auto v = s.Get("interference")) c.interference = ReadInterferenceSetup(*v);
   return c;
 }

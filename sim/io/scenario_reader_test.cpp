@@ -65,6 +65,8 @@ const BadFile kBadFiles[] = {
     {"bad_gpu_count_zero.yaml:6: workloads[0].gpu_count: 0 is less than 1"},
     {"bad_schedule_label.yaml:7: node_pools[0].labels.ack.node.gpu.schedule: \"cGPU\" is not a "
      "valid ack.node.gpu.schedule value; did you mean `cgpu`?"},
+    {"bad_percentage_of_nodes.yaml:5: cluster.percentage_of_nodes_to_score: 150 is not in "
+     "0..100; kube-scheduler's percentageOfNodesToScore is 0 (adaptive) to 100"},
     {"bad_placement.yaml:4: cluster.default_placement: \"binpak\" is not a valid placement; did "
      "you mean `binpack`?"},
     {"bad_traffic_without_gpu.yaml:8: workloads[0].traffic: a workload with traffic needs a GPU "
@@ -386,8 +388,9 @@ Scenario Read(const std::string& yaml) {
   return *r;
 }
 
-TEST_CASE("pod_affinity and pod_anti_affinity read Kubernetes' terms; the selector defaults to "
-          "the workload's labels") {
+TEST_CASE(
+    "pod_affinity and pod_anti_affinity read Kubernetes' terms; the selector defaults to "
+    "the workload's labels") {
   const Scenario s = Read(
       "name: s\nworkloads:\n  - name: web\n    replicas: 3\n    pod_anti_affinity:\n"
       "      required:\n        - {topology_key: kubernetes.io/hostname}\n"
@@ -415,6 +418,13 @@ TEST_CASE("pod_affinity and pod_anti_affinity read Kubernetes' terms; the select
             "weight"));
 }
 
+TEST_CASE("cluster.percentage_of_nodes_to_score is kube-scheduler's setting, 0 kept as adaptive") {
+  CHECK(Read("name: s\ncluster:\n  percentage_of_nodes_to_score: 100\n")
+            .cluster.percentage_of_nodes_to_score == 100);
+  CHECK(Read("name: s\ncluster:\n  percentage_of_nodes_to_score: 0\n")
+            .cluster.percentage_of_nodes_to_score == 0);
+}
+
 TEST_CASE("a minimal scenario takes every default") {
   Scenario s = Read("name: tiny\n");
   CHECK(s.file == "s.yaml");
@@ -422,6 +432,7 @@ TEST_CASE("a minimal scenario takes every default") {
   CHECK(s.cluster.max_inst == 0);
   CHECK(s.cluster.switch_overhead == 0.05);
   CHECK(s.cluster.default_placement == "binpack");
+  CHECK(!s.cluster.percentage_of_nodes_to_score);  // adaptive, or 100 for paper placements
   CHECK(s.node_pools.empty());
   CHECK(s.run.duration == 3600 * kS);
   CHECK(s.run.warmup == 300 * kS);
@@ -788,8 +799,9 @@ std::string WriteInterferenceModel() {
   return path.string();
 }
 
-TEST_CASE("interference: workloads name a job of the cluster's model, give their own profile, or "
-          "none") {
+TEST_CASE(
+    "interference: workloads name a job of the cluster's model, give their own profile, or "
+    "none") {
   const std::string model = WriteInterferenceModel();
   const std::string head = "name: x\ncluster: {policy: 5, interference: " + model +
                            "}\nnode_pools:\n  - {name: gpu, gpu: A10}\nworkloads:\n";
@@ -814,15 +826,17 @@ TEST_CASE("interference: workloads name a job of the cluster's model, give their
   CHECK(ApplyVariant(s, s.variants[0]).cluster.interference == nullptr);
   CHECK(ApplyVariant(s, Variant{}).cluster.interference == s.cluster.interference);
   // The same model may be named at the top level, as `interference: MODEL.json`.
-  const Scenario top = Read("name: x\ninterference: " + model +
-                            "\nnode_pools:\n  - {name: gpu, gpu: A10}\nworkloads:\n"
-                            "  - {name: a, gpu_mem: 4, traffic: {rate: 1/s}, interference: bert}\n");
+  const Scenario top =
+      Read("name: x\ninterference: " + model +
+           "\nnode_pools:\n  - {name: gpu, gpu: A10}\nworkloads:\n"
+           "  - {name: a, gpu_mem: 4, traffic: {rate: 1/s}, interference: bert}\n");
   REQUIRE(top.cluster.interference != nullptr);
   CHECK(top.workloads[0].interference->job == "bert");
 }
 
-TEST_CASE("interference: a profile without a model, a missing profile, or an unknown job is "
-          "refused") {
+TEST_CASE(
+    "interference: a profile without a model, a missing profile, or an unknown job is "
+    "refused") {
   const std::string model = WriteInterferenceModel();
   const std::string with_model = "name: x\ncluster: {policy: 5, interference: " + model +
                                  "}\nnode_pools:\n  - {name: gpu, gpu: A10}\nworkloads:\n";
@@ -847,7 +861,8 @@ TEST_CASE("interference: a profile without a model, a missing profile, or an unk
                 "  - {name: a, gpu_mem: 4, interference: {gpu_util_pct: 130, mem_bw_util_pct: 1, "
                 "memory_mib: 1}}\n") ==
         "s.yaml:6: workloads[0].interference.gpu_util_pct: 130 is not in [0, 100]");
-  CHECK(ErrorOf(without + "  - {name: a, gpu_mem: 4}\nvariants:\n  - {name: v, interference: on}\n") ==
+  CHECK(ErrorOf(without +
+                "  - {name: a, gpu_mem: 4}\nvariants:\n  - {name: v, interference: on}\n") ==
         "s.yaml:7: variants[0].interference: there is no interference model to turn on; name one "
         "under cluster.interference");
   CHECK(ErrorOf("name: x\ncluster: {interference: " + model + "}\ninterference: " + model + "\n") ==

@@ -5,10 +5,10 @@
 // Speed (issue 3: >= 50 000 pods/s on 1 213 nodes) comes from four things, none of which can
 // change the node chosen:
 //  * The equivalence cache (pod_equivalence.h): every plugin but PodTopologySpread and
-//    InterPodAffinity is node-local — its answer on a node depends only on the pod and that node's own state — so
-//    per pod class and node the Scheduler keeps the first rejecting node-local filter and the
-//    raw scores, and recomputes them only where NodeState::generation moved since. Replicas of
-//    a workload then cost a few table reads per node.
+//    InterPodAffinity is node-local — its answer on a node depends only on the pod and that node's
+//    own state — so per pod class and node the Scheduler keeps the first rejecting node-local
+//    filter and the raw scores, and recomputes them only where NodeState::generation moved since.
+//    Replicas of a workload then cost a few table reads per node.
 //  * Skipped scores: after PreScore a plugin may say every feasible node gets the same
 //    normalised score (ScorePlugin::Skipped: upstream's PreScore Skip, e.g. NodeAffinity without
 //    preferred terms, or a constant, e.g. TaintToleration where no node has a PreferNoSchedule
@@ -22,9 +22,9 @@
 //  * No allocation per node: the per-cycle vectors live in Cycle and keep their capacity.
 // As upstream, a single feasible node is taken without scoring.
 //
-// Not modelled: upstream's percentageOfNodesToScore, which on clusters above 100 nodes stops
-// filtering once it has found enough feasible nodes (41 % of 1 213) and starts the next pod's
-// search where this one stopped; knobsim filters and scores every node.
+// The node sample (node_sample.h): nodes are filtered in the node tree's order from the rotating
+// start index until NumFeasibleNodesToFind nodes are feasible (41 % of 1 213 nodes by default);
+// only those are scored, in node index order (so "ties to the lowest index" still holds).
 #include "sim/scheduler/scheduler.h"
 
 #include <algorithm>
@@ -36,6 +36,7 @@
 #include <utility>
 
 #include "sim/scheduler/gpu_share_plugin.h"
+#include "sim/scheduler/node_sample.h"
 #include "sim/scheduler/plugins.h"
 #include "sim/scheduler/pod_equivalence.h"
 #include "sim/scheduler/policy_placement.h"
@@ -83,6 +84,8 @@ constexpr bool IsClusterWideScore(int p) {
 
 // failed_at of a node outside the PreFilter result: no filter ran on it.
 constexpr int kOutsidePreFilterResult = kNumFilters;
+// failed_at of a node the search stopped before (percentageOfNodesToScore).
+constexpr int kNotEvaluated = kNumFilters + 1;
 
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();  // no generation yet
 constexpr size_t kMaxPodClasses = 64;
@@ -121,16 +124,23 @@ struct Scheduler::Cycle {
   bool use_cache = true;  // false once a bind is seen not to move the node's generation
   uint64_t cycles = 0;
 
+  // The node tree's order of the node list (node_sample.h), rebuilt when the list changes, the
+  // nodes a cycle filters (that order, or the PreFilter result in it), and where the next
+  // cycle's search starts (upstream's nextStartNodeIndex).
+  std::vector<int> tree_order;
+  std::vector<int> candidates;
+  int64_t next_start = 0;
+
   std::vector<int> feasible;
-  std::vector<int> failed_at;             // by node: the rejecting filter, -1 when feasible
+  std::vector<int> failed_at;              // by node: the rejecting filter, -1 when feasible
   std::vector<char> in_pre_filter_result;  // by node; empty when PreFilter kept every node
   PluginStatus outside_status;             // for nodes outside the PreFilter result
   std::string outside_plugins;             // "NodeAffinity": the plugins that narrowed
-  std::vector<PluginStatus> node_status;  // by node, from PodTopologySpread's filter
-  bool active[kNumScores] = {};           // scored in this cycle (not skipped)
-  std::vector<int64_t> raw[kNumScores];   // [plugin][feasible position]
-  std::vector<int64_t> norm[kNumScores];  // [plugin][feasible position], explain only
-  std::vector<int64_t> total;             // [feasible position]
+  std::vector<PluginStatus> node_status;   // by node, from PodTopologySpread's filter
+  bool active[kNumScores] = {};            // scored in this cycle (not skipped)
+  std::vector<int64_t> raw[kNumScores];    // [plugin][feasible position]
+  std::vector<int64_t> norm[kNumScores];   // [plugin][feasible position], explain only
+  std::vector<int64_t> total;              // [feasible position]
 
   PodClass& ClassFor(const PodSpec& pod, const ClusterState& cluster, bool cached) {
     const auto& nodes = cluster.nodes();
@@ -138,6 +148,7 @@ struct Scheduler::Cycle {
       nodes_data = nodes.data();
       num_nodes = nodes.size();
       classes.clear();
+      tree_order = NodeTreeOrder(nodes);
     }
     ++cycles;
     PodClass* c = &uncached;
@@ -240,14 +251,30 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   const bool any_cluster_wide =
       cluster_wide[kPodTopologySpreadFilter] || cluster_wide[kInterPodAffinityFilter];
   cy.feasible.clear();
-  cy.failed_at.resize(num_nodes);
+  cy.failed_at.assign(num_nodes, kNotEvaluated);
   if (any_cluster_wide) cy.node_status.resize(num_nodes);
-  const bool narrowed = !cy.in_pre_filter_result.empty();
-  for (int i = 0; i < num_nodes; ++i) {
-    if (narrowed && !cy.in_pre_filter_result[i]) {
-      cy.failed_at[i] = kOutsidePreFilterResult;
-      continue;
+  // The nodes to search: the node tree's list, or the PreFilter result in that order (upstream
+  // takes the result's set in map order; its order only moves the sample, and a PreFilter
+  // result holds the few nodes a pod is pinned to).
+  const std::vector<int>* candidates = &cy.tree_order;
+  if (!cy.in_pre_filter_result.empty()) {
+    cy.candidates.clear();
+    for (int i : cy.tree_order) {
+      if (cy.in_pre_filter_result[i]) {
+        cy.candidates.push_back(i);
+      } else {
+        cy.failed_at[i] = kOutsidePreFilterResult;
+      }
     }
+    candidates = &cy.candidates;
+  }
+  const int num_candidates = static_cast<int>(candidates->size());
+  const size_t to_find = static_cast<size_t>(
+      NumFeasibleNodesToFind(config_.percentage_of_nodes_to_score, num_candidates));
+  const int start = num_candidates > 0 ? static_cast<int>(cy.next_start % num_candidates) : 0;
+  int processed = 0;
+  for (int j = 0; j < num_candidates; ++j) {
+    const int i = (*candidates)[(start + j) % num_candidates];
     Cycle::NodeMemo& memo = cls.nodes[i];
     const uint64_t generation = cluster_.node(i).generation;
     if (memo.generation != generation) {
@@ -271,8 +298,17 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
         cy.node_status[i] = std::move(status);
       }
     }
+    // Upstream cancels the search at the first feasible node beyond the count; that node is
+    // neither kept nor counted as processed, the rejected ones before it are.
+    if (verdict < 0 && cy.feasible.size() == to_find) break;
     cy.failed_at[i] = verdict;
     if (verdict < 0) cy.feasible.push_back(i);
+    ++processed;
+  }
+  // Upstream advances the start by the nodes processed, modulo every node of the cluster.
+  if (num_nodes > 0) cy.next_start = (cy.next_start + processed) % num_nodes;
+  if (!std::is_sorted(cy.feasible.begin(), cy.feasible.end())) {
+    std::sort(cy.feasible.begin(), cy.feasible.end());
   }
 
   // A rejected node's status: the cache keeps only which filter rejected it, so the filter
@@ -283,6 +319,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
     if (IsClusterWideFilter(f)) return cy.node_status[i];
     return filters_[f]->Filter(pod, cluster_, i);
   };
+  // Only for nodes a filter rejected: when no node is feasible, every node was searched.
   auto failed_plugin = [&](int i) -> std::string {
     const int f = cy.failed_at[i];
     if (f == kOutsidePreFilterResult) return cy.outside_plugins;
@@ -395,6 +432,10 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
       for (int i = 0; i < num_nodes; ++i) {
         NodeVerdict& v = result.explain.emplace_back();
         v.node = i;
+        if (cy.failed_at[i] == kNotEvaluated) {
+          v.evaluated = false;
+          continue;
+        }
         if (cy.failed_at[i] >= 0) {
           v.failed_plugin = failed_plugin(i);
           v.status = node_status(i);

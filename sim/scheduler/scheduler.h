@@ -2,15 +2,16 @@
 // one of the FGD paper's, per node pool: policy_placement.h).
 //
 // PreFilter runs first: a rejection there is the whole message, and a plugin's PreFilterResult
-// (NodeAffinity's matchFields pin) leaves only its nodes to filter. Filters run in upstream order and a node stops at the first plugin that rejects it
-// (NodeUnschedulable, TaintToleration, NodeAffinity, NodeResourcesFit, PodTopologySpread,
-// InterPodAffinity, then the GPU-share filter). Feasible nodes are scored by every score plugin,
-// normalised, weighted (TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread
-// 2, InterPodAffinity 2, BalancedAllocation 1, ImageLocality 1, GPU share and PlacementPolicy —
-// settings) and summed; the
-// highest total wins, ties to the lowest node index by default or uniformly at random (seeded) as
-// upstream does. A pod that fits nowhere gets the FailedScheduling message of docs/semantics.md
-// §3.7.
+// (NodeAffinity's matchFields pin) leaves only its nodes to filter. On 100+ nodes only a sample
+// is filtered (node_sample.h: percentageOfNodesToScore, the rotating start). Filters run in
+// upstream order and a node stops at the first plugin that rejects it (NodeUnschedulable,
+// TaintToleration, NodeAffinity, NodeResourcesFit, PodTopologySpread, InterPodAffinity, then the
+// GPU-share filter). Feasible nodes are scored by every score plugin, normalised, weighted
+// (TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity
+// 2, BalancedAllocation 1, ImageLocality 1, GPU share and PlacementPolicy — settings) and summed;
+// the highest total wins, ties to the lowest node index by default or uniformly at random
+// (seeded) as upstream does. A pod that fits nowhere gets the FailedScheduling message of
+// docs/semantics.md §3.7.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +44,11 @@ struct SchedulerConfig {
   // ACK's enableMemoryCoreMixSchedule: let gpu-mem-only pods onto nodes that also offer
   // gpu-core.percentage (off by default, as in ACK's plugin, docs/semantics.md §1.5 B).
   bool enable_memory_core_mix = false;
+  // KubeSchedulerConfiguration.percentageOfNodesToScore (node_sample.h): 0 = upstream's adaptive
+  // default (on 100+ nodes the search stops after 50 % - nodes/125, at least 5 %, at least 100
+  // feasible nodes, and the next cycle starts where it stopped); 100 = filter and score every
+  // node.
+  int percentage_of_nodes_to_score = 0;
   // The FGD paper's placements (policy_placement.h): the weight of their score plugin (the
   // paper's 1000; an assumption beside the default scores), and the workload FGD's typical pods
   // are drawn from (every replica the cluster is meant to hold; empty = the pods bound when FGD
@@ -54,7 +60,9 @@ struct SchedulerConfig {
 // One node's verdict in one cycle, for --explain.
 struct NodeVerdict {
   int node = -1;
-  std::string failed_plugin;  // empty when feasible
+  // false: the search stopped before this node (percentageOfNodesToScore), no plugin ran on it
+  bool evaluated = true;
+  std::string failed_plugin;  // empty when feasible or not evaluated
   PluginStatus status;
   struct PluginScore {
     std::string plugin;
@@ -64,6 +72,8 @@ struct NodeVerdict {
   };
   std::vector<PluginScore> scores;
   int64_t total = 0;
+
+  bool feasible() const { return evaluated && failed_plugin.empty(); }
 };
 
 struct ScheduleResult {

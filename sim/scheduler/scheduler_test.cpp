@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -311,30 +312,45 @@ TEST_CASE("nodes outside the PreFilter result read the release's didn't-satisfy 
       " preemption: 0/3 nodes are available: 1 No preemption victims found for incoming pod, 2 "
       "Preemption is not helpful for scheduling.";
   const std::vector<Case> cases = {
-      {"pinned to a full node (1.32+: the plugin named)", "1.35", {{pin_busy}},
+      {"pinned to a full node (1.32+: the plugin named)",
+       "1.35",
+       {{pin_busy}},
        "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't satisfy plugin(s) "
        "[NodeAffinity]."},
-      {"pinned to a full node (1.27-1.31: no reason of their own)", "1.30", {{pin_busy}},
+      {"pinned to a full node (1.27-1.31: no reason of their own)",
+       "1.30",
+       {{pin_busy}},
        "0/3 nodes are available: 1 Insufficient cpu."},
-      {"pinned to a full node (1.25-1.26 back-port)", "1.26", {{pin_busy}},
+      {"pinned to a full node (1.25-1.26 back-port)",
+       "1.26",
+       {{pin_busy}},
        "0/3 nodes are available: 1 Insufficient cpu, 2 node is filtered out by the prefilter "
        "result."},
-      {"pinned to a full node (1.23: no PreFilterResult, every node filtered)", "1.23",
+      {"pinned to a full node (1.23: no PreFilterResult, every node filtered)",
+       "1.23",
        {{pin_busy}},
        "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match Pod's node "
        "affinity/selector."},
-      {"pinned to a node that does not exist", "1.35", {{pin_gone}},
+      {"pinned to a node that does not exist",
+       "1.35",
+       {{pin_gone}},
        "0/3 nodes are available: 3 node(s) didn't satisfy plugin(s) [NodeAffinity]. preemption: "
        "0/3 nodes are available: 3 Preemption is not helpful for scheduling."},
-      {"pinned, and the pinned node fails the label term", "1.35", {{pin_free, zone_b}},
+      {"pinned, and the pinned node fails the label term",
+       "1.35",
+       {{pin_free, zone_b}},
        "0/3 nodes are available: 1 node(s) didn't match Pod's node affinity/selector, 2 node(s) "
        "didn't satisfy plugin(s) [NodeAffinity]. preemption: 0/3 nodes are available: 3 "
        "Preemption is not helpful for scheduling."},
-      {"conflicting pins are a PreFilter rejection", "1.35", {{pin_free, pin_busy}},
+      {"conflicting pins are a PreFilter rejection",
+       "1.35",
+       {{pin_free, pin_busy}},
        "0/3 nodes are available: pod affinity terms conflict. preemption: 0/3 nodes are "
        "available: 3 Preemption is not helpful for scheduling."},
       {"pinned to a free node: it binds there", "1.35", {{pin_free}}, ""},
-      {"a term without a pin lets every node in", "1.35", {{pin_busy}, {{"zone", "In", {"a"}}}},
+      {"a term without a pin lets every node in",
+       "1.35",
+       {{pin_busy}, {{"zone", "In", {"a"}}}},
        ""},
   };
   for (const Case& c : cases) {
@@ -578,6 +594,127 @@ TEST_CASE("replicas with required anti-affinity to their own kind spread one per
   const int freed = cluster.placement(0).node;
   cluster.Unbind(0);
   CHECK(scheduler.ScheduleAndBind(web).placement.node == freed);
+}
+
+// The nodes the search reached in one cycle (explain: verdicts with evaluated set).
+std::vector<int> EvaluatedNodes(const ScheduleResult& r) {
+  std::vector<int> nodes;
+  for (const NodeVerdict& v : r.explain) {
+    if (v.evaluated) nodes.push_back(v.node);
+  }
+  return nodes;
+}
+
+std::vector<int> Range(int from, int to) {
+  std::vector<int> v;
+  for (int i = from; i < to; ++i) v.push_back(i);
+  return v;
+}
+
+ClusterState NodesNamed(int n, const std::function<Labels(int)>& labels = {}) {
+  ClusterState cluster;
+  for (int i = 0; i < n; ++i)
+    cluster.AddNode(MakeNode(std::to_string(i), labels ? labels(i) : Labels{}));
+  return cluster;
+}
+
+// Upstream pkg/scheduler/schedule_one_test.go TestFairEvaluationForNodes: 500 nodes,
+// percentageOfNodesToScore 30, every node feasible: each cycle finds 150 nodes and the next one
+// starts 150 further on, around the node list more than twice.
+TEST_CASE(
+    "percentageOfNodesToScore: each cycle filters the next nodesToFind nodes (fair evaluation)") {
+  ClusterState cluster = NodesNamed(500);
+  SchedulerConfig config;
+  config.percentage_of_nodes_to_score = 30;
+  Scheduler scheduler(cluster, config);
+  const int nodes_to_find = 150;
+  for (int i = 0; i < 2 * (500 / nodes_to_find + 1); ++i) {
+    CAPTURE(i);
+    const ScheduleResult r = scheduler.Schedule(Pod("p", 100, 0), /*explain=*/true);
+    const std::vector<int> evaluated = EvaluatedNodes(r);
+    REQUIRE(evaluated.size() == nodes_to_find);
+    // The evaluated nodes are the 150 from the start index on, wrapping around.
+    std::set<int> want;
+    for (int k = 0; k < nodes_to_find; ++k) want.insert((i * nodes_to_find + k) % 500);
+    CHECK(std::set<int>(evaluated.begin(), evaluated.end()) == want);
+    // Ties go to the lowest node index among the sampled ones.
+    CHECK(r.placement.node == *want.begin());
+  }
+}
+
+TEST_CASE(
+    "percentageOfNodesToScore: rejected nodes count as processed, the surplus feasible one not") {
+  // 200 nodes, 50 %: the search stops at the 101st feasible node. Nodes 0-49 are cordoned.
+  ClusterState cluster = NodesNamed(200);
+  for (int i = 0; i < 50; ++i) cluster.SetUnschedulable(i, true);
+  SchedulerConfig config;
+  config.percentage_of_nodes_to_score = 50;
+  Scheduler scheduler(cluster, config);
+  // Cycle 1 from node 0: 50 rejected, then 100 feasible (50-149); node 150 ends it uncounted.
+  CHECK(EvaluatedNodes(scheduler.Schedule(Pod("p", 100, 0), true)) == Range(0, 150));
+  // Cycle 2 from node 150: 150-199 feasible, 0-49 rejected, 50-99 feasible; 150 processed.
+  std::vector<int> want = Range(0, 100);
+  for (int i : Range(150, 200)) want.push_back(i);
+  const ScheduleResult second = scheduler.Schedule(Pod("p", 100, 0), true);
+  CHECK(EvaluatedNodes(second) == want);
+  CHECK(second.placement.node == 50);
+  // Cycle 3 from (150 + 150) % 200 = 100: 100-199 feasible, 0-49 rejected and counted, node 50 ends
+  // it: 150 processed.
+  want = Range(0, 50);
+  for (int i : Range(100, 200)) want.push_back(i);
+  const ScheduleResult third = scheduler.Schedule(Pod("p", 100, 0), true);
+  CHECK(EvaluatedNodes(third) == want);
+  CHECK(third.placement.node == 100);
+  // Cycle 4 from (100 + 150) % 200 = 50.
+  CHECK(EvaluatedNodes(scheduler.Schedule(Pod("p", 100, 0), true)) == Range(50, 150));
+}
+
+TEST_CASE("percentageOfNodesToScore: fewer feasible nodes than the count search every node") {
+  ClusterState cluster = NodesNamed(300);
+  for (int i = 0; i < 300; ++i) cluster.SetUnschedulable(i, i % 3 != 0);  // 100 feasible
+  Scheduler scheduler(cluster, {});  // adaptive: 300 x 48 % = 144 > 100
+  for (int cycle = 0; cycle < 3; ++cycle) {
+    const ScheduleResult r = scheduler.Schedule(Pod("p", 100, 0), true);
+    CHECK(EvaluatedNodes(r).size() == 300);
+    CHECK(r.placement.node == 0);  // the start never moved: 300 processed of 300
+  }
+  // No feasible node at all: the message counts every node, as before.
+  for (int i = 0; i < 300; ++i) cluster.SetUnschedulable(i, true);
+  CHECK(scheduler.Schedule(Pod("p", 100, 0)).message ==
+        "0/300 nodes are available: 300 node(s) were unschedulable. preemption: 0/300 nodes are "
+        "available: 300 Preemption is not helpful for scheduling.");
+}
+
+TEST_CASE("percentageOfNodesToScore: below 100 nodes, and at 100 %, every node is scored") {
+  for (const int percentage : {0, 10}) {
+    ClusterState small = NodesNamed(99);
+    SchedulerConfig config;
+    config.percentage_of_nodes_to_score = percentage;
+    Scheduler scheduler(small, config);
+    CHECK(EvaluatedNodes(scheduler.ScheduleAndBind(Pod("p", 100, 0), true)).size() == 99);
+    CHECK(EvaluatedNodes(scheduler.ScheduleAndBind(Pod("p", 100, 0), true)).size() == 99);
+  }
+  ClusterState large = NodesNamed(1000);
+  SchedulerConfig all;
+  all.percentage_of_nodes_to_score = 100;
+  Scheduler scheduler(large, all);
+  CHECK(EvaluatedNodes(scheduler.Schedule(Pod("p", 100, 0), true)).size() == 1000);
+}
+
+TEST_CASE("percentageOfNodesToScore: the search walks the node tree round-robin over zones") {
+  // 400 nodes, the first 200 in zone a, the rest in zone b; adaptive: 400 x 47 % = 188.
+  ClusterState cluster = NodesNamed(400, [](int i) {
+    return Labels{{"topology.kubernetes.io/zone", i < 200 ? "a" : "b"}};
+  });
+  Scheduler scheduler(cluster, {});
+  // The tree lists a0 b0 a1 b1 ...: the first 188 are nodes 0-93 and 200-293.
+  std::vector<int> want = Range(0, 94);
+  for (int i : Range(200, 294)) want.push_back(i);
+  CHECK(EvaluatedNodes(scheduler.Schedule(Pod("p", 100, 0), true)) == want);
+  // The next cycle starts at tree position 188: nodes 94-187 and 294-387.
+  want = Range(94, 188);
+  for (int i : Range(294, 388)) want.push_back(i);
+  CHECK(EvaluatedNodes(scheduler.Schedule(Pod("p", 100, 0), true)) == want);
 }
 
 }  // namespace

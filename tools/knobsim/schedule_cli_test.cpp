@@ -516,8 +516,8 @@ status: {phase: Running}
 // preferred anti-affinity weighs least.
 TEST_CASE("required pod anti-affinity keeps HA replicas apart; the last one is unschedulable") {
   std::string nodes;
-  for (const auto& [name, zone] : {std::pair{"n1", "z1"}, std::pair{"n2", "z1"},
-                                   std::pair{"n3", "z2"}}) {
+  for (const auto& [name, zone] :
+       {std::pair{"n1", "z1"}, std::pair{"n2", "z1"}, std::pair{"n3", "z2"}}) {
     nodes += std::string("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: ") + name +
              "\n  labels: {kubernetes.io/hostname: " + name +
              ", topology.kubernetes.io/zone: " + zone +
@@ -546,8 +546,8 @@ TEST_CASE("required pod anti-affinity keeps HA replicas apart; the last one is u
       "            topologyKey: topology.kubernetes.io/zone\n";
   const std::string cluster = TempFile("anti-affinity-cluster.yaml", nodes);
   const std::string pending = TempFile("anti-affinity-pods.yaml", pods);
-  const Outcome o = Run("schedule --cluster " + Quoted(cluster) + " --pods " + Quoted(pending) +
-                        " --json -");
+  const Outcome o =
+      Run("schedule --cluster " + Quoted(cluster) + " --pods " + Quoted(pending) + " --json -");
   CHECK(o.exit_code == 1);
   std::map<std::string, json> placed = PodsByName(o);
   CHECK(placed.at("web-0").at("node") == "n1");
@@ -595,8 +595,8 @@ TEST_CASE("a matchFields pin (the DaemonSet controller's) narrows the nodes in P
              "100m");
   const std::string cluster = TempFile("pinned-cluster.yaml", nodes);
   const std::string pending = TempFile("pinned-pods.yaml", pods);
-  const Outcome o = Run("schedule --cluster " + Quoted(cluster) + " --pods " + Quoted(pending) +
-                        " --json -");
+  const Outcome o =
+      Run("schedule --cluster " + Quoted(cluster) + " --pods " + Quoted(pending) + " --json -");
   CHECK(o.exit_code == 1);
   std::map<std::string, json> placed = PodsByName(o);
   CHECK(placed.at("agent-n2").at("node") == "n2");  // n1 would score the same: the pin decides
@@ -609,8 +609,8 @@ TEST_CASE("a matchFields pin (the DaemonSet controller's) narrows the nodes in P
         "0/3 nodes are available: pod affinity terms conflict. preemption: 0/3 nodes are "
         "available: 3 Preemption is not helpful for scheduling.");
   // Releases before 1.32 gave the other nodes no reason of their own.
-  const Outcome old = Run("schedule --cluster " + Quoted(cluster) + " --pods " +
-                          Quoted(pending) + " --kube-version 1.30 --json -");
+  const Outcome old = Run("schedule --cluster " + Quoted(cluster) + " --pods " + Quoted(pending) +
+                          " --kube-version 1.30 --json -");
   CHECK(PodsByName(old).at("agent-big").at("message") ==
         "0/3 nodes are available: 1 Insufficient cpu. preemption: 0/3 nodes are available: 1 No "
         "preemption victims found for incoming pod, 2 Preemption is not helpful for scheduling.");
@@ -618,12 +618,61 @@ TEST_CASE("a matchFields pin (the DaemonSet controller's) narrows the nodes in P
   std::remove(pending.c_str());
 }
 
+TEST_CASE("on 250 nodes each pod's search covers 120 of them, starting where the last stopped") {
+  std::string nodes;
+  for (int i = 0; i < 250; ++i) {
+    char name[8];
+    std::snprintf(name, sizeof name, "n%03d", i);
+    nodes += std::string("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: ") + name +
+             "\nstatus:\n  allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}\n";
+  }
+  std::string pods = "apiVersion: v1\nkind: List\nitems:\n";
+  for (const char* name : {"a", "b", "c"}) {
+    pods += std::string("- apiVersion: v1\n  kind: Pod\n  metadata: {name: ") + name +
+            ", namespace: default}\n  spec:\n    containers: [{name: c, image: app:1, "
+            "resources: {requests: {cpu: 600m}}}]\n";
+  }
+  const std::string cluster = TempFile("sample-cluster.yaml", nodes);
+  const std::string pending = TempFile("sample-pods.yaml", pods);
+  const std::string args = "schedule --cluster " + Quoted(cluster) + " --pods " + Quoted(pending);
+  // The adaptive default on 250 nodes: 50 - 250/125 = 48 %, 120 nodes. Equal scores go to the
+  // lowest node index of the sample: a takes n000 (nodes 0-119), b n120 (120-239), c starts at
+  // 240 and wraps: n000 is full, so n001.
+  const Outcome sampled = Run(args);
+  CHECK(sampled.exit_code == 0);
+  CHECK(
+      Has(sampled.out,
+          "default/a -> n000 (score 437, 120 of 120 evaluated nodes feasible; 250 nodes in all)"));
+  CHECK(Has(sampled.out, "default/b -> n120"));
+  CHECK(
+      Has(sampled.out,
+          "default/c -> n001 (score 437, 120 of 121 evaluated nodes feasible; 250 nodes in all)"));
+  const Outcome explained = Run(args + " --explain");
+  CHECK(Has(explained.out,
+            "not evaluated (130 of 250 nodes): the search stopped after 120 feasible nodes "
+            "(percentageOfNodesToScore)"));
+  const json doc = json::parse(Run(args + " --explain --json -").out);
+  const json& first = doc.at("pods").at(0).at("nodes");
+  CHECK(first.at(119).at("evaluated") == true);
+  CHECK(first.at(120).at("evaluated") == false);
+  CHECK(first.at(120).at("feasible") == false);
+  CHECK(first.at(120).at("failed_plugin").is_null());
+  // Scoring every node packs from the first node on, as knobsim did before.
+  const Outcome all = Run(args + " --percentage-of-nodes-to-score 100");
+  CHECK(Has(all.out, "default/a -> n000 (score 437, 250 of 250 nodes feasible)"));
+  CHECK(Has(all.out, "default/b -> n001"));
+  CHECK(Has(all.out, "default/c -> n002"));
+  CHECK(Run(args + " --percentage-of-nodes-to-score 101").exit_code == 2);
+  std::remove(cluster.c_str());
+  std::remove(pending.c_str());
+}
+
 TEST_CASE("--help describes schedule") {
   const Outcome o = Run("schedule --help");
   CHECK(o.exit_code == 0);
-  for (const char* option :
-       {"--cluster", "--pods", "--explain", "--json", "--kube-version", "--placement",
-        "--extender-best-fit", "--scoring", "--random-tie-break", "--seed"}) {
+  for (const char* option : {"--cluster", "--pods", "--explain", "--json", "--kube-version",
+                             "--placement", "--extender-best-fit", "--scoring",
+                             "--random-tie-break", "--seed", "--percentage-of-nodes-to-score"}) {
     CHECK(Has(o.out, option));
   }
 }

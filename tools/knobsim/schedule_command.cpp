@@ -31,6 +31,8 @@
 #include "sim/scheduler/cluster_state.h"
 #include "sim/scheduler/cluster_state_builder.h"
 #include "sim/scheduler/framework.h"
+#include "sim/scheduler/gpu_share_plugin.h"
+#include "sim/scheduler/node_sample.h"
 #include "sim/scheduler/scheduler.h"
 #include "sim/text.h"
 #include "tools/knobsim/cli_validators.h"
@@ -56,8 +58,10 @@ struct ScheduleArgs {
   bool random_tie_break = false;
   uint64_t seed = 1;
   int gpu_share_weight = 1;
+  int percentage_of_nodes_to_score = kAdaptivePercentageOfNodesToScore;
   CLI::Option* json_opt = nullptr;
   CLI::Option* seed_opt = nullptr;
+  CLI::Option* percentage_opt = nullptr;
 };
 
 // One pod's outcome, in the words the text and the JSON both print.
@@ -71,6 +75,7 @@ struct PodOutcome {
   std::string message;                // FailedScheduling text when unschedulable
   int64_t score = 0;                  // the winner's weighted total
   int feasible = 0;                   // nodes that passed every filter
+  int evaluated = 0;                  // nodes the search reached (percentageOfNodesToScore)
   std::vector<NodeVerdict> verdicts;  // by node index
 };
 
@@ -159,12 +164,9 @@ std::string CardList(const std::vector<int>& cards) {
 // added later shows under its own name.
 std::string ShortName(std::string_view plugin) {
   static const std::pair<std::string_view, std::string_view> kShort[] = {
-      {"TaintToleration", "Taint"},
-      {"NodeAffinity", "Affinity"},
-      {"NodeResourcesFit", "Fit"},
-      {"PodTopologySpread", "Spread"},
-      {"InterPodAffinity", "InterPod"},
-      {"NodeResourcesBalancedAllocation", "Balanced"},
+      {"TaintToleration", "Taint"},     {"NodeAffinity", "Affinity"},
+      {"NodeResourcesFit", "Fit"},      {"PodTopologySpread", "Spread"},
+      {"InterPodAffinity", "InterPod"}, {"NodeResourcesBalancedAllocation", "Balanced"},
       {"ImageLocality", "Image"},
   };
   for (const auto& [full, abbr] : kShort) {
@@ -185,7 +187,7 @@ std::string VerdictText(const NodeVerdict& v) {
 
 const NodeVerdict* FirstFeasible(const std::vector<NodeVerdict>& verdicts) {
   for (const NodeVerdict& v : verdicts) {
-    if (v.failed_plugin.empty()) return &v;
+    if (v.feasible()) return &v;
   }
   return nullptr;
 }
@@ -216,13 +218,19 @@ std::string Legend(const NodeVerdict& sample) {
 }
 
 // The --explain table of one pod: the feasible nodes best first, then the filtered-out ones in
-// node order with the first filter that rejected them.
+// node order with the first filter that rejected them, then how many the search did not reach.
 std::string ExplainTable(const PodOutcome& o, const ClusterState& cluster) {
   std::string out;
   std::vector<const NodeVerdict*> feasible;
   std::vector<const NodeVerdict*> rejected;
-  for (const NodeVerdict& v : o.verdicts)
-    (v.failed_plugin.empty() ? feasible : rejected).push_back(&v);
+  size_t not_evaluated = 0;
+  for (const NodeVerdict& v : o.verdicts) {
+    if (!v.evaluated) {
+      ++not_evaluated;
+    } else {
+      (v.failed_plugin.empty() ? feasible : rejected).push_back(&v);
+    }
+  }
   std::stable_sort(feasible.begin(), feasible.end(),
                    [](const NodeVerdict* a, const NodeVerdict* b) { return a->total > b->total; });
   const int chosen = o.node.empty() ? -1 : cluster.FindNode(o.node);
@@ -277,6 +285,12 @@ std::string ExplainTable(const PodOutcome& o, const ClusterState& cluster) {
                          VerdictText(*v));
     }
   }
+  if (not_evaluated > 0) {
+    out += fmt::format(
+        "    not evaluated ({} of {} nodes): the search stopped after {} feasible nodes "
+        "(percentageOfNodesToScore)\n",
+        not_evaluated, o.verdicts.size(), feasible.size());
+  }
   return out;
 }
 
@@ -285,7 +299,12 @@ std::string OutcomeLine(const PodOutcome& o, size_t num_nodes) {
   if (o.node.empty()) return who + ": " + o.message + "\n";
   std::string line = who + " -> " + o.node;
   if (!o.cards.empty()) line += " [" + CardList(o.cards) + "]";
-  line += fmt::format(" (score {}, {} of {} nodes feasible)\n", o.score, o.feasible, num_nodes);
+  if (o.evaluated < static_cast<int>(num_nodes)) {
+    line += fmt::format(" (score {}, {} of {} evaluated nodes feasible; {} nodes in all)\n",
+                        o.score, o.feasible, o.evaluated, num_nodes);
+  } else {
+    line += fmt::format(" (score {}, {} of {} nodes feasible)\n", o.score, o.feasible, num_nodes);
+  }
   return line;
 }
 
@@ -304,9 +323,11 @@ Json OutcomeJson(const PodOutcome& o, const ClusterState& cluster, bool explain)
   if (!explain) return pod;
   json nodes = json::array();
   for (const NodeVerdict& v : o.verdicts) {
-    const bool feasible = v.failed_plugin.empty();
-    json n = {{"node", cluster.node(v.node).spec.name}, {"feasible", feasible}};
-    n["failed_plugin"] = feasible ? json(nullptr) : json(v.failed_plugin);
+    const bool feasible = v.feasible();
+    json n = {{"node", cluster.node(v.node).spec.name},
+              {"evaluated", v.evaluated},
+              {"feasible", feasible}};
+    n["failed_plugin"] = v.failed_plugin.empty() ? json(nullptr) : json(v.failed_plugin);
     n["reasons"] = v.status.reasons;
     json scores = json::array();
     for (const NodeVerdict::PluginScore& s : v.scores) {
@@ -342,6 +363,7 @@ int Schedule(const ScheduleArgs& args) {
       EqualsIgnoreCase(args.scoring, "MostAllocated") ? "MostAllocated" : "LeastAllocated";
   config.random_tie_break = args.random_tie_break;
   config.gpu_share_weight = args.gpu_share_weight;
+  config.percentage_of_nodes_to_score = args.percentage_of_nodes_to_score;
   config.seed = args.seed;
   if (args.seed_opt->count() > 0 && !args.random_tie_break) {
     Note("--seed only matters with --random-tie-break; ties go to the first node in file order");
@@ -376,6 +398,13 @@ int Schedule(const ScheduleArgs& args) {
   }
   for (const PodSpec& pod : pending) targets->push_back(fgd::TargetPodOf(pod));
   config.target_workload = std::move(targets);
+  // The FGD paper's simulator scores every node (percentageOfNodesToScore 100).
+  if (args.percentage_opt->count() == 0 &&
+      std::any_of(cluster.nodes().begin(), cluster.nodes().end(), [&](const NodeState& n) {
+        return IsPaperPolicy(NodeCardPolicy(n.spec, config));
+      })) {
+    config.percentage_of_nodes_to_score = 100;
+  }
 
   // Always with the explain record: it carries the winner's score for the pod line. The node
   // chosen is the same either way (scheduler.h: the cache and skipped scores cannot change it).
@@ -388,7 +417,8 @@ int Schedule(const ScheduleArgs& args) {
     o.namespace_ = pod.namespace_;
     o.name = pod.name;
     for (const NodeVerdict& v : r.explain) {
-      if (!v.failed_plugin.empty()) continue;
+      if (v.evaluated) ++o.evaluated;
+      if (!v.feasible()) continue;
       ++o.feasible;
       if (v.node == r.placement.node) o.score = v.total;
     }
@@ -506,6 +536,16 @@ void AddScheduleCommand(CLI::App& app, int* exit_code) {
                   "is unconfirmed)")
       ->check(CLI::Range(0, 100))
       ->type_name("N");
+  args->percentage_opt =
+      cmd->add_option(
+             "--percentage-of-nodes-to-score", args->percentage_of_nodes_to_score,
+             "kube-scheduler's percentageOfNodesToScore: on 100+ nodes stop the search "
+             "once this share of the nodes is feasible (at least 100), the next pod "
+             "starting where it stopped; 0 = upstream's adaptive default (50 % - nodes/125, "
+             "at least 5 %), 100 = filter and score every node; default 0, or 100 where "
+             "a node uses one of the FGD paper's placements")
+          ->check(CLI::Range(0, 100))
+          ->type_name("PERCENT");
   const CLI::Validator digits = Uint64Digits();
   args->seed_opt = cmd->add_option("--seed", args->seed, "Seed of the random tie-break (default 1)")
                        ->check(digits);
