@@ -1,7 +1,8 @@
 // The steady-state placement loop the scheduler benchmarks share (placement_bench,
 // pod_anti_affinity_bench): once `resident` pods are bound, each new bind is followed by the
 // unbind of the oldest, so every timed iteration schedules one pod into a cluster of constant
-// occupancy. `pods` is a stream whose size is a power of two, taken round-robin.
+// occupancy. `pods` is a stream whose size is a power of two, taken round-robin. The scheduler
+// takes `config` (the default: kube-scheduler's adaptive node sample on 100+ nodes).
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -9,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <utility>
 #include <vector>
 
 #include "sim/scheduler/cluster_state.h"
@@ -17,8 +19,9 @@
 namespace knobsim::bench {
 
 inline void RunSteadyPlacement(benchmark::State& state, ClusterState& cluster,
-                               const std::vector<PodSpec>& pods, size_t resident_pods) {
-  Scheduler scheduler(cluster, {});
+                               const std::vector<PodSpec>& pods, size_t resident_pods,
+                               SchedulerConfig config = {}) {
+  Scheduler scheduler(cluster, std::move(config));
   const size_t mask = pods.size() - 1;
   std::deque<int> resident;
   size_t next = 0;

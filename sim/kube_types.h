@@ -202,6 +202,15 @@ struct ContainerInfo {
   std::string last_terminated_reason;  // lastState.terminated.reason, e.g. OOMKilled
 };
 
+// A port of spec.containers[].ports that binds the node: hostPort > 0 (written, or defaulted to
+// containerPort on a hostNetwork pod as the API server does). What the NodePorts filter checks.
+struct HostPort {
+  std::string host_ip = "0.0.0.0";  // hostIP; empty is every address, as upstream sanitizes it
+  std::string protocol = "TCP";     // TCP, UDP or SCTP
+  int port = 0;                     // hostPort, 1..65535
+  bool operator==(const HostPort&) const = default;
+};
+
 // A pod as the scheduler sees it (from a manifest, or made from a scenario workload).
 struct PodSpec {
   std::string namespace_ = "default";
@@ -242,6 +251,7 @@ struct PodSpec {
   std::vector<OwnerReference> owner_references;
   std::vector<ContainerInfo> containers;  // spec.containers in order, parallel to container_gpus
   std::vector<std::string> pvc_claims;    // claims of spec.volumes, in order
+  std::vector<HostPort> host_ports;       // of spec.containers (not init containers), in order
   std::string ready_status;  // condition Ready: True | False | Unknown; empty = not reported
 };
 

@@ -204,6 +204,7 @@ struct Workload {
   std::vector<TopologySpreadConstraint> topology_spread;
   PodAffinity pod_affinity;  // inter-pod affinity of its pods (docs/semantics.md §3.8)
   PodAffinity pod_anti_affinity;
+  std::vector<HostPort> host_ports;  // ports its pods bind on their node (NodePorts)
   int priority = 0;
   int64_t cpu_milli = 0;  // container requests
   int64_t memory_mib = 0;

@@ -102,6 +102,7 @@ PodSpec PodSpecForWorkload(const Workload& w, int ordinal) {
   pod.topology_spread = w.topology_spread;
   pod.pod_affinity = w.pod_affinity;
   pod.pod_anti_affinity = w.pod_anti_affinity;
+  pod.host_ports = w.host_ports;
   pod.priority = w.priority;
   if (w.whole_gpus > 0) {
     pod.whole_gpus = w.whole_gpus;

@@ -48,6 +48,7 @@ void Scheduling(const PodSpec& p, ImportedWorkload& iw, std::vector<std::string>
   }
   w.node_affinity.preferred = p.node_affinity.preferred;
   w.tolerations = p.tolerations;
+  w.host_ports = p.host_ports;
   for (const TopologySpreadConstraint& c : p.topology_spread) {
     const auto& e = c.label_selector.match_expressions;
     if (c.label_selector.match_labels.empty() && e.size() == 1 && e[0].key.empty()) {

@@ -265,6 +265,7 @@ Workload Converter::WorkloadOf(const ImportedWorkload& iw, const std::set<std::s
   w.topology_spread = from.topology_spread;
   w.pod_affinity = from.pod_affinity;
   w.pod_anti_affinity = from.pod_anti_affinity;
+  w.host_ports = from.host_ports;
   w.priority = from.priority;
   w.cpu_milli = from.cpu_milli;
   w.memory_mib = from.memory_mib;

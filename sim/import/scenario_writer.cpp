@@ -288,6 +288,15 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
   } else if (!Note(iw, "topology_spread").empty()) {
     o.Comment(4, "topology_spread: " + Note(iw, "topology_spread"));
   }
+  if (!w.host_ports.empty()) {
+    o.Line(4, "host_ports:");
+    for (const HostPort& p : w.host_ports) {
+      std::string e = "- {port: " + std::to_string(p.port);
+      if (p.protocol != "TCP") e += ", protocol: " + p.protocol;
+      if (p.host_ip != "0.0.0.0") e += ", host_ip: " + YamlScalar(p.host_ip);
+      o.Line(6, e + "}");
+    }
+  }
   for (const auto& [a, key] : {std::pair{&w.pod_affinity, "pod_affinity"},
                                std::pair{&w.pod_anti_affinity, "pod_anti_affinity"}}) {
     if (a->empty()) {

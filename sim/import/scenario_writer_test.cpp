@@ -62,6 +62,7 @@ ImportModel Small() {
   w.spec.cpu_milli = 2000;
   w.spec.memory_mib = 4096;
   w.spec.probe = ReadinessKind::kTcp;
+  w.spec.host_ports = {{"0.0.0.0", "TCP", 9100}, {"10.0.0.1", "UDP", 53}};
   w.spec.memory = {2000, 300, std::nullopt};
   w.has_memory = true;
   w.spec.traffic.kind = ArrivalKind::kPiecewise;
@@ -142,6 +143,8 @@ TEST_CASE("the written scenario reads back with the same numbers") {
   CHECK(text.find("- {name: ocr-b, node: node-1, ready: false}") != std::string::npos);
   CHECK(text.find("- {at: 1h, rate: 0.000123/s}") != std::string::npos);
   CHECK(text.find("\nkube:\n  pdbs:\n") != std::string::npos);
+  CHECK(text.find("host_ports:\n      - {port: 9100}\n      - {port: 53, protocol: UDP, host_ip: "
+                  "\"10.0.0.1\"}\n") != std::string::npos);
   CHECK(text.find(
             "hard: {limits.memory: \"128Gi\", pods: \"50\", requests.aliyun.com/gpu-mem: \"64\", "
             "requests.cpu: \"3920m\"}") != std::string::npos);
@@ -157,6 +160,7 @@ TEST_CASE("the written scenario reads back with the same numbers") {
   CHECK(w.namespace_ == "ai");
   CHECK(w.gpu_mem == 4);
   CHECK(w.probe == ReadinessKind::kTcp);
+  CHECK(w.host_ports == std::vector<HostPort>{{"0.0.0.0", "TCP", 9100}, {"10.0.0.1", "UDP", 53}});
   REQUIRE(w.pods.size() == 2);
   CHECK(w.pods[0].ready);
   CHECK_FALSE(w.pods[1].ready);

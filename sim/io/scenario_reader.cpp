@@ -81,6 +81,7 @@ class Reader : public YamlFieldReader {
   NodeAffinity ReadNodeAffinity(const Field& f) const;
   std::vector<NodeSelectorRequirement> ReadNodeSelectorTerm(const Field& f) const;
   Toleration ReadToleration(const Field& f) const;
+  HostPort ReadHostPort(const Field& f) const;
   TopologySpreadConstraint ReadSpread(const Field& f, const Labels& own_labels) const;
   std::vector<TopologySpreadConstraint> ReadSpreadList(const Field& f, const Labels& own) const;
   LabelSelector ReadLabelSelector(const Field& f) const;
@@ -205,8 +206,8 @@ JobProfile Reader::ReadInterferenceProfile(const Field& f) const {
       if (p.job == job) return p;
       names.push_back(p.job);
     }
-    Fail(f, "the interference model " + Quote(interference_->source) + " holds no job " +
-                Quote(job),
+    Fail(f,
+         "the interference model " + Quote(interference_->source) + " holds no job " + Quote(job),
          SuggestName(job, names, "its jobs include"));
   }
   Section p(*this, f, {"gpu_util_pct", "mem_bw_util_pct", "memory_mib"});
@@ -406,6 +407,20 @@ NodeAffinity Reader::ReadNodeAffinity(const Field& f) const {
   return a;
 }
 
+// A host port as a container port names one: `{port, protocol, host_ip}`, TCP and 0.0.0.0 when
+// left out (NodePorts, docs/semantics.md §3.10).
+HostPort Reader::ReadHostPort(const Field& f) const {
+  Section s(*this, f, {"port", "protocol", "host_ip"});
+  HostPort p;
+  p.port = Int(s.Require("port"), 1, 65535, "a host port is 1..65535");
+  if (auto v = s.Get("protocol")) {
+    p.protocol = std::string(
+        Enum<std::string_view>(*v, "protocol", {{"TCP", "TCP"}, {"UDP", "UDP"}, {"SCTP", "SCTP"}}));
+  }
+  if (auto v = s.Get("host_ip")) p.host_ip = NonEmptyString(*v);
+  return p;
+}
+
 // Kubernetes' own validation rules for tolerations (core/validation ValidateTolerations).
 Toleration Reader::ReadToleration(const Field& f) const {
   Section s(*this, f, {"key", "operator", "value", "effect", "toleration_seconds"});
@@ -514,10 +529,10 @@ PodAffinity Reader::ReadPodAffinity(const Field& f, const Labels& own) const {
   PodAffinity a;
   if (auto v = s.Get("required")) {
     for (const Field& item : Items(*v)) {
-      a.required.push_back(term(Section(*this, item,
-                                        {"topology_key", "label_selector", "namespaces",
-                                         "namespace_selector", "match_label_keys",
-                                         "mismatch_label_keys"})));
+      a.required.push_back(
+          term(Section(*this, item,
+                       {"topology_key", "label_selector", "namespaces", "namespace_selector",
+                        "match_label_keys", "mismatch_label_keys"})));
     }
   }
   if (auto v = s.Get("preferred")) {
@@ -763,14 +778,45 @@ void Reader::CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const 
 
 Workload Reader::ReadWorkload(const Field& f) const {
   Section s(*this, f,
-            {"name",          "namespace",   "replicas",        "labels",      "node_selector",
-             "node_affinity", "tolerations", "topology_spread", "priority",    "cpu",
-             "memory",        "gpu_mem",     "gpu_core",        "gpu_count",   "whole_gpus",
-             "schd_weight",   "gpu_memory",  "startup",         "probe",       "on_load_oom",
-             "traffic",       "work",        "concurrency",     "batching",    "cpu_time",
-             "timeout",       "on_timeout",  "routing",         "slo",         "pods",
-             "kind",          "images",      "image_size",      "annotations", "volumes",
-             "pod_affinity",  "pod_anti_affinity", "interference"});
+            {"name",
+             "namespace",
+             "replicas",
+             "labels",
+             "node_selector",
+             "node_affinity",
+             "tolerations",
+             "topology_spread",
+             "priority",
+             "cpu",
+             "memory",
+             "gpu_mem",
+             "gpu_core",
+             "gpu_count",
+             "whole_gpus",
+             "schd_weight",
+             "gpu_memory",
+             "startup",
+             "probe",
+             "on_load_oom",
+             "traffic",
+             "work",
+             "concurrency",
+             "batching",
+             "cpu_time",
+             "timeout",
+             "on_timeout",
+             "routing",
+             "slo",
+             "pods",
+             "kind",
+             "images",
+             "image_size",
+             "annotations",
+             "volumes",
+             "pod_affinity",
+             "pod_anti_affinity",
+             "host_ports",
+             "interference"});
   Workload w;
   w.name = DnsName(s.Require("name"));
   if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
@@ -835,6 +881,9 @@ Workload Reader::ReadWorkload(const Field& f) const {
   if (auto v = s.Get("topology_spread")) w.topology_spread = ReadSpreadList(*v, w.labels);
   if (auto v = s.Get("pod_affinity")) w.pod_affinity = ReadPodAffinity(*v, w.labels);
   if (auto v = s.Get("pod_anti_affinity")) w.pod_anti_affinity = ReadPodAffinity(*v, w.labels);
+  if (auto v = s.Get("host_ports")) {
+    for (const Field& item : Items(*v)) w.host_ports.push_back(ReadHostPort(item));
+  }
   if (auto v = s.Get("priority")) {
     w.priority = Int(*v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
   }
@@ -1342,8 +1391,8 @@ Scenario Reader::Read(const YAML::Node& root) const {
   if (auto v = s.Get("cluster")) sc.cluster = ReadCluster(*v);
   if (auto v = s.Get("interference")) {
     if (sc.cluster.interference) {
-      Fail(*v, "the interference model is named twice, here and under cluster:",
-           "keep one of them");
+      Fail(*v,
+           "the interference model is named twice, here and under cluster:", "keep one of them");
     }
     sc.cluster.interference = ReadInterferenceSetup(*v);
   }

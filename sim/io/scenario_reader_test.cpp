@@ -418,6 +418,21 @@ TEST_CASE(
             "weight"));
 }
 
+TEST_CASE("workloads' host_ports read as container host ports: TCP and 0.0.0.0 by default") {
+  const Scenario s = Read(
+      "name: s\nworkloads:\n  - name: agent\n    host_ports:\n      - {port: 9100}\n"
+      "      - {port: 53, protocol: UDP, host_ip: 10.0.0.1}\n");
+  REQUIRE(s.workloads[0].host_ports.size() == 2);
+  CHECK(s.workloads[0].host_ports[0] == HostPort{"0.0.0.0", "TCP", 9100});
+  CHECK(s.workloads[0].host_ports[1] == HostPort{"10.0.0.1", "UDP", 53});
+  CHECK(ErrorOf("name: s\nworkloads:\n  - name: a\n    host_ports: [{port: 0}]\n") ==
+        "s.yaml:4: workloads[0].host_ports[0].port: 0 is not in 1..65535; a host port is "
+        "1..65535");
+  CHECK(Has(ErrorOf("name: s\nworkloads:\n  - name: a\n    host_ports: [{port: 80, "
+                    "protocol: tcp}]\n"),
+            "protocol"));
+}
+
 TEST_CASE("cluster.percentage_of_nodes_to_score is kube-scheduler's setting, 0 kept as adaptive") {
   CHECK(Read("name: s\ncluster:\n  percentage_of_nodes_to_score: 100\n")
             .cluster.percentage_of_nodes_to_score == 100);

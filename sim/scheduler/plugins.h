@@ -13,6 +13,7 @@ namespace knobsim {
 std::unique_ptr<FilterPlugin> NewNodeUnschedulableFilter();
 std::unique_ptr<FilterPlugin> NewTaintTolerationFilter(const KubeVersion& version);
 std::unique_ptr<FilterPlugin> NewNodeAffinityFilter(const KubeVersion& version);
+std::unique_ptr<FilterPlugin> NewNodePortsFilter();
 std::unique_ptr<FilterPlugin> NewNodeResourcesFitFilter(const KubeVersion& version);
 std::unique_ptr<FilterPlugin> NewPodTopologySpreadFilter();
 std::unique_ptr<FilterPlugin> NewInterPodAffinityFilter();

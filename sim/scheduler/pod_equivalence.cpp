@@ -94,6 +94,11 @@ uint64_t NodeLocalHash(const PodSpec& pod) {
   h.Int(pod.gpu_count);
   h.Int(pod.whole_gpus);
   h.Int(pod.require_whole_device ? 1 : 0);
+  for (const HostPort& p : pod.host_ports) {
+    h.Bytes(p.host_ip);
+    h.Bytes(p.protocol);
+    h.Int(p.port);
+  }
   return h.value();
 }
 
@@ -110,7 +115,8 @@ bool SameNodeLocalInputs(const PodSpec& a, const PodSpec& b) {
                       return x.gpu_mem == y.gpu_mem && x.gpu_core == y.gpu_core;
                     }) &&
          a.gpu_mem == b.gpu_mem && a.gpu_core == b.gpu_core && a.gpu_count == b.gpu_count &&
-         a.whole_gpus == b.whole_gpus && a.require_whole_device == b.require_whole_device;
+         a.whole_gpus == b.whole_gpus && a.require_whole_device == b.require_whole_device &&
+         a.host_ports == b.host_ports;
 }
 
 }  // namespace knobsim

@@ -8,7 +8,8 @@
 // The fields: requests and the non-zero scoring sums (NodeResourcesFit, BalancedAllocation),
 // tolerations (NodeUnschedulable, TaintToleration), nodeSelector and node affinity
 // (NodeAffinity), containers and images (ImageLocality), and the ACK GPU request (GPU share:
-// per-container gpu-mem / gpu-core, gpu-count, nvidia.com/gpu, require-whole-device). A plugin
+// per-container gpu-mem / gpu-core, gpu-count, nvidia.com/gpu, require-whole-device), host ports
+// (NodePorts: the node's own pods' ports are node state). A plugin
 // that starts reading another pod field must add it here. Namespace, labels and topology spread
 // constraints are left out: PodTopologySpread counts other pods and runs every cycle.
 #pragma once

@@ -50,6 +50,7 @@ enum FilterIndex {
   kNodeUnschedulableFilter,
   kTaintTolerationFilter,
   kNodeAffinityFilter,
+  kNodePortsFilter,
   kNodeResourcesFitFilter,
   kPodTopologySpreadFilter,  // the two filters that look beyond the node: run every cycle
   kInterPodAffinityFilter,
@@ -193,6 +194,7 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
   filters_.push_back(NewNodeUnschedulableFilter());
   filters_.push_back(NewTaintTolerationFilter(version));
   filters_.push_back(NewNodeAffinityFilter(version));
+  filters_.push_back(NewNodePortsFilter());
   filters_.push_back(NewNodeResourcesFitFilter(version));
   filters_.push_back(NewPodTopologySpreadFilter());
   filters_.push_back(NewInterPodAffinityFilter());

@@ -618,6 +618,45 @@ TEST_CASE("a matchFields pin (the DaemonSet controller's) narrows the nodes in P
   std::remove(pending.c_str());
 }
 
+TEST_CASE("host ports keep node agents one per node; hostNetwork ports count as host ports") {
+  std::string nodes;
+  for (const char* name : {"n1", "n2"}) {
+    nodes += std::string("---\napiVersion: v1\nkind: Node\nmetadata:\n  name: ") + name +
+             "\nstatus:\n  allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}\n";
+  }
+  // A bound exporter on n1 with hostNetwork: its containerPort 9100 is its host port.
+  nodes +=
+      "---\napiVersion: v1\nkind: Pod\nmetadata: {name: exporter-n1, namespace: monitoring}\n"
+      "spec:\n  nodeName: n1\n  hostNetwork: true\n"
+      "  containers: [{name: e, image: exporter:1, ports: [{containerPort: 9100}]}]\n"
+      "status: {phase: Running}\n";
+  std::string pods = "apiVersion: v1\nkind: List\nitems:\n";
+  for (const char* name : {"agent-a", "agent-b"}) {
+    pods += std::string("- apiVersion: v1\n  kind: Pod\n  metadata: {name: ") + name +
+            ", namespace: monitoring}\n  spec:\n    containers: [{name: a, image: agent:1, "
+            "ports: [{containerPort: 9100, hostPort: 9100}]}]\n";
+  }
+  // UDP on the same number is another port.
+  pods +=
+      "- apiVersion: v1\n  kind: Pod\n  metadata: {name: dns, namespace: monitoring}\n  spec:\n"
+      "    containers: [{name: d, image: dns:1, ports: [{containerPort: 9100, hostPort: 9100, "
+      "protocol: UDP}]}]\n";
+  const std::string cluster = TempFile("ports-cluster.yaml", nodes);
+  const std::string pending = TempFile("ports-pods.yaml", pods);
+  const Outcome o = Run("schedule --cluster " + Quoted(cluster) + " --pods " + Quoted(pending) +
+                        " --json -");
+  CHECK(o.exit_code == 1);
+  std::map<std::string, json> placed = PodsByName(o);
+  CHECK(placed.at("agent-a").at("node") == "n2");
+  CHECK(placed.at("agent-b").at("node").is_null());
+  CHECK(placed.at("agent-b").at("message") ==
+        "0/2 nodes are available: 2 node(s) didn't have free ports for the requested pod ports. "
+        "preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.");
+  CHECK(placed.at("dns").at("node") == "n1");  // LeastAllocated: n2 took agent-a
+  std::remove(cluster.c_str());
+  std::remove(pending.c_str());
+}
+
 TEST_CASE("on 250 nodes each pod's search covers 120 of them, starting where the last stopped") {
   std::string nodes;
   for (int i = 0; i < 250; ++i) {

@@ -264,6 +264,38 @@ PodContainers ReadContainers(ObjectReader& r, const Field& spec, PodSpec& pod) {
   return out;
 }
 
+// The host ports of spec.containers[].ports (NodePorts): a hostPort > 0, or on a hostNetwork pod
+// the containerPort, which the API server defaults hostPort to (pkg/apis/core/v1/defaults.go,
+// defaultHostNetworkPorts); hostIP empty = 0.0.0.0, protocol absent = TCP. Init containers'
+// ports hold no node port for the scheduler (upstream reads spec.containers only).
+void ReadHostPorts(ObjectReader& r, const Field& spec, PodSpec& pod) {
+  bool host_network = false;
+  if (auto f = r.Get(spec, "hostNetwork")) host_network = r.Bool(*f);
+  for (const Field& c : r.Items(r.Require(spec, "containers"))) {
+    const std::optional<Field> ports = r.Get(c, "ports");
+    if (!ports) continue;
+    for (const Field& p : r.Items(*ports)) {
+      r.ExpectMap(p);
+      int port = 0;
+      if (auto host_port = r.Get(p, "hostPort"))
+        port = static_cast<int>(r.Int(*host_port, 0, 65535));
+      if (port == 0 && host_network) {
+        port = static_cast<int>(r.Int(r.Require(p, "containerPort"), 1, 65535));
+      }
+      if (port == 0) continue;
+      HostPort hp;
+      hp.port = port;
+      if (auto ip = r.Get(p, "hostIP")) {
+        if (std::string text = r.String(*ip); !text.empty()) hp.host_ip = std::move(text);
+      }
+      if (auto protocol = r.Get(p, "protocol")) {
+        hp.protocol = r.Enum(*protocol, {"TCP", "UDP", "SCTP"}, "a port protocol");
+      }
+      pod.host_ports.push_back(std::move(hp));
+    }
+  }
+}
+
 // The claims of spec.volumes: persistentVolumeClaim.claimName, and `<pod>-<volume>` for a
 // generic ephemeral volume.
 void ReadVolumeClaims(ObjectReader& r, const Field& volumes, PodSpec& pod) {
@@ -363,6 +395,7 @@ void ReadPodBody(ObjectReader& r, const Field& spec, const std::optional<Field>&
   for (const ResourceEntry& e : Resources(r, r.Get(spec, "overhead"))) overhead[e.name] = e.value;
 
   const PodContainers containers = ReadContainers(r, spec, pod);
+  ReadHostPorts(r, spec, pod);
   RefuseUnmodelledSharing(r, spec, annotations, pod);
   pod.num_containers = static_cast<int>(containers.regular.size());
   if (auto volumes = r.Get(spec, "volumes")) ReadVolumeClaims(r, *volumes, pod);

@@ -39,6 +39,53 @@ TEST_CASE("a pod without requests scores with the non-zero defaults 100m and 200
   CHECK(p.priority == 2000001000);
 }
 
+// ---- Host ports ----------------------------------------------------------------------------
+
+TEST_CASE("host ports: hostPort > 0 of spec.containers, defaults TCP and 0.0.0.0, hostNetwork") {
+  const PodSpec p = OnePod(R"(apiVersion: v1
+kind: Pod
+metadata: {name: agent}
+spec:
+  initContainers:
+  - {name: init, image: i:1, ports: [{containerPort: 7000, hostPort: 7000}]}
+  containers:
+  - name: a
+    image: a:1
+    ports:
+    - {containerPort: 8080}
+    - {containerPort: 9100, hostPort: 9100}
+    - {containerPort: 53, hostPort: 5353, protocol: UDP, hostIP: 10.0.0.1}
+    - {containerPort: 81, hostPort: 81, hostIP: ""}
+)");
+  REQUIRE(p.host_ports.size() == 3);  // not the init container's, not the one without hostPort
+  CHECK(p.host_ports[0] == HostPort{"0.0.0.0", "TCP", 9100});
+  CHECK(p.host_ports[1] == HostPort{"10.0.0.1", "UDP", 5353});
+  CHECK(p.host_ports[2] == HostPort{"0.0.0.0", "TCP", 81});
+
+  // The API server defaults hostPort to containerPort on a hostNetwork pod.
+  const PodSpec net = OnePod(R"(apiVersion: v1
+kind: Pod
+metadata: {name: exporter}
+spec:
+  hostNetwork: true
+  containers:
+  - {name: e, image: e:1, ports: [{containerPort: 9100}, {containerPort: 9101, hostPort: 9200}]}
+)");
+  REQUIRE(net.host_ports.size() == 2);
+  CHECK(net.host_ports[0].port == 9100);
+  CHECK(net.host_ports[1].port == 9200);
+}
+
+TEST_CASE("host ports: a bad port or protocol names the field") {
+  const std::string head = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+                           "  - name: a\n    ports:\n";
+  CHECK(ErrorOf(head + "    - {containerPort: 80, hostPort: 70000}\n") ==
+        "bad.yaml:8: spec.containers[0].ports[0].hostPort: 70000 is more than 65535");
+  CHECK(ErrorOf(head + "    - {containerPort: 80, hostPort: 80, protocol: tcp}\n")
+            .starts_with("bad.yaml:8: spec.containers[0].ports[0].protocol: \"tcp\" is not a "
+                         "port protocol"));
+}
+
 // ---- Pending pods --------------------------------------------------------------------------
 
 TEST_CASE("the pending pods file reads as 13 pods the scheduler would place") {

@@ -52,6 +52,7 @@ inline Filters InTreeFilters(const KubeVersion& version = {}) {
   filters.push_back(NewNodeUnschedulableFilter());
   filters.push_back(NewTaintTolerationFilter(version));
   filters.push_back(NewNodeAffinityFilter(version));
+  filters.push_back(NewNodePortsFilter());
   filters.push_back(NewNodeResourcesFitFilter(version));
   filters.push_back(NewPodTopologySpreadFilter());
   filters.push_back(NewInterPodAffinityFilter());
