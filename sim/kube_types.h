@@ -251,6 +251,7 @@ struct PodSpec {
   std::vector<OwnerReference> owner_references;
   std::vector<ContainerInfo> containers;  // spec.containers in order, parallel to container_gpus
   std::vector<std::string> pvc_claims;    // claims of spec.volumes, in order
+  std::vector<std::string> ephemeral_claims;  // those of them from generic ephemeral volumes
   std::vector<HostPort> host_ports;       // of spec.containers (not init containers), in order
   std::string ready_status;  // condition Ready: True | False | Unknown; empty = not reported
 };
@@ -350,6 +351,8 @@ struct PersistentVolumeClaimSpec {
   std::optional<std::string> storage_class_name;
   int64_t requested_bytes = 0;    // spec.resources.requests.storage
   std::string phase = "Pending";  // Pending | Bound | Lost
+  std::vector<std::string> access_modes;  // spec.accessModes, e.g. ReadWriteOnce
+  bool terminating = false;               // metadata.deletionTimestamp set
 };
 
 // v1 PersistentVolume (cluster-scoped).
@@ -362,6 +365,12 @@ struct PersistentVolumeSpec {
   std::string claim_name;
   int64_t capacity_bytes = 0;     // spec.capacity.storage
   std::string phase = "Pending";  // Pending | Available | Bound | Released | Failed
+  Labels labels;                  // topology.kubernetes.io/zone etc. (VolumeZone)
+  // spec.nodeAffinity.required.nodeSelectorTerms (ORed; each term's requirements ANDed); empty:
+  // any node (VolumeBinding).
+  std::vector<std::vector<NodeSelectorRequirement>> node_affinity;
+  std::vector<std::string> access_modes;  // spec.accessModes
+  bool terminating = false;               // metadata.deletionTimestamp set
 };
 
 // storage.k8s.io/v1 StorageClass (cluster-scoped).
@@ -371,6 +380,8 @@ struct StorageClassSpec {
   std::string reclaim_policy = "Delete";          // Delete | Retain
   std::string volume_binding_mode = "Immediate";  // Immediate | WaitForFirstConsumer
   bool is_default = false;  // annotation storageclass.kubernetes.io/is-default-class: "true"
+  // allowedTopologies: terms ORed, each a list of `key In values` ANDed; empty = every node.
+  std::vector<std::vector<NodeSelectorRequirement>> allowed_topologies;
 };
 
 // v1 Namespace (cluster-scoped): its labels, for inter-pod affinity's namespaceSelector.

@@ -9,9 +9,11 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "sim/kube_types.h"
+#include "sim/scheduler/volume_catalog.h"
 
 namespace knobsim {
 
@@ -66,6 +68,11 @@ class ClusterState {
   Labels NamespaceLabels(const std::string& ns) const;
   bool has_namespace_objects() const { return !namespace_labels_.empty(); }
 
+  // The claims, volumes and classes the volume plugins read. A bind does not bind or provision
+  // volumes (WaitForFirstConsumer claims stay unbound for the pods after).
+  void SetVolumes(VolumeCatalog volumes) { volumes_ = std::move(volumes); }
+  const VolumeCatalog& volumes() const { return volumes_; }
+
   int FindNode(const std::string& name) const;
   const std::vector<NodeState>& nodes() const { return nodes_; }
   const NodeState& node(int i) const { return nodes_[i]; }
@@ -80,6 +87,7 @@ class ClusterState {
   std::vector<Placement> placements_;
   std::unordered_map<std::string, int> node_index_;  // name -> index, for FindNode
   std::unordered_map<std::string, Labels> namespace_labels_;
+  VolumeCatalog volumes_;
 };
 
 }  // namespace knobsim

@@ -32,6 +32,7 @@ ClusterState BuildClusterState(const KubeObjects& objects, std::vector<std::stri
   ClusterState cluster;
   for (const NodeSpec& node : objects.nodes) cluster.AddNode(node);
   for (const NamespaceSpec& ns : objects.namespaces) cluster.SetNamespaceLabels(ns.name, ns.labels);
+  cluster.SetVolumes(VolumeCatalog(objects.pvcs, objects.pvs, objects.storage_classes));
   auto warn = [&](size_t i, std::string_view text) {
     if (warnings == nullptr) return;
     const ObjectSource source =

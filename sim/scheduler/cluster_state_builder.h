@@ -10,7 +10,7 @@
 
 namespace knobsim {
 
-// Every node in file order, then every bound pod whose phase is not Succeeded or Failed (those
+// Every node in file order, the storage objects (VolumeCatalog), then every bound pod whose phase is not Succeeded or Failed (those
 // occupy nothing), bound where its nodeName and ACK allocation say (ClusterState::BindExisting).
 // Pods bound to a node not in `objects`, and allocations naming cards the node lacks, are
 // skipped with a line in `warnings` when given ("file:line: pod ns/name: text").

@@ -100,6 +100,16 @@ bool MatchesTerm(const std::vector<NodeSelectorRequirement>& term, const NodeSpe
 
 }  // namespace
 
+bool MatchesNodeSelectorTerms(const std::vector<std::vector<NodeSelectorRequirement>>& terms,
+                              const Labels& labels) {
+  static const Labels kNoName{{kNodeNameField, ""}};
+  return std::any_of(terms.begin(), terms.end(), [&](const auto& term) {
+    return !term.empty() && std::all_of(term.begin(), term.end(), [&](const auto& r) {
+      return MatchesNodeSelectorRequirement(r, r.key == kNodeNameField ? kNoName : labels);
+    });
+  });
+}
+
 bool MatchesNodeSelectorAndAffinity(const PodSpec& pod, const NodeSpec& node) {
   for (const auto& [key, value] : pod.node_selector) {
     const auto it = node.labels.find(key);

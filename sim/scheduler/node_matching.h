@@ -18,6 +18,11 @@ const Taint* FindUntoleratedTaint(const std::vector<Toleration>& tolerations,
                                   const std::vector<Taint>& taints);
 
 bool MatchesNodeSelectorRequirement(const NodeSelectorRequirement& r, const Labels& labels);
+// Node selector terms (ORed; a term's requirements ANDed; an empty term matches nothing) against
+// labels alone, as upstream matches a PersistentVolume's node affinity and a StorageClass's
+// allowedTopologies: a matchFields metadata.name requirement sees an empty name.
+bool MatchesNodeSelectorTerms(const std::vector<std::vector<NodeSelectorRequirement>>& terms,
+                              const Labels& labels);
 // nodeSelector (every key=value) and required node affinity (terms ORed, expressions ANDed).
 bool MatchesNodeSelectorAndAffinity(const PodSpec& pod, const NodeSpec& node);
 // Σ weights of the pod's preferred node-affinity terms that the node matches.

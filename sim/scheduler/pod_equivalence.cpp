@@ -94,6 +94,9 @@ uint64_t NodeLocalHash(const PodSpec& pod) {
   h.Int(pod.gpu_count);
   h.Int(pod.whole_gpus);
   h.Int(pod.require_whole_device ? 1 : 0);
+  // Claims are looked up in the pod's namespace (VolumeBinding, VolumeZone).
+  if (!pod.pvc_claims.empty()) h.Bytes(pod.namespace_);
+  for (const std::string& claim : pod.pvc_claims) h.Bytes(claim);
   for (const HostPort& p : pod.host_ports) {
     h.Bytes(p.host_ip);
     h.Bytes(p.protocol);
@@ -116,7 +119,9 @@ bool SameNodeLocalInputs(const PodSpec& a, const PodSpec& b) {
                     }) &&
          a.gpu_mem == b.gpu_mem && a.gpu_core == b.gpu_core && a.gpu_count == b.gpu_count &&
          a.whole_gpus == b.whole_gpus && a.require_whole_device == b.require_whole_device &&
-         a.host_ports == b.host_ports;
+         a.host_ports == b.host_ports && a.pvc_claims == b.pvc_claims &&
+         a.ephemeral_claims == b.ephemeral_claims &&
+         (a.pvc_claims.empty() || a.namespace_ == b.namespace_);
 }
 
 }  // namespace knobsim

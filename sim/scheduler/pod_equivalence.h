@@ -9,7 +9,8 @@
 // tolerations (NodeUnschedulable, TaintToleration), nodeSelector and node affinity
 // (NodeAffinity), containers and images (ImageLocality), and the ACK GPU request (GPU share:
 // per-container gpu-mem / gpu-core, gpu-count, nvidia.com/gpu, require-whole-device), host ports
-// (NodePorts: the node's own pods' ports are node state). A plugin
+// (NodePorts: the node's own pods' ports are node state), claims and, with claims, the namespace
+// (VolumeBinding, VolumeZone: the storage objects do not change during a run). A plugin
 // that starts reading another pod field must add it here. Namespace, labels and topology spread
 // constraints are left out: PodTopologySpread counts other pods and runs every cycle.
 #pragma once

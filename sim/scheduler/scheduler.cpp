@@ -52,6 +52,8 @@ enum FilterIndex {
   kNodeAffinityFilter,
   kNodePortsFilter,
   kNodeResourcesFitFilter,
+  kVolumeBindingFilter,
+  kVolumeZoneFilter,
   kPodTopologySpreadFilter,  // the two filters that look beyond the node: run every cycle
   kInterPodAffinityFilter,
   kGpuShareFilter,
@@ -196,6 +198,8 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
   filters_.push_back(NewNodeAffinityFilter(version));
   filters_.push_back(NewNodePortsFilter());
   filters_.push_back(NewNodeResourcesFitFilter(version));
+  filters_.push_back(NewVolumeBindingFilter());
+  filters_.push_back(NewVolumeZoneFilter());
   filters_.push_back(NewPodTopologySpreadFilter());
   filters_.push_back(NewInterPodAffinityFilter());
   filters_.push_back(NewGpuShareFilter(config_));
@@ -275,6 +279,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
       NumFeasibleNodesToFind(config_.percentage_of_nodes_to_score, num_candidates));
   const int start = num_candidates > 0 ? static_cast<int>(cy.next_start % num_candidates) : 0;
   int processed = 0;
+  size_t found = 0;
   for (int j = 0; j < num_candidates; ++j) {
     const int i = (*candidates)[(start + j) % num_candidates];
     Cycle::NodeMemo& memo = cls.nodes[i];
@@ -302,15 +307,17 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
     }
     // Upstream cancels the search at the first feasible node beyond the count; that node is
     // neither kept nor counted as processed, the rejected ones before it are.
-    if (verdict < 0 && cy.feasible.size() == to_find) break;
+    if (verdict < 0 && found == to_find) break;
     cy.failed_at[i] = verdict;
-    if (verdict < 0) cy.feasible.push_back(i);
+    if (verdict < 0) ++found;
     ++processed;
   }
   // Upstream advances the start by the nodes processed, modulo every node of the cluster.
   if (num_nodes > 0) cy.next_start = (cy.next_start + processed) % num_nodes;
-  if (!std::is_sorted(cy.feasible.begin(), cy.feasible.end())) {
-    std::sort(cy.feasible.begin(), cy.feasible.end());
+  // The feasible nodes in index order (the walk's order is the tree's): one pass over the
+  // verdicts costs less than sorting the walk's list.
+  for (int i = 0; i < num_nodes && cy.feasible.size() < found; ++i) {
+    if (cy.failed_at[i] < 0) cy.feasible.push_back(i);
   }
 
   // A rejected node's status: the cache keeps only which filter rejected it, so the filter

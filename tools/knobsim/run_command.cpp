@@ -110,10 +110,30 @@ int RunShard(const RunArgs& args, const Scenario& scenario, const RunSetOptions&
   return kExitOk;
 }
 
+// The pods a run makes from workloads carry no claims, so VolumeBinding and VolumeZone
+// (docs/semantics.md §3.11) do not act in it: said once, naming the workloads that have claims.
+void NoteUnsimulatedVolumes(const Scenario& scenario) {
+  std::vector<std::string> with_claims;
+  for (const Workload& w : scenario.workloads) {
+    bool claims = !w.volumes.empty();
+    for (const StatefulSetSpec& set : scenario.kube.stateful_sets) {
+      claims |= set.name == w.name && set.namespace_ == w.namespace_ &&
+                !set.volume_claim_templates.empty();
+    }
+    if (claims) with_claims.push_back(w.namespace_ + "/" + w.name);
+  }
+  if (with_claims.empty()) return;
+  std::cerr << "knobsim: note: volume topology (VolumeBinding, VolumeZone) is not simulated in "
+               "a run; the pods of "
+            << Join(with_claims) << " are placed as if their claims fit every node "
+            << "(knobsim schedule applies it)\n";
+}
+
 int Run(const RunArgs& args) {
   Expected<Scenario> read = ReadScenarioFile(args.scenario);
   if (!read.ok()) return BadInput(read.error().ToString());
   Scenario& scenario = *read;
+  NoteUnsimulatedVolumes(scenario);
 
   // Command-line overrides of the scenario's run settings.
   if (Status s = ApplyRunOverrides(args.sim, &scenario); !s) return BadInput(s);

@@ -657,6 +657,58 @@ TEST_CASE("host ports keep node agents one per node; hostNetwork ports count as 
   std::remove(pending.c_str());
 }
 
+TEST_CASE("a pod follows its zonal volume; an unbound Immediate claim and a missing one refuse") {
+  std::string cluster_text;
+  for (const auto& [name, zone] : std::vector<std::pair<std::string, std::string>>{
+           {"h-1", "cn-hangzhou-h"}, {"i-1", "cn-hangzhou-i"}}) {
+    cluster_text += "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: " + name +
+                    "\n  labels: {topology.kubernetes.io/zone: " + zone +
+                    "}\nstatus:\n  allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}\n";
+  }
+  cluster_text +=
+      "---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: essd}\n"
+      "provisioner: diskplugin.csi.alibabacloud.com\nvolumeBindingMode: Immediate\n"
+      "---\napiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: d-1\n"
+      "  labels: {topology.kubernetes.io/zone: cn-hangzhou-i}\n"
+      "spec:\n  storageClassName: essd\n  capacity: {storage: 20Gi}\n"
+      "  accessModes: [ReadWriteOnce]\n"
+      "  claimRef: {namespace: db, name: data-pg-0}\n"
+      "  nodeAffinity:\n    required:\n      nodeSelectorTerms:\n"
+      "      - matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: "
+      "[cn-hangzhou-i]}]\nstatus: {phase: Bound}\n"
+      "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data-pg-0, "
+      "namespace: db}\nspec:\n  storageClassName: essd\n  volumeName: d-1\n"
+      "  accessModes: [ReadWriteOnce]\n  resources: {requests: {storage: 20Gi}}\n"
+      "status: {phase: Bound}\n"
+      "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data-pg-1, "
+      "namespace: db}\nspec:\n  storageClassName: essd\n"
+      "  resources: {requests: {storage: 20Gi}}\nstatus: {phase: Pending}\n";
+  auto pod = [](const std::string& name, const std::string& claim) {
+    return "- apiVersion: v1\n  kind: Pod\n  metadata: {name: " + name +
+           ", namespace: db}\n  spec:\n    containers: [{name: pg, image: pg:16, resources: "
+           "{requests: {cpu: 100m}}}]\n    volumes: [{name: data, persistentVolumeClaim: "
+           "{claimName: " + claim + "}}]\n";
+  };
+  const std::string pods = "apiVersion: v1\nkind: List\nitems:\n" + pod("pg-0", "data-pg-0") +
+                           pod("pg-1", "data-pg-1") + pod("pg-2", "data-pg-2");
+  const std::string cluster = TempFile("volume-cluster.yaml", cluster_text);
+  const std::string pending = TempFile("volume-pods.yaml", pods);
+  const Outcome o = Run("schedule --cluster " + Quoted(cluster) + " --pods " + Quoted(pending) +
+                        " --json -");
+  CHECK(o.exit_code == 1);
+  std::map<std::string, json> placed = PodsByName(o);
+  // h-1 would score the same: the volume's zone decides.
+  CHECK(placed.at("pg-0").at("node") == "i-1");
+  CHECK(placed.at("pg-1").at("message") ==
+        "0/2 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: "
+        "0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+  CHECK(placed.at("pg-2").at("message") ==
+        "0/2 nodes are available: persistentvolumeclaim \"data-pg-2\" not found. preemption: "
+        "0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+  std::remove(cluster.c_str());
+  std::remove(pending.c_str());
+}
+
 TEST_CASE("on 250 nodes each pod's search covers 120 of them, starting where the last stopped") {
   std::string nodes;
   for (int i = 0; i < 250; ++i) {

@@ -390,6 +390,19 @@ int Schedule(const ScheduleArgs& args) {
 
   std::vector<std::string> snapshot_warnings;
   ClusterState cluster = BuildClusterState(*cluster_objects, &snapshot_warnings);
+  // Claims, volumes and classes may come with the pods to schedule too (a StatefulSet's pod and
+  // its claim in one file).
+  if (!pod_objects->pvcs.empty() || !pod_objects->pvs.empty() ||
+      !pod_objects->storage_classes.empty()) {
+    auto both = [](auto a, const auto& b) {
+      a.insert(a.end(), b.begin(), b.end());
+      return a;
+    };
+    cluster.SetVolumes(VolumeCatalog(both(cluster_objects->pvcs, pod_objects->pvcs),
+                                     both(cluster_objects->pvs, pod_objects->pvs),
+                                     both(cluster_objects->storage_classes,
+                                          pod_objects->storage_classes)));
+  }
   warnings.Add(snapshot_warnings);
   // FGD's target workload: the pods already bound and the ones to place.
   auto targets = std::make_shared<std::vector<fgd::TargetPod>>();

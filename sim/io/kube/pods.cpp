@@ -309,6 +309,7 @@ void ReadVolumeClaims(ObjectReader& r, const Field& volumes, PodSpec& pod) {
     } else if (r.Get(v, "ephemeral")) {
       // A generic ephemeral volume: its controller names the claim `<pod>-<volume>`.
       pod.pvc_claims.push_back(Cat({pod.name, "-", r.String(r.Require(v, "name"))}));
+      pod.ephemeral_claims.push_back(pod.pvc_claims.back());
     }
   }
 }

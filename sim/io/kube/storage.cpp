@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "sim/io/kube/resources.h"
+#include "sim/io/kube/selectors.h"
 
 namespace knobsim::kube {
 namespace {
@@ -17,13 +18,26 @@ int64_t Storage(FieldReader& r, const std::optional<Field>& resources) {
   return 0;
 }
 
+std::vector<std::string> AccessModes(FieldReader& r, const Field& spec) {
+  std::vector<std::string> modes;
+  if (auto f = r.Get(spec, "accessModes")) {
+    for (const Field& m : r.Items(*f))
+      modes.push_back(r.Enum(m,
+                             {"ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod"},
+                             "an access mode"));
+  }
+  return modes;
+}
+
 }  // namespace
 
 PersistentVolumeClaimSpec ReadPvc(ObjectReader& r, const Field& object) {
   PersistentVolumeClaimSpec pvc;
-  ReadObjectMeta(r, object, "PersistentVolumeClaim", pvc);
+  const ObjectMeta meta = ReadObjectMeta(r, object, "PersistentVolumeClaim", pvc);
+  pvc.terminating = r.Get(meta.field, "deletionTimestamp").has_value();
   if (auto spec = r.Get(object, "spec")) {
     r.ExpectMap(*spec);
+    pvc.access_modes = AccessModes(r, *spec);
     if (auto volume = r.Get(*spec, "volumeName")) pvc.volume_name = r.String(*volume);
     if (auto sc = r.Get(*spec, "storageClassName")) pvc.storage_class_name = r.String(*sc);
     if (auto resources = r.Get(*spec, "resources")) {
@@ -42,9 +56,22 @@ PersistentVolumeClaimSpec ReadPvc(ObjectReader& r, const Field& object) {
 
 PersistentVolumeSpec ReadPv(ObjectReader& r, const Field& object) {
   PersistentVolumeSpec pv;
-  ReadObjectMeta(r, object, "PersistentVolume", pv);
+  const ObjectMeta meta = ReadObjectMeta(r, object, "PersistentVolume", pv);
+  pv.terminating = r.Get(meta.field, "deletionTimestamp").has_value();
   if (auto spec = r.Get(object, "spec")) {
     r.ExpectMap(*spec);
+    pv.access_modes = AccessModes(r, *spec);
+    if (auto affinity = r.Get(*spec, "nodeAffinity")) {
+      r.ExpectMap(*affinity);
+      if (auto required = r.Get(*affinity, "required")) {
+        r.ExpectMap(*required);
+        const Field terms = r.Require(*required, "nodeSelectorTerms");
+        for (const Field& term : r.Items(terms)) {
+          pv.node_affinity.push_back(ReadNodeSelectorTerm(r, term));
+        }
+        if (pv.node_affinity.empty()) r.Fail(terms, "no nodeSelectorTerms");
+      }
+    }
     if (auto policy = r.Get(*spec, "persistentVolumeReclaimPolicy")) {
       pv.reclaim_policy = r.Enum(*policy, {"Retain", "Delete", "Recycle"}, "a reclaim policy");
     }
@@ -77,6 +104,26 @@ StorageClassSpec ReadStorageClass(ObjectReader& r, const Field& object) {
   if (auto mode = r.Get(object, "volumeBindingMode")) {
     sc.volume_binding_mode =
         r.Enum(*mode, {"Immediate", "WaitForFirstConsumer"}, "a volume binding mode");
+  }
+  // allowedTopologies: each term's matchLabelExpressions are `key In values`, ANDed.
+  if (auto topologies = r.Get(object, "allowedTopologies")) {
+    for (const Field& term : r.Items(*topologies)) {
+      r.ExpectMap(term);
+      std::vector<NodeSelectorRequirement> requirements;
+      if (auto exprs = r.Get(term, "matchLabelExpressions")) {
+        for (const Field& e : r.Items(*exprs)) {
+          r.ExpectMap(e);
+          NodeSelectorRequirement req;
+          req.key = r.String(r.Require(e, "key"));
+          req.op = "In";
+          const Field values = r.Require(e, "values");
+          req.values = r.StringList(values);
+          if (req.values.empty()) r.Fail(values, "no values");
+          requirements.push_back(std::move(req));
+        }
+      }
+      sc.allowed_topologies.push_back(std::move(requirements));
+    }
   }
   if (meta.annotations) {
     r.ExpectMap(*meta.annotations, /*reveal=*/false);
