@@ -15,6 +15,7 @@ std::unique_ptr<FilterPlugin> NewTaintTolerationFilter(const KubeVersion& versio
 std::unique_ptr<FilterPlugin> NewNodeAffinityFilter(const KubeVersion& version);
 std::unique_ptr<FilterPlugin> NewNodePortsFilter();
 std::unique_ptr<FilterPlugin> NewNodeResourcesFitFilter(const KubeVersion& version);
+std::unique_ptr<FilterPlugin> NewVolumeRestrictionsFilter();
 std::unique_ptr<FilterPlugin> NewVolumeBindingFilter();
 std::unique_ptr<FilterPlugin> NewVolumeZoneFilter();
 std::unique_ptr<FilterPlugin> NewPodTopologySpreadFilter();

@@ -4,11 +4,12 @@
 //
 // Speed (issue 3: >= 50 000 pods/s on 1 213 nodes) comes from four things, none of which can
 // change the node chosen:
-//  * The equivalence cache (pod_equivalence.h): every plugin but PodTopologySpread and
-//    InterPodAffinity is node-local — its answer on a node depends only on the pod and that node's
-//    own state — so per pod class and node the Scheduler keeps the first rejecting node-local
-//    filter and the raw scores, and recomputes them only where NodeState::generation moved since.
-//    Replicas of a workload then cost a few table reads per node.
+//  * The equivalence cache (pod_equivalence.h): every plugin but VolumeRestrictions,
+//    PodTopologySpread and InterPodAffinity is node-local — its answer on a node depends only on
+//    the pod and that node's own state — so per pod class and node the Scheduler keeps the first
+//    rejecting node-local filter and the raw scores, and recomputes them only where
+//    NodeState::generation moved since. Replicas of a workload then cost a few table reads per
+//    node.
 //  * Skipped scores: after PreScore a plugin may say every feasible node gets the same
 //    normalised score (ScorePlugin::Skipped: upstream's PreScore Skip, e.g. NodeAffinity without
 //    preferred terms, or a constant, e.g. TaintToleration where no node has a PreferNoSchedule
@@ -52,9 +53,10 @@ enum FilterIndex {
   kNodeAffinityFilter,
   kNodePortsFilter,
   kNodeResourcesFitFilter,
+  kVolumeRestrictionsFilter,  // looks beyond the node (claims used anywhere): run every cycle
   kVolumeBindingFilter,
   kVolumeZoneFilter,
-  kPodTopologySpreadFilter,  // the two filters that look beyond the node: run every cycle
+  kPodTopologySpreadFilter,  // with InterPodAffinity, looks beyond the node: run every cycle
   kInterPodAffinityFilter,
   kGpuShareFilter,
   kNumFilters
@@ -79,7 +81,8 @@ constexpr bool IsSelfNormalized(int p) {
 
 // Plugins whose answer on a node depends on pods elsewhere: never cached.
 constexpr bool IsClusterWideFilter(int f) {
-  return f == kPodTopologySpreadFilter || f == kInterPodAffinityFilter;
+  return f == kVolumeRestrictionsFilter || f == kPodTopologySpreadFilter ||
+         f == kInterPodAffinityFilter;
 }
 constexpr bool IsClusterWideScore(int p) {
   return p == kPodTopologySpreadScore || p == kInterPodAffinityScore;
@@ -198,6 +201,7 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
   filters_.push_back(NewNodeAffinityFilter(version));
   filters_.push_back(NewNodePortsFilter());
   filters_.push_back(NewNodeResourcesFitFilter(version));
+  filters_.push_back(NewVolumeRestrictionsFilter());
   filters_.push_back(NewVolumeBindingFilter());
   filters_.push_back(NewVolumeZoneFilter());
   filters_.push_back(NewPodTopologySpreadFilter());
@@ -252,10 +256,12 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   // and can reject: PodTopologySpread for a pod with a DoNotSchedule constraint, InterPodAffinity
   // unless its PreFilter skipped.
   bool cluster_wide[kNumFilters] = {};
+  cluster_wide[kVolumeRestrictionsFilter] = !filters_[kVolumeRestrictionsFilter]->Skipped();
   cluster_wide[kPodTopologySpreadFilter] = HasConstraint(pod, "DoNotSchedule");
   cluster_wide[kInterPodAffinityFilter] = !filters_[kInterPodAffinityFilter]->Skipped();
-  const bool any_cluster_wide =
-      cluster_wide[kPodTopologySpreadFilter] || cluster_wide[kInterPodAffinityFilter];
+  const bool any_cluster_wide = cluster_wide[kVolumeRestrictionsFilter] ||
+                                cluster_wide[kPodTopologySpreadFilter] ||
+                                cluster_wide[kInterPodAffinityFilter];
   cy.feasible.clear();
   cy.failed_at.assign(num_nodes, kNotEvaluated);
   if (any_cluster_wide) cy.node_status.resize(num_nodes);
@@ -297,7 +303,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
       }
     }
     int verdict = memo.verdict;
-    for (int f : {kPodTopologySpreadFilter, kInterPodAffinityFilter}) {
+    for (int f : {kVolumeRestrictionsFilter, kPodTopologySpreadFilter, kInterPodAffinityFilter}) {
       if (!cluster_wide[f] || (verdict >= 0 && verdict < f)) continue;
       PluginStatus status = filters_[f]->Filter(pod, cluster_, i);
       if (!status.ok()) {

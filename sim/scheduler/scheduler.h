@@ -5,9 +5,8 @@
 // (NodeAffinity's matchFields pin) leaves only its nodes to filter. On 100+ nodes only a sample
 // is filtered (node_sample.h: percentageOfNodesToScore, the rotating start). Filters run in
 // upstream order and a node stops at the first plugin that rejects it (NodeUnschedulable,
-// TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeBinding, VolumeZone,
-// PodTopologySpread, InterPodAffinity, then the
-// GPU-share filter). Feasible nodes are scored by every score plugin, normalised, weighted
+// TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions, VolumeBinding,
+// VolumeZone, PodTopologySpread, InterPodAffinity, then the GPU-share filter). Feasible nodes are scored by every score plugin, normalised, weighted
 // (TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity
 // 2, BalancedAllocation 1, ImageLocality 1, GPU share and PlacementPolicy — settings) and summed;
 // the highest total wins, ties to the lowest node index by default or uniformly at random

@@ -54,6 +54,7 @@ inline Filters InTreeFilters(const KubeVersion& version = {}) {
   filters.push_back(NewNodeAffinityFilter(version));
   filters.push_back(NewNodePortsFilter());
   filters.push_back(NewNodeResourcesFitFilter(version));
+  filters.push_back(NewVolumeRestrictionsFilter());
   filters.push_back(NewVolumeBindingFilter());
   filters.push_back(NewVolumeZoneFilter());
   filters.push_back(NewPodTopologySpreadFilter());

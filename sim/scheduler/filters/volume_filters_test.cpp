@@ -341,6 +341,63 @@ TEST_CASE("VolumeZone: unbound claims are skipped only in a WaitForFirstConsumer
   }
 }
 
+// volume_restrictions_test.go TestAccessModeConflicts: a ReadWriteOncePod claim another pod uses.
+TEST_CASE("VolumeRestrictions: a ReadWriteOncePod claim in use keeps every other pod off") {
+  PersistentVolumeClaimSpec once = Claim("claim-with-rwop", "pv-1");
+  once.access_modes = {"ReadWriteOncePod"};
+  PersistentVolumeClaimSpec shared = Claim("claim-with-rwo", "pv-2");
+  ClusterState cluster;
+  cluster.AddNode(MakeNode("node-a"));
+  cluster.AddNode(MakeNode("node-b"));
+  cluster.SetVolumes(VolumeCatalog({once, shared}, {Volume("pv-1"), Volume("pv-2")}, {}));
+  auto plugin = NewVolumeRestrictionsFilter();
+  CHECK(plugin->Name() == "VolumeRestrictions");
+  struct Case {
+    const char* name;
+    std::vector<std::string> bound_claims;  // of a pod bound on node-a
+    std::vector<std::string> pod_claims;
+    bool fits;
+  };
+  const std::vector<Case> cases = {
+      {"nothing", {}, {}, true},
+      {"failed rwop conflict", {"claim-with-rwop"}, {"claim-with-rwop"}, false},
+      {"no conflict with other claims", {"claim-with-rwo"}, {"claim-with-rwop"}, true},
+      {"ReadWriteOnce claims may be shared", {"claim-with-rwo"}, {"claim-with-rwo"}, true},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    ClusterState state = cluster;
+    if (!c.bound_claims.empty()) testing::BindOn(state, "node-a", PodWithClaims(c.bound_claims));
+    const Verdict v = Run(*plugin, PodWithClaims(c.pod_claims), state);
+    REQUIRE(v.pre_filter.ok());
+    CHECK(v.filter.ok() == c.fits);
+    CHECK(plugin->Filter(PodWithClaims(c.pod_claims), state, 1).ok() == c.fits);  // any node
+    if (!c.fits) CHECK(v.filter.code == StatusCode::kUnschedulable);
+  }
+  CHECK(plugin->PreFilter(PodWithClaims({"missing"}), cluster).reasons ==
+        std::vector<std::string>{"persistentvolumeclaim \"missing\" not found"});
+}
+
+TEST_CASE(
+    "VolumeRestrictions in the scheduler: the second user of a ReadWriteOncePod claim waits") {
+  PersistentVolumeClaimSpec once = Claim("model", "pv-1");
+  once.access_modes = {"ReadWriteOncePod"};
+  ClusterState cluster;
+  cluster.AddNode(MakeNode("node-a"));
+  cluster.AddNode(MakeNode("node-b"));
+  cluster.SetVolumes(VolumeCatalog({once}, {Volume("pv-1")}, {}));
+  Scheduler scheduler(cluster, {});
+  const PodSpec pod = PodWithClaims({"model"});
+  CHECK(scheduler.ScheduleAndBind(pod).placement.node >= 0);
+  // The equivalence cache must not keep the other node's earlier verdict.
+  CHECK(scheduler.Schedule(pod).message ==
+        "0/2 nodes are available: 2 node has pod using PersistentVolumeClaim with the same name "
+        "and ReadWriteOncePod access mode. preemption: 0/2 nodes are available: 2 No preemption "
+        "victims found for incoming pod.");
+  cluster.Unbind(0);
+  CHECK(scheduler.Schedule(pod).placement.node >= 0);
+}
+
 TEST_CASE("a StatefulSet replica follows its zonal volume through the whole scheduler") {
   ClusterState cluster;
   cluster.AddNode(MakeNode("h-1", {{kZone, "cn-hangzhou-h"}}));
