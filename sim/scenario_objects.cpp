@@ -80,6 +80,30 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
   return node;
 }
 
+const StatefulSetSpec* StatefulSetOf(const Workload& w, const ScenarioKube& kube) {
+  if (w.kind != "StatefulSet") return nullptr;
+  for (const StatefulSetSpec& set : kube.stateful_sets) {
+    if (set.name == w.name && set.namespace_ == w.namespace_) return &set;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> ReplicaClaims(const Workload& w, const StatefulSetSpec* set, int ordinal) {
+  if (set == nullptr) return w.volumes;
+  std::vector<std::string> claims;
+  for (const std::string& t : set->volume_claim_templates)
+    claims.push_back(t + "-" + w.name + "-" + std::to_string(ordinal));
+  return claims;
+}
+
+PodSpec ReplicaPodSpec(const Scenario& scenario, const Workload& w, int ordinal) {
+  PodSpec pod = PodSpecForWorkload(w, ordinal);
+  if (!scenario.kube.pvcs.empty()) {
+    pod.pvc_claims = ReplicaClaims(w, StatefulSetOf(w, scenario.kube), ordinal);
+  }
+  return pod;
+}
+
 PodSpec PodSpecForWorkload(const Workload& w, int ordinal) {
   PodSpec pod;
   pod.namespace_ = w.namespace_;

@@ -32,4 +32,14 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool, int ordinal);
 // cards, pod label aliyun.com/gpu-count) or nvidia.com/gpu.
 PodSpec PodSpecForWorkload(const Workload& workload, int ordinal);
 
+// The StatefulSet object (scenario `kube:`) of a StatefulSet workload, or nullptr.
+const StatefulSetSpec* StatefulSetOf(const Workload& workload, const ScenarioKube& kube);
+// The claims of replica `ordinal`: a StatefulSet's `<template>-<name>-<ordinal>` for each claim
+// template of `set`, else the workload's `volumes`.
+std::vector<std::string> ReplicaClaims(const Workload& workload, const StatefulSetSpec* set,
+                                       int ordinal);
+// PodSpecForWorkload with the replica's claims where the scenario's `kube:` holds claims, so the
+// volume plugins check them (docs/semantics.md §3.11); a scenario without claims gives none.
+PodSpec ReplicaPodSpec(const Scenario& scenario, const Workload& workload, int ordinal);
+
 }  // namespace knobsim

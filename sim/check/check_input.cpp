@@ -282,12 +282,7 @@ CheckPod ScenarioPod(const Workload& w, int i, const StatefulSetSpec* set) {
     c.ready = ready;
     p.spec.containers.push_back(std::move(c));
   }
-  if (set) {
-    for (const std::string& t : set->volume_claim_templates)
-      p.spec.pvc_claims.push_back(t + "-" + w.name + "-" + std::to_string(i));
-  } else {
-    p.spec.pvc_claims = w.volumes;
-  }
+  p.spec.pvc_claims = ReplicaClaims(w, set, i);
   p.workload_kind = w.kind;
   p.workload = w.kind == "Pod" ? std::string() : w.name;
   p.workload_key = w.kind == "Pod" ? std::string() : w.kind + "/" + w.namespace_ + "/" + w.name;
@@ -341,13 +336,8 @@ CheckInput CheckInputFromScenario(const Scenario& scenario, const CheckInputOpti
   std::map<std::string, size_t> node_index;
   for (size_t i = 0; i < in.nodes.size(); ++i) node_index[in.nodes[i].name] = i;
 
-  std::map<std::string, const StatefulSetSpec*> sts;
-  for (const StatefulSetSpec& s : scenario.kube.stateful_sets)
-    sts[s.namespace_ + "/" + s.name] = &s;
   for (const Workload& w : scenario.workloads) {
-    const StatefulSetSpec* set = nullptr;
-    if (auto it = sts.find(w.namespace_ + "/" + w.name); it != sts.end() && w.kind == "StatefulSet")
-      set = it->second;
+    const StatefulSetSpec* set = StatefulSetOf(w, scenario.kube);
     for (int i = 0; i < w.replicas; ++i) {
       CheckPod p = ScenarioPod(w, i, set);
       auto ni = node_index.find(p.spec.node_name);

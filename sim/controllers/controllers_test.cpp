@@ -86,6 +86,40 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "placement: a StatefulSet replica goes where its zonal volume is, when kube: has claims") {
+  Scenario scenario = OneNode();
+  scenario.node_pools[0].count = 3;
+  scenario.node_pools[0].zones = {"zone-a", "zone-b", "zone-c"};
+  Workload db = Service("db", "StatefulSet");
+  scenario.workloads.push_back(db);
+  StatefulSetSpec set;
+  set.name = "db";
+  set.replicas = 1;
+  set.volume_claim_templates = {"data"};
+  scenario.kube.stateful_sets.push_back(set);
+  PersistentVolumeClaimSpec claim;
+  claim.name = "data-db-0";
+  claim.volume_name = "pv-c";
+  claim.phase = "Bound";
+  PersistentVolumeSpec pv;
+  pv.name = "pv-c";
+  pv.labels = {{"topology.kubernetes.io/zone", "zone-c"}};
+  pv.phase = "Bound";
+  SUBCASE("with the claim: the volume's zone") {
+    scenario.kube.pvcs.push_back(claim);
+    scenario.kube.pvs.push_back(pv);
+    Simulator sim(scenario, 1, RunOptions{});
+    PlacePods(sim);
+    CHECK(sim.state.pods[0].node == 2);
+  }
+  SUBCASE("without claims in kube: the claims are not checked") {
+    Simulator sim(scenario, 1, RunOptions{});
+    PlacePods(sim);
+    CHECK(sim.state.pods[0].node == 0);
+  }
+}
+
 TEST_CASE("image pulls: the cache spares a pull, a missing image backs off, a size sets the time") {
   Scenario scenario = OneNode();
   Workload w = Service("web", "Deployment");

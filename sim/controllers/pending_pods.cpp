@@ -24,7 +24,7 @@ void SchedulePending(Simulator& sim) {
     const Workload& spec = *s.workloads[s.pods[p].workload].spec;
     const int index = static_cast<int>(s.cluster_state.pods().size());
     const ScheduleResult result =
-        s.scheduler->ScheduleAndBind(PodSpecForWorkload(spec, s.pods[p].replica));
+        s.scheduler->ScheduleAndBind(ReplicaPodSpec(s.scenario, spec, s.pods[p].replica));
     if (result.placement.node < 0) {
       if (result.message != s.pods[p].message) {
         s.pods[p].message = result.message;

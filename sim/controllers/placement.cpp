@@ -94,6 +94,8 @@ void BuildScheduler(EngineState& s) {
   for (size_t p = 0; p < scenario.node_pools.size(); ++p)
     for (int i = 0; i < scenario.node_pools[p].count; ++i)
       s.cluster_state.AddNode(NodeSpecForPool(scenario, static_cast<int>(p), i));
+  const ScenarioKube& kube = scenario.kube;
+  s.cluster_state.SetVolumes(VolumeCatalog(kube.pvcs, kube.pvs, kube.storage_classes));
   SchedulerConfig& config = s.config;
   config.default_placement =
       ParseCardPolicy(scenario.cluster.default_placement).value_or(CardPolicy::kBinpack);
@@ -156,7 +158,7 @@ void PlacePods(Simulator& sim) {
     const Workload& spec = *s.workloads[next.workload].spec;
     if (next.ordinal >= static_cast<int>(spec.pods.size())) continue;
     const int32_t p = pod_of[next.workload][next.ordinal];
-    const PodSpec pod = PodSpecForWorkload(spec, next.ordinal);
+    const PodSpec pod = ReplicaPodSpec(s.scenario, spec, next.ordinal);
     current[p] = CurrentPlacement(s.cluster_state, s.config, pod, spec.pods[next.ordinal]);
     if (current[p]) {
       s.pods[p].state_pod = s.cluster_state.Bind(pod, *current[p]);
@@ -174,7 +176,7 @@ void PlacePods(Simulator& sim) {
       result.placement = *current[p];
     } else {
       const int index = static_cast<int>(s.cluster_state.pods().size());
-      result = s.scheduler->ScheduleAndBind(PodSpecForWorkload(spec, next.ordinal));
+      result = s.scheduler->ScheduleAndBind(ReplicaPodSpec(s.scenario, spec, next.ordinal));
       if (result.placement.node >= 0) s.pods[p].state_pod = index;
     }
     if (result.placement.node < 0) {

@@ -65,6 +65,21 @@ std::string Requirement(const std::string& key, const std::string& op,
   return out + "}";
 }
 
+// Node selector terms as a flow list of lists: [[{key, operator, values}, ...], ...].
+std::string Terms(const std::vector<std::vector<NodeSelectorRequirement>>& terms) {
+  std::string out = "[";
+  for (size_t t = 0; t < terms.size(); ++t) {
+    if (t > 0) out += ", ";
+    out += "[";
+    for (size_t i = 0; i < terms[t].size(); ++i) {
+      if (i > 0) out += ", ";
+      out += Requirement(terms[t][i].key, terms[t][i].op, terms[t][i].values);
+    }
+    out += "]";
+  }
+  return out + "]";
+}
+
 std::string Selector(const LabelSelector& s) {
   std::string out = "{";
   if (!s.match_labels.empty()) out += "match_labels: " + Map(s.match_labels);
@@ -505,6 +520,7 @@ void WriteKube(Out& o, const ScenarioKube& k) {
       if (c.storage_class_name) line += ", storage_class: " + YamlScalar(*c.storage_class_name);
       line += ", request: " + FormatResourceAmount("storage", c.requested_bytes);
       if (!c.volume_name.empty()) line += ", volume: " + YamlScalar(c.volume_name);
+      if (!c.access_modes.empty()) line += ", access_modes: " + List(c.access_modes);
       o.Line(4, line + ", phase: " + c.phase + "}",
              c.storage_class_name ? "" : "no storage_class: the default class");
     }
@@ -518,6 +534,9 @@ void WriteKube(Out& o, const ScenarioKube& k) {
                          ", capacity: " + FormatResourceAmount("storage", v.capacity_bytes);
       if (!v.claim_name.empty())
         line += ", claim: " + YamlScalar(v.claim_namespace + "/" + v.claim_name);
+      if (!v.labels.empty()) line += ", labels: " + Map(v.labels);
+      if (!v.node_affinity.empty()) line += ", node_affinity: " + Terms(v.node_affinity);
+      if (!v.access_modes.empty()) line += ", access_modes: " + List(v.access_modes);
       o.Line(4, line + ", phase: " + v.phase + "}");
     }
   }
@@ -527,7 +546,11 @@ void WriteKube(Out& o, const ScenarioKube& k) {
       o.Line(4, "- {name: " + YamlScalar(sc.name) + ", provisioner: " + YamlScalar(sc.provisioner) +
                     ", reclaim_policy: " + sc.reclaim_policy +
                     ", volume_binding_mode: " + sc.volume_binding_mode +
-                    ", default: " + (sc.is_default ? "true" : "false") + "}");
+                    ", default: " + (sc.is_default ? "true" : "false") +
+                    (sc.allowed_topologies.empty()
+                         ? std::string()
+                         : ", allowed_topologies: " + Terms(sc.allowed_topologies)) +
+                    "}");
     }
   }
   if (!k.resource_quotas.empty()) {

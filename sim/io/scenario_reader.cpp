@@ -102,6 +102,7 @@ class Reader : public YamlFieldReader {
   StatefulSetSpec ReadStatefulSet(const Field& f) const;
   PersistentVolumeClaimSpec ReadPvc(const Field& f) const;
   PersistentVolumeSpec ReadPv(const Field& f) const;
+  std::vector<std::string> AccessModes(const Field& f) const;
   StorageClassSpec ReadStorageClass(const Field& f) const;
   ResourceQuotaSpec ReadResourceQuota(const Field& f) const;
   IntOrPercent ReadIntOrPercent(const Field& f) const;
@@ -1256,9 +1257,23 @@ StatefulSetSpec Reader::ReadStatefulSet(const Field& f) const {
   return st;
 }
 
+std::vector<std::string> Reader::AccessModes(const Field& f) const {
+  std::vector<std::string> modes;
+  for (const Field& item : Items(f)) {
+    modes.emplace_back(Enum<std::string_view>(item, "an access mode",
+                                              {{"ReadWriteOnce", "ReadWriteOnce"},
+                                               {"ReadOnlyMany", "ReadOnlyMany"},
+                                               {"ReadWriteMany", "ReadWriteMany"},
+                                               {"ReadWriteOncePod", "ReadWriteOncePod"}}));
+  }
+  return modes;
+}
+
 PersistentVolumeClaimSpec Reader::ReadPvc(const Field& f) const {
-  Section s(*this, f, {"namespace", "name", "storage_class", "request", "volume", "phase"});
+  Section s(*this, f,
+            {"namespace", "name", "storage_class", "request", "volume", "phase", "access_modes"});
   PersistentVolumeClaimSpec c;
+  if (auto v = s.Get("access_modes")) c.access_modes = AccessModes(*v);
   if (auto v = s.Get("namespace")) c.namespace_ = DnsName(*v);
   c.name = NonEmptyString(s.Require("name"));
   // Absent: the default StorageClass applies; "": no class (static binding only).
@@ -1278,9 +1293,18 @@ PersistentVolumeClaimSpec Reader::ReadPvc(const Field& f) const {
 }
 
 PersistentVolumeSpec Reader::ReadPv(const Field& f) const {
-  Section s(*this, f, {"name", "storage_class", "reclaim_policy", "capacity", "claim", "phase"});
+  Section s(*this, f,
+            {"name", "storage_class", "reclaim_policy", "capacity", "claim", "phase", "labels",
+             "node_affinity", "access_modes"});
   PersistentVolumeSpec pv;
   pv.name = NonEmptyString(s.Require("name"));
+  if (auto v = s.Get("labels")) pv.labels = StringMap(*v);
+  // Kubernetes' spec.nodeAffinity.required.nodeSelectorTerms: terms ORed, each a list of
+  // requirements ANDed, as a workload's node_affinity.required.
+  if (auto v = s.Get("node_affinity")) {
+    for (const Field& term : Items(*v)) pv.node_affinity.push_back(ReadNodeSelectorTerm(term));
+  }
+  if (auto v = s.Get("access_modes")) pv.access_modes = AccessModes(*v);
   if (auto v = s.Get("storage_class")) pv.storage_class_name = String(*v);
   if (auto v = s.Get("reclaim_policy")) {
     pv.reclaim_policy = std::string(Enum<std::string_view>(
@@ -1313,9 +1337,20 @@ PersistentVolumeSpec Reader::ReadPv(const Field& f) const {
 }
 
 StorageClassSpec Reader::ReadStorageClass(const Field& f) const {
-  Section s(*this, f, {"name", "provisioner", "reclaim_policy", "volume_binding_mode", "default"});
+  Section s(*this, f,
+            {"name", "provisioner", "reclaim_policy", "volume_binding_mode", "default",
+             "allowed_topologies"});
   StorageClassSpec sc;
   sc.name = NonEmptyString(s.Require("name"));
+  // allowedTopologies: terms ORed, each a list of `{key, operator: In, values}` ANDed.
+  if (auto v = s.Get("allowed_topologies")) {
+    for (const Field& term : Items(*v)) {
+      sc.allowed_topologies.push_back(ReadNodeSelectorTerm(term));
+      for (const NodeSelectorRequirement& r : sc.allowed_topologies.back()) {
+        if (r.op != "In") Fail(term, "allowed topologies take only operator In");
+      }
+    }
+  }
   if (auto v = s.Get("provisioner")) sc.provisioner = String(*v);
   if (auto v = s.Get("reclaim_policy")) {
     sc.reclaim_policy = std::string(Enum<std::string_view>(

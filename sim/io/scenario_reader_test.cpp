@@ -418,6 +418,28 @@ TEST_CASE(
             "weight"));
 }
 
+TEST_CASE("kube: volumes keep labels, node affinity and access modes; classes allowed topologies") {
+  const Scenario s = Read(
+      "name: s\nkube:\n  pvcs:\n    - {namespace: db, name: data, access_modes: "
+      "[ReadWriteOncePod]}\n  pvs:\n    - {name: d-1, labels: {topology.kubernetes.io/zone: h}, "
+      "node_affinity: [[{key: topology.kubernetes.io/zone, operator: In, values: [h]}]], "
+      "access_modes: [ReadWriteOnce]}\n  storage_classes:\n    - {name: zonal, provisioner: p, "
+      "allowed_topologies: [[{key: topology.kubernetes.io/zone, operator: In, values: [h, "
+      "i]}]]}\n");
+  CHECK(s.kube.pvcs[0].access_modes == std::vector<std::string>{"ReadWriteOncePod"});
+  CHECK(s.kube.pvs[0].labels.at("topology.kubernetes.io/zone") == "h");
+  REQUIRE(s.kube.pvs[0].node_affinity.size() == 1);
+  CHECK(s.kube.pvs[0].node_affinity[0][0].values == std::vector<std::string>{"h"});
+  CHECK(s.kube.pvs[0].access_modes == std::vector<std::string>{"ReadWriteOnce"});
+  REQUIRE(s.kube.storage_classes[0].allowed_topologies.size() == 1);
+  CHECK(s.kube.storage_classes[0].allowed_topologies[0][0].values.size() == 2);
+  CHECK(Has(ErrorOf("name: s\nkube:\n  storage_classes:\n    - {name: z, provisioner: p, "
+                    "allowed_topologies: [[{key: k, operator: Exists}]]}\n"),
+            "allowed topologies take only operator In"));
+  CHECK(Has(ErrorOf("name: s\nkube:\n  pvcs:\n    - {name: d, access_modes: [RWO]}\n"),
+            "access mode"));
+}
+
 TEST_CASE("workloads' host_ports read as container host ports: TCP and 0.0.0.0 by default") {
   const Scenario s = Read(
       "name: s\nworkloads:\n  - name: agent\n    host_ports:\n      - {port: 9100}\n"

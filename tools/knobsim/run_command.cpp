@@ -110,9 +110,11 @@ int RunShard(const RunArgs& args, const Scenario& scenario, const RunSetOptions&
   return kExitOk;
 }
 
-// The pods a run makes from workloads carry no claims, so VolumeBinding and VolumeZone
-// (docs/semantics.md §3.11) do not act in it: said once, naming the workloads that have claims.
+// A scenario whose `kube:` holds no claims gives its pods none (ReplicaPodSpec), so VolumeBinding
+// and VolumeZone (docs/semantics.md §3.11) do not act in it: said once, naming the workloads
+// whose pods would have claims.
 void NoteUnsimulatedVolumes(const Scenario& scenario) {
+  if (!scenario.kube.pvcs.empty()) return;
   std::vector<std::string> with_claims;
   for (const Workload& w : scenario.workloads) {
     bool claims = !w.volumes.empty();
@@ -123,10 +125,10 @@ void NoteUnsimulatedVolumes(const Scenario& scenario) {
     if (claims) with_claims.push_back(w.namespace_ + "/" + w.name);
   }
   if (with_claims.empty()) return;
-  std::cerr << "knobsim: note: volume topology (VolumeBinding, VolumeZone) is not simulated in "
-               "a run; the pods of "
-            << Join(with_claims) << " are placed as if their claims fit every node "
-            << "(knobsim schedule applies it)\n";
+  std::cerr << "knobsim: note: the scenario's kube: section lists no pvcs, so the claims of "
+            << Join(with_claims)
+            << " are not checked (VolumeBinding, VolumeZone); their pods are placed as if "
+               "their volumes fit every node\n";
 }
 
 int Run(const RunArgs& args) {
