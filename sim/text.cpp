@@ -17,6 +17,10 @@
 
 namespace knobsim {
 
+bool Contains(const std::vector<std::string>& list, std::string_view value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
 std::string Join(const std::vector<std::string>& parts, std::string_view separator) {
   return fmt::to_string(fmt::join(parts, separator));
 }

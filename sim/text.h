@@ -17,6 +17,9 @@
 
 namespace knobsim {
 
+// `value` is one of `list`.
+bool Contains(const std::vector<std::string>& list, std::string_view value);
+
 // "a, b, c" (fmt::join with `separator`); "" for no parts.
 std::string Join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 

@@ -12,7 +12,7 @@
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/fgd/fragmentation_report.h"
 #include "sim/scheduler/gpu_share_plugin.h"
-#include "sim/scheduler/node_sample.h"
+#include "sim/scheduler/policy_placement.h"
 
 namespace knobsim::engine {
 namespace {
@@ -74,20 +74,6 @@ FragmentationResult MeasureFragmentation(const Scenario& scenario, const Cluster
   return knobsim::MeasureFragmentation(nodes, TargetWorkload(scenario));
 }
 
-// cluster.percentage_of_nodes_to_score, or its default: upstream's adaptive sample, but every
-// node where a node uses one of the FGD paper's placements (the paper's simulator sets
-// percentageOfNodesToScore 100, docs/scenario.md).
-int PercentageOfNodesToScore(const Scenario& scenario, const ClusterState& state,
-                             const SchedulerConfig& config) {
-  if (scenario.cluster.percentage_of_nodes_to_score) {
-    return *scenario.cluster.percentage_of_nodes_to_score;
-  }
-  for (const NodeState& n : state.nodes()) {
-    if (IsPaperPolicy(NodeCardPolicy(n.spec, config))) return 100;
-  }
-  return kAdaptivePercentageOfNodesToScore;
-}
-
 // The scheduler the run keeps, over every node of the scenario (BuildCluster's order).
 void BuildScheduler(EngineState& s) {
   const Scenario& scenario = s.scenario;
@@ -104,7 +90,10 @@ void BuildScheduler(EngineState& s) {
   config.target_workload =
       std::make_shared<const std::vector<fgd::TargetPod>>(TargetWorkload(scenario));
   config.seed = s.seed;
-  config.percentage_of_nodes_to_score = PercentageOfNodesToScore(scenario, s.cluster_state, config);
+  // cluster.percentage_of_nodes_to_score, else the default (100 for the paper's placements).
+  const std::optional<int>& percentage = scenario.cluster.percentage_of_nodes_to_score;
+  config.percentage_of_nodes_to_score =
+      percentage ? *percentage : DefaultPercentageOfNodesToScore(s.cluster_state, config);
   if (scenario.cluster.policy == SharingPolicy::kFixedEqual)
     config.policy0_max_inst = scenario.cluster.max_inst;
   s.scheduler = std::make_unique<Scheduler>(s.cluster_state, config);

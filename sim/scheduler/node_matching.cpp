@@ -5,12 +5,10 @@
 #include <string>
 #include <string_view>
 
+#include "sim/text.h"
+
 namespace knobsim {
 namespace {
-
-bool Contains(const std::vector<std::string>& values, const std::string& value) {
-  return std::find(values.begin(), values.end(), value) != values.end();
-}
 
 // A whole base-10 int64 the way Go's strconv.ParseInt(s, 10, 64) reads it (optional sign, no
 // spaces), which is what the Gt / Lt node selector operators use.

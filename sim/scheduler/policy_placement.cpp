@@ -4,6 +4,7 @@
 
 #include "sim/scheduler/fgd/random_policy.h"
 #include "sim/scheduler/gpu_share_plugin.h"
+#include "sim/scheduler/node_sample.h"
 
 namespace knobsim {
 namespace {
@@ -86,6 +87,13 @@ class PlacementPolicyScore final : public ScorePlugin {
 };
 
 }  // namespace
+
+int DefaultPercentageOfNodesToScore(const ClusterState& cluster, const SchedulerConfig& config) {
+  for (const NodeState& n : cluster.nodes()) {
+    if (IsPaperPolicy(NodeCardPolicy(n.spec, config))) return 100;
+  }
+  return kAdaptivePercentageOfNodesToScore;
+}
 
 std::optional<fgd::PolicyKind> PaperPolicyKind(CardPolicy policy) {
   switch (policy) {

@@ -47,6 +47,10 @@ namespace knobsim {
 // The paper's policy for a placement value; nullopt for ACK's and the extender's.
 std::optional<fgd::PolicyKind> PaperPolicyKind(CardPolicy policy);
 
+// percentageOfNodesToScore when none is set: 100 where a node of `cluster` uses one of the
+// paper's placements (the paper's simulator scores every node), else upstream's adaptive 0.
+int DefaultPercentageOfNodesToScore(const ClusterState& cluster, const SchedulerConfig& config);
+
 class PolicyPlacement {
  public:
   explicit PolicyPlacement(const SchedulerConfig& config);

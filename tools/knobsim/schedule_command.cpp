@@ -31,8 +31,8 @@
 #include "sim/scheduler/cluster_state.h"
 #include "sim/scheduler/cluster_state_builder.h"
 #include "sim/scheduler/framework.h"
-#include "sim/scheduler/gpu_share_plugin.h"
 #include "sim/scheduler/node_sample.h"
+#include "sim/scheduler/policy_placement.h"
 #include "sim/scheduler/scheduler.h"
 #include "sim/text.h"
 #include "tools/knobsim/cli_validators.h"
@@ -398,10 +398,10 @@ int Schedule(const ScheduleArgs& args) {
       a.insert(a.end(), b.begin(), b.end());
       return a;
     };
-    cluster.SetVolumes(VolumeCatalog(both(cluster_objects->pvcs, pod_objects->pvcs),
-                                     both(cluster_objects->pvs, pod_objects->pvs),
-                                     both(cluster_objects->storage_classes,
-                                          pod_objects->storage_classes)));
+    cluster.SetVolumes(
+        VolumeCatalog(both(cluster_objects->pvcs, pod_objects->pvcs),
+                      both(cluster_objects->pvs, pod_objects->pvs),
+                      both(cluster_objects->storage_classes, pod_objects->storage_classes)));
   }
   warnings.Add(snapshot_warnings);
   // FGD's target workload: the pods already bound and the ones to place.
@@ -412,11 +412,8 @@ int Schedule(const ScheduleArgs& args) {
   for (const PodSpec& pod : pending) targets->push_back(fgd::TargetPodOf(pod));
   config.target_workload = std::move(targets);
   // The FGD paper's simulator scores every node (percentageOfNodesToScore 100).
-  if (args.percentage_opt->count() == 0 &&
-      std::any_of(cluster.nodes().begin(), cluster.nodes().end(), [&](const NodeState& n) {
-        return IsPaperPolicy(NodeCardPolicy(n.spec, config));
-      })) {
-    config.percentage_of_nodes_to_score = 100;
+  if (args.percentage_opt->count() == 0) {
+    config.percentage_of_nodes_to_score = DefaultPercentageOfNodesToScore(cluster, config);
   }
 
   // Always with the explain record: it carries the winner's score for the pod line. The node

@@ -36,9 +36,8 @@ bool BoundToClaim(const PersistentVolumeSpec& pv, const PersistentVolumeClaimSpe
 }
 
 bool HasAccessModes(const PersistentVolumeSpec& pv, const PersistentVolumeClaimSpec& claim) {
-  return std::all_of(claim.access_modes.begin(), claim.access_modes.end(), [&](const auto& m) {
-    return std::find(pv.access_modes.begin(), pv.access_modes.end(), m) != pv.access_modes.end();
-  });
+  return std::all_of(claim.access_modes.begin(), claim.access_modes.end(),
+                     [&](const std::string& m) { return Contains(pv.access_modes, m); });
 }
 
 class VolumeBindingFilter final : public FilterPlugin {
@@ -76,7 +75,7 @@ class VolumeBindingFilter final : public FilterPlugin {
                                           " not found");
       }
       if (sc != nullptr && sc->volume_binding_mode == "WaitForFirstConsumer") {
-        delayed_.push_back({claim, sc});
+        delayed_.push_back({claim, sc, catalog.VolumesOfClass(sc->name)});
       } else {
         immediate_unbound_ = true;
       }
@@ -97,7 +96,7 @@ class VolumeBindingFilter final : public FilterPlugin {
   PluginStatus Filter(const PodSpec&, const ClusterState& cluster, int node) const override {
     if (Skipped()) return PluginStatus::Success();
     const VolumeCatalog& catalog = cluster.volumes();
-    const Labels& labels = cluster.node(node).spec.labels;
+    const Labels& labels = cluster.node(node).spec.labels;  // volumes match labels alone
     bool bound_satisfied = true;
     bool bound_found = true;
     for (const PersistentVolumeClaimSpec* claim : bound_) {
@@ -114,7 +113,7 @@ class VolumeBindingFilter final : public FilterPlugin {
     bool unbound_satisfied = true;
     std::vector<const PersistentVolumeSpec*> chosen;
     for (const Delayed& d : delayed_) {
-      if (MatchingVolume(*d.claim, *d.sc, catalog, labels, chosen)) continue;
+      if (MatchingVolume(*d.claim, d.candidates, labels, chosen)) continue;
       if (d.sc->provisioner.empty() || d.sc->provisioner == kNoProvisioner ||
           !(d.sc->allowed_topologies.empty() ||
             MatchesNodeSelectorTerms(d.sc->allowed_topologies, labels))) {
@@ -140,14 +139,16 @@ class VolumeBindingFilter final : public FilterPlugin {
   struct Delayed {
     const PersistentVolumeClaimSpec* claim;
     const StorageClassSpec* sc;
+    std::vector<const PersistentVolumeSpec*> candidates;  // the volumes of its class
   };
 
   // FindMatchingVolume on the scheduler path; the volume found is added to `chosen`.
-  static bool MatchingVolume(const PersistentVolumeClaimSpec& claim, const StorageClassSpec& sc,
-                             const VolumeCatalog& catalog, const Labels& labels,
+  static bool MatchingVolume(const PersistentVolumeClaimSpec& claim,
+                             const std::vector<const PersistentVolumeSpec*>& candidates,
+                             const Labels& labels,
                              std::vector<const PersistentVolumeSpec*>& chosen) {
     const PersistentVolumeSpec* smallest = nullptr;
-    for (const PersistentVolumeSpec* pv : catalog.VolumesOfClass(sc.name)) {
+    for (const PersistentVolumeSpec* pv : candidates) {
       if (std::find(chosen.begin(), chosen.end(), pv) != chosen.end()) continue;
       const bool pre_bound = BoundToClaim(*pv, claim);
       if (!pv->claim_name.empty() && !pre_bound) continue;

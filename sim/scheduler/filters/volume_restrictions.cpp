@@ -19,10 +19,6 @@
 namespace knobsim {
 namespace {
 
-bool Contains(const std::vector<std::string>& list, const std::string& value) {
-  return std::find(list.begin(), list.end(), value) != list.end();
-}
-
 class VolumeRestrictionsFilter final : public FilterPlugin {
  public:
   std::string_view Name() const override { return "VolumeRestrictions"; }

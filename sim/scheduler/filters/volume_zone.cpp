@@ -58,10 +58,7 @@ class VolumeZoneFilter final : public FilterPlugin {
     topologies_.clear();
     const VolumeCatalog& catalog = cluster.volumes();
     for (const std::string& name : pod.pvc_claims) {
-      if (std::find(pod.ephemeral_claims.begin(), pod.ephemeral_claims.end(), name) !=
-          pod.ephemeral_claims.end()) {
-        continue;
-      }
+      if (Contains(pod.ephemeral_claims, name)) continue;
       const PersistentVolumeClaimSpec* claim = catalog.FindClaim(pod.namespace_, name);
       if (claim == nullptr) {
         return PluginStatus::Unresolvable("persistentvolumeclaim " + Quote(name) + " not found");
