@@ -19,6 +19,7 @@
 #include "models/memory_isolation.h"
 #include "models/sharing_policy.h"
 #include "sim/event_queue.h"
+#include "sim/hpa_spec.h"
 #include "sim/kube_types.h"
 
 namespace knobsim {
@@ -84,6 +85,8 @@ struct ClusterKnobs {
   // paper's simulator scores every node).
   std::optional<int> percentage_of_nodes_to_score;
   std::shared_ptr<const InterferenceSetup> interference;  // null: every card by its POLICY
+  // The HPA controller's flags and the metrics pipeline's window (docs/autoscaling.md).
+  HpaControllerSettings hpa_controller;
 };
 
 // kReplay: recorded arrival times (traffic: {replay: FILE}); kCounts: exact counts per interval
@@ -240,6 +243,8 @@ struct Workload {
   Labels annotations;               // pod annotations the checks read (backup markers)
   std::vector<std::string>
       volumes;  // PVC claim names of a Deployment's pods (StatefulSets: kube.stateful_sets)
+  // Its HorizontalPodAutoscaler: `replicas` is where it starts (docs/autoscaling.md).
+  std::optional<HpaSpec> hpa;
 };
 
 struct RunSettings {
@@ -266,6 +271,11 @@ struct Variant {
   std::map<std::string, int> node_count;        // pool -> nodes
   std::map<std::string, double> traffic_scale;  // workload (or "*") -> factor
   std::optional<bool> interference;  // false: cluster.interference off (every card by POLICY)
+  // Workload -> its HPA's bounds, and the target of its HPA's first metric (in the metric's
+  // own unit: percent, requests/s, MiB, requests). The workload must have an HPA.
+  std::map<std::string, int> hpa_min_replicas;
+  std::map<std::string, int> hpa_max_replicas;
+  std::map<std::string, double> hpa_target;
 };
 
 // Cluster objects a run does not simulate but the checks read (scenario key `kube:`,

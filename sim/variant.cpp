@@ -1,5 +1,7 @@
 #include "sim/variant.h"
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 #include <string>
 
@@ -113,6 +115,16 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
     if (w.pods.size() < listed && !before.empty()) FollowPods(before, w.pods, w.traffic.counts);
     if (static_cast<int>(w.pods.size()) > w.replicas) w.pods.resize(w.replicas);
     if (const auto* scale = Lookup(variant.traffic_scale, w.name)) w.traffic.scale *= *scale;
+    if (w.hpa) {
+      if (const auto* min = Lookup(variant.hpa_min_replicas, w.name)) w.hpa->min_replicas = *min;
+      if (const auto* max = Lookup(variant.hpa_max_replicas, w.name)) w.hpa->max_replicas = *max;
+      if (const auto* target = Lookup(variant.hpa_target, w.name))
+        w.hpa->metrics.front().target_milli = std::llround(*target * 1000);
+      // The HPA starts from `replicas`, which its new bounds may move (as the controller's
+      // first sync would at once).
+      w.replicas = std::clamp(w.replicas, w.hpa->min_replicas, w.hpa->max_replicas);
+      if (static_cast<int>(w.pods.size()) > w.replicas) w.pods.resize(w.replicas);
+    }
   }
   return s;
 }

@@ -24,7 +24,7 @@ void DeletePod(Simulator& sim, int32_t p, const std::string& why) {
   s.queue.Push(idle ? s.now : s.now + s.options.termination_grace, kTerminated,
                static_cast<uint32_t>(p));
   const std::string& kind = s.workloads[s.pods[p].workload].spec->kind;
-  if (kind == "Deployment" || kind == "ReplicaSet") {
+  if ((kind == "Deployment" || kind == "ReplicaSet") && !s.pods[p].scaled_away) {
     CreateReplacement(sim, p);
     SchedulePending(sim);
   }
@@ -45,7 +45,8 @@ void Terminate(Simulator& sim, int32_t p) {
     on.erase(std::find(on.begin(), on.end(), p));
   }
   s.pending.erase(std::remove(s.pending.begin(), s.pending.end(), p), s.pending.end());
-  if (s.workloads[pod.workload].spec->kind == "StatefulSet") CreateReplacement(sim, p);
+  if (s.workloads[pod.workload].spec->kind == "StatefulSet" && !pod.scaled_away)
+    CreateReplacement(sim, p);
   if (s.options.cluster_operator != nullptr) s.options.cluster_operator->PodGone(sim.control, p);
   SchedulePending(sim);
 }

@@ -122,6 +122,7 @@ inline void CardSharing::AdvanceCard(int32_t c) {
       if (card.active >= 2) card.switch_ns += (1 - card.eta) * dt;
       card.memory_integral += static_cast<double>(card.memory_used_mib) * dt;
     }
+    if (card.active > 0) card.busy_total_ns += static_cast<double>(now - card.last);
     if (s_.options.timeline_step > 0) RecordSteps(card, card.last, now);
     card.last = now;
   }

@@ -58,6 +58,8 @@ EngineState::EngineState(const Scenario& scenario, uint64_t seed, const RunOptio
   for (const Workload& w : scenario.workloads) {
     AddArrivalStreams(static_cast<int32_t>(workloads.size()), w, seed, streams);
     workloads.emplace_back(w, seed);
+    workloads.back().desired = w.replicas;
+    workloads.back().next_ordinal = w.replicas;
   }
 }
 

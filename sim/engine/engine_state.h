@@ -13,10 +13,12 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/memory_isolation.h"
 #include "models/sharing_policy.h"
+#include "sim/autoscaling/horizontal_controller.h"
 #include "sim/cluster.h"
 #include "sim/engine/simulation.h"
 #include "sim/event_queue.h"
@@ -46,6 +48,7 @@ enum EventKind : uint32_t {
   kTerminated,    // target: pod (its grace period is over, or its last request left)
   kPodReady,      // target: pod (a pod unready at the start turns Ready: CurrentPod::ready_after)
   kOperatorWake,  // target: index into EngineState::wake_tokens
+  kHpaSync,       // target: index into EngineState::hpas
 };
 
 enum class PodPhase {
@@ -113,7 +116,10 @@ struct CardRun {
   SimTime last = 0;
   double busy_ns = 0, effective_ns = 0, switch_ns = 0, memory_integral = 0;
   int64_t memory_peak_mib = 0;
-  std::vector<CardStep> timeline;  // per step while a timeline is collected
+  std::vector<CardStep> timeline;
+  // ∫ busy dt from t = 0 up to `last` (warm-up included): what a DCGM exporter's utilization
+  // counter has seen, read by the HPA's metrics (horizontal_autoscaling.h).
+  double busy_total_ns = 0;  // per step while a timeline is collected
   // completion event
   uint32_t generation = 0;
   SimTime scheduled = -1;
@@ -129,6 +135,7 @@ struct PodRun {
   bool terminating = false;    // deleted: out of the endpoints, finishing its requests
   bool gone = false;           // terminated: no longer exists (its record stays for the ids)
   bool start_unready = false;  // CurrentPod::ready == false, until it turns Ready
+  bool scaled_away = false;    // deleted by a scale-down: its controller does not replace it
   SimTime ready_after = -1;
   int node = -1;
   std::vector<int32_t> cards;
@@ -153,6 +160,7 @@ struct PodRun {
   int32_t queue_head = kNone, queue_tail = kNone;
   int32_t queue_len = 0;
   int32_t outstanding = 0;       // routed here and not yet departed
+  int64_t routed = 0;            // requests ever routed here (the HPA's request-rate metric)
   std::vector<int32_t> service;  // heap of job ids by finish
   int32_t jobs = 0;              // jobs in service
   double attained = 0;
@@ -189,6 +197,29 @@ struct WorkloadRun {
   uint64_t round_robin = 0;
   int replacements = 0;  // Deployment replacements created so far (their names)
   int available = 0;     // Ready with the model loaded, not terminating
+  int desired = 0;       // spec.replicas now: the scenario's, then what its HPA sets
+  int next_ordinal = 0;  // the ordinal of the next pod a scale-up creates (Deployments)
+  int64_t arrivals = 0;  // requests ever arrived at its Service (external request-rate metric)
+};
+
+// One HPA of the run: the controller with its history, and the metric counters it saw at its
+// past syncs (a pod's sample is the change since the oldest sync inside the metric window).
+struct HpaRun {
+  struct PodCounters {
+    int32_t pod = -1;
+    double busy_ns = 0;  // Σ over its cards of CardRun::busy_total_ns
+    int64_t routed = 0;
+  };
+  struct Snapshot {
+    SimTime at = 0;
+    int64_t arrivals = 0;
+    std::vector<PodCounters> pods;  // the workload's Running pods, by pod id
+  };
+  HpaRun(int32_t workload, autoscaling::HorizontalController controller)
+      : workload(workload), controller(std::move(controller)) {}
+  int32_t workload;
+  autoscaling::HorizontalController controller;
+  std::vector<Snapshot> snapshots;  // oldest first
 };
 
 // One stream of arrivals: a workload's requests at its Service (replica -1), or one pod's own
@@ -234,6 +265,7 @@ struct EngineState {
   std::unique_ptr<Scheduler> scheduler;
   std::vector<int32_t> pending;  // pods waiting for the scheduler, by id
   std::vector<uint64_t> wake_tokens;
+  std::vector<HpaRun> hpas;
   std::vector<std::string> missing_images;  // sorted
 
   int32_t NewRequest() {

@@ -60,7 +60,7 @@ void RunRecorder::IntegrateAvailability(int32_t w_index) {
   WorkloadMetrics& m = workloads_[w_index];
   const SimTime now = s_.now;
   if (now <= m.available_last) return;
-  const int desired = w.spec->replicas;
+  const int desired = w.desired;  // the scenario's replicas, or what its HPA set
   const SimTime from = std::max(m.available_last, s_.warmup);
   if (now > from && desired > 0) {
     const double dt = static_cast<double>(now - from);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/controllers/endpoints.h"
+#include "sim/controllers/horizontal_autoscaling.h"
 #include "sim/controllers/placement.h"
 #include "sim/controllers/pod_lifecycle.h"
 #include "sim/controllers/spot_reclaims.h"
@@ -17,6 +18,7 @@ Simulator::Simulator(const Scenario& scenario, uint64_t seed, const RunOptions& 
 RunResult Simulator::Run() {
   EngineState& s = state;
   PlacePods(*this);
+  StartAutoscalers(*this);
   s.queue.Push(s.warmup, kWarmupEnd, 0);
   for (int32_t n = 0; n < static_cast<int32_t>(s.nodes.size()); ++n)
     if (s.nodes[n].reclaim_mean_ns > 0) ScheduleReclaim(s, n);
@@ -82,6 +84,9 @@ void Simulator::Dispatch(const Event& e) {
     case kOperatorWake:
       s.options.cluster_operator->Wake(control, s.wake_tokens[e.target]);
       break;
+    case kHpaSync:
+      SyncAutoscaler(*this, target);
+      break;
   }
 }
 
@@ -104,6 +109,7 @@ void Simulator::Arrive(int32_t stream_index) {
   const SimTime next = stream.arrivals.Next(now);
   if (next < s.end) s.queue.Push(next, kArrival, static_cast<uint32_t>(stream_index));
   ++s.arrivals;
+  ++w.arrivals;
 
   const int32_t r = s.NewRequest();
   Request& req = s.requests[r];
@@ -128,6 +134,7 @@ void Simulator::Arrive(int32_t stream_index) {
   }
   req.pod = p;
   ++s.pods[p].outstanding;
+  ++s.pods[p].routed;
   if (spec.timeout > 0)
     s.queue.Push(now + spec.timeout, kTimeout, static_cast<uint32_t>(r), req.generation);
   if (spec.cpu_before > 0) {

@@ -82,6 +82,9 @@ class Reader : public YamlFieldReader {
   std::vector<NodeSelectorRequirement> ReadNodeSelectorTerm(const Field& f) const;
   Toleration ReadToleration(const Field& f) const;
   HostPort ReadHostPort(const Field& f) const;
+  HpaSpec ReadHpa(const Field& f, const Workload& w) const;
+  HpaScalingRules ReadHpaRules(const Field& f) const;
+  HpaControllerSettings ReadHpaController(const Field& f) const;
   TopologySpreadConstraint ReadSpread(const Field& f, const Labels& own_labels) const;
   std::vector<TopologySpreadConstraint> ReadSpreadList(const Field& f, const Labels& own) const;
   LabelSelector ReadLabelSelector(const Field& f) const;
@@ -165,7 +168,7 @@ void Reader::ReadGpuTypes(const Field& f, GpuCatalog& catalog) const {
 ClusterKnobs Reader::ReadCluster(const Field& f) const {
   Section s(*this, f,
             {"policy", "max_inst", "switch_overhead", "default_placement",
-             "percentage_of_nodes_to_score", "interference"});
+             "percentage_of_nodes_to_score", "interference", "hpa_controller"});
   ClusterKnobs c;
   if (auto v = s.Get("policy")) {
     c.policy = static_cast<SharingPolicy>(
@@ -181,7 +184,112 @@ ClusterKnobs Reader::ReadCluster(const Field& f) const {
         Int(*v, 0, 100, "kube-scheduler's percentageOfNodesToScore is 0 (adaptive) to 100");
   }
   if (auto v = s.Get("interference")) c.interference = ReadInterferenceSetup(*v);
+  if (auto v = s.Get("hpa_controller")) c.hpa_controller = ReadHpaController(*v);
   return c;
+}
+
+// `cluster.hpa_controller`: kube-controller-manager's HPA flags and the metric window.
+HpaControllerSettings Reader::ReadHpaController(const Field& f) const {
+  Section s(*this, f, {"sync_period", "tolerance", "downscale_stabilization", "metric_window"});
+  HpaControllerSettings c;
+  if (auto v = s.Get("sync_period")) c.sync_period = Duration(*v);
+  if (auto v = s.Get("tolerance")) c.tolerance = Number(*v, 0, 1, false, true);
+  if (auto v = s.Get("downscale_stabilization"))
+    c.downscale_stabilization = Duration(*v);
+  if (auto v = s.Get("metric_window")) c.metric_window = Duration(*v);
+  if (c.sync_period <= 0) Fail(*s.Get("sync_period"), "the sync period must be above 0");
+  if (c.metric_window <= 0) Fail(*s.Get("metric_window"), "the metric window must be above 0");
+  return c;
+}
+
+// A workload's `hpa:` (docs/autoscaling.md): bounds, metrics with their targets, behavior.
+HpaSpec Reader::ReadHpa(const Field& f, const Workload& w) const {
+  Section s(*this, f, {"name", "min_replicas", "max_replicas", "metrics", "behavior"});
+  HpaSpec h;
+  h.name = w.name;
+  if (auto v = s.Get("name")) h.name = DnsName(*v);
+  h.namespace_ = w.namespace_;
+  h.target_kind = w.kind;
+  h.target_name = w.name;
+  if (auto v = s.Get("min_replicas")) h.min_replicas = Int(*v, 0);
+  const Field max = s.Require("max_replicas");
+  h.max_replicas = Int(max, 1);
+  if (h.min_replicas > h.max_replicas) Fail(max, "max_replicas is below min_replicas");
+  const Field metrics = s.Require("metrics");
+  for (const Field& item : Items(metrics)) {
+    Section m(*this, item, {"metric", "average", "value"});
+    HpaMetric metric;
+    const Field name = m.Require("metric");
+    metric.kind = Enum<HpaMetricKind>(name, "HPA metric",
+                                      {{"gpu_utilization", HpaMetricKind::kGpuUtilization},
+                                       {"gpu_memory", HpaMetricKind::kGpuMemory},
+                                       {"request_rate", HpaMetricKind::kRequestRate},
+                                       {"in_flight", HpaMetricKind::kInFlight},
+                                       {"external_request_rate", HpaMetricKind::kExternalRequestRate}});
+    metric.name = String(name);
+    const std::optional<Field> average = m.Get("average");
+    const std::optional<Field> value = m.Get("value");
+    if (average.has_value() == value.has_value())
+      Fail(item, "give the target as `average` (per pod) or `value` (in all), one of them");
+    if (value && metric.kind != HpaMetricKind::kExternalRequestRate)
+      Fail(*value, "a per-pod metric takes an `average` target", "write average: instead");
+    const Field& target = average ? *average : *value;
+    metric.target_type = average ? HpaTargetType::kAverageValue : HpaTargetType::kValue;
+    const double x = metric.kind == HpaMetricKind::kGpuMemory
+                         ? static_cast<double>(Unit(target, &ParseMemoryMib, "a quantity"))
+                         : Number(target, 0, INFINITY, true, true);
+    if (metric.kind == HpaMetricKind::kGpuUtilization && x > 100)
+      Fail(target, "GPU utilization is a percent, at most 100");
+    metric.target_milli = std::llround(x * 1000);
+    if (metric.target_milli <= 0) Fail(target, "the target must be at least 0.001");
+    h.metrics.push_back(std::move(metric));
+  }
+  if (h.metrics.empty()) Fail(metrics, "list at least one metric");
+  if (auto v = s.Get("behavior")) {
+    Section b(*this, *v, {"scale_up", "scale_down"});
+    HpaBehavior behavior;
+    if (auto r = b.Get("scale_up")) behavior.scale_up = ReadHpaRules(*r);
+    if (auto r = b.Get("scale_down")) behavior.scale_down = ReadHpaRules(*r);
+    h.behavior = behavior;
+  }
+  return h;
+}
+
+// HPAScalingRules: unset fields take the API server's defaults.
+HpaScalingRules Reader::ReadHpaRules(const Field& f) const {
+  Section s(*this, f, {"stabilization_window", "select_policy", "policies", "tolerance"});
+  HpaScalingRules r;
+  if (auto v = s.Get("stabilization_window")) {
+    const int64_t ns = Duration(*v);
+    if (ns < 0 || ns > 3600 * kNanosPerSecond || ns % kNanosPerSecond != 0)
+      Fail(*v, "a stabilization window is whole seconds, 0 to 1h (the API's bounds)");
+    r.stabilization_window_s = static_cast<int32_t>(ns / kNanosPerSecond);
+  }
+  if (auto v = s.Get("select_policy")) {
+    r.select_policy = Enum<HpaSelectPolicy>(*v, "select policy",
+                                            {{"Max", HpaSelectPolicy::kMax},
+                                             {"Min", HpaSelectPolicy::kMin},
+                                             {"Disabled", HpaSelectPolicy::kDisabled}});
+  }
+  if (auto v = s.Get("policies")) {
+    for (const Field& item : Items(*v)) {
+      Section p(*this, item, {"type", "value", "period"});
+      HpaScalingPolicy policy;
+      policy.type = Enum<HpaPolicyType>(p.Require("type"), "scaling policy type",
+                                        {{"Pods", HpaPolicyType::kPods},
+                                         {"Percent", HpaPolicyType::kPercent}});
+      policy.value = Int(p.Require("value"), 1);
+      const Field period = p.Require("period");
+      const int64_t ns = Duration(period);
+      if (ns <= 0 || ns > 1800 * kNanosPerSecond || ns % kNanosPerSecond != 0)
+        Fail(period, "a policy period is whole seconds, 1s to 30m (the API's bounds)");
+      policy.period_s = static_cast<int32_t>(ns / kNanosPerSecond);
+      r.policies.push_back(policy);
+    }
+    if (r.policies.empty()) Fail(*v, "list at least one policy");
+  }
+  if (auto v = s.Get("tolerance")) r.tolerance = Number(*v, 0, 1, false, true);
+  return r;
 }
 
 // `interference: MODEL.json` (under cluster:, or at the top level): the model file, read now so
@@ -817,6 +925,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
              "pod_affinity",
              "pod_anti_affinity",
              "host_ports",
+             "hpa",
              "interference"});
   Workload w;
   w.name = DnsName(s.Require("name"));
@@ -884,6 +993,14 @@ Workload Reader::ReadWorkload(const Field& f) const {
   if (auto v = s.Get("pod_anti_affinity")) w.pod_anti_affinity = ReadPodAffinity(*v, w.labels);
   if (auto v = s.Get("host_ports")) {
     for (const Field& item : Items(*v)) w.host_ports.push_back(ReadHostPort(item));
+  }
+  if (auto v = s.Get("hpa")) {
+    w.hpa = ReadHpa(*v, w);
+    if (w.kind != "Deployment" && w.kind != "StatefulSet" && w.kind != "ReplicaSet")
+      Fail(*v, "an HPA scales a Deployment, ReplicaSet or StatefulSet, not a " + w.kind);
+    if (w.replicas < w.hpa->min_replicas || w.replicas > w.hpa->max_replicas)
+      Fail(*v, "replicas (" + std::to_string(w.replicas) + ") is outside min_replicas..max_replicas",
+           "the HPA starts from `replicas`: set it inside the bounds");
   }
   if (auto v = s.Get("priority")) {
     w.priority = Int(*v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
@@ -1025,7 +1142,8 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
   Section s(*this, f,
             {"name", "description", "policy", "max_inst", "switch_overhead", "placement",
              "memory_isolation", "topology_spread", "gpu_mem", "gpu_core", "replicas", "node_count",
-             "traffic_scale", "interference"});
+             "traffic_scale", "interference", "hpa_min_replicas", "hpa_max_replicas",
+             "hpa_target"});
   Variant v;
   const Field name = s.Require("name");
   v.name = NonEmptyString(name);
@@ -1150,6 +1268,30 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
   if (auto x = s.Get("replicas")) {
     for (const auto& [key, value] : keyed(*x, workloads, "workload")) {
       v.replicas[key] = Int(value, 0);
+    }
+  }
+  // The HPA knobs name workloads with an HPA.
+  auto hpa_of = [&](const std::string& key, const Field& value) {
+    if (key == "*") return;  // every workload that has one
+    const Workload* w = workload(key);
+    if (w == nullptr || !w->hpa) Fail(value, "workload " + Quote(key) + " has no hpa");
+  };
+  if (auto x = s.Get("hpa_min_replicas")) {
+    for (const auto& [key, value] : keyed(*x, workloads, "workload")) {
+      v.hpa_min_replicas[key] = Int(value, 0);
+      hpa_of(key, value);
+    }
+  }
+  if (auto x = s.Get("hpa_max_replicas")) {
+    for (const auto& [key, value] : keyed(*x, workloads, "workload")) {
+      v.hpa_max_replicas[key] = Int(value, 1);
+      hpa_of(key, value);
+    }
+  }
+  if (auto x = s.Get("hpa_target")) {
+    for (const auto& [key, value] : keyed(*x, workloads, "workload")) {
+      v.hpa_target[key] = Number(value, 0, INFINITY, true, true);
+      hpa_of(key, value);
     }
   }
   if (auto x = s.Get("node_count")) {
