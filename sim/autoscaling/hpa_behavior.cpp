@@ -136,51 +136,49 @@ int32_t ReplicasChangePerPeriod(int32_t period_s, const std::vector<ScaleEvent>&
   return replicas;
 }
 
-int32_t ScaleUpLimit(int32_t current_replicas, const HpaHistory& history,
-                     const HpaScalingRules& rules, SimTime now) {
+namespace {
+
+// Both directions' limit: each policy proposes from the count at its period's start (the count
+// less the changes inside the period); Max takes the largest change, Min the smallest.
+int32_t PolicyLimit(int32_t current_replicas, const HpaHistory& history,
+                    const HpaScalingRules& rules, SimTime now, bool up) {
   const HpaSelectPolicy select = rules.select_policy.value_or(HpaSelectPolicy::kMax);
   if (select == HpaSelectPolicy::kDisabled) return current_replicas;
-  // Scaling up, the smallest change (Min) is the lowest limit.
-  int32_t result = select == HpaSelectPolicy::kMin ? std::numeric_limits<int32_t>::max()
-                                                   : std::numeric_limits<int32_t>::min();
+  // The largest change is the highest limit up and the lowest down.
+  const bool take_highest = (select == HpaSelectPolicy::kMax) == up;
+  int32_t result = take_highest ? std::numeric_limits<int32_t>::min()
+                                : std::numeric_limits<int32_t>::max();
   for (const HpaScalingPolicy& policy : rules.policies) {
     const int32_t added = ReplicasChangePerPeriod(policy.period_s, history.scale_up_events, now);
     const int32_t removed =
         ReplicasChangePerPeriod(policy.period_s, history.scale_down_events, now);
     const int32_t period_start = current_replicas - added + removed;
-    // A percent rounds up: otherwise a small target could never grow.
-    const int32_t proposed =
-        policy.type == HpaPolicyType::kPods
-            ? period_start + policy.value
-            : static_cast<int32_t>(std::ceil(static_cast<double>(period_start) *
-                                             (1 + static_cast<double>(policy.value) / 100)));
-    result = select == HpaSelectPolicy::kMin ? std::min(result, proposed)
-                                             : std::max(result, proposed);
+    const double start = static_cast<double>(period_start);
+    const double percent = static_cast<double>(policy.value) / 100;
+    int32_t proposed = 0;
+    if (policy.type == HpaPolicyType::kPods) {
+      proposed = up ? period_start + policy.value : period_start - policy.value;
+    } else if (up) {
+      // A percent rounds up: otherwise a small target could never grow.
+      proposed = static_cast<int32_t>(std::ceil(start * (1 + percent)));
+    } else {
+      proposed = static_cast<int32_t>(start * (1 - percent));
+    }
+    result = take_highest ? std::max(result, proposed) : std::min(result, proposed);
   }
   return result;
 }
 
+}  // namespace
+
+int32_t ScaleUpLimit(int32_t current_replicas, const HpaHistory& history,
+                     const HpaScalingRules& rules, SimTime now) {
+  return PolicyLimit(current_replicas, history, rules, now, true);
+}
+
 int32_t ScaleDownLimit(int32_t current_replicas, const HpaHistory& history,
                        const HpaScalingRules& rules, SimTime now) {
-  const HpaSelectPolicy select = rules.select_policy.value_or(HpaSelectPolicy::kMax);
-  if (select == HpaSelectPolicy::kDisabled) return current_replicas;
-  // Scaling down, the smallest change (Min) is the highest limit.
-  int32_t result = select == HpaSelectPolicy::kMin ? std::numeric_limits<int32_t>::min()
-                                                   : std::numeric_limits<int32_t>::max();
-  for (const HpaScalingPolicy& policy : rules.policies) {
-    const int32_t added = ReplicasChangePerPeriod(policy.period_s, history.scale_up_events, now);
-    const int32_t removed =
-        ReplicasChangePerPeriod(policy.period_s, history.scale_down_events, now);
-    const int32_t period_start = current_replicas - added + removed;
-    const int32_t proposed =
-        policy.type == HpaPolicyType::kPods
-            ? period_start - policy.value
-            : static_cast<int32_t>(static_cast<double>(period_start) *
-                                   (1 - static_cast<double>(policy.value) / 100));
-    result = select == HpaSelectPolicy::kMin ? std::max(result, proposed)
-                                             : std::min(result, proposed);
-  }
-  return result;
+  return PolicyLimit(current_replicas, history, rules, now, false);
 }
 
 void StoreScaleEvent(HpaHistory& history, const std::optional<HpaBehavior>& behavior,

@@ -153,7 +153,7 @@ int32_t Propose(int32_t current, Grouped& g, double ratio, const Tolerances& tol
 }  // namespace
 
 ReplicaProposal ResourceReplicas(int32_t current_replicas, int32_t target_utilization, bool cpu,
-                                 std::vector<PodSample> pods, const Tolerances& tolerances,
+                                 const std::vector<PodSample>& pods, const Tolerances& tolerances,
                                  const ReadinessSettings& readiness, SimTime now) {
   if (pods.empty()) return Fail("no pods returned by selector while calculating replica count");
   Grouped g = GroupPods(pods, cpu, readiness, now);
@@ -176,7 +176,7 @@ ReplicaProposal ResourceReplicas(int32_t current_replicas, int32_t target_utiliz
 }
 
 ReplicaProposal PlainMetricReplicas(int32_t current_replicas, int64_t target_usage, bool cpu,
-                                    std::vector<PodSample> pods, const Tolerances& tolerances,
+                                    const std::vector<PodSample>& pods, const Tolerances& tolerances,
                                     const ReadinessSettings& readiness, SimTime now) {
   if (pods.empty()) return Fail("no pods returned by selector while calculating replica count");
   Grouped g = GroupPods(pods, cpu, readiness, now);

@@ -71,13 +71,13 @@ struct ReplicaProposal {
 // A Resource (or ContainerResource) metric with a Utilization target (percent of request).
 // `cpu` selects the CPU readiness rules. `now` is the controller's clock.
 ReplicaProposal ResourceReplicas(int32_t current_replicas, int32_t target_utilization, bool cpu,
-                                 std::vector<PodSample> pods, const Tolerances& tolerances,
+                                 const std::vector<PodSample>& pods, const Tolerances& tolerances,
                                  const ReadinessSettings& readiness, SimTime now);
 
 // A Resource metric with an AverageValue target (GetRawResourceReplicas) when `cpu` or a
 // resource is named, or a Pods metric (GetMetricReplicas) when `cpu` is false.
 ReplicaProposal PlainMetricReplicas(int32_t current_replicas, int64_t target_usage, bool cpu,
-                                    std::vector<PodSample> pods, const Tolerances& tolerances,
+                                    const std::vector<PodSample>& pods, const Tolerances& tolerances,
                                     const ReadinessSettings& readiness, SimTime now);
 
 // An Object metric with a Value target, or an External metric's summed values with a Value
