@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/kube_autoscalers.h"
 #include "sim/kube_types.h"
 
 namespace knobsim {
@@ -31,6 +32,7 @@ struct KubeObjects {
   std::vector<StorageClassSpec> storage_classes;
   std::vector<ResourceQuotaSpec> resource_quotas;
   std::vector<NamespaceSpec> namespaces;
+  std::vector<HorizontalPodAutoscalerObject> hpas;
   // Where each object was read, parallel to its vector above.
   std::vector<ObjectSource> node_sources;
   std::vector<ObjectSource> pod_sources;
@@ -44,6 +46,7 @@ struct KubeObjects {
   std::vector<ObjectSource> storage_class_sources;
   std::vector<ObjectSource> resource_quota_sources;
   std::vector<ObjectSource> namespace_sources;
+  std::vector<ObjectSource> hpa_sources;
   // The pod template of each Deployment and StatefulSet as a pending pod named after its owner
   // (one controller owner reference to it), for inputs that hold manifests but not their pods
   // (a config repository). Not in `pods`: a live export's pods are there.

@@ -255,6 +255,7 @@ ImportModel ImportCluster(const KubeObjects& exported, const Metrics* metrics,
   DecideIsolation(objects, used, nodes, pods, catalog, options, model);
   CurrentPods(objects, pods, model);
   KubeSection(objects, model);
+  HpasFromObjects(objects, options, model);
   return model;
 }
 

@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "models/memory_isolation.h"
@@ -43,6 +44,13 @@ struct ProbeRule {
 };
 // Errors name the field `--probe-rule` and quote the text.
 Expected<ProbeRule> ParseProbeRule(std::string_view text);
+
+// `--hpa-metric NAME=KIND`: the metric NAME of an exported HPA (a Pods, Object or External
+// metric of a metrics adapter) is what knobsim computes as KIND (gpu_utilization, gpu_memory,
+// request_rate, in_flight, external_request_rate). Errors name `--hpa-metric`.
+Expected<std::pair<std::string, HpaMetricKind>> ParseHpaMetricRule(std::string_view text);
+// The scenario's name of a metric kind (`gpu_utilization`, ...).
+std::string_view HpaMetricKindName(HpaMetricKind kind);
 
 // `--work-dist auto|exponential|deterministic|gamma:CV2|lognormal:CV2`: nullopt for auto, else
 // the distribution (mean unset) with cv = sqrt(CV2). Errors name `--work-dist`.
@@ -160,6 +168,9 @@ struct ImportOptions {
   // unchanged cluster failing; at 1.5× a change that makes the tail half as slow again fails.
   double slo_headroom = 1.5;
   std::vector<ProbeRule> probe_rules;
+  // `--hpa-metric`: metric names of exported HPAs -> what knobsim computes, over the defaults
+  // (DCGM_FI_DEV_GPU_UTIL, DCGM_FI_DEV_FB_USED; sim/import/import_autoscalers.cpp).
+  std::map<std::string, HpaMetricKind, std::less<>> hpa_metric_kinds;
   // Memory isolation (docs/import.md "Memory isolation"): a measured peak more than this
   // fraction above the visible quota is evidence of a module that does not enforce it (2 %:
   // DCGM samples a moving figure, and ACK says the usable memory is "tens to hundreds of MiB"

@@ -12,6 +12,7 @@
 //   DecideIsolation(...)                                   memory isolation rules 2-4
 //   CurrentPods(objects, pods, model)                      `pods:` of each workload
 //   KubeSection(objects, model)                            the `kube:` objects
+//   HpasFromObjects(objects, options, model)               each workload's `hpa:`
 //
 // Internal to sim/import (the command line and the checks call ImportCluster); declared here so
 // each step has its own tests (import_steps_test.cpp).
@@ -119,6 +120,16 @@ void CurrentPods(const KubeObjects& objects, const PodIndex& pods, ImportModel& 
 
 // The objects the checks read (the scenario's `kube:`), and header lines for the kinds skipped.
 void KubeSection(const KubeObjects& objects, ImportModel& model);
+
+// Each HorizontalPodAutoscaler onto the workload its scaleTargetRef names (kind, namespace,
+// owner): the workload's `hpa:` with the bounds, the behavior and the metrics knobsim computes
+// (the adapter's DCGM names, and options.hpa_metric_kinds); CPU, memory and unknown metrics are
+// left out with a warning naming the file, the line and the metric. An HPA with no metric left,
+// one whose target is not imported, and HPAs sharing a target (the controller acts on none)
+// are warnings and leave the workload's replicas fixed. Replicas outside the bounds move inside
+// them, as the controller's first sync does. Run after CurrentPods.
+void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options,
+                     ImportModel& model);
 
 // ---- Parts of the steps, tested on their own ------------------------------------------------
 

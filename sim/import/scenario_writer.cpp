@@ -228,6 +228,59 @@ void WriteTraffic(Out& o, const ImportedWorkload& iw) {
   }
 }
 
+std::string HpaRules(const HpaScalingRules& r) {
+  std::vector<std::string> parts;
+  if (r.stabilization_window_s)
+    parts.push_back("stabilization_window: " + std::to_string(*r.stabilization_window_s) + "s");
+  if (r.select_policy) {
+    parts.push_back(std::string("select_policy: ") +
+                    (*r.select_policy == HpaSelectPolicy::kMax   ? "Max"
+                     : *r.select_policy == HpaSelectPolicy::kMin ? "Min"
+                                                                 : "Disabled"));
+  }
+  if (!r.policies.empty()) {
+    std::vector<std::string> policies;
+    for (const HpaScalingPolicy& p : r.policies) {
+      policies.push_back(std::string("{type: ") +
+                         (p.type == HpaPolicyType::kPods ? "Pods" : "Percent") +
+                         ", value: " + std::to_string(p.value) +
+                         ", period: " + std::to_string(p.period_s) + "s}");
+    }
+    parts.push_back("policies: [" + Join(policies, ", ") + "]");
+  }
+  if (r.tolerance) parts.push_back("tolerance: " + TrimZeros(Fmt("%.6f", *r.tolerance)));
+  return "{" + Join(parts, ", ") + "}";
+}
+
+// `hpa:` as the scenario reader reads it (docs/autoscaling.md).
+void WriteHpa(Out& o, const ImportedWorkload& iw) {
+  const Workload& w = iw.spec;
+  if (!w.hpa) {
+    if (!Note(iw, "hpa").empty()) o.Comment(4, "hpa: " + Note(iw, "hpa"));
+    return;
+  }
+  const HpaSpec& h = *w.hpa;
+  o.Line(4, "hpa:", Note(iw, "hpa"));
+  if (h.name != w.name) o.Line(6, "name: " + YamlScalar(h.name));
+  o.Line(6, "min_replicas: " + std::to_string(h.min_replicas));
+  o.Line(6, "max_replicas: " + std::to_string(h.max_replicas));
+  o.Line(6, "metrics:");
+  for (const HpaMetric& m : h.metrics) {
+    const double x = static_cast<double>(m.target_milli) / 1000.0;
+    const std::string value = m.kind == HpaMetricKind::kGpuMemory
+                                  ? Memory(static_cast<int64_t>(std::ceil(x)))
+                                  : TrimZeros(Fmt("%.3f", x));
+    o.Line(8, "- {metric: " + std::string(HpaMetricKindName(m.kind)) +
+                  (m.target_type == HpaTargetType::kValue ? ", value: " : ", average: ") + value +
+                  "}");
+  }
+  if (h.behavior) {
+    o.Line(6, "behavior:");
+    if (h.behavior->scale_up) o.Line(8, "scale_up: " + HpaRules(*h.behavior->scale_up));
+    if (h.behavior->scale_down) o.Line(8, "scale_down: " + HpaRules(*h.behavior->scale_down));
+  }
+}
+
 void WriteWorkload(Out& o, const ImportedWorkload& iw) {
   const Workload& w = iw.spec;
   o.Comment(2, iw.kind + " " + w.namespace_ + "/" + iw.owner);
@@ -360,6 +413,7 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
                : "slo: {" + budget + "}",
            Note(iw, "slo"));
   }
+  WriteHpa(o, iw);
   Evidence(o, 4, iw, "pods");
   if (!iw.pods.empty()) {
     o.Line(4, "pods:", Note(iw, "pods").empty() ? "where each replica runs now" : Note(iw, "pods"));

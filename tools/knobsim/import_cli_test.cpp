@@ -460,5 +460,48 @@ TEST_CASE("pods on nodes absent from the export are a counted warning, not an er
   CHECK(o.err.find("1 warning") != std::string::npos);
 }
 
+// An exported HPA on llm-chat (GPU utilization through the adapter, and CPU, which is left out):
+// the imported scenario carries its `hpa:`, stderr names the metric left out, and a run of the
+// scenario has the HPA act on the simulated pods (upstream's SuccessfulRescale events).
+TEST_CASE("an exported HPA imports as the workload's hpa: and runs") {
+  const std::string hpa = WriteTemp("llm-chat-hpa.yaml", R"(apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: llm-chat, namespace: llm}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: llm-chat}
+  minReplicas: 1
+  maxReplicas: 4
+  metrics:
+  - type: Pods
+    pods:
+      metric: {name: DCGM_FI_DEV_GPU_UTIL}
+      target: {type: AverageValue, averageValue: "90"}
+  - type: Resource
+    resource: {name: cpu, target: {type: Utilization, averageUtilization: 80}}
+)");
+  const std::string out = TempPath("imported-hpa.yaml");
+  const Outcome o = Run("import --kube " + QuotedSourcePath(kDir + "export.json") + " --kube '" +
+                        hpa + "'" + Prom() + " -o '" + out + "'");
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  CHECK(o.err.find("llm-chat-hpa.yaml:13: HorizontalPodAutoscaler llm/llm-chat: Resource metric "
+                   "\"cpu\": knobsim does not simulate CPU or memory usage") != std::string::npos);
+  const std::string yaml = ReadFile(out);
+  const size_t at = yaml.find("- name: llm-chat\n");
+  REQUIRE(at != std::string::npos);
+  const std::string workload = yaml.substr(at, yaml.find("\n  - name:", at + 1) - at);
+  CHECK(workload.find("    hpa:  # HorizontalPodAutoscaler llm/llm-chat; not simulated: "
+                      "Resource cpu") != std::string::npos);
+  CHECK(workload.find("- {metric: gpu_utilization, average: 90}") != std::string::npos);
+  const Outcome run = Run("run " + Quoted(out) + " --duration 20m --quiet --json -");
+  REQUIRE_MESSAGE((run.exit_code == 0 || run.exit_code == 1), run.err);
+  int rescales = 0;
+  const json doc = json::parse(run.out);
+  for (const json& e : Variant(doc, "base").at("cluster").at("events"))
+    if (e.at("kind") == "SuccessfulRescale" && e.at("pod") == "llm/llm-chat") ++rescales;
+  CHECK(rescales > 0);
+  std::remove(out.c_str());
+  std::remove(hpa.c_str());
+}
+
 }  // namespace
 }  // namespace knobsim::e2e

@@ -74,6 +74,10 @@ void AddImportInputOptions(CLI::App* cmd, ImportInputArgs* args, bool prom_requi
       ->capture_default_str();
   cmd->add_option("--probe-rule", args->probe_rules,
                   "[NS/]NAME=tcp|model: override a workload's readiness kind (`*` matches all)");
+  cmd->add_option("--hpa-metric", args->hpa_metric_rules,
+                  "NAME=gpu_utilization|gpu_memory|request_rate|in_flight|external_request_rate: "
+                  "what an exported HPA's metric NAME is (DCGM_FI_DEV_GPU_UTIL and "
+                  "DCGM_FI_DEV_FB_USED are known; repeatable)");
   cmd->add_option("--isolation", args->isolation_rules,
                   "POOL=hard|soft: a pool's memory isolation, whatever the import decided (`*` = "
                   "every pool with cGPU; repeatable, the last wins)");
@@ -118,6 +122,11 @@ Status ResolveImportInputs(const ImportInputArgs& args, ImportSetup* setup) {
     Expected<ProbeRule> rule = ParseProbeRule(text);
     if (!rule) return rule.error();
     options.probe_rules.push_back(*rule);
+  }
+  for (const std::string& text : args.hpa_metric_rules) {
+    Expected<std::pair<std::string, HpaMetricKind>> rule = ParseHpaMetricRule(text);
+    if (!rule) return rule.error();
+    options.hpa_metric_kinds[rule->first] = rule->second;
   }
   for (const std::string& text : args.isolation_rules) {
     Expected<IsolationRule> rule = ParseIsolationRule(text);

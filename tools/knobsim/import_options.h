@@ -30,6 +30,7 @@ struct ImportInputArgs {
   std::string fit_bin = "auto";
   std::string work_dist = "auto";
   std::vector<std::string> probe_rules;
+  std::vector<std::string> hpa_metric_rules;
   std::vector<std::string> isolation_rules;
   std::string cgpu_version_label = ImportOptions{}.cgpu_version_label;
   std::vector<std::string> cgpu_no_isolation_versions;

@@ -1,0 +1,189 @@
+// The HorizontalPodAutoscalers of an export onto the workloads they scale (HpasFromObjects,
+// import_steps.h): each metric knobsim computes from the simulated pods becomes a metric of the
+// workload's `hpa:`; every other one is left out with a warning that names it.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "sim/import/import_steps.h"
+#include "sim/text.h"
+
+namespace knobsim {
+namespace {
+
+// The metrics of a metrics adapter that knobsim computes (docs/autoscaling.md): dcgm-exporter's
+// device utilization (percent) and framebuffer in use (MiB), under the names ACK's GPU
+// monitoring and ack-alibaba-cloud-metrics-adapter expose them. The per-process metrics of
+// ACK's shared-GPU monitoring (DCGM_CUSTOM_PROCESS_SM_UTIL, ..._MEM_USED) are a pod's own share
+// of a shared card, which the engine's gpu_utilization (the card's busy time) is not: they are
+// left out unless `--hpa-metric` maps them knowingly.
+const std::map<std::string, HpaMetricKind, std::less<>>& DefaultMetricKinds() {
+  static const std::map<std::string, HpaMetricKind, std::less<>> kinds = {
+      {"DCGM_FI_DEV_GPU_UTIL", HpaMetricKind::kGpuUtilization},
+      {"DCGM_FI_DEV_FB_USED", HpaMetricKind::kGpuMemory},
+  };
+  return kinds;
+}
+
+struct KindName {
+  HpaMetricKind kind;
+  std::string_view name;
+};
+constexpr KindName kKindNames[] = {
+    {HpaMetricKind::kGpuUtilization, "gpu_utilization"},
+    {HpaMetricKind::kGpuMemory, "gpu_memory"},
+    {HpaMetricKind::kRequestRate, "request_rate"},
+    {HpaMetricKind::kInFlight, "in_flight"},
+    {HpaMetricKind::kExternalRequestRate, "external_request_rate"},
+};
+
+std::string HpaName(const HorizontalPodAutoscalerObject& h) {
+  return h.namespace_ + "/" + h.name;
+}
+
+// The kind a metric maps to, or why it is left out.
+Expected<HpaMetricKind> KindOf(const HpaMetricSource& m, const ImportOptions& options) {
+  auto refuse = [&](std::string why) {
+    return InputError{"", m.line, "", m.type + " metric " + Quote(m.name) + ": " + why, ""};
+  };
+  if (m.type == "Resource" || m.type == "ContainerResource") {
+    return refuse("knobsim does not simulate CPU or memory usage, so it cannot compute it");
+  }
+  std::optional<HpaMetricKind> kind;
+  if (auto it = options.hpa_metric_kinds.find(m.name); it != options.hpa_metric_kinds.end()) {
+    kind = it->second;
+  } else if (auto d = DefaultMetricKinds().find(m.name); d != DefaultMetricKinds().end()) {
+    kind = d->second;
+  }
+  if (!kind) {
+    return refuse("not a metric knobsim knows; map it with --hpa-metric " + m.name +
+                  "=gpu_utilization|gpu_memory|request_rate|in_flight|external_request_rate");
+  }
+  const bool per_pod = *kind != HpaMetricKind::kExternalRequestRate;
+  if (m.type == "Pods" && !per_pod)
+    return refuse("a Pods metric is per pod; external_request_rate is the Service's total");
+  if (m.type != "Pods" && per_pod)
+    return refuse("an " + m.type + " metric is one value for the whole target; " +
+                  std::string(HpaMetricKindName(*kind)) + " is per pod (map it to "
+                  "external_request_rate if it is the Service's request rate)");
+  if (*kind == HpaMetricKind::kGpuUtilization && m.target_milli > 100'000)
+    return refuse("a GPU utilization target above 100 % is never reached");
+  return *kind;
+}
+
+}  // namespace
+
+std::string_view HpaMetricKindName(HpaMetricKind kind) {
+  for (const KindName& k : kKindNames)
+    if (k.kind == kind) return k.name;
+  return "cpu";
+}
+
+Expected<std::pair<std::string, HpaMetricKind>> ParseHpaMetricRule(std::string_view text) {
+  const size_t eq = text.find('=');
+  auto fail = [&](std::string message) {
+    return InputError{"", 0, "--hpa-metric", Quote(text) + ": " + std::move(message),
+                      "write NAME=gpu_utilization|gpu_memory|request_rate|in_flight|"
+                      "external_request_rate"};
+  };
+  if (eq == std::string_view::npos || eq == 0) return fail("expected NAME=KIND");
+  const std::string_view kind = text.substr(eq + 1);
+  for (const KindName& k : kKindNames)
+    if (k.name == kind) return std::pair{std::string(text.substr(0, eq)), k.kind};
+  return fail(Quote(kind) + " is not a metric knobsim computes");
+}
+
+void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options,
+                     ImportModel& model) {
+  // Workloads by what a scaleTargetRef names: kind, namespace and the owner's name.
+  std::map<std::string, int> workload_of;
+  for (size_t i = 0; i < model.workloads.size(); ++i) {
+    const ImportedWorkload& iw = model.workloads[i];
+    workload_of[iw.kind + "/" + iw.spec.namespace_ + "/" + iw.owner] = static_cast<int>(i);
+  }
+  // Two HPAs on one target: the controller refuses to act on either ("AmbiguousSelector").
+  std::map<int, std::vector<size_t>> hpas_of;
+  for (size_t h = 0; h < objects.hpas.size(); ++h) {
+    const HorizontalPodAutoscalerObject& hpa = objects.hpas[h];
+    const std::string source =
+        objects.hpa_sources[h].file + ":" + std::to_string(objects.hpa_sources[h].line);
+    auto it = workload_of.find(hpa.target_kind + "/" + hpa.namespace_ + "/" + hpa.target_name);
+    if (it == workload_of.end()) {
+      model.warnings.push_back(source + ": HorizontalPodAutoscaler " + HpaName(hpa) +
+                               " scales " + hpa.target_kind + " " + hpa.target_name +
+                               ", which is not an imported workload; left out");
+      continue;
+    }
+    hpas_of[it->second].push_back(h);
+  }
+  for (const auto& [w, list] : hpas_of) {
+    ImportedWorkload& iw = model.workloads[static_cast<size_t>(w)];
+    if (list.size() > 1) {
+      std::string names;
+      for (size_t h : list) names += (names.empty() ? "" : ", ") + HpaName(objects.hpas[h]);
+      model.warnings.push_back("workload " + iw.spec.name + " is the target of several "
+                               "HorizontalPodAutoscalers (" + names + "): the controller "
+                               "scales none of them (AmbiguousSelector); all left out");
+      iw.notes["hpa"] = "several HPAs target it (" + names + "): the controller acts on none";
+      continue;
+    }
+    const size_t h = list.front();
+    const HorizontalPodAutoscalerObject& hpa = objects.hpas[h];
+    const std::string& file = objects.hpa_sources[h].file;
+    HpaSpec spec;
+    spec.name = hpa.name;
+    spec.namespace_ = hpa.namespace_;
+    spec.target_kind = hpa.target_kind;
+    spec.target_name = iw.spec.name;
+    spec.min_replicas = hpa.min_replicas;
+    spec.max_replicas = hpa.max_replicas;
+    spec.behavior = hpa.behavior;
+    std::vector<std::string> left_out;
+    for (const HpaMetricSource& m : hpa.metrics) {
+      const Expected<HpaMetricKind> kind = KindOf(m, options);
+      if (!kind) {
+        model.warnings.push_back(file + ":" + std::to_string(m.line) +
+                                 ": HorizontalPodAutoscaler " + HpaName(hpa) + ": " +
+                                 kind.error().message + "; left out of the simulated HPA");
+        left_out.push_back(m.type + " " + m.name);
+        continue;
+      }
+      HpaMetric metric;
+      metric.kind = *kind;
+      metric.name = std::string(HpaMetricKindName(*kind));
+      metric.target_type = m.target_type;
+      metric.target_milli = m.target_milli;
+      if (m.has_selector) {
+        model.warnings.push_back(file + ":" + std::to_string(m.line) +
+                                 ": HorizontalPodAutoscaler " + HpaName(hpa) + ": metric " +
+                                 Quote(m.name) + " has a selector; knobsim computes the metric "
+                                 "over all of the workload's pods");
+      }
+      spec.metrics.push_back(std::move(metric));
+    }
+    std::string note = "HorizontalPodAutoscaler " + HpaName(hpa);
+    if (!left_out.empty()) note += "; not simulated: " + Join(left_out, ", ");
+    if (spec.metrics.empty()) {
+      model.warnings.push_back("workload " + iw.spec.name + ": its HorizontalPodAutoscaler " +
+                               HpaName(hpa) + " has no metric knobsim computes; the workload "
+                               "keeps " + std::to_string(iw.spec.replicas) + " replicas");
+      iw.notes["hpa"] = note + " (no metric left: replicas fixed)";
+      continue;
+    }
+    // The controller's first sync moves replicas inside the bounds (horizontal.go: "Current
+    // number of replicas above Spec.MaxReplicas" / "below Spec.MinReplicas").
+    const int clamped = std::clamp(iw.spec.replicas, spec.min_replicas, spec.max_replicas);
+    if (clamped != iw.spec.replicas) {
+      note += "; replicas " + std::to_string(iw.spec.replicas) + " moved to " +
+              std::to_string(clamped) + " within the HPA's bounds, as its first sync does";
+      iw.spec.replicas = clamped;
+      if (iw.pods.size() > static_cast<size_t>(clamped)) iw.pods.resize(static_cast<size_t>(clamped));
+    }
+    iw.notes["hpa"] = note;
+    iw.spec.hpa = std::move(spec);
+  }
+}
+
+}  // namespace knobsim

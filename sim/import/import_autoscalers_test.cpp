@@ -1,0 +1,221 @@
+// HpasFromObjects: exported HorizontalPodAutoscalers onto the workloads they scale, the metrics
+// knobsim computes kept, the others named and left out; and the `hpa:` the writer prints reads
+// back as the same HPA.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "sim/import/cluster_import.h"
+#include "sim/import/scenario_writer.h"
+#include "sim/io/kube_reader.h"
+#include "sim/io/scenario_reader.h"
+
+namespace knobsim {
+namespace {
+
+const char* kDeployments = R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: chat, namespace: ai}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: chat}}
+  template:
+    metadata: {labels: {app: chat}}
+    spec:
+      containers:
+        - name: server
+          image: registry.example.com/chat:1.0
+          resources: {limits: {aliyun.com/gpu-mem: 8}}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ocr, namespace: ai}
+spec:
+  replicas: 9
+  selector: {matchLabels: {app: ocr}}
+  template:
+    metadata: {labels: {app: ocr}}
+    spec:
+      containers:
+        - name: server
+          image: registry.example.com/ocr:1.0
+          resources: {limits: {aliyun.com/gpu-mem: 4}}
+)";
+
+const char* kHpas = R"(---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: chat-gpu, namespace: ai}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: chat}
+  minReplicas: 2
+  maxReplicas: 10
+  metrics:
+  - type: Pods
+    pods:
+      metric: {name: DCGM_FI_DEV_GPU_UTIL}
+      target: {type: AverageValue, averageValue: "65"}
+  - type: Resource
+    resource:
+      name: cpu
+      target: {type: Utilization, averageUtilization: 70}
+  - type: Pods
+    pods:
+      metric: {name: DCGM_FI_DEV_FB_USED}
+      target: {type: AverageValue, averageValue: "12288"}
+  behavior:
+    scaleDown:
+      stabilizationWindowSeconds: 600
+      policies: [{type: Pods, value: 1, periodSeconds: 60}]
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: ocr, namespace: ai}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: ocr}
+  minReplicas: 1
+  maxReplicas: 6
+  metrics:
+  - type: External
+    external:
+      metric: {name: gateway_rps}
+      target: {type: Value, value: "300"}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: ghost, namespace: ai}
+spec:
+  scaleTargetRef: {kind: Deployment, name: nowhere}
+  maxReplicas: 3
+)";
+
+const ImportedWorkload& Find(const ImportModel& m, const std::string& name) {
+  for (const ImportedWorkload& w : m.workloads)
+    if (w.spec.name == name) return w;
+  FAIL("no workload " << name);
+  return m.workloads.front();
+}
+
+bool Mentions(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& l : lines)
+    if (l.find(text) != std::string::npos) return true;
+  return false;
+}
+
+ImportModel Import(const std::string& text, const ImportOptions& options = {}) {
+  Expected<KubeObjects> objects = ReadKubeString(text, "export.yaml");
+  REQUIRE_MESSAGE(objects.ok(), (objects.ok() ? "" : objects.error().ToString()));
+  return ImportCluster(*objects, nullptr, options);
+}
+
+TEST_CASE("an HPA's GPU metrics are simulated; CPU is left out with a warning naming it") {
+  const ImportModel m = Import(std::string(kDeployments) + kHpas);
+  const ImportedWorkload& chat = Find(m, "chat");
+  REQUIRE(chat.spec.hpa.has_value());
+  const HpaSpec& h = *chat.spec.hpa;
+  CHECK(h.name == "chat-gpu");
+  CHECK(h.min_replicas == 2);
+  CHECK(h.max_replicas == 10);
+  REQUIRE(h.metrics.size() == 2);
+  CHECK(h.metrics[0].kind == HpaMetricKind::kGpuUtilization);
+  CHECK(h.metrics[0].target_milli == 65'000);
+  CHECK(h.metrics[1].kind == HpaMetricKind::kGpuMemory);
+  CHECK(h.metrics[1].target_milli == 12'288'000);
+  REQUIRE(h.behavior.has_value());
+  CHECK(h.behavior->scale_down->stabilization_window_s == 600);
+  // replicas 1 is below minReplicas 2: the controller's first sync raises it.
+  CHECK(chat.spec.replicas == 2);
+  CHECK(chat.notes.at("hpa").find("not simulated: Resource cpu") != std::string::npos);
+  CHECK(Mentions(m.warnings, "export.yaml:41: HorizontalPodAutoscaler ai/chat-gpu: Resource "
+                             "metric \"cpu\": knobsim does not simulate CPU or memory usage"));
+  CHECK(Mentions(m.warnings, "HorizontalPodAutoscaler ai/ghost scales Deployment nowhere, which "
+                             "is not an imported workload; left out"));
+}
+
+TEST_CASE("a metric knobsim does not know leaves the workload fixed unless --hpa-metric maps it") {
+  const ImportModel fixed = Import(std::string(kDeployments) + kHpas);
+  const ImportedWorkload& ocr = Find(fixed, "ocr");
+  CHECK_FALSE(ocr.spec.hpa.has_value());
+  CHECK(ocr.spec.replicas == 9);
+  CHECK(Mentions(fixed.warnings, "External metric \"gateway_rps\": not a metric knobsim knows; "
+                                 "map it with --hpa-metric gateway_rps="));
+  CHECK(Mentions(fixed.warnings, "workload ocr: its HorizontalPodAutoscaler ai/ocr has no metric "
+                                 "knobsim computes; the workload keeps 9 replicas"));
+
+  ImportOptions options;
+  const auto rule = ParseHpaMetricRule("gateway_rps=external_request_rate");
+  REQUIRE(rule.ok());
+  options.hpa_metric_kinds.insert(*rule);
+  const ImportModel mapped = Import(std::string(kDeployments) + kHpas, options);
+  const ImportedWorkload& scaled = Find(mapped, "ocr");
+  REQUIRE(scaled.spec.hpa.has_value());
+  REQUIRE(scaled.spec.hpa->metrics.size() == 1);
+  CHECK(scaled.spec.hpa->metrics[0].kind == HpaMetricKind::kExternalRequestRate);
+  CHECK(scaled.spec.hpa->metrics[0].target_type == HpaTargetType::kValue);
+  CHECK(scaled.spec.replicas == 6);  // 9 above maxReplicas 6
+
+  // A per-pod kind for a whole-target metric is refused, not reinterpreted.
+  ImportOptions wrong;
+  wrong.hpa_metric_kinds["gateway_rps"] = HpaMetricKind::kRequestRate;
+  const ImportModel refused = Import(std::string(kDeployments) + kHpas, wrong);
+  CHECK_FALSE(Find(refused, "ocr").spec.hpa.has_value());
+  CHECK(Mentions(refused.warnings, "an External metric is one value for the whole target"));
+}
+
+TEST_CASE("two HPAs on one workload: the controller acts on neither, nor does the import") {
+  const std::string second = R"(---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: chat-2, namespace: ai}
+spec:
+  scaleTargetRef: {kind: Deployment, name: chat}
+  maxReplicas: 4
+  metrics:
+  - {type: Pods, pods: {metric: {name: DCGM_FI_DEV_GPU_UTIL}, target: {type: AverageValue, averageValue: "50"}}}
+)";
+  const ImportModel m = Import(std::string(kDeployments) + kHpas + second);
+  CHECK_FALSE(Find(m, "chat").spec.hpa.has_value());
+  CHECK(Mentions(m.warnings, "workload chat is the target of several HorizontalPodAutoscalers "
+                             "(ai/chat-gpu, ai/chat-2)"));
+}
+
+TEST_CASE("--hpa-metric rules: NAME=KIND, the kind one knobsim computes") {
+  CHECK(ParseHpaMetricRule("rps=request_rate")->second == HpaMetricKind::kRequestRate);
+  CHECK(ParseHpaMetricRule("q=in_flight")->second == HpaMetricKind::kInFlight);
+  CHECK(ParseHpaMetricRule("rps=cpu").error().ToString().find("\"cpu\" is not a metric knobsim "
+                                                              "computes") != std::string::npos);
+  CHECK_FALSE(ParseHpaMetricRule("=gpu_memory").ok());
+  CHECK_FALSE(ParseHpaMetricRule("rps").ok());
+}
+
+TEST_CASE("the written hpa: reads back as the imported HPA") {
+  const ImportModel m = Import(std::string(kDeployments) + kHpas);
+  const std::string yaml = WriteScenarioYaml(m);
+  CAPTURE(yaml);
+  Expected<Scenario> s = ReadScenarioString(yaml, "imported.yaml");
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
+  const Workload* chat = nullptr;
+  for (const Workload& w : s->workloads)
+    if (w.name == "chat") chat = &w;
+  REQUIRE(chat != nullptr);
+  REQUIRE(chat->hpa.has_value());
+  const HpaSpec& want = *Find(m, "chat").spec.hpa;
+  CHECK(chat->hpa->name == want.name);
+  CHECK(chat->hpa->min_replicas == want.min_replicas);
+  CHECK(chat->hpa->max_replicas == want.max_replicas);
+  REQUIRE(chat->hpa->metrics.size() == want.metrics.size());
+  for (size_t i = 0; i < want.metrics.size(); ++i) {
+    CHECK(chat->hpa->metrics[i].kind == want.metrics[i].kind);
+    CHECK(chat->hpa->metrics[i].target_type == want.metrics[i].target_type);
+    CHECK(chat->hpa->metrics[i].target_milli == want.metrics[i].target_milli);
+  }
+  REQUIRE(chat->hpa->behavior.has_value());
+  REQUIRE(chat->hpa->behavior->scale_down.has_value());
+  CHECK(chat->hpa->behavior->scale_down->stabilization_window_s == 600);
+  REQUIRE(chat->hpa->behavior->scale_down->policies.size() == 1);
+  CHECK(chat->hpa->behavior->scale_down->policies[0].period_s == 60);
+  CHECK(chat->replicas == 2);
+}
+
+}  // namespace
+}  // namespace knobsim
