@@ -132,6 +132,9 @@ struct TimelinePoint {
   double available_mean = 0;  // time-average of available pods over the step
   int available_min = 0;
   double ready_mean = 0;  // time-average of Ready pods (fake-Ready included)
+  // Time-average of the replicas wanted over the step: `replicas`, or what the workload's HPA
+  // or CronHPA last set.
+  double desired_mean = 0;
 };
 
 struct WorkloadTimeline {

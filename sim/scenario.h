@@ -18,6 +18,7 @@
 #include "models/interference.h"
 #include "models/memory_isolation.h"
 #include "models/sharing_policy.h"
+#include "sim/cron_hpa_spec.h"
 #include "sim/event_queue.h"
 #include "sim/hpa_spec.h"
 #include "sim/kube_types.h"
@@ -87,6 +88,8 @@ struct ClusterKnobs {
   std::shared_ptr<const InterferenceSetup> interference;  // null: every card by its POLICY
   // The HPA controller's flags and the metrics pipeline's window (docs/autoscaling.md).
   HpaControllerSettings hpa_controller;
+  // The CronHPA controller's time zone (docs/autoscaling.md "CronHPA").
+  CronHpaControllerSettings cron_hpa_controller;
 };
 
 // kReplay: recorded arrival times (traffic: {replay: FILE}); kCounts: exact counts per interval
@@ -245,6 +248,9 @@ struct Workload {
       volumes;  // PVC claim names of a Deployment's pods (StatefulSets: kube.stateful_sets)
   // Its HorizontalPodAutoscaler: `replicas` is where it starts (docs/autoscaling.md).
   std::optional<HpaSpec> hpa;
+  // Its ACK CronHPA: target_kind is the workload's kind, or HorizontalPodAutoscaler when the
+  // CronHPA scales the workload's `hpa` (docs/autoscaling.md "CronHPA").
+  std::optional<CronHpaSpec> cron_hpa;
 };
 
 struct RunSettings {
@@ -252,6 +258,10 @@ struct RunSettings {
   SimTime warmup = 300 * kNanosPerSecond;
   uint64_t seed = 1;
   int replications = 1;
+  // The wall clock at t = 0, Unix seconds (`run.start`): what the CronHPA's schedules read.
+  // Unset: RunStartUnix's default, midnight of Monday 1 January 2024 at the CronHPA
+  // controller's offset, so that t = 0 is a local midnight, as a diurnal curve's peak_at takes it.
+  std::optional<int64_t> start_unix_s;
 };
 
 // A named set of knob changes applied on top of the base scenario. Unset = unchanged.
@@ -276,6 +286,8 @@ struct Variant {
   std::map<std::string, int> hpa_min_replicas;
   std::map<std::string, int> hpa_max_replicas;
   std::map<std::string, double> hpa_target;
+  // Workload -> false: its CronHPA left out (true keeps it). The workload must have one.
+  std::map<std::string, bool> cron_hpa;
 };
 
 // Cluster objects a run does not simulate but the checks read (scenario key `kube:`,

@@ -41,6 +41,7 @@ TimelinePointStats PointStats(const std::vector<const TimelinePoint*>& at) {
   p.available_mean = Over(at, [](const TimelinePoint& x) { return x.available_mean; });
   p.available_min = Over(at, [](const TimelinePoint& x) { return x.available_min; });
   p.ready_mean = Over(at, [](const TimelinePoint& x) { return x.ready_mean; });
+  p.desired_mean = Over(at, [](const TimelinePoint& x) { return x.desired_mean; });
   return p;
 }
 

@@ -25,7 +25,7 @@ struct TimelinePointStats {
   MeanCi oom, fake_ready, timeout, no_replica, interrupted;
   int latency_replications = 0;
   MeanCi latency_mean_ms, latency_p50_ms, latency_p99_ms, queue_wait_mean_ms, service_mean_ms;
-  MeanCi available_mean, available_min, ready_mean;
+  MeanCi available_mean, available_min, ready_mean, desired_mean;
 };
 
 struct WorkloadTimelineStats {

@@ -115,6 +115,8 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
     if (w.pods.size() < listed && !before.empty()) FollowPods(before, w.pods, w.traffic.counts);
     if (static_cast<int>(w.pods.size()) > w.replicas) w.pods.resize(w.replicas);
     if (const auto* scale = Lookup(variant.traffic_scale, w.name)) w.traffic.scale *= *scale;
+    if (const bool* keep = Lookup(variant.cron_hpa, w.name); keep != nullptr && !*keep)
+      w.cron_hpa.reset();
     if (w.hpa) {
       if (const auto* min = Lookup(variant.hpa_min_replicas, w.name)) w.hpa->min_replicas = *min;
       if (const auto* max = Lookup(variant.hpa_max_replicas, w.name)) w.hpa->max_replicas = *max;

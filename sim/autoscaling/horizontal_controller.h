@@ -37,9 +37,9 @@ struct MetricInput {
 struct HpaDecision {
   int32_t desired = 0;
   bool rescale = false;
-  std::string reason;   // the rescale reason upstream logs: "<metric> above target", ...
-  std::string metric;   // the metric whose proposal won ("" when a bound decided)
-  bool active = true;   // ScalingActive
+  std::string reason;          // the rescale reason upstream logs: "<metric> above target", ...
+  std::string metric;          // the metric whose proposal won ("" when a bound decided)
+  bool active = true;          // ScalingActive
   std::string active_reason;   // ValidMetricFound, ScalingDisabled, FailedGet...Metric
   std::string active_message;  // the first failure, when not active
   std::vector<ReplicaProposal> proposals;  // one per metric, in spec order
@@ -51,6 +51,12 @@ class HorizontalController {
   HorizontalController(HpaSpec spec, HpaControllerSettings settings);
 
   const HpaSpec& spec() const { return spec_; }
+  // spec.minReplicas / maxReplicas written by another controller (ACK's CronHPA scaling the
+  // HPA); the next sync reads them.
+  void SetReplicaBounds(int32_t min_replicas, int32_t max_replicas) {
+    spec_.min_replicas = min_replicas;
+    spec_.max_replicas = max_replicas;
+  }
   const HpaControllerSettings& settings() const { return settings_; }
 
   // One sync at `now`. `inputs` has one entry per metric of the spec (the default CPU metric

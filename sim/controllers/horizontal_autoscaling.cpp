@@ -16,7 +16,9 @@ using autoscaling::ApiPodPhase;
 using autoscaling::MetricInput;
 using autoscaling::PodSample;
 
-bool Exists(const PodRun& pod) { return !pod.gone && !pod.terminating; }
+bool Exists(const PodRun& pod) {
+  return !pod.gone && !pod.terminating;
+}
 
 bool IsReady(const PodRun& pod) {
   return pod.phase == PodPhase::kServing || pod.phase == PodPhase::kFakeReady;
@@ -25,8 +27,7 @@ bool IsReady(const PodRun& pod) {
 // The API phase: Pending until its containers were created (bound, image pulled).
 ApiPodPhase PhaseOf(const PodRun& pod) {
   const bool waiting = pod.node < 0 || pod.phase == PodPhase::kPending ||
-                       pod.phase == PodPhase::kPulling ||
-                       pod.phase == PodPhase::kImagePullBackOff;
+                       pod.phase == PodPhase::kPulling || pod.phase == PodPhase::kImagePullBackOff;
   return waiting ? ApiPodPhase::kPending : ApiPodPhase::kRunning;
 }
 
@@ -171,14 +172,31 @@ void ScaleDown(Simulator& sim, int32_t w, int count, const std::string& why) {
   }
 }
 
+int ExistingPods(const EngineState& s, int32_t w) {
+  int n = 0;
+  for (const PodRun& pod : s.pods)
+    if (pod.workload == w && Exists(pod)) ++n;
+  return n;
+}
+
 }  // namespace
+
+void ScaleWorkload(Simulator& sim, int32_t w, int32_t replicas, const std::string& why) {
+  EngineState& s = sim.state;
+  sim.recorder.IntegrateAvailability(w);
+  s.workloads[w].desired = replicas;
+  const int existing = ExistingPods(s, w);
+  if (replicas > existing) ScaleUp(sim, w, replicas - existing, why);
+  if (replicas < existing) ScaleDown(sim, w, existing - replicas, why);
+}
 
 void StartAutoscalers(Simulator& sim) {
   EngineState& s = sim.state;
   for (int32_t w = 0; w < static_cast<int32_t>(s.workloads.size()); ++w) {
     const Workload& spec = *s.workloads[w].spec;
     if (!spec.hpa) continue;
-    s.hpas.emplace_back(w, autoscaling::HorizontalController(*spec.hpa, s.scenario.cluster.hpa_controller));
+    s.hpas.emplace_back(
+        w, autoscaling::HorizontalController(*spec.hpa, s.scenario.cluster.hpa_controller));
     s.queue.Push(0, kHpaSync, static_cast<uint32_t>(s.hpas.size() - 1));
   }
 }
@@ -192,9 +210,7 @@ void SyncAutoscaler(Simulator& sim, int32_t h) {
   std::vector<MetricInput> inputs;
   for (const HpaMetric& m : autoscaling::MetricsOf(run.controller.spec()))
     inputs.push_back(InputFor(sim, run, now_snap, m));
-  int status = 0;
-  for (const PodRun& pod : s.pods)
-    if (pod.workload == w && Exists(pod)) ++status;
+  const int status = ExistingPods(s, w);
   const int current = s.workloads[w].desired;
   const autoscaling::HpaDecision d = run.controller.Reconcile(current, status, inputs, s.now);
   // Keep the snapshots a window can still reach.
@@ -207,11 +223,7 @@ void SyncAutoscaler(Simulator& sim, int32_t h) {
     const HpaSpec& hpa = run.controller.spec();
     sim.recorder.Event("SuccessfulRescale", hpa.namespace_ + "/" + hpa.name,
                        "New size: " + std::to_string(d.desired) + "; reason: " + d.reason);
-    sim.recorder.IntegrateAvailability(w);
-    s.workloads[w].desired = d.desired;
-    const std::string why = "scaled by HorizontalPodAutoscaler " + hpa.name;
-    if (d.desired > status) ScaleUp(sim, w, d.desired - status, why);
-    if (d.desired < status) ScaleDown(sim, w, status - d.desired, why);
+    ScaleWorkload(sim, w, d.desired, "scaled by HorizontalPodAutoscaler " + hpa.name);
   }
   if (s.now + settings.sync_period <= s.end)
     s.queue.Push(s.now + settings.sync_period, kHpaSync, static_cast<uint32_t>(h));

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace knobsim::engine {
 
@@ -31,5 +32,9 @@ class Simulator;
 void StartAutoscalers(Simulator& sim);
 // kHpaSync: one sync of HPA `h`, and the next one pushed.
 void SyncAutoscaler(Simulator& sim, int32_t h);
+
+// The workload's scale subresource set to `replicas` (by its HPA or its CronHPA): pods created
+// or deleted as above, `why` in their events.
+void ScaleWorkload(Simulator& sim, int32_t w, int32_t replicas, const std::string& why);
 
 }  // namespace knobsim::engine

@@ -49,6 +49,7 @@ enum EventKind : uint32_t {
   kPodReady,      // target: pod (a pod unready at the start turns Ready: CurrentPod::ready_after)
   kOperatorWake,  // target: index into EngineState::wake_tokens
   kHpaSync,       // target: index into EngineState::hpas
+  kCronHpaFire,   // target: index into EngineState::cron_hpas; generation: the job's index
 };
 
 enum class PodPhase {
@@ -222,6 +223,13 @@ struct HpaRun {
   std::vector<Snapshot> snapshots;  // oldest first
 };
 
+// A workload's CronHPA on the simulated clock (sim/controllers/cron_autoscaling.h).
+struct CronHpaRun {
+  int32_t workload = -1;
+  int32_t hpa = -1;          // index into EngineState::hpas when the CronHPA scales the HPA
+  int64_t start_unix_s = 0;  // the wall clock at t = 0
+};
+
 // One stream of arrivals: a workload's requests at its Service (replica -1), or one pod's own
 // recorded counts (Traffic's counts.per_pod), which go to the pod of that replica ordinal while
 // it is Ready and to the Service otherwise. Its work is drawn from the workload's work stream.
@@ -266,6 +274,7 @@ struct EngineState {
   std::vector<int32_t> pending;  // pods waiting for the scheduler, by id
   std::vector<uint64_t> wake_tokens;
   std::vector<HpaRun> hpas;
+  std::vector<CronHpaRun> cron_hpas;
   std::vector<std::string> missing_images;  // sorted
 
   int32_t NewRequest() {

@@ -76,6 +76,7 @@ void RunRecorder::IntegrateAvailability(int32_t w_index) {
       TimelineStep& at = StepAt(m, t);
       at.available_ns += static_cast<double>(until - t) * w.available;
       at.ready_ns += static_cast<double>(until - t) * ready;
+      at.desired_ns += static_cast<double>(until - t) * desired;
       at.available_min = std::min(at.available_min, w.available);
       t = until;
     }
@@ -306,6 +307,7 @@ RunTimeline RunRecorder::CollectTimeline(const CardSharing& sharing) {
       if (length > 0) {
         point.available_mean = in.available_ns / length;
         point.ready_mean = in.ready_ns / length;
+        point.desired_mean = in.desired_ns / length;
       }
       point.available_min =
           in.available_min == std::numeric_limits<int>::max() ? run.available : in.available_min;

@@ -60,6 +60,7 @@ class RunRecorder {
     LatencyHistogram histogram;
     double available_ns = 0;  // ∫ available pods dt over the step
     double ready_ns = 0;
+    double desired_ns = 0;  // ∫ desired replicas dt
     int available_min = std::numeric_limits<int>::max();
   };
   struct WorkloadMetrics {

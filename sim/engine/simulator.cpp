@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "sim/controllers/cron_autoscaling.h"
 #include "sim/controllers/endpoints.h"
 #include "sim/controllers/horizontal_autoscaling.h"
 #include "sim/controllers/placement.h"
@@ -19,6 +20,7 @@ RunResult Simulator::Run() {
   EngineState& s = state;
   PlacePods(*this);
   StartAutoscalers(*this);
+  StartCronAutoscalers(*this);
   s.queue.Push(s.warmup, kWarmupEnd, 0);
   for (int32_t n = 0; n < static_cast<int32_t>(s.nodes.size()); ++n)
     if (s.nodes[n].reclaim_mean_ns > 0) ScheduleReclaim(s, n);
@@ -86,6 +88,9 @@ void Simulator::Dispatch(const Event& e) {
       break;
     case kHpaSync:
       SyncAutoscaler(*this, target);
+      break;
+    case kCronHpaFire:
+      FireCronJob(*this, target, static_cast<int32_t>(e.generation));
       break;
   }
 }

@@ -209,6 +209,7 @@ void Fields(V& v, P& p) {
   v.Real("available_mean", p.available_mean);
   v.Count("available_min", p.available_min);
   v.Real("ready_mean", p.ready_mean);
+  v.Real("desired_mean", p.desired_mean);
 }
 
 // A workload's timeline without its points (sim/io/timeline_json.cpp writes them).

@@ -85,6 +85,9 @@ class Reader : public YamlFieldReader {
   HpaSpec ReadHpa(const Field& f, const Workload& w) const;
   HpaScalingRules ReadHpaRules(const Field& f) const;
   HpaControllerSettings ReadHpaController(const Field& f) const;
+  CronHpaSpec ReadCronHpa(const Field& f, const Workload& w) const;
+  CronSchedule ReadCronSchedule(const Field& f) const;
+  CronHpaControllerSettings ReadCronHpaController(const Field& f) const;
   TopologySpreadConstraint ReadSpread(const Field& f, const Labels& own_labels) const;
   std::vector<TopologySpreadConstraint> ReadSpreadList(const Field& f, const Labels& own) const;
   LabelSelector ReadLabelSelector(const Field& f) const;
@@ -166,9 +169,10 @@ void Reader::ReadGpuTypes(const Field& f, GpuCatalog& catalog) const {
 }
 
 ClusterKnobs Reader::ReadCluster(const Field& f) const {
-  Section s(*this, f,
-            {"policy", "max_inst", "switch_overhead", "default_placement",
-             "percentage_of_nodes_to_score", "interference", "hpa_controller"});
+  Section s(
+      *this, f,
+      {"policy", "max_inst", "switch_overhead", "default_placement", "percentage_of_nodes_to_score",
+       "interference", "hpa_controller", "cron_hpa_controller"});
   ClusterKnobs c;
   if (auto v = s.Get("policy")) {
     c.policy = static_cast<SharingPolicy>(
@@ -185,6 +189,91 @@ ClusterKnobs Reader::ReadCluster(const Field& f) const {
   }
   if (auto v = s.Get("interference")) c.interference = ReadInterferenceSetup(*v);
   if (auto v = s.Get("hpa_controller")) c.hpa_controller = ReadHpaController(*v);
+  if (auto v = s.Get("cron_hpa_controller")) c.cron_hpa_controller = ReadCronHpaController(*v);
+  return c;
+}
+
+// `cluster.cron_hpa_controller`: the controller's time zone as a fixed UTC offset.
+CronHpaControllerSettings Reader::ReadCronHpaController(const Field& f) const {
+  Section s(*this, f, {"utc_offset"});
+  CronHpaControllerSettings c;
+  if (auto v = s.Get("utc_offset")) {
+    const std::string text = Scalar(*v, "a UTC offset");
+    const bool sign = text.size() == 6 && (text[0] == '+' || text[0] == '-') && text[3] == ':';
+    const auto digits = [&](size_t at) {
+      return std::isdigit(static_cast<unsigned char>(text[at])) &&
+             std::isdigit(static_cast<unsigned char>(text[at + 1]));
+    };
+    if (text == "Z" || text == "UTC") {
+      c.utc_offset_s = 0;
+    } else if (sign && digits(1) && digits(4)) {
+      const int hours = (text[1] - '0') * 10 + (text[2] - '0');
+      const int minutes = (text[4] - '0') * 10 + (text[5] - '0');
+      if (hours > 14 || minutes > 59)
+        Fail(*v, Quote(text) + " is not a UTC offset (-14:00..+14:00)");
+      c.utc_offset_s = (text[0] == '-' ? -1 : 1) * (hours * 3600 + minutes * 60);
+    } else {
+      Fail(*v, Quote(text) + " is not a UTC offset",
+           "write +HH:MM, -HH:MM or Z, e.g. +08:00 for the controller's default Asia/Shanghai");
+    }
+  }
+  return c;
+}
+
+// A CronHPA schedule: go-cron's six fields (sim/cron_schedule.h), its errors at the field.
+CronSchedule Reader::ReadCronSchedule(const Field& f) const {
+  const std::string text = NonEmptyString(f);
+  Expected<CronSchedule> schedule = ParseCronSchedule(text);
+  if (!schedule) Fail(f, schedule.error().message, schedule.error().hint);
+  return *schedule;
+}
+
+// A workload's `cron_hpa:` (docs/autoscaling.md "CronHPA"): ACK's CronHorizontalPodAutoscaler
+// on the workload itself, or on its HPA.
+CronHpaSpec Reader::ReadCronHpa(const Field& f, const Workload& w) const {
+  Section s(*this, f, {"name", "target", "exclude_dates", "jobs"});
+  CronHpaSpec c;
+  c.name = w.name;
+  if (auto v = s.Get("name")) c.name = DnsName(*v);
+  c.namespace_ = w.namespace_;
+  const bool on_hpa = s.Get("target") && Enum<bool>(*s.Get("target"), "CronHPA target",
+                                                    {{"workload", false}, {"hpa", true}});
+  if (on_hpa) {
+    if (!w.hpa)
+      Fail(*s.Get("target"), "the workload has no hpa: to scale", "add hpa:, or target: workload");
+    c.target_kind = "HorizontalPodAutoscaler";
+    c.target_name = w.hpa->name;
+  } else {
+    if (w.hpa) {
+      Fail(s.Get("target") ? *s.Get("target") : f,
+           "a CronHPA that scales the workload fights its HPA (each undoes the other; the "
+           "controller's README)",
+           "write target: hpa, so the CronHPA moves the HPA's bounds as ACK documents");
+    }
+    c.target_kind = w.kind;
+    c.target_name = w.name;
+  }
+  if (auto v = s.Get("exclude_dates")) {
+    for (const Field& item : Items(*v))
+      c.exclude_dates.push_back(CronExcludeDate{NonEmptyString(item), ReadCronSchedule(item)});
+  }
+  const Field jobs = s.Require("jobs");
+  for (const Field& item : Items(jobs)) {
+    Section j(*this, item, {"name", "schedule", "target_size", "run_once"});
+    CronHpaJob job;
+    job.name = NonEmptyString(j.Require("name"));
+    for (const CronHpaJob& other : c.jobs)
+      if (other.name == job.name)
+        Fail(EntryOf(item, "name"), "duplicate job name " + Quote(job.name));
+    const Field schedule = j.Require("schedule");
+    job.schedule = ReadCronSchedule(schedule);
+    job.schedule_text = String(schedule);
+    job.target_size = Int(j.Require("target_size"), on_hpa ? 1 : 0);
+    if (auto r = j.Get("run_once"))
+      job.run_once = Enum<bool>(*r, "true or false", {{"true", true}, {"false", false}});
+    c.jobs.push_back(std::move(job));
+  }
+  if (c.jobs.empty()) Fail(jobs, "list at least one job");
   return c;
 }
 
@@ -194,8 +283,7 @@ HpaControllerSettings Reader::ReadHpaController(const Field& f) const {
   HpaControllerSettings c;
   if (auto v = s.Get("sync_period")) c.sync_period = Duration(*v);
   if (auto v = s.Get("tolerance")) c.tolerance = Number(*v, 0, 1, false, true);
-  if (auto v = s.Get("downscale_stabilization"))
-    c.downscale_stabilization = Duration(*v);
+  if (auto v = s.Get("downscale_stabilization")) c.downscale_stabilization = Duration(*v);
   if (auto v = s.Get("metric_window")) c.metric_window = Duration(*v);
   if (c.sync_period <= 0) Fail(*s.Get("sync_period"), "the sync period must be above 0");
   if (c.metric_window <= 0) Fail(*s.Get("metric_window"), "the metric window must be above 0");
@@ -220,12 +308,13 @@ HpaSpec Reader::ReadHpa(const Field& f, const Workload& w) const {
     Section m(*this, item, {"metric", "average", "value"});
     HpaMetric metric;
     const Field name = m.Require("metric");
-    metric.kind = Enum<HpaMetricKind>(name, "HPA metric",
-                                      {{"gpu_utilization", HpaMetricKind::kGpuUtilization},
-                                       {"gpu_memory", HpaMetricKind::kGpuMemory},
-                                       {"request_rate", HpaMetricKind::kRequestRate},
-                                       {"in_flight", HpaMetricKind::kInFlight},
-                                       {"external_request_rate", HpaMetricKind::kExternalRequestRate}});
+    metric.kind =
+        Enum<HpaMetricKind>(name, "HPA metric",
+                            {{"gpu_utilization", HpaMetricKind::kGpuUtilization},
+                             {"gpu_memory", HpaMetricKind::kGpuMemory},
+                             {"request_rate", HpaMetricKind::kRequestRate},
+                             {"in_flight", HpaMetricKind::kInFlight},
+                             {"external_request_rate", HpaMetricKind::kExternalRequestRate}});
     metric.name = String(name);
     const std::optional<Field> average = m.Get("average");
     const std::optional<Field> value = m.Get("value");
@@ -275,9 +364,9 @@ HpaScalingRules Reader::ReadHpaRules(const Field& f) const {
     for (const Field& item : Items(*v)) {
       Section p(*this, item, {"type", "value", "period"});
       HpaScalingPolicy policy;
-      policy.type = Enum<HpaPolicyType>(p.Require("type"), "scaling policy type",
-                                        {{"Pods", HpaPolicyType::kPods},
-                                         {"Percent", HpaPolicyType::kPercent}});
+      policy.type = Enum<HpaPolicyType>(
+          p.Require("type"), "scaling policy type",
+          {{"Pods", HpaPolicyType::kPods}, {"Percent", HpaPolicyType::kPercent}});
       policy.value = Int(p.Require("value"), 1);
       const Field period = p.Require("period");
       const int64_t ns = Duration(period);
@@ -926,6 +1015,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
              "pod_anti_affinity",
              "host_ports",
              "hpa",
+             "cron_hpa",
              "interference"});
   Workload w;
   w.name = DnsName(s.Require("name"));
@@ -999,8 +1089,14 @@ Workload Reader::ReadWorkload(const Field& f) const {
     if (w.kind != "Deployment" && w.kind != "StatefulSet" && w.kind != "ReplicaSet")
       Fail(*v, "an HPA scales a Deployment, ReplicaSet or StatefulSet, not a " + w.kind);
     if (w.replicas < w.hpa->min_replicas || w.replicas > w.hpa->max_replicas)
-      Fail(*v, "replicas (" + std::to_string(w.replicas) + ") is outside min_replicas..max_replicas",
+      Fail(*v,
+           "replicas (" + std::to_string(w.replicas) + ") is outside min_replicas..max_replicas",
            "the HPA starts from `replicas`: set it inside the bounds");
+  }
+  if (auto v = s.Get("cron_hpa")) {
+    if (w.kind != "Deployment" && w.kind != "StatefulSet" && w.kind != "ReplicaSet")
+      Fail(*v, "a CronHPA scales a Deployment, ReplicaSet or StatefulSet, not a " + w.kind);
+    w.cron_hpa = ReadCronHpa(*v, w);
   }
   if (auto v = s.Get("priority")) {
     w.priority = Int(*v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
@@ -1113,7 +1209,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
 }
 
 RunSettings Reader::ReadRun(const Field& f) const {
-  Section s(*this, f, {"duration", "warmup", "seed", "replications"});
+  Section s(*this, f, {"duration", "warmup", "seed", "replications", "start"});
   RunSettings r;
   if (auto v = s.Get("duration")) {
     r.duration = Duration(*v);
@@ -1135,6 +1231,12 @@ RunSettings Reader::ReadRun(const Field& f) const {
     }
   }
   if (auto v = s.Get("replications")) r.replications = Int(*v, 1);
+  if (auto v = s.Get("start")) {
+    const std::optional<double> at = ParseRfc3339(Scalar(*v, "an RFC 3339 instant"));
+    if (!at || *at != std::floor(*at))
+      Fail(*v, "not an RFC 3339 instant in whole seconds", "e.g. 2026-03-02T00:00:00+08:00");
+    r.start_unix_s = static_cast<int64_t>(*at);
+  }
   return r;
 }
 
@@ -1142,7 +1244,7 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
   Section s(*this, f,
             {"name", "description", "policy", "max_inst", "switch_overhead", "placement",
              "memory_isolation", "topology_spread", "gpu_mem", "gpu_core", "replicas", "node_count",
-             "traffic_scale", "interference", "hpa_min_replicas", "hpa_max_replicas",
+             "traffic_scale", "interference", "hpa_min_replicas", "hpa_max_replicas", "cron_hpa",
              "hpa_target"});
   Variant v;
   const Field name = s.Require("name");
@@ -1292,6 +1394,14 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
     for (const auto& [key, value] : keyed(*x, workloads, "workload")) {
       v.hpa_target[key] = Number(value, 0, INFINITY, true, true);
       hpa_of(key, value);
+    }
+  }
+  if (auto x = s.Get("cron_hpa")) {
+    for (const auto& [key, value] : keyed(*x, workloads, "workload")) {
+      v.cron_hpa[key] = Enum<bool>(value, "true or false", {{"true", true}, {"false", false}});
+      const Workload* w = key == "*" ? nullptr : workload(key);
+      if (key != "*" && (w == nullptr || !w->cron_hpa))
+        Fail(value, "workload " + Quote(key) + " has no cron_hpa");
     }
   }
   if (auto x = s.Get("node_count")) {

@@ -599,8 +599,9 @@ TEST_CASE("evidence: the fingerprint import writes is kept; anything else is ref
 }
 
 TEST_CASE("unknown keys list the known ones when no key is close") {
-  CHECK(ErrorOf("name: x\nrun: {length: 1h}\n") ==
-        "s.yaml:2: run.length: unknown key; known keys: duration, warmup, seed, replications");
+  CHECK(
+      ErrorOf("name: x\nrun: {length: 1h}\n") ==
+      "s.yaml:2: run.length: unknown key; known keys: duration, warmup, seed, replications, start");
   CHECK(ErrorOf("name: x\nnodepools: []\n") ==
         "s.yaml:2: nodepools: unknown key; did you mean `node_pools`?");
   CHECK(ErrorOf("name: x\nbase: 1\n") ==
@@ -1000,6 +1001,75 @@ TEST_CASE("the kube: section names the field of a bad object") {
         "s.yaml:3: kube.pdb: unknown key; did you mean `pdbs`?");
   CHECK(error("  pdbs:\n    - {name: a}\n    - {name: a}\n") ==
         "s.yaml:5: kube.pdbs[1]: duplicate \"default/a\"");
+}
+
+TEST_CASE("cron_hpa: jobs with go-cron schedules, the HPA or the workload as target, run.start") {
+  const Scenario s = Read(
+      "name: s\ncluster: {cron_hpa_controller: {utc_offset: \"-05:30\"}}\nworkloads:\n"
+      "  - name: web\n    hpa: {max_replicas: 6, metrics: [{metric: gpu_utilization, average: "
+      "60}]}\n"
+      "    cron_hpa:\n      target: hpa\n      exclude_dates: [\"* * * 25 12 *\"]\n"
+      "      jobs:\n        - {name: up, schedule: \"0 30 7 * * MON-FRI\", target_size: 4}\n"
+      "        - {name: down, schedule: \"@daily\", target_size: 1, run_once: true}\n"
+      "  - name: batch\n    kind: StatefulSet\n"
+      "    cron_hpa: {name: nightly, jobs: [{name: zero, schedule: \"0 0 23 * * *\", target_size: "
+      "0}]}\n"
+      "run: {start: \"2026-03-02T06:00:00+08:00\"}\n");
+  CHECK(s.cluster.cron_hpa_controller.utc_offset_s == -(5 * 3600 + 30 * 60));
+  REQUIRE(s.run.start_unix_s.has_value());
+  CHECK(*s.run.start_unix_s == 1772402400);  // 2026-03-01T22:00:00Z
+  const CronHpaSpec& web = *s.workloads[0].cron_hpa;
+  CHECK(web.name == "web");
+  CHECK(web.target_kind == "HorizontalPodAutoscaler");
+  CHECK(web.target_name == "web");
+  REQUIRE(web.exclude_dates.size() == 1);
+  CHECK(web.exclude_dates[0].text == "* * * 25 12 *");
+  REQUIRE(web.jobs.size() == 2);
+  CHECK(web.jobs[0].schedule_text == "0 30 7 * * MON-FRI");
+  CHECK(web.jobs[0].schedule == *ParseCronSchedule("0 30 7 * * 1-5"));
+  CHECK(web.jobs[0].target_size == 4);
+  CHECK(web.jobs[1].run_once);
+  const CronHpaSpec& batch = *s.workloads[1].cron_hpa;
+  CHECK(batch.name == "nightly");
+  CHECK(batch.target_kind == "StatefulSet");
+  CHECK(batch.jobs[0].target_size == 0);
+}
+
+TEST_CASE("cron_hpa errors name the field") {
+  const std::string pre = "name: s\nworkloads:\n  - name: web\n";
+  const std::string hpa =
+      "    hpa: {max_replicas: 6, metrics: [{metric: gpu_utilization, average: 60}]}\n";
+  struct Case {
+    std::string yaml;
+    std::string error;
+  };
+  const Case cases[] = {
+      {pre + "    cron_hpa: {jobs: [{name: a, schedule: \"0 0 25 * * *\", target_size: 1}]}\n",
+       "s.yaml:4: workloads[0].cron_hpa.jobs[0].schedule: the hour field"},
+      {pre + "    cron_hpa: {jobs: [{name: a, schedule: \"0 0 1 * * *\", target_size: 1}, "
+             "{name: a, schedule: \"0 0 2 * * *\", target_size: 2}]}\n",
+       "duplicate job name \"a\""},
+      {pre + "    cron_hpa: {jobs: []}\n", "list at least one job"},
+      {pre +
+           "    cron_hpa: {target: hpa, jobs: [{name: a, schedule: \"@daily\", target_size: 1}]}\n",
+       "the workload has no hpa: to scale"},
+      {pre + hpa +
+           "    cron_hpa: {target: hpa, jobs: [{name: a, schedule: \"@daily\", "
+           "target_size: 0}]}\n",
+       "workloads[0].cron_hpa.jobs[0].target_size"},
+      {pre + "    cron_hpa: {jobs: [{name: a, schedule: \"@daily\", target_size: 1}]}\n"
+             "run: {start: \"2026-03-02 06:00\"}\n",
+       "s.yaml:5: run.start: not an RFC 3339 instant in whole seconds"},
+      {"name: s\ncluster: {cron_hpa_controller: {utc_offset: \"+8\"}}\n",
+       "s.yaml:2: cluster.cron_hpa_controller.utc_offset: \"+8\" is not a UTC offset"},
+      {pre + "    cron_hpa: {jobs: [{name: a, schedule: \"@daily\", target_size: 1}]}\n"
+             "variants: [{name: v, cron_hpa: {nobody: false}}]\n",
+       "unknown workload \"nobody\""},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.yaml);
+    CHECK_MESSAGE(Has(ErrorOf(c.yaml), c.error), ErrorOf(c.yaml));
+  }
 }
 
 }  // namespace

@@ -2,8 +2,11 @@
 // the bundled scenarios/hpa-morning-ramp.yaml.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "tools/knobsim/e2e_support.h"
 
@@ -62,6 +65,111 @@ workloads:
   const Outcome out = Run("run " + Quoted(path));
   CHECK(out.exit_code == 2);
   CHECK(out.err.find("metric") != std::string::npos);
+}
+
+// scenarios/cronhpa-morning-step.yaml: the CronHPA raises the HPA's minimum at 07:30 (t = 1.5 h
+// from the 06:00 start); without it the 08:00 step lands on one pod and misses the SLO, which
+// the timeline's 08:00 step shows.
+TEST_CASE("the CronHPA gets ahead of the morning step the HPA alone is too slow for") {
+  const json doc = RunJson("scenarios/cronhpa-morning-step.yaml", "--all --timeline 10m");
+  const json& base = Variant(doc, "base");
+  int fires = 0;
+  for (const json& e : base.at("cluster").at("events")) {
+    if (e.at("kind") != "Succeed") continue;
+    ++fires;
+    CHECK(e.at("pod") == "default/chat-office-hours");
+    CHECK(e.at("time_s").get<double>() == 5400.0);  // 07:30:00 at UTC+8
+    CHECK(e.at("message") ==
+          "cron hpa job morning executed successfully. current replicas:1, desired replicas:5.");
+  }
+  CHECK(fires == 1);  // the 23:00 job is after the run
+  CHECK(Workload(base, "chat").at("slo_met") == true);
+  const json& alone = Variant(doc, "no-cron");
+  CHECK(Workload(alone, "chat").at("slo_met") == false);
+  CHECK(Workload(Variant(doc, "min-5"), "chat").at("slo_met") == true);
+  // The 08:00-08:10 step: five replicas wanted and serving with the CronHPA, about one without.
+  auto step = [](const json& variant, double t_s) {
+    for (const json& p : variant.at("timeline").at("workloads").at(0).at("points"))
+      if (p.at("t_s").get<double>() == t_s) return p;
+    FAIL("no timeline step at " << t_s);
+    return json();
+  };
+  CHECK(step(base, 5400).at("desired_mean").get<double>() == doctest::Approx(5.0));
+  CHECK(step(base, 7200).at("available_mean").get<double>() == doctest::Approx(5.0));
+  CHECK(step(alone, 6600).at("desired_mean").get<double>() == doctest::Approx(1.0));
+  CHECK(step(alone, 7200).at("latency_ms").at("p99").get<double>() >
+        10 * step(base, 7200).at("latency_ms").at("p99").get<double>());
+}
+
+TEST_CASE("a CronHPA on a workload that has an HPA must target the HPA") {
+  const std::string path = TempPath("bad-cron.yaml");
+  {
+    std::ofstream f(path);
+    f << R"(name: bad
+node_pools: [{name: p, count: 1, gpu: A10, gpus_per_node: 1, cpu: 8, memory: 32Gi}]
+workloads:
+  - name: w
+    traffic: {rate: 1/s}
+    work: {dist: exponential, mean: 10ms}
+    hpa: {max_replicas: 3, metrics: [{metric: gpu_utilization, average: 50}]}
+    cron_hpa: {jobs: [{name: up, schedule: "0 0 8 * * *", target_size: 2}]}
+)";
+  }
+  const Outcome out = Run("run " + Quoted(path));
+  CHECK(out.exit_code == 2);
+  CHECK(out.err.find("bad-cron.yaml:8: workloads[0].cron_hpa: a CronHPA that scales the workload "
+                     "fights its HPA") != std::string::npos);
+  std::remove(path.c_str());
+}
+
+// A CronHPA on the workload itself, hand-computed: t = 0 is 2024-01-01 00:00:00 at +08:00 (the
+// default start); "0 10 0 * * *" fires at t = 600 s, "0 20 0 * * *" at 1200 s, "@every 25m"
+// first at 1499 s (counted from one second before t = 0, when the controller had added it).
+TEST_CASE("a CronHPA sets the workload's replicas at its fires, on the default wall clock") {
+  const std::string path = TempPath("cron-plain.yaml");
+  {
+    std::ofstream f(path);
+    f << R"(name: cron-plain
+node_pools: [{name: p, count: 4, gpu: A10, gpus_per_node: 1, cpu: 8, memory: 32Gi}]
+workloads:
+  - name: w
+    replicas: 2
+    gpu_mem: 20
+    startup: {image_pull: 0s, model_load: 0s}
+    traffic: {rate: 1/s}
+    work: {dist: exponential, mean: 10ms}
+    cron_hpa:
+      jobs:
+        - {name: up, schedule: "0 10 0 * * *", target_size: 4}
+        - {name: down, schedule: "0 20 0 * * *", target_size: 1}
+        - {name: tick, schedule: "@every 25m", target_size: 3, run_once: true}
+run: {duration: 30m, warmup: 1m}
+)";
+  }
+  const Outcome out = Run("run " + Quoted(path) + " --timeline 5m --quiet --json -");
+  REQUIRE_MESSAGE(out.exit_code == 0, out.err);
+  const json doc = json::parse(out.out);
+  std::vector<std::pair<double, std::string>> fires;
+  for (const json& e : Variant(doc, "base").at("cluster").at("events"))
+    if (e.at("kind") == "Succeed")
+      fires.emplace_back(e.at("time_s").get<double>(), e.at("message").get<std::string>());
+  REQUIRE(fires.size() == 3);
+  CHECK(fires[0] == std::pair<double, std::string>{600,
+                                                   "cron hpa job up executed successfully. "
+                                                   "current replicas:2, desired replicas:4."});
+  CHECK(fires[1].first == 1200);
+  CHECK(fires[2] == std::pair<double, std::string>{1499,
+                                                   "cron hpa job tick executed successfully. "
+                                                   "current replicas:1, desired replicas:3."});
+  std::vector<double> desired;
+  for (const json& p : Variant(doc, "base").at("timeline").at("workloads").at(0).at("points"))
+    desired.push_back(p.at("desired_mean").get<double>());
+  REQUIRE(desired.size() == 6);
+  CHECK(desired[1] == doctest::Approx(2));
+  CHECK(desired[2] == doctest::Approx(4));
+  CHECK(desired[4] == doctest::Approx((299.0 * 1 + 1.0 * 3) / 300.0));
+  CHECK(desired[5] == doctest::Approx(3));
+  std::remove(path.c_str());
 }
 
 }  // namespace
