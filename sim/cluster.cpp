@@ -10,7 +10,8 @@ Cluster BuildCluster(const Scenario& scenario) {
     const NodePool& pool = scenario.node_pools[p];
     const GpuType* gpu = pool.gpu_type.empty() ? nullptr : scenario.catalog.Find(pool.gpu_type);
     const int num_cards = gpu ? pool.gpus_per_node : 0;
-    for (int i = 0; i < pool.count; ++i) {
+    // An autoscaled pool keeps a node slot up to its maximum; the run says which are present.
+    for (int i = 0; i < pool.slots(); ++i) {
       // Names, zones and labels as the scheduler's nodes have them (scenario_objects.h).
       const NodeSpec spec = NodeSpecForPool(scenario, static_cast<int>(p), i);
       Node node;

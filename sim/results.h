@@ -171,6 +171,19 @@ struct RunTimeline {
   std::vector<CardTimeline> cards;          // node order, then card index (as RunResult::cards)
 };
 
+// A node pool over the run. Its size counts the nodes that exist (an autoscaler's new node from
+// its scale-up, a removed one until its last pod left); a pool without `autoscaling` keeps
+// `count`. In a variant summary each value is the mean over the replications.
+struct PoolResult {
+  std::string name;
+  bool autoscaled = false;
+  double nodes_start = 0, nodes_end = 0, nodes_min = 0, nodes_max = 0;
+  double nodes_mean = 0;   // time-average over the run
+  double node_hours = 0;   // ∫ size dt over the run, warm-up included
+  double nodes_added = 0;  // by the autoscaler
+  double nodes_removed = 0;
+};
+
 struct RunResult {
   std::vector<WorkloadResult> workloads;  // in scenario order
   std::vector<CardResult> cards;          // node order, then card index
@@ -180,6 +193,7 @@ struct RunResult {
   uint64_t requests_simulated = 0;    // all arrivals, warm-up included
   FragmentationResult fragmentation;  // after placement
   RunTimeline timeline;               // RunOptions::timeline_step > 0
+  std::vector<PoolResult> pools;      // scenario order
   SimTime end = 0;                    // when the run ended (RunOptions / ClusterControl)
 };
 

@@ -55,14 +55,14 @@ SimTime Duration(const Sweep& sweep, const Scenario& s) {
 
 int64_t Nodes(const Scenario& s) {
   int64_t nodes = 0;
-  for (const NodePool& p : s.node_pools) nodes += std::max(p.count, 0);
+  for (const NodePool& p : s.node_pools) nodes += std::max(p.slots(), 0);
   return nodes;
 }
 
 int64_t Cards(const Scenario& s) {
   int64_t cards = 0;
   for (const NodePool& p : s.node_pools) {
-    cards += static_cast<int64_t>(std::max(p.count, 0)) * std::max(p.gpus_per_node, 0);
+    cards += static_cast<int64_t>(std::max(p.slots(), 0)) * std::max(p.gpus_per_node, 0);
   }
   return cards;
 }

@@ -125,6 +125,29 @@ std::vector<CardStats> SummarizeCards(const std::vector<RunResult>& runs) {
   return out;
 }
 
+// Each pool's values averaged over the replications (every run has the scenario's pools).
+std::vector<PoolResult> MeanPools(const std::vector<RunResult>& runs) {
+  std::vector<PoolResult> out = runs.front().pools;
+  const double n = static_cast<double>(runs.size());
+  for (size_t p = 0; p < out.size(); ++p) {
+    PoolResult& m = out[p];
+    m.nodes_start = m.nodes_end = m.nodes_min = m.nodes_max = m.nodes_mean = m.node_hours = 0;
+    m.nodes_added = m.nodes_removed = 0;
+    for (const RunResult& r : runs) {
+      const PoolResult& x = r.pools[p];
+      m.nodes_start += x.nodes_start / n;
+      m.nodes_end += x.nodes_end / n;
+      m.nodes_min += x.nodes_min / n;
+      m.nodes_max += x.nodes_max / n;
+      m.nodes_mean += x.nodes_mean / n;
+      m.node_hours += x.node_hours / n;
+      m.nodes_added += x.nodes_added / n;
+      m.nodes_removed += x.nodes_removed / n;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 const Variant* FindVariant(const Scenario& scenario, std::string_view name) {
@@ -153,6 +176,7 @@ VariantSummary SummarizeVariant(std::string name, std::string description, const
   v.pods = runs.front().pods;
   v.cluster = runs.front().cluster;
   v.fragmentation = runs.front().fragmentation;
+  v.pools = MeanPools(runs);
   v.runs = std::move(runs);
   return v;
 }

@@ -95,6 +95,7 @@ struct VariantSummary {
   std::vector<PodResult> pods;        // replication 0
   ClusterResult cluster;              // replication 0
   FragmentationResult fragmentation;  // replication 0
+  std::vector<PoolResult> pools;      // means over the replications
 };
 
 struct RunSetResult {

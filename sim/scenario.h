@@ -7,6 +7,7 @@
 // ACK gpu-mem units (GiB), percentages 0..100.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "models/interference.h"
 #include "models/memory_isolation.h"
 #include "models/sharing_policy.h"
+#include "sim/cluster_autoscaler_spec.h"
 #include "sim/cron_hpa_spec.h"
 #include "sim/event_queue.h"
 #include "sim/hpa_spec.h"
@@ -65,6 +67,11 @@ struct NodePool {
   std::string cgpu_version;   // informational (the upgrade check reads it)
   int max_pods_per_card = 0;  // label ack.node.gpu.max-pod; 0 = unlimited
   SpotInterruptions spot;     // scenario key `spot:`; default: on-demand
+  // Scenario key `autoscaling:`: the cluster-autoscaler sizes the pool in [min, max], `count`
+  // nodes at t = 0 (sim/cluster_autoscaler_spec.h). Unset: the pool keeps `count` nodes.
+  std::optional<PoolAutoscaling> autoscaling;
+  // Node slots the run keeps for the pool: `count`, or the autoscaler's maximum.
+  int slots() const { return autoscaling ? std::max(count, autoscaling->max) : count; }
 };
 
 // cluster.interference: a co-location model (`knobsim interference fit`, docs/interference.md)
@@ -90,6 +97,7 @@ struct ClusterKnobs {
   HpaControllerSettings hpa_controller;
   // The CronHPA controller's time zone (docs/autoscaling.md "CronHPA").
   CronHpaControllerSettings cron_hpa_controller;
+  ClusterAutoscalerSettings cluster_autoscaler;  // read when a pool has `autoscaling:`
 };
 
 // kReplay: recorded arrival times (traffic: {replay: FILE}); kCounts: exact counts per interval
@@ -288,6 +296,9 @@ struct Variant {
   std::map<std::string, double> hpa_target;
   // Workload -> false: its CronHPA left out (true keeps it). The workload must have one.
   std::map<std::string, bool> cron_hpa;
+  // Pool -> its autoscaler bounds (the pool must autoscale; `count` is clamped into them).
+  std::map<std::string, int> pool_min;
+  std::map<std::string, int> pool_max;
 };
 
 // Cluster objects a run does not simulate but the checks read (scenario key `kube:`,

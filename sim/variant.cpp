@@ -88,6 +88,12 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
       SetIsolation(pool, *isolation);
     }
     if (const auto* count = Lookup(variant.node_count, pool.name)) pool.count = *count;
+    if (pool.autoscaling) {
+      // The reader checked that the bounds stay ordered; the size at t = 0 follows them.
+      if (const auto* min = Lookup(variant.pool_min, pool.name)) pool.autoscaling->min = *min;
+      if (const auto* max = Lookup(variant.pool_max, pool.name)) pool.autoscaling->max = *max;
+      pool.count = std::clamp(pool.count, pool.autoscaling->min, pool.autoscaling->max);
+    }
   }
 
   for (Workload& w : s.workloads) {

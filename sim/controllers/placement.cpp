@@ -57,6 +57,7 @@ FragmentationResult MeasureFragmentation(const Scenario& scenario, const Cluster
   std::vector<FragNodeInput> nodes;
   nodes.reserve(state.nodes().size());
   for (const NodeState& n : state.nodes()) {
+    if (n.absent) continue;  // an autoscaled pool's empty slot is no node
     FragNodeInput in;
     in.name = n.spec.name;
     const auto get = [](const ResourceList& list, const char* key) {
@@ -74,12 +75,17 @@ FragmentationResult MeasureFragmentation(const Scenario& scenario, const Cluster
   return knobsim::MeasureFragmentation(nodes, TargetWorkload(scenario));
 }
 
-// The scheduler the run keeps, over every node of the scenario (BuildCluster's order).
+// The scheduler the run keeps, over every node slot of the scenario (BuildCluster's order); an
+// autoscaled pool's slots beyond its `count` start absent (node_autoscaling.h).
 void BuildScheduler(EngineState& s) {
   const Scenario& scenario = s.scenario;
-  for (size_t p = 0; p < scenario.node_pools.size(); ++p)
-    for (int i = 0; i < scenario.node_pools[p].count; ++i)
-      s.cluster_state.AddNode(NodeSpecForPool(scenario, static_cast<int>(p), i));
+  for (size_t p = 0; p < scenario.node_pools.size(); ++p) {
+    const NodePool& pool = scenario.node_pools[p];
+    for (int i = 0; i < pool.slots(); ++i) {
+      const int n = s.cluster_state.AddNode(NodeSpecForPool(scenario, static_cast<int>(p), i));
+      if (i >= pool.count) s.cluster_state.SetAbsent(n, true);
+    }
+  }
   const ScenarioKube& kube = scenario.kube;
   s.cluster_state.SetVolumes(VolumeCatalog(kube.pvcs, kube.pvs, kube.storage_classes));
   SchedulerConfig& config = s.config;

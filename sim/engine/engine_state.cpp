@@ -46,14 +46,26 @@ EngineState::EngineState(const Scenario& scenario, uint64_t seed, const RunOptio
     const int pool_index = cluster.nodes[n].pool;
     ordinal = n > 0 && cluster.nodes[n - 1].pool == pool_index ? ordinal + 1 : 0;
     const NodePool& pool = scenario.node_pools[pool_index];
-    if (!(pool.spot.per_node_hour > 0)) continue;
     NodeRun& node = nodes[n];
+    node.pool = pool_index;
+    node.absent = static_cast<int>(ordinal) >= pool.count;
+    if (!(pool.spot.per_node_hour > 0)) continue;
     node.reclaim_mean_ns = 3600.0 * 1e9 / pool.spot.per_node_hour;
     node.replace_after = pool.spot.replace_after;
     // Named by pool and ordinal, not by the node's name: a variant with more nodes keeps the
     // reclaims of the nodes both have (common random numbers, docs/design.md §3.1).
     node.reclaims = RandomStream(seed, "spot/" + pool.name + "/" + std::to_string(ordinal));
   }
+  pools.resize(scenario.node_pools.size());
+  for (size_t p = 0; p < pools.size(); ++p) {
+    PoolRun& pool = pools[p];
+    const NodePool& spec = scenario.node_pools[p];
+    pool.provisioning = RandomStream(seed, "cluster-autoscaler/" + spec.name);
+    pool.size = pool.size_at_start = pool.size_min = pool.size_max = spec.count;
+  }
+  for (size_t n = 0; n < nodes.size(); ++n)
+    pools[cluster.nodes[n].pool].nodes.push_back(static_cast<int32_t>(n));
+  expander_stream = RandomStream(seed, "cluster-autoscaler/expander");
   workloads.reserve(scenario.workloads.size());
   for (const Workload& w : scenario.workloads) {
     AddArrivalStreams(static_cast<int32_t>(workloads.size()), w, seed, streams);

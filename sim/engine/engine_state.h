@@ -43,13 +43,15 @@ enum EventKind : uint32_t {
   kLoadDone,        // target: pod
   kBatchWait,       // target: pod
   kWarmupEnd,
-  kSpotReclaim,   // target: node
-  kNodeReplaced,  // target: node
-  kTerminated,    // target: pod (its grace period is over, or its last request left)
-  kPodReady,      // target: pod (a pod unready at the start turns Ready: CurrentPod::ready_after)
-  kOperatorWake,  // target: index into EngineState::wake_tokens
-  kHpaSync,       // target: index into EngineState::hpas
-  kCronHpaFire,   // target: index into EngineState::cron_hpas; generation: the job's index
+  kSpotReclaim,     // target: node
+  kNodeReplaced,    // target: node
+  kTerminated,      // target: pod (its grace period is over, or its last request left)
+  kPodReady,        // target: pod (a pod unready at the start turns Ready: CurrentPod::ready_after)
+  kOperatorWake,    // target: index into EngineState::wake_tokens
+  kHpaSync,         // target: index into EngineState::hpas
+  kCronHpaFire,     // target: index into EngineState::cron_hpas; generation: the job's index
+  kAutoscalerScan,  // the cluster-autoscaler's loop (sim/controllers/node_autoscaling.h)
+  kNodeProvisioned,  // target: node (a scale-up's new node is Ready)
 };
 
 enum class PodPhase {
@@ -147,7 +149,8 @@ struct PodRun {
   bool context_ok = false;
   int restarts = 0;
   std::string message;
-  uint32_t generation = 0;  // lifecycle events
+  std::string autoscaler_message;  // its last TriggeredScaleUp / NotTriggerScaleUp text
+  uint32_t generation = 0;         // lifecycle events
   uint32_t batch_generation = 0;
   // memory, per card
   int64_t quota_mib = 0;
@@ -173,6 +176,7 @@ struct PodRun {
 
 // A node as the run sees it: which pods it holds (for a reclaim) and its spot reclaims.
 struct NodeRun {
+  int pool = 0;                     // index into Scenario::node_pools
   std::vector<int32_t> pods;        // pods placed on it, in binding order
   std::vector<std::string> images;  // image cache: what a pod starting here need not pull
   bool cordoned = false;            // set by a ClusterOperator
@@ -183,7 +187,27 @@ struct NodeRun {
   // reset (until it brings the node back); each ends only its own.
   bool reclaimed = false;
   bool resetting = false;
-  bool down() const { return reclaimed || resetting; }
+  // An autoscaled pool's slot (node_autoscaling.h): absent while it holds no node (before a
+  // scale-up's node joins, after a scale-down removed it); provisioning from the scale-up to
+  // the node Ready; removing from the scale-down's cordon until its last pod left.
+  bool absent = false;
+  bool provisioning = false;
+  bool removing = false;
+  SimTime unneeded_since = -1;  // -1: not unneeded at the last scan
+  bool down() const { return reclaimed || resetting || absent; }
+};
+
+// A node pool as the cluster-autoscaler sees it, and its size over the run (every pool has
+// one; only autoscaled pools change size). The size counts the nodes that exist, billed from
+// the scale-up (provisioning) to their removal.
+struct PoolRun {
+  std::vector<int32_t> nodes;  // its node slots, by ordinal
+  RandomStream provisioning;   // "cluster-autoscaler/<pool>": each new node's delay
+  int size = 0;
+  int size_at_start = 0, size_min = 0, size_max = 0;
+  int nodes_added = 0, nodes_removed = 0;
+  double node_ns = 0;  // ∫ size dt from t = 0 to `since`
+  SimTime since = 0;
 };
 
 // A workload's traffic and its Service's endpoints (its metrics live in RunRecorder).
@@ -275,6 +299,11 @@ struct EngineState {
   std::vector<uint64_t> wake_tokens;
   std::vector<HpaRun> hpas;
   std::vector<CronHpaRun> cron_hpas;
+  std::vector<PoolRun> pools;  // by Scenario::node_pools index
+  // The cluster-autoscaler's own clock marks and its expander's tie-break stream.
+  SimTime last_scale_up = -1;  // -1: none yet
+  SimTime last_scale_down = -1;
+  RandomStream expander_stream;
   std::vector<std::string> missing_images;  // sorted
 
   int32_t NewRequest() {

@@ -213,8 +213,9 @@ void RunRecorder::CollectCards(CardSharing& sharing, RunResult& result) {
     result.cards.push_back(std::move(r));
   }
   const auto& node_pools = s_.scenario.node_pools;
+  // The cards of the nodes that exist at the end (an autoscaled pool's empty slots have none).
   for (const Card& card : s_.cluster.cards)
-    if (SharingNode(node_pools[s_.cluster.nodes[card.node].pool]))
+    if (SharingNode(node_pools[s_.cluster.nodes[card.node].pool]) && !s_.nodes[card.node].absent)
       cluster_.gpu_mem_total_units += card.units;
 }
 

@@ -6,6 +6,7 @@
 #include "sim/controllers/cron_autoscaling.h"
 #include "sim/controllers/endpoints.h"
 #include "sim/controllers/horizontal_autoscaling.h"
+#include "sim/controllers/node_autoscaling.h"
 #include "sim/controllers/placement.h"
 #include "sim/controllers/pod_lifecycle.h"
 #include "sim/controllers/spot_reclaims.h"
@@ -21,6 +22,7 @@ RunResult Simulator::Run() {
   PlacePods(*this);
   StartAutoscalers(*this);
   StartCronAutoscalers(*this);
+  StartClusterAutoscaler(*this);
   s.queue.Push(s.warmup, kWarmupEnd, 0);
   for (int32_t n = 0; n < static_cast<int32_t>(s.nodes.size()); ++n)
     if (s.nodes[n].reclaim_mean_ns > 0) ScheduleReclaim(s, n);
@@ -37,7 +39,9 @@ RunResult Simulator::Run() {
     sharing.Flush();
   }
   s.now = s.end;
-  return recorder.Collect(sharing);
+  RunResult result = recorder.Collect(sharing);
+  result.pools = PoolResults(s);
+  return result;
 }
 
 void Simulator::Dispatch(const Event& e) {
@@ -91,6 +95,12 @@ void Simulator::Dispatch(const Event& e) {
       break;
     case kCronHpaFire:
       FireCronJob(*this, target, static_cast<int32_t>(e.generation));
+      break;
+    case kAutoscalerScan:
+      RunAutoscalerLoop(*this);
+      break;
+    case kNodeProvisioned:
+      JoinProvisionedNode(*this, target);
       break;
   }
 }

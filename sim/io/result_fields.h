@@ -165,6 +165,21 @@ void Fields(V& v, C& c) {
   v.Array("events", c.events);
 }
 
+template <class V, class P>
+requires FieldsOf<P, PoolResult>
+void Fields(V& v, P& p) {
+  v.Text("name", p.name);
+  v.Bool("autoscaled", p.autoscaled);
+  v.Real("nodes_start", p.nodes_start);
+  v.Real("nodes_end", p.nodes_end);
+  v.Real("nodes_min", p.nodes_min);
+  v.Real("nodes_max", p.nodes_max);
+  v.Real("nodes_mean", p.nodes_mean);
+  v.Real("node_hours", p.node_hours);
+  v.Real("nodes_added", p.nodes_added);
+  v.Real("nodes_removed", p.nodes_removed);
+}
+
 template <class V, class N>
 requires FieldsOf<N, NodeFragmentation>
 void Fields(V& v, N& n) {
@@ -257,6 +272,7 @@ void Fields(V& v, R& r) {
   v.Count("requests_simulated", r.requests_simulated);
   v.Object("fragmentation", r.fragmentation);
   v.Time("end", r.end);
+  v.Array("node_pools", r.pools);
 }
 
 }  // namespace knobsim

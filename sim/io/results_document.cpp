@@ -75,6 +75,13 @@ void CheckVariant(const JsonField& v, size_t replications) {
   }
   CheckFields<ClusterResult>(v.At("cluster"), replicated);
   if (auto f = v.Find("fragmentation")) CheckFields<FragmentationResult>(*f, replicated);
+  if (auto pools = v.Find("node_pools")) {
+    UniqueIds names;
+    for (const JsonField& p : pools->Items()) {
+      CheckFields<PoolResult>(p, replicated);
+      names.Add(p, p.At("name").String());
+    }
+  }
   if (auto t = v.Find("timeline")) t->Object();
 }
 

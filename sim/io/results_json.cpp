@@ -70,6 +70,9 @@ Json VariantJson(const VariantSummary& v, bool replicated) {
   j["pods"] = std::move(pods);
   j["cluster"] = WriteFields<DocumentNumbers>(v.cluster);
   j["fragmentation"] = WriteFields<DocumentNumbers>(v.fragmentation);
+  Json pools = Json::array();
+  for (const PoolResult& p : v.pools) pools.push_back(WriteFields<DocumentNumbers>(p));
+  j["node_pools"] = std::move(pools);
   // The timeline over the replications, when the run collected one (`--timeline`, upgrade).
   if (!v.runs.empty() && v.runs.front().timeline.step > 0)
     j["timeline"] = TimelineToJson(SummarizeTimelines(v.runs), replicated);

@@ -274,6 +274,24 @@ void AddCluster(const RunSetResult& r, Grid& g) {
                                     : std::string(kNone));
   }
   g.Values("  GPU fragmentation (FGD)", std::move(frag));
+  // Autoscaled pools: the size over the run and what it cost in node-hours (the billing unit
+  // of docs/prices.md), so a min/max knob shows its price beside its latency.
+  for (size_t p = 0; p < (vs.empty() ? 0 : vs.front().pools.size()); ++p) {
+    bool autoscaled = false;
+    for (const VariantSummary& v : vs) autoscaled |= p < v.pools.size() && v.pools[p].autoscaled;
+    if (!autoscaled) continue;
+    std::vector<std::string> cells;
+    for (const VariantSummary& v : vs) {
+      if (p >= v.pools.size()) {
+        cells.emplace_back(kNone);
+        continue;
+      }
+      const PoolResult& pool = v.pools[p];
+      cells.push_back(fmt::format("{:g}-{:g} (mean {:.1f}), {:.1f} node-h", pool.nodes_min,
+                                  pool.nodes_max, pool.nodes_mean, pool.node_hours));
+    }
+    g.Values("  nodes " + vs.front().pools[p].name, std::move(cells));
+  }
 }
 
 // Returns whether any card's peak exceeded its allocated quota (the footnote is then needed).

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/autoscaling/node_group_expander.h"
 #include "sim/dns_label.h"
 #include "sim/io/arrival_file.h"
 #include "sim/io/evidence_fingerprint.h"
@@ -70,6 +71,9 @@ class Reader : public YamlFieldReader {
   void ReadGpuTypes(const Field& f, GpuCatalog& catalog) const;
   ClusterKnobs ReadCluster(const Field& f) const;
   NodePool ReadNodePool(const Field& f, const GpuCatalog& catalog) const;
+  PoolAutoscaling ReadPoolAutoscaling(const Field& f, NodePool& pool,
+                                      const std::optional<Field>& count) const;
+  ClusterAutoscalerSettings ReadClusterAutoscaler(const Field& f) const;
   Taint ReadTaint(const Field& f) const;
   Workload ReadWorkload(const Field& f) const;
   // Node names of every pool, once the pools are read (current pods refer to them).
@@ -172,7 +176,7 @@ ClusterKnobs Reader::ReadCluster(const Field& f) const {
   Section s(
       *this, f,
       {"policy", "max_inst", "switch_overhead", "default_placement", "percentage_of_nodes_to_score",
-       "interference", "hpa_controller", "cron_hpa_controller"});
+       "interference", "hpa_controller", "cron_hpa_controller", "cluster_autoscaler"});
   ClusterKnobs c;
   if (auto v = s.Get("policy")) {
     c.policy = static_cast<SharingPolicy>(
@@ -190,6 +194,7 @@ ClusterKnobs Reader::ReadCluster(const Field& f) const {
   if (auto v = s.Get("interference")) c.interference = ReadInterferenceSetup(*v);
   if (auto v = s.Get("hpa_controller")) c.hpa_controller = ReadHpaController(*v);
   if (auto v = s.Get("cron_hpa_controller")) c.cron_hpa_controller = ReadCronHpaController(*v);
+  if (auto v = s.Get("cluster_autoscaler")) c.cluster_autoscaler = ReadClusterAutoscaler(*v);
   return c;
 }
 
@@ -432,7 +437,8 @@ Taint Reader::ReadTaint(const Field& f) const {
 NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
   Section s(*this, f,
             {"name", "count", "nodes", "gpu", "gpus_per_node", "cpu", "memory", "pods", "zones",
-             "instance_type", "labels", "taints", "memory_isolation", "cgpu_version", "spot"});
+             "instance_type", "labels", "taints", "memory_isolation", "cgpu_version", "spot",
+             "autoscaling"});
   NodePool p;
   p.name = DnsName(s.Require("name"));
   if (auto v = s.Get("nodes")) {
@@ -496,6 +502,7 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
                                   "reclaims per node per hour, e.g. 0.05; 0 = on-demand");
     if (auto r = spot.Get("replace_after")) p.spot.replace_after = Duration(*r);
   }
+  if (auto v = s.Get("autoscaling")) p.autoscaling = ReadPoolAutoscaling(*v, p, s.Get("count"));
 
   // Derived from the labels (docs/semantics.md §1.2). knobsim's default for a GPU pool without
   // ack.node.gpu.schedule is cgpu (ACK's is exclusive cards): scenarios are about sharing. The
@@ -547,6 +554,79 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
     }
   }
   return p;
+}
+
+// A pool's `autoscaling:` (docs/autoscaling.md "Node pools"): the node group's bounds, its
+// provisioning delay and its priority for the priority expander. Without `count` the pool
+// starts at its minimum.
+PoolAutoscaling Reader::ReadPoolAutoscaling(const Field& f, NodePool& pool,
+                                            const std::optional<Field>& count) const {
+  Section s(*this, f, {"min", "max", "provisioning", "priority"});
+  PoolAutoscaling a;
+  a.min = Int(s.Require("min"), 0);
+  const Field max = s.Require("max");
+  a.max = Int(max, 1);
+  if (a.max < a.min) Fail(max, "max is below min");
+  if (!pool.nodes.empty())
+    Fail(f, "a pool with listed nodes cannot autoscale", "write count instead of nodes");
+  if (!count) {
+    pool.count = a.min;
+  } else if (pool.count < a.min || pool.count > a.max) {
+    Fail(*count, "count " + std::to_string(pool.count) + " is outside the autoscaling bounds [" +
+                     std::to_string(a.min) + ", " + std::to_string(a.max) + "]");
+  }
+  if (auto v = s.Get("provisioning")) {
+    // One duration, or a uniform range {min, max}.
+    if (v->node.IsMap()) {
+      Section r(*this, *v, {"min", "max"});
+      a.provisioning_min = Duration(r.Require("min"));
+      const Field rmax = r.Require("max");
+      a.provisioning_max = Duration(rmax);
+      if (a.provisioning_max < a.provisioning_min) Fail(rmax, "max is below min");
+    } else {
+      a.provisioning_min = a.provisioning_max = Duration(*v);
+    }
+  }
+  if (auto v = s.Get("priority")) a.priority = Int(*v, std::numeric_limits<int>::min());
+  if (pool.spot.per_node_hour > 0)
+    Fail(f, "spot reclaims of an autoscaled pool are not modelled yet",
+         "leave out spot, or autoscaling");
+  return a;
+}
+
+// `cluster.cluster_autoscaler`: the autoscaler's flags (sim/cluster_autoscaler_spec.h).
+ClusterAutoscalerSettings Reader::ReadClusterAutoscaler(const Field& f) const {
+  Section s(*this, f,
+            {"scan_interval", "expander", "scale_down_utilization_threshold",
+             "scale_down_gpu_utilization_threshold", "scale_down_unneeded_time",
+             "scale_down_delay_after_add", "scale_down_delay_after_delete", "scale_down_enabled",
+             "max_scale_down_parallelism", "expendable_pods_priority_cutoff", "knows_gpu_share"});
+  ClusterAutoscalerSettings c;
+  if (auto v = s.Get("scan_interval")) {
+    c.scan_interval = Duration(*v);
+    if (c.scan_interval <= 0) Fail(*v, "the scan interval must be above 0");
+  }
+  if (auto v = s.Get("expander")) {
+    c.expander = NonEmptyString(*v);
+    const autoscaling::ExpanderParse parsed = autoscaling::ParseExpanderChain(c.expander);
+    if (!parsed.error.empty()) Fail(*v, parsed.error);
+  }
+  if (auto v = s.Get("scale_down_utilization_threshold"))
+    c.utilization_threshold = Number(*v, 0, 1, true, true);
+  if (auto v = s.Get("scale_down_gpu_utilization_threshold"))
+    c.gpu_utilization_threshold = Number(*v, 0, 1, true, true);
+  if (auto v = s.Get("scale_down_unneeded_time")) c.unneeded_time = Duration(*v);
+  if (auto v = s.Get("scale_down_delay_after_add")) c.delay_after_add = Duration(*v);
+  if (auto v = s.Get("scale_down_delay_after_delete")) c.delay_after_delete = Duration(*v);
+  const auto flag = [&](const Field& v) {
+    return Enum<bool>(v, "true or false", {{"true", true}, {"false", false}});
+  };
+  if (auto v = s.Get("scale_down_enabled")) c.scale_down = flag(*v);
+  if (auto v = s.Get("max_scale_down_parallelism")) c.max_scale_down_parallelism = Int(*v, 1);
+  if (auto v = s.Get("expendable_pods_priority_cutoff"))
+    c.expendable_pods_priority_cutoff = Int(*v, std::numeric_limits<int>::min());
+  if (auto v = s.Get("knows_gpu_share")) c.knows_gpu_share = flag(*v);
+  return c;
 }
 
 void Reader::CheckValues(const Field& f, std::string_view op,
@@ -1242,10 +1322,26 @@ RunSettings Reader::ReadRun(const Field& f) const {
 
 Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
   Section s(*this, f,
-            {"name", "description", "policy", "max_inst", "switch_overhead", "placement",
-             "memory_isolation", "topology_spread", "gpu_mem", "gpu_core", "replicas", "node_count",
-             "traffic_scale", "interference", "hpa_min_replicas", "hpa_max_replicas", "cron_hpa",
-             "hpa_target"});
+            {"name",
+             "description",
+             "policy",
+             "max_inst",
+             "switch_overhead",
+             "placement",
+             "memory_isolation",
+             "topology_spread",
+             "gpu_mem",
+             "gpu_core",
+             "replicas",
+             "node_count",
+             "traffic_scale",
+             "interference",
+             "hpa_min_replicas",
+             "hpa_max_replicas",
+             "cron_hpa",
+             "hpa_target",
+             "pool_min",
+             "pool_max"});
   Variant v;
   const Field name = s.Require("name");
   v.name = NonEmptyString(name);
@@ -1407,6 +1503,37 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
   if (auto x = s.Get("node_count")) {
     for (const auto& [key, value] : keyed(*x, pools, "node pool")) {
       v.node_count[key] = Int(value, 0);
+    }
+  }
+  // pool_min / pool_max: an autoscaled pool's bounds; the pair must stay ordered.
+  std::map<std::string, Field> bound_fields;
+  for (const char* knob : {"pool_min", "pool_max"}) {
+    const auto x = s.Get(knob);
+    if (!x) continue;
+    const bool is_min = std::string_view(knob) == "pool_min";
+    for (const auto& [key, value] : keyed(*x, pools, "node pool")) {
+      (is_min ? v.pool_min : v.pool_max)[key] = Int(value, is_min ? 0 : 1);
+      bound_fields.insert_or_assign(key, value);
+    }
+  }
+  for (const auto& [key, field] : bound_fields) {
+    for (const NodePool& p : sc.node_pools) {
+      if (key != "*" && p.name != key) continue;
+      if (!p.autoscaling) {
+        if (key == "*") continue;
+        Fail(field, "node pool " + Quote(key) + " has no autoscaling");
+      }
+      const auto bound = [&](const std::map<std::string, int>& m, int base) {
+        if (auto it = m.find(p.name); it != m.end()) return it->second;
+        if (auto it = m.find("*"); it != m.end()) return it->second;
+        return base;
+      };
+      const int min = bound(v.pool_min, p.autoscaling->min);
+      const int max = bound(v.pool_max, p.autoscaling->max);
+      if (min > max) {
+        Fail(field, "pool " + Quote(p.name) + ": min " + std::to_string(min) + " is above max " +
+                        std::to_string(max));
+      }
     }
   }
   if (auto x = s.Get("traffic_scale")) {

@@ -1072,5 +1072,91 @@ TEST_CASE("cron_hpa errors name the field") {
   }
 }
 
+TEST_CASE("node pool autoscaling: bounds, provisioning, the autoscaler's flags, variants") {
+  const Scenario s = Read(
+      "name: s\n"
+      "cluster:\n"
+      "  cluster_autoscaler: {scan_interval: 20s, expander: \"priority,least-waste\",\n"
+      "    scale_down_utilization_threshold: 0.4, scale_down_unneeded_time: 5m,\n"
+      "    scale_down_enabled: false, knows_gpu_share: false}\n"
+      "node_pools:\n"
+      "  - {name: a, count: 2, cpu: 8, memory: 32Gi,\n"
+      "     autoscaling: {min: 1, max: 6, provisioning: {min: 90s, max: 5m}, priority: 10}}\n"
+      "  - {name: b, cpu: 8, memory: 32Gi, autoscaling: {min: 2, max: 3, provisioning: 10m}}\n"
+      "  - {name: c, count: 4, cpu: 8, memory: 32Gi}\n"
+      "variants: [{name: v, pool_min: {a: 3}, pool_max: {a: 4}}]\n");
+  const PoolAutoscaling& a = *s.node_pools[0].autoscaling;
+  CHECK(s.node_pools[0].count == 2);
+  CHECK(a.min == 1);
+  CHECK(a.max == 6);
+  CHECK(a.provisioning_min == 90 * kNanosPerSecond);
+  CHECK(a.provisioning_max == 300 * kNanosPerSecond);
+  CHECK(a.priority == 10);
+  CHECK(s.node_pools[0].slots() == 6);
+  // Without count a pool starts at its minimum; one duration is a fixed delay.
+  const PoolAutoscaling& b = *s.node_pools[1].autoscaling;
+  CHECK(s.node_pools[1].count == 2);
+  CHECK(b.provisioning_min == 600 * kNanosPerSecond);
+  CHECK(b.provisioning_max == 600 * kNanosPerSecond);
+  CHECK(!b.priority.has_value());
+  CHECK(!s.node_pools[2].autoscaling.has_value());
+  CHECK(s.node_pools[2].slots() == 4);
+  const ClusterAutoscalerSettings& ca = s.cluster.cluster_autoscaler;
+  CHECK(ca.scan_interval == 20 * kNanosPerSecond);
+  CHECK(ca.expander == "priority,least-waste");
+  CHECK(ca.utilization_threshold == 0.4);
+  CHECK(ca.gpu_utilization_threshold == 0.5);  // upstream's default
+  CHECK(ca.unneeded_time == 300 * kNanosPerSecond);
+  CHECK(ca.delay_after_add == 600 * kNanosPerSecond);
+  CHECK(!ca.scale_down);
+  CHECK(!ca.knows_gpu_share);
+  CHECK(s.variants[0].pool_min.at("a") == 3);
+  CHECK(s.variants[0].pool_max.at("a") == 4);
+  // Defaults: upstream's flags, ACK's 2-3 minute join.
+  const ClusterAutoscalerSettings defaults;
+  CHECK(defaults.expander == "least-waste");
+  CHECK(defaults.scan_interval == 10 * kNanosPerSecond);
+  CHECK(defaults.knows_gpu_share);
+  CHECK(PoolAutoscaling{}.provisioning_min == 120 * kNanosPerSecond);
+  CHECK(PoolAutoscaling{}.provisioning_max == 180 * kNanosPerSecond);
+}
+
+TEST_CASE("node pool autoscaling errors name the field") {
+  const std::string pool = "name: s\nnode_pools:\n  - name: a\n    cpu: 8\n";
+  struct Case {
+    std::string yaml;
+    std::string error;
+  };
+  const Case cases[] = {
+      {pool + "    autoscaling: {min: 3, max: 2}\n",
+       "s.yaml:5: node_pools[0].autoscaling.max: max is below min"},
+      {pool + "    count: 9\n    autoscaling: {min: 1, max: 4}\n",
+       "node_pools[0].count: count 9 is outside the autoscaling bounds [1, 4]"},
+      {pool + "    autoscaling: {max: 4}\n",
+       "node_pools[0].autoscaling: missing required key `min`"},
+      {pool + "    autoscaling: {min: 1, max: 4, provisioning: {min: 3m, max: 1m}}\n",
+       "node_pools[0].autoscaling.provisioning.max: max is below min"},
+      {pool + "    nodes: [n1]\n    autoscaling: {min: 1, max: 4}\n",
+       "a pool with listed nodes cannot autoscale"},
+      {pool + "    spot: {per_node_hour: 0.1}\n    autoscaling: {min: 1, max: 4}\n",
+       "spot reclaims of an autoscaled pool are not modelled yet"},
+      {"name: s\ncluster: {cluster_autoscaler: {expander: price}}\n",
+       "s.yaml:2: cluster.cluster_autoscaler.expander: unknown expander 'price'"},
+      {"name: s\ncluster: {cluster_autoscaler: {scan_interval: 0s}}\n",
+       "the scan interval must be above 0"},
+      {"name: s\ncluster: {cluster_autoscaler: {scale_down_unneded_time: 5m}}\n",
+       "cluster.cluster_autoscaler.scale_down_unneded_time: unknown key"},
+      {pool + "variants: [{name: v, pool_min: {a: 2}}]\n", "node pool \"a\" has no autoscaling"},
+      {pool + "    autoscaling: {min: 1, max: 4}\nvariants: [{name: v, pool_min: {a: 5}}]\n",
+       "pool \"a\": min 5 is above max 4"},
+      {pool + "    autoscaling: {min: 1, max: 4}\nvariants: [{name: v, pool_max: {b: 5}}]\n",
+       "unknown node pool \"b\""},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.yaml);
+    CHECK_MESSAGE(Has(ErrorOf(c.yaml), c.error), ErrorOf(c.yaml));
+  }
+}
+
 }  // namespace
 }  // namespace knobsim

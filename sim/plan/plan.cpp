@@ -648,7 +648,8 @@ double UpperBound(const std::vector<double>& values, double confidence) {
 
 // The largest run the plan can simulate, checked against the limits before any runs: the
 // highest traffic level, every GPU pool the search sizes at --max-nodes.
-static Status CheckLargestCell(const Scenario& s, const std::vector<Group>& groups, const PlanOptions& o) {
+static Status CheckLargestCell(const Scenario& s, const std::vector<Group>& groups,
+                               const PlanOptions& o) {
   Scenario largest = s;
   const double top = *std::max_element(o.traffic.begin(), o.traffic.end());
   for (Workload& w : largest.workloads) w.traffic.scale *= top;
@@ -668,6 +669,12 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
   for (double t : o->traffic) {
     if (!(t > 0) || !std::isfinite(t))
       return Status::Failure("--traffic: " + Number(t) + " is not a positive multiple");
+  }
+  for (const NodePool& pool : s.node_pools) {
+    if (pool.autoscaling)
+      return Status::Failure("pool " + pool.name +
+                             " autoscales: plan sizes fixed pools (autoscaled sizing is not "
+                             "planned yet); remove its autoscaling: to plan it");
   }
   std::vector<Group> groups;
   try {

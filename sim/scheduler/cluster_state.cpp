@@ -101,6 +101,15 @@ void ClusterState::SetUnschedulable(int node, bool unschedulable) {
   ++n.generation;
 }
 
+void ClusterState::SetAbsent(int node, bool absent) {
+  NodeState& n = nodes_[node];
+  if (n.absent == absent) return;
+  n.absent = absent;
+  absent_count_ += absent ? 1 : -1;
+  ++n.generation;
+  ++membership_;
+}
+
 void ClusterState::SetNamespaceLabels(const std::string& ns, Labels labels) {
   namespace_labels_[ns] = std::move(labels);
 }

@@ -36,6 +36,8 @@ struct NodeState {
   // Bumped by every Bind / BindExisting / Unbind that touches the node, so the Scheduler can
   // tell which nodes changed since its last cycle without rereading their state.
   uint64_t generation = 0;
+  // Not in the cluster (ClusterState::SetAbsent): a node-pool slot without a node now.
+  bool absent = false;
 };
 
 // Where a pod goes: a node and, for GPU pods, the units it takes on each card.
@@ -60,6 +62,15 @@ class ClusterState {
   void Unbind(int pod);
   // Cordons (true) or uncordons a node: spec.unschedulable, read by the NodeUnschedulable filter.
   void SetUnschedulable(int node, bool unschedulable);
+  // Takes a node out of the cluster (true) or brings it back, keeping its index. An absent
+  // node is not in the scheduler's snapshot at all: no filter or score sees it, it makes no
+  // topology domain and counts in no "0/N nodes are available" message. Node-pool autoscaling
+  // keeps a pool's nodes up to its maximum this way (sim/controllers/node_autoscaling.h). Pods
+  // must be unbound from a node before it goes.
+  void SetAbsent(int node, bool absent);
+  // Nodes not absent; and a counter bumped whenever that set changes.
+  int present_count() const { return static_cast<int>(nodes_.size()) - absent_count_; }
+  uint64_t membership() const { return membership_; }
 
   // The labels of a Namespace object read with the cluster (inter-pod affinity's
   // namespaceSelector reads them). A namespace without one has the label the API server gives
@@ -86,6 +97,8 @@ class ClusterState {
   std::vector<PodSpec> pods_;
   std::vector<Placement> placements_;
   std::unordered_map<std::string, int> node_index_;  // name -> index, for FindNode
+  int absent_count_ = 0;
+  uint64_t membership_ = 0;
   std::unordered_map<std::string, Labels> namespace_labels_;
   VolumeCatalog volumes_;
 };

@@ -40,14 +40,17 @@ std::string ZoneKey(const Labels& labels) {
 std::vector<int> NodeTreeOrder(const std::vector<NodeState>& nodes) {
   std::vector<std::vector<int>> zones;  // in the order their first node arrived
   std::unordered_map<std::string, size_t> zone_of;
+  size_t present = 0;
   for (int i = 0; i < static_cast<int>(nodes.size()); ++i) {
+    if (nodes[i].absent) continue;
+    ++present;
     auto [it, added] = zone_of.try_emplace(ZoneKey(nodes[i].spec.labels), zones.size());
     if (added) zones.emplace_back();
     zones[it->second].push_back(i);
   }
   std::vector<int> order;
-  order.reserve(nodes.size());
-  for (size_t depth = 0; order.size() < nodes.size(); ++depth) {
+  order.reserve(present);
+  for (size_t depth = 0; order.size() < present; ++depth) {
     for (const std::vector<int>& zone : zones) {
       if (depth < zone.size()) order.push_back(zone[depth]);
     }

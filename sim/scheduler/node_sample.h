@@ -34,7 +34,9 @@ int NumFeasibleNodesToFind(int percentage, int num_all_nodes);
 std::string ZoneKey(const Labels& labels);
 
 // The node tree's listing of `nodes` (arrival order = index order): node indexes round-robin
-// over the zones. The identity when every node has the same zone key.
+// over the zones. The identity when every node has the same zone key. Absent nodes
+// (ClusterState::SetAbsent) are left out; a node that joins later keeps its index's place where
+// upstream would append it to its zone, which moves only the sample of a 100+ node cluster.
 std::vector<int> NodeTreeOrder(const std::vector<NodeState>& nodes);
 
 }  // namespace knobsim

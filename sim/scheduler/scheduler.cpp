@@ -125,6 +125,7 @@ struct Scheduler::Cycle {
   // The cached classes are for one node list: a change of it (nodes added) clears them.
   const NodeState* nodes_data = nullptr;
   size_t num_nodes = 0;
+  uint64_t membership = ~uint64_t{0};  // ClusterState::membership() tree_order was built at
   std::vector<std::unique_ptr<PodClass>> classes;
   PodClass uncached;      // for --explain and a cluster without generations: always recomputed
   bool use_cache = true;  // false once a bind is seen not to move the node's generation
@@ -154,6 +155,12 @@ struct Scheduler::Cycle {
       nodes_data = nodes.data();
       num_nodes = nodes.size();
       classes.clear();
+      membership = ~uint64_t{0};
+    }
+    // Nodes leaving or joining (SetAbsent) change the list, not the nodes' memos: each such
+    // node's generation moved.
+    if (cluster.membership() != membership) {
+      membership = cluster.membership();
       tree_order = NodeTreeOrder(nodes);
     }
     ++cycles;
@@ -223,15 +230,18 @@ Scheduler::~Scheduler() = default;
 ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   Cycle& cy = *cycle_;
   ScheduleResult result;
+  // Node indexes run over every slot; the messages and the walk count the nodes present.
   const int num_nodes = static_cast<int>(cluster_.nodes().size());
+  const int num_present = cluster_.present_count();
   const bool preemption_never = pod.preemption_policy == "Never";
 
   // PreFilter: a rejection there holds for every node (§3.7 step 2).
   auto reject_in_pre_filter = [&](const PluginStatus& status, std::string_view plugin) {
     result.message =
-        FailedSchedulingMessage(num_nodes, {}, config_.kube_version, &status, preemption_never);
+        FailedSchedulingMessage(num_present, {}, config_.kube_version, &status, preemption_never);
     if (!explain) return;
     for (int i = 0; i < num_nodes; ++i) {
+      if (cluster_.node(i).absent) continue;
       NodeVerdict& v = result.explain.emplace_back();
       v.node = i;
       v.failed_plugin = plugin;
@@ -319,7 +329,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
     ++processed;
   }
   // Upstream advances the start by the nodes processed, modulo every node of the cluster.
-  if (num_nodes > 0) cy.next_start = (cy.next_start + processed) % num_nodes;
+  if (num_present > 0) cy.next_start = (cy.next_start + processed) % num_present;
   // The feasible nodes in index order (the walk's order is the tree's): one pass over the
   // verdicts costs less than sorting the walk's list.
   for (int i = 0; i < num_nodes && cy.feasible.size() < found; ++i) {
@@ -343,16 +353,21 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
 
   if (cy.feasible.empty()) {
     std::vector<PluginStatus> statuses;
-    statuses.reserve(num_nodes);
-    for (int i = 0; i < num_nodes; ++i) statuses.push_back(node_status(i));
-    result.message = FailedSchedulingMessage(num_nodes, statuses, config_.kube_version, nullptr,
+    std::vector<int> present;  // the nodes behind `statuses`
+    statuses.reserve(num_present);
+    for (int i = 0; i < num_nodes; ++i) {
+      if (cluster_.node(i).absent) continue;
+      present.push_back(i);
+      statuses.push_back(node_status(i));
+    }
+    result.message = FailedSchedulingMessage(num_present, statuses, config_.kube_version, nullptr,
                                              preemption_never);
     if (explain) {
-      for (int i = 0; i < num_nodes; ++i) {
+      for (size_t k = 0; k < present.size(); ++k) {
         NodeVerdict& v = result.explain.emplace_back();
-        v.node = i;
-        v.failed_plugin = failed_plugin(i);
-        v.status = std::move(statuses[i]);
+        v.node = present[k];
+        v.failed_plugin = failed_plugin(present[k]);
+        v.status = std::move(statuses[k]);
       }
     }
     return result;
@@ -445,6 +460,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
     if (explain) {
       size_t k = 0;
       for (int i = 0; i < num_nodes; ++i) {
+        if (cluster_.node(i).absent) continue;
         NodeVerdict& v = result.explain.emplace_back();
         v.node = i;
         if (cy.failed_at[i] == kNotEvaluated) {

@@ -227,6 +227,42 @@ struct MessageCase {
   const char* want;
 };
 
+TEST_CASE("an absent node is outside the cluster: no candidate, no domain, not counted") {
+  // Zone a: a1 holding one pod of the spread group; zone b: b1, absent. Present, b1 would be
+  // an empty zone-b domain and the skew of a second pod in a would be 2 - 0 > 1; absent, zone a
+  // is the only domain and the pod goes to a2.
+  ClusterState cluster;
+  const ResourceList big = {{"cpu", 8000}, {"memory", 32 * kGiB}};
+  cluster.AddNode(MakeNode("a1", {{"zone", "a"}}, big));
+  cluster.AddNode(MakeNode("a2", {{"zone", "a"}}, big));
+  const int b1 = cluster.AddNode(MakeNode("b1", {{"zone", "b"}}, big));
+  PodSpec spread = Pod("web-0", 1000, kGiB);
+  spread.labels = {{"app", "web"}};
+  TopologySpreadConstraint c;
+  c.topology_key = "zone";
+  c.label_selector.match_labels = {{"app", "web"}};
+  spread.topology_spread = {c};
+  testing::BindOn(cluster, "a1", spread);
+  cluster.SetAbsent(b1, true);
+  CHECK(cluster.present_count() == 2);
+  Scheduler scheduler(cluster, {});
+  PodSpec next = spread;
+  next.name = "web-1";
+  ScheduleResult r = scheduler.Schedule(next);
+  REQUIRE(r.placement.node >= 0);
+  CHECK(cluster.node(r.placement.node).spec.name != "b1");
+  // A pod that fits nowhere counts the present nodes only.
+  const ScheduleResult none = scheduler.Schedule(Pod("huge", 64000, kGiB));
+  CHECK(none.message.starts_with("0/2 nodes are available: 2 Insufficient cpu."));
+  // Back in the cluster, b1 is a domain again (and the emptiest one): the pod goes there.
+  cluster.SetAbsent(b1, false);
+  r = scheduler.Schedule(next);
+  REQUIRE(r.placement.node >= 0);
+  CHECK(r.placement.node == b1);
+  CHECK(scheduler.Schedule(Pod("huge", 64000, kGiB))
+            .message.starts_with("0/3 nodes are available: 3 Insufficient cpu."));
+}
+
 TEST_CASE("a pod that fits nowhere gets upstream's FailedScheduling message") {
   const MessageCase cases[] = {
       {"Appendix B: histogram sorted as strings, preemption verdict per node", 2, 0, 10, 0, false,

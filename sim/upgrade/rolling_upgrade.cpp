@@ -487,6 +487,15 @@ Expected<std::vector<int>> UpgradePlanOrder(const Scenario& scenario, const Upgr
     return fail("--drain-timeout", "the drain timeout is negative", "0 waits forever");
   if (o.retry_interval <= 0) return fail("--retry-interval", "the retry interval is not positive");
   if (o.tail < 0) return fail("--tail", "the tail is negative");
+  // The cluster-autoscaler adding and removing nodes during the rolling drain is not modelled.
+  for (const NodePool& pool : scenario.node_pools) {
+    if (pool.autoscaling)
+      return fail("node_pools",
+                  "pool " + pool.name +
+                      " autoscales: a rolling upgrade with the cluster-autoscaler "
+                      "at work is not modelled",
+                  "remove the pool's autoscaling: (its count is the size upgraded)");
+  }
 
   // Every node in BuildCluster's order, with its pool and zone.
   struct Entry {

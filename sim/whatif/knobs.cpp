@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -42,6 +43,8 @@ const std::vector<KnobKind>& Kinds() {
       {"spread", Target::kWorkload, "spread:WORKLOAD=hostname:1|zone:1|KEY:SKEW[:MODE]|none"},
       {"replicas", Target::kWorkload, "replicas:WORKLOAD=N"},
       {"nodes", Target::kPool, "nodes:POOL=N"},
+      {"pool_min", Target::kPool, "pool_min:POOL=N"},
+      {"pool_max", Target::kPool, "pool_max:POOL=N"},
       {"traffic", Target::kOptionalWorkload, "traffic[:WORKLOAD]=FACTOR"},
       {"gpu_core", Target::kWorkload, "gpu_core:WORKLOAD=0..100"},
   };
@@ -119,6 +122,8 @@ class KnobParser {
       v_.memory_isolation[pool] = iso;
     } else if (key_ == "nodes") {
       v_.node_count[Pool(*target)] = Int(0, 1000000);
+    } else if (key_ == "pool_min" || key_ == "pool_max") {
+      PoolBound(Pool(*target), key_ == "pool_min");
     } else if (key_ == "replicas") {
       v_.replicas[Workload(*target)] = Int(0, 1000000);
     } else if (key_ == "traffic") {
@@ -148,6 +153,28 @@ class KnobParser {
     } else if (key_ == "spread") {
       Spread(Workload(*target), lhs);
     }
+  }
+
+  // pool_min / pool_max: an autoscaled pool's bounds, kept ordered with the other bound (the
+  // knob given, else the scenario's).
+  void PoolBound(const std::string& pool, bool is_min) {
+    if (pool == "*") Fail("pool_min and pool_max name one pool", "write " + key_ + ":POOL=N");
+    const NodePool& p = *FindPool(pool);
+    if (!p.autoscaling)
+      Fail("node pool " + Quote(pool) + " has no autoscaling",
+           "give the pool autoscaling: {min, max} in the scenario");
+    const int n = Int(is_min ? 0 : 1, 1000000);
+    const auto other = [&](const std::map<std::string, int>& m, int base) {
+      const auto it = m.find(pool);
+      return it == m.end() ? base : it->second;
+    };
+    if (is_min && n > other(v_.pool_max, p.autoscaling->max))
+      Fail("pool_min " + std::to_string(n) + " is above the pool's max " +
+           std::to_string(other(v_.pool_max, p.autoscaling->max)));
+    if (!is_min && n < other(v_.pool_min, p.autoscaling->min))
+      Fail("pool_max " + std::to_string(n) + " is below the pool's min " +
+           std::to_string(other(v_.pool_min, p.autoscaling->min)));
+    (is_min ? v_.pool_min : v_.pool_max)[pool] = n;
   }
 
   [[noreturn]] void Fail(std::string message, std::string hint = "") const {

@@ -172,5 +172,56 @@ run: {duration: 30m, warmup: 1m}
   std::remove(path.c_str());
 }
 
+TEST_CASE("a pool that scales to one node at night misses the morning step; warm pods fix it") {
+  const json doc = RunJson("scenarios/nodepool-morning-ramp.yaml", "--all");
+  auto pool = [](const json& variant) { return variant.at("node_pools").at(0); };
+  const json& base = Variant(doc, "base");
+  CHECK(Workload(base, "chat").at("slo_met") == false);
+  CHECK(Workload(Variant(doc, "warm-nodes"), "chat").at("slo_met") == false);
+  CHECK(Workload(Variant(doc, "min-5"), "chat").at("slo_met") == true);
+  CHECK(pool(base).at("name") == "gpu-a10");
+  CHECK(pool(base).at("autoscaled") == true);
+  CHECK(pool(base).at("nodes_start").get<double>() == 1.0);
+  CHECK(pool(base).at("nodes_max").get<double>() > 4.0);
+  // The price of the fix: more node-hours than scale-to-one, fewer than the fixed pool.
+  const double base_hours = pool(base).at("node_hours").get<double>();
+  const double min5_hours = pool(Variant(doc, "min-5")).at("node_hours").get<double>();
+  const double fixed_hours = pool(Variant(doc, "fixed-8")).at("node_hours").get<double>();
+  CHECK(base_hours < min5_hours);
+  CHECK(min5_hours < fixed_hours);
+  CHECK(fixed_hours == doctest::Approx(8 * 4.0));
+  // Each scale-up names the pool as upstream prints it; each new node joins 2-3 minutes later.
+  std::vector<double> up, ready;
+  for (const json& e : base.at("cluster").at("events")) {
+    if (e.at("kind") == "TriggeredScaleUp") {
+      up.push_back(e.at("time_s").get<double>());
+      CHECK(e.at("message").get<std::string>().rfind("pod triggered scale-up: [{gpu-a10 ", 0) == 0);
+    }
+    if (e.at("kind") == "NodeReady") ready.push_back(e.at("time_s").get<double>());
+  }
+  REQUIRE(!up.empty());
+  REQUIRE(!ready.empty());
+  CHECK(up.front() > 7200);  // the 08:00 step, once the HPA has asked
+  CHECK(ready.front() - up.front() >= 120);
+  CHECK(ready.front() - up.front() <= 180);
+}
+
+TEST_CASE("whatif pool_min and pool_max change an autoscaled pool, and refuse a fixed one") {
+  const std::string nodepool = QuotedSourcePath("scenarios/nodepool-morning-ramp.yaml");
+  const Outcome ok = Run("whatif " + nodepool +
+                         " --knob pool_min:gpu-a10=3 --knob pool_max:gpu-a10=6 --quiet --json -");
+  REQUIRE_MESSAGE(ok.exit_code == 0, ok.err);
+  const json doc = json::parse(ok.out);
+  const json& changed = doc.at("variants").at(1).at("node_pools").at(0);
+  CHECK(changed.at("nodes_min").get<double>() >= 3.0);
+  CHECK(changed.at("nodes_max").get<double>() <= 6.0);
+  const Outcome bad = Run("whatif " + QuotedSourcePath(kScenario) + " --knob pool_min:gpu-a10=3");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("node pool \"gpu-a10\" has no autoscaling") != std::string::npos);
+  const Outcome crossed = Run("whatif " + nodepool + " --knob pool_min:gpu-a10=9");
+  CHECK(crossed.exit_code == 2);
+  CHECK(crossed.err.find("pool_min 9 is above the pool's max 8") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace knobsim::e2e

@@ -241,8 +241,9 @@ class PodTopologySpreadFilter final : public FilterPlugin {
     const int num_nodes = static_cast<int>(cluster.nodes().size());
     NodeInclusion inclusion(pod);
     for (int n = 0; n < num_nodes; ++n) {
-      // A node missing any topologyKey makes no domain for any constraint.
-      if (!HasAllKeys(constraints_, n)) continue;
+      // A node missing any topologyKey makes no domain for any constraint; nor does a node that
+      // is not in the cluster (an autoscaled pool's empty slot).
+      if (cluster.node(n).absent || !HasAllKeys(constraints_, n)) continue;
       inclusion.Start(cluster.node(n).spec);
       for (size_t i = 0; i < nc; ++i) {
         const Constraint& c = constraints_[i];
@@ -346,7 +347,7 @@ class PodTopologySpreadScore final : public ScorePlugin {
     const int num_nodes = static_cast<int>(cluster.nodes().size());
     NodeInclusion inclusion(pod);
     for (int n = 0; n < num_nodes; ++n) {
-      if (!HasAllKeys(constraints_, n)) continue;
+      if (cluster.node(n).absent || !HasAllKeys(constraints_, n)) continue;
       inclusion.Start(cluster.node(n).spec);
       for (size_t i = 0; i < nc; ++i) {
         const Constraint& c = constraints_[i];

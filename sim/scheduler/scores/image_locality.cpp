@@ -46,7 +46,7 @@ class ImageLocalityScore final : public ScorePlugin {
 
   void PreScore(const PodSpec& pod, const ClusterState& cluster, std::span<const int>) override {
     IndexNewNodes(cluster);
-    total_nodes_ = static_cast<int64_t>(cluster.nodes().size());
+    total_nodes_ = static_cast<int64_t>(cluster.present_count());
     pod_images_.clear();
     bool any_present = false;
     for (const std::string& image : pod.images) {

@@ -1,0 +1,464 @@
+#include "sim/controllers/node_autoscaling.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "sim/autoscaling/node_group_expander.h"
+#include "sim/controllers/pending_pods.h"
+#include "sim/controllers/termination.h"
+#include "sim/engine/simulator.h"
+#include "sim/scenario_objects.h"
+#include "sim/text.h"
+
+namespace knobsim::engine {
+
+namespace {
+
+constexpr const char* kSafeToEvict = "cluster-autoscaler.kubernetes.io/safe-to-evict";
+constexpr const char* kScaleDownDisabled = "cluster-autoscaler.kubernetes.io/scale-down-disabled";
+
+int64_t Get(const ResourceList& list, const char* key) {
+  const auto it = list.find(key);
+  return it == list.end() ? 0 : it->second;
+}
+
+const ClusterAutoscalerSettings& Settings(const EngineState& s) {
+  return s.scenario.cluster.cluster_autoscaler;
+}
+
+bool Autoscaled(const EngineState& s, int pool) {
+  return s.scenario.node_pools[pool].autoscaling.has_value();
+}
+
+// The pool's size changes by `delta` now: the node-time integral is closed up to now first.
+void Resize(EngineState& s, int pool, int delta) {
+  PoolRun& p = s.pools[pool];
+  p.node_ns += static_cast<double>(p.size) * static_cast<double>(s.now - p.since);
+  p.since = s.now;
+  p.size += delta;
+  p.size_min = std::min(p.size_min, p.size);
+  p.size_max = std::max(p.size_max, p.size);
+}
+
+// A pod the autoscaler packs: its spec and its run id.
+struct PendingPod {
+  int32_t pod;
+  PodSpec spec;
+};
+
+// The copy of the cluster a simulation works on, with its own scheduler.
+struct Trial {
+  explicit Trial(const ClusterState& base, const SchedulerConfig& config)
+      : cluster(base), scheduler(cluster, config) {}
+  ClusterState cluster;
+  Scheduler scheduler;
+};
+
+// What one pool's new nodes would take (expander.Option), and which pods.
+struct PoolOption {
+  autoscaling::ExpansionOption option;
+  std::vector<int32_t> pods;   // the pods its new nodes take
+  std::vector<int32_t> nodes;  // the slots that become its new nodes, in order
+};
+
+// estimator.DecreasingPodOrderer: cpu/alloc + memory/alloc of the template, largest first.
+void OrderForTemplate(std::vector<const PendingPod*>& pods, const NodeSpec& node) {
+  const double cpu = std::max<double>(1, static_cast<double>(Get(node.allocatable, "cpu")));
+  const double memory = std::max<double>(1, static_cast<double>(Get(node.allocatable, "memory")));
+  const auto score = [&](const PendingPod* p) {
+    return static_cast<double>(Get(p->spec.requests, "cpu")) / cpu +
+           static_cast<double>(Get(p->spec.requests, "memory")) / memory;
+  };
+  std::stable_sort(pods.begin(), pods.end(),
+                   [&](const PendingPod* a, const PendingPod* b) { return score(a) > score(b); });
+}
+
+// The binpacking estimate for one pool: new nodes are its absent slots in ordinal order; one is
+// added when a pod fits on none of the nodes so far, and dropped again when the pod does not
+// fit on it empty either (it would not fit on any new node of the pool).
+PoolOption EstimatePool(const EngineState& s, const ClusterState& with_upcoming, int pool,
+                        const std::vector<PendingPod>& pending) {
+  const NodePool& spec = s.scenario.node_pools[pool];
+  const PoolRun& run = s.pools[pool];
+  PoolOption out;
+  std::vector<int32_t> free_slots;
+  for (int32_t n : run.nodes)
+    if (s.nodes[n].absent && !s.nodes[n].provisioning) free_slots.push_back(n);
+  const int room = std::min<int>(spec.autoscaling->max - run.size, free_slots.size());
+  if (room <= 0 || free_slots.empty()) return out;
+  const NodeSpec& template_node = with_upcoming.node(free_slots.front()).spec;
+  std::vector<const PendingPod*> order;
+  for (const PendingPod& p : pending) {
+    // A template node without aliyun.com/gpu-mem (upstream's alicloud provider) takes no
+    // shared-GPU pod.
+    if (!Settings(s).knows_gpu_share && p.spec.gpu_mem > 0) continue;
+    order.push_back(&p);
+  }
+  OrderForTemplate(order, template_node);
+  Trial trial(with_upcoming, s.config);
+  std::vector<char> is_new(with_upcoming.nodes().size(), 0);
+  for (const PendingPod* p : order) {
+    ScheduleResult r = trial.scheduler.ScheduleAndBind(p->spec);
+    if (r.placement.node < 0 && static_cast<int>(out.nodes.size()) < room) {
+      const int32_t slot = free_slots[out.nodes.size()];
+      trial.cluster.SetAbsent(slot, false);
+      r = trial.scheduler.ScheduleAndBind(p->spec);
+      if (r.placement.node == slot) {
+        out.nodes.push_back(slot);
+        is_new[slot] = 1;
+      } else {
+        trial.cluster.SetAbsent(slot, true);  // it does not fit the template: no node for it
+        if (r.placement.node >= 0) trial.cluster.Unbind(trial.cluster.pods().size() - 1);
+        continue;
+      }
+    }
+    if (r.placement.node < 0 || !is_new[r.placement.node]) continue;
+    out.pods.push_back(p->pod);
+    out.option.requested_cpu_milli += Get(p->spec.requests, "cpu");
+    out.option.requested_memory_bytes += Get(p->spec.requests, "memory");
+  }
+  out.option.group = pool;
+  out.option.node_count = static_cast<int>(out.nodes.size());
+  out.option.pods = static_cast<int>(out.pods.size());
+  out.option.node_cpu_milli = Get(template_node.capacity, "cpu");
+  out.option.node_memory_bytes = Get(template_node.capacity, "memory");
+  out.option.priority = spec.autoscaling->priority;
+  return out;
+}
+
+// Why a pod fits no new node of a pool: the scheduler's reasons on the pool's template alone
+// ("Insufficient cpu"), or the group's bound.
+std::string TemplateReason(const EngineState& s, int pool, const PodSpec& pod) {
+  const PoolRun& run = s.pools[pool];
+  if (run.size >= s.scenario.node_pools[pool].autoscaling->max)
+    return "max node group size reached";
+  if (!Settings(s).knows_gpu_share && pod.gpu_mem > 0)
+    return "Insufficient aliyun.com/gpu-mem";  // the template does not declare it
+  int32_t slot = -1;
+  for (int32_t n : run.nodes) {
+    if (s.nodes[n].absent && !s.nodes[n].provisioning) {
+      slot = n;
+      break;
+    }
+  }
+  if (slot < 0) return "max node group size reached";
+  ClusterState alone;
+  alone.AddNode(s.cluster_state.node(slot).spec);
+  Scheduler scheduler(alone, s.config);
+  const ScheduleResult r = scheduler.Schedule(pod);
+  // "0/1 nodes are available: 1 Insufficient cpu. preemption: ..." -> "Insufficient cpu".
+  std::string reason = r.message;
+  if (const size_t at = reason.find(": 1 "); at != std::string::npos)
+    reason = reason.substr(at + 4);
+  if (const size_t dot = reason.find('.'); dot != std::string::npos) reason.resize(dot);
+  return reason.empty() ? "no fit on a new node" : reason;
+}
+
+std::string ScaleUpInfo(const EngineState& s, int pool, int added) {
+  const PoolRun& run = s.pools[pool];
+  const NodePool& spec = s.scenario.node_pools[pool];
+  return "{" + spec.name + " " + std::to_string(run.size) + "->" +
+         std::to_string(run.size + added) + " (max: " + std::to_string(spec.autoscaling->max) +
+         ")}";
+}
+
+// Step 1. Returns whether the loop scaled up.
+bool ScaleUp(Simulator& sim) {
+  EngineState& s = sim.state;
+  const ClusterAutoscalerSettings& settings = Settings(s);
+  std::vector<PendingPod> pending;
+  for (int32_t p : s.pending) {
+    const PodRun& pod = s.pods[p];
+    if (pod.gone || pod.terminating) continue;
+    const Workload& w = *s.workloads[pod.workload].spec;
+    if (w.priority < settings.expendable_pods_priority_cutoff) continue;
+    pending.push_back({p, ReplicaPodSpec(s.scenario, w, pod.replica)});
+  }
+  if (pending.empty()) return false;
+
+  // The upcoming nodes take what fits on them (filterOutSchedulableByPacking).
+  Trial upcoming(s.cluster_state, s.config);
+  for (size_t n = 0; n < s.nodes.size(); ++n)
+    if (s.nodes[n].provisioning) upcoming.cluster.SetAbsent(static_cast<int>(n), false);
+  std::vector<PendingPod> left;
+  for (PendingPod& p : pending) {
+    if (upcoming.scheduler.ScheduleAndBind(p.spec).placement.node < 0) left.push_back(std::move(p));
+  }
+  if (left.empty()) return false;
+
+  std::vector<PoolOption> options;
+  std::vector<autoscaling::ExpansionOption> plain;
+  for (int pool = 0; pool < static_cast<int>(s.pools.size()); ++pool) {
+    if (!Autoscaled(s, pool)) continue;
+    PoolOption o = EstimatePool(s, upcoming.cluster, pool, left);
+    if (o.option.node_count == 0 || o.pods.empty()) continue;
+    plain.push_back(o.option);
+    options.push_back(std::move(o));
+  }
+  const autoscaling::ExpanderParse chain = autoscaling::ParseExpanderChain(settings.expander);
+  const int pick = autoscaling::ChooseExpansion(plain, chain.chain, s.expander_stream);
+
+  std::vector<char> helped(s.pods.size(), 0);
+  if (pick >= 0) {
+    const PoolOption& chosen = options[pick];
+    const int pool = chosen.option.group;
+    const std::string info = "[" + ScaleUpInfo(s, pool, chosen.option.node_count) + "]";
+    const PoolAutoscaling& a = *s.scenario.node_pools[pool].autoscaling;
+    for (int32_t n : chosen.nodes) {
+      NodeRun& node = s.nodes[n];
+      node.provisioning = true;
+      PoolRun& run = s.pools[pool];
+      const SimTime spread = a.provisioning_max - a.provisioning_min;
+      const SimTime delay =
+          a.provisioning_min + (spread > 0 ? static_cast<SimTime>(run.provisioning.Uniform01() *
+                                                                  static_cast<double>(spread))
+                                           : 0);
+      s.queue.Push(s.now + delay, kNodeProvisioned, static_cast<uint32_t>(n));
+    }
+    Resize(s, pool, chosen.option.node_count);
+    s.pools[pool].nodes_added += chosen.option.node_count;
+    s.last_scale_up = s.now;
+    for (int32_t p : chosen.pods) {
+      helped[p] = 1;
+      s.pods[p].autoscaler_message = "pod triggered scale-up: " + info;
+      sim.recorder.PodEvent("TriggeredScaleUp", p, s.pods[p].autoscaler_message);
+    }
+  }
+  // The others: why no pool helps, counted over the pools (ReasonsMessage).
+  for (const PendingPod& p : left) {
+    if (helped[p.pod]) continue;
+    std::map<std::string, int> reasons;
+    for (int pool = 0; pool < static_cast<int>(s.pools.size()); ++pool) {
+      if (!Autoscaled(s, pool)) continue;
+      bool in_option = false;
+      for (const PoolOption& o : options)
+        if (o.option.group == pool &&
+            std::find(o.pods.begin(), o.pods.end(), p.pod) != o.pods.end())
+          in_option = true;
+      // A pool that could take it but was not chosen gives no reason (upstream: the pod waits
+      // for the next loop).
+      if (!in_option) ++reasons[TemplateReason(s, pool, p.spec)];
+    }
+    if (reasons.empty()) continue;
+    std::vector<std::string> parts;
+    for (const auto& [reason, count] : reasons)
+      parts.push_back(std::to_string(count) + " " + reason);
+    const std::string message = "pod didn't trigger scale-up: " + Join(parts);
+    if (message == s.pods[p.pod].autoscaler_message) continue;
+    s.pods[p.pod].autoscaler_message = message;
+    sim.recorder.PodEvent("NotTriggerScaleUp", p.pod, message);
+  }
+  return pick >= 0;
+}
+
+// simulator/utilization: max(cpu, memory) over allocatable, or the GPU share on a GPU node.
+struct NodeUtilization {
+  double value = 0;
+  bool gpu = false;
+};
+
+NodeUtilization Utilization(const EngineState& s, int32_t n) {
+  const NodeState& node = s.cluster_state.node(n);
+  NodeUtilization u;
+  if (!node.cards.empty()) {
+    u.gpu = true;
+    double used = 0;
+    for (const CardState& c : node.cards) {
+      if (c.whole) {
+        used += 1;
+      } else if (Settings(s).knows_gpu_share && c.total_mem > 0) {
+        used += static_cast<double>(c.used_mem) / c.total_mem;
+      }
+    }
+    u.value = used / static_cast<double>(node.cards.size());
+    return u;
+  }
+  const auto ratio = [&](const char* key) {
+    const int64_t alloc = Get(node.spec.allocatable, key);
+    return alloc > 0 ? static_cast<double>(Get(node.requested, key)) / alloc : 0.0;
+  };
+  u.value = std::max(ratio("cpu"), ratio("memory"));
+  return u;
+}
+
+// The pods a removal must move: every pod on the node but DaemonSet pods and leaving ones.
+// Returns false when one of them blocks the removal.
+bool PodsToMove(const EngineState& s, int32_t n, std::vector<int32_t>* out) {
+  for (int32_t p : s.nodes[n].pods) {
+    const PodRun& pod = s.pods[p];
+    if (pod.gone || pod.terminating) continue;
+    const Workload& w = *s.workloads[pod.workload].spec;
+    const auto safe = w.annotations.find(kSafeToEvict);
+    if (safe != w.annotations.end() && safe->second == "false") return false;
+    if (w.kind == "DaemonSet") continue;
+    if (w.kind == "Pod" && (safe == w.annotations.end() || safe->second != "true")) return false;
+    out->push_back(p);
+  }
+  return true;
+}
+
+// Whether every pod to move fits on the other nodes (the node and those being removed gone).
+bool PodsFitElsewhere(const EngineState& s, int32_t n, const std::vector<int32_t>& pods) {
+  if (pods.empty()) return true;
+  Trial trial(s.cluster_state, s.config);
+  for (int32_t p : pods)
+    if (s.pods[p].state_pod >= 0) trial.cluster.Unbind(s.pods[p].state_pod);
+  trial.cluster.SetAbsent(n, true);
+  for (size_t m = 0; m < s.nodes.size(); ++m)
+    if (s.nodes[m].removing) trial.cluster.SetUnschedulable(static_cast<int>(m), true);
+  for (int32_t p : pods) {
+    const PodRun& pod = s.pods[p];
+    const PodSpec spec = ReplicaPodSpec(s.scenario, *s.workloads[pod.workload].spec, pod.replica);
+    if (trial.scheduler.ScheduleAndBind(spec).placement.node < 0) return false;
+  }
+  return true;
+}
+
+void FinishRemoval(Simulator& sim, int32_t n) {
+  EngineState& s = sim.state;
+  NodeRun& node = s.nodes[n];
+  node.removing = false;
+  node.absent = true;
+  node.unneeded_since = -1;
+  node.images.clear();
+  s.cluster_state.SetUnschedulable(n, false);
+  s.cluster_state.SetAbsent(n, true);
+  Resize(s, node.pool, -1);
+  ++s.pools[node.pool].nodes_removed;
+  sim.recorder.NodeEvent("ScaleDown", n, "nodes removed by cluster autoscaler");
+}
+
+void StartRemoval(Simulator& sim, int32_t n, const std::vector<int32_t>& pods) {
+  EngineState& s = sim.state;
+  NodeRun& node = s.nodes[n];
+  node.removing = true;
+  s.cluster_state.SetUnschedulable(n, true);
+  s.last_scale_down = s.now;
+  sim.recorder.NodeEvent("ScaleDown", n, "marked the node as toBeDeleted/unschedulable");
+  for (int32_t p : pods) {
+    sim.recorder.PodEvent("ScaleDown", p, "deleting pod for node scale down");
+    DeletePod(sim, p, "deleting pod for node scale down");
+  }
+  // DaemonSet pods go with the node.
+  const std::vector<int32_t> on = s.nodes[n].pods;
+  for (int32_t p : on) DeletePod(sim, p, "its node is removed by the cluster autoscaler");
+}
+
+// Step 2.
+void ScaleDown(Simulator& sim) {
+  EngineState& s = sim.state;
+  const ClusterAutoscalerSettings& settings = Settings(s);
+  std::vector<int32_t> removable;  // unneeded for long enough, by index
+  std::vector<std::vector<int32_t>> moves(s.nodes.size());
+  for (int32_t n = 0; n < static_cast<int32_t>(s.nodes.size()); ++n) {
+    NodeRun& node = s.nodes[n];
+    if (!Autoscaled(s, node.pool) || node.absent || node.provisioning || node.removing ||
+        node.down()) {
+      node.unneeded_since = -1;
+      continue;
+    }
+    const NodeUtilization u = Utilization(s, n);
+    const double threshold =
+        u.gpu ? settings.gpu_utilization_threshold : settings.utilization_threshold;
+    const NodeSpec& spec = s.cluster_state.node(n).spec;
+    const auto disabled = spec.annotations.find(kScaleDownDisabled);
+    bool unneeded = u.value <= threshold &&
+                    (disabled == spec.annotations.end() || disabled->second != "true") &&
+                    PodsToMove(s, n, &moves[n]) && PodsFitElsewhere(s, n, moves[n]);
+    if (!unneeded) {
+      node.unneeded_since = -1;
+      continue;
+    }
+    if (node.unneeded_since < 0) node.unneeded_since = s.now;
+    if (s.now - node.unneeded_since >= settings.unneeded_time) removable.push_back(n);
+  }
+  if (s.last_scale_up >= 0 && s.now - s.last_scale_up < settings.delay_after_add) return;
+  if (s.last_scale_down >= 0 && s.now - s.last_scale_down < settings.delay_after_delete) return;
+  bool draining = false;
+  for (const NodeRun& node : s.nodes) draining |= node.removing;
+  std::vector<int> size(s.pools.size());
+  for (size_t p = 0; p < s.pools.size(); ++p) size[p] = s.pools[p].size;
+  int empty_removed = 0;
+  for (int32_t n : removable) {
+    const int pool = s.nodes[n].pool;
+    if (size[pool] <= s.scenario.node_pools[pool].autoscaling->min) continue;
+    if (moves[n].empty()) {
+      if (empty_removed >= settings.max_scale_down_parallelism) continue;
+      ++empty_removed;
+    } else {
+      if (draining) continue;
+      draining = true;
+    }
+    --size[pool];
+    StartRemoval(sim, n, moves[n]);
+    if (s.nodes[n].pods.empty()) FinishRemoval(sim, n);
+  }
+}
+
+}  // namespace
+
+void StartClusterAutoscaler(Simulator& sim) {
+  EngineState& s = sim.state;
+  bool any = false;
+  for (int pool = 0; pool < static_cast<int>(s.pools.size()); ++pool) any |= Autoscaled(s, pool);
+  if (any) s.queue.Push(0, kAutoscalerScan, 0);
+}
+
+void RunAutoscalerLoop(Simulator& sim) {
+  EngineState& s = sim.state;
+  const SimTime next = s.now + Settings(s).scan_interval;
+  if (next <= s.end) s.queue.Push(next, kAutoscalerScan, 0);
+  // Removals whose last pod has left end now.
+  for (int32_t n = 0; n < static_cast<int32_t>(s.nodes.size()); ++n) {
+    if (!s.nodes[n].removing) continue;
+    bool left = true;
+    for (int32_t p : s.nodes[n].pods) left &= s.pods[p].gone;
+    if (left) FinishRemoval(sim, n);
+  }
+  if (ScaleUp(sim)) return;
+  if (Settings(s).scale_down) ScaleDown(sim);
+}
+
+void JoinProvisionedNode(Simulator& sim, int32_t n) {
+  EngineState& s = sim.state;
+  NodeRun& node = s.nodes[n];
+  if (!node.provisioning) return;
+  node.provisioning = false;
+  node.absent = false;
+  node.unneeded_since = -1;
+  node.pods.clear();
+  node.images.clear();
+  s.cluster_state.SetUnschedulable(n, false);
+  s.cluster_state.SetAbsent(n, false);
+  sim.recorder.NodeEvent("NodeReady", n,
+                         "joined: a node of pool " + s.scenario.node_pools[node.pool].name +
+                             " added by the cluster autoscaler is Ready");
+  SchedulePending(sim);
+}
+
+std::vector<PoolResult> PoolResults(EngineState& s) {
+  std::vector<PoolResult> out;
+  const double hours = 3600.0 * 1e9;
+  const double run_ns = std::max<double>(1, static_cast<double>(s.now));
+  for (int pool = 0; pool < static_cast<int>(s.pools.size()); ++pool) {
+    Resize(s, pool, 0);
+    const PoolRun& run = s.pools[pool];
+    PoolResult r;
+    r.name = s.scenario.node_pools[pool].name;
+    r.autoscaled = Autoscaled(s, pool);
+    r.nodes_start = run.size_at_start;
+    r.nodes_end = run.size;
+    r.nodes_min = run.size_min;
+    r.nodes_max = run.size_max;
+    r.nodes_mean = run.node_ns / run_ns;
+    r.node_hours = run.node_ns / hours;
+    r.nodes_added = run.nodes_added;
+    r.nodes_removed = run.nodes_removed;
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace knobsim::engine

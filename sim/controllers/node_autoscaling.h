@@ -1,0 +1,61 @@
+// Node-pool autoscaling: the cluster-autoscaler on the simulated clock, for the pools with
+// `autoscaling:` (NodePool::autoscaling, settings ClusterKnobs::cluster_autoscaler,
+// docs/autoscaling.md "Node pools"). Read from kubernetes/autoscaler at commit f7bb0c36
+// (core/static_autoscaler.go RunOnce, core/scaleup, estimator/binpacking_estimator.go,
+// core/scaledown, simulator/utilization/info.go) and its FAQ.md.
+//
+// The pool's node slots up to its maximum exist from the start; the slots without a node are
+// absent from the scheduler's cluster (ClusterState::SetAbsent). Every `scan_interval` from
+// t = 0 the autoscaler runs once:
+//  1. Scale-up. The pods in the Pending queue (priority at or above the expendable cutoff) are
+//     first packed onto a copy of the cluster with the upcoming nodes (provisioning) present:
+//     the pods that fit there trigger nothing. For each autoscaled pool with room below its max
+//     the rest are packed onto new nodes of that pool, one node added whenever a pod fits
+//     nowhere, largest pods first (DecreasingPodOrderer: cpu/alloc + memory/alloc of the
+//     template) — the binpacking estimator, with the real scheduler as its predicate checker.
+//     The expander (sim/autoscaling/node_group_expander.h) picks one option; its new nodes
+//     are Ready after the pool's provisioning delay. Events: TriggeredScaleUp on each pod the
+//     option takes ("pod triggered scale-up: [{pool 1->3 (max: 8)}]"), NotTriggerScaleUp on
+//     the others ("pod didn't trigger scale-up: 1 max node group size reached, ...").
+//  2. Scale-down, in a loop that did not scale up. A node of an autoscaled pool is unneeded
+//     when its utilization is at or below the threshold — max(cpu, memory) requests over
+//     allocatable, or on a GPU node its GPU requests alone against the GPU threshold (whole
+//     cards, and with knows_gpu_share the gpu-mem units) — and every pod on it would fit on
+//     another node (the scheduler on a copy without it). Blocked: a pod without a controller
+//     (kind Pod) unless annotated cluster-autoscaler.kubernetes.io/safe-to-evict: "true", a pod
+//     annotated "false", a node annotated scale-down-disabled. A node unneeded for
+//     `unneeded_time` is removed unless the pool is at its minimum or a scale-up happened less
+//     than `delay_after_add` ago (or a removal `delay_after_delete` ago): empty nodes up to
+//     `max_scale_down_parallelism` per loop, at most one non-empty node at a time (upstream's
+//     max-drain-parallelism 1). Removal cordons the node (ToBeDeletedByClusterAutoscaler),
+//     deletes its pods (their controllers create replacements that the scheduler places
+//     elsewhere; requests in flight finish within the grace period) and takes the node out at
+//     the first loop after its last pod left. Events: ScaleDown on the node and on each pod.
+//
+// Left out, and said in docs/autoscaling.md: PodDisruptionBudgets during the drain (the
+// scenario's PDBs are not consulted), kube-system pods blocking, failed
+// provisioning and max-node-provision-time, the joint simulation of several removals (each
+// candidate is checked alone, and non-empty nodes go one at a time), DaemonSet pods on new
+// nodes, spot pools (the reader refuses spot with autoscaling).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/results.h"
+
+namespace knobsim::engine {
+
+class Simulator;
+struct EngineState;
+
+// Schedules the first loop at t = 0 when some pool autoscales; call after the placement.
+void StartClusterAutoscaler(Simulator& sim);
+// kAutoscalerScan: one loop, and the next one.
+void RunAutoscalerLoop(Simulator& sim);
+// kNodeProvisioned: the new node is Ready; the Pending pods are scheduled again.
+void JoinProvisionedNode(Simulator& sim, int32_t n);
+// Each pool's size over the run, closed at the run's end (`state.now`).
+std::vector<PoolResult> PoolResults(EngineState& state);
+
+}  // namespace knobsim::engine

@@ -1,0 +1,194 @@
+// The cluster-autoscaler (node_autoscaling.h) on small clusters, against timelines worked out
+// by hand from its rules: loops every scan interval from t = 0, new nodes Ready after the
+// provisioning delay, removal after the unneeded time, the bounds of the pool.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "sim/engine/simulator.h"
+
+namespace knobsim::engine {
+namespace {
+
+constexpr SimTime kS = kNanosPerSecond;
+
+// A CPU pool of 4-cpu nodes autoscaled in [min, max], a fixed 120 s provisioning delay.
+Scenario Cluster(int count, int min, int max, SimTime duration) {
+  Scenario s;
+  s.name = "autoscaler";
+  NodePool pool;
+  pool.name = "cpu";
+  pool.count = count;
+  pool.cpu_milli = 4000;
+  pool.memory_mib = 16 * 1024;
+  PoolAutoscaling a;
+  a.min = min;
+  a.max = max;
+  a.provisioning_min = a.provisioning_max = 120 * kS;
+  pool.autoscaling = a;
+  s.node_pools.push_back(pool);
+  s.run.duration = duration;
+  s.run.warmup = 0;
+  return s;
+}
+
+Workload Batch(const std::string& name, int replicas, int64_t cpu_milli) {
+  Workload w;
+  w.name = name;
+  w.replicas = replicas;
+  w.cpu_milli = cpu_milli;
+  w.memory_mib = 1024;
+  w.gpu_mem = 0;
+  w.memory.context_mib = 0;
+  return w;
+}
+
+struct Seen {
+  SimTime at;
+  std::string kind;
+  std::string what;  // pod or node
+  std::string message;
+};
+
+std::vector<Seen> EventsOf(const RunResult& r, const std::string& kind) {
+  std::vector<Seen> out;
+  for (const ClusterEvent& e : r.cluster.events)
+    if (e.kind == kind) out.push_back({e.time, e.kind, e.pod, e.message});
+  return out;
+}
+
+TEST_CASE("cluster-autoscaler: pods pending at t = 0 get nodes at the first loop, Ready 120 s on") {
+  // One 4-cpu node, three 3-cpu pods: one fits, two wait. The loop at t = 0 packs them onto
+  // new template nodes (one each: 3 + 3 > 4), so the pool goes 1 -> 3; both nodes are Ready at
+  // 120 s and the scheduler places the pods then.
+  Scenario s = Cluster(1, 1, 5, 600 * kS);
+  s.workloads.push_back(Batch("job", 3, 3000));
+  Simulator sim(s, 1, RunOptions{});
+  const RunResult r = sim.Run();
+  const std::vector<Seen> up = EventsOf(r, "TriggeredScaleUp");
+  REQUIRE(up.size() == 2);
+  for (const Seen& e : up) {
+    CHECK(e.at == 0);
+    CHECK(e.message == "pod triggered scale-up: [{cpu 1->3 (max: 5)}]");
+  }
+  const std::vector<Seen> ready = EventsOf(r, "NodeReady");
+  REQUIRE(ready.size() == 2);
+  for (const Seen& e : ready) CHECK(e.at == 120 * kS);
+  int running = 0;
+  for (const PodResult& p : r.pods) running += p.state != "Pending";
+  CHECK(running == 3);
+  REQUIRE(r.pools.size() == 1);
+  CHECK(r.pools[0].autoscaled);
+  CHECK(r.pools[0].nodes_start == 1);
+  CHECK(r.pools[0].nodes_end == 3);
+  CHECK(r.pools[0].nodes_added == 2);
+  // Billed from the scale-up: 3 nodes for the whole 600 s.
+  CHECK(r.pools[0].node_hours == doctest::Approx(3 * 600.0 / 3600));
+  // The empty pool never shrinks below 3 here: every node holds a 3-cpu pod (0.75 > 0.5).
+  CHECK(r.pools[0].nodes_removed == 0);
+}
+
+TEST_CASE("cluster-autoscaler: the pool's max caps the scale-up, the rest hear why") {
+  Scenario s = Cluster(1, 1, 3, 300 * kS);
+  s.workloads.push_back(Batch("job", 5, 3000));
+  Simulator sim(s, 1, RunOptions{});
+  const RunResult r = sim.Run();
+  const std::vector<Seen> up = EventsOf(r, "TriggeredScaleUp");
+  REQUIRE(up.size() == 2);
+  CHECK(up[0].message == "pod triggered scale-up: [{cpu 1->3 (max: 3)}]");
+  const std::vector<Seen> not_up = EventsOf(r, "NotTriggerScaleUp");
+  REQUIRE(not_up.size() == 2);  // once each: the message does not change afterwards
+  for (const Seen& e : not_up)
+    CHECK(e.message == "pod didn't trigger scale-up: 1 max node group size reached");
+  CHECK(r.pools[0].nodes_end == 3);
+}
+
+TEST_CASE("cluster-autoscaler: a pod no template node can hold triggers nothing, said") {
+  Scenario s = Cluster(1, 1, 3, 60 * kS);
+  s.workloads.push_back(Batch("huge", 1, 8000));
+  Simulator sim(s, 1, RunOptions{});
+  const RunResult r = sim.Run();
+  CHECK(EventsOf(r, "TriggeredScaleUp").empty());
+  const std::vector<Seen> not_up = EventsOf(r, "NotTriggerScaleUp");
+  REQUIRE(not_up.size() == 1);
+  CHECK(not_up[0].message == "pod didn't trigger scale-up: 1 Insufficient cpu");
+  CHECK(r.pools[0].nodes_added == 0);
+}
+
+TEST_CASE("cluster-autoscaler: empty nodes go after the unneeded time, down to the minimum") {
+  // Three nodes, one 3-cpu pod: two nodes are empty from the loop at t = 0 and unneeded since
+  // then; at the loop of t = 600 s they have been unneeded 10 minutes and both go (empty nodes
+  // in bulk). The pod's node is 75 % requested and stays.
+  Scenario s = Cluster(3, 1, 3, 1200 * kS);
+  s.workloads.push_back(Batch("job", 1, 3000));
+  Simulator sim(s, 1, RunOptions{});
+  const RunResult r = sim.Run();
+  std::vector<Seen> down = EventsOf(r, "ScaleDown");
+  REQUIRE(down.size() == 4);  // marked, then removed, for each node
+  for (const Seen& e : down) CHECK(e.at == 600 * kS);
+  CHECK(r.pools[0].nodes_end == 1);
+  CHECK(r.pools[0].nodes_min == 1);
+  CHECK(r.pools[0].nodes_removed == 2);
+  CHECK(r.pools[0].node_hours == doctest::Approx((3 * 600.0 + 1 * 600.0) / 3600));
+  CHECK(r.pools[0].nodes_mean == doctest::Approx(2.0));
+
+  SUBCASE("the minimum holds: min 2 keeps one empty node") {
+    Scenario kept = Cluster(3, 2, 3, 1200 * kS);
+    kept.workloads.push_back(Batch("job", 1, 3000));
+    Simulator run(kept, 1, RunOptions{});
+    const RunResult k = run.Run();
+    CHECK(k.pools[0].nodes_end == 2);
+    CHECK(k.pools[0].nodes_removed == 1);
+  }
+  SUBCASE("a shorter unneeded time removes them sooner, at the first loop past it") {
+    Scenario quick = Cluster(3, 1, 3, 1200 * kS);
+    quick.cluster.cluster_autoscaler.unneeded_time = 95 * kS;
+    quick.workloads.push_back(Batch("job", 1, 3000));
+    Simulator run(quick, 1, RunOptions{});
+    const RunResult q = run.Run();
+    const std::vector<Seen> marks = EventsOf(q, "ScaleDown");
+    REQUIRE(!marks.empty());
+    CHECK(marks[0].at == 100 * kS);  // loops at 0, 10, ..., 100 s
+  }
+  SUBCASE("scale-down disabled keeps every node") {
+    Scenario off = Cluster(3, 1, 3, 1200 * kS);
+    off.cluster.cluster_autoscaler.scale_down = false;
+    off.workloads.push_back(Batch("job", 1, 3000));
+    Simulator run(off, 1, RunOptions{});
+    CHECK(run.Run().pools[0].nodes_end == 3);
+  }
+}
+
+TEST_CASE("cluster-autoscaler: a drained node's pods move, one non-empty node at a time") {
+  // Two nodes with one 1.5-cpu pod each (37.5 %): both unneeded, each pod fits on the other
+  // node. At 600 s the first goes: its pod is deleted and its replacement lands on the other
+  // node, now 75 % requested, so it stays.
+  Scenario s = Cluster(2, 1, 2, 1200 * kS);
+  s.workloads.push_back(Batch("web", 2, 1500));
+  Simulator sim(s, 1, RunOptions{});
+  const RunResult r = sim.Run();
+  const std::vector<Seen> down = EventsOf(r, "ScaleDown");
+  REQUIRE(down.size() == 3);  // the node marked, its pod deleted, the node removed
+  CHECK(down[0].at == 600 * kS);
+  CHECK(down[0].message.find("marked the node as toBeDeleted/unschedulable") != std::string::npos);
+  CHECK(down[1].message == "deleting pod for node scale down");
+  CHECK(r.pools[0].nodes_end == 1);
+  int running = 0;
+  for (const PodResult& p : r.pods) running += p.state == "Running" || p.state == "Starting";
+  CHECK(running == 2);
+
+  SUBCASE("a pod without a controller blocks the removal") {
+    Scenario bare = Cluster(2, 1, 2, 1200 * kS);
+    bare.workloads.push_back(Batch("web", 2, 1500));
+    bare.workloads[0].kind = "Pod";
+    bare.workloads[0].replicas = 1;
+    bare.workloads.push_back(Batch("other", 1, 1500));
+    bare.workloads[1].kind = "Pod";
+    Simulator run(bare, 1, RunOptions{});
+    CHECK(run.Run().pools[0].nodes_end == 2);
+  }
+}
+
+}  // namespace
+}  // namespace knobsim::engine
