@@ -164,11 +164,23 @@ struct CardTimeline {
   std::vector<CardTimelinePoint> points;
 };
 
+// A node pool over time: the time-average of its size (the nodes that exist) over each step.
+struct PoolTimelinePoint {
+  SimTime start = 0;
+  double nodes_mean = 0;
+};
+
+struct PoolTimeline {
+  std::string name;
+  std::vector<PoolTimelinePoint> points;
+};
+
 struct RunTimeline {
   SimTime step = 0;                         // 0: not collected
   SimTime end = 0;                          // the run's end
   std::vector<WorkloadTimeline> workloads;  // scenario order
   std::vector<CardTimeline> cards;          // node order, then card index (as RunResult::cards)
+  std::vector<PoolTimeline> pools;          // the autoscaled pools, scenario order
 };
 
 // A node pool over the run. Its size counts the nodes that exist (an autoscaler's new node from

@@ -56,6 +56,14 @@ CardTimelinePointStats CardPointStats(const std::vector<const CardTimelinePoint*
   return p;
 }
 
+PoolTimelinePointStats PoolPointStats(const std::vector<const PoolTimelinePoint*>& at) {
+  PoolTimelinePointStats p;
+  p.start = at.front()->start;
+  p.replications = static_cast<int>(at.size());
+  p.nodes_mean = Over(at, [](const PoolTimelinePoint& x) { return x.nodes_mean; });
+  return p;
+}
+
 // Point k of every series that has one, summarized by `stats`; as many points as the longest.
 template <class Series, class Stats>
 auto PointsOver(const std::vector<const Series*>& series, Stats stats) {
@@ -111,6 +119,15 @@ TimelineStats SummarizeTimelines(std::span<const RunResult> runs) {
     cs.gpu = c.gpu;
     cs.points = PointsOver(by_card[{c.node, c.index}], CardPointStats);
     out.cards.push_back(std::move(cs));
+  }
+  for (size_t p = 0; p < first.pools.size(); ++p) {
+    std::vector<const PoolTimeline*> series;
+    for (const RunResult& run : runs)
+      if (p < run.timeline.pools.size()) series.push_back(&run.timeline.pools[p]);
+    PoolTimelineStats ps;
+    ps.name = first.pools[p].name;
+    ps.points = PointsOver(series, PoolPointStats);
+    out.pools.push_back(std::move(ps));
   }
   return out;
 }

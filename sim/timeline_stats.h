@@ -49,12 +49,24 @@ struct CardTimelineStats {
   std::vector<CardTimelinePointStats> points;
 };
 
+struct PoolTimelinePointStats {
+  SimTime start = 0;
+  int replications = 0;
+  MeanCi nodes_mean;
+};
+
+struct PoolTimelineStats {
+  std::string name;
+  std::vector<PoolTimelinePointStats> points;
+};
+
 struct TimelineStats {
   SimTime step = 0;  // 0: the runs collected no timeline
   SimTime end = 0;   // the latest end of the replications
   int replications = 0;
   std::vector<WorkloadTimelineStats> workloads;  // scenario order
   std::vector<CardTimelineStats> cards;          // replication 0's order
+  std::vector<PoolTimelineStats> pools;          // scenario order
 };
 
 // Over `runs` (index = replication). Runs without a timeline give step 0.

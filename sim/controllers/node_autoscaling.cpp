@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -36,6 +37,15 @@ bool Autoscaled(const EngineState& s, int pool) {
 void Resize(EngineState& s, int pool, int delta) {
   PoolRun& p = s.pools[pool];
   p.node_ns += static_cast<double>(p.size) * static_cast<double>(s.now - p.since);
+  if (const SimTime step = s.options.timeline_step; step > 0) {
+    for (SimTime from = p.since; from < s.now;) {
+      const auto k = static_cast<size_t>(from / step);
+      const SimTime to = std::min(s.now, static_cast<SimTime>(k + 1) * step);
+      if (p.step_node_ns.size() <= k) p.step_node_ns.resize(k + 1, 0.0);
+      p.step_node_ns[k] += static_cast<double>(p.size) * static_cast<double>(to - from);
+      from = to;
+    }
+  }
   p.since = s.now;
   p.size += delta;
   p.size_min = std::min(p.size_min, p.size);
@@ -299,22 +309,61 @@ bool PodsToMove(const EngineState& s, int32_t n, std::vector<int32_t>* out) {
   return true;
 }
 
-// Whether every pod to move fits on the other nodes (the node and those being removed gone).
-bool PodsFitElsewhere(const EngineState& s, int32_t n, const std::vector<int32_t>& pods) {
-  if (pods.empty()) return true;
-  Trial trial(s.cluster_state, s.config);
-  for (int32_t p : pods)
-    if (s.pods[p].state_pod >= 0) trial.cluster.Unbind(s.pods[p].state_pod);
-  trial.cluster.SetAbsent(n, true);
-  for (size_t m = 0; m < s.nodes.size(); ++m)
-    if (s.nodes[m].removing) trial.cluster.SetUnschedulable(static_cast<int>(m), true);
-  for (int32_t p : pods) {
-    const PodRun& pod = s.pods[p];
-    const PodSpec spec = ReplicaPodSpec(s.scenario, *s.workloads[pod.workload].spec, pod.replica);
-    if (trial.scheduler.ScheduleAndBind(spec).placement.node < 0) return false;
-  }
-  return true;
+// A change counter of the scheduler's cluster: every bind, unbind, cordon and membership change
+// moves some node's generation.
+uint64_t Revision(const ClusterState& cluster) {
+  uint64_t sum = 0;
+  for (const NodeState& n : cluster.nodes()) sum += n.generation;
+  return sum;
 }
+
+// The copy of the cluster the scale-down simulation moves pods on, made once per loop when a
+// node needs the check, and put back after each node's check.
+class DrainSimulation {
+ public:
+  explicit DrainSimulation(const EngineState& s) : s_(s) {}
+
+  // Whether every pod to move fits on the other nodes (the node and those being removed gone).
+  bool PodsFitElsewhere(int32_t n, const std::vector<int32_t>& pods) {
+    if (pods.empty()) return true;
+    if (!trial_) trial_ = std::make_unique<Trial>(s_.cluster_state, s_.config);
+    ClusterState& cluster = trial_->cluster;
+    struct Moved {
+      PodSpec spec;
+      Placement was;
+    };
+    std::vector<Moved> moved;
+    for (int32_t p : pods) {
+      const int index = s_.pods[p].state_pod;
+      if (index < 0) continue;
+      moved.push_back({cluster.pod(index), cluster.placement(index)});
+      cluster.Unbind(index);
+    }
+    cluster.SetAbsent(n, true);
+    std::vector<int> placed;
+    bool fits = true;
+    for (int32_t p : pods) {
+      const PodRun& pod = s_.pods[p];
+      const PodSpec spec =
+          ReplicaPodSpec(s_.scenario, *s_.workloads[pod.workload].spec, pod.replica);
+      const int index = static_cast<int>(cluster.pods().size());
+      if (trial_->scheduler.ScheduleAndBind(spec).placement.node < 0) {
+        fits = false;
+        break;
+      }
+      placed.push_back(index);
+    }
+    // Put the copy back as it was (the moved pods at their places, new indexes).
+    for (int index : placed) cluster.Unbind(index);
+    cluster.SetAbsent(n, false);
+    for (Moved& m : moved) cluster.Bind(std::move(m.spec), m.was);
+    return fits;
+  }
+
+ private:
+  const EngineState& s_;
+  std::unique_ptr<Trial> trial_;
+};
 
 void FinishRemoval(Simulator& sim, int32_t n) {
   EngineState& s = sim.state;
@@ -352,6 +401,16 @@ void ScaleDown(Simulator& sim) {
   const ClusterAutoscalerSettings& settings = Settings(s);
   std::vector<int32_t> removable;  // unneeded for long enough, by index
   std::vector<std::vector<int32_t>> moves(s.nodes.size());
+  const uint64_t revision = Revision(s.cluster_state);
+  DrainSimulation drain(s);
+  const auto fits_elsewhere = [&](int32_t n) {
+    NodeRun& node = s.nodes[n];
+    if (node.movable_revision != revision) {
+      node.movable = drain.PodsFitElsewhere(n, moves[n]);
+      node.movable_revision = revision;
+    }
+    return node.movable;
+  };
   for (int32_t n = 0; n < static_cast<int32_t>(s.nodes.size()); ++n) {
     NodeRun& node = s.nodes[n];
     if (!Autoscaled(s, node.pool) || node.absent || node.provisioning || node.removing ||
@@ -366,7 +425,7 @@ void ScaleDown(Simulator& sim) {
     const auto disabled = spec.annotations.find(kScaleDownDisabled);
     bool unneeded = u.value <= threshold &&
                     (disabled == spec.annotations.end() || disabled->second != "true") &&
-                    PodsToMove(s, n, &moves[n]) && PodsFitElsewhere(s, n, moves[n]);
+                    PodsToMove(s, n, &moves[n]) && fits_elsewhere(n);
     if (!unneeded) {
       node.unneeded_since = -1;
       continue;
@@ -436,6 +495,30 @@ void JoinProvisionedNode(Simulator& sim, int32_t n) {
                          "joined: a node of pool " + s.scenario.node_pools[node.pool].name +
                              " added by the cluster autoscaler is Ready");
   SchedulePending(sim);
+}
+
+std::vector<PoolTimeline> PoolTimelines(EngineState& s) {
+  std::vector<PoolTimeline> out;
+  const SimTime step = s.options.timeline_step;
+  if (step <= 0) return out;
+  const SimTime end = s.now;
+  const size_t steps = static_cast<size_t>(std::max<SimTime>(1, (end + step - 1) / step));
+  for (int pool = 0; pool < static_cast<int>(s.pools.size()); ++pool) {
+    if (!Autoscaled(s, pool)) continue;  // a fixed pool keeps its count: nothing to draw
+    Resize(s, pool, 0);
+    PoolRun& run = s.pools[pool];
+    run.step_node_ns.resize(steps, 0.0);
+    PoolTimeline t;
+    t.name = s.scenario.node_pools[pool].name;
+    for (size_t k = 0; k < steps; ++k) {
+      const SimTime from = static_cast<SimTime>(k) * step;
+      const SimTime to = std::min(end, from + step);
+      t.points.push_back({from, to > from ? run.step_node_ns[k] / static_cast<double>(to - from)
+                                          : static_cast<double>(run.size)});
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
 }
 
 std::vector<PoolResult> PoolResults(EngineState& s) {

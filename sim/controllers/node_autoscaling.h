@@ -57,5 +57,7 @@ void RunAutoscalerLoop(Simulator& sim);
 void JoinProvisionedNode(Simulator& sim, int32_t n);
 // Each pool's size over the run, closed at the run's end (`state.now`).
 std::vector<PoolResult> PoolResults(EngineState& state);
+// Each autoscaled pool's size per timeline step (RunOptions::timeline_step; none when 0).
+std::vector<PoolTimeline> PoolTimelines(EngineState& state);
 
 }  // namespace knobsim::engine

@@ -194,6 +194,10 @@ struct NodeRun {
   bool provisioning = false;
   bool removing = false;
   SimTime unneeded_since = -1;  // -1: not unneeded at the last scan
+  // Whether its pods fit elsewhere, as computed when the cluster was at `movable_revision` (the
+  // sum of the scheduler's node generations): unchanged cluster, unchanged answer.
+  uint64_t movable_revision = ~uint64_t{0};
+  bool movable = false;
   bool down() const { return reclaimed || resetting || absent; }
 };
 
@@ -208,6 +212,7 @@ struct PoolRun {
   int nodes_added = 0, nodes_removed = 0;
   double node_ns = 0;  // ∫ size dt from t = 0 to `since`
   SimTime since = 0;
+  std::vector<double> step_node_ns;  // the same per timeline step (RunOptions::timeline_step)
 };
 
 // A workload's traffic and its Service's endpoints (its metrics live in RunRecorder).

@@ -41,6 +41,7 @@ RunResult Simulator::Run() {
   s.now = s.end;
   RunResult result = recorder.Collect(sharing);
   result.pools = PoolResults(s);
+  if (result.timeline.step > 0) result.timeline.pools = PoolTimelines(s);
   return result;
 }
 

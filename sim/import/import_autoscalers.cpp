@@ -66,7 +66,8 @@ Expected<HpaMetricKind> KindOf(const HpaMetricSource& m, const ImportOptions& op
     return refuse("a Pods metric is per pod; external_request_rate is the Service's total");
   if (m.type != "Pods" && per_pod)
     return refuse("an " + m.type + " metric is one value for the whole target; " +
-                  std::string(HpaMetricKindName(*kind)) + " is per pod (map it to "
+                  std::string(HpaMetricKindName(*kind)) +
+                  " is per pod (map it to "
                   "external_request_rate if it is the Service's request rate)");
   if (*kind == HpaMetricKind::kGpuUtilization && m.target_milli > 100'000)
     return refuse("a GPU utilization target above 100 % is never reached");
@@ -95,8 +96,7 @@ Expected<std::pair<std::string, HpaMetricKind>> ParseHpaMetricRule(std::string_v
   return fail(Quote(kind) + " is not a metric knobsim computes");
 }
 
-void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options,
-                     ImportModel& model) {
+void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options, ImportModel& model) {
   // Workloads by what a scaleTargetRef names: kind, namespace and the owner's name.
   std::map<std::string, int> workload_of;
   for (size_t i = 0; i < model.workloads.size(); ++i) {
@@ -111,8 +111,8 @@ void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options,
         objects.hpa_sources[h].file + ":" + std::to_string(objects.hpa_sources[h].line);
     auto it = workload_of.find(hpa.target_kind + "/" + hpa.namespace_ + "/" + hpa.target_name);
     if (it == workload_of.end()) {
-      model.warnings.push_back(source + ": HorizontalPodAutoscaler " + HpaName(hpa) +
-                               " scales " + hpa.target_kind + " " + hpa.target_name +
+      model.warnings.push_back(source + ": HorizontalPodAutoscaler " + HpaName(hpa) + " scales " +
+                               hpa.target_kind + " " + hpa.target_name +
                                ", which is not an imported workload; left out");
       continue;
     }
@@ -122,9 +122,15 @@ void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options,
     ImportedWorkload& iw = model.workloads[static_cast<size_t>(w)];
     if (list.size() > 1) {
       std::string names;
-      for (size_t h : list) names += (names.empty() ? "" : ", ") + HpaName(objects.hpas[h]);
-      model.warnings.push_back("workload " + iw.spec.name + " is the target of several "
-                               "HorizontalPodAutoscalers (" + names + "): the controller "
+      for (size_t h : list) {
+        if (!names.empty()) names += ", ";
+        names += HpaName(objects.hpas[h]);
+      }
+      model.warnings.push_back("workload " + iw.spec.name +
+                               " is the target of several "
+                               "HorizontalPodAutoscalers (" +
+                               names +
+                               "): the controller "
                                "scales none of them (AmbiguousSelector); all left out");
       iw.notes["hpa"] = "several HPAs target it (" + names + "): the controller acts on none";
       continue;
@@ -158,7 +164,8 @@ void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options,
       if (m.has_selector) {
         model.warnings.push_back(file + ":" + std::to_string(m.line) +
                                  ": HorizontalPodAutoscaler " + HpaName(hpa) + ": metric " +
-                                 Quote(m.name) + " has a selector; knobsim computes the metric "
+                                 Quote(m.name) +
+                                 " has a selector; knobsim computes the metric "
                                  "over all of the workload's pods");
       }
       spec.metrics.push_back(std::move(metric));
@@ -167,8 +174,10 @@ void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options,
     if (!left_out.empty()) note += "; not simulated: " + Join(left_out, ", ");
     if (spec.metrics.empty()) {
       model.warnings.push_back("workload " + iw.spec.name + ": its HorizontalPodAutoscaler " +
-                               HpaName(hpa) + " has no metric knobsim computes; the workload "
-                               "keeps " + std::to_string(iw.spec.replicas) + " replicas");
+                               HpaName(hpa) +
+                               " has no metric knobsim computes; the workload "
+                               "keeps " +
+                               std::to_string(iw.spec.replicas) + " replicas");
       iw.notes["hpa"] = note + " (no metric left: replicas fixed)";
       continue;
     }
@@ -179,7 +188,8 @@ void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options,
       note += "; replicas " + std::to_string(iw.spec.replicas) + " moved to " +
               std::to_string(clamped) + " within the HPA's bounds, as its first sync does";
       iw.spec.replicas = clamped;
-      if (iw.pods.size() > static_cast<size_t>(clamped)) iw.pods.resize(static_cast<size_t>(clamped));
+      if (iw.pods.size() > static_cast<size_t>(clamped))
+        iw.pods.resize(static_cast<size_t>(clamped));
     }
     iw.notes["hpa"] = note;
     iw.spec.hpa = std::move(spec);

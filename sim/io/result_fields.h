@@ -259,6 +259,19 @@ void Fields(V& v, C& c) {
   v.Text("gpu", c.gpu);
 }
 
+template <class V, class P>
+requires FieldsOf<P, PoolTimelinePointStats>
+void Fields(V& v, P& p) {
+  v.Time("t", p.start);
+  v.Real("nodes_mean", p.nodes_mean);
+}
+
+template <class V, class P>
+requires FieldsOf<P, PoolTimelineStats>
+void Fields(V& v, P& p) {
+  v.Text("name", p.name);
+}
+
 // A shard's run. RunResult::timeline is not carried: the commands that shard (run, replay, plan)
 // never collect one; `knobsim upgrade` does not shard.
 template <class V, class R>

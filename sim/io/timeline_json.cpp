@@ -35,6 +35,9 @@ nlohmann::ordered_json TimelineToJson(const TimelineStats& timeline, bool replic
   Json cards = Json::array();
   for (const CardTimelineStats& c : timeline.cards) cards.push_back(SeriesJson(c, replicated));
   j["cards"] = std::move(cards);
+  Json pools = Json::array();
+  for (const PoolTimelineStats& p : timeline.pools) pools.push_back(SeriesJson(p, replicated));
+  j["node_pools"] = std::move(pools);
   return j;
 }
 

@@ -271,6 +271,47 @@ TEST_CASE("a document with gaps renders with gaps, never an exception") {
   CHECK(RenderReport(empty, &error).find("holds no variant") != std::string::npos);
 }
 
+TEST_CASE("the timeline draws replicas and nodes only where an autoscaler moved them") {
+  // Two steps: the HPA's wanted replicas 1 -> 3, the pool 1 -> 3 nodes; a fixed pool beside.
+  auto point = [](double t, double desired, double available) {
+    return Json{{"t_s", t},
+                {"arrivals", 10},
+                {"completed", 10},
+                {"errors", {}},
+                {"latency_ms", {{"p99", 50.0}}},
+                {"available_mean", available},
+                {"desired_mean", desired}};
+  };
+  auto nodes = [](double t, double n) { return Json{{"t_s", t}, {"nodes_mean", n}}; };
+  auto doc = [&](double second_desired, double second_nodes) {
+    Json timeline = {
+        {"step_s", 60.0},
+        {"end_s", 120.0},
+        {"replications", 1},
+        {"workloads",
+         Json::array({{{"name", "chat"},
+                       {"namespace", "default"},
+                       {"desired", 1},
+                       {"points", Json::array({point(0, 1, 1), point(60, second_desired, 1)})}}})},
+        {"cards", Json::array()},
+        {"node_pools",
+         Json::array(
+             {{{"name", "gpu"}, {"points", Json::array({nodes(0, 1), nodes(60, second_nodes)})}},
+              {{"name", "cpu"}, {"points", Json::array({nodes(0, 2), nodes(60, 2)})}}})}};
+    return Json{{"schema", "knobsim.results/v1"},
+                {"scenario", "s"},
+                {"variants", Json::array({{{"name", "base"}, {"timeline", timeline}}})}};
+  };
+  std::string error;
+  const std::string moved = RenderReport(doc(3, 3), &error);
+  CHECK(moved.find("base&#58; replicas and nodes over time") != std::string::npos);
+  CHECK(moved.find("nodes of gpu") != std::string::npos);
+  CHECK(moved.find("nodes of cpu") == std::string::npos);  // it never changed
+  CHECK(moved.find("default/chat wanted") != std::string::npos);
+  const std::string still = RenderReport(doc(1, 1), &error);
+  CHECK(still.find("replicas and nodes over time") == std::string::npos);
+}
+
 TEST_CASE("the same document gives the same page") {
   std::string error;
   CHECK(RenderReport(PlanDoc(), &error) == RenderReport(PlanDoc(), &error));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -30,16 +31,62 @@ std::string AvailabilityChart(const std::string& variant, const Json& timeline) 
   c.y_reference = 1;
   c.reference_label = "desired";
   for (const Json& w : Items(Get(timeline, "workloads"))) {
-    const double desired = Number(Get(w, "desired"));
     XYSeries s;
-    s.name = WorkloadId(w) + " (" + Text(Get(w, "desired")) + " wanted)";
+    s.name = WorkloadId(w) + " (" + Text(Get(w, "desired")) + " wanted at the start)";
     for (const Json& p : Items(Get(w, "points"))) {
+      // What the workload wanted in that step (an HPA or CronHPA moves it), else `desired`.
+      double desired = Number(Get(p, "desired_mean"));
+      if (!std::isfinite(desired)) desired = Number(Get(w, "desired"));
       s.points.push_back(
           {Minutes(Get(p, "t_s")), desired > 0 ? Number(Get(p, "available_mean")) / desired : NAN});
     }
     c.series.push_back(std::move(s));
   }
   return RenderXYChart(c);
+}
+
+// Whether a series of `key` over `points` moves (an autoscaler at work).
+bool Moves(const Json& points, const char* key) {
+  double first = NAN;
+  for (const Json& p : Items(&points)) {
+    const double x = Number(Get(p, key));
+    if (!std::isfinite(x)) continue;
+    if (!std::isfinite(first)) first = x;
+    if (x != first) return true;
+  }
+  return false;
+}
+
+// Replicas wanted and available per workload, nodes per pool: drawn when one of them moves.
+std::string ScalingChart(const std::string& variant, const Json& timeline, bool* drawn) {
+  XYChart c;
+  c.title = variant + ": replicas and nodes over time";
+  c.x_label = "minutes from the start of the run";
+  c.y_label = "replicas, nodes (time-average per step)";
+  *drawn = false;
+  for (const Json& w : Items(Get(timeline, "workloads"))) {
+    const Json* points = Get(w, "points");
+    if (points == nullptr || !Moves(*points, "desired_mean")) continue;
+    *drawn = true;
+    for (const char* key : {"desired_mean", "available_mean"}) {
+      XYSeries s;
+      s.name = WorkloadId(w) + (std::string_view(key) == "desired_mean" ? " wanted" : " available");
+      for (const Json& p : Items(points))
+        s.points.push_back({Minutes(Get(p, "t_s")), Number(Get(p, key))});
+      c.series.push_back(std::move(s));
+    }
+  }
+  for (const Json& pool : Items(Get(timeline, "node_pools"))) {
+    const Json* points = Get(pool, "points");
+    if (points == nullptr || !Moves(*points, "nodes_mean")) continue;
+    *drawn = true;
+    XYSeries s;
+    s.name = "nodes of " + Text(Get(pool, "name"));
+    for (const Json& p : Items(points))
+      s.points.push_back({Minutes(Get(p, "t_s")), Number(Get(p, "nodes_mean"))});
+    c.series.push_back(std::move(s));
+  }
+  return *drawn ? RenderXYChart(c) : std::string();
 }
 
 std::string ErrorsChart(const std::string& variant, const Json& timeline) {
@@ -116,6 +163,15 @@ std::string TimelineFigures(const std::string& variant, const Json& timeline) {
   out += "<figure>" + LatencyChart(variant, timeline) +
          "<figcaption>The p99 of the requests that succeeded in each step; a gap: nothing "
          "succeeded. Workloads without traffic are left out.</figcaption></figure>\n";
+  bool scaling = false;
+  const std::string chart = ScalingChart(variant, timeline, &scaling);
+  if (scaling) {
+    out += "<figure>" + chart +
+           "<figcaption>The replicas each autoscaled workload wanted (what its HPA or CronHPA "
+           "last set) against those available, and the size of each node pool the "
+           "cluster-autoscaler moved (nodes provisioning included), per step. Workloads and "
+           "pools that never changed are left out.</figcaption></figure>\n";
+  }
   return out;
 }
 
@@ -124,10 +180,8 @@ std::string TimelineSections(const Json& doc) {
   size_t index = 0;
   // The timeline is summarized over the replications point by point (docs/results.md).
   const double replications = Number(Get(doc, "replications"));
-  const std::string over = replications > 1
-                               ? "; each point the mean over " + Count(replications) +
-                                     " replications"
-                               : "";
+  const std::string over =
+      replications > 1 ? "; each point the mean over " + Count(replications) + " replications" : "";
   for (const Json& v : Items(Get(doc, "variants"))) {
     const Json* timeline = Get(v, "timeline");
     if (timeline == nullptr || !timeline->is_object() || Get(v, "upgrade") != nullptr) continue;

@@ -37,8 +37,8 @@ Json MinimalResults() {
 TEST_CASE("timeline JSON: per workload its availability totals and one point per step") {
   const UpgradeRun run = upgrade_sample::Variant(false);
   const Json j = TimelineToJson(run.run);
-  CHECK(Keys(j) ==
-        std::vector<std::string>{"step_s", "end_s", "replications", "workloads", "cards"});
+  CHECK(Keys(j) == std::vector<std::string>{"step_s", "end_s", "replications", "workloads", "cards",
+                                            "node_pools"});
   CHECK(j["step_s"] == 60.0);
   CHECK(j["end_s"] == 600.0);
   REQUIRE(j["workloads"].size() == 2);

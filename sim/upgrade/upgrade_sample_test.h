@@ -48,6 +48,7 @@ inline WorkloadTimeline Workload(const std::string& name, int desired, bool brok
     p.available_mean = desired;
     p.available_min = desired;
     p.ready_mean = desired;
+    p.desired_mean = desired;
     if (broken && name == "ocr" && i >= 5) {
       p.errors.fake_ready = i == 5 ? 50 : 120;
       p.completed = p.arrivals - p.errors.fake_ready;

@@ -173,7 +173,7 @@ run: {duration: 30m, warmup: 1m}
 }
 
 TEST_CASE("a pool that scales to one node at night misses the morning step; warm pods fix it") {
-  const json doc = RunJson("scenarios/nodepool-morning-ramp.yaml", "--all");
+  const json doc = RunJson("scenarios/nodepool-morning-ramp.yaml", "--all --timeline 10m");
   auto pool = [](const json& variant) { return variant.at("node_pools").at(0); };
   const json& base = Variant(doc, "base");
   CHECK(Workload(base, "chat").at("slo_met") == false);
@@ -204,6 +204,12 @@ TEST_CASE("a pool that scales to one node at night misses the morning step; warm
   CHECK(up.front() > 7200);  // the 08:00 step, once the HPA has asked
   CHECK(ready.front() - up.front() >= 120);
   CHECK(ready.front() - up.front() <= 180);
+  // The timeline: one node through the night, five or more by 08:20.
+  const json& points = base.at("timeline").at("node_pools").at(0).at("points");
+  REQUIRE(points.size() == 24);
+  CHECK(points.at(6).at("t_s").get<double>() == 3600.0);
+  CHECK(points.at(6).at("nodes_mean").get<double>() == doctest::Approx(1.0));
+  CHECK(points.at(14).at("nodes_mean").get<double>() >= 5.0);
 }
 
 TEST_CASE("whatif pool_min and pool_max change an autoscaled pool, and refuse a fixed one") {
