@@ -33,6 +33,7 @@ struct KubeObjects {
   std::vector<ResourceQuotaSpec> resource_quotas;
   std::vector<NamespaceSpec> namespaces;
   std::vector<HorizontalPodAutoscalerObject> hpas;
+  std::vector<CronHorizontalPodAutoscalerObject> cron_hpas;
   // Where each object was read, parallel to its vector above.
   std::vector<ObjectSource> node_sources;
   std::vector<ObjectSource> pod_sources;
@@ -47,6 +48,7 @@ struct KubeObjects {
   std::vector<ObjectSource> resource_quota_sources;
   std::vector<ObjectSource> namespace_sources;
   std::vector<ObjectSource> hpa_sources;
+  std::vector<ObjectSource> cron_hpa_sources;
   // The pod template of each Deployment and StatefulSet as a pending pod named after its owner
   // (one controller owner reference to it), for inputs that hold manifests but not their pods
   // (a config repository). Not in `pods`: a live export's pods are there.

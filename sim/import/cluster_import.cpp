@@ -256,6 +256,7 @@ ImportModel ImportCluster(const KubeObjects& exported, const Metrics* metrics,
   CurrentPods(objects, pods, model);
   KubeSection(objects, model);
   HpasFromObjects(objects, options, model);
+  CronHpasFromObjects(objects, model);
   return model;
 }
 

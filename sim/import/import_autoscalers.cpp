@@ -1,12 +1,14 @@
-// The HorizontalPodAutoscalers of an export onto the workloads they scale (HpasFromObjects,
-// import_steps.h): each metric knobsim computes from the simulated pods becomes a metric of the
-// workload's `hpa:`; every other one is left out with a warning that names it.
+// The HorizontalPodAutoscalers and ACK CronHPAs of an export onto the workloads they scale
+// (HpasFromObjects, CronHpasFromObjects: import_steps.h): each metric knobsim computes from the
+// simulated pods becomes a metric of the workload's `hpa:`; every other one is left out with a
+// warning that names it.
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
 #include <utility>
 
+#include "sim/cron_schedule.h"
 #include "sim/import/import_steps.h"
 #include "sim/text.h"
 
@@ -193,6 +195,130 @@ void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options, I
     }
     iw.notes["hpa"] = note;
     iw.spec.hpa = std::move(spec);
+  }
+}
+
+void CronHpasFromObjects(const KubeObjects& objects, ImportModel& model) {
+  std::map<std::string, int> workload_of;   // kind/namespace/owner
+  std::map<std::string, int> hpa_workload;  // namespace/name of an imported HPA
+  for (size_t i = 0; i < model.workloads.size(); ++i) {
+    const ImportedWorkload& iw = model.workloads[i];
+    workload_of[iw.kind + "/" + iw.spec.namespace_ + "/" + iw.owner] = static_cast<int>(i);
+    if (iw.spec.hpa)
+      hpa_workload[iw.spec.namespace_ + "/" + iw.spec.hpa->name] = static_cast<int>(i);
+  }
+  std::map<int, std::vector<size_t>> crons_of;
+  for (size_t c = 0; c < objects.cron_hpas.size(); ++c) {
+    const CronHorizontalPodAutoscalerObject& cron = objects.cron_hpas[c];
+    const std::string where =
+        objects.cron_hpa_sources[c].file + ":" + std::to_string(objects.cron_hpa_sources[c].line);
+    const std::string name = "CronHorizontalPodAutoscaler " + cron.namespace_ + "/" + cron.name;
+    int w = -1;
+    if (cron.target_kind == "HorizontalPodAutoscaler") {
+      const auto it = hpa_workload.find(cron.namespace_ + "/" + cron.target_name);
+      if (it == hpa_workload.end()) {
+        model.warnings.push_back(where + ": " + name + " scales HorizontalPodAutoscaler " +
+                                 cron.target_name + ", which is not imported; left out");
+        continue;
+      }
+      w = it->second;
+    } else {
+      const auto it =
+          workload_of.find(cron.target_kind + "/" + cron.namespace_ + "/" + cron.target_name);
+      if (it == workload_of.end()) {
+        model.warnings.push_back(where + ": " + name + " scales " + cron.target_kind + " " +
+                                 cron.target_name +
+                                 ", which is not an imported workload; left out");
+        continue;
+      }
+      w = it->second;
+      // Any exported HPA on the same target, simulated or not, undoes what the CronHPA sets.
+      bool has_hpa = false;
+      for (const HorizontalPodAutoscalerObject& hpa : objects.hpas)
+        has_hpa |= hpa.namespace_ == cron.namespace_ && hpa.target_kind == cron.target_kind &&
+                   hpa.target_name == cron.target_name;
+      if (has_hpa) {
+        model.warnings.push_back(
+            where + ": " + name + " sets " + cron.target_kind + " " + cron.target_name +
+            "'s replicas while an HPA also scales it: the two undo each other (the controller's "
+            "README); left out (point its scaleTargetRef at the HPA)");
+        continue;
+      }
+    }
+    crons_of[w].push_back(c);
+  }
+  bool any = false;
+  for (const auto& [w, list] : crons_of) {
+    ImportedWorkload& iw = model.workloads[static_cast<size_t>(w)];
+    if (list.size() > 1) {
+      model.warnings.push_back("workload " + iw.spec.name +
+                               " is the target of several CronHorizontalPodAutoscalers: their "
+                               "jobs would race; all left out");
+      iw.notes["cron_hpa"] = "several CronHPAs target it: left out";
+      continue;
+    }
+    const size_t c = list.front();
+    const CronHorizontalPodAutoscalerObject& cron = objects.cron_hpas[c];
+    const std::string& file = objects.cron_hpa_sources[c].file;
+    const bool on_hpa = cron.target_kind == "HorizontalPodAutoscaler";
+    CronHpaSpec spec;
+    spec.name = cron.name;
+    spec.namespace_ = cron.namespace_;
+    spec.target_kind = on_hpa ? "HorizontalPodAutoscaler" : iw.spec.kind;
+    spec.target_name = on_hpa ? iw.spec.hpa->name : iw.spec.name;
+    std::vector<std::string> dropped;
+    for (const std::string& text : cron.exclude_dates) {
+      Expected<CronSchedule> date = ParseCronSchedule(text);
+      if (!date) {
+        // The controller's IsTodayOff skips an entry it cannot parse (it logs and goes on).
+        model.warnings.push_back(file + ":" + std::to_string(cron.exclude_dates_line) + ": " +
+                                 "CronHorizontalPodAutoscaler " + cron.name + ": excludeDates " +
+                                 Quote(text) + ": " + date.error().message + "; left out");
+        continue;
+      }
+      spec.exclude_dates.push_back(CronExcludeDate{text, *date});
+    }
+    for (const CronHpaJobObject& job : cron.jobs) {
+      Expected<CronSchedule> schedule = ParseCronSchedule(job.schedule);
+      if (!schedule) {
+        // The controller cannot add such a job to its cron engine: it never runs.
+        model.warnings.push_back(file + ":" + std::to_string(job.line) + ": " +
+                                 "CronHorizontalPodAutoscaler " + cron.name + ": job " + job.name +
+                                 ": schedule " + Quote(job.schedule) + ": " +
+                                 schedule.error().message + "; the controller never runs it");
+        dropped.push_back(job.name);
+        continue;
+      }
+      if (on_hpa && job.target_size < 1) {
+        model.warnings.push_back(file + ":" + std::to_string(job.line) + ": " +
+                                 "CronHorizontalPodAutoscaler " + cron.name + ": job " + job.name +
+                                 ": targetSize 0 on an HPA fails (minReplicas must be at least "
+                                 "1); left out");
+        dropped.push_back(job.name);
+        continue;
+      }
+      CronHpaJob out;
+      out.name = job.name;
+      out.schedule = *schedule;
+      out.schedule_text = job.schedule;
+      out.target_size = job.target_size;
+      out.run_once = job.run_once;
+      spec.jobs.push_back(std::move(out));
+    }
+    std::string note = "CronHorizontalPodAutoscaler " + cron.name;
+    if (!dropped.empty()) note += "; jobs left out: " + Join(dropped, ", ");
+    if (spec.jobs.empty()) {
+      iw.notes["cron_hpa"] = note + " (no job left)";
+      continue;
+    }
+    iw.notes["cron_hpa"] = note;
+    iw.spec.cron_hpa = std::move(spec);
+    any = true;
+  }
+  if (any) {
+    model.warnings.push_back(
+        "CronHPA jobs fire on the wall clock: set run.start in the scenario to the time the "
+        "run stands for (unset, it starts 2024-01-01 00:00 in the controller's zone, +08:00)");
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "sim/cron_schedule.h"
 #include "sim/import/cluster_import.h"
 #include "sim/import/scenario_writer.h"
 #include "sim/io/kube_reader.h"
@@ -126,10 +127,12 @@ TEST_CASE("an HPA's GPU metrics are simulated; CPU is left out with a warning na
   // replicas 1 is below minReplicas 2: the controller's first sync raises it.
   CHECK(chat.spec.replicas == 2);
   CHECK(chat.notes.at("hpa").find("not simulated: Resource cpu") != std::string::npos);
-  CHECK(Mentions(m.warnings, "export.yaml:41: HorizontalPodAutoscaler ai/chat-gpu: Resource "
-                             "metric \"cpu\": knobsim does not simulate CPU or memory usage"));
-  CHECK(Mentions(m.warnings, "HorizontalPodAutoscaler ai/ghost scales Deployment nowhere, which "
-                             "is not an imported workload; left out"));
+  CHECK(Mentions(m.warnings,
+                 "export.yaml:41: HorizontalPodAutoscaler ai/chat-gpu: Resource "
+                 "metric \"cpu\": knobsim does not simulate CPU or memory usage"));
+  CHECK(Mentions(m.warnings,
+                 "HorizontalPodAutoscaler ai/ghost scales Deployment nowhere, which "
+                 "is not an imported workload; left out"));
 }
 
 TEST_CASE("a metric knobsim does not know leaves the workload fixed unless --hpa-metric maps it") {
@@ -137,10 +140,12 @@ TEST_CASE("a metric knobsim does not know leaves the workload fixed unless --hpa
   const ImportedWorkload& ocr = Find(fixed, "ocr");
   CHECK_FALSE(ocr.spec.hpa.has_value());
   CHECK(ocr.spec.replicas == 9);
-  CHECK(Mentions(fixed.warnings, "External metric \"gateway_rps\": not a metric knobsim knows; "
-                                 "map it with --hpa-metric gateway_rps="));
-  CHECK(Mentions(fixed.warnings, "workload ocr: its HorizontalPodAutoscaler ai/ocr has no metric "
-                                 "knobsim computes; the workload keeps 9 replicas"));
+  CHECK(Mentions(fixed.warnings,
+                 "External metric \"gateway_rps\": not a metric knobsim knows; "
+                 "map it with --hpa-metric gateway_rps="));
+  CHECK(Mentions(fixed.warnings,
+                 "workload ocr: its HorizontalPodAutoscaler ai/ocr has no metric "
+                 "knobsim computes; the workload keeps 9 replicas"));
 
   ImportOptions options;
   const auto rule = ParseHpaMetricRule("gateway_rps=external_request_rate");
@@ -175,8 +180,9 @@ spec:
 )";
   const ImportModel m = Import(std::string(kDeployments) + kHpas + second);
   CHECK_FALSE(Find(m, "chat").spec.hpa.has_value());
-  CHECK(Mentions(m.warnings, "workload chat is the target of several HorizontalPodAutoscalers "
-                             "(ai/chat-gpu, ai/chat-2)"));
+  CHECK(Mentions(m.warnings,
+                 "workload chat is the target of several HorizontalPodAutoscalers "
+                 "(ai/chat-gpu, ai/chat-2)"));
 }
 
 TEST_CASE("--hpa-metric rules: NAME=KIND, the kind one knobsim computes") {
@@ -215,6 +221,115 @@ TEST_CASE("the written hpa: reads back as the imported HPA") {
   REQUIRE(chat->hpa->behavior->scale_down->policies.size() == 1);
   CHECK(chat->hpa->behavior->scale_down->policies[0].period_s == 60);
   CHECK(chat->replicas == 2);
+}
+
+// ACK CronHPAs: one on the chat HPA, one on the ocr Deployment (which has an HPA: refused), one
+// on a StatefulSet-less name, and a batch Deployment without an HPA scaled directly.
+const char* kCronHpas = R"(---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: batch, namespace: ai}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: batch}}
+  template:
+    metadata: {labels: {app: batch}}
+    spec:
+      containers:
+        - name: worker
+          image: registry.example.com/batch:1.0
+          resources: {limits: {aliyun.com/gpu-mem: 4}}
+---
+apiVersion: autoscaling.alibabacloud.com/v1beta1
+kind: CronHorizontalPodAutoscaler
+metadata: {name: chat-office-hours, namespace: ai}
+spec:
+  scaleTargetRef: {apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, name: chat-gpu}
+  excludeDates: ["* * * 1 10 *", "not a date"]
+  jobs:
+  - {name: morning, schedule: "0 30 7 * * MON-FRI", targetSize: 5}
+  - {name: night, schedule: "0 0 23 * * *", targetSize: 2}
+  - {name: broken, schedule: "0 0 25 * * *", targetSize: 3}
+  - {name: launch, schedule: "@date 2026-03-02 06:00:00", targetSize: 6, runOnce: true}
+---
+apiVersion: autoscaling.alibabacloud.com/v1beta1
+kind: CronHorizontalPodAutoscaler
+metadata: {name: ocr-direct, namespace: ai}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: ocr}
+  jobs:
+  - {name: up, schedule: "@daily", targetSize: 4}
+---
+apiVersion: autoscaling.alibabacloud.com/v1beta1
+kind: CronHorizontalPodAutoscaler
+metadata: {name: batch-night, namespace: ai}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: batch}
+  jobs:
+  - {name: stop, schedule: "0 0 8 * * *", targetSize: 0}
+  - {name: start, schedule: "0 0 20 * * *", targetSize: 3}
+---
+apiVersion: autoscaling.alibabacloud.com/v1beta1
+kind: CronHorizontalPodAutoscaler
+metadata: {name: ghost, namespace: ai}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: nowhere}
+  jobs:
+  - {name: up, schedule: "@daily", targetSize: 4}
+)";
+
+TEST_CASE(
+    "CronHPAs go onto the HPA or the workload they scale; what the controller cannot run is said") {
+  const ImportModel m = Import(std::string(kDeployments) + kHpas + kCronHpas);
+  const ImportedWorkload& chat = Find(m, "chat");
+  REQUIRE(chat.spec.cron_hpa.has_value());
+  const CronHpaSpec& c = *chat.spec.cron_hpa;
+  CHECK(c.name == "chat-office-hours");
+  CHECK(c.target_kind == "HorizontalPodAutoscaler");
+  CHECK(c.target_name == "chat-gpu");
+  REQUIRE(c.jobs.size() == 3);  // "broken" (hour 25) never runs
+  CHECK(c.jobs[0].schedule == *ParseCronSchedule("0 30 7 * * 1-5"));
+  CHECK(c.jobs[2].run_once);
+  REQUIRE(c.exclude_dates.size() == 1);  // IsTodayOff skips the one it cannot parse
+  CHECK(Mentions(m.warnings, "job broken: schedule \"0 0 25 * * *\""));
+  CHECK(Mentions(m.warnings, "excludeDates \"not a date\""));
+  // ocr has an HPA: a CronHPA on its Deployment would fight it.
+  CHECK(!Find(m, "ocr").spec.cron_hpa.has_value());
+  CHECK(Mentions(m.warnings,
+                 "ocr-direct sets Deployment ocr's replicas while an HPA also scales it"));
+  const ImportedWorkload& batch = Find(m, "batch");
+  REQUIRE(batch.spec.cron_hpa.has_value());
+  CHECK(batch.spec.cron_hpa->target_kind == "Deployment");
+  CHECK(batch.spec.cron_hpa->jobs[0].target_size == 0);
+  CHECK(Mentions(m.warnings, "ghost scales Deployment nowhere, which is not an imported workload"));
+  CHECK(Mentions(m.warnings, "set run.start"));
+}
+
+TEST_CASE("the written cron_hpa: reads back as the imported CronHPA") {
+  const ImportModel m = Import(std::string(kDeployments) + kHpas + kCronHpas);
+  const std::string yaml = WriteScenarioYaml(m);
+  CAPTURE(yaml);
+  Expected<Scenario> s = ReadScenarioString(yaml, "imported.yaml");
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
+  for (const char* name : {"chat", "batch"}) {
+    const Workload* w = nullptr;
+    for (const Workload& x : s->workloads)
+      if (x.name == name) w = &x;
+    REQUIRE(w != nullptr);
+    REQUIRE(w->cron_hpa.has_value());
+    const CronHpaSpec& want = *Find(m, name).spec.cron_hpa;
+    CHECK(w->cron_hpa->name == want.name);
+    CHECK(w->cron_hpa->target_kind == want.target_kind);
+    CHECK(w->cron_hpa->target_name == want.target_name);
+    REQUIRE(w->cron_hpa->jobs.size() == want.jobs.size());
+    for (size_t j = 0; j < want.jobs.size(); ++j) {
+      CHECK(w->cron_hpa->jobs[j].name == want.jobs[j].name);
+      CHECK(w->cron_hpa->jobs[j].schedule == want.jobs[j].schedule);
+      CHECK(w->cron_hpa->jobs[j].target_size == want.jobs[j].target_size);
+      CHECK(w->cron_hpa->jobs[j].run_once == want.jobs[j].run_once);
+    }
+    CHECK(w->cron_hpa->exclude_dates.size() == want.exclude_dates.size());
+  }
 }
 
 }  // namespace

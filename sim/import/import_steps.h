@@ -131,6 +131,15 @@ void KubeSection(const KubeObjects& objects, ImportModel& model);
 void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options,
                      ImportModel& model);
 
+// Each ACK CronHorizontalPodAutoscaler onto the workload it scales: one whose scaleTargetRef is
+// an HPA goes onto that HPA's workload as `cron_hpa: {target: hpa}` when the HPA was imported;
+// one naming a workload directly becomes `target: workload` unless the workload has an HPA
+// (the two would fight: left out, said). Schedules and excludeDates the controller could not
+// parse, targets not imported, and two CronHPAs on one workload are warnings naming the file
+// and line, and are left out. A warning says that the run's wall clock (run.start) decides
+// when the jobs fire. Run after HpasFromObjects.
+void CronHpasFromObjects(const KubeObjects& objects, ImportModel& model);
+
 // ---- Parts of the steps, tested on their own ------------------------------------------------
 
 // The pods of the metrics that the export has (in PodIndex); the others are kept for the one

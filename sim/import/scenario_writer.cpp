@@ -241,10 +241,9 @@ std::string HpaRules(const HpaScalingRules& r) {
   if (!r.policies.empty()) {
     std::vector<std::string> policies;
     for (const HpaScalingPolicy& p : r.policies) {
-      policies.push_back(std::string("{type: ") +
-                         (p.type == HpaPolicyType::kPods ? "Pods" : "Percent") +
-                         ", value: " + std::to_string(p.value) +
-                         ", period: " + std::to_string(p.period_s) + "s}");
+      policies.push_back(
+          std::string("{type: ") + (p.type == HpaPolicyType::kPods ? "Pods" : "Percent") +
+          ", value: " + std::to_string(p.value) + ", period: " + std::to_string(p.period_s) + "s}");
     }
     parts.push_back("policies: [" + Join(policies, ", ") + "]");
   }
@@ -278,6 +277,31 @@ void WriteHpa(Out& o, const ImportedWorkload& iw) {
     o.Line(6, "behavior:");
     if (h.behavior->scale_up) o.Line(8, "scale_up: " + HpaRules(*h.behavior->scale_up));
     if (h.behavior->scale_down) o.Line(8, "scale_down: " + HpaRules(*h.behavior->scale_down));
+  }
+}
+
+// `cron_hpa:` as the scenario reader reads it (docs/autoscaling.md "CronHPA").
+void WriteCronHpa(Out& o, const ImportedWorkload& iw) {
+  const Workload& w = iw.spec;
+  if (!w.cron_hpa) {
+    if (!Note(iw, "cron_hpa").empty()) o.Comment(4, "cron_hpa: " + Note(iw, "cron_hpa"));
+    return;
+  }
+  const CronHpaSpec& c = *w.cron_hpa;
+  o.Line(4, "cron_hpa:", Note(iw, "cron_hpa"));
+  if (c.name != w.name) o.Line(6, "name: " + YamlScalar(c.name));
+  o.Line(6, std::string("target: ") +
+                (c.target_kind == "HorizontalPodAutoscaler" ? "hpa" : "workload"));
+  if (!c.exclude_dates.empty()) {
+    std::vector<std::string> dates;
+    for (const CronExcludeDate& d : c.exclude_dates) dates.push_back(d.text);
+    o.Line(6, "exclude_dates: " + List(dates));
+  }
+  o.Line(6, "jobs:");
+  for (const CronHpaJob& j : c.jobs) {
+    o.Line(8, "- {name: " + YamlScalar(j.name) + ", schedule: " + YamlScalar(j.schedule_text) +
+                  ", target_size: " + std::to_string(j.target_size) +
+                  (j.run_once ? ", run_once: true}" : "}"));
   }
 }
 
@@ -376,7 +400,8 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
     for (const PodAffinityTerm& t : a->required) o.Line(8, "- {" + PodAffinityTermText(t) + "}");
     if (!a->preferred.empty()) o.Line(6, "preferred:");
     for (const WeightedPodAffinityTerm& t : a->preferred) {
-      o.Line(8, "- {weight: " + std::to_string(t.weight) + ", " + PodAffinityTermText(t.term) + "}");
+      o.Line(8,
+             "- {weight: " + std::to_string(t.weight) + ", " + PodAffinityTermText(t.term) + "}");
     }
   }
   if (w.priority != 0) o.Line(4, "priority: " + std::to_string(w.priority));
@@ -414,6 +439,7 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
            Note(iw, "slo"));
   }
   WriteHpa(o, iw);
+  WriteCronHpa(o, iw);
   Evidence(o, 4, iw, "pods");
   if (!iw.pods.empty()) {
     o.Line(4, "pods:", Note(iw, "pods").empty() ? "where each replica runs now" : Note(iw, "pods"));
@@ -598,9 +624,8 @@ void WriteKube(Out& o, const ScenarioKube& k) {
     o.Line(2, "storage_classes:");
     for (const auto& sc : k.storage_classes) {
       o.Line(4, "- {name: " + YamlScalar(sc.name) + ", provisioner: " + YamlScalar(sc.provisioner) +
-                    ", reclaim_policy: " + sc.reclaim_policy +
-                    ", volume_binding_mode: " + sc.volume_binding_mode +
-                    ", default: " + (sc.is_default ? "true" : "false") +
+                    ", reclaim_policy: " + sc.reclaim_policy + ", volume_binding_mode: " +
+                    sc.volume_binding_mode + ", default: " + (sc.is_default ? "true" : "false") +
                     (sc.allowed_topologies.empty()
                          ? std::string()
                          : ", allowed_topologies: " + Terms(sc.allowed_topologies)) +

@@ -64,6 +64,8 @@ void ReadObject(ObjectReader& r, const Field& object) {
     keep(out.namespaces, out.namespace_sources, kube::ReadNamespace);
   } else if (kind == "HorizontalPodAutoscaler") {
     keep(out.hpas, out.hpa_sources, kube::ReadHorizontalPodAutoscaler);
+  } else if (kind == "CronHorizontalPodAutoscaler") {
+    keep(out.cron_hpas, out.cron_hpa_sources, kube::ReadCronHorizontalPodAutoscaler);
   } else if (kind == "List" || (kube::EndsWith(kind, "List") && r.Get(object, "items"))) {
     // kubectl's envelope, and the API's typed lists (PodList, NodeList).
     if (auto items = r.Get(object, "items")) {

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -501,6 +502,61 @@ spec:
   CHECK(rescales > 0);
   std::remove(out.c_str());
   std::remove(hpa.c_str());
+}
+
+// An exported CronHPA on llm-chat's HPA: the scenario carries cron_hpa: {target: hpa}, and a run
+// that starts at 07:59 (+08:00) sees the 08:00 job fire with the controller's message.
+TEST_CASE("an exported CronHPA imports as cron_hpa: and fires on the run's wall clock") {
+  const std::string objects = WriteTemp("llm-chat-cron.yaml", R"(apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: llm-chat, namespace: llm}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: llm-chat}
+  minReplicas: 1
+  maxReplicas: 4
+  metrics:
+  - type: Pods
+    pods:
+      metric: {name: DCGM_FI_DEV_GPU_UTIL}
+      target: {type: AverageValue, averageValue: "90"}
+---
+apiVersion: autoscaling.alibabacloud.com/v1beta1
+kind: CronHorizontalPodAutoscaler
+metadata: {name: llm-chat-morning, namespace: llm}
+spec:
+  scaleTargetRef: {apiVersion: autoscaling/v2, kind: HorizontalPodAutoscaler, name: llm-chat}
+  jobs:
+  - {name: morning, schedule: "0 0 8 * * *", targetSize: 3}
+)");
+  const std::string out = TempPath("imported-cron.yaml");
+  const Outcome o = Run("import --kube " + QuotedSourcePath(kDir + "export.json") + " --kube '" +
+                        objects + "'" + Prom() + " -o '" + out + "'");
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  CHECK(o.err.find("CronHPA jobs fire on the wall clock: set run.start") != std::string::npos);
+  std::string yaml = ReadFile(out);
+  CHECK(yaml.find("    cron_hpa:  # CronHorizontalPodAutoscaler llm-chat-morning\n"
+                  "      name: llm-chat-morning\n      target: hpa\n") != std::string::npos);
+  // The run's wall clock, as the warning asks.
+  const size_t run_at = yaml.find("\nrun: {");
+  REQUIRE(run_at != std::string::npos);
+  yaml.insert(run_at + 7, "start: \"2026-03-02T07:59:00+08:00\", ");
+  {
+    std::ofstream rewrite(out);
+    rewrite << yaml;
+  }
+  const Outcome run = Run("run " + Quoted(out) + " --duration 5m --quiet --json -");
+  REQUIRE_MESSAGE((run.exit_code == 0 || run.exit_code == 1), run.err);
+  bool fired = false;
+  const json doc = json::parse(run.out);
+  for (const json& e : Variant(doc, "base").at("cluster").at("events")) {
+    if (e.at("kind") != "Succeed") continue;
+    fired = true;
+    CHECK(e.at("time_s").get<double>() == 60.0);
+    CHECK(e.at("pod") == "llm/llm-chat-morning");
+  }
+  CHECK(fired);
+  std::remove(out.c_str());
+  std::remove(objects.c_str());
 }
 
 }  // namespace

@@ -157,8 +157,8 @@ HorizontalPodAutoscalerObject ReadHorizontalPodAutoscaler(ObjectReader& r, const
   }
   const bool v1 = hpa.api_version == "autoscaling/v1";
   if (!v1 && hpa.api_version != "autoscaling/v2" && hpa.api_version != "autoscaling/v2beta2") {
-    r.Fail(*api_version, Cat({"unknown HorizontalPodAutoscaler apiVersion ",
-                              Quote(hpa.api_version)}),
+    r.Fail(*api_version,
+           Cat({"unknown HorizontalPodAutoscaler apiVersion ", Quote(hpa.api_version)}),
            "autoscaling/v2, autoscaling/v2beta2 or autoscaling/v1");
   }
   if (v1 && meta.annotations) {
@@ -167,8 +167,9 @@ HorizontalPodAutoscalerObject ReadHorizontalPodAutoscaler(ObjectReader& r, const
     for (const auto& [key, value] : r.Entries(*meta.annotations)) {
       if (key == "autoscaling.alpha.kubernetes.io/metrics" ||
           key == "autoscaling.alpha.kubernetes.io/behavior") {
-        r.Fail(value, Cat({"this autoscaling/v1 HPA keeps its ",
-                           key.substr(key.find('/') + 1), " in an annotation"}),
+        r.Fail(value,
+               Cat({"this autoscaling/v1 HPA keeps its ", key.substr(key.find('/') + 1),
+                    " in an annotation"}),
                "export it as autoscaling/v2: kubectl get hpa.v2.autoscaling -o yaml");
       }
     }
@@ -183,7 +184,8 @@ HorizontalPodAutoscalerObject ReadHorizontalPodAutoscaler(ObjectReader& r, const
   if (hpa.target_kind.empty()) r.Fail(target, "scaleTargetRef.kind is empty");
   if (hpa.target_name.empty()) r.Fail(target, "scaleTargetRef.name is empty");
   const std::optional<Field> min = r.Get(spec, "minReplicas");
-  if (min) hpa.min_replicas = static_cast<int32_t>(r.Int(*min, 0, std::numeric_limits<int32_t>::max()));
+  if (min)
+    hpa.min_replicas = static_cast<int32_t>(r.Int(*min, 0, std::numeric_limits<int32_t>::max()));
   const Field max = r.Require(spec, "maxReplicas");
   hpa.max_replicas = static_cast<int32_t>(r.Int(max, 1, std::numeric_limits<int32_t>::max()));
   if (hpa.max_replicas < hpa.min_replicas)
@@ -191,10 +193,10 @@ HorizontalPodAutoscalerObject ReadHorizontalPodAutoscaler(ObjectReader& r, const
 
   if (v1) {
     const std::optional<Field> cpu = r.Get(spec, "targetCPUUtilizationPercentage");
-    hpa.metrics.push_back(
-        cpu ? CpuUtilization(static_cast<int32_t>(r.Int(*cpu, 1, std::numeric_limits<int32_t>::max())),
-                             cpu->line)
-            : CpuUtilization(80, spec.line));
+    hpa.metrics.push_back(cpu ? CpuUtilization(static_cast<int32_t>(r.Int(
+                                                   *cpu, 1, std::numeric_limits<int32_t>::max())),
+                                               cpu->line)
+                              : CpuUtilization(80, spec.line));
   } else {
     if (auto metrics = r.Get(spec, "metrics")) {
       for (const Field& item : r.Items(*metrics)) hpa.metrics.push_back(ReadMetric(r, item));
@@ -228,6 +230,52 @@ HorizontalPodAutoscalerObject ReadHorizontalPodAutoscaler(ObjectReader& r, const
     if (auto v = r.Get(*status, "desiredReplicas")) hpa.desired_replicas = r.Count(v, 0);
   }
   return hpa;
+}
+
+// pkg/apis/autoscaling/v1beta1/cronhorizontalpodautoscaler_types.go of
+// AliyunContainerService/kubernetes-cronhpa-controller: scaleTargetRef {apiVersion, kind, name},
+// excludeDates []string, jobs [{name, schedule, targetSize, runOnce}]. The CRD requires
+// scaleTargetRef and jobs, and each job's name, schedule and targetSize.
+CronHorizontalPodAutoscalerObject ReadCronHorizontalPodAutoscaler(ObjectReader& r,
+                                                                  const Field& object) {
+  CronHorizontalPodAutoscalerObject c;
+  ReadObjectMeta(r, object, "CronHorizontalPodAutoscaler", c);
+  const std::optional<Field> api_version = r.Get(object, "apiVersion");
+  const std::string version =
+      api_version ? r.String(*api_version) : "autoscaling.alibabacloud.com/v1beta1";
+  if (version != "autoscaling.alibabacloud.com/v1beta1") {
+    r.Fail(*api_version, Cat({"unknown CronHorizontalPodAutoscaler apiVersion ", Quote(version)}),
+           "ACK's CronHPA is autoscaling.alibabacloud.com/v1beta1");
+  }
+  const Field spec = r.Require(object, "spec");
+  r.ExpectMap(spec);
+  const Field target = r.Require(spec, "scaleTargetRef");
+  r.ExpectMap(target);
+  if (auto v = r.Get(target, "apiVersion")) c.target_api_version = r.String(*v);
+  c.target_kind = r.String(r.Require(target, "kind"));
+  c.target_name = r.String(r.Require(target, "name"));
+  if (c.target_kind.empty()) r.Fail(target, "scaleTargetRef.kind is empty");
+  if (c.target_name.empty()) r.Fail(target, "scaleTargetRef.name is empty");
+  if (auto dates = r.Get(spec, "excludeDates")) {
+    c.exclude_dates_line = dates->line;
+    for (const Field& item : r.Items(*dates)) c.exclude_dates.push_back(r.String(item));
+  }
+  const Field jobs = r.Require(spec, "jobs");
+  for (const Field& item : r.Items(jobs)) {
+    r.ExpectMap(item);
+    CronHpaJobObject job;
+    job.name = r.String(r.Require(item, "name"));
+    if (job.name.empty()) r.Fail(item, "the job's name is empty");
+    for (const CronHpaJobObject& other : c.jobs)
+      if (other.name == job.name) r.Fail(item, Cat({"duplicate job name ", Quote(job.name)}));
+    job.schedule = r.String(r.Require(item, "schedule"));
+    job.target_size = static_cast<int32_t>(
+        r.Int(r.Require(item, "targetSize"), 0, std::numeric_limits<int32_t>::max()));
+    if (auto once = r.Get(item, "runOnce")) job.run_once = r.Bool(*once);
+    job.line = item.line;
+    c.jobs.push_back(std::move(job));
+  }
+  return c;
 }
 
 }  // namespace knobsim::kube

@@ -185,9 +185,10 @@ TEST_CASE("HPAs the API server would reject, and versions not read, are errors a
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
-    const std::string text = std::string("apiVersion: autoscaling/v2\nkind: "
-                                         "HorizontalPodAutoscaler\nmetadata: {name: a}\n"
-                                         "spec:\n") +
+    const std::string text = std::string(
+                                 "apiVersion: autoscaling/v2\nkind: "
+                                 "HorizontalPodAutoscaler\nmetadata: {name: a}\n"
+                                 "spec:\n") +
                              c.spec;
     CHECK(ErrorOf(text) == c.error);
   }
@@ -213,11 +214,72 @@ spec: {scaleTargetRef: {kind: Deployment, name: a}, maxReplicas: 3}
 }
 
 TEST_CASE("two HPAs of one name in one namespace are a duplicate") {
-  const std::string one = "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n"
-                          "metadata: {name: a}\nspec: {scaleTargetRef: {kind: Deployment, "
-                          "name: a}, maxReplicas: 3}\n";
+  const std::string one =
+      "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\n"
+      "metadata: {name: a}\nspec: {scaleTargetRef: {kind: Deployment, "
+      "name: a}, maxReplicas: 3}\n";
   const std::string error = ErrorOf(one + "---\n" + one);
   CHECK(error.find("duplicate") != std::string::npos);
+}
+
+TEST_CASE("ACK CronHPAs are read as written; other versions and missing fields are refused") {
+  const std::string ok = R"(apiVersion: autoscaling.alibabacloud.com/v1beta1
+kind: CronHorizontalPodAutoscaler
+metadata: {name: web-cron, namespace: shop}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}
+  excludeDates: ["* * * 15 11 *"]
+  jobs:
+  - name: up
+    schedule: "0 0 8 * * *"
+    targetSize: 6
+  - {name: once, schedule: "@date 2026-12-24 18:00:00", targetSize: 1, runOnce: true}
+status: {conditions: []}
+)";
+  Expected<KubeObjects> objects = ReadKubeString(ok, "cron.yaml");
+  REQUIRE_MESSAGE(objects.ok(), (objects.ok() ? "" : objects.error().ToString()));
+  REQUIRE(objects->cron_hpas.size() == 1);
+  const CronHorizontalPodAutoscalerObject& c = objects->cron_hpas[0];
+  CHECK(c.namespace_ == "shop");
+  CHECK(c.name == "web-cron");
+  CHECK(c.target_kind == "Deployment");
+  CHECK(c.target_name == "web");
+  CHECK(c.exclude_dates == std::vector<std::string>{"* * * 15 11 *"});
+  REQUIRE(c.jobs.size() == 2);
+  CHECK(c.jobs[0].schedule == "0 0 8 * * *");
+  CHECK(c.jobs[0].target_size == 6);
+  CHECK(!c.jobs[0].run_once);
+  CHECK(c.jobs[1].run_once);
+  CHECK(objects->cron_hpa_sources[0].line == 1);
+
+  struct Case {
+    std::string yaml;
+    std::string error;
+  };
+  const std::string head = "kind: CronHorizontalPodAutoscaler\nmetadata: {name: c}\n";
+  const Case cases[] = {
+      {"apiVersion: autoscaling.alibabacloud.com/v1\n" + head +
+           "spec: {scaleTargetRef: {kind: Deployment, name: w}, jobs: []}\n",
+       "unknown CronHorizontalPodAutoscaler apiVersion"},
+      {head + "spec: {jobs: []}\n", "missing required key `scaleTargetRef`"},
+      {head + "spec: {scaleTargetRef: {kind: Deployment, name: w}}\n",
+       "missing required key `jobs`"},
+      {head + "spec: {scaleTargetRef: {kind: Deployment, name: w}, jobs: [{name: a, schedule: "
+              "\"@daily\"}]}\n",
+       "missing required key `targetSize`"},
+      {head + "spec: {scaleTargetRef: {kind: Deployment, name: w}, jobs: [{name: a, schedule: "
+              "\"@daily\", targetSize: -1}]}\n",
+       "targetSize"},
+      {head + "spec: {scaleTargetRef: {kind: Deployment, name: w}, jobs: [{name: a, schedule: "
+              "\"@daily\", targetSize: 1}, {name: a, schedule: \"@daily\", targetSize: 2}]}\n",
+       "duplicate job name \"a\""},
+  };
+  for (const Case& k : cases) {
+    CAPTURE(k.yaml);
+    Expected<KubeObjects> r = ReadKubeString(k.yaml, "c.yaml");
+    REQUIRE(!r.ok());
+    CHECK_MESSAGE(r.error().ToString().find(k.error) != std::string::npos, r.error().ToString());
+  }
 }
 
 }  // namespace

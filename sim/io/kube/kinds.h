@@ -40,5 +40,7 @@ ResourceQuotaSpec ReadResourceQuota(ObjectReader& r, const Field& object);
 NamespaceSpec ReadNamespace(ObjectReader& r, const Field& object);
 
 HorizontalPodAutoscalerObject ReadHorizontalPodAutoscaler(ObjectReader& r, const Field& object);
+CronHorizontalPodAutoscalerObject ReadCronHorizontalPodAutoscaler(ObjectReader& r,
+                                                                  const Field& object);
 
 }  // namespace knobsim::kube
