@@ -194,6 +194,12 @@ struct PoolResult {
   double node_hours = 0;   // ∫ size dt over the run, warm-up included
   double nodes_added = 0;  // by the autoscaler
   double nodes_removed = 0;
+  // With a price file (`--prices`, docs/prices.md): node_hours priced at the instance's monthly
+  // price / 730 h. Empty currency: not priced.
+  std::string currency;
+  std::string instance_type;  // the price file's instance that priced it
+  std::string pricing;        // on_demand | spot
+  double cost = 0;
 };
 
 struct RunResult {

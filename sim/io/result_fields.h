@@ -178,6 +178,11 @@ void Fields(V& v, P& p) {
   v.Real("node_hours", p.node_hours);
   v.Real("nodes_added", p.nodes_added);
   v.Real("nodes_removed", p.nodes_removed);
+  const bool priced = !p.currency.empty();
+  v.Text("currency", p.currency, priced);
+  v.Text("instance_type", p.instance_type, priced);
+  v.Text("pricing", p.pricing, priced);
+  v.Real("cost", p.cost, priced);
 }
 
 template <class V, class N>

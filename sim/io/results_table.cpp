@@ -276,10 +276,12 @@ void AddCluster(const RunSetResult& r, Grid& g) {
   g.Values("  GPU fragmentation (FGD)", std::move(frag));
   // Autoscaled pools: the size over the run and what it cost in node-hours (the billing unit
   // of docs/prices.md), so a min/max knob shows its price beside its latency.
+  // A priced fixed pool gets its row too: its cost is the comparison's other half.
   for (size_t p = 0; p < (vs.empty() ? 0 : vs.front().pools.size()); ++p) {
-    bool autoscaled = false;
-    for (const VariantSummary& v : vs) autoscaled |= p < v.pools.size() && v.pools[p].autoscaled;
-    if (!autoscaled) continue;
+    bool shown = false;
+    for (const VariantSummary& v : vs)
+      shown |= p < v.pools.size() && (v.pools[p].autoscaled || !v.pools[p].currency.empty());
+    if (!shown) continue;
     std::vector<std::string> cells;
     for (const VariantSummary& v : vs) {
       if (p >= v.pools.size()) {
@@ -287,8 +289,10 @@ void AddCluster(const RunSetResult& r, Grid& g) {
         continue;
       }
       const PoolResult& pool = v.pools[p];
-      cells.push_back(fmt::format("{:g}-{:g} (mean {:.1f}), {:.1f} node-h", pool.nodes_min,
-                                  pool.nodes_max, pool.nodes_mean, pool.node_hours));
+      std::string cell = fmt::format("{:g}-{:g} (mean {:.1f}), {:.1f} node-h", pool.nodes_min,
+                                     pool.nodes_max, pool.nodes_mean, pool.node_hours);
+      if (!pool.currency.empty()) cell += fmt::format(", {:.2f} {}", pool.cost, pool.currency);
+      cells.push_back(std::move(cell));
     }
     g.Values("  nodes " + vs.front().pools[p].name, std::move(cells));
   }

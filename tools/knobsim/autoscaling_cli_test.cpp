@@ -229,5 +229,25 @@ TEST_CASE("whatif pool_min and pool_max change an autoscaled pool, and refuse a 
   CHECK(crossed.err.find("pool_min 9 is above the pool's max 8") != std::string::npos);
 }
 
+TEST_CASE("--prices gives each pool's node-hours a cost in the table and the document") {
+  const std::string nodepool = QuotedSourcePath("scenarios/nodepool-morning-ramp.yaml");
+  const std::string prices = QuotedSourcePath("scenarios/prices-example.yaml");
+  const Outcome out = Run("run " + nodepool + " --prices " + prices + " --quiet --json -");
+  REQUIRE_MESSAGE(out.exit_code <= 1, out.err);
+  const json doc = json::parse(out.out);
+  const json& pool = Variant(doc, "base").at("node_pools").at(0);
+  CHECK(pool.at("pricing") == "on_demand");
+  CHECK(!pool.at("instance_type").get<std::string>().empty());
+  CHECK(pool.at("cost").get<double>() > 0);
+  const Outcome table = Run("run " + nodepool + " --prices " + prices);
+  CHECK(table.out.find("node-h, ") != std::string::npos);
+  const Outcome missing = Run("run " + nodepool + " --prices /nonexistent/prices.yaml");
+  CHECK(missing.exit_code == 2);
+  CHECK(missing.err.find("/nonexistent/prices.yaml") != std::string::npos);
+  // Without --prices nothing is priced: null cost.
+  const json plain = RunJson("scenarios/nodepool-morning-ramp.yaml");
+  CHECK(Variant(plain, "base").at("node_pools").at(0).at("cost").is_null());
+}
+
 }  // namespace
 }  // namespace knobsim::e2e

@@ -166,7 +166,10 @@ int Run(const RunArgs& args) {
   if (Status s = PrepareRunSet(args.sim, scenario, &options); !s) return BadInput(s);
   if (!args.shard.empty()) return RunShard(args, scenario, options);
 
-  const RunSetResult results = RunWithProgress(scenario, options, ProgressModeOf(args.sim));
+  std::optional<PriceBook> prices;
+  if (Status s = LoadPrices(args.sim, &prices); !s) return BadInput(s);
+  RunSetResult results = RunWithProgress(scenario, options, ProgressModeOf(args.sim));
+  ApplyPrices(prices, scenario, &results);
   if (Status s = WriteResultsDocument(args.sim, results); !s) return BadInput(s);
   // With `--json -` stdout is the document alone, so a pipe into jq or a file gets valid JSON.
   if (!args.sim.quiet && !args.sim.json_to_stdout()) {
@@ -212,6 +215,7 @@ void AddRunCommand(CLI::App& app, int* exit_code) {
                        "stdout instead of the table",
                        "Print no table and no progress line");
   AddWideOption(run, &args->sim);
+  AddPricesOption(run, &args->sim);
   run->add_flag("--fail-on-slo", args->sim.fail_on_slo,
                 "Exit with status 1 when any workload of any variant run misses its SLO, or a pod "
                 "is left Pending");

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/engine/simulation.h"
+#include "sim/io/pool_costs.h"
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
 #include "sim/output_file.h"
@@ -135,6 +136,30 @@ Status ApplyRunOverrides(const SimulationOptions& o, Scenario* scenario) {
 
 ProgressMode ProgressModeOf(const SimulationOptions& o) {
   return ChooseProgressMode(o.quiet, o.progress);
+}
+
+void AddPricesOption(CLI::App* cmd, SimulationOptions* options) {
+  cmd->add_option("--prices", options->prices,
+                  "Price each node pool's node-hours from this price file (docs/prices.md): "
+                  "cost per pool in the table and the --json document")
+      ->type_name("FILE");
+}
+
+Status LoadPrices(const SimulationOptions& options, std::optional<PriceBook>* prices) {
+  prices->reset();
+  if (options.prices.empty()) return Status::Ok();
+  Expected<PriceBook> book = ReadPriceFile(options.prices);
+  if (!book) return Status::Failure(book.error().ToString());
+  *prices = std::move(*book);
+  return Status::Ok();
+}
+
+void ApplyPrices(const std::optional<PriceBook>& prices, const Scenario& scenario,
+                 RunSetResult* results) {
+  if (!prices) return;
+  const PoolPricing pricing = PriceNodePools(*prices, scenario, results);
+  for (const std::string& why : pricing.unpriced)
+    std::cerr << "knobsim: --prices: pool " << why << "; its cost is left out\n";
 }
 
 RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, ProgressMode mode) {

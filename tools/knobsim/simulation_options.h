@@ -13,6 +13,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "sim/input_error.h"
+#include "sim/io/price_reader.h"
 #include "sim/run_set.h"
 #include "sim/scenario.h"
 #include "tools/knobsim/progress_line.h"
@@ -28,6 +29,7 @@ struct SimulationOptions {
   std::string duration;
   std::string warmup;
   std::string timeline;  // --timeline STEP
+  std::string prices;    // --prices FILE: the node pools' node-hours priced (docs/prices.md)
   std::vector<std::string> limits;  // --limit NAME=VALUE (sim/run_limits.h)
   bool quiet = false;
   bool wide = false;      // --wide: one block of columns, however wide (for a pager or a file)
@@ -48,8 +50,8 @@ struct SimulationOptions {
 };
 
 // Registers --seed, --replications, --threads, --json, --report, --duration, --warmup,
-// --timeline, --limit and --quiet; `json_help` and `quiet_help` say what those mean for the command. --fail-on-slo is each
-// command's own (its rule differs).
+// --timeline, --limit and --quiet; `json_help` and `quiet_help` say what those mean for the
+// command. --fail-on-slo is each command's own (its rule differs).
 void AddSimulationOptions(CLI::App* cmd, SimulationOptions* options, std::string_view json_help,
                           std::string_view quiet_help);
 
@@ -68,14 +70,26 @@ void AddLimitOption(CLI::App* cmd, std::vector<std::string>* limits);
 // The run limits with every --limit applied; the message of the first bad one.
 Status ApplyLimitOptions(const std::vector<std::string>& texts, RunLimits* limits);
 
-// --json's and --report's paths checked (sim/output_file.h), the limits and timeline of `run` set from the
-// options, then CheckRunSetLimits: everything a command checks before a sweep runs (the message
-// of the first problem).
+// --json's and --report's paths checked (sim/output_file.h), the limits and timeline of `run` set
+// from the options, then CheckRunSetLimits: everything a command checks before a sweep runs (the
+// message of the first problem).
 Status PrepareRunSet(const SimulationOptions& options, const Scenario& scenario,
                      RunSetOptions* run);
 
 // --json's and --report's paths checked before anything runs (sim/output_file.h).
 Status CheckOutputPaths(const SimulationOptions& options);
+
+// Adds --prices FILE (run and whatif; plan has its own).
+void AddPricesOption(CLI::App* cmd, SimulationOptions* options);
+
+// --prices FILE read before anything runs: the book, or none without the option; the file's
+// error (file, line, field) when it cannot be read.
+Status LoadPrices(const SimulationOptions& options, std::optional<PriceBook>* prices);
+
+// Each variant's node pools priced from the book (sim/io/pool_costs.h); a pool it cannot price
+// is said once on stderr. Nothing without a book.
+void ApplyPrices(const std::optional<PriceBook>& prices, const Scenario& scenario,
+                 RunSetResult* results);
 
 // RunSet with the progress line of `mode` on stderr (progress_line.h).
 RunSetResult RunWithProgress(const Scenario& scenario, RunSetOptions run, ProgressMode mode);

@@ -71,7 +71,10 @@ int Whatif(const WhatifArgs& args) {
   options.threads = args.sim.threads;
   for (const Variant& v : scenario.variants) options.variants.push_back(v.name);
   if (Status s = PrepareRunSet(args.sim, scenario, &options); !s) return BadInput(s);
-  const RunSetResult results = RunWithProgress(scenario, options, ProgressModeOf(args.sim));
+  std::optional<PriceBook> prices;
+  if (Status s = LoadPrices(args.sim, &prices); !s) return BadInput(s);
+  RunSetResult results = RunWithProgress(scenario, options, ProgressModeOf(args.sim));
+  ApplyPrices(prices, scenario, &results);
   if (Status s = WriteResultsDocument(args.sim, results); !s) return BadInput(s);
   const bool json_to_stdout = args.sim.json_to_stdout();
 
@@ -150,6 +153,7 @@ void AddWhatifCommand(CLI::App& app, int* exit_code) {
                        "stdout (the table is left out, the verdict goes to stderr)",
                        "Print no table, no verdict and no progress line");
   AddWideOption(cmd, &args->sim);
+  AddPricesOption(cmd, &args->sim);
   AddBacktestHeadlineOption(cmd, &args->backtest);
   cmd->add_flag("--fail-on-slo", args->sim.fail_on_slo,
                 "Exit with status 1 when a variant misses an SLO that the base meets, or leaves "
