@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "sim/check/disruption_budget.h"
+#include "sim/controllers/disruption_budget.h"
 #include "sim/engine/simulation.h"
 #include "sim/results.h"
 #include "sim/text.h"

@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "sim/autoscaling/node_group_expander.h"
+#include "sim/controllers/disruption_budget.h"
 #include "sim/controllers/pending_pods.h"
 #include "sim/controllers/termination.h"
 #include "sim/engine/simulator.h"
@@ -309,6 +311,23 @@ bool PodsToMove(const EngineState& s, int32_t n, std::vector<int32_t>* out) {
   return true;
 }
 
+// Whether the Eviction API would let every pod to move go, one after the other (each evicted
+// one terminating for the next: upstream's drain simulation keeps the budgets it used up). A
+// 429 or a pod under two budgets blocks the node ("not enough pod disruption budget").
+bool BudgetsAllow(const Scenario& scenario, std::vector<PodView> pods,
+                  const std::vector<int32_t>& to_move) {
+  for (int32_t p : to_move) {
+    auto it = std::find_if(pods.begin(), pods.end(), [&](const PodView& v) { return v.id == p; });
+    if (it == pods.end()) continue;
+    const EvictionOutcome outcome = EvaluateEviction(scenario, pods, *it).decision.outcome;
+    if (outcome == EvictionOutcome::kTooManyRequests ||
+        outcome == EvictionOutcome::kMultipleBudgets)
+      return false;
+    it->terminating = true;
+  }
+  return true;
+}
+
 // A change counter of the scheduler's cluster: every bind, unbind, cordon and membership change
 // moves some node's generation.
 uint64_t Revision(const ClusterState& cluster) {
@@ -402,6 +421,13 @@ void ScaleDown(Simulator& sim) {
   std::vector<int32_t> removable;  // unneeded for long enough, by index
   std::vector<std::vector<int32_t>> moves(s.nodes.size());
   const uint64_t revision = Revision(s.cluster_state);
+  // The run's pods as the API server lists them, for the budgets; only with PDBs.
+  std::optional<std::vector<PodView>> listed;
+  const auto budgets_allow = [&](int32_t n) {
+    if (s.scenario.kube.pdbs.empty() || moves[n].empty()) return true;
+    if (!listed) listed = sim.control.Pods();
+    return BudgetsAllow(s.scenario, *listed, moves[n]);
+  };
   DrainSimulation drain(s);
   const auto fits_elsewhere = [&](int32_t n) {
     NodeRun& node = s.nodes[n];
@@ -425,7 +451,7 @@ void ScaleDown(Simulator& sim) {
     const auto disabled = spec.annotations.find(kScaleDownDisabled);
     bool unneeded = u.value <= threshold &&
                     (disabled == spec.annotations.end() || disabled->second != "true") &&
-                    PodsToMove(s, n, &moves[n]) && fits_elsewhere(n);
+                    PodsToMove(s, n, &moves[n]) && budgets_allow(n) && fits_elsewhere(n);
     if (!unneeded) {
       node.unneeded_since = -1;
       continue;

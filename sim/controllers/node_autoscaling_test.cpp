@@ -178,6 +178,25 @@ TEST_CASE("cluster-autoscaler: a drained node's pods move, one non-empty node at
   for (const PodResult& p : r.pods) running += p.state == "Running" || p.state == "Starting";
   CHECK(running == 2);
 
+  SUBCASE("a disruption budget that allows no eviction keeps the node; one that allows it not") {
+    for (const bool tight : {true, false}) {
+      CAPTURE(tight);
+      Scenario budgeted = Cluster(2, 1, 2, 1200 * kS);
+      budgeted.workloads.push_back(Batch("web", 2, 1500));
+      budgeted.workloads[0].labels = {{"app", "web"}};
+      PodDisruptionBudgetSpec pdb;
+      pdb.name = "web";
+      pdb.selector = LabelSelector{{{"app", "web"}}, {}};
+      if (tight) {
+        pdb.min_available = IntOrPercent{2, false};  // 2 Ready of 2: 0 disruptions allowed
+      } else {
+        pdb.max_unavailable = IntOrPercent{1, false};
+      }
+      budgeted.kube.pdbs.push_back(pdb);
+      Simulator run(budgeted, 1, RunOptions{});
+      CHECK(run.Run().pools[0].nodes_end == (tight ? 2 : 1));
+    }
+  }
   SUBCASE("a pod without a controller blocks the removal") {
     Scenario bare = Cluster(2, 1, 2, 1200 * kS);
     bare.workloads.push_back(Batch("web", 2, 1500));

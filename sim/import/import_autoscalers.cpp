@@ -76,6 +76,59 @@ Expected<HpaMetricKind> KindOf(const HpaMetricSource& m, const ImportOptions& op
   return *kind;
 }
 
+// One CronHPA as the scenario's cron_hpa: on `target` (the workload, or its HPA when the
+// CronHPA scales the HPA); what the controller could not run goes to `warnings`, the names of
+// the jobs left out to `dropped`.
+CronHpaSpec ConvertCronHpa(const CronHorizontalPodAutoscalerObject& cron, const std::string& file,
+                           const Workload& target, std::vector<std::string>* warnings,
+                           std::vector<std::string>* dropped) {
+  const bool on_hpa = cron.target_kind == "HorizontalPodAutoscaler";
+  CronHpaSpec spec;
+  spec.name = cron.name;
+  spec.namespace_ = cron.namespace_;
+  spec.target_kind = on_hpa ? "HorizontalPodAutoscaler" : target.kind;
+  spec.target_name = on_hpa ? target.hpa->name : target.name;
+  for (const std::string& text : cron.exclude_dates) {
+    Expected<CronSchedule> date = ParseCronSchedule(text);
+    if (!date) {
+      // The controller's IsTodayOff skips an entry it cannot parse (it logs and goes on).
+      warnings->push_back(file + ":" + std::to_string(cron.exclude_dates_line) + ": " +
+                          "CronHorizontalPodAutoscaler " + cron.name + ": excludeDates " +
+                          Quote(text) + ": " + date.error().message + "; left out");
+      continue;
+    }
+    spec.exclude_dates.push_back(CronExcludeDate{text, *date});
+  }
+  for (const CronHpaJobObject& job : cron.jobs) {
+    Expected<CronSchedule> schedule = ParseCronSchedule(job.schedule);
+    if (!schedule) {
+      // The controller cannot add such a job to its cron engine: it never runs.
+      warnings->push_back(file + ":" + std::to_string(job.line) + ": " +
+                          "CronHorizontalPodAutoscaler " + cron.name + ": job " + job.name +
+                          ": schedule " + Quote(job.schedule) + ": " + schedule.error().message +
+                          "; the controller never runs it");
+      dropped->push_back(job.name);
+      continue;
+    }
+    if (on_hpa && job.target_size < 1) {
+      warnings->push_back(file + ":" + std::to_string(job.line) + ": " +
+                          "CronHorizontalPodAutoscaler " + cron.name + ": job " + job.name +
+                          ": targetSize 0 on an HPA fails (minReplicas must be at least "
+                          "1); left out");
+      dropped->push_back(job.name);
+      continue;
+    }
+    CronHpaJob out;
+    out.name = job.name;
+    out.schedule = *schedule;
+    out.schedule_text = job.schedule;
+    out.target_size = job.target_size;
+    out.run_once = job.run_once;
+    spec.jobs.push_back(std::move(out));
+  }
+  return spec;
+}
+
 }  // namespace
 
 std::string_view HpaMetricKindName(HpaMetricKind kind) {
@@ -260,51 +313,8 @@ void CronHpasFromObjects(const KubeObjects& objects, ImportModel& model) {
     const size_t c = list.front();
     const CronHorizontalPodAutoscalerObject& cron = objects.cron_hpas[c];
     const std::string& file = objects.cron_hpa_sources[c].file;
-    const bool on_hpa = cron.target_kind == "HorizontalPodAutoscaler";
-    CronHpaSpec spec;
-    spec.name = cron.name;
-    spec.namespace_ = cron.namespace_;
-    spec.target_kind = on_hpa ? "HorizontalPodAutoscaler" : iw.spec.kind;
-    spec.target_name = on_hpa ? iw.spec.hpa->name : iw.spec.name;
     std::vector<std::string> dropped;
-    for (const std::string& text : cron.exclude_dates) {
-      Expected<CronSchedule> date = ParseCronSchedule(text);
-      if (!date) {
-        // The controller's IsTodayOff skips an entry it cannot parse (it logs and goes on).
-        model.warnings.push_back(file + ":" + std::to_string(cron.exclude_dates_line) + ": " +
-                                 "CronHorizontalPodAutoscaler " + cron.name + ": excludeDates " +
-                                 Quote(text) + ": " + date.error().message + "; left out");
-        continue;
-      }
-      spec.exclude_dates.push_back(CronExcludeDate{text, *date});
-    }
-    for (const CronHpaJobObject& job : cron.jobs) {
-      Expected<CronSchedule> schedule = ParseCronSchedule(job.schedule);
-      if (!schedule) {
-        // The controller cannot add such a job to its cron engine: it never runs.
-        model.warnings.push_back(file + ":" + std::to_string(job.line) + ": " +
-                                 "CronHorizontalPodAutoscaler " + cron.name + ": job " + job.name +
-                                 ": schedule " + Quote(job.schedule) + ": " +
-                                 schedule.error().message + "; the controller never runs it");
-        dropped.push_back(job.name);
-        continue;
-      }
-      if (on_hpa && job.target_size < 1) {
-        model.warnings.push_back(file + ":" + std::to_string(job.line) + ": " +
-                                 "CronHorizontalPodAutoscaler " + cron.name + ": job " + job.name +
-                                 ": targetSize 0 on an HPA fails (minReplicas must be at least "
-                                 "1); left out");
-        dropped.push_back(job.name);
-        continue;
-      }
-      CronHpaJob out;
-      out.name = job.name;
-      out.schedule = *schedule;
-      out.schedule_text = job.schedule;
-      out.target_size = job.target_size;
-      out.run_once = job.run_once;
-      spec.jobs.push_back(std::move(out));
-    }
+    CronHpaSpec spec = ConvertCronHpa(cron, file, iw.spec, &model.warnings, &dropped);
     std::string note = "CronHorizontalPodAutoscaler " + cron.name;
     if (!dropped.empty()) note += "; jobs left out: " + Join(dropped, ", ");
     if (spec.jobs.empty()) {

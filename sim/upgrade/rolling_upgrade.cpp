@@ -5,7 +5,7 @@
 #include <set>
 #include <utility>
 
-#include "sim/check/disruption_budget.h"
+#include "sim/controllers/disruption_budget.h"
 #include "sim/io/spelling.h"
 #include "sim/scenario_objects.h"
 #include "sim/text.h"
@@ -60,54 +60,8 @@ bool Drainable(const Scenario& s, const PodView& pod) {
   return w == nullptr || w->kind != "DaemonSet";
 }
 
-const Labels& LabelsOf(const Scenario& s, const PodView& pod) {
-  static const Labels kNone;
-  const Workload* w = WorkloadOf(s, pod);
-  return w == nullptr ? kNone : w->labels;
-}
-
 std::string PodKey(const PodView& pod) {
   return pod.namespace_ + "/" + pod.name;
-}
-
-// The pod as the disruption controller counts it: a pod's controller is its workload (a
-// Deployment's ReplicaSet is summed once per Deployment), whose scale is its replicas; a
-// bare Pod has none.
-BudgetPod ToBudgetPod(const Scenario& s, const PodView& pod) {
-  BudgetPod b;
-  b.name = pod.name;
-  b.phase = pod.phase;
-  b.ready = pod.ready;
-  b.terminating = pod.terminating;
-  const Workload* w = WorkloadOf(s, pod);
-  if (w != nullptr && w->kind != "Pod") {
-    b.controller = w->kind + "/" + w->namespace_ + "/" + w->name;
-    b.controller_scale = w->replicas;
-  } else {
-    b.controller_scale = 0;
-  }
-  return b;
-}
-
-struct Eviction {
-  EvictionDecision decision;
-  std::vector<std::string> budgets;  // namespace/name of the budgets that select the pod
-};
-
-// The Eviction API's answer for `pod` with every budget's status recomputed from `pods` now.
-Eviction Evaluate(const Scenario& s, const std::vector<PodView>& pods, const PodView& pod) {
-  Eviction e;
-  std::vector<MatchingBudget> matching;
-  for (const PodDisruptionBudgetSpec& pdb : s.kube.pdbs) {
-    if (!BudgetSelects(pdb, pod.namespace_, LabelsOf(s, pod))) continue;
-    std::vector<BudgetPod> members;
-    for (const PodView& q : pods)
-      if (BudgetSelects(pdb, q.namespace_, LabelsOf(s, q))) members.push_back(ToBudgetPod(s, q));
-    matching.push_back({&pdb, ComputeBudgetStatus(pdb, members)});
-    e.budgets.push_back(pdb.namespace_ + "/" + pdb.name);
-  }
-  e.decision = DecideEviction(ToBudgetPod(s, pod), matching);
-  return e;
 }
 
 const char* IsolationName(MemoryIsolation i) {
@@ -271,7 +225,7 @@ void RollingUpgrade::DrainPass(ClusterControl& cluster, int run) {
     if (it == pods.end() || it->terminating || it->node != r.node) continue;
     const PodView pod = *it;
     const std::string key = PodKey(pod);
-    const Eviction e = Evaluate(s, pods, pod);
+    const RunEviction e = EvaluateEviction(s, pods, pod);
     const EvictionDecision& d = e.decision;
     switch (d.outcome) {
       case EvictionOutcome::kEvicted:

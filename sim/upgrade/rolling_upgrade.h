@@ -10,7 +10,7 @@
 //     the `after` settings → uncordon.
 //
 // PodDisruptionBudgets come from the scenario's `kube.pdbs`; their status is recomputed from
-// the pods before every eviction (sim/check/disruption_budget), so an eviction sees the
+// the pods before every eviction (sim/controllers/disruption_budget), so an eviction sees the
 // effect of the one before it. Everything it did is in `timeline()`.
 //
 // As kubectl drain --ignore-daemonsets --delete-emptydir-data does it: DaemonSet pods stay;

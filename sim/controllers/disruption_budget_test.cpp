@@ -1,4 +1,4 @@
-#include "sim/check/disruption_budget.h"
+#include "sim/controllers/disruption_budget.h"
 
 #include <doctest/doctest.h>
 

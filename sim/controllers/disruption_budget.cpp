@@ -1,4 +1,4 @@
-#include "sim/check/disruption_budget.h"
+#include "sim/controllers/disruption_budget.h"
 
 #include <algorithm>
 #include <set>
@@ -115,6 +115,53 @@ EvictionDecision DecideEviction(const BudgetPod& pod, const std::vector<Matching
   d.message = "evicted: budget " + pdb.name + " allowed " + std::to_string(s.disruptions_allowed) +
               " disruption" + (s.disruptions_allowed == 1 ? "" : "s");
   return d;
+}
+
+namespace {
+
+const Workload* WorkloadOf(const Scenario& s, const PodView& pod) {
+  if (pod.workload < 0 || pod.workload >= static_cast<int>(s.workloads.size())) return nullptr;
+  return &s.workloads[static_cast<size_t>(pod.workload)];
+}
+
+const Labels& LabelsOf(const Scenario& s, const PodView& pod) {
+  static const Labels kNone;
+  const Workload* w = WorkloadOf(s, pod);
+  return w == nullptr ? kNone : w->labels;
+}
+
+BudgetPod ToBudgetPod(const Scenario& s, const PodView& pod) {
+  BudgetPod b;
+  b.name = pod.name;
+  b.phase = pod.phase;
+  b.ready = pod.ready;
+  b.terminating = pod.terminating;
+  const Workload* w = WorkloadOf(s, pod);
+  if (w != nullptr && w->kind != "Pod") {
+    b.controller = w->kind + "/" + w->namespace_ + "/" + w->name;
+    b.controller_scale = w->replicas;
+  } else {
+    b.controller_scale = 0;
+  }
+  return b;
+}
+
+}  // namespace
+
+RunEviction EvaluateEviction(const Scenario& s, const std::vector<PodView>& pods,
+                             const PodView& pod) {
+  RunEviction e;
+  std::vector<MatchingBudget> matching;
+  for (const PodDisruptionBudgetSpec& pdb : s.kube.pdbs) {
+    if (!BudgetSelects(pdb, pod.namespace_, LabelsOf(s, pod))) continue;
+    std::vector<BudgetPod> members;
+    for (const PodView& q : pods)
+      if (BudgetSelects(pdb, q.namespace_, LabelsOf(s, q))) members.push_back(ToBudgetPod(s, q));
+    matching.push_back({&pdb, ComputeBudgetStatus(pdb, members)});
+    e.budgets.push_back(pdb.namespace_ + "/" + pdb.name);
+  }
+  e.decision = DecideEviction(ToBudgetPod(s, pod), matching);
+  return e;
 }
 
 }  // namespace knobsim

@@ -1,5 +1,6 @@
 // The disruption controller's arithmetic and the Eviction API's decision, for `knobsim check`
-// (which PDB blocks a drain now) and `knobsim upgrade` (each eviction of a rolling drain).
+// (which PDB blocks a drain now), `knobsim upgrade` (each eviction of a rolling drain) and the
+// cluster-autoscaler's drain of a node it removes (node_autoscaling.h).
 // docs/semantics.md §4.1-4.2 is the reference; upstream's pkg/controller/disruption/disruption.go
 // and pkg/registry/core/pod/storage/eviction.go are its sources. No I/O: plain values in and out.
 //
@@ -11,7 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/engine/cluster_control.h"
 #include "sim/kube_types.h"
+#include "sim/scenario.h"
 
 namespace knobsim {
 
@@ -83,6 +86,17 @@ struct MatchingBudget {
 // reads "The disruption budget <name> needs <desired> healthy pods and has <current> currently",
 // and anything else evicts, decrementing the budget.
 EvictionDecision DecideEviction(const BudgetPod& pod, const std::vector<MatchingBudget>& budgets);
+
+// The Eviction API's answer for `pod` of a run (ClusterControl::Pods), every budget of the
+// scenario's `kube.pdbs` that selects it recomputed from `pods` now: a pod's controller is its
+// workload, whose scale is its replicas (a Deployment's ReplicaSet summed once per Deployment);
+// a bare Pod has none. `budgets`: namespace/name of the budgets that select the pod.
+struct RunEviction {
+  EvictionDecision decision;
+  std::vector<std::string> budgets;
+};
+RunEviction EvaluateEviction(const Scenario& s, const std::vector<PodView>& pods,
+                             const PodView& pod);
 
 // The 429 message and the 500 message, verbatim from upstream.
 inline constexpr const char* kEvictionViolatesBudget =
