@@ -143,6 +143,18 @@ HpaMetricSource CpuUtilization(int32_t utilization, int line) {
   return cpu;
 }
 
+// spec.scaleTargetRef (CrossVersionObjectReference): kind and name required, apiVersion kept.
+template <class T>
+void ReadScaleTargetRef(ObjectReader& r, const Field& spec, T& out) {
+  const Field target = r.Require(spec, "scaleTargetRef");
+  r.ExpectMap(target);
+  if (auto v = r.Get(target, "apiVersion")) out.target_api_version = r.String(*v);
+  out.target_kind = r.String(r.Require(target, "kind"));
+  out.target_name = r.String(r.Require(target, "name"));
+  if (out.target_kind.empty()) r.Fail(target, "scaleTargetRef.kind is empty");
+  if (out.target_name.empty()) r.Fail(target, "scaleTargetRef.name is empty");
+}
+
 }  // namespace
 
 HorizontalPodAutoscalerObject ReadHorizontalPodAutoscaler(ObjectReader& r, const Field& object) {
@@ -176,13 +188,7 @@ HorizontalPodAutoscalerObject ReadHorizontalPodAutoscaler(ObjectReader& r, const
   }
   const Field spec = r.Require(object, "spec");
   r.ExpectMap(spec);
-  const Field target = r.Require(spec, "scaleTargetRef");
-  r.ExpectMap(target);
-  if (auto v = r.Get(target, "apiVersion")) hpa.target_api_version = r.String(*v);
-  hpa.target_kind = r.String(r.Require(target, "kind"));
-  hpa.target_name = r.String(r.Require(target, "name"));
-  if (hpa.target_kind.empty()) r.Fail(target, "scaleTargetRef.kind is empty");
-  if (hpa.target_name.empty()) r.Fail(target, "scaleTargetRef.name is empty");
+  ReadScaleTargetRef(r, spec, hpa);
   const std::optional<Field> min = r.Get(spec, "minReplicas");
   if (min)
     hpa.min_replicas = static_cast<int32_t>(r.Int(*min, 0, std::numeric_limits<int32_t>::max()));
@@ -249,13 +255,7 @@ CronHorizontalPodAutoscalerObject ReadCronHorizontalPodAutoscaler(ObjectReader& 
   }
   const Field spec = r.Require(object, "spec");
   r.ExpectMap(spec);
-  const Field target = r.Require(spec, "scaleTargetRef");
-  r.ExpectMap(target);
-  if (auto v = r.Get(target, "apiVersion")) c.target_api_version = r.String(*v);
-  c.target_kind = r.String(r.Require(target, "kind"));
-  c.target_name = r.String(r.Require(target, "name"));
-  if (c.target_kind.empty()) r.Fail(target, "scaleTargetRef.kind is empty");
-  if (c.target_name.empty()) r.Fail(target, "scaleTargetRef.name is empty");
+  ReadScaleTargetRef(r, spec, c);
   if (auto dates = r.Get(spec, "excludeDates")) {
     c.exclude_dates_line = dates->line;
     for (const Field& item : r.Items(*dates)) c.exclude_dates.push_back(r.String(item));
