@@ -1,0 +1,160 @@
+// `node_pools:`: a pool's nodes, cards and taints, and what the reader derives from its labels
+// (docs/semantics.md §1.2; scenario_reader_internal.h).
+#include "sim/io/scenario_reader_internal.h"
+
+#include "sim/io/quantity.h"
+#include "sim/text.h"
+
+namespace knobsim::scenario_internal {
+
+Taint Reader::ReadTaint(const Field& f) const {
+  Section s(*this, f, {"key", "value", "effect"});
+  Taint t;
+  t.key = NonEmptyString(s.Require("key"));
+  if (auto v = s.Get("value")) t.value = String(*v);
+  t.effect = std::string(Enum<std::string_view>(s.Require("effect"), "taint effect",
+                                                {{"NoSchedule", "NoSchedule"},
+                                                 {"PreferNoSchedule", "PreferNoSchedule"},
+                                                 {"NoExecute", "NoExecute"}}));
+  return t;
+}
+
+NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
+  Section s(*this, f,
+            {"name", "count", "nodes", "gpu", "gpus_per_node", "cpu", "memory", "pods", "zones",
+             "instance_type", "labels", "taints", "memory_isolation", "cgpu_version", "spot",
+             "autoscaling"});
+  NodePool p;
+  p.name = DnsName(s.Require("name"));
+  if (auto v = s.Get("nodes")) {
+    p.nodes = ReadPoolNodes(*v);
+    p.count = static_cast<int>(p.nodes.size());
+  }
+  if (auto v = s.Get("count")) {
+    p.count = Int(*v, 0);
+    if (!p.nodes.empty() && p.count != static_cast<int>(p.nodes.size())) {
+      Fail(*v,
+           "count " + std::to_string(p.count) + " disagrees with the " +
+               std::to_string(p.nodes.size()) + " nodes listed",
+           "leave count out when nodes are listed");
+    }
+  }
+  ReadPoolGpu(s, catalog, p);
+  if (auto v = s.Get("cpu")) p.cpu_milli = Unit(*v, &ParseCpuMilli, "a quantity");
+  if (auto v = s.Get("memory")) p.memory_mib = Unit(*v, &ParseMemoryMib, "a quantity");
+  if (auto v = s.Get("pods")) p.pods = Int(*v, 0);
+  if (auto v = s.Get("zones")) p.zones = StringList(*v);
+  if (auto v = s.Get("instance_type")) p.instance_type = String(*v);
+  if (auto v = s.Get("taints")) {
+    for (const Field& item : Items(*v)) p.taints.push_back(ReadTaint(item));
+  }
+  if (auto v = s.Get("cgpu_version")) p.cgpu_version = String(*v);
+  if (auto v = s.Get("spot")) {
+    // Spot instances: reclaims per node-hour (a Poisson process per node) and how long a
+    // replacement node takes to join. Above one a minute the pool would mostly be down.
+    Section spot(*this, *v, {"per_node_hour", "replace_after"});
+    p.spot.per_node_hour = Number(spot.Require("per_node_hour"), 0, 60, false, false,
+                                  "reclaims per node per hour, e.g. 0.05; 0 = on-demand");
+    if (auto r = spot.Get("replace_after")) p.spot.replace_after = Duration(*r);
+  }
+  if (auto v = s.Get("autoscaling")) p.autoscaling = ReadPoolAutoscaling(*v, p, s.Get("count"));
+  ReadPoolSharing(s, p);
+  return p;
+}
+
+// `nodes:`: the pool's nodes by name, or as {name, zone, labels}.
+std::vector<PoolNode> Reader::ReadPoolNodes(const Field& f) const {
+  std::vector<PoolNode> nodes;
+  for (const Field& item : Items(f)) {
+    PoolNode n;
+    if (item.node.IsMap()) {
+      Section ns(*this, item, {"name", "zone", "labels"});
+      n.name = NonEmptyString(ns.Require("name"));
+      if (auto z = ns.Get("zone")) n.zone = String(*z);
+      if (auto l = ns.Get("labels")) n.labels = StringMap(*l);
+    } else {
+      n.name = NonEmptyString(item);
+    }
+    nodes.push_back(std::move(n));
+  }
+  return nodes;
+}
+
+// `gpu:` (a type of the catalog) and `gpus_per_node:`, which a pool without cards may only zero.
+void Reader::ReadPoolGpu(const Section& s, const GpuCatalog& catalog, NodePool& p) const {
+  if (auto v = s.Get("gpu")) {
+    const std::string name = NonEmptyString(*v);
+    const GpuType* type = catalog.Find(name);
+    if (type == nullptr) {
+      std::vector<std::string> names;
+      for (const GpuType& t : catalog.types()) names.push_back(t.name);
+      Fail(*v, "unknown GPU type " + Quote(name),
+           "known types: " + Join(names) + "; add others under gpu_types");
+    }
+    p.gpu_type = type->name;
+    p.gpus_per_node = 1;
+  }
+  if (auto v = s.Get("gpus_per_node")) {
+    if (p.gpu_type.empty()) {
+      const int n = Int(*v, 0);
+      if (n > 0) Fail(*v, "a pool without `gpu` has no cards", "set `gpu` to a catalog type");
+    } else {
+      p.gpus_per_node = Int(*v, 1);
+    }
+  }
+}
+
+// `labels:` and `memory_isolation:`, and the sharing derived from the labels (docs/semantics.md
+// §1.2). knobsim's default for a GPU pool without ack.node.gpu.schedule is cgpu (ACK's is
+// exclusive cards): scenarios are about sharing. The label is then written, so node selectors see
+// what the simulator assumes.
+void Reader::ReadPoolSharing(const Section& s, NodePool& p) const {
+  const std::optional<Field> labels_field = s.Get("labels");
+  if (labels_field) p.labels = StringMap(*labels_field);
+  auto label_field = [&](std::string_view key) { return EntryOf(*labels_field, key); };
+  if (auto it = p.labels.find(std::string(kGpuScheduleLabel)); it != p.labels.end()) {
+    p.schedule = Enum<GpuSchedule>(label_field(kGpuScheduleLabel), "ack.node.gpu.schedule value",
+                                   {{"default", GpuSchedule::kDefault},
+                                    {"share", GpuSchedule::kShare},
+                                    {"cgpu", GpuSchedule::kCgpu},
+                                    {"core_mem", GpuSchedule::kCoreMem}});
+  } else if (!p.gpu_type.empty()) {
+    p.schedule = GpuSchedule::kCgpu;
+    p.labels[std::string(kGpuScheduleLabel)] = "cgpu";
+  } else {
+    p.schedule = GpuSchedule::kDefault;
+  }
+  if (auto it = p.labels.find(std::string(kGpuPlacementLabel)); it != p.labels.end()) {
+    p.placement = Placement(label_field(kGpuPlacementLabel));
+    it->second = p.placement;
+  }
+  if (auto it = p.labels.find(std::string(kGpuMaxPodLabel)); it != p.labels.end()) {
+    p.max_pods_per_card = Int(label_field(kGpuMaxPodLabel), 1);
+  }
+  const bool module = !p.gpu_type.empty() &&
+                      (p.schedule == GpuSchedule::kCgpu || p.schedule == GpuSchedule::kCoreMem);
+  auto disable = p.labels.find(std::string(kCgpuDisableIsolationLabel));
+  const bool disabled = disable != p.labels.end() && disable->second == "true";
+  p.cgpu_active = module && !disabled;
+  p.isolation = p.cgpu_active ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
+  if (auto v = s.Get("memory_isolation")) {
+    // soft on an active module is the buggy-module case (docs/design.md §1 item 1): memory is not
+    // isolated but the cluster POLICY still shares compute. hard needs a module that is on.
+    p.isolation =
+        Enum<MemoryIsolation>(*v, "memory isolation",
+                              {{"hard", MemoryIsolation::kHard}, {"soft", MemoryIsolation::kSoft}});
+    if (p.isolation == MemoryIsolation::kHard && !p.cgpu_active) {
+      if (p.gpu_type.empty()) Fail(*v, "a pool without `gpu` has no GPU memory to isolate");
+      if (disabled) {
+        Fail(*v, "hard isolation contradicts the label cgpu.disable.isolation=true",
+             "remove the label or make memory_isolation soft");
+      }
+      Fail(*v,
+           "hard isolation needs cGPU, but ack.node.gpu.schedule is " +
+               p.labels[std::string(kGpuScheduleLabel)],
+           "use ack.node.gpu.schedule cgpu or core_mem, or make memory_isolation soft");
+    }
+  }
+}
+
+}  // namespace knobsim::scenario_internal

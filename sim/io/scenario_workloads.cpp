@@ -1,0 +1,323 @@
+// `workloads:`: a workload's identity, current pods, rules, resources, startup and serving knobs
+// (scenario_reader_internal.h).
+#include "sim/io/scenario_reader_internal.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/io/quantity.h"
+#include "sim/io/spelling.h"
+#include "sim/text.h"
+
+namespace knobsim::scenario_internal {
+
+// A workload's `interference:`: a job of the model file by name, or its own solo profile
+// (the columns of SOLO.csv), or `none`... (`none` is handled by the caller).
+JobProfile Reader::ReadInterferenceProfile(const Field& f) const {
+  if (f.node.IsScalar()) {
+    const std::string job = NonEmptyString(f);
+    std::vector<std::string> names;
+    for (const JobProfile& p : interference_->profiles) {
+      if (p.job == job) return p;
+      names.push_back(p.job);
+    }
+    Fail(f,
+         "the interference model " + Quote(interference_->source) + " holds no job " + Quote(job),
+         SuggestName(job, names, "its jobs include"));
+  }
+  Section p(*this, f, {"gpu_util_pct", "mem_bw_util_pct", "memory_mib"});
+  JobProfile profile;  // no job name: the fit's per-job offsets are for its own jobs only
+  profile.gpu_util_pct = Number(p.Require("gpu_util_pct"), 0, 100, false, false);
+  profile.mem_bw_util_pct = Number(p.Require("mem_bw_util_pct"), 0, 100, false, false);
+  profile.memory_mib =
+      Number(p.Require("memory_mib"), 0, std::numeric_limits<double>::max(), false, false);
+  return profile;
+}
+
+// ACK splits a multi-card pod's gpu-mem evenly over its cards and rejects a remainder, with
+// this message (docs/semantics.md §1.2, aliyun.com/gpu-count).
+void Reader::CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const {
+  if (gpu_count <= 1 || gpu_mem % gpu_count == 0) return;
+  Fail(f,
+       "invalid replica for resource aliyun.com/gpu-mem, because " + std::to_string(gpu_mem) +
+           " / " + std::to_string(gpu_count) + " = " +
+           MessageNumber(static_cast<double>(gpu_mem) / gpu_count),
+       "make gpu_mem a multiple of gpu_count (" + std::to_string(gpu_count) + ")");
+}
+
+Workload Reader::ReadWorkload(const Field& f) const {
+  Section s(*this, f,
+            {"name",
+             "namespace",
+             "replicas",
+             "labels",
+             "node_selector",
+             "node_affinity",
+             "tolerations",
+             "topology_spread",
+             "priority",
+             "cpu",
+             "memory",
+             "gpu_mem",
+             "gpu_core",
+             "gpu_count",
+             "whole_gpus",
+             "schd_weight",
+             "gpu_memory",
+             "startup",
+             "probe",
+             "on_load_oom",
+             "traffic",
+             "work",
+             "concurrency",
+             "batching",
+             "cpu_time",
+             "timeout",
+             "on_timeout",
+             "routing",
+             "slo",
+             "pods",
+             "kind",
+             "images",
+             "image_size",
+             "annotations",
+             "volumes",
+             "pod_affinity",
+             "pod_anti_affinity",
+             "host_ports",
+             "hpa",
+             "cron_hpa",
+             "interference"});
+  Workload w;
+  w.name = DnsName(s.Require("name"));
+  if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
+  if (auto v = s.Get("replicas")) w.replicas = Int(*v, 0);
+  if (auto v = s.Get("pods")) w.pods = ReadCurrentPods(*v, w.replicas);
+  ReadPodMetadata(s, w);
+  ReadSchedulingRules(s, w);
+  ReadWorkloadAutoscalers(s, w);
+  ReadResources(s, w);
+  ReadStartup(s, w);
+  ReadServing(s, w);
+  ReadWorkloadInterference(s, f, w);
+  return w;
+}
+
+// `pods:`: the workload's running pods (at most `replicas`), each on a node of node_pools.
+std::vector<CurrentPod> Reader::ReadCurrentPods(const Field& f, int replicas) const {
+  std::vector<CurrentPod> pods;
+  const std::vector<Field> items = Items(f);
+  if (static_cast<int>(items.size()) > replicas) {
+    Fail(f,
+         std::to_string(items.size()) + " current pods listed for " + std::to_string(replicas) +
+             " replicas",
+         "list at most `replicas` pods");
+  }
+  for (const Field& item : items) {
+    Section ps(*this, item, {"name", "node", "cards", "ready", "ready_after"});
+    CurrentPod pod;
+    pod.name = DnsName(ps.Require("name"));
+    const Field node = ps.Require("node");
+    pod.node = NonEmptyString(node);
+    if (known_nodes_.count(pod.node) == 0) {
+      Fail(node, "no node " + Quote(pod.node) + " in node_pools",
+           SuggestName(pod.node, std::vector<std::string>(known_nodes_.begin(), known_nodes_.end()),
+                       "nodes include"));
+    }
+    if (auto c = ps.Get("cards")) {
+      for (const Field& card : Items(*c)) pod.cards.push_back(Int(card, 0, 63));
+      if (!std::is_sorted(pod.cards.begin(), pod.cards.end()) ||
+          std::adjacent_find(pod.cards.begin(), pod.cards.end()) != pod.cards.end()) {
+        Fail(*c, "cards must be distinct and in increasing order");
+      }
+    }
+    if (auto r = ps.Get("ready"))
+      pod.ready = Enum<bool>(*r, "true or false", {{"true", true}, {"false", false}});
+    if (auto r = ps.Get("ready_after")) {
+      if (pod.ready)
+        Fail(*r, "ready_after is for a pod that is not Ready at the start", "add `ready: false`");
+      pod.ready_after = Duration(*r);
+    }
+    for (const CurrentPod& other : pods) {
+      if (other.name == pod.name) Fail(EntryOf(item, "name"), "duplicate pod " + Quote(pod.name));
+    }
+    pods.push_back(std::move(pod));
+  }
+  return pods;
+}
+
+// `labels:` (the workload's own by default), the owner's kind, images, annotations, volumes.
+void Reader::ReadPodMetadata(const Section& s, Workload& w) const {
+  if (auto v = s.Get("labels")) {
+    w.labels = StringMap(*v);
+  } else {
+    w.labels = {{"app", w.name}};
+  }
+  // The owner's kind as Kubernetes names it; the checks know Deployment, StatefulSet, DaemonSet,
+  // ReplicaSet, Job, CronJob and Pod, and treat other (custom) kinds as opaque owners.
+  if (auto v = s.Get("kind")) w.kind = NonEmptyString(*v);
+  if (auto v = s.Get("images")) w.images = StringList(*v);
+  if (auto v = s.Get("image_size")) w.image_size_mib = Unit(*v, &ParseMemoryMib, "a quantity");
+  if (auto v = s.Get("annotations")) w.annotations = StringMap(*v);
+  if (auto v = s.Get("volumes")) w.volumes = StringList(*v);
+}
+
+// Where its pods may run: node selector and affinity, tolerations, spread, pod (anti-)affinity
+// and host ports.
+void Reader::ReadSchedulingRules(const Section& s, Workload& w) const {
+  if (auto v = s.Get("node_selector")) w.node_selector = StringMap(*v);
+  if (auto v = s.Get("node_affinity")) w.node_affinity = ReadNodeAffinity(*v);
+  if (auto v = s.Get("tolerations")) {
+    for (const Field& item : Items(*v)) w.tolerations.push_back(ReadToleration(item));
+  }
+  if (auto v = s.Get("topology_spread")) w.topology_spread = ReadSpreadList(*v, w.labels);
+  if (auto v = s.Get("pod_affinity")) w.pod_affinity = ReadPodAffinity(*v, w.labels);
+  if (auto v = s.Get("pod_anti_affinity")) w.pod_anti_affinity = ReadPodAffinity(*v, w.labels);
+  if (auto v = s.Get("host_ports")) {
+    for (const Field& item : Items(*v)) w.host_ports.push_back(ReadHostPort(item));
+  }
+}
+
+// `hpa:` and `cron_hpa:`, which scale only the kinds that have a scale subresource.
+void Reader::ReadWorkloadAutoscalers(const Section& s, Workload& w) const {
+  if (auto v = s.Get("hpa")) {
+    w.hpa = ReadHpa(*v, w);
+    if (w.kind != "Deployment" && w.kind != "StatefulSet" && w.kind != "ReplicaSet")
+      Fail(*v, "an HPA scales a Deployment, ReplicaSet or StatefulSet, not a " + w.kind);
+    if (w.replicas < w.hpa->min_replicas || w.replicas > w.hpa->max_replicas)
+      Fail(*v,
+           "replicas (" + std::to_string(w.replicas) + ") is outside min_replicas..max_replicas",
+           "the HPA starts from `replicas`: set it inside the bounds");
+  }
+  if (auto v = s.Get("cron_hpa")) {
+    if (w.kind != "Deployment" && w.kind != "StatefulSet" && w.kind != "ReplicaSet")
+      Fail(*v, "a CronHPA scales a Deployment, ReplicaSet or StatefulSet, not a " + w.kind);
+    w.cron_hpa = ReadCronHpa(*v, w);
+  }
+}
+
+// Priority and requests: CPU, memory, the shared GPU's memory and core, or whole cards.
+void Reader::ReadResources(const Section& s, Workload& w) const {
+  if (auto v = s.Get("priority")) {
+    w.priority = Int(*v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+  }
+  if (auto v = s.Get("cpu")) w.cpu_milli = Unit(*v, &ParseCpuMilli, "a quantity");
+  if (auto v = s.Get("memory")) w.memory_mib = Unit(*v, &ParseMemoryMib, "a quantity");
+
+  const std::optional<Field> gpu_mem = s.Get("gpu_mem");
+  if (gpu_mem) w.gpu_mem = Unit(*gpu_mem, &ParseGpuMemUnits, "a quantity");
+  if (auto v = s.Get("gpu_core")) w.gpu_core = Int(*v, 0, 100);
+  if (auto v = s.Get("gpu_count")) {
+    w.gpu_count = Int(*v, 1);
+    if (w.gpu_count > 1 && w.gpu_mem == 0) {
+      Fail(*v, "gpu_count splits gpu_mem over cards, but there is no gpu_mem",
+           "use whole_gpus for exclusive cards");
+    }
+  }
+  if (gpu_mem) CheckGpuMemSplit(*gpu_mem, w.gpu_mem, w.gpu_count);
+  if (auto v = s.Get("whole_gpus")) {
+    w.whole_gpus = Int(*v, 0);
+    if (w.whole_gpus > 0 && (w.gpu_mem > 0 || w.gpu_core > 0)) {
+      Fail(*v, "whole_gpus excludes gpu_mem and gpu_core",
+           "a pod either owns whole cards (nvidia.com/gpu) or shares them (aliyun.com/gpu-mem)");
+    }
+  }
+  if (auto v = s.Get("schd_weight")) w.schd_weight = Int(*v, 0);
+  if (auto v = s.Get("gpu_memory")) {
+    Section m(*this, *v, {"weights", "activation", "context"});
+    if (auto x = m.Get("weights")) w.memory.weights_mib = Unit(*x, &ParseMemoryMib, "a quantity");
+    if (auto x = m.Get("activation")) {
+      w.memory.activation_mib = Unit(*x, &ParseMemoryMib, "a quantity");
+    }
+    if (auto x = m.Get("context")) w.memory.context_mib = Unit(*x, &ParseMemoryMib, "a quantity");
+  }
+}
+
+// How a pod becomes ready: image pull and model load, the readiness probe, a load OOM.
+void Reader::ReadStartup(const Section& s, Workload& w) const {
+  if (auto v = s.Get("startup")) {
+    Section st(*this, *v, {"image_pull", "model_load"});
+    if (auto x = st.Get("image_pull")) w.image_pull = Duration(*x);
+    if (auto x = st.Get("model_load")) w.model_load = Duration(*x);
+  }
+  if (auto v = s.Get("probe")) {
+    w.probe = Enum<ReadinessKind>(*v, "probe",
+                                  {{"tcp", ReadinessKind::kTcp}, {"model", ReadinessKind::kModel}});
+  }
+  if (auto v = s.Get("on_load_oom")) {
+    w.on_load_oom = Enum<LoadOomReaction>(
+        *v, "on_load_oom",
+        {{"stay_up", LoadOomReaction::kStayUp}, {"exit", LoadOomReaction::kExit}});
+  }
+}
+
+// How its pods serve requests: traffic, work, concurrency, batching, timeouts, routing, SLO.
+void Reader::ReadServing(const Section& s, Workload& w) const {
+  if (auto v = s.Get("traffic")) {
+    w.traffic = ReadTraffic(*v, w.pods);
+    // Work per request is GPU time: a pod without a card has nothing to run it on.
+    if (w.gpu_mem == 0 && w.whole_gpus == 0)
+      Fail(*v, "a workload with traffic needs a GPU (gpu_mem or whole_gpus)",
+           "GPU work runs on cards; model CPU-only steps with cpu_time on a GPU workload");
+  }
+  if (auto v = s.Get("work")) w.work = ReadWork(*v);
+  if (auto v = s.Get("concurrency")) {
+    w.concurrency =
+        v->node.IsScalar() && v->node.Scalar() == "unlimited"
+            ? 0
+            : Int(*v, 1, std::numeric_limits<int>::max(), "write `unlimited` for no limit");
+  }
+  if (auto v = s.Get("batching")) {
+    Section b(*this, *v, {"max_batch", "max_wait", "beta"});
+    if (auto x = b.Get("max_batch")) w.batching.max_batch = Int(*x, 1);
+    if (auto x = b.Get("max_wait")) w.batching.max_wait = Duration(*x);
+    if (auto x = b.Get("beta")) w.batching.beta = Number(*x, 0, 1, false, false);
+  }
+  if (auto v = s.Get("cpu_time")) {
+    Section c(*this, *v, {"before", "after"});
+    if (auto x = c.Get("before")) w.cpu_before = Duration(*x);
+    if (auto x = c.Get("after")) w.cpu_after = Duration(*x);
+  }
+  if (auto v = s.Get("timeout")) w.timeout = Duration(*v);
+  if (auto v = s.Get("on_timeout")) {
+    w.on_timeout = Enum<TimeoutAction>(
+        *v, "on_timeout",
+        {{"abort", TimeoutAction::kAbort}, {"complete", TimeoutAction::kComplete}});
+  }
+  if (auto v = s.Get("routing")) {
+    w.routing = Enum<Routing>(*v, "routing",
+                              {{"random", Routing::kRandom},
+                               {"round_robin", Routing::kRoundRobin},
+                               {"least_outstanding", Routing::kLeastOutstanding}});
+  }
+  if (auto v = s.Get("slo")) w.slo = ReadSlo(*v);
+}
+
+// `interference:` under cluster.interference: a job, a solo profile or `none`; required of a
+// shared-GPU workload with traffic. `f` is the workload's section, whose name errors point at.
+void Reader::ReadWorkloadInterference(const Section& s, const Field& f, Workload& w) const {
+  if (auto v = s.Get("interference")) {
+    if (!interference_) {
+      Fail(*v, "a workload's interference profile needs cluster.interference (a model file)",
+           "fit one with `knobsim interference fit` and name it under cluster.interference");
+    }
+    if (w.whole_gpus > 0) {
+      Fail(*v, "whole_gpus pods have their cards to themselves: nothing co-runs with them",
+           "leave interference out");
+    }
+    if (!(v->node.IsScalar() && v->node.Scalar() == "none"))
+      w.interference = ReadInterferenceProfile(*v);
+  } else if (interference_ && w.gpu_mem > 0 && w.traffic.kind != ArrivalKind::kNone) {
+    // Refuse rather than guess: under a co-location model, a shared-GPU workload silently
+    // split by POLICY would be a different model for its neighbours as well.
+    Fail(EntryOf(f, "name"),
+         "workload " + Quote(w.name) +
+             " runs GPU work on shared cards, but has no interference profile for "
+             "cluster.interference",
+         "give `interference: JOB` (a job of " + Quote(interference_->source) +
+             "), its own {gpu_util_pct, mem_bw_util_pct, memory_mib}, or `interference: none` "
+             "to share its cards by the POLICY split");
+  }
+}
+
+}  // namespace knobsim::scenario_internal
