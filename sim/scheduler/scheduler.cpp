@@ -104,24 +104,25 @@ bool HasConstraint(const PodSpec& pod, std::string_view when) {
 
 }  // namespace
 
-struct Scheduler::Cycle {
-  // What the node-local plugins said about one node for one pod class.
+// One pod equivalence class (pod_equivalence.h): what the node-local plugins said about each
+// node for pods of the class, kept until the node's generation moves.
+struct Scheduler::PodClass {
   struct NodeMemo {
     uint64_t generation = kNever;  // the node's generation the entry was computed at
     uint32_t score_epoch = 0;      // scores valid when equal to the class's (0: never)
     int verdict = -1;              // first rejecting node-local filter, -1 = all pass
     int64_t self_normalized = 0;   // Σ weight × score of the active self-normalised plugins
   };
-  struct PodClass {
-    PodSpec pod;  // the first pod of the class; only its node-local fields matter
-    uint64_t hash = 0;
-    uint64_t last_used = 0;
-    uint32_t active_mask = 0;  // score plugins active when the scores were cached
-    uint32_t score_epoch = 1;
-    std::vector<NodeMemo> nodes;
-    std::vector<int64_t> raw[kNumScores];  // by node, for the normalising node-local plugins
-  };
+  PodSpec pod;  // the first pod of the class; only its node-local fields matter
+  uint64_t hash = 0;
+  uint64_t last_used = 0;
+  uint32_t active_mask = 0;  // score plugins active when the scores were cached
+  uint32_t score_epoch = 1;
+  std::vector<NodeMemo> nodes;
+  std::vector<int64_t> raw[kNumScores];  // by node, for the normalising node-local plugins
+};
 
+struct Scheduler::Cycle {
   // The cached classes are for one node list: a change of it (nodes added) clears them.
   const NodeState* nodes_data = nullptr;
   size_t num_nodes = 0;
@@ -230,15 +231,30 @@ Scheduler::~Scheduler() = default;
 ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   Cycle& cy = *cycle_;
   ScheduleResult result;
-  // Node indexes run over every slot; the messages and the walk count the nodes present.
-  const int num_nodes = static_cast<int>(cluster_.nodes().size());
-  const int num_present = cluster_.present_count();
-  const bool preemption_never = pod.preemption_policy == "Never";
+  if (!PassesPreFilter(pod, explain, result)) return result;
+  PodClass& cls = cy.ClassFor(pod, cluster_, cy.use_cache && !explain);
+  FilterNodes(pod, cls);
+  if (cy.feasible.empty()) {
+    ReportUnschedulable(pod, explain, result);
+    return result;
+  }
+  // Score. Upstream takes a lone feasible node without scoring it.
+  int winner = cy.feasible[0];
+  if (cy.feasible.size() > 1 || explain) {
+    ScoreFeasibleNodes(pod, cls, explain);
+    winner = HighestScoredNode();
+    if (explain) ExplainScoredCycle(pod, result);
+  }
+  ChooseCardsOn(pod, winner, result);
+  return result;
+}
 
-  // PreFilter: a rejection there holds for every node (§3.7 step 2).
+// PreFilter: a rejection there holds for every node (§3.7 step 2).
+bool Scheduler::PassesPreFilter(const PodSpec& pod, bool explain, ScheduleResult& result) {
+  const int num_nodes = static_cast<int>(cluster_.nodes().size());
   auto reject_in_pre_filter = [&](const PluginStatus& status, std::string_view plugin) {
-    result.message =
-        FailedSchedulingMessage(num_present, {}, config_.kube_version, &status, preemption_never);
+    result.message = FailedSchedulingMessage(cluster_.present_count(), {}, config_.kube_version,
+                                             &status, pod.preemption_policy == "Never");
     if (!explain) return;
     for (int i = 0; i < num_nodes; ++i) {
       if (cluster_.node(i).absent) continue;
@@ -252,19 +268,24 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
     PluginStatus status = filter->PreFilter(pod, cluster_);
     if (status.ok()) continue;
     reject_in_pre_filter(status, filter->Name());
-    return result;
+    return false;
   }
   if (PluginStatus status = NarrowToPreFilterResult(); !status.ok()) {
-    reject_in_pre_filter(status, cy.outside_plugins);
-    return result;
+    reject_in_pre_filter(status, cycle_->outside_plugins);
+    return false;
   }
+  return true;
+}
 
-  Cycle::PodClass& cls = cy.ClassFor(pod, cluster_, cy.use_cache && !explain);
-
-  // Filter: each node stops at the first plugin that rejects it (§3.1). The node-local filters'
-  // verdict comes from the cache; the cluster-wide ones run when they come before that verdict
-  // and can reject: PodTopologySpread for a pod with a DoNotSchedule constraint, InterPodAffinity
-  // unless its PreFilter skipped.
+// Filter: each node stops at the first plugin that rejects it (§3.1). The node-local filters'
+// verdict comes from the cache; the cluster-wide ones run when they come before that verdict
+// and can reject: PodTopologySpread for a pod with a DoNotSchedule constraint, InterPodAffinity
+// unless its PreFilter skipped.
+void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
+  Cycle& cy = *cycle_;
+  // Node indexes run over every slot; the walk counts the nodes present.
+  const int num_nodes = static_cast<int>(cluster_.nodes().size());
+  const int num_present = cluster_.present_count();
   bool cluster_wide[kNumFilters] = {};
   cluster_wide[kVolumeRestrictionsFilter] = !filters_[kVolumeRestrictionsFilter]->Skipped();
   cluster_wide[kPodTopologySpreadFilter] = HasConstraint(pod, "DoNotSchedule");
@@ -298,7 +319,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   size_t found = 0;
   for (int j = 0; j < num_candidates; ++j) {
     const int i = (*candidates)[(start + j) % num_candidates];
-    Cycle::NodeMemo& memo = cls.nodes[i];
+    PodClass::NodeMemo& memo = cls.nodes[i];
     const uint64_t generation = cluster_.node(i).generation;
     if (memo.generation != generation) {
       memo.generation = generation;
@@ -335,159 +356,171 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   for (int i = 0; i < num_nodes && cy.feasible.size() < found; ++i) {
     if (cy.failed_at[i] < 0) cy.feasible.push_back(i);
   }
+}
 
-  // A rejected node's status: the cache keeps only which filter rejected it, so the filter
-  // runs again on that node (only for messages and --explain).
-  auto node_status = [&](int i) -> PluginStatus {
-    const int f = cy.failed_at[i];
-    if (f == kOutsidePreFilterResult) return cy.outside_status;
-    if (IsClusterWideFilter(f)) return cy.node_status[i];
-    return filters_[f]->Filter(pod, cluster_, i);
-  };
-  // Only for nodes a filter rejected: when no node is feasible, every node was searched.
-  auto failed_plugin = [&](int i) -> std::string {
-    const int f = cy.failed_at[i];
-    if (f == kOutsidePreFilterResult) return cy.outside_plugins;
-    return std::string(filters_[f]->Name());
-  };
+// A rejected node's status: the cache keeps only which filter rejected it, so the filter runs
+// again on that node (only for messages and --explain).
+PluginStatus Scheduler::RejectionStatus(const PodSpec& pod, int node) {
+  const Cycle& cy = *cycle_;
+  const int f = cy.failed_at[node];
+  if (f == kOutsidePreFilterResult) return cy.outside_status;
+  if (IsClusterWideFilter(f)) return cy.node_status[node];
+  return filters_[f]->Filter(pod, cluster_, node);
+}
 
-  if (cy.feasible.empty()) {
-    std::vector<PluginStatus> statuses;
-    std::vector<int> present;  // the nodes behind `statuses`
-    statuses.reserve(num_present);
-    for (int i = 0; i < num_nodes; ++i) {
-      if (cluster_.node(i).absent) continue;
-      present.push_back(i);
-      statuses.push_back(node_status(i));
-    }
-    result.message = FailedSchedulingMessage(num_present, statuses, config_.kube_version, nullptr,
-                                             preemption_never);
-    if (explain) {
-      for (size_t k = 0; k < present.size(); ++k) {
-        NodeVerdict& v = result.explain.emplace_back();
-        v.node = present[k];
-        v.failed_plugin = failed_plugin(present[k]);
-        v.status = std::move(statuses[k]);
-      }
-    }
-    return result;
+// Only for nodes a filter rejected: when no node is feasible, every node was searched.
+std::string Scheduler::RejectingPlugin(int node) const {
+  const int f = cycle_->failed_at[node];
+  if (f == kOutsidePreFilterResult) return cycle_->outside_plugins;
+  return std::string(filters_[f]->Name());
+}
+
+// No feasible node: the FailedScheduling message over every node present, and each one's
+// rejection for --explain.
+void Scheduler::ReportUnschedulable(const PodSpec& pod, bool explain, ScheduleResult& result) {
+  const int num_nodes = static_cast<int>(cluster_.nodes().size());
+  const int num_present = cluster_.present_count();
+  std::vector<PluginStatus> statuses;
+  std::vector<int> present;  // the nodes behind `statuses`
+  statuses.reserve(num_present);
+  for (int i = 0; i < num_nodes; ++i) {
+    if (cluster_.node(i).absent) continue;
+    present.push_back(i);
+    statuses.push_back(RejectionStatus(pod, i));
   }
+  result.message = FailedSchedulingMessage(num_present, statuses, config_.kube_version, nullptr,
+                                           pod.preemption_policy == "Never");
+  if (explain) {
+    for (size_t k = 0; k < present.size(); ++k) {
+      NodeVerdict& v = result.explain.emplace_back();
+      v.node = present[k];
+      v.failed_plugin = RejectingPlugin(present[k]);
+      v.status = std::move(statuses[k]);
+    }
+  }
+}
 
-  // Score. Upstream takes a lone feasible node without scoring it.
+// PreScore, Score, Normalize and the weighted sum over the feasible nodes, into cy.total (and,
+// for --explain, every active plugin's raw and normalised scores).
+void Scheduler::ScoreFeasibleNodes(const PodSpec& pod, PodClass& cls, bool explain) {
+  Cycle& cy = *cycle_;
   const size_t num_feasible = cy.feasible.size();
-  int winner = cy.feasible[0];
-  if (num_feasible > 1 || explain) {
-    uint32_t mask = 0;
-    for (int p = 0; p < kNumScores; ++p) {
-      scores_[p]->PreScore(pod, cluster_, cy.feasible);
-      // --explain shows every upstream plugin; knobsim's PlacementPolicy only where it applies
-      // (a paper policy on some feasible node), so explained totals equal the real ones.
-      // InterPodAffinity likewise only where some pod has inter-pod affinity terms to score.
-      cy.active[p] = (explain && p != kPlacementPolicyScore && p != kInterPodAffinityScore) ||
-                     !scores_[p]->Skipped();
-      if (cy.active[p]) mask |= 1u << p;
-    }
-    if (mask != cls.active_mask) {
-      cls.active_mask = mask;
-      ++cls.score_epoch;
-    }
-    // Node-local scores from the cache: the self-normalised ones as one weighted sum (outside
-    // explain), the normalising ones into per-node arrays.
-    int64_t weight[kNumScores];
-    bool in_sum[kNumScores];
-    for (int p = 0; p < kNumScores; ++p) {
-      weight[p] = scores_[p]->Weight();
-      in_sum[p] = cy.active[p] && !explain && IsSelfNormalized(p);
-      if (cy.active[p] && !in_sum[p] && !IsClusterWideScore(p) &&
-          cls.raw[p].size() != cls.nodes.size()) {
-        cls.raw[p].resize(cls.nodes.size());
-      }
-    }
-    cy.total.resize(num_feasible);
-    for (size_t k = 0; k < num_feasible; ++k) {
-      const int i = cy.feasible[k];
-      Cycle::NodeMemo& memo = cls.nodes[i];
-      if (memo.score_epoch != cls.score_epoch) {
-        memo.score_epoch = cls.score_epoch;
-        memo.self_normalized = 0;
-        for (int p = 0; p < kNumScores; ++p) {
-          if (!cy.active[p] || IsClusterWideScore(p)) continue;
-          const int64_t score = scores_[p]->Score(pod, cluster_, i);
-          if (in_sum[p]) {
-            memo.self_normalized += weight[p] * score;
-          } else {
-            cls.raw[p][i] = score;
-          }
-        }
-      }
-      cy.total[k] = memo.self_normalized;
-    }
-    for (int p = 0; p < kNumScores; ++p) {
-      if (!cy.active[p] || in_sum[p]) continue;
-      std::vector<int64_t>& raw = cy.raw[p];
-      raw.resize(num_feasible);
-      if (IsClusterWideScore(p)) {
-        for (size_t k = 0; k < num_feasible; ++k) {
-          raw[k] = scores_[p]->Score(pod, cluster_, cy.feasible[k]);
-        }
-      } else {
-        for (size_t k = 0; k < num_feasible; ++k) raw[k] = cls.raw[p][cy.feasible[k]];
-      }
-      // Outside explain the raw scores are normalised in place; explain keeps both.
-      std::vector<int64_t>& scores = explain ? cy.norm[p] : raw;
-      if (explain) scores = raw;
-      scores_[p]->Normalize(cy.feasible, scores);
-      for (size_t k = 0; k < num_feasible; ++k) cy.total[k] += weight[p] * scores[k];
-    }
-
-    // The highest total; ties to the lowest node index, or uniformly at random among the tied
-    // nodes as upstream's selectHost does (one draw over the number of ties instead of its
-    // reservoir sampling: the same distribution).
-    const int64_t best = *std::max_element(cy.total.begin(), cy.total.end());
-    uint64_t pick = 0;
-    if (config_.random_tie_break) {
-      const auto ties = static_cast<uint64_t>(std::count(cy.total.begin(), cy.total.end(), best));
-      if (ties > 1) pick = tie_stream_.Below(ties);
-    }
-    for (size_t k = 0; k < num_feasible; ++k) {
-      if (cy.total[k] != best) continue;
-      if (pick-- == 0) {
-        winner = cy.feasible[k];
-        break;
-      }
-    }
-
-    if (explain) {
-      size_t k = 0;
-      for (int i = 0; i < num_nodes; ++i) {
-        if (cluster_.node(i).absent) continue;
-        NodeVerdict& v = result.explain.emplace_back();
-        v.node = i;
-        if (cy.failed_at[i] == kNotEvaluated) {
-          v.evaluated = false;
-          continue;
-        }
-        if (cy.failed_at[i] >= 0) {
-          v.failed_plugin = failed_plugin(i);
-          v.status = node_status(i);
-          continue;
-        }
-        for (int p = 0; p < kNumScores; ++p) {
-          if (!cy.active[p]) continue;
-          NodeVerdict::PluginScore& s = v.scores.emplace_back();
-          s.plugin = scores_[p]->Name();
-          s.raw = cy.raw[p][k];
-          s.normalized = cy.norm[p][k];
-          s.weight = static_cast<int>(weight[p]);
-        }
-        v.total = cy.total[k];
-        ++k;
-      }
+  uint32_t mask = 0;
+  for (int p = 0; p < kNumScores; ++p) {
+    scores_[p]->PreScore(pod, cluster_, cy.feasible);
+    // --explain shows every upstream plugin; knobsim's PlacementPolicy only where it applies
+    // (a paper policy on some feasible node), so explained totals equal the real ones.
+    // InterPodAffinity likewise only where some pod has inter-pod affinity terms to score.
+    cy.active[p] = (explain && p != kPlacementPolicyScore && p != kInterPodAffinityScore) ||
+                   !scores_[p]->Skipped();
+    if (cy.active[p]) mask |= 1u << p;
+  }
+  if (mask != cls.active_mask) {
+    cls.active_mask = mask;
+    ++cls.score_epoch;
+  }
+  // Node-local scores from the cache: the self-normalised ones as one weighted sum (outside
+  // explain), the normalising ones into per-node arrays.
+  int64_t weight[kNumScores];
+  bool in_sum[kNumScores];
+  for (int p = 0; p < kNumScores; ++p) {
+    weight[p] = scores_[p]->Weight();
+    in_sum[p] = cy.active[p] && !explain && IsSelfNormalized(p);
+    if (cy.active[p] && !in_sum[p] && !IsClusterWideScore(p) &&
+        cls.raw[p].size() != cls.nodes.size()) {
+      cls.raw[p].resize(cls.nodes.size());
     }
   }
+  cy.total.resize(num_feasible);
+  for (size_t k = 0; k < num_feasible; ++k) {
+    const int i = cy.feasible[k];
+    PodClass::NodeMemo& memo = cls.nodes[i];
+    if (memo.score_epoch != cls.score_epoch) {
+      memo.score_epoch = cls.score_epoch;
+      memo.self_normalized = 0;
+      for (int p = 0; p < kNumScores; ++p) {
+        if (!cy.active[p] || IsClusterWideScore(p)) continue;
+        const int64_t score = scores_[p]->Score(pod, cluster_, i);
+        if (in_sum[p]) {
+          memo.self_normalized += weight[p] * score;
+        } else {
+          cls.raw[p][i] = score;
+        }
+      }
+    }
+    cy.total[k] = memo.self_normalized;
+  }
+  for (int p = 0; p < kNumScores; ++p) {
+    if (!cy.active[p] || in_sum[p]) continue;
+    std::vector<int64_t>& raw = cy.raw[p];
+    raw.resize(num_feasible);
+    if (IsClusterWideScore(p)) {
+      for (size_t k = 0; k < num_feasible; ++k) {
+        raw[k] = scores_[p]->Score(pod, cluster_, cy.feasible[k]);
+      }
+    } else {
+      for (size_t k = 0; k < num_feasible; ++k) raw[k] = cls.raw[p][cy.feasible[k]];
+    }
+    // Outside explain the raw scores are normalised in place; explain keeps both.
+    std::vector<int64_t>& scores = explain ? cy.norm[p] : raw;
+    if (explain) scores = raw;
+    scores_[p]->Normalize(cy.feasible, scores);
+    for (size_t k = 0; k < num_feasible; ++k) cy.total[k] += weight[p] * scores[k];
+  }
+}
 
-  // The card(s) on the winning node: the node's paper policy, or ACK's card choice by the same
-  // policy the GPU-share filter accepted it with.
+// The highest total; ties to the lowest node index, or uniformly at random among the tied nodes
+// as upstream's selectHost does (one draw over the number of ties instead of its reservoir
+// sampling: the same distribution).
+int Scheduler::HighestScoredNode() {
+  const Cycle& cy = *cycle_;
+  const int64_t best = *std::max_element(cy.total.begin(), cy.total.end());
+  uint64_t pick = 0;
+  if (config_.random_tie_break) {
+    const auto ties = static_cast<uint64_t>(std::count(cy.total.begin(), cy.total.end(), best));
+    if (ties > 1) pick = tie_stream_.Below(ties);
+  }
+  for (size_t k = 0; k < cy.feasible.size(); ++k) {
+    if (cy.total[k] != best) continue;
+    if (pick-- == 0) return cy.feasible[k];
+  }
+  return cy.feasible[0];
+}
+
+// --explain of a scored cycle: each node present, not evaluated, rejected or with its scores.
+void Scheduler::ExplainScoredCycle(const PodSpec& pod, ScheduleResult& result) {
+  const Cycle& cy = *cycle_;
+  const int num_nodes = static_cast<int>(cluster_.nodes().size());
+  size_t k = 0;
+  for (int i = 0; i < num_nodes; ++i) {
+    if (cluster_.node(i).absent) continue;
+    NodeVerdict& v = result.explain.emplace_back();
+    v.node = i;
+    if (cy.failed_at[i] == kNotEvaluated) {
+      v.evaluated = false;
+      continue;
+    }
+    if (cy.failed_at[i] >= 0) {
+      v.failed_plugin = RejectingPlugin(i);
+      v.status = RejectionStatus(pod, i);
+      continue;
+    }
+    for (int p = 0; p < kNumScores; ++p) {
+      if (!cy.active[p]) continue;
+      NodeVerdict::PluginScore& s = v.scores.emplace_back();
+      s.plugin = scores_[p]->Name();
+      s.raw = cy.raw[p][k];
+      s.normalized = cy.norm[p][k];
+      s.weight = scores_[p]->Weight();
+    }
+    v.total = cy.total[k];
+    ++k;
+  }
+}
+
+// The card(s) on the winning node: the node's paper policy, or ACK's card choice by the same
+// policy the GPU-share filter accepted it with.
+void Scheduler::ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& result) {
   CardPlacementResult cards = policy_placement_->ChooseCards(pod, cluster_, winner);
   if (!cards.choice) {
     // A programming error, not bad input: the filter and the card choice disagree about the
@@ -502,7 +535,6 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   result.placement.mem_units = std::move(cards.choice->mem_units);
   result.placement.core_units = std::move(cards.choice->core_units);
   result.placement.bottleneck_gbps = cards.choice->bottleneck_gbps;
-  return result;
 }
 
 PluginStatus Scheduler::NarrowToPreFilterResult() {

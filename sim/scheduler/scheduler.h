@@ -6,12 +6,12 @@
 // is filtered (node_sample.h: percentageOfNodesToScore, the rotating start). Filters run in
 // upstream order and a node stops at the first plugin that rejects it (NodeUnschedulable,
 // TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions, VolumeBinding,
-// VolumeZone, PodTopologySpread, InterPodAffinity, then the GPU-share filter). Feasible nodes are scored by every score plugin, normalised, weighted
-// (TaintToleration 3, NodeAffinity 2, NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity
-// 2, BalancedAllocation 1, ImageLocality 1, GPU share and PlacementPolicy — settings) and summed;
-// the highest total wins, ties to the lowest node index by default or uniformly at random
-// (seeded) as upstream does. A pod that fits nowhere gets the FailedScheduling message of
-// docs/semantics.md §3.7.
+// VolumeZone, PodTopologySpread, InterPodAffinity, then the GPU-share filter). Feasible nodes are
+// scored by every score plugin, normalised, weighted (TaintToleration 3, NodeAffinity 2,
+// NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity 2, BalancedAllocation 1,
+// ImageLocality 1, GPU share and PlacementPolicy — settings) and summed; the highest total wins,
+// ties to the lowest node index by default or uniformly at random (seeded) as upstream does. A
+// pod that fits nowhere gets the FailedScheduling message of docs/semantics.md §3.7.
 #pragma once
 
 #include <cstdint>
@@ -95,9 +95,27 @@ class Scheduler {
   const SchedulerConfig& config() const { return config_; }
 
  private:
+  struct Cycle;     // per-cycle scratch and the node equivalence classes, reused across pods
+  struct PodClass;  // one equivalence class's cached filter verdicts and scores, by node
+
+  // The steps of Schedule, in order; each works on the Cycle.
+  // PreFilter: false when a plugin rejects the pod (result then holds the message).
+  bool PassesPreFilter(const PodSpec& pod, bool explain, ScheduleResult& result);
   // After PreFilter: marks the nodes of the plugins' PreFilter results (Cycle), or rejects the
   // pod when those results have no node name in common.
   PluginStatus NarrowToPreFilterResult();
+  // The node walk: each node's first rejecting filter, and the feasible nodes in index order.
+  void FilterNodes(const PodSpec& pod, PodClass& cls);
+  // No node feasible: the FailedScheduling message (and each node's rejection for --explain).
+  void ReportUnschedulable(const PodSpec& pod, bool explain, ScheduleResult& result);
+  PluginStatus RejectionStatus(const PodSpec& pod, int node);
+  std::string RejectingPlugin(int node) const;
+  // Score: the weighted sum of every active plugin over the feasible nodes, and its winner.
+  void ScoreFeasibleNodes(const PodSpec& pod, PodClass& cls, bool explain);
+  int HighestScoredNode();
+  void ExplainScoredCycle(const PodSpec& pod, ScheduleResult& result);
+  // The cards on the winning node, into result.placement.
+  void ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& result);
 
   ClusterState& cluster_;
   SchedulerConfig config_;
@@ -105,7 +123,6 @@ class Scheduler {
   std::vector<std::unique_ptr<FilterPlugin>> filters_;
   std::vector<std::unique_ptr<ScorePlugin>> scores_;
   std::unique_ptr<PolicyPlacement> policy_placement_;  // the paper's policies, where pools use them
-  struct Cycle;  // per-cycle scratch and the node equivalence classes, reused across pods
   std::unique_ptr<Cycle> cycle_;
 };
 
