@@ -6,17 +6,15 @@
 #include <limits>
 #include <map>
 #include <numbers>
-#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
 
 #include "models/memory_isolation.h"
+#include "sim/plan/pool_groups.h"
 #include "sim/replication_stats.h"
-#include "sim/scenario_objects.h"
 #include "sim/scheduler/card_placement.h"
-#include "sim/scheduler/node_matching.h"
 #include "sim/slo_check.h"
 #include "sim/traffic.h"
 
@@ -24,10 +22,6 @@ namespace knobsim {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
-
-bool UsesGpu(const Workload& w) {
-  return w.gpu_mem > 0 || w.whole_gpus > 0;
-}
 
 bool IsFixed(const Workload& w) {
   auto it = w.labels.find(kPlanReplicasLabel);
@@ -48,74 +42,6 @@ std::string Number(double x) {
   char buf[64];
   auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
   return ec == std::errc() ? std::string(buf, end) : std::to_string(x);
-}
-
-// Pools that some workload can share are one group: sized together, one node count.
-struct Group {
-  std::vector<int> pools;      // scenario.node_pools indexes, in file order
-  std::vector<int> workloads;  // scenario.workloads indexes, in file order
-  bool whole = false;          // exclusive-card (nvidia.com/gpu) workloads
-};
-
-bool CanRunOn(const Scenario& s, const Workload& w, int pool_index) {
-  const NodePool& pool = s.node_pools[pool_index];
-  if (pool.gpu_type.empty()) return false;
-  const bool exclusive_pool = pool.schedule == GpuSchedule::kDefault;
-  if ((w.whole_gpus > 0) != exclusive_pool) return false;
-  const NodeSpec node = NodeSpecForPool(s, pool_index, 0);
-  const PodSpec pod = PodSpecForWorkload(w, 0);
-  return MatchesNodeSelectorAndAffinity(pod, node) &&
-         FindUntoleratedTaint(pod.tolerations, node.taints) == nullptr;
-}
-
-std::vector<Group> GroupPools(const Scenario& s) {
-  const int np = static_cast<int>(s.node_pools.size());
-  std::vector<int> parent(np);
-  std::iota(parent.begin(), parent.end(), 0);
-  auto find = [&](int x) {
-    while (parent[x] != x) x = parent[x] = parent[parent[x]];
-    return x;
-  };
-  std::vector<std::vector<int>> reach(s.workloads.size());
-  for (size_t w = 0; w < s.workloads.size(); ++w) {
-    const Workload& wl = s.workloads[w];
-    if (!UsesGpu(wl)) continue;
-    for (int p = 0; p < np; ++p) {
-      if (CanRunOn(s, wl, p)) reach[w].push_back(p);
-    }
-    if (reach[w].empty()) {
-      throw std::invalid_argument("workload " + Id(wl) +
-                                  " fits no GPU node pool of the scenario (GPU kind, node "
-                                  "selector, affinity or taints), so no size can serve it");
-    }
-    for (int p : reach[w]) parent[find(p)] = find(reach[w].front());
-  }
-  std::map<int, int> group_of_root;
-  std::vector<Group> groups;
-  for (size_t w = 0; w < s.workloads.size(); ++w) {
-    if (reach[w].empty()) continue;
-    const int root = find(reach[w].front());
-    auto [it, inserted] = group_of_root.emplace(root, static_cast<int>(groups.size()));
-    if (inserted) groups.emplace_back();
-    groups[it->second].workloads.push_back(static_cast<int>(w));
-  }
-  for (int p = 0; p < np; ++p) {
-    auto it = group_of_root.find(find(p));
-    if (it != group_of_root.end()) groups[it->second].pools.push_back(p);
-  }
-  std::sort(groups.begin(), groups.end(),
-            [](const Group& a, const Group& b) { return a.pools.front() < b.pools.front(); });
-  for (Group& g : groups) {
-    int whole = 0;
-    for (int w : g.workloads) whole += s.workloads[w].whole_gpus > 0 ? 1 : 0;
-    if (whole != 0 && whole != static_cast<int>(g.workloads.size())) {
-      throw std::invalid_argument("node pool " + s.node_pools[g.pools.front()].name +
-                                  " serves both whole-card and shared workloads; the plan sizes "
-                                  "one or the other");
-    }
-    g.whole = whole > 0;
-  }
-  return groups;
 }
 
 // The grid cell's choices that decide what is simulated.
@@ -151,7 +77,7 @@ struct DensityLimit {
   std::string reason;
 };
 
-DensityLimit GroupDensityLimit(const Scenario& s, const Group& g, const Cell& cell,
+DensityLimit GroupDensityLimit(const Scenario& s, const PoolGroup& g, const Cell& cell,
                                const PlanOptions& o) {
   if (g.whole) return {1, ""};
   const int units = CardMemoryUnits(cell.gpu->memory_mib);
@@ -204,7 +130,7 @@ class Planner {
  public:
   Planner(const Scenario& s, const PlanOptions& o) : s_(s), o_(o), groups_(GroupPools(s)) {}
 
-  const std::vector<Group>& groups() const { return groups_; }
+  const std::vector<PoolGroup>& groups() const { return groups_; }
 
   PlanOption PlanCell(const Cell& cell);
 
@@ -222,7 +148,7 @@ class Planner {
     const Evaluation* at = nullptr;
   };
 
-  Scenario GroupScenario(const Group& g, const Cell& cell, int density, int nodes,
+  Scenario GroupScenario(const PoolGroup& g, const Cell& cell, int density, int nodes,
                          const std::vector<int>& replicas) const;
   const Evaluation& Evaluate(int group, const Cell& cell, int density, int nodes);
   GroupAnswer Search(int group, const Cell& cell, int density, std::vector<PlanSearchStep>* log);
@@ -230,7 +156,7 @@ class Planner {
 
   const Scenario& s_;
   const PlanOptions& o_;
-  std::vector<Group> groups_;
+  std::vector<PoolGroup> groups_;
   // Keyed by what the simulation depends on: on-demand and reserved cells share runs.
   using Key = std::tuple<int, double, std::string, int, std::string, bool, int, int>;
   std::map<Key, Evaluation> cache_;
@@ -239,7 +165,7 @@ class Planner {
 
 Status Planner::PriceProblem(const Cell& cell) const {
   if (o_.prices == nullptr) return Status::Ok();
-  for (const Group& g : groups_) {
+  for (const PoolGroup& g : groups_) {
     for (int p : g.pools) {
       const int gpus = s_.node_pools[p].gpus_per_node;
       const InstancePrice* inst = InstanceFor(o_, *cell.gpu, gpus);
@@ -256,7 +182,7 @@ Status Planner::PriceProblem(const Cell& cell) const {
   return Status::Ok();
 }
 
-Scenario Planner::GroupScenario(const Group& g, const Cell& cell, int density, int nodes,
+Scenario Planner::GroupScenario(const PoolGroup& g, const Cell& cell, int density, int nodes,
                                 const std::vector<int>& replicas) const {
   Scenario out;
   out.name = s_.name;
@@ -314,7 +240,7 @@ double UpperBoundOf(const std::vector<double>& v, double c) {
 }
 
 const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, int nodes) {
-  const Group& g = groups_[group];
+  const PoolGroup& g = groups_[group];
   const int d = g.whole ? 1 : density;
   const Key key{group,       cell.traffic,   cell.gpu->name,
                 cell.policy, cell.placement, cell.pricing == "spot",
@@ -404,7 +330,7 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
 
 Planner::GroupAnswer Planner::Search(int group, const Cell& cell, int density,
                                      std::vector<PlanSearchStep>* log) {
-  const Group& g = groups_[group];
+  const PoolGroup& g = groups_[group];
   const int d = g.whole ? 1 : density;
   // Where to start: the nodes the offered load needs at the target utilization, and at least the
   // nodes whose slots give every workload one replica.
@@ -461,7 +387,7 @@ PlanOption Planner::PlanCell(const Cell& cell) {
 
   // Densities to try: the one asked, or 1..the most every shared group allows.
   int most = o_.density > 0 ? o_.density : o_.max_density;
-  for (const Group& g : groups_) {
+  for (const PoolGroup& g : groups_) {
     const DensityLimit lim = GroupDensityLimit(s_, g, cell, o_);
     if (lim.max < 1) {
       opt.reason = lim.reason;
@@ -648,12 +574,12 @@ double UpperBound(const std::vector<double>& values, double confidence) {
 
 // The largest run the plan can simulate, checked against the limits before any runs: the
 // highest traffic level, every GPU pool the search sizes at --max-nodes.
-static Status CheckLargestCell(const Scenario& s, const std::vector<Group>& groups,
+static Status CheckLargestCell(const Scenario& s, const std::vector<PoolGroup>& groups,
                                const PlanOptions& o) {
   Scenario largest = s;
   const double top = *std::max_element(o.traffic.begin(), o.traffic.end());
   for (Workload& w : largest.workloads) w.traffic.scale *= top;
-  for (const Group& g : groups) {
+  for (const PoolGroup& g : groups) {
     for (int p : g.pools) largest.node_pools[p].count = o.max_nodes;
   }
   Sweep sweep;
@@ -676,7 +602,7 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
                              " autoscales: plan sizes fixed pools (autoscaled sizing is not "
                              "planned yet); remove its autoscaling: to plan it");
   }
-  std::vector<Group> groups;
+  std::vector<PoolGroup> groups;
   try {
     groups = GroupPools(s);
   } catch (const std::invalid_argument& e) {
@@ -685,7 +611,7 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
   if (groups.empty())
     return Status::Failure("the scenario has no GPU workload on a GPU node pool: nothing to plan");
   if (o->gpu_types.empty()) {
-    for (const Group& g : groups) {
+    for (const PoolGroup& g : groups) {
       for (int p : g.pools) {
         const std::string& name = s.catalog.Find(s.node_pools[p].gpu_type)->name;
         if (std::find(o->gpu_types.begin(), o->gpu_types.end(), name) == o->gpu_types.end()) {
@@ -711,7 +637,7 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
       return Status::Failure("--policies: " + std::to_string(p) + " is not a cGPU POLICY (0..5)");
   }
   if (o->placements.empty()) {
-    for (const Group& g : groups) {
+    for (const PoolGroup& g : groups) {
       for (int p : g.pools) {
         const NodePool& pool = s.node_pools[p];
         const std::string name =
