@@ -229,6 +229,137 @@ Expected<ReplayShardManifest> ReadReplayShardManifest(const std::string& dir) {
   }
 }
 
+namespace {
+
+// The shards are those of one sweep (the same identity and shard count), each index given
+// once, and the output directory is none of them.
+void CheckOneSweep(const std::vector<ReplayShardManifest>& shards,
+                   const std::vector<std::string>& dirs, const std::string& out_dir) {
+  const Json first_id = IdentityJson(shards[0].sweep);
+  const int n = shards[0].shard.count;
+  std::vector<int> owner(static_cast<size_t>(n), -1);
+  for (size_t k = 0; k < shards.size(); ++k) {
+    const std::string file = PathIn(dirs[k], kReplayShardManifest);
+    const Json id = IdentityJson(shards[k].sweep);
+    for (const auto& [key, value] : first_id.items()) {
+      if (id[key] != value) {
+        Fail(file, key,
+             id[key].dump() + " differs from " + value.dump() + " in " +
+                 PathIn(dirs[0], kReplayShardManifest),
+             "merge the shards of one replay: same node and pod files, policies, seeds, tune "
+             "or timed options, and knobsim version");
+      }
+    }
+    if (shards[k].shard.count != n) {
+      Fail(
+          file, "shard",
+          fmt::format("shard {} is one of {}, but {} is shard {} of {}", ShardText(shards[k].shard),
+                      shards[k].shard.count, dirs[0], ShardText(shards[0].shard), n));
+    }
+    int& slot = owner[static_cast<size_t>(shards[k].shard.index)];
+    if (slot >= 0) {
+      Fail(dirs[k], "shard",
+           fmt::format("shard {} is given twice (also {})", ShardText(shards[k].shard),
+                       dirs[static_cast<size_t>(slot)]));
+    }
+    slot = static_cast<int>(k);
+  }
+  std::string missing;
+  for (int i = 0; i < n; ++i) {
+    if (owner[static_cast<size_t>(i)] < 0) {
+      missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+    }
+  }
+  if (!missing.empty()) {
+    Fail(dirs[0], "shard",
+         fmt::format("the replay has {} shards; missing: shard index {} (of 0..{})", n, missing,
+                     n - 1),
+         "name every shard's directory");
+  }
+  std::error_code ec;
+  for (const std::string& dir : dirs) {
+    if (std::filesystem::exists(out_dir, ec) && std::filesystem::equivalent(dir, out_dir, ec)) {
+      Fail(out_dir, "", "is one of the shard directories; merge into another directory");
+    }
+  }
+}
+
+// A file of the merged directory: its bytes, or the shard's file to copy.
+struct MergedFile {
+  std::string name;
+  std::string bytes;
+  std::string copy_of;  // timed: the shard's file, copied when written (they can be large)
+};
+
+// One result file's rows from one shard, which must be exactly that shard's runs.
+std::vector<replay::ResultRow> ShardRows(const ReplayShardManifest& shard, const std::string& path,
+                                         const ReplaySweepIdentity& sweep) {
+  Expected<std::vector<replay::ResultRow>> read = replay::ReadResultCsv(path);
+  if (!read.ok()) throw Bad{read.error()};
+  std::set<std::tuple<std::string, std::string, int64_t>> want;
+  for (int64_t j = shard.shard.index; j < sweep.runs(); j += shard.shard.count) {
+    const ReplayRunKey key = ReplayRunAt(sweep, j);
+    want.emplace(key.workload, std::string(fgd::ScPolicyLabel(*fgd::ParsePolicy(key.policy))),
+                 key.seed);
+  }
+  for (const replay::ResultRow& r : *read) {
+    if (r.tune != sweep.tune || want.erase({r.workload, r.sc_policy, r.seed}) == 0) {
+      Fail(path, "",
+           fmt::format("the row {},{},{},{} is not one of shard {}'s runs", r.workload, r.sc_policy,
+                       r.tune, r.seed, ShardText(shard.shard)));
+    }
+  }
+  if (!want.empty()) {
+    const auto& [w, p, s] = *want.begin();
+    Fail(path, "",
+         fmt::format("has no row for {},{},{} (shard {} has {} runs)", w, p, s,
+                     ShardText(shard.shard), read->size() + want.size()));
+  }
+  return std::move(*read);
+}
+
+// Discrete: each result file, the rows of every shard sorted as one run writes them.
+std::vector<MergedFile> MergedResultFiles(const std::vector<ReplayShardManifest>& shards,
+                                          const std::vector<std::string>& dirs,
+                                          ReplayMerge& merged) {
+  std::vector<MergedFile> outputs;
+  for (replay::ResultFile f : replay::kResultFiles) {
+    const std::string name(replay::ResultFileName(f));
+    std::vector<replay::ResultRow> rows;
+    for (size_t k = 0; k < shards.size(); ++k) {
+      std::vector<replay::ResultRow> read =
+          ShardRows(shards[k], PathIn(dirs[k], name), shards[0].sweep);
+      rows.insert(rows.end(), std::make_move_iterator(read.begin()),
+                  std::make_move_iterator(read.end()));
+    }
+    replay::SortRows(rows);
+    outputs.push_back({name, replay::FormatResultCsv(f, rows), ""});
+    if (f == replay::ResultFile::kAllo) merged.allo = std::move(rows);
+  }
+  return outputs;
+}
+
+// Timed: every shard's own files, by name, copied as they are.
+std::vector<MergedFile> TimedShardFiles(const std::vector<ReplayShardManifest>& shards,
+                                        const std::vector<std::string>& dirs) {
+  std::vector<MergedFile> outputs;
+  std::error_code ec;
+  for (size_t k = 0; k < shards.size(); ++k) {
+    for (const std::string& name : shards[k].files) {
+      const std::string path = PathIn(dirs[k], name);
+      if (!std::filesystem::is_regular_file(path, ec)) {
+        Fail(path, "", "is missing", "was the shard's run complete?");
+      }
+      outputs.push_back({name, "", path});
+    }
+  }
+  std::sort(outputs.begin(), outputs.end(),
+            [](const MergedFile& a, const MergedFile& b) { return a.name < b.name; });
+  return outputs;
+}
+
+}  // namespace
+
 Expected<ReplayMerge> MergeReplayShards(const std::vector<std::string>& dirs,
                                         const std::string& out_dir) {
   try {
@@ -239,120 +370,21 @@ Expected<ReplayMerge> MergeReplayShards(const std::vector<std::string>& dirs,
       if (!m.ok()) return m.error();
       shards.push_back(std::move(*m));
     }
-    // One sweep, every shard index once.
-    const Json first_id = IdentityJson(shards[0].sweep);
-    const int n = shards[0].shard.count;
-    std::vector<int> owner(static_cast<size_t>(n), -1);
-    for (size_t k = 0; k < shards.size(); ++k) {
-      const std::string file = PathIn(dirs[k], kReplayShardManifest);
-      const Json id = IdentityJson(shards[k].sweep);
-      for (const auto& [key, value] : first_id.items()) {
-        if (id[key] != value) {
-          Fail(file, key,
-               id[key].dump() + " differs from " + value.dump() + " in " +
-                   PathIn(dirs[0], kReplayShardManifest),
-               "merge the shards of one replay: same node and pod files, policies, seeds, tune "
-               "or timed options, and knobsim version");
-        }
-      }
-      if (shards[k].shard.count != n) {
-        Fail(file, "shard",
-             fmt::format("shard {} is one of {}, but {} is shard {} of {}",
-                         ShardText(shards[k].shard), shards[k].shard.count, dirs[0],
-                         ShardText(shards[0].shard), n));
-      }
-      int& slot = owner[static_cast<size_t>(shards[k].shard.index)];
-      if (slot >= 0) {
-        Fail(dirs[k], "shard",
-             fmt::format("shard {} is given twice (also {})", ShardText(shards[k].shard),
-                         dirs[static_cast<size_t>(slot)]));
-      }
-      slot = static_cast<int>(k);
-    }
-    std::string missing;
-    for (int i = 0; i < n; ++i) {
-      if (owner[static_cast<size_t>(i)] < 0) {
-        missing += (missing.empty() ? "" : ", ") + std::to_string(i);
-      }
-    }
-    if (!missing.empty()) {
-      Fail(dirs[0], "shard",
-           fmt::format("the replay has {} shards; missing: shard index {} (of 0..{})", n, missing,
-                       n - 1),
-           "name every shard's directory");
-    }
-    std::error_code ec;
-    for (const std::string& dir : dirs) {
-      if (std::filesystem::exists(out_dir, ec) && std::filesystem::equivalent(dir, out_dir, ec)) {
-        Fail(out_dir, "", "is one of the shard directories; merge into another directory");
-      }
-    }
+    CheckOneSweep(shards, dirs, out_dir);
 
     // Everything is read and checked before anything is written.
-    const ReplaySweepIdentity& sweep = shards[0].sweep;
     ReplayMerge merged;
-    merged.timed = sweep.timed;
-    struct Output {
-      std::string name;
-      std::string bytes;
-      std::string copy_of;  // timed: the shard's file, copied when written (they can be large)
-    };
-    std::vector<Output> outputs;
-    if (!sweep.timed) {
-      for (replay::ResultFile f : replay::kResultFiles) {
-        const std::string name(replay::ResultFileName(f));
-        std::vector<replay::ResultRow> rows;
-        for (size_t k = 0; k < shards.size(); ++k) {
-          const std::string path = PathIn(dirs[k], name);
-          Expected<std::vector<replay::ResultRow>> read = replay::ReadResultCsv(path);
-          if (!read.ok()) return read.error();
-          // The rows must be exactly the shard's runs.
-          std::set<std::tuple<std::string, std::string, int64_t>> want;
-          for (int64_t j = shards[k].shard.index; j < sweep.runs(); j += n) {
-            const ReplayRunKey key = ReplayRunAt(sweep, j);
-            want.emplace(key.workload,
-                         std::string(fgd::ScPolicyLabel(*fgd::ParsePolicy(key.policy))), key.seed);
-          }
-          for (const replay::ResultRow& r : *read) {
-            if (r.tune != sweep.tune || want.erase({r.workload, r.sc_policy, r.seed}) == 0) {
-              Fail(path, "",
-                   fmt::format("the row {},{},{},{} is not one of shard {}'s runs", r.workload,
-                               r.sc_policy, r.tune, r.seed, ShardText(shards[k].shard)));
-            }
-          }
-          if (!want.empty()) {
-            const auto& [w, p, s] = *want.begin();
-            Fail(path, "",
-                 fmt::format("has no row for {},{},{} (shard {} has {} runs)", w, p, s,
-                             ShardText(shards[k].shard), read->size() + want.size()));
-          }
-          rows.insert(rows.end(), std::make_move_iterator(read->begin()),
-                      std::make_move_iterator(read->end()));
-        }
-        replay::SortRows(rows);
-        outputs.push_back({name, replay::FormatResultCsv(f, rows), ""});
-        if (f == replay::ResultFile::kAllo) merged.allo = std::move(rows);
-      }
-    } else {
-      for (size_t k = 0; k < shards.size(); ++k) {
-        for (const std::string& name : shards[k].files) {
-          const std::string path = PathIn(dirs[k], name);
-          if (!std::filesystem::is_regular_file(path, ec)) {
-            Fail(path, "", "is missing", "was the shard's run complete?");
-          }
-          outputs.push_back({name, "", path});
-        }
-      }
-      std::sort(outputs.begin(), outputs.end(),
-                [](const Output& a, const Output& b) { return a.name < b.name; });
-    }
+    merged.timed = shards[0].sweep.timed;
+    const std::vector<MergedFile> outputs =
+        merged.timed ? TimedShardFiles(shards, dirs) : MergedResultFiles(shards, dirs, merged);
 
+    std::error_code ec;
     std::filesystem::create_directories(out_dir, ec);
     if (ec) Fail(out_dir, "", "cannot create the directory: " + ec.message());
     // A manifest left there by an earlier shard run would make the merged files look like a
     // shard's.
     std::filesystem::remove(PathIn(out_dir, kReplayShardManifest), ec);
-    for (const Output& o : outputs) {
+    for (const MergedFile& o : outputs) {
       const std::string bytes = o.copy_of.empty() ? o.bytes : ReadBytes(o.copy_of);
       if (std::optional<InputError> failed = WriteFileAtomically(PathIn(out_dir, o.name), bytes)) {
         return *failed;
