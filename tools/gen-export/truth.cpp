@@ -230,10 +230,10 @@ int64_t PodCardMemoryMib(const GroundTruth& truth, int pod, int64_t t) {
   return w.rest_mib + p.mem_offset_mib + std::llround(w.mib_per_rps * CurveRate(truth, pod, t));
 }
 
-nlohmann::json TruthJson(const GeneratedCluster& cluster) {
-  const GeneratorOptions& o = cluster.options;
-  const GroundTruth& t = cluster.truth;
-  const int metrics_step = o.metrics_step_s == 0 ? o.step_s : o.metrics_step_s;
+namespace {
+
+// The workloads as planted: shape, GPU memory model, traffic.
+json WorkloadsJson(const GroundTruth& t) {
   json workloads = json::array();
   for (const TruthWorkload& w : t.workloads) {
     json j = {{"kind", w.kind}, {"namespace", w.namespace_}, {"name", w.name},
@@ -263,6 +263,11 @@ nlohmann::json TruthJson(const GeneratedCluster& cluster) {
     }
     workloads.push_back(j);
   }
+  return workloads;
+}
+
+// Each pod with its node, cards and, where planted, its request windows.
+json PodsJson(const GroundTruth& t, const GeneratorOptions& o) {
   json pods = json::array();
   for (const TruthPod& p : t.pods) {
     json cards = json::array();
@@ -283,6 +288,11 @@ nlohmann::json TruthJson(const GeneratedCluster& cluster) {
     }
     pods.push_back(std::move(pod));
   }
+  return pods;
+}
+
+// Each card with its pods and the busy and memory facts its metrics carry.
+json CardsJson(const GroundTruth& t) {
   json cards = json::array();
   for (const TruthCard& c : t.cards) {
     json names = json::array();
@@ -304,6 +314,13 @@ nlohmann::json TruthJson(const GeneratedCluster& cluster) {
     if (c.request_truth) card["request_truth"] = true;
     cards.push_back(std::move(card));
   }
+  return cards;
+}
+
+// The metric files and their steps, or null without metrics.
+json MetricsJson(const GeneratedCluster& cluster, int metrics_step) {
+  const GeneratorOptions& o = cluster.options;
+  const GroundTruth& t = cluster.truth;
   json metrics = nullptr;
   if (o.with_metrics) {
     const int days = o.metrics_days == 0 ? o.days : o.metrics_days;
@@ -320,6 +337,19 @@ nlohmann::json TruthJson(const GeneratedCluster& cluster) {
                {"request_rate", kRequestRateMetric},
                {"busy_noise", o.busy_noise}};
   }
+  return metrics;
+}
+
+}  // namespace
+
+nlohmann::json TruthJson(const GeneratedCluster& cluster) {
+  const GeneratorOptions& o = cluster.options;
+  const GroundTruth& t = cluster.truth;
+  const int metrics_step = o.metrics_step_s == 0 ? o.step_s : o.metrics_step_s;
+  const json workloads = WorkloadsJson(t);
+  const json pods = PodsJson(t, o);
+  const json cards = CardsJson(t);
+  const json metrics = MetricsJson(cluster, metrics_step);
   // Every option, so that the files can be made again byte for byte.
   json doc = {
       {"generator",
