@@ -344,16 +344,15 @@ Json OutcomeJson(const PodOutcome& o, const ClusterState& cluster, bool explain)
   return pod;
 }
 
-int Schedule(const ScheduleArgs& args) {
-  SchedulerConfig config;
+// The scheduler's settings from the options; the message when one is bad.
+std::optional<std::string> ConfigureScheduler(const ScheduleArgs& args, SchedulerConfig& config) {
   const Expected<KubeVersion> kube_version = KubeVersion::Parse(args.kube_version);
-  if (!kube_version) return BadInput("--kube-version: " + kube_version.error().message);
+  if (!kube_version) return "--kube-version: " + kube_version.error().message;
   config.kube_version = *kube_version;
   const std::optional<CardPolicy> placement = ParseCardPolicy(args.placement);
   if (!placement || *placement == CardPolicy::kExtenderBestFit) {
-    return BadInput("--placement: \"" + args.placement +
-                    "\" is not a placement (the legacy extender's best-fit is "
-                    "--extender-best-fit)");
+    return "--placement: \"" + args.placement +
+           "\" is not a placement (the legacy extender's best-fit is --extender-best-fit)";
   }
   config.default_placement = *placement;
   config.extender_best_fit = args.extender_best_fit;
@@ -368,56 +367,45 @@ int Schedule(const ScheduleArgs& args) {
   if (args.seed_opt->count() > 0 && !args.random_tie_break) {
     Note("--seed only matters with --random-tie-break; ties go to the first node in file order");
   }
+  return std::nullopt;
+}
 
-  if (args.pods == "-" && std::count(args.cluster.begin(), args.cluster.end(), "-") > 0) {
-    return BadInput("--cluster and --pods cannot both read standard input (-)");
-  }
-  Expected<KubeObjects> cluster_objects = ReadKubeFiles(args.cluster);
-  if (!cluster_objects.ok()) return BadInput(cluster_objects.error());
-  Expected<KubeObjects> pod_objects = ReadKubeFile(args.pods);
-  if (!pod_objects.ok()) return BadInput(pod_objects.error());
-  Warnings warnings;
-  warnings.Add(cluster_objects->warnings);
-  warnings.Add(pod_objects->warnings);
-  if (cluster_objects->nodes.empty()) {
-    return BadInput("--cluster: no Node objects in " + Join(args.cluster, ", ") +
-                    " (export them with kubectl get nodes -o yaml)");
-  }
-
-  const std::vector<PodSpec> pending = PendingPods(*pod_objects);
-  NoteUnused(args, *cluster_objects, *pod_objects, pending);
-  if (pending.empty()) Note("no pending pods in " + args.pods + "; nothing to schedule");
-
+// The cluster of the --cluster files, with the claims, volumes and classes of both files (a
+// StatefulSet's pod and its claim may come in one file).
+ClusterState SnapshotCluster(const KubeObjects& cluster_objects, const KubeObjects& pod_objects,
+                             Warnings& warnings) {
   std::vector<std::string> snapshot_warnings;
-  ClusterState cluster = BuildClusterState(*cluster_objects, &snapshot_warnings);
-  // Claims, volumes and classes may come with the pods to schedule too (a StatefulSet's pod and
-  // its claim in one file).
-  if (!pod_objects->pvcs.empty() || !pod_objects->pvs.empty() ||
-      !pod_objects->storage_classes.empty()) {
+  ClusterState cluster = BuildClusterState(cluster_objects, &snapshot_warnings);
+  if (!pod_objects.pvcs.empty() || !pod_objects.pvs.empty() ||
+      !pod_objects.storage_classes.empty()) {
     auto both = [](auto a, const auto& b) {
       a.insert(a.end(), b.begin(), b.end());
       return a;
     };
-    cluster.SetVolumes(
-        VolumeCatalog(both(cluster_objects->pvcs, pod_objects->pvcs),
-                      both(cluster_objects->pvs, pod_objects->pvs),
-                      both(cluster_objects->storage_classes, pod_objects->storage_classes)));
+    cluster.SetVolumes(VolumeCatalog(
+        both(cluster_objects.pvcs, pod_objects.pvcs), both(cluster_objects.pvs, pod_objects.pvs),
+        both(cluster_objects.storage_classes, pod_objects.storage_classes)));
   }
   warnings.Add(snapshot_warnings);
-  // FGD's target workload: the pods already bound and the ones to place.
+  return cluster;
+}
+
+// FGD's target workload: the pods already bound and the ones to place.
+std::shared_ptr<std::vector<fgd::TargetPod>> TargetWorkload(const ClusterState& cluster,
+                                                            const std::vector<PodSpec>& pending) {
   auto targets = std::make_shared<std::vector<fgd::TargetPod>>();
   for (int p = 0; p < static_cast<int>(cluster.pods().size()); ++p) {
     if (cluster.bound(p)) targets->push_back(fgd::TargetPodOf(cluster.pod(p)));
   }
   for (const PodSpec& pod : pending) targets->push_back(fgd::TargetPodOf(pod));
-  config.target_workload = std::move(targets);
-  // The FGD paper's simulator scores every node (percentageOfNodesToScore 100).
-  if (args.percentage_opt->count() == 0) {
-    config.percentage_of_nodes_to_score = DefaultPercentageOfNodesToScore(cluster, config);
-  }
+  return targets;
+}
 
-  // Always with the explain record: it carries the winner's score for the pod line. The node
-  // chosen is the same either way (scheduler.h: the cache and skipped scores cannot change it).
+// Schedules and binds each pending pod in turn. Always with the explain record: it carries the
+// winner's score for the pod line. The node chosen is the same either way (scheduler.h: the cache
+// and skipped scores cannot change it).
+std::vector<PodOutcome> ScheduleAll(ClusterState& cluster, const SchedulerConfig& config,
+                                    const std::vector<PodSpec>& pending, bool explain) {
   Scheduler scheduler(cluster, config);
   std::vector<PodOutcome> outcomes;
   outcomes.reserve(pending.size());
@@ -440,50 +428,92 @@ int Schedule(const ScheduleArgs& args) {
     } else {
       o.message = r.message;
     }
-    if (args.explain) o.verdicts = std::move(r.explain);
+    if (explain) o.verdicts = std::move(r.explain);
+  }
+  return outcomes;
+}
+
+std::string OutcomesJson(const std::vector<PodOutcome>& outcomes, const ClusterState& cluster,
+                         bool explain) {
+  Json doc = {{"schema", kSchema}, {"knobsim_version", KNOBSIM_VERSION}};
+  Json pods = Json::array();
+  for (const PodOutcome& o : outcomes) pods.push_back(OutcomeJson(o, cluster, explain));
+  doc["pods"] = std::move(pods);
+  return doc.dump(2) + "\n";
+}
+
+// The text report: a line per pod (with --explain its table, after the legend), then the count.
+std::string OutcomesText(const std::vector<PodOutcome>& outcomes, const ClusterState& cluster,
+                         bool explain, size_t unschedulable) {
+  const size_t num_nodes = cluster.nodes().size();
+  std::string text;
+  // The legend names the columns of the widest table (PlacementPolicy shows only for pods a
+  // paper placement scores).
+  const NodeVerdict* sample = nullptr;
+  for (const PodOutcome& o : outcomes) {
+    const NodeVerdict* v = FirstFeasible(o.verdicts);
+    if (v != nullptr && (sample == nullptr || v->scores.size() > sample->scores.size())) sample = v;
+  }
+  if (explain && sample != nullptr) text += Legend(*sample) + "\n";
+  for (const PodOutcome& o : outcomes) {
+    if (explain) {
+      text += OutcomeLine(o, num_nodes);
+      text += ExplainTable(o, cluster);
+      text += "\n";
+    } else {
+      text += OutcomeLine(o, num_nodes);
+    }
+  }
+  text += fmt::format("{} of {} pod(s) placed, {} unschedulable\n", outcomes.size() - unschedulable,
+                      outcomes.size(), unschedulable);
+  return text;
+}
+
+int Schedule(const ScheduleArgs& args) {
+  SchedulerConfig config;
+  if (std::optional<std::string> bad = ConfigureScheduler(args, config)) return BadInput(*bad);
+
+  if (args.pods == "-" && std::count(args.cluster.begin(), args.cluster.end(), "-") > 0) {
+    return BadInput("--cluster and --pods cannot both read standard input (-)");
+  }
+  Expected<KubeObjects> cluster_objects = ReadKubeFiles(args.cluster);
+  if (!cluster_objects.ok()) return BadInput(cluster_objects.error());
+  Expected<KubeObjects> pod_objects = ReadKubeFile(args.pods);
+  if (!pod_objects.ok()) return BadInput(pod_objects.error());
+  Warnings warnings;
+  warnings.Add(cluster_objects->warnings);
+  warnings.Add(pod_objects->warnings);
+  if (cluster_objects->nodes.empty()) {
+    return BadInput("--cluster: no Node objects in " + Join(args.cluster, ", ") +
+                    " (export them with kubectl get nodes -o yaml)");
   }
 
-  const size_t num_nodes = cluster.nodes().size();
+  const std::vector<PodSpec> pending = PendingPods(*pod_objects);
+  NoteUnused(args, *cluster_objects, *pod_objects, pending);
+  if (pending.empty()) Note("no pending pods in " + args.pods + "; nothing to schedule");
+
+  ClusterState cluster = SnapshotCluster(*cluster_objects, *pod_objects, warnings);
+  config.target_workload = TargetWorkload(cluster, pending);
+  // The FGD paper's simulator scores every node (percentageOfNodesToScore 100).
+  if (args.percentage_opt->count() == 0) {
+    config.percentage_of_nodes_to_score = DefaultPercentageOfNodesToScore(cluster, config);
+  }
+  const std::vector<PodOutcome> outcomes = ScheduleAll(cluster, config, pending, args.explain);
+
   const bool json_to_stdout = args.json_opt->count() > 0 && args.json == "-";
   if (args.json_opt->count() > 0) {
-    Json doc = {{"schema", kSchema}, {"knobsim_version", KNOBSIM_VERSION}};
-    Json pods = Json::array();
-    for (const PodOutcome& o : outcomes) pods.push_back(OutcomeJson(o, cluster, args.explain));
-    doc["pods"] = std::move(pods);
-    const std::string text = doc.dump(2) + "\n";
+    const std::string text = OutcomesJson(outcomes, cluster, args.explain);
     if (json_to_stdout) {
       std::cout << text << std::flush;
     } else if (auto failed = WriteFileAtomically(args.json, text)) {
       return BadInput(*failed);
     }
   }
-
   size_t unschedulable = 0;
   for (const PodOutcome& o : outcomes) unschedulable += o.node.empty() ? 1 : 0;
   // With `--json -` stdout is the document alone, so a pipe into jq gets valid JSON.
   if (!json_to_stdout) {
-    std::string text;
-    // The legend names the columns of the widest table (PlacementPolicy shows only for pods a
-    // paper placement scores).
-    const NodeVerdict* sample = nullptr;
-    for (const PodOutcome& o : outcomes) {
-      const NodeVerdict* v = FirstFeasible(o.verdicts);
-      if (v != nullptr && (sample == nullptr || v->scores.size() > sample->scores.size()))
-        sample = v;
-    }
-    if (args.explain && sample != nullptr) text += Legend(*sample) + "\n";
-    for (const PodOutcome& o : outcomes) {
-      if (args.explain) {
-        text += OutcomeLine(o, num_nodes);
-        text += ExplainTable(o, cluster);
-        text += "\n";
-      } else {
-        text += OutcomeLine(o, num_nodes);
-      }
-    }
-    text += fmt::format("{} of {} pod(s) placed, {} unschedulable\n",
-                        outcomes.size() - unschedulable, outcomes.size(), unschedulable);
-    std::cout << text << std::flush;
+    std::cout << OutcomesText(outcomes, cluster, args.explain, unschedulable) << std::flush;
   }
   return unschedulable > 0 ? kExitCheckFailed : kExitOk;
 }
