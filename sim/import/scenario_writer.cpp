@@ -305,22 +305,8 @@ void WriteCronHpa(Out& o, const ImportedWorkload& iw) {
   }
 }
 
-void WriteWorkload(Out& o, const ImportedWorkload& iw) {
-  const Workload& w = iw.spec;
-  o.Comment(2, iw.kind + " " + w.namespace_ + "/" + iw.owner);
-  if (!Note(iw, "").empty()) o.Comment(2, Note(iw, ""));
-  o.Line(2, "- name: " + YamlScalar(w.name));
-  o.Line(4, "namespace: " + YamlScalar(w.namespace_));
-  o.Line(4, "replicas: " + std::to_string(w.replicas), Note(iw, "replicas"));
-  if (w.kind != "Deployment") o.Line(4, "kind: " + w.kind);
-  if (!w.images.empty()) o.Line(4, "images: " + List(w.images));
-  if (w.image_size_mib > 0)
-    o.Line(4, "image_size: " + Memory(w.image_size_mib), "from the node's image list");
-  if (!w.annotations.empty()) o.Line(4, "annotations: " + Map(w.annotations));
-  if (!w.volumes.empty()) o.Line(4, "volumes: " + List(w.volumes));
-  if (!w.labels.empty()) o.Line(4, "labels: " + Map(w.labels));
-  if (!w.node_selector.empty()) o.Line(4, "node_selector: " + Map(w.node_selector));
-  const NodeAffinity& a = w.node_affinity;
+// `node_affinity:`: required terms (each a list of requirements) and weighted preferences.
+void WriteNodeAffinity(Out& o, const NodeAffinity& a) {
   if (!a.required_terms.empty() || !a.preferred.empty()) {
     o.Line(4, "node_affinity:");
     if (!a.required_terms.empty()) {
@@ -346,9 +332,12 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
       }
     }
   }
-  if (!w.tolerations.empty()) {
+}
+
+void WriteTolerations(Out& o, const std::vector<Toleration>& tolerations) {
+  if (!tolerations.empty()) {
     o.Line(4, "tolerations:");
-    for (const Toleration& t : w.tolerations) {
+    for (const Toleration& t : tolerations) {
       std::string e = "- {";
       std::string sep;
       if (!t.key.empty()) {
@@ -363,6 +352,11 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
       o.Line(6, e + "}");
     }
   }
+}
+
+// `topology_spread:`, or the note on why there is none.
+void WriteTopologySpread(Out& o, const ImportedWorkload& iw) {
+  const Workload& w = iw.spec;
   if (!w.topology_spread.empty()) {
     o.Line(4, "topology_spread:", Note(iw, "topology_spread"));
     for (const TopologySpreadConstraint& c : w.topology_spread) {
@@ -380,15 +374,23 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
   } else if (!Note(iw, "topology_spread").empty()) {
     o.Comment(4, "topology_spread: " + Note(iw, "topology_spread"));
   }
-  if (!w.host_ports.empty()) {
+}
+
+void WriteHostPorts(Out& o, const std::vector<HostPort>& host_ports) {
+  if (!host_ports.empty()) {
     o.Line(4, "host_ports:");
-    for (const HostPort& p : w.host_ports) {
+    for (const HostPort& p : host_ports) {
       std::string e = "- {port: " + std::to_string(p.port);
       if (p.protocol != "TCP") e += ", protocol: " + p.protocol;
       if (p.host_ip != "0.0.0.0") e += ", host_ip: " + YamlScalar(p.host_ip);
       o.Line(6, e + "}");
     }
   }
+}
+
+// `pod_affinity:` and `pod_anti_affinity:`, or the note on why one is left out.
+void WritePodAffinities(Out& o, const ImportedWorkload& iw) {
+  const Workload& w = iw.spec;
   for (const auto& [a, key] : {std::pair{&w.pod_affinity, "pod_affinity"},
                                std::pair{&w.pod_anti_affinity, "pod_anti_affinity"}}) {
     if (a->empty()) {
@@ -404,6 +406,12 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
              "- {weight: " + std::to_string(t.weight) + ", " + PodAffinityTermText(t.term) + "}");
     }
   }
+}
+
+// Priority and requests: cpu, memory, whole cards or the shared card's gpu-mem and gpu-core,
+// then the probe and the model's GPU memory.
+void WriteResources(Out& o, const ImportedWorkload& iw) {
+  const Workload& w = iw.spec;
   if (w.priority != 0) o.Line(4, "priority: " + std::to_string(w.priority));
   o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");
   o.Line(4, "memory: " + Memory(w.memory_mib));
@@ -426,8 +434,10 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
   } else if (!Note(iw, "gpu_memory").empty()) {
     o.Comment(4, "gpu_memory: " + Note(iw, "gpu_memory"));
   }
-  WriteTraffic(o, iw);
-  if (iw.has_work) o.Line(4, "work: " + ScenarioWork(w.work), Note(iw, "work"));
+}
+
+void WriteSlo(Out& o, const ImportedWorkload& iw) {
+  const Workload& w = iw.spec;
   if (iw.has_slo) {
     const std::string budget =
         "error_budget: " + TrimZeros(Fmt("%.4f", w.slo.error_budget * 100)) + "%";
@@ -438,9 +448,10 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
                : "slo: {" + budget + "}",
            Note(iw, "slo"));
   }
-  WriteHpa(o, iw);
-  WriteCronHpa(o, iw);
-  Evidence(o, 4, iw, "pods");
+}
+
+// `pods:`: where each current replica runs, its cards and readiness.
+void WriteCurrentPods(Out& o, const ImportedWorkload& iw) {
   if (!iw.pods.empty()) {
     o.Line(4, "pods:", Note(iw, "pods").empty() ? "where each replica runs now" : Note(iw, "pods"));
     for (const ImportedPod& p : iw.pods) {
@@ -457,6 +468,36 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
       o.Line(6, e + "}");
     }
   }
+}
+
+void WriteWorkload(Out& o, const ImportedWorkload& iw) {
+  const Workload& w = iw.spec;
+  o.Comment(2, iw.kind + " " + w.namespace_ + "/" + iw.owner);
+  if (!Note(iw, "").empty()) o.Comment(2, Note(iw, ""));
+  o.Line(2, "- name: " + YamlScalar(w.name));
+  o.Line(4, "namespace: " + YamlScalar(w.namespace_));
+  o.Line(4, "replicas: " + std::to_string(w.replicas), Note(iw, "replicas"));
+  if (w.kind != "Deployment") o.Line(4, "kind: " + w.kind);
+  if (!w.images.empty()) o.Line(4, "images: " + List(w.images));
+  if (w.image_size_mib > 0)
+    o.Line(4, "image_size: " + Memory(w.image_size_mib), "from the node's image list");
+  if (!w.annotations.empty()) o.Line(4, "annotations: " + Map(w.annotations));
+  if (!w.volumes.empty()) o.Line(4, "volumes: " + List(w.volumes));
+  if (!w.labels.empty()) o.Line(4, "labels: " + Map(w.labels));
+  if (!w.node_selector.empty()) o.Line(4, "node_selector: " + Map(w.node_selector));
+  WriteNodeAffinity(o, w.node_affinity);
+  WriteTolerations(o, w.tolerations);
+  WriteTopologySpread(o, iw);
+  WriteHostPorts(o, w.host_ports);
+  WritePodAffinities(o, iw);
+  WriteResources(o, iw);
+  WriteTraffic(o, iw);
+  if (iw.has_work) o.Line(4, "work: " + ScenarioWork(w.work), Note(iw, "work"));
+  WriteSlo(o, iw);
+  WriteHpa(o, iw);
+  WriteCronHpa(o, iw);
+  Evidence(o, 4, iw, "pods");
+  WriteCurrentPods(o, iw);
 }
 
 }  // namespace
