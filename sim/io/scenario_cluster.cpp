@@ -48,19 +48,24 @@ void Reader::ReadGpuTypes(const Field& f, GpuCatalog& catalog) const {
   }
 }
 
+// cGPU's POLICY and max_inst, under cluster: or as a variant's knobs.
+SharingPolicy Reader::ReadPolicy(const Field& f) const {
+  return static_cast<SharingPolicy>(
+      Int(f, 0, 5, "cGPU POLICY is 0 (fixed equal slices) to 5 (native time-slicing)"));
+}
+
+int Reader::ReadMaxInst(const Field& f) const {
+  return Int(f, 1, 25, "cGPU runs at most 25 instances per card");
+}
+
 ClusterKnobs Reader::ReadCluster(const Field& f) const {
   Section s(
       *this, f,
       {"policy", "max_inst", "switch_overhead", "default_placement", "percentage_of_nodes_to_score",
        "interference", "hpa_controller", "cron_hpa_controller", "cluster_autoscaler"});
   ClusterKnobs c;
-  if (auto v = s.Get("policy")) {
-    c.policy = static_cast<SharingPolicy>(
-        Int(*v, 0, 5, "cGPU POLICY is 0 (fixed equal slices) to 5 (native time-slicing)"));
-  }
-  if (auto v = s.Get("max_inst")) {
-    c.max_inst = Int(*v, 1, 25, "cGPU runs at most 25 instances per card");
-  }
+  if (auto v = s.Get("policy")) c.policy = ReadPolicy(*v);
+  if (auto v = s.Get("max_inst")) c.max_inst = ReadMaxInst(*v);
   if (auto v = s.Get("switch_overhead")) c.switch_overhead = Number(*v, 0, 1, false, true);
   if (auto v = s.Get("default_placement")) c.default_placement = Placement(*v);
   if (auto v = s.Get("percentage_of_nodes_to_score")) {

@@ -51,6 +51,8 @@ class Reader : public YamlFieldReader {
   // The cluster (scenario_cluster.cpp).
   void ReadGpuTypes(const Field& f, GpuCatalog& catalog) const;
   ClusterKnobs ReadCluster(const Field& f) const;
+  SharingPolicy ReadPolicy(const Field& f) const;
+  int ReadMaxInst(const Field& f) const;
   std::shared_ptr<const InterferenceSetup> ReadInterferenceSetup(const Field& f) const;
 
   // Node pools (scenario_node_pools.cpp).

@@ -108,13 +108,8 @@ std::vector<std::pair<std::string, Field>> Reader::KnobEntries(
 
 // The cluster's knobs: POLICY, max_inst, switch_overhead, the interference model on or off.
 void Reader::ReadVariantClusterKnobs(const Section& s, const Scenario& sc, Variant& v) const {
-  if (auto x = s.Get("policy")) {
-    v.policy = static_cast<SharingPolicy>(
-        Int(*x, 0, 5, "cGPU POLICY is 0 (fixed equal slices) to 5 (native time-slicing)"));
-  }
-  if (auto x = s.Get("max_inst")) {
-    v.max_inst = Int(*x, 1, 25, "cGPU runs at most 25 instances per card");
-  }
+  if (auto x = s.Get("policy")) v.policy = ReadPolicy(*x);
+  if (auto x = s.Get("max_inst")) v.max_inst = ReadMaxInst(*x);
   if (auto x = s.Get("switch_overhead")) v.switch_overhead = Number(*x, 0, 1, false, true);
   if (auto x = s.Get("interference")) {
     v.interference = Enum<bool>(*x, "interference", {{"on", true}, {"off", false}});
