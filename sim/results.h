@@ -135,6 +135,10 @@ struct TimelinePoint {
   // Time-average of the replicas wanted over the step: `replicas`, or what the workload's HPA
   // or CronHPA last set.
   double desired_mean = 0;
+  // The step's successes with latency at or below each of the workload's bucket bounds
+  // (RunOptions::timeline_latency_bounds_ms; empty without), cumulative like a Prometheus
+  // histogram's buckets; the count of the last bound at most `completed`.
+  std::vector<int64_t> latency_at_or_below;
 };
 
 struct WorkloadTimeline {

@@ -4,10 +4,13 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <utility>
 
 #include "models/memory_isolation.h"
 #include "sim/backtest/accuracy.h"
+#include "sim/backtest/independent_parts.h"
 #include "sim/backtest/measured_windows.h"
 #include "sim/backtest/score_text.h"
 #include "sim/cluster.h"
@@ -16,6 +19,7 @@
 #include "sim/io/evidence_fingerprint.h"
 #include "sim/text.h"
 #include "sim/timeline_stats.h"
+#include "sim/variant.h"
 
 namespace knobsim::backtest {
 namespace {
@@ -35,9 +39,15 @@ struct Inputs {
   Metrics train, test;
   Scenario scenario;
   Cluster cluster;
-  TimelineStats timeline;
+  std::vector<RunResult> runs;                     // the replications, each with its timeline
+  TimelineStats timeline;                          // their summary
   std::map<PodKey, int> workload_of_pod;           // pods of the export -> index in model.workloads
   std::map<std::string, std::string> node_of_pod;  // namespace/name -> node
+  // Per workload index, its pods' measured latency series in each window.
+  std::map<int, std::vector<const PodLatency*>> test_latency, train_latency;
+  // Per workload index, the histogram bounds (seconds, +Inf last) its measured p99 is read
+  // through; empty for a workload without common buckets.
+  std::vector<std::vector<double>> bucket_le;
 };
 
 int Windows(const BacktestOptions& o) {
@@ -125,10 +135,89 @@ Expected<Inputs> Prepare(const KubeObjects& objects, std::span<const PromResult>
       in.node_of_pod[w.spec.namespace_ + "/" + p.name] = p.node;
     }
   }
+  for (const PodLatency& l : in.test.latencies)
+    if (const auto at = in.workload_of_pod.find(l.pod); at != in.workload_of_pod.end())
+      in.test_latency[at->second].push_back(&l);
+  for (const PodLatency& l : in.train.latencies)
+    if (const auto at = in.workload_of_pod.find(l.pod); at != in.workload_of_pod.end())
+      in.train_latency[at->second].push_back(&l);
+  in.bucket_le.resize(in.scenario.workloads.size());
+  for (const auto& [wi, pods] : in.test_latency) in.bucket_le[wi] = CommonBuckets(pods);
   return in;
 }
 
-TimelineStats Simulate(const Scenario& scenario, const BacktestOptions& o, SimTime step) {
+RunOptions ReplayRunOptions(const Inputs& in, std::span<const int> workloads, SimTime step) {
+  RunOptions run;
+  run.timeline_step = step;
+  for (const int wi : workloads) {
+    std::vector<double> bounds_ms;
+    for (double bound : in.bucket_le[wi])
+      if (std::isfinite(bound)) bounds_ms.push_back(bound * 1e3);
+    run.timeline_latency_bounds_ms.push_back(std::move(bounds_ms));
+  }
+  return run;
+}
+
+// The replications as independent parts (independent_parts.h), each part of each replication one
+// job; the timelines merged per replication. nullopt when a replication's placement cannot be
+// split, or a part's pods did not stay where they started (the split would not be exact).
+std::optional<std::vector<RunResult>> SimulateParts(const Inputs& in, const BacktestOptions& o,
+                                                    SimTime step) {
+  const int reps = o.replications;
+  std::vector<Scenario> placed;
+  std::vector<ScenarioParts> parts;
+  struct Job {
+    int replication = 0, part = 0;
+  };
+  std::vector<Job> jobs;
+  for (int r = 0; r < reps; ++r) {
+    placed.push_back(PlacedAtStart(in.scenario, ReplicationSeed(o.seed, r)));
+    std::optional<ScenarioParts> split = SplitIndependent(placed.back(), o.max_parts, nullptr);
+    if (!split) return std::nullopt;
+    parts.push_back(std::move(*split));
+  }
+  // The heaviest parts (the first of each replication) first, so the last jobs are short.
+  for (int k = 0;; ++k) {
+    bool any = false;
+    for (int r = 0; r < reps; ++r) {
+      if (k >= static_cast<int>(parts[r].workloads.size())) continue;
+      jobs.push_back({r, k});
+      any = true;
+    }
+    if (!any) break;
+  }
+  std::vector<RunResult> runs(jobs.size());
+  std::vector<char> stayed(jobs.size(), 1);
+  RunJobs(
+      static_cast<int>(jobs.size()), o.threads,
+      [&](int j) {
+        const Job& job = jobs[j];
+        const ScenarioParts& split = parts[job.replication];
+        const Scenario part = PartScenario(placed[job.replication], split, job.part);
+        RunResult run = knobsim::Simulate(part, ReplicationSeed(o.seed, job.replication),
+                                          ReplayRunOptions(in, split.workloads[job.part], step));
+        stayed[j] = PodsStayed(part, run);
+        runs[j].timeline = std::move(run.timeline);
+      },
+      o.progress);
+  if (std::find(stayed.begin(), stayed.end(), 0) != stayed.end()) return std::nullopt;
+  std::vector<RunResult> merged(static_cast<size_t>(reps));
+  for (int r = 0; r < reps; ++r) {
+    std::vector<RunResult> of_replication(parts[r].workloads.size());
+    for (size_t j = 0; j < jobs.size(); ++j)
+      if (jobs[j].replication == r) of_replication[jobs[j].part] = std::move(runs[j]);
+    merged[r].timeline = MergePartTimelines(in.scenario, parts[r], of_replication);
+  }
+  return merged;
+}
+
+// The replications of the test window, each with a timeline of one step per comparison window
+// that counts the successes into the measured histogram's buckets where there is one. Split into
+// independent parts when the scenario allows it (the same numbers, on every core).
+std::vector<RunResult> Simulate(const Inputs& in, const BacktestOptions& o, SimTime step) {
+  std::vector<int> all(in.scenario.workloads.size());
+  std::iota(all.begin(), all.end(), 0);
+  const RunOptions whole = ReplayRunOptions(in, all, step);
   RunSetOptions run;
   run.replications = o.replications;
   run.seed = o.seed;
@@ -136,8 +225,32 @@ TimelineStats Simulate(const Scenario& scenario, const BacktestOptions& o, SimTi
   run.progress = o.progress;
   run.timeline_step = step;
   run.limits = o.limits;
-  const RunSetResult result = RunSet(scenario, run);
-  return SummarizeTimelines(result.variants.front().runs);
+  run.simulate = [&whole](const Scenario& s, uint64_t seed) {
+    return knobsim::Simulate(s, seed, whole);
+  };
+  if (Status s = CheckRunSetLimits(in.scenario, run); !s) throw std::invalid_argument(s.ToString());
+  if (o.max_parts > 1) {
+    if (std::optional<std::vector<RunResult>> runs = SimulateParts(in, o, step))
+      return std::move(*runs);
+  }
+  RunSetResult result = RunSet(in.scenario, run);
+  return std::move(result.variants.front().runs);
+}
+
+// Window k's p99 as histogram_quantile reads it from the successes of every replication counted
+// into the buckets `le` (seconds, +Inf last); NaN without a success.
+double BucketP99Ms(const std::vector<RunResult>& runs, int wi, size_t k,
+                   const std::vector<double>& le) {
+  std::vector<double> cumulative(le.size(), 0.0);
+  for (const RunResult& run : runs) {
+    const std::vector<TimelinePoint>& points = run.timeline.workloads[wi].points;
+    if (k >= points.size()) continue;
+    const TimelinePoint& p = points[k];
+    for (size_t i = 0; i + 1 < le.size() && i < p.latency_at_or_below.size(); ++i)
+      cumulative[i] += static_cast<double>(p.latency_at_or_below[i]);
+    cumulative.back() += static_cast<double>(p.completed);
+  }
+  return cumulative.back() > 0 ? HistogramQuantile(0.99, le, cumulative) * 1e3 : kNaN;
 }
 
 const CardTimelineStats* FindCard(const TimelineStats& t, const std::string& node,
@@ -239,21 +352,19 @@ void Mm1Baseline(const Inputs& in, int wi, const WindowGrid& grid, WorkloadBackt
 
 void CompareLatency(const Inputs& in, const BacktestOptions& o, const WindowGrid& grid,
                     BacktestReport& report) {
-  std::map<int, std::vector<const PodLatency*>> test_of, train_of;
-  for (const PodLatency& l : in.test.latencies)
-    if (const auto at = in.workload_of_pod.find(l.pod); at != in.workload_of_pod.end())
-      test_of[at->second].push_back(&l);
-  for (const PodLatency& l : in.train.latencies)
-    if (const auto at = in.workload_of_pod.find(l.pod); at != in.workload_of_pod.end())
-      train_of[at->second].push_back(&l);
   WindowGrid train_grid{o.train.from, grid.window_s,
                         static_cast<int>(std::floor(o.train.length() / grid.window_s))};
-  for (const auto& [wi, pods] : test_of) {
+  const std::vector<const PodLatency*> none;
+  for (const auto& [wi, pods] : in.test_latency) {
     const Workload& spec = in.scenario.workloads[wi];
     const WorkloadTimelineStats& sim = in.timeline.workloads[wi];
     const WindowLatency measured = LatencyWindows(pods, grid);
-    const WindowLatency train = LatencyWindows(train_of[wi], train_grid);
+    const auto train_pods = in.train_latency.find(wi);
+    const WindowLatency train = LatencyWindows(
+        train_pods != in.train_latency.end() ? train_pods->second : none, train_grid);
+    const std::vector<double>& le = in.bucket_le[wi];
     WorkloadBacktest w;
+    w.p99_through_buckets = !le.empty();
     w.id = spec.namespace_ + "/" + spec.name;
     w.latency_source = measured.source;
     w.work_s = spec.work.mean_s;
@@ -267,7 +378,11 @@ void CompareLatency(const Inputs& in, const BacktestOptions& o, const WindowGrid
       const bool latency = p && p->latency_replications > 0;
       w.predicted_requests.push_back(p ? p->arrivals.mean : kNaN);
       w.predicted_mean_ms.push_back(latency ? p->latency_mean_ms.mean : kNaN);
-      w.predicted_p99_ms.push_back(latency ? p->latency_p99_ms.mean : kNaN);
+      w.predicted_p99_requests_ms.push_back(latency ? p->latency_p99_ms.mean : kNaN);
+      w.predicted_p99_ms.push_back(!latency ? kNaN
+                                   : w.p99_through_buckets
+                                       ? BucketP99Ms(in.runs, wi, static_cast<size_t>(k), le)
+                                       : p->latency_p99_ms.mean);
       w.train_median_mean_ms.push_back(train_mean);
       w.train_median_p99_ms.push_back(train_p99);
     }
@@ -437,8 +552,8 @@ Expected<BacktestReport> RunBacktest(const KubeObjects& objects,
   report.seed = options.seed;
   Expected<Inputs> in = Prepare(objects, results, options, grid, report);
   if (!in) return in.error();
-  in->timeline =
-      Simulate(in->scenario, options, static_cast<SimTime>(std::llround(options.window_s * 1e9)));
+  in->runs = Simulate(*in, options, static_cast<SimTime>(std::llround(options.window_s * 1e9)));
+  in->timeline = SummarizeTimelines(in->runs);
   CompareCards(*in, grid, options.rules, report);
   CompareLatency(*in, options, grid, report);
   CompareMemory(*in, options.rules, report);

@@ -65,8 +65,12 @@ struct BacktestOptions {
   uint64_t seed = 1;
   int threads = 0;
   TrustRules rules;
-  ProgressFn progress;  // after each replication
-  RunLimits limits;     // of the replay (sim/run_limits.h); over them: std::invalid_argument
+  // After each run: a replication, or a part of one when the replay is split.
+  ProgressFn progress;
+  RunLimits limits;  // of the replay (sim/run_limits.h); over them: std::invalid_argument
+  // The replay runs as at most this many independent parts where the cluster allows it
+  // (independent_parts.h; the same numbers as one run of the whole, on more cores); 1: never.
+  int max_parts = 8;
 };
 
 // One card: per window, measured and predicted busy fractions (0..1; NaN: no measured sample).
@@ -89,7 +93,12 @@ struct WorkloadBacktest {
   double work_s = 0;           // fitted work per request (reference-GPU seconds)
   std::vector<double> measured_requests, predicted_requests;
   std::vector<double> measured_mean_ms, measured_p99_ms;
-  std::vector<double> predicted_mean_ms, predicted_p99_ms;
+  // The predicted p99 as the measured one is read: when the measured p99 comes from histogram
+  // buckets (p99_through_buckets), the simulated successes counted into the same buckets per
+  // window (added over the replications) and read by Prometheus' histogram_quantile; else the
+  // requests' own p99 (predicted_p99_requests_ms, the mean over the replications).
+  bool p99_through_buckets = false;
+  std::vector<double> predicted_mean_ms, predicted_p99_ms, predicted_p99_requests_ms;
   std::vector<double> train_median_mean_ms, train_median_p99_ms;  // constant per window
   std::vector<double> mm1_mean_ms, mm1_p99_ms;
   double mdape_mean = 0, mdape_p99 = 0;

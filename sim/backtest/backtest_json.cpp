@@ -58,6 +58,7 @@ Json WorkloadJson(const WorkloadBacktest& w, const BacktestReport& r) {
   Json j;
   j["id"] = w.id;
   j["latency_source"] = w.latency_source;
+  j["p99_through_buckets"] = w.p99_through_buckets;
   j["work_s"] = Num(w.work_s);
   j["mdape_mean"] = Num(w.mdape_mean);
   j["mdape_p99"] = Num(w.mdape_p99);
@@ -70,6 +71,7 @@ Json WorkloadJson(const WorkloadBacktest& w, const BacktestReport& r) {
     Json m = Pair(w.measured_mean_ms, w.measured_p99_ms, k);
     m["requests"] = At(w.measured_requests, k);
     Json p = Pair(w.predicted_mean_ms, w.predicted_p99_ms, k);
+    p["p99_requests_ms"] = At(w.predicted_p99_requests_ms, k);
     p["requests"] = At(w.predicted_requests, k);
     windows.push_back(
         Json{{"t_s", Num(static_cast<double>(k) * r.window_s)},
@@ -124,7 +126,9 @@ void CheckNumbers(const JsonField& f, std::initializer_list<std::string_view> ke
   for (std::string_view key : keys) f.At(key).NumberOrNull();
 }
 
-void CheckCount(const JsonField& f) { f.Integer(0, std::numeric_limits<int32_t>::max()); }
+void CheckCount(const JsonField& f) {
+  f.Integer(0, std::numeric_limits<int32_t>::max());
+}
 
 // An array of one object per window, each with `t_s`, passed on to `check`.
 template <class F>
@@ -171,12 +175,15 @@ void CheckWorkload(const JsonField& wl, int64_t windows) {
   wl.Object();
   wl.At("id").String();
   wl.At("latency_source").String();
+  // Added within v1: documents written before it lack the key.
+  if (auto through = wl.Find("p99_through_buckets")) through->Bool();
   CheckNumbers(wl, {"work_s", "mdape_mean", "mdape_p99"});
   CheckNumbers(wl.At("baseline_train_median"), {"mdape_mean", "mdape_p99"});
   CheckNumbers(wl.At("baseline_mm1"), {"mdape_mean", "mdape_p99"});
   CheckWindows(wl.At("windows"), windows, [](const JsonField& w) {
     CheckNumbers(w.At("measured"), {"mean_ms", "p99_ms", "requests"});
     CheckNumbers(w.At("predicted"), {"mean_ms", "p99_ms", "requests"});
+    if (auto requests_p99 = w.At("predicted").Find("p99_requests_ms")) requests_p99->NumberOrNull();
     CheckNumbers(w.At("baseline_train_median"), {"mean_ms", "p99_ms"});
     CheckNumbers(w.At("baseline_mm1"), {"mean_ms", "p99_ms"});
   });

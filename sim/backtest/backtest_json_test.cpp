@@ -67,8 +67,7 @@ TEST_CASE("a damaged backtest document is refused with its file, line and field"
        [](nlohmann::ordered_json& d) { d["windows"] = -1; }, "windows: "},
       {"every section is there", [](nlohmann::ordered_json& d) { d.erase("cards"); }, "cards"},
       {"a verdict's trust is a boolean",
-       [](nlohmann::ordered_json& d) { d["verdicts"][0]["trust"] = "yes"; },
-       "verdicts[0].trust: "},
+       [](nlohmann::ordered_json& d) { d["verdicts"][0]["trust"] = "yes"; }, "verdicts[0].trust: "},
       {"window lengths are positive", [](nlohmann::ordered_json& d) { d["window_s"] = 0; },
        "window_s: "},
   };

@@ -16,13 +16,13 @@ int WindowOf(double t, double step, const WindowGrid& grid) {
   return k >= 0 && k < grid.windows ? static_cast<int>(k) : -1;
 }
 
-bool SameBuckets(const std::vector<const PodLatency*>& pods) {
-  for (const PodLatency* p : pods)
-    if (p->bucket_le.empty() || p->bucket_le != pods.front()->bucket_le) return false;
-  return !pods.empty();
-}
-
 }  // namespace
+
+std::vector<double> CommonBuckets(const std::vector<const PodLatency*>& pods) {
+  for (const PodLatency* p : pods)
+    if (p->bucket_le.empty() || p->bucket_le != pods.front()->bucket_le) return {};
+  return pods.empty() ? std::vector<double>{} : pods.front()->bucket_le;
+}
 
 std::vector<double> WindowMeans(const std::vector<double>& times, const std::vector<double>& values,
                                 const WindowGrid& grid) {
@@ -39,7 +39,7 @@ WindowLatency LatencyWindows(const std::vector<const PodLatency*>& pods, const W
   out.p99_ms.assign(n, kNaN);
   out.requests.assign(n, kNaN);
   std::vector<double> weight(n, 0), mean_sum(n, 0), p99_weight(n, 0), p99_sum(n, 0);
-  const bool histograms = SameBuckets(pods);
+  const bool histograms = !CommonBuckets(pods).empty();
   out.p99_exact = histograms;
   std::vector<std::vector<double>> cumulative(
       n, std::vector<double>(histograms ? pods.front()->bucket_le.size() : 0, 0.0));

@@ -36,4 +36,8 @@ struct WindowLatency {
 };
 WindowLatency LatencyWindows(const std::vector<const PodLatency*>& pods, const WindowGrid& grid);
 
+// The histogram buckets' upper bounds (seconds, +Inf last) that every pod of the group shares,
+// the ones LatencyWindows adds up for the p99; empty when they have none in common.
+std::vector<double> CommonBuckets(const std::vector<const PodLatency*>& pods);
+
 }  // namespace knobsim::backtest

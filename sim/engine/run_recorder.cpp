@@ -52,7 +52,16 @@ RunRecorder::RunRecorder(const EngineState& state) : s_(state) {
   for (size_t w = 0; w < workloads_.size(); ++w) {
     workloads_[w].result.name = state.workloads[w].spec->name;
     workloads_[w].result.namespace_ = state.workloads[w].spec->namespace_;
+    if (state.options.timeline_step > 0 && w < state.options.timeline_latency_bounds_ms.size())
+      workloads_[w].bounds_ms = state.options.timeline_latency_bounds_ms[w];
   }
+}
+
+// Prometheus' `le`: a latency equal to a bound counts in that bound's bucket.
+void RunRecorder::CountInBucket(const WorkloadMetrics& m, TimelineStep& step, double ms) {
+  if (step.in_bucket.empty()) step.in_bucket.assign(m.bounds_ms.size() + 1, 0);
+  const auto at = std::lower_bound(m.bounds_ms.begin(), m.bounds_ms.end(), ms);
+  ++step.in_bucket[static_cast<size_t>(at - m.bounds_ms.begin())];
 }
 
 void RunRecorder::IntegrateAvailability(int32_t w_index) {
@@ -284,6 +293,9 @@ RunTimeline RunRecorder::CollectTimeline(const CardSharing& sharing) {
       last.latency_sum_ms += extra.latency_sum_ms;
       last.wait_sum_ms += extra.wait_sum_ms;
       last.histogram.Merge(extra.histogram);
+      if (last.in_bucket.size() < extra.in_bucket.size())
+        last.in_bucket.resize(extra.in_bucket.size(), 0);
+      for (size_t i = 0; i < extra.in_bucket.size(); ++i) last.in_bucket[i] += extra.in_bucket[i];
     }
     m.timeline.resize(steps);
     WorkloadTimeline out;
@@ -312,6 +324,14 @@ RunTimeline RunRecorder::CollectTimeline(const CardSharing& sharing) {
       }
       point.available_min =
           in.available_min == std::numeric_limits<int>::max() ? run.available : in.available_min;
+      if (!m.bounds_ms.empty()) {
+        point.latency_at_or_below.assign(m.bounds_ms.size(), 0);
+        int64_t below = 0;
+        for (size_t i = 0; i < m.bounds_ms.size(); ++i) {
+          below += i < in.in_bucket.size() ? in.in_bucket[i] : 0;
+          point.latency_at_or_below[i] = below;
+        }
+      }
       out.points.push_back(std::move(point));
     }
     const double measured = static_cast<double>(end - s_.warmup);

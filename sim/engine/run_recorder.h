@@ -58,6 +58,9 @@ class RunRecorder {
     double latency_sum_ms = 0;
     double wait_sum_ms = 0;
     LatencyHistogram histogram;
+    // Successes per latency bucket (WorkloadMetrics::bounds_ms): index i counts latencies in
+    // (bounds[i-1], bounds[i]], the last those above every bound. Empty without bounds.
+    std::vector<int64_t> in_bucket;
     double available_ns = 0;  // ∫ available pods dt over the step
     double ready_ns = 0;
     double desired_ns = 0;  // ∫ desired replicas dt
@@ -79,9 +82,11 @@ class RunRecorder {
     double below_desired_ns = 0;
     double unavailable_ns = 0;
     std::vector<TimelineStep> timeline;
+    std::vector<double> bounds_ms;  // RunOptions::timeline_latency_bounds_ms of the workload
   };
 
   TimelineStep& StepAt(WorkloadMetrics& m, SimTime t);
+  static void CountInBucket(const WorkloadMetrics& m, TimelineStep& step, double ms);
   void AccountInSystem(WorkloadMetrics& m);
   void CollectWorkloads(RunResult& result);
   void CollectCards(CardSharing& sharing, RunResult& result);
@@ -137,6 +142,7 @@ inline void RunRecorder::Departed(int32_t w, SimTime arrival, SimTime gpu_start,
       step.latency_sum_ms += ms;
       step.wait_sum_ms += wait_ms;
       step.histogram.Record(ms);
+      if (!m.bounds_ms.empty()) CountInBucket(m, step, ms);
     } else {
       ++(step.errors.*cause);
     }

@@ -91,5 +91,52 @@ TEST_CASE("run recorder: availability is integrated from the warm-up, per timeli
   CHECK(t.unavailable_ns == 0);
 }
 
+// Prometheus' histogram counts an observation in every bucket whose `le` bound it does not
+// exceed; the timeline's latency_at_or_below counts the step's successes the same way.
+TEST_CASE("run recorder: successes per step are counted into the given le buckets") {
+  const Scenario scenario = Small();
+  RunOptions options;
+  options.timeline_step = 50 * kNanosPerSecond;
+  options.timeline_latency_bounds_ms = {{10, 100, 1000}};
+  EngineState s(scenario, 1, options);
+  CardSharing sharing(s);
+  RunRecorder recorder(s);
+  struct Departure {
+    SimTime at;
+    double latency_ms;
+    bool success;
+  };
+  // Step 0: 5 ms, exactly 10 ms (le is inclusive), 10.5 ms, 2 s, a failure (not counted);
+  // step 1: 100 ms, counted in the step it left in even though it arrived in step 0.
+  const Departure departures[] = {{1, 5, true},    {2, 10, true},  {3, 10.5, true},
+                                  {4, 2000, true}, {5, 50, false}, {50, 100, true}};
+  for (const Departure& d : departures) {
+    s.now = d.at * kNanosPerSecond;
+    const SimTime arrival = s.now - static_cast<SimTime>(d.latency_ms * 1e6);
+    recorder.Departed(0, arrival, arrival, false, d.success, &ErrorCounts::timeout);
+  }
+  s.now = s.end;
+  const RunResult r = recorder.Collect(sharing);
+  const std::vector<TimelinePoint>& points = r.timeline.workloads.at(0).points;
+  REQUIRE(points.size() == 2);
+  CHECK(points[0].latency_at_or_below == std::vector<int64_t>{2, 3, 3});
+  CHECK(points[0].completed == 4);  // the +Inf bucket
+  CHECK(points[1].latency_at_or_below == std::vector<int64_t>{0, 1, 1});
+}
+
+TEST_CASE("run recorder: without bounds the timeline counts no buckets") {
+  const Scenario scenario = Small();
+  RunOptions options;
+  options.timeline_step = 50 * kNanosPerSecond;
+  EngineState s(scenario, 1, options);
+  CardSharing sharing(s);
+  RunRecorder recorder(s);
+  s.now = 10 * kNanosPerSecond;
+  recorder.Departed(0, s.now - kNanosPerMilli, s.now - kNanosPerMilli, false, true, nullptr);
+  s.now = s.end;
+  const RunResult r = recorder.Collect(sharing);
+  CHECK(r.timeline.workloads.at(0).points.at(0).latency_at_or_below.empty());
+}
+
 }  // namespace
 }  // namespace knobsim::engine

@@ -29,6 +29,10 @@ struct RunOptions {
   ClusterOperator* cluster_operator = nullptr;  // called during the run (docs/upgrade.md)
   SimTime duration = 0;       // > 0: the planned end instead of the scenario's run.duration
   SimTime timeline_step = 0;  // > 0: collect RunResult::timeline with this step
+  // With a timeline, per workload index: upper bounds in milliseconds, ascending, of latency
+  // buckets counted per step (TimelinePoint::latency_at_or_below), as a Prometheus histogram's
+  // `le` bounds count its observations. Workloads past the end or with none count nothing.
+  std::vector<std::vector<double>> timeline_latency_bounds_ms;
   // Pulls after t = 0 (a pod rescheduled onto a node without its image): image_size /
   // bandwidth when the workload's image_size is known, else its startup image_pull.
   // Assumption (docs/upgrade.md): 60 MiB/s, a VPC registry endpoint.

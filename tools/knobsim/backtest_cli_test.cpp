@@ -66,6 +66,16 @@ TEST_CASE("backtest on the known truth meets the goals and trusts utilization an
         s.at("utilization").at("baseline_train_mean").at("mae_pp_median").get<double>());
   CHECK(s.at("latency").at("mdape_mean").get<double>() <
         s.at("latency").at("baseline_train_median").at("mdape_mean").get<double>());
+  // The p99 goes through the latency histogram's buckets on both sides (histogram_quantile's
+  // interpolation inside wide buckets is what Prometheus measured): within 10 %, and better than
+  // the train-window median of the measured p99.
+  CHECK(s.at("latency").at("mdape_p99").get<double>() <= 0.1);
+  CHECK(s.at("latency").at("mdape_p99").get<double>() <
+        s.at("latency").at("baseline_train_median").at("mdape_p99").get<double>());
+  for (const json& w : doc.at("workloads")) {
+    CHECK(w.at("p99_through_buckets") == true);
+    CHECK(w.at("windows").at(0).at("predicted").contains("p99_requests_ms"));
+  }
   for (const json& v : doc.at("verdicts")) {
     CAPTURE(v.dump());
     if (v.at("what") != "memory") CHECK(v.at("trust") == true);
@@ -89,6 +99,25 @@ TEST_CASE("backtest on the known truth meets the goals and trusts utilization an
   const Outcome text = Run(p.Args() + windows + " --replications 2");
   REQUIRE(text.exit_code == 0);
   CHECK(text.out.find("Verdict\n  trust utilization") != std::string::npos);
+}
+
+// The replay runs as independent parts where the cluster allows it (docs/backtest.md "Speed");
+// the profile's cluster does (node-disjoint groups, a Pending pod, idle nodes), and the document
+// must not change by one byte when it runs whole.
+TEST_CASE("backtest: the replay split into independent parts gives the whole's numbers") {
+  std::string args = Shared().Args();
+  args.erase(args.rfind(" --quiet"), std::string(" --quiet").size());
+  args += " --split 0.25 --replications 2 --no-store --json -";
+  const Outcome split = Run(args + " --threads 2 --progress");
+  const Outcome whole = Run(args + " --threads 1 --no-split --progress");
+  REQUIRE_MESSAGE(split.exit_code == 0, split.err);
+  REQUIRE_MESSAGE(whole.exit_code == 0, whole.err);
+  // The progress counts runs: 2 replications whole, more when each runs in parts.
+  CHECK(whole.err.find("2/2 runs") != std::string::npos);
+  CHECK(split.err.find("2/2 runs") == std::string::npos);
+  json a = json::parse(split.out), b = json::parse(whole.out);
+  CHECK(a.at("workloads").size() >= 3);
+  CHECK(a == b);
 }
 
 TEST_CASE("backtest with --split takes the last fraction of the metrics as the test window") {

@@ -42,6 +42,7 @@ struct BacktestArgs {
   bool quiet = false;
   bool progress = false;
   bool no_store = false;
+  bool no_split = false;
   std::vector<std::string> limits;  // --limit NAME=VALUE
 };
 
@@ -51,8 +52,8 @@ Expected<double> ParseInstant(const std::string& option, const std::string& text
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
   if (!text.empty() && end == text.c_str() + text.size() && std::isfinite(v)) return v;
-  return InputError{"", 0, option,
-                    Quote(text) + " is neither an RFC 3339 instant nor Unix seconds", ""};
+  return InputError{"", 0, option, Quote(text) + " is neither an RFC 3339 instant nor Unix seconds",
+                    ""};
 }
 
 // FROM/TO.
@@ -121,6 +122,7 @@ int RunBacktestCommand(const BacktestArgs& args) {
   options.replications = args.replications;
   options.seed = args.seed;
   options.threads = args.threads;
+  if (args.no_split) options.max_parts = 1;
   if (Status s = ApplyLimitOptions(args.limits, &options.limits); !s) return BadInput(s);
   if (!setup.isolation_rules.empty())
     return BadInput("--isolation: not taken by backtest (it judges the import as it is)");
@@ -131,8 +133,8 @@ int RunBacktestCommand(const BacktestArgs& args) {
   if (!prom) return BadInput(prom.error());
   if (Status s = Windows(args, *prom, &options); !s) return BadInput(s);
   if (Status s = backtest::CheckBacktestOptions(options); !s) return BadInput(s);
-  ProgressLine progress(ChooseProgressMode(args.quiet, args.progress), "knobsim backtest",
-                        "replications");
+  // A run is a replication, or one part of one when the replay is split (docs/backtest.md).
+  ProgressLine progress(ChooseProgressMode(args.quiet, args.progress), "knobsim backtest", "runs");
   options.progress = progress.Callback();
   Expected<backtest::BacktestReport> report =
       backtest::RunBacktest(*objects, prom->results, options);
@@ -189,6 +191,9 @@ void AddBacktestCommand(CLI::App& app, int* exit_code) {
                   "`knobsim report` of the --json document)");
   cmd->add_flag("--quiet,-q", args->quiet, "no progress line");
   AddProgressOption(cmd, &args->progress);
+  cmd->add_flag("--no-split", args->no_split,
+                "replay the whole cluster as one run per replication (the independent parts give "
+                "the same numbers on more cores: docs/backtest.md \"Speed\")");
   cmd->add_flag("--no-store", args->no_store,
                 "do not keep the headline for whatif and plan (KNOBSIM_CACHE_DIR, else "
                 "~/.cache/knobsim: docs/backtest.md)");
