@@ -198,6 +198,7 @@ std::optional<std::vector<RunResult>> SimulateParts(const Inputs& in, const Back
                                           ReplayRunOptions(in, split.workloads[job.part], step));
         stayed[j] = PodsStayed(part, run);
         runs[j].timeline = std::move(run.timeline);
+        KeepOwnCards(split, job.part, runs[j].timeline);
       },
       o.progress);
   if (std::find(stayed.begin(), stayed.end(), 0) != stayed.end()) return std::nullopt;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <numeric>
+#include <set>
 #include <utility>
 
 #include "sim/cluster.h"
@@ -83,21 +84,22 @@ std::optional<ScenarioParts> SplitIndependent(const Scenario& placed, int max_pa
   for (const Workload& w : placed.workloads)
     if (std::string r = Reaches(w); !r.empty()) return refuse(r);
 
-  // Workloads with a pod on the same node are one group; a workload whose pods are all Pending
-  // is a group of its own.
+  // Workloads with a pod on the same card are one group; a pod on no card (CPU only, or
+  // Pending) joins none.
   std::vector<int> parent(static_cast<size_t>(n));
   std::iota(parent.begin(), parent.end(), 0);
-  std::map<std::string, int> first_on_node;
+  std::map<std::pair<std::string, int>, int> first_on_card;
   for (int wi = 0; wi < n; ++wi) {
     for (const CurrentPod& p : placed.workloads[wi].pods) {
-      if (p.node.empty()) continue;
-      const auto [at, added] = first_on_node.emplace(p.node, wi);
-      if (!added) parent[Find(parent, wi)] = Find(parent, at->second);
+      for (int card : p.cards) {
+        const auto [at, added] = first_on_card.emplace(std::pair(p.node, card), wi);
+        if (!added) parent[Find(parent, wi)] = Find(parent, at->second);
+      }
     }
   }
   std::map<int, std::vector<int>> groups;  // in order of their first workload
   for (int wi = 0; wi < n; ++wi) groups[Find(parent, wi)].push_back(wi);
-  if (groups.size() < 2) return refuse("every workload shares nodes with the others");
+  if (groups.size() < 2) return refuse("every workload shares cards with the others");
   struct Group {
     std::vector<int> workloads;
     double weight = 0;
@@ -121,31 +123,65 @@ std::optional<ScenarioParts> SplitIndependent(const Scenario& placed, int max_pa
     load[k] += g.weight;
     out.workloads[k].insert(out.workloads[k].end(), g.workloads.begin(), g.workloads.end());
   }
-  for (size_t k = 0; k < parts; ++k) {
-    std::sort(out.workloads[k].begin(), out.workloads[k].end());
-    for (int wi : out.workloads[k])
-      for (const CurrentPod& p : placed.workloads[wi].pods)
-        if (!p.node.empty()) out.part_of_node[p.node] = static_cast<int>(k);
-  }
+  // Each part's nodes: those its pods run on; the first part's also those no pod runs on.
   const Cluster cluster = BuildCluster(placed);
   for (size_t i = 0; i < cluster.nodes.size(); ++i)
     out.node_order.emplace(cluster.nodes[i].name, static_cast<int>(i));
+  std::vector<std::set<std::string>> nodes(parts);
+  std::set<std::string> with_pods;
+  for (size_t k = 0; k < parts; ++k) {
+    std::sort(out.workloads[k].begin(), out.workloads[k].end());
+    for (int wi : out.workloads[k]) {
+      for (const CurrentPod& p : placed.workloads[wi].pods) {
+        if (p.node.empty()) continue;
+        nodes[k].insert(p.node);
+        with_pods.insert(p.node);
+        for (int card : p.cards) out.part_of_card[{p.node, card}] = static_cast<int>(k);
+      }
+    }
+  }
+  for (const Node& node : cluster.nodes)
+    if (!with_pods.count(node.name)) nodes[0].insert(node.name);
+  for (size_t k = 0; k < parts; ++k) {
+    std::vector<std::string> ordered_nodes(nodes[k].begin(), nodes[k].end());
+    std::sort(ordered_nodes.begin(), ordered_nodes.end(),
+              [&out](const std::string& a, const std::string& b) {
+                return out.node_order.at(a) < out.node_order.at(b);
+              });
+    for (const std::string& node : ordered_nodes)
+      out.first_part_of_node.emplace(node, static_cast<int>(k));
+    out.nodes.push_back(std::move(ordered_nodes));
+  }
   return out;
 }
 
 Scenario PartScenario(const Scenario& placed, const ScenarioParts& parts, int k) {
+  const std::set<std::string> nodes(parts.nodes[k].begin(), parts.nodes[k].end());
   Scenario part = placed;
   part.workloads.clear();
   part.variants.clear();
   for (int wi : parts.workloads[k]) part.workloads.push_back(placed.workloads[wi]);
+  // The residents: the other groups' pods on this part's nodes hold their cards and count on
+  // their nodes as in the whole, and serve nothing.
+  const std::set<int> own(parts.workloads[k].begin(), parts.workloads[k].end());
+  for (int wi = 0; wi < static_cast<int>(placed.workloads.size()); ++wi) {
+    if (own.count(wi)) continue;
+    Workload resident = placed.workloads[wi];
+    resident.pods.clear();
+    for (const CurrentPod& p : placed.workloads[wi].pods)
+      if (!p.node.empty() && nodes.count(p.node)) resident.pods.push_back(p);
+    if (resident.pods.empty()) continue;
+    resident.replicas = static_cast<int>(resident.pods.size());
+    resident.traffic = Traffic{};
+    part.workloads.push_back(std::move(resident));
+  }
   part.node_pools.clear();
   for (const NodePool& pool : placed.node_pools) {
     NodePool kept = pool;
     kept.nodes.clear();
     for (int ordinal = 0; ordinal < pool.slots(); ++ordinal) {
       const std::string name = PoolNodeName(pool, ordinal);
-      const auto owner = parts.part_of_node.find(name);
-      if (owner == parts.part_of_node.end() ? k != 0 : owner->second != k) continue;
+      if (!nodes.count(name)) continue;
       // Named, and zoned as in the whole: a pool's default names and zones follow the ordinal.
       PoolNode node = ordinal < static_cast<int>(pool.nodes.size()) ? pool.nodes[ordinal]
                                                                     : PoolNode{name, "", {}};
@@ -170,6 +206,15 @@ bool PodsStayed(const Scenario& part, const RunResult& run) {
   return true;
 }
 
+void KeepOwnCards(const ScenarioParts& parts, int k, RunTimeline& timeline) {
+  std::erase_if(timeline.cards, [&parts, k](const CardTimeline& card) {
+    const auto owner = parts.part_of_card.find({card.node, card.index});
+    if (owner != parts.part_of_card.end()) return owner->second != k;
+    const auto first = parts.first_part_of_node.find(card.node);
+    return first == parts.first_part_of_node.end() || first->second != k;
+  });
+}
+
 RunTimeline MergePartTimelines(const Scenario& whole, const ScenarioParts& parts,
                                std::span<RunResult> runs) {
   RunTimeline out;
@@ -180,6 +225,7 @@ RunTimeline MergePartTimelines(const Scenario& whole, const ScenarioParts& parts
   for (size_t k = 0; k < parts.workloads.size() && k < runs.size(); ++k) {
     RunTimeline& t = runs[k].timeline;
     out.end = std::max(out.end, t.end);
+    // The part's own workloads come first, the residents after them.
     for (size_t local = 0; local < parts.workloads[k].size(); ++local)
       out.workloads[parts.workloads[k][local]] = std::move(t.workloads.at(local));
     std::move(t.cards.begin(), t.cards.end(), std::back_inserter(out.cards));

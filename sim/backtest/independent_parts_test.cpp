@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "sim/engine/simulation.h"
@@ -11,7 +12,8 @@
 namespace knobsim::backtest {
 namespace {
 
-// Four cgpu nodes: `chat` and `embed` share n0 (one group), `ocr` has n1 and n2, `rank` n3.
+// Four cgpu nodes: `chat` and `embed` share card 0 of n0 (one group), `ocr` has n1 and n2,
+// `rank` n3.
 // Each pod is where the export saw it; the traffic is Poisson with exponential work, so a
 // split that changed any draw or any order would show in every number.
 constexpr const char* kFour = R"(
@@ -31,7 +33,7 @@ workloads:
     gpu_memory: {weights: 6Gi, activation: 256Mi}
     traffic: {rate: 30/s}
     work: {dist: exponential, mean: 20ms}
-    pods: [{name: chat-0, node: n0}]
+    pods: [{name: chat-0, node: n0, cards: [0]}]
   - name: ocr
     replicas: 2
     gpu_mem: 8
@@ -39,21 +41,21 @@ workloads:
     traffic: {rate: 60/s}
     work: {dist: gamma, mean: 15ms, cv: 0.5}
     routing: least_outstanding
-    pods: [{name: ocr-0, node: n1}, {name: ocr-1, node: n2}]
+    pods: [{name: ocr-0, node: n1, cards: [0]}, {name: ocr-1, node: n2, cards: [1]}]
   - name: embed
     replicas: 1
     gpu_mem: 8
     gpu_memory: {weights: 6Gi, activation: 256Mi}
     traffic: {rate: 20/s}
     work: {dist: exponential, mean: 10ms}
-    pods: [{name: embed-0, node: n0}]
+    pods: [{name: embed-0, node: n0, cards: [0]}]
   - name: rank
     replicas: 1
     gpu_mem: 4
     gpu_memory: {weights: 2Gi, activation: 128Mi}
     traffic: {rate: 40/s}
     work: {dist: exponential, mean: 5ms}
-    pods: [{name: rank-0, node: n3}]
+    pods: [{name: rank-0, node: n3, cards: [0]}]
 run: {duration: 10m, warmup: 0s, seed: 3}
 )";
 
@@ -63,7 +65,7 @@ Scenario Four() {
   return *s;
 }
 
-TEST_CASE("independent parts: workloads sharing a node are one group, groups balanced") {
+TEST_CASE("independent parts: workloads sharing a card are one group, groups balanced") {
   const Scenario s = Four();
   std::string why;
   const std::optional<ScenarioParts> parts = SplitIndependent(s, 8, &why);
@@ -73,9 +75,11 @@ TEST_CASE("independent parts: workloads sharing a node are one group, groups bal
   CHECK(parts->workloads[0] == std::vector<int>{1});
   CHECK(parts->workloads[1] == std::vector<int>{0, 2});
   CHECK(parts->workloads[2] == std::vector<int>{3});
-  CHECK(parts->part_of_node.at("n0") == 1);
-  CHECK(parts->part_of_node.at("n2") == 0);
+  CHECK(parts->part_of_card.at({"n0", 0}) == 1);
+  CHECK(parts->part_of_card.at({"n2", 1}) == 0);
   CHECK(parts->node_order.at("n3") == 3);
+  CHECK(parts->nodes[0] == std::vector<std::string>{"n1", "n2"});
+  CHECK(parts->nodes[1] == std::vector<std::string>{"n0"});
 
   // Two parts: the lightest part takes the next group.
   const std::optional<ScenarioParts> two = SplitIndependent(s, 2, &why);
@@ -106,9 +110,9 @@ TEST_CASE("independent parts: whatever could reach across groups refuses the spl
       {"one group",
        [](Scenario& s) {
          for (Workload& w : s.workloads)
-           for (CurrentPod& p : w.pods) p.node = "n0";
+           for (CurrentPod& p : w.pods) p = {p.name, "n0", {0}, true, -1};
        },
-       "every workload shares nodes with the others"},
+       "every workload shares cards with the others"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
@@ -151,13 +155,18 @@ void CheckSameTimeline(const RunTimeline& a, const RunTimeline& b) {
   }
 }
 
-// Four, and what a real export adds: a replica the export shows nowhere (the scheduler places
-// it at the start), one that fits nowhere (Pending all run long, its requests fail), and a node
-// no pod runs on.
+// Four, and what a real export adds: a service on the other card of n0 (a group of its own
+// beside chat and embed), a replica the export shows nowhere (the scheduler places it at the
+// start), one that fits nowhere (Pending all run long, its requests fail), and a node no pod
+// runs on.
 Scenario FourAndTheRest() {
   Scenario s = Four();
   s.node_pools[0].nodes.push_back({"n4", "", {}});
   s.node_pools[0].count = 5;
+  Workload side = s.workloads[0];
+  side.name = "side";
+  side.pods = {{"side-0", "n0", {1}, true, -1}};
+  s.workloads.push_back(side);
   Workload batch = s.workloads[3];
   batch.name = "batch";
   batch.pods.clear();
@@ -174,13 +183,15 @@ TEST_CASE("independent parts: the parts' runs merged are the whole's run, number
   const Scenario whole = FourAndTheRest();
   RunOptions options;
   options.timeline_step = 60 * kNanosPerSecond;
-  options.timeline_latency_bounds_ms = {{10, 25, 50, 100}, {}, {10, 25}, {5, 50}, {5}, {5}};
+  options.timeline_latency_bounds_ms = {{10, 25, 50, 100}, {},  {10, 25}, {5, 50},
+                                        {5, 20},           {5}, {5}};
   const RunResult reference = Simulate(whole, 11, options);
 
   const Scenario placed = PlacedAtStart(whole, 11);
-  REQUIRE(placed.workloads[4].pods.size() == 1);
-  CHECK_FALSE(placed.workloads[4].pods[0].node.empty());  // batch: the scheduler's choice
-  CHECK(placed.workloads[5].pods.at(0).node.empty());     // huge: Pending
+  REQUIRE(placed.workloads[5].pods.size() == 1);
+  CHECK_FALSE(placed.workloads[5].pods[0].node.empty());  // batch: the scheduler's choice
+  CHECK_FALSE(placed.workloads[5].pods[0].cards.empty());
+  CHECK(placed.workloads[6].pods.at(0).node.empty());  // huge: Pending
   for (int max_parts : {2, 3, 8}) {
     CAPTURE(max_parts);
     const std::optional<ScenarioParts> parts = SplitIndependent(placed, max_parts, nullptr);
@@ -194,30 +205,42 @@ TEST_CASE("independent parts: the parts' runs merged are the whole's run, number
         own.timeline_latency_bounds_ms.push_back(options.timeline_latency_bounds_ms[wi]);
       runs.push_back(Simulate(part, 11, own));
       CHECK(PodsStayed(part, runs.back()));
+      KeepOwnCards(*parts, static_cast<int>(k), runs.back().timeline);
     }
     CheckSameTimeline(MergePartTimelines(whole, *parts, runs), reference.timeline);
   }
 }
 
-TEST_CASE("independent parts: a part holds its own nodes, the first also the idle ones") {
+TEST_CASE("independent parts: a part holds its nodes and the other groups' pods on them") {
   const Scenario placed = PlacedAtStart(FourAndTheRest(), 11);
   const std::optional<ScenarioParts> parts = SplitIndependent(placed, 8, nullptr);
   REQUIRE(parts);
-  std::vector<std::string> nodes_of_first, all;
+  std::set<std::string> all;
+  bool side_seen = false;
   for (size_t k = 0; k < parts->workloads.size(); ++k) {
     const Scenario part = PartScenario(placed, *parts, static_cast<int>(k));
     CHECK(part.variants.empty());
     for (const NodePool& pool : part.node_pools) {
       CHECK(pool.count == static_cast<int>(pool.nodes.size()));
-      for (const PoolNode& node : pool.nodes) {
-        all.push_back(node.name);
-        if (k == 0) nodes_of_first.push_back(node.name);
-      }
+      for (const PoolNode& node : pool.nodes) all.insert(node.name);
+    }
+    // Its own workloads first, then the residents: no traffic, only the pods on its nodes.
+    const size_t own = parts->workloads[k].size();
+    for (size_t i = 0; i < part.workloads.size(); ++i) {
+      const Workload& w = part.workloads[i];
+      CHECK(w.replicas == static_cast<int>(w.pods.size()));
+      if (i >= own) CHECK(w.traffic.kind == ArrivalKind::kNone);
+    }
+    if (part.workloads.front().name == "side") {
+      side_seen = true;
+      REQUIRE(part.workloads.size() >= 3);
+      CHECK(part.workloads[1].name == "chat");  // chat and embed share card 0 of n0
+      CHECK(part.workloads[2].name == "embed");
     }
   }
-  std::sort(all.begin(), all.end());
-  CHECK(all == std::vector<std::string>{"n0", "n1", "n2", "n3", "n4"});
-  CHECK(std::find(nodes_of_first.begin(), nodes_of_first.end(), "n4") != nodes_of_first.end());
+  CHECK(side_seen);
+  CHECK(all == std::set<std::string>{"n0", "n1", "n2", "n3", "n4"});
+  CHECK(parts->first_part_of_node.at("n4") == 0);
 }
 
 TEST_CASE("independent parts: a pod that did not stay where it started fails the check") {
