@@ -342,8 +342,8 @@ class YamlBuilder : public YAML::EventHandler {
   static int Line(const YAML::Mark& mark) { return mark.line >= 0 ? mark.line + 1 : 0; }
   static void CheckTag(const YAML::Mark& mark, const std::string& tag, YamlShape shape,
                        std::string_view value) {
-    if (auto refused = RefusedYamlTag(tag, shape, value)) {
-      throw SyntaxFailure{Line(mark), *refused, std::string(kYamlTagHint)};
+    if (Status checked = CheckYamlTag(tag, shape, value); !checked) {
+      throw SyntaxFailure{Line(mark), checked.error().message, std::string(kYamlTagHint)};
     }
   }
   void Anchor(YAML::anchor_t anchor, uint32_t node) {
