@@ -5,8 +5,11 @@
 // guess, a hint (`did you mean 4Gi?`). The command line prints it and exits with status 2.
 //
 // The failure convention of the whole tree: a call that makes a value returns Expected<T>; a
-// call that only checks or writes returns Status (ok, or the InputError). Nothing returns
-// std::optional<InputError> or an optional message as its error.
+// call that only checks or writes returns Status (ok, or the InputError); an error that is only
+// a message (the caller names the option or field) is an InputError with just `message` set, or
+// Status::Failure. Nothing returns std::optional<InputError>, an optional message or a
+// std::string* error out-parameter as its error, with one exception left to convert:
+// WriteFileAtomically (sim/output_file.h) and its helpers still return std::optional<InputError>.
 #pragma once
 
 #include <optional>

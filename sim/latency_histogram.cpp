@@ -138,12 +138,8 @@ LatencyHistogram::Contents LatencyHistogram::contents() const {
   return c;
 }
 
-std::optional<LatencyHistogram> LatencyHistogram::FromContents(const Contents& c,
-                                                               std::string* error) {
-  auto fail = [error](std::string why) {
-    if (error) *error = std::move(why);
-    return std::nullopt;
-  };
+Expected<LatencyHistogram> LatencyHistogram::FromContents(const Contents& c) {
+  auto fail = [](std::string why) { return InputError{"", 0, "", std::move(why), ""}; };
   LatencyHistogram h;
   uint64_t sum = c.zero_count;
   int previous = -1;

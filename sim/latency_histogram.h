@@ -6,10 +6,11 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "sim/input_error.h"
 
 namespace knobsim {
 
@@ -35,9 +36,10 @@ class LatencyHistogram {
     bool operator==(const Contents&) const = default;
   };
   Contents contents() const;
-  // The histogram holding `contents`; nullopt, with the reason in *error, when no histogram
-  // could hold them (a bucket out of range or repeated, counts that do not add up, min > max).
-  static std::optional<LatencyHistogram> FromContents(const Contents& contents, std::string* error);
+  // The histogram holding `contents`, or an error that is only a message saying why no
+  // histogram could hold them (a bucket out of range or repeated, counts that do not add up,
+  // min > max).
+  static Expected<LatencyHistogram> FromContents(const Contents& contents);
   static int BucketCount();  // buckets are numbered 0 .. BucketCount() - 1
 
  private:

@@ -6,7 +6,7 @@
 
 namespace knobsim {
 
-std::optional<Shard> ParseShard(std::string_view text, std::string* error) {
+Expected<Shard> ParseShard(std::string_view text) {
   const auto slash = text.find('/');
   Shard s;
   auto number = [](std::string_view t, int* out) {
@@ -16,14 +16,14 @@ std::optional<Shard> ParseShard(std::string_view text, std::string* error) {
   };
   if (slash == std::string_view::npos || !number(text.substr(0, slash), &s.index) ||
       !number(text.substr(slash + 1), &s.count)) {
-    if (error) *error = Quote(std::string(text)) + " is not a shard: write i/N, e.g. 0/3";
-    return std::nullopt;
+    return InputError{"", 0, "", Quote(std::string(text)) + " is not a shard: write i/N, e.g. 0/3",
+                      ""};
   }
   if (s.count < 1 || s.index < 0 || s.index >= s.count) {
-    if (error)
-      *error =
-          "shard " + std::string(text) + ": i must be in 0..N-1 (0-based, as JOB_COMPLETION_INDEX)";
-    return std::nullopt;
+    return InputError{
+        "", 0, "",
+        "shard " + std::string(text) + ": i must be in 0..N-1 (0-based, as JOB_COMPLETION_INDEX)",
+        ""};
   }
   return s;
 }

@@ -8,9 +8,10 @@
 // depends only on the job list, never on the machine or the thread count.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
+
+#include "sim/input_error.h"
 
 namespace knobsim {
 
@@ -22,8 +23,8 @@ struct Shard {
   bool whole() const { return count <= 1; }
 };
 
-// Reads "i/N" (0 <= i < N); the message when it is not that.
-std::optional<Shard> ParseShard(std::string_view text, std::string* error);
+// Reads "i/N" (0 <= i < N). The error is only a message: the caller names the option.
+Expected<Shard> ParseShard(std::string_view text);
 
 // "i/N".
 std::string ShardText(const Shard& shard);

@@ -17,16 +17,16 @@ TEST_CASE("shard i of N owns the jobs whose index is i mod N, and every job has 
 }
 
 TEST_CASE("ParseShard reads i/N with 0-based i and refuses anything else") {
-  std::string error;
-  const auto s = ParseShard("2/3", &error);
+  const Expected<Shard> s = ParseShard("2/3");
   REQUIRE(s);
   CHECK(s->index == 2);
   CHECK(s->count == 3);
   CHECK(ShardText(*s) == "2/3");
   for (const char* bad : {"3/3", "-1/3", "1/0", "1", "a/b", "1/3x", "/3", ""}) {
     CAPTURE(bad);
-    CHECK_FALSE(ParseShard(bad, &error));
-    CHECK_FALSE(error.empty());
+    const Expected<Shard> refused = ParseShard(bad);
+    CHECK_FALSE(refused);
+    CHECK_FALSE(refused.error().message.empty());
   }
 }
 

@@ -37,7 +37,7 @@ void SetIsolation(NodePool& pool, MemoryIsolation isolation) {
   if (isolation == MemoryIsolation::kHard) {
     if (!HasCgpuModule(pool)) return;
     pool.cgpu_active = true;
-    pool.labels.erase("cgpu.disable.isolation");
+    pool.labels.erase(kCgpuDisableIsolationLabel);
   }
   pool.isolation = isolation;
 }

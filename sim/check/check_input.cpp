@@ -81,7 +81,7 @@ void NodesFromExport(const KubeObjects& objects, const ImportModel& model,
     c.name = n.name;
     c.schedule = n.gpu_schedule.empty() ? "default" : n.gpu_schedule;
     c.cgpu_module = IsCgpuSchedule(c.schedule);
-    auto off = n.labels.find("cgpu.disable.isolation");
+    auto off = n.labels.find(kCgpuDisableIsolationLabel);
     c.isolation_label_off = off != n.labels.end() && off->second == "true";
     if (auto v = n.labels.find(options.cgpu_version_label); v != n.labels.end()) {
       c.cgpu_version = v->second;
@@ -232,7 +232,7 @@ void NodesFromScenario(const Scenario& scenario, const CheckInputOptions& option
       }
       c.schedule = pool.gpu_type.empty() ? "default" : GpuScheduleLabelValue(pool.schedule);
       c.cgpu_module = !pool.gpu_type.empty() && IsCgpuSchedule(c.schedule);
-      auto off = spec.labels.find("cgpu.disable.isolation");
+      auto off = spec.labels.find(kCgpuDisableIsolationLabel);
       c.isolation_label_off = off != spec.labels.end() && off->second == "true";
       c.cgpu_version = pool.cgpu_version;
       if (auto v = spec.labels.find(options.cgpu_version_label);

@@ -339,7 +339,7 @@ std::string Verdict(const DiffReport& report) {
 
 }  // namespace
 
-std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::string* error) {
+Expected<std::vector<DiffRule>> ParseDiffRules(std::string_view text) {
   std::vector<DiffRule> rules;
   size_t start = 0;
   while (start <= text.size()) {
@@ -350,8 +350,7 @@ std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::
     start = comma + 1;
     if (item.empty()) continue;
     auto fail = [&](const std::string& why) {
-      if (error) *error = "rule \"" + std::string(item) + "\": " + why;
-      return std::nullopt;
+      return InputError{"", 0, "", "rule \"" + std::string(item) + "\": " + why, ""};
     };
     const size_t colon = item.find(':');
     if (colon == std::string_view::npos) return fail("write metric:threshold, e.g. p99:+10%");
@@ -401,10 +400,7 @@ std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::
                                 : DiffRule::Scale::kAbsolute;
     rules.push_back(std::move(rule));
   }
-  if (rules.empty()) {
-    if (error) *error = "no rules given";
-    return std::nullopt;
-  }
+  if (rules.empty()) return InputError{"", 0, "", "no rules given", ""};
   return rules;
 }
 

@@ -40,8 +40,9 @@ inline constexpr std::string_view kDefaultDiffRules =
 // it (compare only the variants both have with --variant).
 inline constexpr std::string_view kMissingVariantRule = "variant missing from NEW";
 
-// Parses a comma-separated rule list; the message names the bad rule and lists the metrics.
-std::optional<std::vector<DiffRule>> ParseDiffRules(std::string_view text, std::string* error);
+// Parses a comma-separated rule list; the error is only a message (the caller names the option):
+// it names the bad rule and lists the metrics.
+Expected<std::vector<DiffRule>> ParseDiffRules(std::string_view text);
 
 // One compared number.
 struct DiffRow {

@@ -245,9 +245,9 @@ struct ImportModel {
   std::string name;
   int policy = 5;
   double switch_overhead = 0;
-  double duration_s = 3600;                // the run length (RunLength)
-  std::string run_note;                    // how it was chosen, above `run:` and on stderr
-  std::string evidence;  // EvidenceFingerprint of the export and metrics; empty without metrics
+  double duration_s = 3600;  // the run length (RunLength)
+  std::string run_note;      // how it was chosen, above `run:` and on stderr
+  std::string evidence;      // EvidenceFingerprint of the export and metrics; empty without metrics
   std::vector<ImportedGpuType> gpu_types;  // types not in the catalog
   std::vector<ImportedPool> pools;
   std::vector<ImportedWorkload> workloads;
@@ -282,7 +282,6 @@ ImportModel ImportCluster(const KubeObjects& objects, const Metrics* metrics,
 // `--isolation` rules applied to an imported model in order (a later rule wins), each pool's
 // comment saying so. An error names the rule when its pool is not in the model, or when it asks
 // `hard` of one pool without a cGPU module; `*=hard` passes such pools by.
-std::optional<InputError> ApplyIsolationRules(ImportModel& model,
-                                              const std::vector<IsolationRule>& rules);
+Status ApplyIsolationRules(ImportModel& model, const std::vector<IsolationRule>& rules);
 
 }  // namespace knobsim

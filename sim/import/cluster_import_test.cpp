@@ -491,21 +491,21 @@ TEST_CASE("--isolation overrides the import's reading; unknown pools and impossi
   const Metrics mx = PeakOfOcr1(5000);
   ImportModel m = ImportCluster(o, &mx, {});
   REQUIRE(m.pools[0].pool.isolation == MemoryIsolation::kSoft);
-  CHECK_FALSE(ApplyIsolationRules(m, {{"gpu-l20-1", MemoryIsolation::kHard}}).has_value());
+  CHECK(ApplyIsolationRules(m, {{"gpu-l20-1", MemoryIsolation::kHard}}).ok());
   CHECK(m.pools[0].pool.isolation == MemoryIsolation::kHard);
   CHECK(m.pools[0].isolation_notes.back() ==
         "memory isolation overridden by --isolation gpu-l20-1=hard");
   // `*=hard` passes by the share pool; naming it is an error.
-  CHECK_FALSE(ApplyIsolationRules(m, {{"*", MemoryIsolation::kHard}}).has_value());
+  CHECK(ApplyIsolationRules(m, {{"*", MemoryIsolation::kHard}}).ok());
   CHECK(m.pools[1].pool.isolation == MemoryIsolation::kSoft);
   const auto share = ApplyIsolationRules(m, {{"gpu-l20-2", MemoryIsolation::kHard}});
-  REQUIRE(share.has_value());
-  CHECK(share->path == "--isolation");
-  CHECK(share->message.find("without a cGPU module") != std::string::npos);
+  REQUIRE_FALSE(share.ok());
+  CHECK(share.error().path == "--isolation");
+  CHECK(share.error().message.find("without a cGPU module") != std::string::npos);
   const auto unknown = ApplyIsolationRules(m, {{"gpu-l2", MemoryIsolation::kSoft}});
-  REQUIRE(unknown.has_value());
-  CHECK(unknown->message.find("names no imported pool") != std::string::npos);
-  CHECK(unknown->hint.find("gpu-l20-1, gpu-l20-2") != std::string::npos);
+  REQUIRE_FALSE(unknown.ok());
+  CHECK(unknown.error().message.find("names no imported pool") != std::string::npos);
+  CHECK(unknown.error().hint.find("gpu-l20-1, gpu-l20-2") != std::string::npos);
 }
 
 TEST_CASE("a node label pods select by is kept even when it reads like a token") {

@@ -135,8 +135,7 @@ Expected<IsolationRule> ParseIsolationRule(std::string_view text) {
   return rule;
 }
 
-std::optional<InputError> ApplyIsolationRules(ImportModel& model,
-                                              const std::vector<IsolationRule>& rules) {
+Status ApplyIsolationRules(ImportModel& model, const std::vector<IsolationRule>& rules) {
   for (const IsolationRule& r : rules) {
     const std::string text =
         r.pool + "=" + (r.isolation == MemoryIsolation::kHard ? "hard" : "soft");
@@ -169,7 +168,7 @@ std::optional<InputError> ApplyIsolationRules(ImportModel& model,
     }
     if (!matched) return fail("names no imported pool", "pools with GPUs: " + names);
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
 }  // namespace knobsim

@@ -37,17 +37,17 @@ GpuSchedule ScheduleOf(const std::string& s) {
   return GpuSchedule::kDefault;
 }
 
-// The GPU type labels: ACK's, else NVIDIA GPU feature discovery's (gpu.memory in MiB).
-constexpr const char* kAckGpuName = "aliyun.accelerator/nvidia_name";
-constexpr const char* kAckGpuMem = "aliyun.accelerator/nvidia_mem";
+// The GPU type labels: ACK's (kube_types.h), else NVIDIA GPU feature discovery's (gpu.memory in
+// MiB).
 constexpr const char* kNfdProduct = "nvidia.com/gpu.product";
 constexpr const char* kNfdMemory = "nvidia.com/gpu.memory";
 constexpr const char* kNfdCount = "nvidia.com/gpu.count";
 
 // The node label that gave NodeSpec::gpu_model (the kube reader's order).
 const char* GpuModelLabel(const NodeSpec& node) {
-  return node.labels.count(kAckGpuName) && !node.labels.at(kAckGpuName).empty() ? kAckGpuName
-                                                                                : kNfdProduct;
+  return node.labels.count(kGpuModelLabel) && !node.labels.at(kGpuModelLabel).empty()
+             ? kGpuModelLabel
+             : kNfdProduct;
 }
 
 // The leading whole number of a node label ("97871MiB" -> 97871); 0 when absent or none.
@@ -70,7 +70,7 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name,
   t.type.name = name;
   int64_t mib = 0;
   std::string from;
-  for (const char* key : {kAckGpuMem, kNfdMemory}) {
+  for (const char* key : {kGpuMemoryLabel, kNfdMemory}) {
     if (mib > 0) break;
     mib = LabelNumber(node, key);
     from = std::string("from node label ") + key;
@@ -78,7 +78,7 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name,
   const bool memory_known = mib > 0;
   if (!memory_known) {
     mib = int64_t{std::max(1, node.card_mem_units)} * 1024;
-    from = std::string("from gpu-mem capacity per card x 1024 (no ") + kAckGpuMem + " or " +
+    from = std::string("from gpu-mem capacity per card x 1024 (no ") + kGpuMemoryLabel + " or " +
            kNfdMemory + ")";
   }
   t.type.memory_mib = mib;
@@ -86,7 +86,7 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name,
   t.type.interconnect = "pcie";
   const std::string model =
       node.gpu_model.empty()
-          ? std::string("a GPU no label names (no ") + kAckGpuName + " or " + kNfdProduct + ")"
+          ? std::string("a GPU no label names (no ") + kGpuModelLabel + " or " + kNfdProduct + ")"
           : Quote(node.gpu_model) + " (node label " + GpuModelLabel(node) + ")";
   t.note = model + " is not in the catalog: memory " + std::to_string(mib) + " MiB " + from +
            "; speed 1.0 (default: the A10's, set it from a benchmark)";
@@ -139,10 +139,10 @@ void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, ImportedPool&
                        " is not simulated; its pool is imported as exclusive cards (default)");
     sched = "default";
   }
-  np.labels["ack.node.gpu.schedule"] = sched;
+  np.labels[kGpuScheduleLabel] = sched;
   np.schedule = ScheduleOf(sched);
-  const bool disabled = node.labels.count("cgpu.disable.isolation") &&
-                        node.labels.at("cgpu.disable.isolation") == "true";
+  const bool disabled = node.labels.count(kCgpuDisableIsolationLabel) &&
+                        node.labels.at(kCgpuDisableIsolationLabel) == "true";
   np.cgpu_active = (sched == "cgpu" || sched == "core_mem") && !disabled;
   // Rule 1 here; rules 2-4 once every node and pod is known (DecideIsolation).
   np.isolation = np.cgpu_active ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
@@ -158,7 +158,7 @@ void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, ImportedPool&
                                node.gpu_model + "\"") +
                     "; " + std::to_string(node.gpu_cards) + " cards from capacity");
   p.notes.push_back("schedule " + sched + " from ack.node.gpu.schedule" +
-                    (node.labels.count("ack.node.gpu.schedule") ? "" : " (absent: default)"));
+                    (node.labels.count(kGpuScheduleLabel) ? "" : " (absent: default)"));
   p.notes.push_back(std::string("placement ") +
                     (node.placement.empty() ? "binpack (label absent: the cluster default)"
                                             : node.placement + " from ack.node.gpu.placement"));
@@ -175,7 +175,7 @@ ImportedPool NewPool(const NodeSpec& node, const PoolKey& key, const ImportOptio
   np.memory_mib = key.memory / (1024 * 1024);  // floor: never more than the node has
   np.pods = static_cast<int>(key.pods);
   np.labels = key.labels;
-  auto inst = node.labels.find("node.kubernetes.io/instance-type");
+  auto inst = node.labels.find(kInstanceTypeLabel);
   if (inst != node.labels.end()) np.instance_type = inst->second;
   np.taints = node.taints;
   std::sort(np.taints.begin(), np.taints.end(), [](const Taint& a, const Taint& b) {
@@ -205,8 +205,8 @@ ImportedNode PoolEntry(const NodeSpec& node) {
   ImportedNode n;
   n.name = node.name;
   for (const auto& [k, v] : node.labels) {
-    if (!IsPerNodeLabel(k) || k == "kubernetes.io/hostname") continue;
-    if (k == "topology.kubernetes.io/zone")
+    if (!IsPerNodeLabel(k) || k == kHostnameLabel) continue;
+    if (k == kZoneLabel)
       n.zone = v;
     else
       n.labels[k] = v;
@@ -217,7 +217,7 @@ ImportedNode PoolEntry(const NodeSpec& node) {
 }  // namespace
 
 bool IsPerNodeLabel(const std::string& key) {
-  if (key == "kubernetes.io/hostname") return true;
+  if (key == kHostnameLabel) return true;
   const auto slash = key.rfind('/');
   const std::string last = slash == std::string::npos ? key : key.substr(slash + 1);
   return last == "zone";

@@ -105,7 +105,7 @@ ClusterKnobs Converter::Cluster(const ImportModel& model) const {
 // What the reader derives from a pool's labels (docs/semantics.md §1.2, docs/scenario.md).
 void Converter::PoolFromLabels(NodePool& p, const std::string& path) const {
   const std::string labels = path + ".labels.";
-  if (auto it = p.labels.find("ack.node.gpu.schedule"); it != p.labels.end()) {
+  if (auto it = p.labels.find(kGpuScheduleLabel); it != p.labels.end()) {
     const std::string& s = it->second;
     if (s == "default")
       p.schedule = GpuSchedule::kDefault;
@@ -116,31 +116,31 @@ void Converter::PoolFromLabels(NodePool& p, const std::string& path) const {
     else if (s == "core_mem")
       p.schedule = GpuSchedule::kCoreMem;
     else
-      Fail(labels + "ack.node.gpu.schedule", Quote(s) + " is not an ack.node.gpu.schedule value");
+      Fail(labels + kGpuScheduleLabel, Quote(s) + " is not an ack.node.gpu.schedule value");
   } else if (!p.gpu_type.empty()) {
     p.schedule = GpuSchedule::kCgpu;
-    p.labels["ack.node.gpu.schedule"] = "cgpu";
+    p.labels[kGpuScheduleLabel] = "cgpu";
   } else {
     p.schedule = GpuSchedule::kDefault;
   }
-  if (auto it = p.labels.find("ack.node.gpu.placement"); it != p.labels.end()) {
+  if (auto it = p.labels.find(kGpuPlacementLabel); it != p.labels.end()) {
     const std::optional<std::string> placement = NormalizePlacement(it->second);
     if (!placement)
-      Fail(labels + "ack.node.gpu.placement", Quote(it->second) + " is not a valid placement");
+      Fail(labels + kGpuPlacementLabel, Quote(it->second) + " is not a valid placement");
     p.placement = *placement;
     it->second = *placement;
   }
-  if (auto it = p.labels.find("ack.node.gpu.max-pod"); it != p.labels.end()) {
+  if (auto it = p.labels.find(kGpuMaxPodLabel); it != p.labels.end()) {
     const std::string& text = it->second;
     int n = 0;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
     if (ec != std::errc() || end != text.data() + text.size() || n < 1)
-      Fail(labels + "ack.node.gpu.max-pod", Quote(text) + " is not a whole number of at least 1");
+      Fail(labels + kGpuMaxPodLabel, Quote(text) + " is not a whole number of at least 1");
     p.max_pods_per_card = n;
   }
   const bool module = !p.gpu_type.empty() &&
                       (p.schedule == GpuSchedule::kCgpu || p.schedule == GpuSchedule::kCoreMem);
-  auto disable = p.labels.find("cgpu.disable.isolation");
+  auto disable = p.labels.find(kCgpuDisableIsolationLabel);
   p.cgpu_active = module && !(disable != p.labels.end() && disable->second == "true");
 }
 
@@ -179,7 +179,7 @@ NodePool Converter::Pool(const ImportedPool& ip, const GpuCatalog& catalog,
     p.isolation = from.isolation;
     if (p.isolation == MemoryIsolation::kHard && !p.cgpu_active)
       Fail(path + ".memory_isolation", "hard isolation needs cGPU, but ack.node.gpu.schedule is " +
-                                           p.labels["ack.node.gpu.schedule"]);
+                                           p.labels[kGpuScheduleLabel]);
   }
   return p;
 }

@@ -416,7 +416,7 @@ void WriteResources(Out& o, const ImportedWorkload& iw) {
   o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");
   o.Line(4, "memory: " + Memory(w.memory_mib));
   if (w.whole_gpus > 0) {
-    o.Line(4, "whole_gpus: " + std::to_string(w.whole_gpus), "nvidia.com/gpu");
+    o.Line(4, "whole_gpus: " + std::to_string(w.whole_gpus), kNvidiaGpuResource);
   } else if (w.gpu_mem > 0) {
     o.Line(4, "gpu_mem: " + std::to_string(w.gpu_mem), "aliyun.com/gpu-mem limits, summed");
     if (w.gpu_count > 1)

@@ -79,7 +79,7 @@ std::optional<double> ParseRfc3339(std::string_view s) {
   return static_cast<double>(days * 86400 + h * 3600 + mi * 60 + sec - offset_s) + fraction;
 }
 
-std::optional<RecordingStart> ParseRecordingStart(std::string_view text, std::string* error) {
+Expected<RecordingStart> ParseRecordingStart(std::string_view text) {
   RecordingStart start;
   if (text == "first") {
     start.first = true;
@@ -91,14 +91,15 @@ std::optional<RecordingStart> ParseRecordingStart(std::string_view text, std::st
   }
   if (auto v = ParseCellNumber(text); v && std::isfinite(*v) && *v >= 0) {
     if (*v >= kMillisLike) {
-      *error = "looks like milliseconds (or finer) since the epoch; give seconds";
-      return std::nullopt;
+      return InputError{"", 0, "",
+                        "looks like milliseconds (or finer) since the epoch; give seconds", ""};
     }
     start.epoch_s = *v;
     return start;
   }
-  *error = "is neither `first`, an RFC 3339 instant (2026-03-02T10:00:00Z) nor Unix seconds";
-  return std::nullopt;
+  return InputError{
+      "", 0, "", "is neither `first`, an RFC 3339 instant (2026-03-02T10:00:00Z) nor Unix seconds",
+      ""};
 }
 
 Expected<RecordedArrivals> ParseArrivalsCsv(std::string_view text, const std::string& file,

@@ -46,8 +46,9 @@ struct RecordingStart {
   std::optional<double> epoch_s;  // this instant (Unix seconds)
 };
 
-// "first", an RFC 3339 instant or Unix epoch seconds; nullopt with `error` set when it is none.
-std::optional<RecordingStart> ParseRecordingStart(std::string_view text, std::string* error);
+// "first", an RFC 3339 instant or Unix epoch seconds; when it is none, an error that is only a
+// message saying why (the caller names the field and quotes the text before it).
+Expected<RecordingStart> ParseRecordingStart(std::string_view text);
 
 // An RFC 3339 instant as Unix seconds (fractions kept); nullopt when `text` is not one.
 std::optional<double> ParseRfc3339(std::string_view text);

@@ -39,16 +39,14 @@ TEST_CASE("arrival times are offsets from the start, sorted with equal times kep
 
 TEST_CASE("the start moves t = 0: `first`, an instant, or Unix seconds") {
   const std::string csv = "timestamp\n2026-03-02T10:00:01Z\n2026-03-02T10:00:03.5Z\n";
-  std::string why;
-  const auto first = ParseArrivalsCsv(csv, "a.csv", *ParseRecordingStart("first", &why));
+  const auto first = ParseArrivalsCsv(csv, "a.csv", *ParseRecordingStart("first"));
   REQUIRE(first.ok());
   CHECK(first->at == std::vector<SimTime>{0, 5 * kSecond / 2});
-  const auto at =
-      ParseArrivalsCsv(csv, "a.csv", *ParseRecordingStart("2026-03-02T10:00:00Z", &why));
+  const auto at = ParseArrivalsCsv(csv, "a.csv", *ParseRecordingStart("2026-03-02T10:00:00Z"));
   REQUIRE(at.ok());
   CHECK(at->at == std::vector<SimTime>{kSecond, 7 * kSecond / 2});
   const auto epoch =
-      ParseArrivalsCsv("time\n1772445601\n", "a.csv", *ParseRecordingStart("1772445600", &why));
+      ParseArrivalsCsv("time\n1772445601\n", "a.csv", *ParseRecordingStart("1772445600"));
   REQUIRE(epoch.ok());
   CHECK(epoch->at == std::vector<SimTime>{kSecond});
 }
@@ -73,10 +71,10 @@ TEST_CASE("times that cannot be offsets are refused with the hint, never guessed
     CHECK(rec.error().line == c.line);
     CHECK(rec.error().message.find(c.message) != std::string::npos);
   }
-  std::string why;
-  CHECK_FALSE(ParseRecordingStart("yesterday", &why).has_value());
-  CHECK_FALSE(ParseRecordingStart("1772445600000", &why).has_value());
-  CHECK(why.find("milliseconds") != std::string::npos);
+  CHECK_FALSE(ParseRecordingStart("yesterday").ok());
+  const Expected<RecordingStart> millis = ParseRecordingStart("1772445600000");
+  REQUIRE_FALSE(millis.ok());
+  CHECK(millis.error().message.find("milliseconds") != std::string::npos);
 }
 
 TEST_CASE("a counts file holds one count a line, with an optional header") {

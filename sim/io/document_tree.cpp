@@ -342,8 +342,8 @@ class YamlBuilder : public YAML::EventHandler {
   static int Line(const YAML::Mark& mark) { return mark.line >= 0 ? mark.line + 1 : 0; }
   static void CheckTag(const YAML::Mark& mark, const std::string& tag, YamlShape shape,
                        std::string_view value) {
-    if (auto refused = RefusedYamlTag(tag, shape, value)) {
-      throw SyntaxFailure{Line(mark), *refused, std::string(kYamlTagHint)};
+    if (Status checked = CheckYamlTag(tag, shape, value); !checked) {
+      throw SyntaxFailure{Line(mark), checked.error().message, std::string(kYamlTagHint)};
     }
   }
   void Anchor(YAML::anchor_t anchor, uint32_t node) {
@@ -440,8 +440,7 @@ void DocumentTree::DropDuplicateKeys(std::vector<uint32_t>& scratch, size_t firs
       earlier = it->second;
     }
     if (!earlier) continue;
-    duplicate_keys_.push_back(DuplicateKey{std::string(*key),
-                                           nodes_[scratch[first + 2 * i]].line,
+    duplicate_keys_.push_back(DuplicateKey{std::string(*key), nodes_[scratch[first + 2 * i]].line,
                                            nodes_[scratch[first + 2 * *earlier]].line});
     scratch[first + 2 * *earlier + 1] = scratch[first + 2 * i + 1];  // the last value wins
     scratch[first + 2 * i] = kDropped;
@@ -469,8 +468,7 @@ bool LooksLikeJson(std::string_view text) {
 }
 
 // The text as a tree: JSON by our parser, anything else by yaml-cpp's.
-std::optional<InputError> ParseDocumentTree(const std::string& text, const std::string& file,
-                                            DocumentTree& tree) {
+Status ParseDocumentTree(const std::string& text, const std::string& file, DocumentTree& tree) {
   // The tree's 32-bit offsets reach any byte of the text, and decoded text is never longer.
   if (text.size() >= std::numeric_limits<uint32_t>::max()) {
     return InputError{file, 0, "", "the file is larger than 4 GiB",
@@ -479,7 +477,7 @@ std::optional<InputError> ParseDocumentTree(const std::string& text, const std::
   try {
     if (LooksLikeJson(text)) {
       JsonParser(text, tree).Parse();
-      return std::nullopt;
+      return Status::Ok();
     }
     TextBuffer buffer(text);
     std::istream stream(&buffer);
@@ -495,7 +493,7 @@ std::optional<InputError> ParseDocumentTree(const std::string& text, const std::
   } catch (const YAML::Exception& e) {
     return SyntaxError(file, text, e.mark, e.msg);
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
 }  // namespace knobsim

@@ -132,7 +132,6 @@ bool LooksLikeJson(std::string_view text);
 
 // Reads `text` into `tree` (empty): JSON by our parser, anything else by yaml-cpp's. A syntax
 // error is an InputError naming `file` and the line, without a field path.
-std::optional<InputError> ParseDocumentTree(const std::string& text, const std::string& file,
-                                            DocumentTree& tree);
+Status ParseDocumentTree(const std::string& text, const std::string& file, DocumentTree& tree);
 
 }  // namespace knobsim

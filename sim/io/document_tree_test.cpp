@@ -44,8 +44,8 @@ TEST_CASE("JSON and YAML build the same tree, each value with the line of its ow
   CHECK_FALSE(LooksLikeJson(yaml));
   CHECK_FALSE(LooksLikeJson("{a: 1}"));  // YAML flow style
   DocumentTree from_json(json), from_yaml(yaml);
-  REQUIRE_FALSE(ParseDocumentTree(json, "t.json", from_json).has_value());
-  REQUIRE_FALSE(ParseDocumentTree(yaml, "t.yaml", from_yaml).has_value());
+  REQUIRE(ParseDocumentTree(json, "t.json", from_json).ok());
+  REQUIRE(ParseDocumentTree(yaml, "t.yaml", from_yaml).ok());
   CHECK(At(from_json, {"a", "b", "1"}) == "x\xC3\xA9@1");
   CHECK(At(from_yaml, {"a", "b", "1"}) == "x\xC3\xA9@4");
   CHECK(At(from_json, {"a", "b", "0"}) == "1@1");
@@ -60,9 +60,9 @@ TEST_CASE("JSON and YAML build the same tree, each value with the line of its ow
 TEST_CASE("a syntax error names the file and the line, without a field") {
   const std::string text = "{\"a\": 1,\n \"b\": 01}";
   DocumentTree tree(text);
-  const std::optional<InputError> error = ParseDocumentTree(text, "t.json", tree);
-  REQUIRE(error.has_value());
-  CHECK(error->ToString() == "t.json:2: invalid JSON: invalid number");
+  const Status parsed = ParseDocumentTree(text, "t.json", tree);
+  REQUIRE_FALSE(parsed.ok());
+  CHECK(parsed.error().ToString() == "t.json:2: invalid JSON: invalid number");
 }
 
 TEST_CASE("JSON errors point at the line of the field") {
@@ -210,7 +210,8 @@ TEST_CASE("a key given twice keeps its last value, whole, as kubectl's decoding 
     std::string text;
   };
   std::string many = "{";  // more keys than the linear scan covers: the hashed path
-  for (int i = 0; i < 20; ++i) many += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+  for (int i = 0; i < 20; ++i)
+    many += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
   many += "\"a\": {\"x\": 0}, \"k3\": 1, \"a\": {\"b\": [1, \"late\"]}}";
   const Case cases[] = {
       {"JSON", "{\"a\": {\"b\": [1, \"early\"], \"x\": 0},\n \"a\": {\"b\": [1, \"late\"]}}"},
@@ -220,14 +221,14 @@ TEST_CASE("a key given twice keeps its last value, whole, as kubectl's decoding 
   for (const Case& c : cases) {
     CAPTURE(c.name);
     DocumentTree tree(c.text);
-    REQUIRE_FALSE(ParseDocumentTree(c.text, "t", tree).has_value());
+    REQUIRE(ParseDocumentTree(c.text, "t", tree).ok());
     CHECK(At(tree, {"a", "b", "1"}).rfind("late@", 0) == 0);
     CHECK(At(tree, {"a", "x"}) == "?");  // replaced whole, not merged
     REQUIRE_FALSE(tree.duplicate_keys().empty());
     CHECK(tree.duplicate_keys().back().key == "a");
   }
   DocumentTree yaml(cases[1].text);
-  REQUIRE_FALSE(ParseDocumentTree(cases[1].text, "t", yaml).has_value());
+  REQUIRE(ParseDocumentTree(cases[1].text, "t", yaml).ok());
   CHECK(yaml.duplicate_keys()[0].line == 4);
   CHECK(yaml.duplicate_keys()[0].first_line == 1);
   const TreeNode& root = yaml.node(yaml.documents().at(0));

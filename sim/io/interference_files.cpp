@@ -54,22 +54,20 @@ Expected<double> NumberCell(std::string_view cell, double lo, double hi, const s
     return At(file, line, std::string(column), Quote(cell) + " is not a number", hint);
   }
   if (*v < lo || *v > hi) {
-    return At(file, line, std::string(column), Quote(cell) + " is not " + std::string(what),
-              hint);
+    return At(file, line, std::string(column), Quote(cell) + " is not " + std::string(what), hint);
   }
   return *v;
 }
 
 // The first `required` columns of `wanted` the header lacks, as an error whose hint lists them
-// all; nothing when none is missing.
-std::optional<InputError> MissingColumns(const Header& h,
-                                         const std::vector<std::string_view>& wanted,
-                                         size_t required, const std::string& file, int line) {
+// all; ok when none is missing.
+Status MissingColumns(const Header& h, const std::vector<std::string_view>& wanted, size_t required,
+                      const std::string& file, int line) {
   std::vector<std::string> missing;
   for (size_t i = 0; i < required; ++i) {
     if (h.at[i] < 0) missing.emplace_back(wanted[i]);
   }
-  if (missing.empty()) return std::nullopt;
+  if (missing.empty()) return Status::Ok();
   return At(file, line, "", "the header has no " + Join(missing) + " column",
             "the first line names the columns: " +
                 Join(std::vector<std::string>(wanted.begin(), wanted.end()), ","));
@@ -79,10 +77,10 @@ std::optional<InputError> MissingColumns(const Header& h,
 // `check_header(number)` refuse it, then runs `row(number, cells)` over the data lines, with the
 // row-count limit and the cell count checked.
 template <class H, class R>
-std::optional<InputError> ForEachRow(std::string_view text, const std::string& file,
-                                     const std::vector<std::string_view>& wanted,
-                                     size_t required, Header* h, H check_header, R row) {
-  std::optional<InputError> error;
+Status ForEachRow(std::string_view text, const std::string& file,
+                  const std::vector<std::string_view>& wanted, size_t required, Header* h,
+                  H check_header, R row) {
+  Status status;
   bool in_header = true;
   int rows = 0;
   ForEachCsvLine(text, [&](int number, std::string_view line) {
@@ -91,31 +89,31 @@ std::optional<InputError> ForEachRow(std::string_view text, const std::string& f
       in_header = false;
       Expected<Header> read = ReadHeader(cells, wanted, file, number);
       if (!read) {
-        error = read.error();
+        status = read.error();
         return false;
       }
       *h = std::move(*read);
-      error = MissingColumns(*h, wanted, required, file, number);
-      if (!error) error = check_header(number);
-      return !error;
+      status = MissingColumns(*h, wanted, required, file, number);
+      if (status) status = check_header(number);
+      return status.ok();
     }
     if (cells.size() != h->columns) {
-      error = At(file, number, "",
-                 "has " + std::to_string(cells.size()) + " cells where the header names " +
-                     std::to_string(h->columns));
+      status = At(file, number, "",
+                  "has " + std::to_string(cells.size()) + " cells where the header names " +
+                      std::to_string(h->columns));
       return false;
     }
     if (++rows > kMaxInterferenceRows) {
-      error = At(file, number, "", "more than " + std::to_string(kMaxInterferenceRows) + " rows");
+      status = At(file, number, "", "more than " + std::to_string(kMaxInterferenceRows) + " rows");
       return false;
     }
-    error = row(number, cells);
-    return !error;
+    status = row(number, cells);
+    return status.ok();
   });
-  if (!error && in_header) {
-    error = At(file, 0, "", "the file is empty", "the first line names the columns");
+  if (status && in_header) {
+    status = At(file, 0, "", "the file is empty", "the first line names the columns");
   }
-  return error;
+  return status;
 }
 
 }  // namespace
@@ -126,9 +124,9 @@ Expected<SoloTable> ParseSoloCsv(std::string_view text, const std::string& file)
   SoloTable table;
   Header h;
   std::set<std::string> names;
-  const std::optional<InputError> error = ForEachRow(
-      text, file, kWanted, kWanted.size(), &h, [](int) { return std::optional<InputError>(); },
-      [&](int line, const std::vector<std::string_view>& cells) -> std::optional<InputError> {
+  const Status read = ForEachRow(
+      text, file, kWanted, kWanted.size(), &h, [](int) { return Status::Ok(); },
+      [&](int line, const std::vector<std::string_view>& cells) -> Status {
         JobProfile p;
         p.job = std::string(cells[h.at[0]]);
         if (p.job.empty()) return At(file, line, "job", "is empty");
@@ -149,9 +147,9 @@ Expected<SoloTable> ParseSoloCsv(std::string_view text, const std::string& file)
         p.mem_bw_util_pct = *bw;
         p.memory_mib = *memory;
         table.profiles.push_back(std::move(p));
-        return std::nullopt;
+        return Status::Ok();
       });
-  if (error) return *error;
+  if (!read) return read.error();
   table.ignored_columns = h.ignored;
   if (table.profiles.empty()) return At(file, 0, "", "holds no job", "one row per job run alone");
   return table;
@@ -168,18 +166,18 @@ Expected<PairTable> ParsePairsCsv(std::string_view text, const std::string& file
   static const std::vector<std::string_view> kWanted = {"job_a", "job_b", "speed_a", "speed_b"};
   PairTable table;
   Header h;
-  const std::optional<InputError> error = ForEachRow(
+  const Status read = ForEachRow(
       text, file, kWanted, speeds_required ? 4 : 2, &h,
-      [&](int line) -> std::optional<InputError> {
+      [&](int line) -> Status {
         if ((h.at[2] < 0) != (h.at[3] < 0)) {
           return At(file, line, h.at[2] < 0 ? "speed_a" : "speed_b",
                     "the header has one speed column without the other",
                     "job_a,job_b,speed_a,speed_b");
         }
         table.has_speeds = h.at[2] >= 0;
-        return std::nullopt;
+        return Status::Ok();
       },
-      [&](int line, const std::vector<std::string_view>& cells) -> std::optional<InputError> {
+      [&](int line, const std::vector<std::string_view>& cells) -> Status {
         PairRow row;
         row.line = line;
         row.job_a = std::string(cells[h.at[0]]);
@@ -198,9 +196,9 @@ Expected<PairTable> ParsePairsCsv(std::string_view text, const std::string& file
           }
         }
         table.rows.push_back(std::move(row));
-        return std::nullopt;
+        return Status::Ok();
       });
-  if (error) return *error;
+  if (!read) return read.error();
   table.ignored_columns = h.ignored;
   if (table.rows.empty()) return At(file, 0, "", "holds no pair");
   return table;
@@ -312,8 +310,7 @@ InterferenceModelFile ReadModel(const JsonField& root) {
   }
   const std::vector<JsonField> weights = surface.At("weights").Items();
   if (weights.size() != terms.size()) {
-    surface.At("weights").Fail("needs one weight per term (" + std::to_string(kSurfaceTerms) +
-                               ")");
+    surface.At("weights").Fail("needs one weight per term (" + std::to_string(kSurfaceTerms) + ")");
   }
   for (const JsonField& w : weights) m.weights.push_back(w.Number());
   const JsonField scale = surface.At("memory_scale_mib");
@@ -359,8 +356,8 @@ InterferenceModelFile ReadModel(const JsonField& root) {
             [](const JobOffsets& a, const JobOffsets& b) { return a.job < b.job; });
   if (const std::optional<JsonField> cv = root.Find("cross_validation")) {
     cv->Object();
-    OnlyKeys(*cv, {"folds", "pairs", "model_mae", "surface_mae", "speed_one_mae",
-                   "train_mean_mae"});
+    OnlyKeys(*cv,
+             {"folds", "pairs", "model_mae", "surface_mae", "speed_one_mae", "train_mean_mae"});
     CrossValidation c;
     c.folds = static_cast<int>(cv->At("folds").Integer(2, kMaxInterferenceRows));
     c.pairs = static_cast<int>(cv->At("pairs").Integer(2, kMaxInterferenceRows));

@@ -155,9 +155,8 @@ void FieldReader::Histogram(std::string_view key, LatencyHistogram& h) {
     }
     c.buckets.emplace_back(static_cast<int>(pair[0].get<uint64_t>()), pair[1].get<uint64_t>());
   }
-  std::string why;
-  std::optional<LatencyHistogram> read = LatencyHistogram::FromContents(c, &why);
-  if (!read) Fail(Path(key), why);
+  Expected<LatencyHistogram> read = LatencyHistogram::FromContents(c);
+  if (!read) Fail(Path(key), read.error().message);
   h = std::move(*read);
 }
 

@@ -82,15 +82,15 @@ struct Loader {
   KubeObjects objects;
   std::map<std::string, ObjectSource> seen;
 
-  std::optional<InputError> Read(const std::string& text, const std::string& file) {
+  Status Read(const std::string& text, const std::string& file) {
     DocumentTree tree(text);
-    if (auto error = ParseDocumentTree(text, file, tree)) return error;
+    if (Status parsed = ParseDocumentTree(text, file, tree); !parsed) return parsed;
     for (const DocumentTree::DuplicateKey& d : tree.duplicate_keys()) {
       objects.warnings.push_back(
           kube::Cat({file, ":", std::to_string(d.line), ": duplicate key ", Quote(d.key),
-               " (also at line ", std::to_string(d.first_line),
-               "): the last one is used, as kubectl's client-side decoding does; kubectl's "
-               "default strict field validation refuses the object"}));
+                     " (also at line ", std::to_string(d.first_line),
+                     "): the last one is used, as kubectl's client-side decoding does; kubectl's "
+                     "default strict field validation refuses the object"}));
     }
     const bool empty =
         std::all_of(tree.documents().begin(), tree.documents().end(),
@@ -110,10 +110,10 @@ struct Loader {
       return f.error;
     }
     reader.WarnDroppedAnnotations();
-    return std::nullopt;
+    return Status::Ok();
   }
 
-  std::optional<InputError> ReadFile(const std::string& path) {
+  Status ReadFile(const std::string& path) {
     // One read into one string (a 90 MB export is not copied twice), through the readers' one
     // function: pipes, the input limit and a directory's message included.
     const Expected<std::string> text = ReadFileText(path);
@@ -126,7 +126,7 @@ struct Loader {
 
 Expected<KubeObjects> ReadKubeString(const std::string& text, const std::string& file_name) {
   Loader loader;
-  if (auto error = loader.Read(text, file_name)) return *error;
+  if (Status read = loader.Read(text, file_name); !read) return read.error();
   return std::move(loader.objects);
 }
 
@@ -137,7 +137,7 @@ Expected<KubeObjects> ReadKubeFile(const std::string& path) {
 Expected<KubeObjects> ReadKubeFiles(const std::vector<std::string>& paths) {
   Loader loader;
   for (const std::string& path : paths) {
-    if (auto error = loader.ReadFile(path)) return *error;
+    if (Status read = loader.ReadFile(path); !read) return read.error();
   }
   return std::move(loader.objects);
 }

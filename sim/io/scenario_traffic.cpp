@@ -108,10 +108,9 @@ Traffic Reader::ReadTraffic(const Field& f, const std::vector<CurrentPod>& pods)
     t.kind = ArrivalKind::kReplay;
     RecordingStart start;
     if (auto when = s.Get("start")) {
-      std::string why;
       const std::string text = Scalar(*when, "a start");
-      std::optional<RecordingStart> parsed = ParseRecordingStart(text, &why);
-      if (!parsed) Fail(*when, Quote(text) + " " + why);
+      const Expected<RecordingStart> parsed = ParseRecordingStart(text);
+      if (!parsed) Fail(*when, Quote(text) + " " + parsed.error().message);
       start = *parsed;
     }
     const std::string name = NonEmptyString(*v);

@@ -245,8 +245,8 @@ class DocumentStarts : public YAML::EventHandler {
  private:
   void CheckTag(const YAML::Mark& mark, const std::string& tag, YamlShape shape,
                 std::string_view value) {
-    if (auto refused = RefusedYamlTag(tag, shape, value)) {
-      refused_tag.emplace(mark, *refused);
+    if (Status checked = CheckYamlTag(tag, shape, value); !checked) {
+      refused_tag.emplace(mark, checked.error().message);
       throw Stop{};
     }
   }
@@ -269,7 +269,8 @@ DocumentStarts ScanDocuments(const std::string& text) {
 
 // "a scenario", "an overlay".
 std::string WithArticle(std::string_view noun) {
-  const bool vowel = !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos;
+  const bool vowel =
+      !noun.empty() && std::string_view("aeiou").find(noun[0]) != std::string_view::npos;
   return (vowel ? "an " : "a ") + std::string(noun);
 }
 

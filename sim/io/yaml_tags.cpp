@@ -37,9 +37,8 @@ std::string_view ShapeName(YamlShape shape) {
 
 }  // namespace
 
-std::optional<std::string> RefusedYamlTag(std::string_view tag, YamlShape shape,
-                                          std::string_view scalar) {
-  if (tag.empty() || tag == "?" || tag == "!") return std::nullopt;
+Status CheckYamlTag(std::string_view tag, YamlShape shape, std::string_view scalar) {
+  if (tag.empty() || tag == "?" || tag == "!") return Status::Ok();
   std::string shown(tag);
   if (tag.substr(0, kCoreTagPrefix.size()) == kCoreTagPrefix) {
     const std::string_view type = tag.substr(kCoreTagPrefix.size());
@@ -47,18 +46,19 @@ std::optional<std::string> RefusedYamlTag(std::string_view tag, YamlShape shape,
     if ((type == "str" && shape == YamlShape::kScalar) ||
         (type == "map" && shape == YamlShape::kMap) ||
         (type == "seq" && shape == YamlShape::kSequence)) {
-      return std::nullopt;
+      return Status::Ok();
     }
-    if (shape == YamlShape::kScalar && ResolvesTo(type, scalar)) return std::nullopt;
+    if (shape == YamlShape::kScalar && ResolvesTo(type, scalar)) return Status::Ok();
     if (type == "str" || type == "map" || type == "seq" || type == "int" || type == "float" ||
         type == "bool") {
-      return "the YAML tag `" + shown + "` does not match its value (" +
-             std::string(ShapeName(shape)) +
-             (shape == YamlShape::kScalar ? " that reads otherwise untagged" : "") + ")";
+      return Status::Failure("the YAML tag `" + shown + "` does not match its value (" +
+                             std::string(ShapeName(shape)) +
+                             (shape == YamlShape::kScalar ? " that reads otherwise untagged" : "") +
+                             ")");
     }
   }
-  return "the YAML tag `" + shown + "` is not read by knobsim (it would change what the value "
-         "means)";
+  return Status::Failure("the YAML tag `" + shown +
+                         "` is not read by knobsim (it would change what the value means)");
 }
 
 }  // namespace knobsim

@@ -10,9 +10,10 @@
 // with the line, never silently dropped.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
+
+#include "sim/input_error.h"
 
 namespace knobsim {
 
@@ -20,9 +21,9 @@ enum class YamlShape { kScalar, kSequence, kMap };
 
 // Why the value of this `shape` (with this text, for scalars) tagged `tag` — as yaml-cpp
 // reports tags: "?" and "!" for untagged plain and quoted values, "tag:yaml.org,2002:str" for
-// `!!str`, "!foo" for local tags — is refused; nullopt when the tag is accepted.
-std::optional<std::string> RefusedYamlTag(std::string_view tag, YamlShape shape,
-                                          std::string_view scalar);
+// `!!str`, "!foo" for local tags — is refused, as a failure that is only the message; ok when
+// the tag is accepted.
+Status CheckYamlTag(std::string_view tag, YamlShape shape, std::string_view scalar);
 
 // The hint beside a refused tag.
 inline constexpr std::string_view kYamlTagHint =

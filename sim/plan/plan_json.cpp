@@ -427,11 +427,8 @@ Status CheckPlanDocument(const JsonDocument& doc) {
   });
 }
 
-std::optional<Json> MergePlanShards(const std::vector<Json>& shards, std::string* error) {
-  auto fail = [error](const std::string& why) -> std::optional<Json> {
-    if (error != nullptr) *error = why;
-    return std::nullopt;
-  };
+Expected<Json> MergePlanShards(const std::vector<Json>& shards) {
+  auto fail = [](std::string why) { return InputError{"", 0, "", std::move(why), ""}; };
   if (shards.empty()) return fail("no shard documents to merge");
   int count = -1;
   std::map<int, const Json*> by_index;

@@ -44,9 +44,8 @@ std::string PlanJsonText(const nlohmann::ordered_json& doc);
 Status CheckPlanDocument(const JsonDocument& doc);
 
 // The documents of shards 0..N-1 of one plan (any order) as the document the unsharded plan
-// writes; nullopt and *error when they are not exactly that: different plans or commands,
-// different shard counts, a missing or repeated shard, options a shard does not own.
-std::optional<nlohmann::ordered_json> MergePlanShards(
-    const std::vector<nlohmann::ordered_json>& shards, std::string* error);
+// writes; an error that is only a message when they are not exactly that: different plans or
+// commands, different shard counts, a missing or repeated shard, options a shard does not own.
+Expected<nlohmann::ordered_json> MergePlanShards(const std::vector<nlohmann::ordered_json>& shards);
 
 }  // namespace knobsim

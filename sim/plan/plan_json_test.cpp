@@ -159,36 +159,31 @@ TEST_CASE("merged shards are byte-identical to the unsharded plan") {
   std::vector<Json> shards = Shards(3);
   CHECK(shards[0].contains("shard"));
   std::swap(shards[0], shards[2]);  // any order
-  std::string error;
-  const std::optional<Json> merged = MergePlanShards(shards, &error);
-  REQUIRE_MESSAGE(merged.has_value(), error);
+  const Expected<Json> merged = MergePlanShards(shards);
+  REQUIRE_MESSAGE(merged.ok(), (merged ? std::string() : merged.error().message));
   CHECK(PlanJsonText(*merged) == whole);
 }
 
 TEST_CASE("merge refuses shards that are not one plan's complete set") {
-  std::string error;
+  auto refused = [](const std::vector<Json>& shards) {
+    const Expected<Json> merged = MergePlanShards(shards);
+    return merged ? std::string() : merged.error().message;
+  };
   std::vector<Json> shards = Shards(3);
-  CHECK_FALSE(MergePlanShards({shards[0], shards[1]}, &error).has_value());
-  CHECK(error == "shard 2/3 is missing");
-  CHECK_FALSE(MergePlanShards({shards[0], shards[1], shards[1]}, &error).has_value());
-  CHECK(error == "shard 1/3 is given twice");
+  CHECK(refused({shards[0], shards[1]}) == "shard 2/3 is missing");
+  CHECK(refused({shards[0], shards[1], shards[1]}) == "shard 1/3 is given twice");
   std::vector<Json> other = shards;
   other[1]["command"] = "knobsim plan other.yaml";
-  CHECK_FALSE(MergePlanShards(other, &error).has_value());
-  CHECK(error == "shard 1 comes from a different plan (commands differ from shard 0's)");
+  CHECK(refused(other) == "shard 1 comes from a different plan (commands differ from shard 0's)");
   other = shards;
   other[2]["seed"] = 9;
-  CHECK_FALSE(MergePlanShards(other, &error).has_value());
-  CHECK(error == "shard 2 comes from a different plan (plans differ from shard 0's)");
+  CHECK(refused(other) == "shard 2 comes from a different plan (plans differ from shard 0's)");
   std::vector<Json> two = Shards(2);
-  CHECK_FALSE(MergePlanShards({shards[0], two[1], shards[2]}, &error).has_value());
-  CHECK(error == "shard counts differ: 3 and 2");
-  CHECK_FALSE(MergePlanShards({PlanToJson(HandPlan(), "c", "v")}, &error).has_value());
-  CHECK(error.find("is not a shard") != std::string::npos);
+  CHECK(refused({shards[0], two[1], shards[2]}) == "shard counts differ: 3 and 2");
+  CHECK(refused({PlanToJson(HandPlan(), "c", "v")}).find("is not a shard") != std::string::npos);
   other = shards;
   other[0]["options"].push_back(shards[1]["options"][0]);
-  CHECK_FALSE(MergePlanShards(other, &error).has_value());
-  CHECK(error == "shard 0 holds cell 1, which it does not own");
+  CHECK(refused(other) == "shard 0 holds cell 1, which it does not own");
 }
 
 }  // namespace

@@ -1,8 +1,8 @@
 #include "sim/replay/sweep.h"
 
-#include <omp.h>
-
 #include <algorithm>
+
+#include "sim/run_set.h"
 
 namespace knobsim::replay {
 
@@ -59,19 +59,14 @@ SweepResults RunSweep(std::span<const Workload> workloads, std::span<const Polic
                         [](const Run& r) { return r.policy == PolicyKind::kFgd; });
   const int n = static_cast<int>(runs.size());
   std::vector<DiscreteCurves> curves(runs.size());
-  int done = 0;
-#pragma omp parallel for schedule(dynamic, 1) \
-    num_threads(threads > 0 ? threads : omp_get_max_threads())
-  for (int i = 0; i < n; ++i) {
-    const Run& run = runs[i];
-    const RunResult result = Replay(*run.workload, run.policy, run.seed, tune);
-    curves[i] = Discretize(result.events, run.workload->total_gpus);
-#pragma omp critical(knobsim_replay_progress)
-    {
-      ++done;
-      if (progress) progress(done, n);
-    }
-  }
+  RunJobs(
+      n, threads,
+      [&](int i) {
+        const Run& run = runs[i];
+        const RunResult result = Replay(*run.workload, run.policy, run.seed, tune);
+        curves[i] = Discretize(result.events, run.workload->total_gpus);
+      },
+      progress);
   SweepResults out;
   for (int i = 0; i < n; ++i)
     AppendRunRows(*runs[i].workload, runs[i].policy, runs[i].seed, tune, curves[i], &out);

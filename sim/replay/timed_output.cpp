@@ -1,11 +1,11 @@
 #include "sim/replay/timed_output.h"
 
 #include <fmt/format.h>
-#include <omp.h>
 
 #include <algorithm>
 
 #include "sim/replay/medians.h"
+#include "sim/run_set.h"
 #include "sim/text.h"
 
 namespace knobsim::replay {
@@ -82,21 +82,15 @@ std::vector<TimedRun> RunTimedSweep(std::span<const Workload> workloads,
       }
     }
   }
-  const int n = static_cast<int>(runs.size());
-  int done = 0;
-#pragma omp parallel for schedule(dynamic, 1) \
-    num_threads(threads > 0 ? threads : omp_get_max_threads())
-  for (int i = 0; i < n; ++i) {
-    TimedRun& run = runs[i];
-    const TimedResult result = ReplayTimed(*run.workload, run.policy, run.seed, options);
-    run.summary = Summarize(result, run.workload->capacity_milli);
-    if (sink) sink(run, result);
-#pragma omp critical(knobsim_timed_progress)
-    {
-      ++done;
-      if (progress) progress(done, n);
-    }
-  }
+  RunJobs(
+      static_cast<int>(runs.size()), threads,
+      [&](int i) {
+        TimedRun& run = runs[i];
+        const TimedResult result = ReplayTimed(*run.workload, run.policy, run.seed, options);
+        run.summary = Summarize(result, run.workload->capacity_milli);
+        if (sink) sink(run, result);
+      },
+      progress);
   return runs;
 }
 

@@ -67,15 +67,12 @@ bool IsArray(const Json& doc, const char* key) {
 
 }  // namespace
 
-std::string RenderReport(const nlohmann::ordered_json& doc, std::string* error) {
+Expected<std::string> RenderReport(const nlohmann::ordered_json& doc) {
   const auto schema_it = doc.is_object() ? doc.find("schema") : doc.end();
   const std::string schema = doc.is_object() && schema_it != doc.end() && schema_it->is_string()
                                  ? schema_it->get<std::string>()
                                  : "";
-  auto fail = [&](const std::string& message) {
-    if (error != nullptr) *error = message;
-    return std::string();
-  };
+  auto fail = [](std::string message) { return InputError{"", 0, "", std::move(message), ""}; };
   const std::string scenario = report::Text(report::Get(doc, "scenario"));
   if (schema == kPlanSchema) {
     if (!IsArray(doc, "options"))
@@ -109,10 +106,9 @@ std::string RenderReport(const nlohmann::ordered_json& doc, std::string* error) 
 }
 
 Status WriteReportFile(const nlohmann::ordered_json& doc, const std::string& path) {
-  std::string error;
-  const std::string html = RenderReport(doc, &error);
-  if (html.empty()) return Status::Failure(error);
-  if (auto failed = WriteFileAtomically(path, html)) return *failed;
+  const Expected<std::string> html = RenderReport(doc);
+  if (!html) return Status::Failure(html.error().message);
+  if (auto failed = WriteFileAtomically(path, *html)) return *failed;
   return Status::Ok();
 }
 

@@ -17,10 +17,10 @@
 
 namespace knobsim {
 
-// The page for `doc`. On failure returns "" and sets *error: "not a knobsim results document"
-// when `schema` is neither of the two, or what makes a document of a known schema unusable
+// The page for `doc`, or an error that is only a message: "not a knobsim results document"
+// when `schema` is none of the known ones, or what makes a document of a known schema unusable
 // (e.g. its "options" is not an array). Missing optional fields leave gaps in the page.
-std::string RenderReport(const nlohmann::ordered_json& doc, std::string* error);
+Expected<std::string> RenderReport(const nlohmann::ordered_json& doc);
 
 // RenderReport written to `path` atomically (a reader never sees half a page, a failed write
 // leaves the old file); a failure that is only RenderReport's message when the document cannot be

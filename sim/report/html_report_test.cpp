@@ -186,22 +186,21 @@ Json ResultsDoc() {
 }
 
 TEST_CASE("a document of another schema is not a knobsim results document") {
-  std::string error;
-  CHECK(RenderReport(Json{{"schema", "something/v9"}}, &error).empty());
-  CHECK(error.find("not a knobsim results document") != std::string::npos);
-  error.clear();
-  CHECK(RenderReport(Json::array({1, 2}), &error).empty());
-  CHECK(error.find("not a knobsim results document") != std::string::npos);
-  CHECK(RenderReport(Json{{"schema", "knobsim.plan/v1"}, {"options", "none"}}, &error).empty());
-  CHECK(error == "not a valid knobsim.plan/v1 document: \"options\" is not an array");
-  CHECK(RenderReport(Json{{"schema", "knobsim.results/v1"}}, &error).empty());
-  CHECK(error == "not a valid knobsim.results/v1 document: \"variants\" is not an array");
+  auto refused = [](const Json& doc) {
+    const Expected<std::string> page = RenderReport(doc);
+    return page ? std::string() : page.error().message;
+  };
+  CHECK(refused(Json{{"schema", "something/v9"}}).find("not a knobsim results document") !=
+        std::string::npos);
+  CHECK(refused(Json::array({1, 2})).find("not a knobsim results document") != std::string::npos);
+  CHECK(refused(Json{{"schema", "knobsim.plan/v1"}, {"options", "none"}}) ==
+        "not a valid knobsim.plan/v1 document: \"options\" is not an array");
+  CHECK(refused(Json{{"schema", "knobsim.results/v1"}}) ==
+        "not a valid knobsim.results/v1 document: \"variants\" is not an array");
 }
 
 TEST_CASE("a plan page says the recommendation per traffic level and draws every chart") {
-  std::string error;
-  const std::string html = RenderReport(PlanDoc(), &error);
-  REQUIRE(error.empty());
+  const std::string html = RenderReport(PlanDoc()).value();
   CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
   CHECK(html.find("At 1x traffic&#58; 2 nodes of A10 &lt;cheapest&gt;.") != std::string::npos);
   CHECK(html.find("At 2x traffic&#58; 4 nodes of A10.") != std::string::npos);
@@ -219,9 +218,8 @@ TEST_CASE("a plan page says the recommendation per traffic level and draws every
 }
 
 TEST_CASE("every name from the document is escaped and the page holds no script and no URL") {
-  std::string error;
   for (const Json& doc : {PlanDoc(), ResultsDoc()}) {
-    const std::string html = RenderReport(doc, &error);
+    const std::string html = RenderReport(doc).value();
     REQUIRE(!html.empty());
     CHECK(html.find("<ocr") == std::string::npos);
     CHECK(html.find("a<b>") == std::string::npos);
@@ -234,9 +232,7 @@ TEST_CASE("every name from the document is escaped and the page holds no script 
 }
 
 TEST_CASE("a results page shows each variant's verdict against the base, as the document says") {
-  std::string error;
-  const std::string html = RenderReport(ResultsDoc(), &error);
-  REQUIRE(error.empty());
+  const std::string html = RenderReport(ResultsDoc()).value();
   CHECK(html.find("every SLO met (2 workloads); no Pending, fake-Ready or OOM pods") !=
         std::string::npos);
   CHECK(html.find("2 of 2 workloads miss their SLO (2 newly)") != std::string::npos);
@@ -254,21 +250,20 @@ TEST_CASE("a results page shows each variant's verdict against the base, as the 
 }
 
 TEST_CASE("a document with gaps renders with gaps, never an exception") {
-  std::string error;
   Json plan = {{"schema", "knobsim.plan/v1"},
                {"options", Json::array({Json::object(), 3, {{"id", 7}, {"pools", "x"}}})},
                {"recommendations", "x"},
                {"frontier", {{"traffic", "1"}}},
                {"traffic_levels", {1, "two"}}};
-  CHECK(!RenderReport(plan, &error).empty());
+  CHECK(!RenderReport(plan).value().empty());
   Json results = {
       {"schema", "knobsim.results/v1"},
       {"variants", Json::array({Json::object(),
                                 {{"name", 3}, {"workloads", {{{"latency_ms", "fast"}}}}},
                                 {{"cards", {{{"busy", "x"}, {"index", -1}}}}}})}};
-  CHECK(!RenderReport(results, &error).empty());
+  CHECK(!RenderReport(results).value().empty());
   Json empty = {{"schema", "knobsim.results/v1"}, {"variants", Json::array()}};
-  CHECK(RenderReport(empty, &error).find("holds no variant") != std::string::npos);
+  CHECK(RenderReport(empty).value().find("holds no variant") != std::string::npos);
 }
 
 TEST_CASE("the timeline draws replicas and nodes only where an autoscaler moved them") {
@@ -302,27 +297,24 @@ TEST_CASE("the timeline draws replicas and nodes only where an autoscaler moved 
                 {"scenario", "s"},
                 {"variants", Json::array({{{"name", "base"}, {"timeline", timeline}}})}};
   };
-  std::string error;
-  const std::string moved = RenderReport(doc(3, 3), &error);
+  const std::string moved = RenderReport(doc(3, 3)).value();
   CHECK(moved.find("base&#58; replicas and nodes over time") != std::string::npos);
   CHECK(moved.find("nodes of gpu") != std::string::npos);
   CHECK(moved.find("nodes of cpu") == std::string::npos);  // it never changed
   CHECK(moved.find("default/chat wanted") != std::string::npos);
-  const std::string still = RenderReport(doc(1, 1), &error);
+  const std::string still = RenderReport(doc(1, 1)).value();
   CHECK(still.find("replicas and nodes over time") == std::string::npos);
 }
 
 TEST_CASE("the same document gives the same page") {
-  std::string error;
-  CHECK(RenderReport(PlanDoc(), &error) == RenderReport(PlanDoc(), &error));
-  CHECK(RenderReport(ResultsDoc(), &error) == RenderReport(ResultsDoc(), &error));
+  CHECK(RenderReport(PlanDoc()).value() == RenderReport(PlanDoc()).value());
+  CHECK(RenderReport(ResultsDoc()).value() == RenderReport(ResultsDoc()).value());
 }
 
 TEST_CASE("WriteReportFile writes the page whole or says why not") {
   const std::string path = "/tmp/knobsim-report-test-" + std::to_string(::getpid()) + ".html";
   REQUIRE(WriteReportFile(ResultsDoc(), path).ok());
-  std::string error;
-  CHECK(*ReadFileText(path) == RenderReport(ResultsDoc(), &error));
+  CHECK(*ReadFileText(path) == RenderReport(ResultsDoc()).value());
   std::remove(path.c_str());
 
   const auto unwritable = WriteReportFile(ResultsDoc(), "/nonexistent-dir/report.html");

@@ -46,9 +46,7 @@ std::string Chart(const std::string& html, const std::string& title) {
 }
 
 TEST_CASE("an upgrade document gets the results page plus a summary and four charts per variant") {
-  std::string error;
-  const std::string html = RenderReport(UpgradeDocument(), &error);
-  REQUIRE(error.empty());
+  const std::string html = RenderReport(UpgradeDocument()).value();
   CHECK(html.find("<title>knobsim upgrade&#58; cgpu-upgrade</title>") != std::string::npos);
   CHECK(html.find("<section id=\"verdict\">") != std::string::npos);  // the results page first
   CHECK(html.find("<section id=\"upgrade\">") < html.find("<section id=\"upgrade-0\">"));
@@ -62,7 +60,7 @@ TEST_CASE("an upgrade document gets the results page plus a summary and four cha
 }
 
 TEST_CASE("the Gantt chart draws each node's drain, reset and return, and the PDB-blocked span") {
-  const std::string html = RenderReport(UpgradeDocument(), nullptr);
+  const std::string html = RenderReport(UpgradeDocument()).value();
   const std::string gantt = Chart(html, "upgrade-first&#58; node timeline");
   REQUIRE_FALSE(gantt.empty());
   // gpu-1: draining, reset, back; cpu-1: the same and one blocked span.
@@ -83,7 +81,7 @@ TEST_CASE("a drain that timed out is drawn as given up, and an open reset runs t
                {560 * upgrade_sample::S, "drained", "", ""}};
   cpu.back = -1;
   runs[0].upgrade.finished = -1;
-  const std::string html = RenderReport(UpgradeDocument(runs), nullptr);
+  const std::string html = RenderReport(UpgradeDocument(runs)).value();
   const std::string gantt = Chart(html, "upgrade-first&#58; node timeline");
   CHECK(gantt.find("cpu-1&#58; drain given up t+04&#58;00 to t+09&#58;00") != std::string::npos);
   CHECK(gantt.find("cpu-1&#58; down for the reset t+09&#58;20 to t+10&#58;00") !=
@@ -100,7 +98,7 @@ TEST_CASE("a results document without upgrade sections renders as before") {
   }
   CHECK_FALSE(report::HasUpgradeSections(doc));
   CHECK(report::UpgradePageSections(doc).empty());
-  const std::string html = RenderReport(doc, nullptr);
+  const std::string html = RenderReport(doc).value();
   CHECK(html.find("<title>knobsim results&#58; cgpu-upgrade</title>") != std::string::npos);
   CHECK(html.find("id=\"upgrade") == std::string::npos);
 }
@@ -108,7 +106,7 @@ TEST_CASE("a results document without upgrade sections renders as before") {
 TEST_CASE("names from the document are escaped and odd shapes leave gaps, not crashes") {
   std::vector<UpgradeRun> runs = {upgrade_sample::Variant(false)};
   runs[0].upgrade.nodes[0].node = "<b>node</b>";
-  const std::string html = RenderReport(UpgradeDocument(runs), nullptr);
+  const std::string html = RenderReport(UpgradeDocument(runs)).value();
   CHECK(html.find("<b>node</b>") == std::string::npos);
   CHECK(html.find("&lt;b&gt;node&lt;/b&gt;") != std::string::npos);
 
@@ -116,9 +114,9 @@ TEST_CASE("names from the document are escaped and odd shapes leave gaps, not cr
   odd["variants"][0]["upgrade"]["nodes"] = "not an array";
   odd["variants"][0]["timeline"] = 3;
   odd["variants"][1]["upgrade"]["blocked"][0]["from_s"] = nullptr;
-  std::string error;
-  const std::string page = RenderReport(odd, &error);
-  CHECK(error.empty());
+  const Expected<std::string> rendered = RenderReport(odd);
+  REQUIRE(rendered);
+  const std::string& page = *rendered;
   CHECK(page.find("no node was upgraded") != std::string::npos);
 }
 

@@ -123,7 +123,7 @@ CardPolicy NodeCardPolicy(const NodeSpec& node, const SchedulerConfig& config) {
 
 int MaxPodsPerCard(const NodeSpec& node, const SchedulerConfig& config) {
   int limit = std::max(0, node.max_pods_per_card);
-  auto disabled = node.labels.find("cgpu.disable.isolation");
+  auto disabled = node.labels.find(kCgpuDisableIsolationLabel);
   const bool cgpu_runs = (node.gpu_schedule == "cgpu" || node.gpu_schedule == "core_mem") &&
                          (disabled == node.labels.end() || disabled->second != "true");
   // POLICY 0 gives each pod 1/max_inst of the card, so a card never holds more than max_inst

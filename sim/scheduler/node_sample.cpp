@@ -29,8 +29,7 @@ int NumFeasibleNodesToFind(int percentage, int num_all_nodes) {
 
 std::string ZoneKey(const Labels& labels) {
   // A present beta label wins even when empty, as upstream's comma-ok lookup does.
-  const std::string zone =
-      LabelOr(labels, "failure-domain.beta.kubernetes.io/zone", "topology.kubernetes.io/zone");
+  const std::string zone = LabelOr(labels, "failure-domain.beta.kubernetes.io/zone", kZoneLabel);
   const std::string region =
       LabelOr(labels, "failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region");
   if (region.empty() && zone.empty()) return {};

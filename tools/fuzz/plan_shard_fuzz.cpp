@@ -8,7 +8,8 @@
 #include "tools/fuzz/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::vector<std::string> parts = knobsim::fuzz::Documents(knobsim::fuzz::Text(data, size), 4);
+  const std::vector<std::string> parts =
+      knobsim::fuzz::Documents(knobsim::fuzz::Text(data, size), 4);
   std::vector<nlohmann::ordered_json> shards;
   bool all_shards = true;
   for (size_t k = 0; k < parts.size(); ++k) {
@@ -27,8 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     shards.push_back(std::move(doc->root));
   }
   if (!all_shards) return 0;
-  std::string error;
-  const auto merged = knobsim::MergePlanShards(shards, &error);
+  const auto merged = knobsim::MergePlanShards(shards);
   if (!merged) return 0;
   auto back = knobsim::ParseJsonDocument(knobsim::PlanJsonText(*merged), "merged.json");
   if (!back.ok()) knobsim::fuzz::Broken("merged plan does not parse: " + back.error().ToString());

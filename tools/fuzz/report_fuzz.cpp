@@ -24,8 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (*schema == knobsim::kPlanSchema) checked = knobsim::CheckPlanDocument(*doc);
     if (!checked) return 0;
   }
-  std::string error;
-  const std::string html = knobsim::RenderReport(root, &error);
-  if (html.empty() && error.empty()) knobsim::fuzz::Broken("no page and no reason");
+  const knobsim::Expected<std::string> html = knobsim::RenderReport(root);
+  if (html ? html->empty() : html.error().message.empty())
+    knobsim::fuzz::Broken("no page and no reason");
   return 0;
 }

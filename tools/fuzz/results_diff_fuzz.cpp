@@ -30,16 +30,16 @@ std::optional<knobsim::JsonDocument> Read(std::string text, const std::string& f
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const std::vector<std::string> parts = knobsim::fuzz::Documents(knobsim::fuzz::Text(data, size), 2);
+  const std::vector<std::string> parts =
+      knobsim::fuzz::Documents(knobsim::fuzz::Text(data, size), 2);
   const bool self = parts.size() == 1;
   const auto base = Read(parts[0], "base.json");
   if (!base) return 0;
   const auto next = self ? base : Read(parts[1], "new.json");
   if (!next) return 0;
 
-  std::string error;
-  auto rules = knobsim::ParseDiffRules(knobsim::kDefaultDiffRules, &error);
-  if (!rules) knobsim::fuzz::Broken("default rules: " + error);
+  auto rules = knobsim::ParseDiffRules(knobsim::kDefaultDiffRules);
+  if (!rules) knobsim::fuzz::Broken("default rules: " + rules.error().message);
   const knobsim::DiffOptions options{*rules, false, {}};
   if (knobsim::Status why = knobsim::CheckComparable(base->root, next->root, options); !why) {
     if (self) knobsim::fuzz::Broken("a document is not comparable with itself: " + why.ToString());

@@ -25,12 +25,12 @@ using json = nlohmann::json;
 
 }  // namespace
 
-std::optional<InputError> CheckOptions(const GeneratorOptions& o) {
+Status CheckOptions(const GeneratorOptions& o) {
   auto bad = [](std::string flag, std::string message) {
     InputError e;
     e.path = std::move(flag);
     e.message = std::move(message);
-    return std::optional<InputError>(std::move(e));
+    return Status(std::move(e));
   };
   auto divides_day = [](int step) { return step >= 1 && step <= kDay && kDay % step == 0; };
   if (o.nodes < 1 || o.nodes > 20000) return bad("--nodes", "must be between 1 and 20000");
@@ -72,11 +72,11 @@ std::optional<InputError> CheckOptions(const GeneratorOptions& o) {
                  fmt::format("the metrics window holds fewer than two {} s steps", unit));
     }
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
 Expected<GeneratedCluster> Generate(const GeneratorOptions& options) {
-  if (std::optional<InputError> error = CheckOptions(options)) return *error;
+  if (Status checked = CheckOptions(options); !checked) return checked.error();
   Plan plan;
   plan.o = options;
   plan.now = options.start_unix + options.days * kDay;

@@ -194,9 +194,9 @@ struct GeneratedCluster {
   GroundTruth truth;
 };
 
-// What is wrong with the options, naming the flag in InputError::path (e.g. "--step");
-// nothing when they are fine. Generate() checks them too.
-std::optional<InputError> CheckOptions(const GeneratorOptions& options);
+// Ok, or what is wrong with the options, naming the flag in InputError::path (e.g. "--step").
+// Generate() checks them too.
+Status CheckOptions(const GeneratorOptions& options);
 
 Expected<GeneratedCluster> Generate(const GeneratorOptions& options);
 

@@ -195,7 +195,7 @@ TEST_CASE("options that do not fit whole days are refused, naming the flag") {
     CHECK(cluster.error().path == c.flag);
     CHECK_FALSE(cluster.error().message.empty());
   }
-  CHECK_FALSE(CheckOptions(Small()).has_value());
+  CHECK(CheckOptions(Small()).ok());
 }
 
 TEST_CASE("the export holds the pods asked for, each bound one on a node of the export") {

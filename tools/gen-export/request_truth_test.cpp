@@ -302,9 +302,9 @@ TEST_CASE("backtest options out of range are refused, naming the flag") {
   for (const Case& c : cases) {
     GeneratorOptions o = Backtest();
     c.edit(o);
-    const std::optional<InputError> e = CheckOptions(o);
-    REQUIRE(e.has_value());
-    CHECK(e->path == c.flag);
+    const Status e = CheckOptions(o);
+    REQUIRE_FALSE(e.ok());
+    CHECK(e.error().path == c.flag);
   }
 }
 

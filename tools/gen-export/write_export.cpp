@@ -19,9 +19,9 @@ namespace knobsim::gen_export {
 namespace {
 
 // Writes through a temporary file in the same directory and renames it into place.
-std::optional<InputError> WriteAtomically(const std::filesystem::path& path,
-                                          const std::function<void(std::ostream&)>& fill,
-                                          std::vector<WrittenFile>& written) {
+Status WriteAtomically(const std::filesystem::path& path,
+                       const std::function<void(std::ostream&)>& fill,
+                       std::vector<WrittenFile>& written) {
   const std::filesystem::path tmp = path.string() + fmt::format(".tmp-{}", ::getpid());
   auto fail = [&](const std::string& what) {
     std::error_code ignored;
@@ -29,7 +29,7 @@ std::optional<InputError> WriteAtomically(const std::filesystem::path& path,
     InputError e;
     e.file = path.string();
     e.message = what;
-    return std::optional<InputError>(std::move(e));
+    return Status(std::move(e));
   };
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
@@ -42,7 +42,7 @@ std::optional<InputError> WriteAtomically(const std::filesystem::path& path,
   std::filesystem::rename(tmp, path, ec);
   if (ec) return fail("cannot rename into place: " + ec.message());
   written.push_back({path.string(), std::filesystem::file_size(path, ec)});
-  return std::nullopt;
+  return Status::Ok();
 }
 
 }  // namespace
@@ -62,30 +62,32 @@ Expected<std::vector<WrittenFile>> WriteExport(const GeneratedCluster& cluster,
     return e;
   }
   if (format != ExportFormat::kYaml) {
-    if (auto e = WriteAtomically(
-            root / "export.json", [&](std::ostream& out) { out << ExportJson(cluster); },
-            written)) {
-      return *e;
+    if (Status e = WriteAtomically(
+            root / "export.json", [&](std::ostream& out) { out << ExportJson(cluster); }, written);
+        !e) {
+      return e.error();
     }
   }
   if (format != ExportFormat::kJson) {
-    if (auto e = WriteAtomically(
-            root / "export.yaml", [&](std::ostream& out) { out << ExportYaml(cluster); },
-            written)) {
-      return *e;
+    if (Status e = WriteAtomically(
+            root / "export.yaml", [&](std::ostream& out) { out << ExportYaml(cluster); }, written);
+        !e) {
+      return e.error();
     }
   }
-  if (auto e = WriteAtomically(
+  if (Status e = WriteAtomically(
           root / "truth.json",
-          [&](std::ostream& out) { out << TruthJson(cluster).dump(2) << "\n"; }, written)) {
-    return *e;
+          [&](std::ostream& out) { out << TruthJson(cluster).dump(2) << "\n"; }, written);
+      !e) {
+    return e.error();
   }
   if (cluster.options.with_metrics) {
     for (const std::string& metric : MetricNames(cluster)) {
-      if (auto e = WriteAtomically(
+      if (Status e = WriteAtomically(
               root / "prom" / (metric + ".json"),
-              [&](std::ostream& out) { WritePromJson(cluster, metric, out); }, written)) {
-        return *e;
+              [&](std::ostream& out) { WritePromJson(cluster, metric, out); }, written);
+          !e) {
+        return e.error();
       }
     }
   }

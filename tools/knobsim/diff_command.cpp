@@ -28,9 +28,8 @@ struct DiffArgs {
 };
 
 int Diff(const DiffArgs& args) {
-  std::string error;
-  auto rules = ParseDiffRules(args.fail_on, &error);
-  if (!rules) return BadInput("--fail-on: " + error);
+  auto rules = ParseDiffRules(args.fail_on);
+  if (!rules) return BadInput("--fail-on: " + rules.error().message);
   // Both documents read and checked by the one rule (sim/io/results_document.h) before any
   // number is compared: a document that is not what knobsim writes is bad input, never "no
   // difference".

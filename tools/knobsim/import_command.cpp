@@ -95,8 +95,8 @@ int RunImport(const ImportArgs& args) {
 
   ImportModel model = ImportCluster(*objects, have_metrics ? &metrics : nullptr, options);
   model.evidence = evidence;
-  if (auto failed = ApplyIsolationRules(model, setup.isolation_rules))
-    return BadInput(failed->ToString());
+  if (Status failed = ApplyIsolationRules(model, setup.isolation_rules); !failed)
+    return BadInput(failed);
   warnings.insert(warnings.end(), model.warnings.begin(), model.warnings.end());
   for (const std::string& w : warnings) std::cerr << "knobsim: warning: " << w << "\n";
   if (!warnings.empty())

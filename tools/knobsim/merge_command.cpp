@@ -104,9 +104,9 @@ int MergePlans(const MergeArgs& args, const std::vector<JsonDocument>& docs) {
     }
     roots.push_back(docs[k].root);
   }
-  std::string error;
-  const std::optional<Json> merged = MergePlanShards(roots, &error);
+  const Expected<Json> merged = MergePlanShards(roots);
   if (!merged) {
+    std::string error = merged.error().message;
     // MergePlanShards numbers the documents from 1 in the order given; name the files instead
     // (from the last, so that "document 1" does not eat "document 12").
     for (size_t k = docs.size(); k > 0; --k) {
@@ -169,10 +169,10 @@ int Merge(const MergeArgs& args) {
   }
   if (schema == kRunShardSchema) return MergeRuns(args, docs);
   if (schema == kPlanSchema) return MergePlans(args, docs);
-  return BadInput(fmt::format(
-      "{}: schema: {} is not a shard; knobsim merge reads {} (knobsim run --shard), {} "
-      "(knobsim plan --shard) and replay shard directories",
-      args.inputs[0], Quote(schema), kRunShardSchema, kPlanSchema));
+  return BadInput(
+      fmt::format("{}: schema: {} is not a shard; knobsim merge reads {} (knobsim run --shard), {} "
+                  "(knobsim plan --shard) and replay shard directories",
+                  args.inputs[0], Quote(schema), kRunShardSchema, kPlanSchema));
 }
 
 }  // namespace

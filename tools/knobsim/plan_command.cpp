@@ -124,9 +124,8 @@ Status ToOptions(const PlanArgs& a, PlanOptions* o) {
   o->threads = a.sim.threads;
   if (Status s = ApplyLimitOptions(a.sim.limits, &o->limits); !s) return s;
   if (!a.shard.empty()) {
-    std::string error;
-    const std::optional<Shard> shard = ParseShard(a.shard, &error);
-    if (!shard) return Status::Failure("--shard: " + error);
+    const Expected<Shard> shard = ParseShard(a.shard);
+    if (!shard) return Status::Failure("--shard: " + shard.error().message);
     o->shard = *shard;
   }
   return Status::Ok();

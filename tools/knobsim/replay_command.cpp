@@ -76,8 +76,9 @@ std::optional<int64_t> ParseInt(std::string_view text) {
   return v;
 }
 
-// "42-51", "42,45,50" or "42"; ranges and lists mix ("42-44,50").
-bool ParseSeeds(const std::string& text, std::vector<int64_t>* seeds, std::string* error) {
+// "42-51", "42,45,50" or "42"; ranges and lists mix ("42-44,50"). The error is only a message.
+Expected<std::vector<int64_t>> ParseSeeds(const std::string& text) {
+  std::vector<int64_t> seeds;
   std::set<int64_t> seen;
   size_t start = 0;
   while (start <= text.size()) {
@@ -93,14 +94,13 @@ bool ParseSeeds(const std::string& text, std::vector<int64_t>* seeds, std::strin
     if (!lo || !hi || *hi < *lo || *hi - *lo >= 100000) {
       std::string e = "--seeds: \"";
       e.append(piece).append("\" is not a seed, a list of seeds or a range such as 42-51");
-      *error = e;
-      return false;
+      return InputError{"", 0, "", std::move(e), ""};
     }
     for (int64_t s = *lo; s <= *hi; ++s) {
-      if (seen.insert(s).second) seeds->push_back(s);
+      if (seen.insert(s).second) seeds.push_back(s);
     }
   }
-  return true;
+  return seeds;
 }
 
 std::string PolicyList() {
@@ -112,11 +112,12 @@ std::string PolicyList() {
   return s;
 }
 
-bool ParsePolicies(const std::vector<std::string>& names, std::vector<PolicyKind>* out,
-                   std::string* error) {
+// The policies named by --policy, each once, in order; the error is only a message.
+Expected<std::vector<PolicyKind>> ParsePolicies(const std::vector<std::string>& names) {
+  std::vector<PolicyKind> out;
   std::set<PolicyKind> seen;
   const auto add = [&](PolicyKind k) {
-    if (seen.insert(k).second) out->push_back(k);
+    if (seen.insert(k).second) out.push_back(k);
   };
   for (const std::string& name : names) {
     if (name == "all") {
@@ -128,12 +129,13 @@ bool ParsePolicies(const std::vector<std::string>& names, std::vector<PolicyKind
     } else if (const std::optional<PolicyKind> k = fgd::ParsePolicy(name)) {
       add(*k);
     } else {
-      *error =
-          "--policy: unknown policy \"" + name + "\"; one of " + PolicyList() + " (or paper, all)";
-      return false;
+      return InputError{
+          "", 0, "",
+          "--policy: unknown policy \"" + name + "\"; one of " + PolicyList() + " (or paper, all)",
+          ""};
     }
   }
-  return true;
+  return out;
 }
 
 // A sharded replay: which shard, and the manifest it writes last (ReplayShardManifest).
@@ -275,15 +277,17 @@ int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& wor
 }
 
 int Replay(const ReplayArgs& args) {
-  std::vector<PolicyKind> policies;
-  std::vector<int64_t> seeds;
-  std::string error;
-  if (!ParsePolicies(args.policies, &policies, &error)) return BadInput(error);
-  if (!ParseSeeds(args.seeds, &seeds, &error)) return BadInput(error);
+  Expected<std::vector<PolicyKind>> parsed_policies = ParsePolicies(args.policies);
+  if (!parsed_policies) return BadInput(parsed_policies.error().message);
+  Expected<std::vector<int64_t>> parsed_seeds = ParseSeeds(args.seeds);
+  if (!parsed_seeds) return BadInput(parsed_seeds.error().message);
+  const std::vector<PolicyKind> policies = std::move(*parsed_policies);
+  const std::vector<int64_t> seeds = std::move(*parsed_seeds);
   ShardRun shard;
   if (!args.shard.empty()) {
-    shard.shard = ParseShard(args.shard, &error);
-    if (!shard.shard) return BadInput("--shard: " + error);
+    const Expected<Shard> parsed_shard = ParseShard(args.shard);
+    if (!parsed_shard) return BadInput("--shard: " + parsed_shard.error().message);
+    shard.shard = *parsed_shard;
     if (!args.expected.empty()) {
       return BadInput(
           "--expected: a shard prints no table; `knobsim merge` prints the merged "

@@ -35,8 +35,8 @@ struct ReportArgs {
 int Report(const ReportArgs& args) {
   Expected<JsonDocument> read = ReadJsonDocument(args.input);
   if (!read.ok()) return BadInput(read.error().ToString());
-  // Results, plan and backtest documents are checked by the one JSON rule first (file, line, field); the
-  // page itself reads what is left tolerantly (sim/report/html_parts.h).
+  // Results, plan and backtest documents are checked by the one JSON rule first (file, line,
+  // field); the page itself reads what is left tolerantly (sim/report/html_parts.h).
   const nlohmann::ordered_json* doc = &read->root;
   const auto schema = doc->is_object() ? doc->find("schema") : doc->end();
   if (doc->is_object() && schema != doc->end()) {
@@ -48,16 +48,16 @@ int Report(const ReportArgs& args) {
       if (Status bad = backtest::CheckBacktestDocument(*read); !bad) return BadInput(bad);
     }
   }
-  std::string error;
   if (args.output == "-") {
-    const std::string html = RenderReport(*doc, &error);
-    if (html.empty()) return BadInput(args.input + ": " + error);
-    std::cout << html << std::flush;
+    const Expected<std::string> html = RenderReport(*doc);
+    if (!html) return BadInput(args.input + ": " + html.error().message);
+    std::cout << *html << std::flush;
     return kExitOk;
   }
   if (Status failed = WriteReportFile(*doc, args.output); !failed) {
     // A document it cannot render names the input; a file it cannot write names the output.
-    if (RenderReport(*doc, &error).empty()) return BadInput(args.input + ": " + error);
+    if (const Expected<std::string> html = RenderReport(*doc); !html)
+      return BadInput(args.input + ": " + html.error().message);
     return BadInput(failed);
   }
   return kExitOk;

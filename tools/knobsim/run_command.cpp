@@ -75,9 +75,8 @@ std::vector<ShardJob> RunShardJobs(const Scenario& scenario, const RunSweepIdent
 }
 
 int RunShard(const RunArgs& args, const Scenario& scenario, const RunSetOptions& options) {
-  std::string error;
-  const std::optional<Shard> shard = ParseShard(args.shard, &error);
-  if (!shard) return BadInput("--shard: " + error);
+  const Expected<Shard> shard = ParseShard(args.shard);
+  if (!shard) return BadInput("--shard: " + shard.error().message);
   if (!args.sim.json_wanted()) {
     return BadInput("--shard " + args.shard +
                     " needs --json FILE: a shard writes a shard document for `knobsim merge`, "

@@ -344,15 +344,16 @@ Json OutcomeJson(const PodOutcome& o, const ClusterState& cluster, bool explain)
   return pod;
 }
 
-// The scheduler's settings from the options; the message when one is bad.
-std::optional<std::string> ConfigureScheduler(const ScheduleArgs& args, SchedulerConfig& config) {
+// The scheduler's settings from the options; a failure that is only the message when one is bad.
+Status ConfigureScheduler(const ScheduleArgs& args, SchedulerConfig& config) {
   const Expected<KubeVersion> kube_version = KubeVersion::Parse(args.kube_version);
-  if (!kube_version) return "--kube-version: " + kube_version.error().message;
+  if (!kube_version) return Status::Failure("--kube-version: " + kube_version.error().message);
   config.kube_version = *kube_version;
   const std::optional<CardPolicy> placement = ParseCardPolicy(args.placement);
   if (!placement || *placement == CardPolicy::kExtenderBestFit) {
-    return "--placement: \"" + args.placement +
-           "\" is not a placement (the legacy extender's best-fit is --extender-best-fit)";
+    return Status::Failure(
+        "--placement: \"" + args.placement +
+        "\" is not a placement (the legacy extender's best-fit is --extender-best-fit)");
   }
   config.default_placement = *placement;
   config.extender_best_fit = args.extender_best_fit;
@@ -367,7 +368,7 @@ std::optional<std::string> ConfigureScheduler(const ScheduleArgs& args, Schedule
   if (args.seed_opt->count() > 0 && !args.random_tie_break) {
     Note("--seed only matters with --random-tie-break; ties go to the first node in file order");
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
 // The cluster of the --cluster files, with the claims, volumes and classes of both files (a
@@ -471,7 +472,7 @@ std::string OutcomesText(const std::vector<PodOutcome>& outcomes, const ClusterS
 
 int Schedule(const ScheduleArgs& args) {
   SchedulerConfig config;
-  if (std::optional<std::string> bad = ConfigureScheduler(args, config)) return BadInput(*bad);
+  if (Status bad = ConfigureScheduler(args, config); !bad) return BadInput(bad);
 
   if (args.pods == "-" && std::count(args.cluster.begin(), args.cluster.end(), "-") > 0) {
     return BadInput("--cluster and --pods cannot both read standard input (-)");

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "sim/io/kube/kube_text.h"
+#include "sim/io/kube/resources.h"
 
 namespace knobsim::kube {
 namespace {
@@ -16,7 +17,6 @@ constexpr std::string_view kHamiPrefix = "hami.io/";
 constexpr std::string_view kMigResourcePrefix = "nvidia.com/mig-";
 constexpr std::string_view kSharedSuffix = ".shared";  // NVDP DefaultSharedResourceNameSuffix
 constexpr std::string_view kNvidiaPrefix = "nvidia.com/";
-constexpr std::string_view kAckTopologyResource = "aliyun.com/gpu";
 
 // HAMi's pod annotations outside hami.io/ (HAMI pkg/device/nvidia/device.go).
 constexpr std::array<std::string_view, 6> kHamiCardSelectors = {
@@ -82,23 +82,23 @@ std::string StrategySystem(std::string_view strategy) {
 }
 
 std::optional<UnmodelledSharing> AckSchedule(const Labels& labels, const ResourceList& capacity) {
-  const std::string schedule = LabelOf(labels, "ack.node.gpu.schedule");
+  const std::string schedule = LabelOf(labels, kGpuScheduleLabel);
   const std::string found = Cat({"ack.node.gpu.schedule=", schedule});
   if (schedule == "mps")
-    return Found("ack-schedule-mps", "ACK MPS sharing", SharingEvidence::kLabel,
-                 "ack.node.gpu.schedule", found,
+    return Found("ack-schedule-mps", "ACK MPS sharing", SharingEvidence::kLabel, kGpuScheduleLabel,
+                 found,
                  "ACK shares these cards through NVIDIA MPS combined with cGPU, which knobsim "
                  "does not simulate; read as exclusive cards they would be another cluster");
   if (schedule == "topology")
     return Found("ack-schedule-topology", "ACK topology-aware GPU scheduling",
-                 SharingEvidence::kLabel, "ack.node.gpu.schedule", found, kAckTopologyConsequence);
+                 SharingEvidence::kLabel, kGpuScheduleLabel, found, kAckTopologyConsequence);
   if (schedule == "mig")
-    return Found("ack-schedule-mig", "ACK dynamic MIG", SharingEvidence::kLabel,
-                 "ack.node.gpu.schedule", found, kMigConsequence);
-  if (const int64_t n = CapacityOf(capacity, kAckTopologyResource); n > 0)
+    return Found("ack-schedule-mig", "ACK dynamic MIG", SharingEvidence::kLabel, kGpuScheduleLabel,
+                 found, kMigConsequence);
+  if (const int64_t n = CapacityOf(capacity, kTopologyGpuResource); n > 0)
     return Found("ack-topology-resource", "ACK topology-aware GPU scheduling",
-                 SharingEvidence::kCapacity, std::string(kAckTopologyResource),
-                 Cat({"capacity ", kAckTopologyResource, ": ", std::to_string(n)}),
+                 SharingEvidence::kCapacity, std::string(kTopologyGpuResource),
+                 Cat({"capacity ", kTopologyGpuResource, ": ", std::to_string(n)}),
                  kAckTopologyConsequence);
   return std::nullopt;
 }
@@ -150,10 +150,10 @@ std::optional<UnmodelledSharing> NodeReplicas(const Labels& labels, const Resour
     return Found("mps-capable", "NVIDIA MPS", SharingEvidence::kLabel, "nvidia.com/mps.capable",
                  "nvidia.com/mps.capable=true", kReplicaConsequence);
   const std::optional<int64_t> count = ParseInteger(LabelOf(labels, "nvidia.com/gpu.count"));
-  const int64_t offered = CapacityOf(capacity, "nvidia.com/gpu");
+  const int64_t offered = CapacityOf(capacity, kNvidiaGpuResource);
   if (count && *count > 0 && offered > *count)
     return Found("capacity-above-count", "NVIDIA GPU replicas or vGPUs", SharingEvidence::kCapacity,
-                 "nvidia.com/gpu",
+                 kNvidiaGpuResource,
                  Cat({"capacity nvidia.com/gpu: ", std::to_string(offered),
                       " on nvidia.com/gpu.count=", std::to_string(*count), " cards"}),
                  "more devices are offered than the node has cards, so each card is shared "
@@ -207,7 +207,7 @@ std::optional<UnmodelledSharing> UnmodelledPodSharing(const std::vector<std::str
                    Cat({"resource ", name}),
                    "the pod asks for a shared replica of a card (time-slicing or MPS with "
                    "renameByDefault), which knobsim does not model");
-    if (name == kAckTopologyResource)
+    if (name == kTopologyGpuResource)
       return Found("ack-topology-resource", "ACK topology-aware GPU scheduling",
                    SharingEvidence::kPodResource, name, Cat({"resource ", name}),
                    kAckTopologyConsequence);

@@ -15,11 +15,6 @@
 namespace knobsim::kube {
 namespace {
 
-// Labels, annotations and resources with a meaning here (docs/semantics.md §1.1-1.3).
-constexpr std::string_view kScheduleLabel = "ack.node.gpu.schedule";
-constexpr std::string_view kPlacementLabel = "ack.node.gpu.placement";
-constexpr std::string_view kMaxPodLabel = "ack.node.gpu.max-pod";
-constexpr std::string_view kGpuNameLabel = "aliyun.accelerator/nvidia_name";
 // NVIDIA GPU feature discovery's label, for nodes without ACK's (docs/import.md).
 constexpr std::string_view kNfdProductLabel = "nvidia.com/gpu.product";
 
@@ -41,7 +36,7 @@ void ReadGpuSide(ObjectReader& r, const std::vector<ResourceEntry>& capacity,
     const ResourceEntry* e = cap(resource);
     return e == nullptr ? 0 : e->value;
   };
-  node.gpu_schedule = label(kScheduleLabel);
+  node.gpu_schedule = label(kGpuScheduleLabel);
   if (node.gpu_schedule.empty()) {
     // Pre-node-pool labels, as ACK's migration maps them.
     if (label("cgpu") == "true") {
@@ -70,12 +65,12 @@ void ReadGpuSide(ObjectReader& r, const std::vector<ResourceEntry>& capacity,
     r.Warn(mem->field,
            "aliyun.com/gpu-mem without aliyun.com/gpu-count: ACK sees no card to share here");
   }
-  node.gpu_model = label(kGpuNameLabel);
+  node.gpu_model = label(kGpuModelLabel);
   if (node.gpu_model.empty()) node.gpu_model = label(kNfdProductLabel);
-  node.placement = label(kPlacementLabel);
+  node.placement = label(kGpuPlacementLabel);
   if (auto p = NormalizePlacement(node.placement)) node.placement = *p;
   if (labels) {
-    if (auto max_pod = r.Get(*labels, kMaxPodLabel)) {
+    if (auto max_pod = r.Get(*labels, kGpuMaxPodLabel)) {
       node.max_pods_per_card = static_cast<int>(r.Int(*max_pod, 0, 1'000'000));
     }
   }

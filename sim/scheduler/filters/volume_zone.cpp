@@ -23,12 +23,11 @@ namespace {
 
 constexpr std::string_view kBetaZone = "failure-domain.beta.kubernetes.io/zone";
 constexpr std::string_view kBetaRegion = "failure-domain.beta.kubernetes.io/region";
-constexpr std::string_view kZone = "topology.kubernetes.io/zone";
 constexpr std::string_view kRegion = "topology.kubernetes.io/region";
-constexpr std::string_view kTopologyLabels[] = {kBetaZone, kBetaRegion, kZone, kRegion};
+constexpr std::string_view kTopologyLabels[] = {kBetaZone, kBetaRegion, kZoneLabel, kRegion};
 
 std::string_view GaLabel(std::string_view key) {
-  if (key == kBetaZone) return kZone;
+  if (key == kBetaZone) return kZoneLabel;
   if (key == kBetaRegion) return kRegion;
   return key;
 }
