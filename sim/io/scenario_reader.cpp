@@ -2,11 +2,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <optional>
+#include <set>
+#include <string_view>
 #include <utility>
 
 #include "sim/dns_label.h"
@@ -104,6 +107,40 @@ RunSettings Reader::ReadRun(const Field& f) const {
   return r;
 }
 
+// More than a hint can use, and well below what listing a huge pool would cost.
+constexpr size_t kMostHintedNodes = 100'000;
+
+void Reader::KnowNodesOf(const NodePool& pool) const {
+  const int named = std::min(pool.count, static_cast<int>(pool.nodes.size()));
+  for (int i = 0; i < named; ++i) named_nodes_.insert(PoolNodeName(pool, i));
+  if (pool.count > named) default_nodes_.push_back({pool.name, named, pool.count});
+}
+
+bool Reader::KnownNode(const std::string& name) const {
+  if (named_nodes_.count(name)) return true;
+  for (const DefaultNodeNames& d : default_nodes_) {
+    // <pool>-<ordinal>, the ordinal written as std::to_string writes it (no sign, no leading 0).
+    if (name.size() <= d.pool.size() + 1 || name.compare(0, d.pool.size(), d.pool) != 0 ||
+        name[d.pool.size()] != '-')
+      continue;
+    const std::string_view digits = std::string_view(name).substr(d.pool.size() + 1);
+    int ordinal = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), ordinal);
+    if (ec != std::errc() || end != digits.data() + digits.size()) continue;
+    if (std::to_string(ordinal) != digits) continue;
+    if (ordinal >= d.from && ordinal < d.to) return true;
+  }
+  return false;
+}
+
+std::vector<std::string> Reader::HintedNodeNames() const {
+  std::set<std::string> names = named_nodes_;
+  for (const DefaultNodeNames& d : default_nodes_)
+    for (int i = d.from; i < d.to && names.size() < kMostHintedNodes; ++i)
+      names.insert(d.pool + "-" + std::to_string(i));
+  return {names.begin(), names.end()};
+}
+
 Scenario Reader::Read(const YAML::Node& root) const {
   const Field top{root, "", LineOf(root, 1)};
   Section s(*this, top,
@@ -144,9 +181,7 @@ Scenario Reader::Read(const YAML::Node& root) const {
     }
   }
   // Current pods name nodes; every node of every pool is known from here on.
-  for (const NodePool& p : sc.node_pools) {
-    for (int i = 0; i < p.count; ++i) known_nodes_.insert(PoolNodeName(p, i));
-  }
+  for (const NodePool& p : sc.node_pools) KnowNodesOf(p);
   if (auto v = s.Get("workloads")) {
     for (const Field& item : Items(*v)) {
       Workload w = ReadWorkload(item);

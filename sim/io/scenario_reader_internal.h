@@ -128,8 +128,20 @@ class Reader : public YamlFieldReader {
   IntOrPercent ReadIntOrPercent(const Field& f) const;
   ResourceList ReadResourceAmounts(const Field& f) const;
 
-  // Node names of every pool, once the pools are read (current pods refer to them).
-  mutable std::set<std::string> known_nodes_;
+  // The nodes of every pool, once the pools are read (current pods refer to them): each pool's
+  // named nodes, and its default names <pool>-<ordinal> (PoolNodeName) past them as a range, so
+  // that a pool of a hundred million nodes costs nothing here (the run limits refuse it later,
+  // with the reason, docs/limits.md).
+  struct DefaultNodeNames {
+    std::string pool;
+    int from = 0, to = 0;  // ordinals [from, to)
+  };
+  mutable std::set<std::string> named_nodes_;
+  mutable std::vector<DefaultNodeNames> default_nodes_;
+  void KnowNodesOf(const NodePool& pool) const;
+  bool KnownNode(const std::string& name) const;
+  // Every node name, sorted, for a "did you mean" hint; at most kMostHintedNodes of them.
+  std::vector<std::string> HintedNodeNames() const;
   // cluster.interference, once the cluster is read (workloads name its jobs).
   mutable std::shared_ptr<const InterferenceSetup> interference_;
 };

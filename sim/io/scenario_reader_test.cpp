@@ -526,6 +526,24 @@ TEST_CASE("named nodes and current pods: an imported cluster keeps names, zones 
         "s.yaml:14: workloads[0].pods[0].cards: cards must be distinct and in increasing order");
 }
 
+// A pool of `count` nodes names them <pool>-<ordinal>; current pods may name them, and the reader
+// knows them without listing the pool (one of a hundred million nodes reads at once: the run
+// limits refuse it later, docs/limits.md).
+TEST_CASE("current pods on a pool's default node names: ordinals below count, written plainly") {
+  auto scenario = [](const std::string& count, const std::string& node) {
+    return "name: big\nnode_pools:\n  - {name: gpu, gpu: A10, count: " + count +
+           "}\nworkloads:\n  - name: ocr\n    gpu_mem: 4\n    pods: [{name: ocr-0, node: " + node +
+           "}]\n";
+  };
+  CHECK(Read(scenario("4", "gpu-3")).workloads[0].pods[0].node == "gpu-3");
+  CHECK(Read(scenario("100000000", "gpu-99999999")).node_pools[0].count == 100000000);
+  for (const char* node : {"gpu-4", "gpu-03", "gpu--1", "gpu-", "gpu-+1", "gpu-1x", "gpux-1"}) {
+    CAPTURE(node);
+    CHECK(Has(ErrorOf(scenario("4", node)), "no node \"" + std::string(node) + "\" in node_pools"));
+  }
+  CHECK(Has(ErrorOf(scenario("4", "gpu-4")), "did you mean `gpu-0`?"));  // a node of the pool
+}
+
 TEST_CASE("a GPU pool without ack.node.gpu.schedule is cgpu, with hard isolation, and says so") {
   Scenario s = Read("name: x\nnode_pools:\n  - {name: p, gpu: a10}\n");
   const NodePool& p = s.node_pools[0];

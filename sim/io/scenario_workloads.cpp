@@ -119,10 +119,9 @@ std::vector<CurrentPod> Reader::ReadCurrentPods(const Field& f, int replicas) co
     pod.name = DnsName(ps.Require("name"));
     const Field node = ps.Require("node");
     pod.node = NonEmptyString(node);
-    if (known_nodes_.count(pod.node) == 0) {
+    if (!KnownNode(pod.node)) {
       Fail(node, "no node " + Quote(pod.node) + " in node_pools",
-           SuggestName(pod.node, std::vector<std::string>(known_nodes_.begin(), known_nodes_.end()),
-                       "nodes include"));
+           SuggestName(pod.node, HintedNodeNames(), "nodes include"));
     }
     if (auto c = ps.Get("cards")) {
       for (const Field& card : Items(*c)) pod.cards.push_back(Int(card, 0, 63));
