@@ -27,6 +27,22 @@ Scenario Small() {
   return s;
 }
 
+// Small() as the engine would hold it, with a recorder to play the engine against.
+struct Recording {
+  explicit Recording(const RunOptions& options) : state(scenario, 1, options), sharing(state) {}
+  const Scenario scenario = Small();
+  EngineState state;
+  CardSharing sharing;
+  RunRecorder recorder{state};
+};
+
+RunOptions WithTimeline(std::vector<std::vector<double>> bounds_ms = {}) {
+  RunOptions options;
+  options.timeline_step = 50 * kNanosPerSecond;
+  options.timeline_latency_bounds_ms = std::move(bounds_ms);
+  return options;
+}
+
 TEST_CASE("run recorder: requests after the warm-up are counted, by fate") {
   const Scenario scenario = Small();
   EngineState s(scenario, 1, RunOptions{});
@@ -65,12 +81,10 @@ TEST_CASE("run recorder: requests after the warm-up are counted, by fate") {
 }
 
 TEST_CASE("run recorder: availability is integrated from the warm-up, per timeline step") {
-  const Scenario scenario = Small();
-  RunOptions options;
-  options.timeline_step = 50 * kNanosPerSecond;
-  EngineState s(scenario, 1, options);
-  CardSharing sharing(s);
-  RunRecorder recorder(s);
+  Recording run(WithTimeline());
+  EngineState& s = run.state;
+  CardSharing& sharing = run.sharing;
+  RunRecorder& recorder = run.recorder;
   // Both replicas available from t = 0, one from t = 50 s.
   recorder.IntegrateAvailability(0);
   s.workloads[0].available = 2;
@@ -94,13 +108,9 @@ TEST_CASE("run recorder: availability is integrated from the warm-up, per timeli
 // Prometheus' histogram counts an observation in every bucket whose `le` bound it does not
 // exceed; the timeline's latency_at_or_below counts the step's successes the same way.
 TEST_CASE("run recorder: successes per step are counted into the given le buckets") {
-  const Scenario scenario = Small();
-  RunOptions options;
-  options.timeline_step = 50 * kNanosPerSecond;
-  options.timeline_latency_bounds_ms = {{10, 100, 1000}};
-  EngineState s(scenario, 1, options);
-  CardSharing sharing(s);
-  RunRecorder recorder(s);
+  Recording run(WithTimeline({{10, 100, 1000}}));
+  EngineState& s = run.state;
+  RunRecorder& recorder = run.recorder;
   struct Departure {
     SimTime at;
     double latency_ms;
@@ -116,7 +126,7 @@ TEST_CASE("run recorder: successes per step are counted into the given le bucket
     recorder.Departed(0, arrival, arrival, false, d.success, &ErrorCounts::timeout);
   }
   s.now = s.end;
-  const RunResult r = recorder.Collect(sharing);
+  const RunResult r = recorder.Collect(run.sharing);
   const std::vector<TimelinePoint>& points = r.timeline.workloads.at(0).points;
   REQUIRE(points.size() == 2);
   CHECK(points[0].latency_at_or_below == std::vector<int64_t>{2, 3, 3});
@@ -125,16 +135,13 @@ TEST_CASE("run recorder: successes per step are counted into the given le bucket
 }
 
 TEST_CASE("run recorder: without bounds the timeline counts no buckets") {
-  const Scenario scenario = Small();
-  RunOptions options;
-  options.timeline_step = 50 * kNanosPerSecond;
-  EngineState s(scenario, 1, options);
-  CardSharing sharing(s);
-  RunRecorder recorder(s);
+  Recording run(WithTimeline());
+  EngineState& s = run.state;
+  RunRecorder& recorder = run.recorder;
   s.now = 10 * kNanosPerSecond;
   recorder.Departed(0, s.now - kNanosPerMilli, s.now - kNanosPerMilli, false, true, nullptr);
   s.now = s.end;
-  const RunResult r = recorder.Collect(sharing);
+  const RunResult r = recorder.Collect(run.sharing);
   CHECK(r.timeline.workloads.at(0).points.at(0).latency_at_or_below.empty());
 }
 
