@@ -1,13 +1,39 @@
 #include "sim/scheduler/cluster_state.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <set>
 #include <utility>
 
 namespace knobsim {
 
+uint64_t ClusterState::NextRevision() {
+  // Shared by every ClusterState (threads included): revisions are never reused.
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+void ClusterState::NodeChanged(int node) {
+  ++nodes_[node].generation;
+  Revise();
+  // Dropping the older half once the record holds two changes per node keeps it bounded and
+  // each change's cost constant on average.
+  if (changed_nodes_.size() >= 2 * nodes_.size() + 64) {
+    const size_t drop = changed_nodes_.size() / 2;
+    changed_nodes_.erase(changed_nodes_.begin(), changed_nodes_.begin() + static_cast<long>(drop));
+    changes_before_ += drop;
+  }
+  changed_nodes_.push_back(node);
+}
+
+std::optional<std::span<const int>> ClusterState::NodesChangedSince(uint64_t since) const {
+  if (since < changes_before_ || since > change_count()) return std::nullopt;
+  return std::span<const int>(changed_nodes_).subspan(since - changes_before_);
+}
+
 int ClusterState::AddNode(NodeSpec spec) {
+  Revise();
   const int index = static_cast<int>(nodes_.size());
   NodeState node;
   // Every physical card gets a slot, shared or not: whole-GPU pods mark theirs `whole`. Only
@@ -34,7 +60,7 @@ int ClusterState::Bind(PodSpec pod, const Placement& placement) {
   assert(placement.node >= 0 && placement.node < static_cast<int>(nodes_.size()));
   const int index = static_cast<int>(pods_.size());
   NodeState& node = nodes_[placement.node];
-  ++node.generation;
+  NodeChanged(placement.node);
   for (const auto& [resource, amount] : pod.requests) node.requested[resource] += amount;
   node.nonzero_cpu_milli += pod.nonzero_cpu_milli;
   node.nonzero_memory_bytes += pod.nonzero_memory_bytes;
@@ -98,7 +124,7 @@ void ClusterState::SetUnschedulable(int node, bool unschedulable) {
   NodeState& n = nodes_[node];
   if (n.spec.unschedulable == unschedulable) return;
   n.spec.unschedulable = unschedulable;
-  ++n.generation;
+  NodeChanged(node);
 }
 
 void ClusterState::SetAbsent(int node, bool absent) {
@@ -106,11 +132,12 @@ void ClusterState::SetAbsent(int node, bool absent) {
   if (n.absent == absent) return;
   n.absent = absent;
   absent_count_ += absent ? 1 : -1;
-  ++n.generation;
+  NodeChanged(node);
   ++membership_;
 }
 
 void ClusterState::SetNamespaceLabels(const std::string& ns, Labels labels) {
+  Revise();
   namespace_labels_[ns] = std::move(labels);
 }
 
@@ -125,7 +152,7 @@ void ClusterState::Unbind(int pod) {
   const PodSpec& spec = pods_[pod];
   const Placement& placement = placements_[pod];
   NodeState& node = nodes_[placement.node];
-  ++node.generation;
+  NodeChanged(placement.node);
   for (const auto& [resource, amount] : spec.requests) {
     auto it = node.requested.find(resource);
     if (it == node.requested.end()) continue;

@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -71,6 +73,17 @@ class ClusterState {
   // Nodes not absent; and a counter bumped whenever that set changes.
   int present_count() const { return static_cast<int>(nodes_.size()) - absent_count_; }
   uint64_t membership() const { return membership_; }
+  // Moves with every change a scheduler can see (a bind, an unbind, a node added, cordoned,
+  // taken out or brought back, volumes, namespace labels) to a number no ClusterState has had
+  // before, so equal revisions mean the same cluster: a cache keyed on it is never stale, even
+  // across copies.
+  uint64_t revision() const { return revision_; }
+  // Node changes (a generation moved) counted since the state began, and the nodes of those
+  // after `since` (an earlier change_count()), oldest first, repeats possible: a cache refreshes
+  // only them. nullopt when the record no longer reaches back that far (it keeps about two
+  // changes per node): the caller then looks at every node.
+  uint64_t change_count() const { return changes_before_ + changed_nodes_.size(); }
+  std::optional<std::span<const int>> NodesChangedSince(uint64_t since) const;
 
   // The labels of a Namespace object read with the cluster (inter-pod affinity's
   // namespaceSelector reads them). A namespace without one has the label the API server gives
@@ -81,7 +94,10 @@ class ClusterState {
 
   // The claims, volumes and classes the volume plugins read. A bind does not bind or provision
   // volumes (WaitForFirstConsumer claims stay unbound for the pods after).
-  void SetVolumes(VolumeCatalog volumes) { volumes_ = std::move(volumes); }
+  void SetVolumes(VolumeCatalog volumes) {
+    volumes_ = std::move(volumes);
+    Revise();
+  }
   const VolumeCatalog& volumes() const { return volumes_; }
 
   int FindNode(const std::string& name) const;
@@ -93,12 +109,19 @@ class ClusterState {
   bool bound(int pod) const { return placements_[pod].node >= 0; }
 
  private:
+  static uint64_t NextRevision();
+  void Revise() { revision_ = NextRevision(); }
+  void NodeChanged(int node);  // its generation, the revision and the record of changes
+
   std::vector<NodeState> nodes_;
   std::vector<PodSpec> pods_;
   std::vector<Placement> placements_;
   std::unordered_map<std::string, int> node_index_;  // name -> index, for FindNode
   int absent_count_ = 0;
   uint64_t membership_ = 0;
+  uint64_t revision_ = NextRevision();
+  std::vector<int> changed_nodes_;  // the last node changes, oldest first
+  uint64_t changes_before_ = 0;     // changes no longer in changed_nodes_
   std::unordered_map<std::string, Labels> namespace_labels_;
   VolumeCatalog volumes_;
 };

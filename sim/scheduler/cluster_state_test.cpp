@@ -2,7 +2,11 @@
 
 #include <doctest/doctest.h>
 
+#include <optional>
+#include <set>
+#include <span>
 #include <string>
+#include <vector>
 
 namespace knobsim {
 namespace {
@@ -282,5 +286,54 @@ TEST_CASE("Unbind of a whole-GPU pod frees its cards for the next one") {
   CHECK(cluster.node(0).cards[4].pods == 0);
 }
 
+TEST_CASE("the revision moves with every change a scheduler sees, never to a used value") {
+  ClusterState cluster;
+  const uint64_t empty = cluster.revision();
+  cluster.AddNode(SharingNode("a", 1, 15));
+  CHECK(cluster.revision() != empty);
+  const ClusterState copy = cluster;
+  CHECK(copy.revision() == cluster.revision());  // the same cluster
+  std::set<uint64_t> seen = {empty, cluster.revision()};
+  auto moved = [&](const char* what) {
+    CAPTURE(what);
+    CHECK(seen.insert(cluster.revision()).second);
+  };
+  const int p = cluster.Bind(SharePod("x", 4), Placement{0, {0}, {4}, {0}});
+  moved("bind");
+  cluster.Unbind(p);
+  moved("unbind");
+  cluster.SetUnschedulable(0, true);
+  moved("cordon");
+  cluster.SetAbsent(0, true);
+  moved("taken out");
+  cluster.SetNamespaceLabels("ns", {});
+  moved("namespace labels");
+  cluster.SetVolumes({});
+  moved("volumes");
+  const uint64_t now = cluster.revision();
+  cluster.SetAbsent(0, true);  // already out: no change
+  CHECK(cluster.revision() == now);
+}
+
+TEST_CASE("the nodes changed since a change count, until the record no longer reaches back") {
+  ClusterState cluster;
+  for (const char* name : {"a", "b", "c"}) cluster.AddNode(SharingNode(name, 1, 15));
+  const uint64_t start = cluster.change_count();
+  CHECK(cluster.NodesChangedSince(start)->empty());
+  const int p = cluster.Bind(SharePod("x", 4), Placement{2, {0}, {4}, {0}});
+  cluster.SetUnschedulable(0, true);
+  cluster.Unbind(p);
+  const std::optional<std::span<const int>> changed = cluster.NodesChangedSince(start);
+  REQUIRE(changed);
+  CHECK(std::vector<int>(changed->begin(), changed->end()) == std::vector<int>{2, 0, 2});
+  CHECK(cluster.change_count() == start + 3);
+  CHECK_FALSE(cluster.NodesChangedSince(cluster.change_count() + 1));  // not a count yet
+  // The record keeps about two changes per node: far enough back, the caller looks at all.
+  for (int i = 0; i < 200; ++i) cluster.SetUnschedulable(1, i % 2 == 0);
+  CHECK_FALSE(cluster.NodesChangedSince(start));
+  const uint64_t recent = cluster.change_count() - 5;
+  REQUIRE(cluster.NodesChangedSince(recent));
+  CHECK(cluster.NodesChangedSince(recent)->size() == 5);
+}
 }  // namespace
 }  // namespace knobsim

@@ -63,6 +63,18 @@ std::string NodesAvailable(int num_nodes) {
 std::string FailedSchedulingMessage(int num_nodes, const std::vector<PluginStatus>& node_statuses,
                                     const KubeVersion& version, const PluginStatus* pre_filter,
                                     bool preemption_never) {
+  std::vector<CountedStatus> counted;
+  counted.reserve(node_statuses.size());
+  for (const PluginStatus& status : node_statuses) counted.push_back({&status, 1});
+  return FailedSchedulingMessageFromCounts(num_nodes, counted, version, pre_filter,
+                                           preemption_never);
+}
+
+std::string FailedSchedulingMessageFromCounts(int num_nodes,
+                                              std::span<const CountedStatus> node_statuses,
+                                              const KubeVersion& version,
+                                              const PluginStatus* pre_filter,
+                                              bool preemption_never) {
   // Upstream never builds a FitError for an empty cluster; it reports ErrNoNodesAvailable.
   if (num_nodes <= 0) return "no nodes available to schedule pods";
 
@@ -87,14 +99,14 @@ std::string FailedSchedulingMessage(int num_nodes, const std::vector<PluginStatu
   } else {
     std::map<std::string, int64_t> histogram;
     int64_t rejected = 0;
-    for (const PluginStatus& status : node_statuses) {
-      if (status.ok()) continue;
-      ++rejected;
-      for (const std::string& reason : status.reasons) histogram[reason] += 1;
-      if (status.code == StatusCode::kUnschedulableAndUnresolvable) {
-        ++not_helpful;
+    for (const auto& [status, nodes] : node_statuses) {
+      if (status->ok()) continue;
+      rejected += nodes;
+      for (const std::string& reason : status->reasons) histogram[reason] += nodes;
+      if (status->code == StatusCode::kUnschedulableAndUnresolvable) {
+        not_helpful += nodes;
       } else {
-        ++no_victims;
+        no_victims += nodes;
       }
     }
     AppendHistogram(msg, histogram);

@@ -1,6 +1,8 @@
 #include "sim/scheduler/pod_affinity_index.h"
 
 #include <algorithm>
+#include <optional>
+#include <span>
 
 namespace knobsim {
 namespace {
@@ -68,7 +70,8 @@ void ExistingPodTerms::Add(const std::vector<AffinityTerm>& terms, Kind kind,
     auto [it, added] = group_of_.try_emplace(std::move(sig), static_cast<int>(groups_.size()));
     if (added) groups_.push_back(Group{term, kind});
     const int group = it->second;
-    auto on = std::find_if(out.begin(), out.end(), [&](const OnNode& o) { return o.group == group; });
+    auto on =
+        std::find_if(out.begin(), out.end(), [&](const OnNode& o) { return o.group == group; });
     if (on == out.end()) {
       out.push_back(OnNode{group, 1});
     } else {
@@ -78,38 +81,51 @@ void ExistingPodTerms::Add(const std::vector<AffinityTerm>& terms, Kind kind,
 }
 
 void ExistingPodTerms::Sync(const ClusterState& cluster) {
-  if (nodes_.Changed(cluster)) {
+  const bool new_list = nodes_.Changed(cluster);
+  if (new_list) {
     nodes_state_.clear();
     groups_.clear();
     group_of_.clear();
+  } else if (cluster.revision() == synced_revision_) {
+    return;  // nothing changed: no node to look at
   }
-  const size_t num_nodes = cluster.nodes().size();
-  nodes_state_.resize(num_nodes);
-  for (size_t n = 0; n < num_nodes; ++n) {
-    const NodeState& node = cluster.node(static_cast<int>(n));
-    NodeTerms& state = nodes_state_[n];
-    if (state.generation == node.generation) continue;
-    state.generation = node.generation;
-    state.terms.clear();
-    for (int p : node.pods) {
-      if (!cluster.bound(p)) continue;
-      const PodSpec& pod = cluster.pod(p);
-      if (!HasPodAffinity(pod)) continue;
-      for (Kind kind : kinds_) {
-        switch (kind) {
-          case kRequiredAntiAffinity:
-            Add(RequiredAffinityTerms(pod, pod.pod_anti_affinity.required), kind, state.terms);
-            break;
-          case kRequiredAffinity:
-            Add(RequiredAffinityTerms(pod, pod.pod_affinity.required), kind, state.terms);
-            break;
-          case kPreferredAffinity:
-            Add(PreferredAffinityTerms(pod, pod.pod_affinity.preferred), kind, state.terms);
-            break;
-          case kPreferredAntiAffinity:
-            Add(PreferredAffinityTerms(pod, pod.pod_anti_affinity.preferred), kind, state.terms);
-            break;
-        }
+  synced_revision_ = cluster.revision();
+  nodes_state_.resize(cluster.nodes().size());
+  // Only the nodes changed since the last Sync, where the cluster still knows them.
+  const std::optional<std::span<const int>> changed =
+      new_list ? std::nullopt : cluster.NodesChangedSince(synced_changes_);
+  synced_changes_ = cluster.change_count();
+  if (changed) {
+    for (int n : *changed) Refresh(cluster, n);
+    return;
+  }
+  for (int n = 0; n < static_cast<int>(nodes_state_.size()); ++n) Refresh(cluster, n);
+}
+
+void ExistingPodTerms::Refresh(const ClusterState& cluster, int n) {
+  const NodeState& node = cluster.node(n);
+  NodeTerms& state = nodes_state_[static_cast<size_t>(n)];
+  if (state.generation == node.generation) return;
+  state.generation = node.generation;
+  state.terms.clear();
+  for (int p : node.pods) {
+    if (!cluster.bound(p)) continue;
+    const PodSpec& pod = cluster.pod(p);
+    if (!HasPodAffinity(pod)) continue;
+    for (Kind kind : kinds_) {
+      switch (kind) {
+        case kRequiredAntiAffinity:
+          Add(RequiredAffinityTerms(pod, pod.pod_anti_affinity.required), kind, state.terms);
+          break;
+        case kRequiredAffinity:
+          Add(RequiredAffinityTerms(pod, pod.pod_affinity.required), kind, state.terms);
+          break;
+        case kPreferredAffinity:
+          Add(PreferredAffinityTerms(pod, pod.pod_affinity.preferred), kind, state.terms);
+          break;
+        case kPreferredAntiAffinity:
+          Add(PreferredAffinityTerms(pod, pod.pod_anti_affinity.preferred), kind, state.terms);
+          break;
       }
     }
   }

@@ -101,9 +101,12 @@ class ExistingPodTerms {
     std::vector<OnNode> terms;
   };
   void Add(const std::vector<AffinityTerm>& terms, Kind kind, std::vector<OnNode>& out);
+  void Refresh(const ClusterState& cluster, int node);  // when its generation moved
 
   std::vector<Kind> kinds_;
   NodeListIdentity nodes_;
+  uint64_t synced_revision_ = 0;  // ClusterState::revision() of the last Sync (0: none)
+  uint64_t synced_changes_ = 0;   // ClusterState::change_count() of the last Sync
   std::vector<NodeTerms> nodes_state_;
   std::vector<Group> groups_;
   std::unordered_map<std::string, int> group_of_;  // kind + signature -> index in groups_

@@ -21,6 +21,10 @@
 //    no Normalize) go into one cached weighted sum per node; only the normalising ones keep
 //    per-node arrays.
 //  * No allocation per node: the per-cycle vectors live in Cycle and keep their capacity.
+//  * A pod that fits nowhere: each class keeps its node-local rejection statuses (one copy of
+//    each distinct one), so the message counts statuses instead of rerunning filters; and while
+//    the cluster's revision has not moved, the next pod of the class that only node-local
+//    filters judge gets the class's last message without the walk.
 // As upstream, a single feasible node is taken without scoring.
 //
 // The node sample (node_sample.h): nodes are filtered in the node tree's order from the rotating
@@ -29,11 +33,15 @@
 #include "sim/scheduler/scheduler.h"
 
 #include <algorithm>
+#include <deque>
 #include <iterator>
 #include <limits>
+#include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 
 #include "sim/scheduler/gpu_share_plugin.h"
@@ -95,6 +103,21 @@ constexpr int kNotEvaluated = kNumFilters + 1;
 
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();  // no generation yet
 constexpr size_t kMaxPodClasses = 64;
+constexpr size_t kMaxStatusesPerNode = 4;  // PodClass::statuses
+
+bool HasConstraint(const PodSpec& pod, std::string_view when);
+
+// Which of the filters that look beyond the node run for `pod` in this cycle (after PreFilter);
+// true when any does.
+bool ClusterWideFilters(const std::vector<std::unique_ptr<FilterPlugin>>& filters,
+                        const PodSpec& pod, bool (&on)[kNumFilters]) {
+  std::fill(std::begin(on), std::end(on), false);
+  on[kVolumeRestrictionsFilter] = !filters[kVolumeRestrictionsFilter]->Skipped();
+  on[kPodTopologySpreadFilter] = HasConstraint(pod, "DoNotSchedule");
+  on[kInterPodAffinityFilter] = !filters[kInterPodAffinityFilter]->Skipped();
+  return on[kVolumeRestrictionsFilter] || on[kPodTopologySpreadFilter] ||
+         on[kInterPodAffinityFilter];
+}
 
 bool HasConstraint(const PodSpec& pod, std::string_view when) {
   return std::any_of(
@@ -111,6 +134,7 @@ struct Scheduler::PodClass {
     uint64_t generation = kNever;  // the node's generation the entry was computed at
     uint32_t score_epoch = 0;      // scores valid when equal to the class's (0: never)
     int verdict = -1;              // first rejecting node-local filter, -1 = all pass
+    int32_t status = -1;           // that filter's status (statuses), -1 = not asked yet
     int64_t self_normalized = 0;   // Σ weight × score of the active self-normalised plugins
   };
   PodSpec pod;  // the first pod of the class; only its node-local fields matter
@@ -120,6 +144,34 @@ struct Scheduler::PodClass {
   uint32_t score_epoch = 1;
   std::vector<NodeMemo> nodes;
   std::vector<int64_t> raw[kNumScores];  // by node, for the normalising node-local plugins
+  // The rejecting node-local filters' statuses, each distinct one once: an unschedulable pod's
+  // message then costs a count per node instead of a filter run and its strings. A deque, so
+  // the references RejectionStatus returns stay valid while more are added.
+  std::deque<PluginStatus> statuses;
+  std::unordered_map<std::string, int32_t> status_ids;
+
+  int32_t Intern(PluginStatus status) {
+    std::string key(1, static_cast<char>(status.code));
+    for (const std::string& reason : status.reasons) key.append(1, '\0').append(reason);
+    const auto [it, added] = status_ids.emplace(std::move(key), statuses.size());
+    if (added) statuses.push_back(std::move(status));
+    return it->second;
+  }
+  // The last verdict on a pod of the class that no cluster-wide filter judged and that fitted
+  // nowhere: at the same cluster revision the next such pod gets the same message without the
+  // walk (upstream likewise leaves an unschedulable pod alone until the cluster changes).
+  struct Unschedulable {
+    uint64_t revision = 0;  // ClusterState::revision() of the verdict; 0: none
+    bool preemption_never = false;
+    std::string message;
+  } unschedulable;
+
+  // Forgets the statuses (between cycles only: references into them are gone by then).
+  void ForgetStatuses() {
+    statuses.clear();
+    status_ids.clear();
+    for (NodeMemo& memo : nodes) memo.status = -1;
+  }
 };
 
 struct Scheduler::Cycle {
@@ -149,6 +201,8 @@ struct Scheduler::Cycle {
   std::vector<int64_t> raw[kNumScores];    // [plugin][feasible position]
   std::vector<int64_t> norm[kNumScores];   // [plugin][feasible position], explain only
   std::vector<int64_t> total;              // [feasible position]
+  std::vector<CountedStatus> counted;      // an unschedulable pod's distinct statuses
+  std::vector<int> count_at;               // [interned status]: its entry in counted, or -1
 
   PodClass& ClassFor(const PodSpec& pod, const ClusterState& cluster, bool cached) {
     const auto& nodes = cluster.nodes();
@@ -190,6 +244,12 @@ struct Scheduler::Cycle {
     } else {
       c->nodes.clear();  // forget everything
       c->active_mask = 0;
+      c->ForgetStatuses();
+    }
+    // Texts naming a node or an amount may each be new when a node changes: the table is kept
+    // to a few per node.
+    if (c->statuses.size() > kMaxStatusesPerNode * num_nodes + kMaxPodClasses) {
+      c->ForgetStatuses();
     }
     c->last_used = cycles;
     c->nodes.resize(num_nodes);
@@ -231,22 +291,58 @@ Scheduler::~Scheduler() = default;
 ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   Cycle& cy = *cycle_;
   ScheduleResult result;
-  if (!PassesPreFilter(pod, explain, result)) return result;
+  if (!PassesPreFilter(pod, explain, result)) {
+    result.evaluated = cluster_.present_count();
+    return result;
+  }
   PodClass& cls = cy.ClassFor(pod, cluster_, cy.use_cache && !explain);
+  // Only node-local filters judge the pod, on every node: the class's last unschedulable verdict
+  // holds while the cluster is as it was (the walk would leave the sample's start where it is).
+  bool cluster_wide[kNumFilters];
+  const bool node_local = !explain && cy.use_cache && cy.in_pre_filter_result.empty() &&
+                          !ClusterWideFilters(filters_, pod, cluster_wide);
+  const bool never = pod.preemption_policy == "Never";
+  if (node_local && cls.unschedulable.revision == cluster_.revision() &&
+      cls.unschedulable.preemption_never == never) {
+    result.message = cls.unschedulable.message;
+    result.evaluated = cluster_.present_count();
+    return result;
+  }
   FilterNodes(pod, cls);
+  result.evaluated = EvaluatedNodes();
+  result.feasible = static_cast<int>(cy.feasible.size());
   if (cy.feasible.empty()) {
-    ReportUnschedulable(pod, explain, result);
+    ReportUnschedulable(pod, cls, explain, result);
+    if (node_local) cls.unschedulable = {cluster_.revision(), never, result.message};
     return result;
   }
   // Score. Upstream takes a lone feasible node without scoring it.
   int winner = cy.feasible[0];
-  if (cy.feasible.size() > 1 || explain) {
+  const bool scored = cy.feasible.size() > 1 || explain;
+  if (scored) {
     ScoreFeasibleNodes(pod, cls, explain);
     winner = HighestScoredNode();
-    if (explain) ExplainScoredCycle(pod, result);
+    if (explain) ExplainScoredCycle(pod, cls, result);
+  }
+  if (explain) {
+    const auto at = std::lower_bound(cy.feasible.begin(), cy.feasible.end(), winner);
+    result.score = cy.total[static_cast<size_t>(at - cy.feasible.begin())];
+  } else {
+    result.score = ExplainedTotal(pod, winner, scored);
   }
   ChooseCardsOn(pod, winner, result);
   return result;
+}
+
+int Scheduler::EvaluatedNodes() const {
+  const Cycle& cy = *cycle_;
+  int evaluated = 0;
+  for (size_t i = 0; i < cy.failed_at.size(); ++i) {
+    if (cy.failed_at[i] != kNotEvaluated && !cluster_.node(static_cast<int>(i)).absent) {
+      ++evaluated;
+    }
+  }
+  return evaluated;
 }
 
 // PreFilter: a rejection there holds for every node (§3.7 step 2).
@@ -286,13 +382,8 @@ void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
   // Node indexes run over every slot; the walk counts the nodes present.
   const int num_nodes = static_cast<int>(cluster_.nodes().size());
   const int num_present = cluster_.present_count();
-  bool cluster_wide[kNumFilters] = {};
-  cluster_wide[kVolumeRestrictionsFilter] = !filters_[kVolumeRestrictionsFilter]->Skipped();
-  cluster_wide[kPodTopologySpreadFilter] = HasConstraint(pod, "DoNotSchedule");
-  cluster_wide[kInterPodAffinityFilter] = !filters_[kInterPodAffinityFilter]->Skipped();
-  const bool any_cluster_wide = cluster_wide[kVolumeRestrictionsFilter] ||
-                                cluster_wide[kPodTopologySpreadFilter] ||
-                                cluster_wide[kInterPodAffinityFilter];
+  bool cluster_wide[kNumFilters];
+  const bool any_cluster_wide = ClusterWideFilters(filters_, pod, cluster_wide);
   cy.feasible.clear();
   cy.failed_at.assign(num_nodes, kNotEvaluated);
   if (any_cluster_wide) cy.node_status.resize(num_nodes);
@@ -325,6 +416,7 @@ void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
       memo.generation = generation;
       memo.score_epoch = 0;
       memo.verdict = -1;
+      memo.status = -1;
       for (int f = 0; f < kNumFilters; ++f) {
         if (IsClusterWideFilter(f)) continue;
         if (!filters_[f]->Filter(pod, cluster_, i).ok()) {
@@ -358,14 +450,17 @@ void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
   }
 }
 
-// A rejected node's status: the cache keeps only which filter rejected it, so the filter runs
-// again on that node (only for messages and --explain).
-PluginStatus Scheduler::RejectionStatus(const PodSpec& pod, int node) {
+// A rejected node's status. A cluster-wide filter's was kept by the walk; a node-local filter's
+// is asked once per class and node generation (the verdict cache keeps only which filter
+// rejected), only for messages and --explain.
+const PluginStatus& Scheduler::RejectionStatus(const PodSpec& pod, PodClass& cls, int node) {
   const Cycle& cy = *cycle_;
   const int f = cy.failed_at[node];
   if (f == kOutsidePreFilterResult) return cy.outside_status;
   if (IsClusterWideFilter(f)) return cy.node_status[node];
-  return filters_[f]->Filter(pod, cluster_, node);
+  PodClass::NodeMemo& memo = cls.nodes[node];
+  if (memo.status < 0) memo.status = cls.Intern(filters_[f]->Filter(pod, cluster_, node));
+  return cls.statuses[static_cast<size_t>(memo.status)];
 }
 
 // Only for nodes a filter rejected: when no node is feasible, every node was searched.
@@ -376,28 +471,42 @@ std::string Scheduler::RejectingPlugin(int node) const {
 }
 
 // No feasible node: the FailedScheduling message over every node present, and each one's
-// rejection for --explain.
-void Scheduler::ReportUnschedulable(const PodSpec& pod, bool explain, ScheduleResult& result) {
+// rejection for --explain. The message counts each distinct status's nodes.
+void Scheduler::ReportUnschedulable(const PodSpec& pod, PodClass& cls, bool explain,
+                                    ScheduleResult& result) {
+  Cycle& cy = *cycle_;
   const int num_nodes = static_cast<int>(cluster_.nodes().size());
-  const int num_present = cluster_.present_count();
-  std::vector<PluginStatus> statuses;
-  std::vector<int> present;  // the nodes behind `statuses`
-  statuses.reserve(num_present);
+  cy.counted.clear();
+  cy.count_at.clear();
   for (int i = 0; i < num_nodes; ++i) {
     if (cluster_.node(i).absent) continue;
-    present.push_back(i);
-    statuses.push_back(RejectionStatus(pod, i));
-  }
-  result.message = FailedSchedulingMessage(num_present, statuses, config_.kube_version, nullptr,
-                                           pod.preemption_policy == "Never");
-  if (explain) {
-    for (size_t k = 0; k < present.size(); ++k) {
+    const PluginStatus& status = RejectionStatus(pod, cls, i);
+    if (explain) {
       NodeVerdict& v = result.explain.emplace_back();
-      v.node = present[k];
-      v.failed_plugin = RejectingPlugin(present[k]);
-      v.status = std::move(statuses[k]);
+      v.node = i;
+      v.failed_plugin = RejectingPlugin(i);
+      v.status = status;
     }
+    // Interned statuses are counted by their index; the others (cluster-wide filters, outside
+    // the PreFilter result) one entry per node.
+    const int32_t id = cy.failed_at[i] < kNumFilters && !IsClusterWideFilter(cy.failed_at[i])
+                           ? cls.nodes[i].status
+                           : -1;
+    if (id < 0) {
+      cy.counted.push_back({&status, 1});
+      continue;
+    }
+    if (static_cast<size_t>(id) >= cy.count_at.size()) cy.count_at.resize(id + 1, -1);
+    int& at = cy.count_at[static_cast<size_t>(id)];
+    if (at < 0) {
+      at = static_cast<int>(cy.counted.size());
+      cy.counted.push_back({&status, 0});
+    }
+    ++cy.counted[static_cast<size_t>(at)].nodes;
   }
+  result.message =
+      FailedSchedulingMessageFromCounts(cluster_.present_count(), cy.counted, config_.kube_version,
+                                        nullptr, pod.preemption_policy == "Never");
 }
 
 // PreScore, Score, Normalize and the weighted sum over the feasible nodes, into cy.total (and,
@@ -487,8 +596,34 @@ int Scheduler::HighestScoredNode() {
   return cy.feasible[0];
 }
 
+// Outside --explain the skipped plugins are left out of the sum (ScoreFeasibleNodes); each gives
+// every feasible node the same normalised score (ScorePlugin::Skipped), so the winner's score
+// normalised alone is that constant, and adding it back gives the total --explain shows. A lone
+// feasible node was not scored at all: every plugin --explain shows is scored on it alone, as
+// --explain itself does with one feasible node.
+int64_t Scheduler::ExplainedTotal(const PodSpec& pod, int winner, bool scored) {
+  const Cycle& cy = *cycle_;
+  const std::span<const int> alone(&winner, 1);
+  int64_t total = 0;
+  if (scored) {
+    const auto at = std::lower_bound(cy.feasible.begin(), cy.feasible.end(), winner);
+    total = cy.total[static_cast<size_t>(at - cy.feasible.begin())];
+  }
+  for (int p = 0; p < kNumScores; ++p) {
+    if (scored && cy.active[p]) continue;  // already in the total
+    if (!scored) scores_[p]->PreScore(pod, cluster_, alone);
+    const bool shown =
+        (p != kPlacementPolicyScore && p != kInterPodAffinityScore) || !scores_[p]->Skipped();
+    if (!shown) continue;
+    int64_t score = scores_[p]->Score(pod, cluster_, winner);
+    scores_[p]->Normalize(alone, std::span<int64_t>(&score, 1));
+    total += scores_[p]->Weight() * score;
+  }
+  return total;
+}
+
 // --explain of a scored cycle: each node present, not evaluated, rejected or with its scores.
-void Scheduler::ExplainScoredCycle(const PodSpec& pod, ScheduleResult& result) {
+void Scheduler::ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleResult& result) {
   const Cycle& cy = *cycle_;
   const int num_nodes = static_cast<int>(cluster_.nodes().size());
   size_t k = 0;
@@ -502,7 +637,7 @@ void Scheduler::ExplainScoredCycle(const PodSpec& pod, ScheduleResult& result) {
     }
     if (cy.failed_at[i] >= 0) {
       v.failed_plugin = RejectingPlugin(i);
-      v.status = RejectionStatus(pod, i);
+      v.status = RejectionStatus(pod, cls, i);
       continue;
     }
     for (int p = 0; p < kNumScores; ++p) {

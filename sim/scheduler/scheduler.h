@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,13 @@ struct ScheduleResult {
   Placement placement;               // node -1 when unschedulable
   std::string message;               // FailedScheduling text when unschedulable
   std::vector<NodeVerdict> explain;  // filled when asked
+  // What a pod's line reports, with or without --explain and equal to what the explain record
+  // says: the nodes the search reached (every node present when the pod is unschedulable), the
+  // feasible ones, and the winner's total as --explain sums it (every upstream plugin, skipped
+  // ones at their constant; 0 when unschedulable).
+  int evaluated = 0;
+  int feasible = 0;
+  int64_t score = 0;
 };
 
 class Scheduler {
@@ -107,13 +115,18 @@ class Scheduler {
   // The node walk: each node's first rejecting filter, and the feasible nodes in index order.
   void FilterNodes(const PodSpec& pod, PodClass& cls);
   // No node feasible: the FailedScheduling message (and each node's rejection for --explain).
-  void ReportUnschedulable(const PodSpec& pod, bool explain, ScheduleResult& result);
-  PluginStatus RejectionStatus(const PodSpec& pod, int node);
+  void ReportUnschedulable(const PodSpec& pod, PodClass& cls, bool explain, ScheduleResult& result);
+  const PluginStatus& RejectionStatus(const PodSpec& pod, PodClass& cls, int node);
   std::string RejectingPlugin(int node) const;
   // Score: the weighted sum of every active plugin over the feasible nodes, and its winner.
   void ScoreFeasibleNodes(const PodSpec& pod, PodClass& cls, bool explain);
   int HighestScoredNode();
-  void ExplainScoredCycle(const PodSpec& pod, ScheduleResult& result);
+  // The winner's total as --explain sums it, from a cycle scored without --explain (`scored`:
+  // more than one node was feasible) or not scored at all (a lone feasible node).
+  int64_t ExplainedTotal(const PodSpec& pod, int winner, bool scored);
+  // The nodes the search reached (ScheduleResult::evaluated).
+  int EvaluatedNodes() const;
+  void ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleResult& result);
   // The cards on the winning node, into result.placement.
   void ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& result);
 
@@ -133,6 +146,16 @@ std::string FailedSchedulingMessage(int num_nodes, const std::vector<PluginStatu
                                     const KubeVersion& version,
                                     const PluginStatus* pre_filter = nullptr,
                                     bool preemption_never = false);
+// The same from each distinct status and the number of nodes that gave it.
+struct CountedStatus {
+  const PluginStatus* status;
+  int64_t nodes;
+};
+std::string FailedSchedulingMessageFromCounts(int num_nodes,
+                                              std::span<const CountedStatus> node_statuses,
+                                              const KubeVersion& version,
+                                              const PluginStatus* pre_filter = nullptr,
+                                              bool preemption_never = false);
 
 // The status of a node outside the PreFilter result of `plugins` (sorted names), as the release
 // gives it: "node(s) didn't satisfy plugin(s) [NodeAffinity]" since 1.32 (kubernetes#126022),

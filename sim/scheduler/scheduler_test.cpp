@@ -511,8 +511,10 @@ TEST_CASE("a hostname selector picks its node among identical ones") {
 // Differential check of the equivalence cache: every pod of a random stream (GPU and cpu pods of
 // a few shapes, zone and hostname spread, tolerations, preferences) is scheduled twice, with
 // --explain (which recomputes every plugin on every node) and then for real (from the cache);
-// both must agree on node, cards and message. Pods also leave behind the scheduler's back.
-TEST_CASE("the equivalence cache never changes a placement") {
+// both must agree on node, cards and message, and on what the pod's line reports (the nodes
+// reached and feasible, the winner's total as --explain sums it, skipped plugins included).
+// Pods also leave behind the scheduler's back.
+TEST_CASE("the equivalence cache and skipped scores never change a placement or its score") {
   ClusterState cluster;
   for (int i = 0; i < 24; ++i) {
     const std::string name = fmt::format("n{}", i);
@@ -536,7 +538,7 @@ TEST_CASE("the equivalence cache never changes a placement") {
                       ? Pod("cpu", 500 + 500 * static_cast<int64_t>(rng.Below(4)), kGiB)
                       : GpuPod("gpu", 2 + 2 * static_cast<int>(rng.Below(6)));
     pod.labels["app"] = rng.Below(2) ? "web" : "batch";
-    switch (rng.Below(6)) {
+    switch (rng.Below(7)) {
       case 0: {
         TopologySpreadConstraint c;
         c.topology_key = "topology.kubernetes.io/zone";
@@ -559,6 +561,17 @@ TEST_CASE("the equivalence cache never changes a placement") {
       case 3:
         pod.images = {"app:1"};
         break;
+      case 4:  // one feasible node: not scored outside --explain
+        pod.node_selector = {{"kubernetes.io/hostname", fmt::format("n{}", rng.Below(24))}};
+        break;
+      case 5: {  // InterPodAffinity scores only where some pod has a term to score
+        WeightedPodAffinityTerm t;
+        t.weight = 50;
+        t.term.label_selector.match_labels = {{"app", pod.labels["app"]}};
+        t.term.topology_key = "kubernetes.io/hostname";
+        pod.pod_anti_affinity.preferred = {t};
+        break;
+      }
       default:
         break;
     }
@@ -567,6 +580,9 @@ TEST_CASE("the equivalence cache never changes a placement") {
     CHECK(cached.placement.node == fresh.placement.node);
     CHECK(cached.placement.cards == fresh.placement.cards);
     CHECK(cached.message == fresh.message);
+    CHECK(cached.evaluated == fresh.evaluated);
+    CHECK(cached.feasible == fresh.feasible);
+    CHECK(cached.score == fresh.score);
     if (cached.placement.node >= 0) {
       ++placed;
       bound.push_back(static_cast<int>(cluster.pods().size()) - 1);

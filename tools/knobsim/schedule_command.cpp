@@ -402,25 +402,22 @@ std::shared_ptr<std::vector<fgd::TargetPod>> TargetWorkload(const ClusterState& 
   return targets;
 }
 
-// Schedules and binds each pending pod in turn. Always with the explain record: it carries the
-// winner's score for the pod line. The node chosen is the same either way (scheduler.h: the cache
-// and skipped scores cannot change it).
+// Schedules and binds each pending pod in turn; the explain record only with --explain (it costs
+// a verdict per node and cycle). The node chosen and the line's counts and score are the same
+// either way (scheduler.h: the cache and skipped scores cannot change them).
 std::vector<PodOutcome> ScheduleAll(ClusterState& cluster, const SchedulerConfig& config,
                                     const std::vector<PodSpec>& pending, bool explain) {
   Scheduler scheduler(cluster, config);
   std::vector<PodOutcome> outcomes;
   outcomes.reserve(pending.size());
   for (const PodSpec& pod : pending) {
-    ScheduleResult r = scheduler.ScheduleAndBind(pod, /*explain=*/true);
+    ScheduleResult r = scheduler.ScheduleAndBind(pod, explain);
     PodOutcome& o = outcomes.emplace_back();
     o.namespace_ = pod.namespace_;
     o.name = pod.name;
-    for (const NodeVerdict& v : r.explain) {
-      if (v.evaluated) ++o.evaluated;
-      if (!v.feasible()) continue;
-      ++o.feasible;
-      if (v.node == r.placement.node) o.score = v.total;
-    }
+    o.evaluated = r.evaluated;
+    o.feasible = r.feasible;
+    o.score = r.score;
     if (r.placement.node >= 0) {
       o.node = cluster.node(r.placement.node).spec.name;
       o.cards = r.placement.cards;
