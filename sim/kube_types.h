@@ -120,6 +120,18 @@ inline constexpr const char* kCgpuDisableIsolationLabel = "cgpu.disable.isolatio
 inline constexpr const char* kGpuModelLabel = "aliyun.accelerator/nvidia_name";
 inline constexpr const char* kGpuCountLabel = "aliyun.accelerator/nvidia_count";
 inline constexpr const char* kGpuMemoryLabel = "aliyun.accelerator/nvidia_mem";  // "<MiB>MiB"
+inline constexpr const char* kRegionLabel = "topology.kubernetes.io/region";
+// The zone and region keys before Kubernetes 1.17, still read where upstream reads them (the
+// node tree's zones, VolumeZone).
+inline constexpr const char* kBetaZoneLabel = "failure-domain.beta.kubernetes.io/zone";
+inline constexpr const char* kBetaRegionLabel = "failure-domain.beta.kubernetes.io/region";
+// NVIDIA GPU feature discovery's node labels (docs/semantics.md §2.5).
+inline constexpr const char* kGfdProductLabel = "nvidia.com/gpu.product";  // "NVIDIA-A10", "-MIG-"
+inline constexpr const char* kGfdCountLabel = "nvidia.com/gpu.count";
+inline constexpr const char* kGfdMemoryLabel = "nvidia.com/gpu.memory";  // MiB
+
+// ACK's pod label asking GPU-share for a pod's gpu-mem spread over that many cards.
+inline constexpr const char* kPodGpuCountLabel = "aliyun.com/gpu-count";
 
 struct ContainerImage {
   std::vector<std::string> names;  // as in node.status.images[].names

@@ -138,7 +138,7 @@ PodSpec PodSpecForWorkload(const Workload& w, int ordinal) {
     pod.gpu_mem = gpu.gpu_mem;
     pod.gpu_core = gpu.gpu_core;
     pod.gpu_count = cards;
-    if (cards > 1) pod.labels["aliyun.com/gpu-count"] = std::to_string(cards);
+    if (cards > 1) pod.labels[kPodGpuCountLabel] = std::to_string(cards);
     pod.requests[kGpuMemResource] = gpu.gpu_mem;
     if (gpu.gpu_core > 0) pod.requests[kGpuCoreResource] = gpu.gpu_core;
   }

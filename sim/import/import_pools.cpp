@@ -39,15 +39,12 @@ GpuSchedule ScheduleOf(const std::string& s) {
 
 // The GPU type labels: ACK's (kube_types.h), else NVIDIA GPU feature discovery's (gpu.memory in
 // MiB).
-constexpr const char* kNfdProduct = "nvidia.com/gpu.product";
-constexpr const char* kNfdMemory = "nvidia.com/gpu.memory";
-constexpr const char* kNfdCount = "nvidia.com/gpu.count";
 
 // The node label that gave NodeSpec::gpu_model (the kube reader's order).
 const char* GpuModelLabel(const NodeSpec& node) {
   return node.labels.count(kGpuModelLabel) && !node.labels.at(kGpuModelLabel).empty()
              ? kGpuModelLabel
-             : kNfdProduct;
+             : kGfdProductLabel;
 }
 
 // The leading whole number of a node label ("97871MiB" -> 97871); 0 when absent or none.
@@ -70,7 +67,7 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name,
   t.type.name = name;
   int64_t mib = 0;
   std::string from;
-  for (const char* key : {kGpuMemoryLabel, kNfdMemory}) {
+  for (const char* key : {kGpuMemoryLabel, kGfdMemoryLabel}) {
     if (mib > 0) break;
     mib = LabelNumber(node, key);
     from = std::string("from node label ") + key;
@@ -79,15 +76,15 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name,
   if (!memory_known) {
     mib = int64_t{std::max(1, node.card_mem_units)} * 1024;
     from = std::string("from gpu-mem capacity per card x 1024 (no ") + kGpuMemoryLabel + " or " +
-           kNfdMemory + ")";
+           kGfdMemoryLabel + ")";
   }
   t.type.memory_mib = mib;
   t.type.speed = 1.0;
   t.type.interconnect = "pcie";
   const std::string model =
-      node.gpu_model.empty()
-          ? std::string("a GPU no label names (no ") + kGpuModelLabel + " or " + kNfdProduct + ")"
-          : Quote(node.gpu_model) + " (node label " + GpuModelLabel(node) + ")";
+      node.gpu_model.empty() ? std::string("a GPU no label names (no ") + kGpuModelLabel + " or " +
+                                   kGfdProductLabel + ")"
+                             : Quote(node.gpu_model) + " (node label " + GpuModelLabel(node) + ")";
   t.note = model + " is not in the catalog: memory " + std::to_string(mib) + " MiB " + from +
            "; speed 1.0 (default: the A10's, set it from a benchmark)";
   warning = "node " + node.name + ": " + model + " is not in the GPU catalog: imported as type " +
@@ -283,9 +280,10 @@ NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& option
     // The device plugin's capacity is what the scheduler places on; feature discovery counts
     // the cards the driver sees. Fewer offered: the plugin is down or has marked cards
     // unhealthy. More offered is sharing, which the kube reader refuses (gpu_sharing_modes.h).
-    if (const int64_t seen = LabelNumber(node, kNfdCount); seen > 0 && seen != node.gpu_cards)
-      model.warnings.push_back("node " + node.name + ": " + kNfdCount + "=" + std::to_string(seen) +
-                               " but its capacity offers " + std::to_string(node.gpu_cards) +
+    if (const int64_t seen = LabelNumber(node, kGfdCountLabel); seen > 0 && seen != node.gpu_cards)
+      model.warnings.push_back("node " + node.name + ": " + kGfdCountLabel + "=" +
+                               std::to_string(seen) + " but its capacity offers " +
+                               std::to_string(node.gpu_cards) +
                                " cards; the capacity is imported (what the scheduler places on)");
   }
   for (const std::string& k : dropped_node_labels)

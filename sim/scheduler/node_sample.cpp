@@ -29,9 +29,8 @@ int NumFeasibleNodesToFind(int percentage, int num_all_nodes) {
 
 std::string ZoneKey(const Labels& labels) {
   // A present beta label wins even when empty, as upstream's comma-ok lookup does.
-  const std::string zone = LabelOr(labels, "failure-domain.beta.kubernetes.io/zone", kZoneLabel);
-  const std::string region =
-      LabelOr(labels, "failure-domain.beta.kubernetes.io/region", "topology.kubernetes.io/region");
+  const std::string zone = LabelOr(labels, kBetaZoneLabel, kZoneLabel);
+  const std::string region = LabelOr(labels, kBetaRegionLabel, kRegionLabel);
   if (region.empty() && zone.empty()) return {};
   return region + std::string(":\0:", 3) + zone;
 }

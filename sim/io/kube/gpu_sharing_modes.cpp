@@ -109,10 +109,10 @@ std::optional<UnmodelledSharing> NodeMig(const Labels& labels, const ResourceLis
       return Found("mig-resource", "MIG", SharingEvidence::kCapacity, name,
                    Cat({"capacity ", name, ": ", std::to_string(value)}), kMigConsequence);
   }
-  const std::string product = LabelOf(labels, "nvidia.com/gpu.product");
+  const std::string product = LabelOf(labels, kGfdProductLabel);
   const std::vector<std::string> parts = ProductParts(product);
   if (std::find(parts.begin(), parts.end(), "MIG") != parts.end())
-    return Found("mig-product", "MIG", SharingEvidence::kLabel, "nvidia.com/gpu.product",
+    return Found("mig-product", "MIG", SharingEvidence::kLabel, kGfdProductLabel,
                  Cat({"nvidia.com/gpu.product=", product}), kMigConsequence);
   const std::string config = LabelOf(labels, "nvidia.com/mig.config");
   if (!config.empty() && config != "all-disabled")
@@ -137,9 +137,9 @@ std::optional<UnmodelledSharing> NodeReplicas(const Labels& labels, const Resour
       return Found("gfd-replicas", system, SharingEvidence::kLabel, "nvidia.com/gpu.replicas",
                    Cat({"nvidia.com/gpu.replicas=", text}), kReplicaConsequence);
   }
-  const std::string product = LabelOf(labels, "nvidia.com/gpu.product");
+  const std::string product = LabelOf(labels, kGfdProductLabel);
   if (EndsWith(product, "-SHARED"))
-    return Found("gfd-shared-product", system, SharingEvidence::kLabel, "nvidia.com/gpu.product",
+    return Found("gfd-shared-product", system, SharingEvidence::kLabel, kGfdProductLabel,
                  Cat({"nvidia.com/gpu.product=", product}), kReplicaConsequence);
   for (const auto& [name, value] : capacity) {
     if (StartsWith(name, kNvidiaPrefix) && EndsWith(name, kSharedSuffix) && value > 0)
@@ -149,7 +149,7 @@ std::optional<UnmodelledSharing> NodeReplicas(const Labels& labels, const Resour
   if (LabelOf(labels, "nvidia.com/mps.capable") == "true")
     return Found("mps-capable", "NVIDIA MPS", SharingEvidence::kLabel, "nvidia.com/mps.capable",
                  "nvidia.com/mps.capable=true", kReplicaConsequence);
-  const std::optional<int64_t> count = ParseInteger(LabelOf(labels, "nvidia.com/gpu.count"));
+  const std::optional<int64_t> count = ParseInteger(LabelOf(labels, kGfdCountLabel));
   const int64_t offered = CapacityOf(capacity, kNvidiaGpuResource);
   if (count && *count > 0 && offered > *count)
     return Found("capacity-above-count", "NVIDIA GPU replicas or vGPUs", SharingEvidence::kCapacity,

@@ -16,7 +16,6 @@ namespace knobsim::kube {
 namespace {
 
 // NVIDIA GPU feature discovery's label, for nodes without ACK's (docs/import.md).
-constexpr std::string_view kNfdProductLabel = "nvidia.com/gpu.product";
 
 // The GPU side (docs/semantics.md §1.1-1.2), from the labels and status.capacity as ACK's plugin
 // reads them.
@@ -66,7 +65,7 @@ void ReadGpuSide(ObjectReader& r, const std::vector<ResourceEntry>& capacity,
            "aliyun.com/gpu-mem without aliyun.com/gpu-count: ACK sees no card to share here");
   }
   node.gpu_model = label(kGpuModelLabel);
-  if (node.gpu_model.empty()) node.gpu_model = label(kNfdProductLabel);
+  if (node.gpu_model.empty()) node.gpu_model = label(kGfdProductLabel);
   node.placement = label(kGpuPlacementLabel);
   if (auto p = NormalizePlacement(node.placement)) node.placement = *p;
   if (labels) {

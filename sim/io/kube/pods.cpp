@@ -20,7 +20,6 @@
 namespace knobsim::kube {
 namespace {
 
-constexpr std::string_view kPodGpuCountLabel = "aliyun.com/gpu-count";
 constexpr std::string_view kWholeDeviceKey = "ack.gpushare.placement";
 
 // A probe's port: a number 1-65535 or the name of a container port (an IANA service name, at

@@ -21,14 +21,12 @@
 namespace knobsim {
 namespace {
 
-constexpr std::string_view kBetaZone = "failure-domain.beta.kubernetes.io/zone";
-constexpr std::string_view kBetaRegion = "failure-domain.beta.kubernetes.io/region";
-constexpr std::string_view kRegion = "topology.kubernetes.io/region";
-constexpr std::string_view kTopologyLabels[] = {kBetaZone, kBetaRegion, kZoneLabel, kRegion};
+constexpr std::string_view kTopologyLabels[] = {kBetaZoneLabel, kBetaRegionLabel, kZoneLabel,
+                                                kRegionLabel};
 
 std::string_view GaLabel(std::string_view key) {
-  if (key == kBetaZone) return kZoneLabel;
-  if (key == kBetaRegion) return kRegion;
+  if (key == kBetaZoneLabel) return kZoneLabel;
+  if (key == kBetaRegionLabel) return kRegionLabel;
   return key;
 }
 
