@@ -135,10 +135,39 @@ void BM_PlaceGpuShareUncached(benchmark::State& state) {
   RunPlacement(state, false, 2000);
 }
 
+// A pod that fits nowhere on the 1 213 nodes (more card memory than any node has): its
+// FailedScheduling message counts each node's rejection. While the cluster stays as it is, the
+// pod's class reuses its last message; `changing` cordons and uncordons a node before each pod,
+// so every cycle walks the nodes and counts their (cached) statuses.
+void RunUnschedulable(benchmark::State& state, bool changing) {
+  ClusterState cluster = MakeCluster();
+  Scheduler scheduler(cluster, SchedulerConfig{});
+  PodSpec pod = MakePods(false, 1).front();
+  pod.requests[kGpuMemResource] = 1000;
+  pod.gpu_mem = 1000;
+  pod.container_gpus = {{1000, 0}};
+  bool cordoned = false;
+  for (auto _ : state) {
+    if (changing) cluster.SetUnschedulable(0, cordoned = !cordoned);
+    const ScheduleResult r = scheduler.Schedule(pod);
+    benchmark::DoNotOptimize(r.message.data());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_UnschedulablePod(benchmark::State& state) {
+  RunUnschedulable(state, false);
+}
+void BM_UnschedulablePodClusterChanging(benchmark::State& state) {
+  RunUnschedulable(state, true);
+}
+
 BENCHMARK(BM_PlaceGpuShare)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlaceGpuShareAllScored)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlaceGpuShareZoneSpread)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_PlaceGpuShareUncached)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_UnschedulablePod)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_UnschedulablePodClusterChanging)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace knobsim

@@ -8,8 +8,7 @@
 // call that only checks or writes returns Status (ok, or the InputError); an error that is only
 // a message (the caller names the option or field) is an InputError with just `message` set, or
 // Status::Failure. Nothing returns std::optional<InputError>, an optional message or a
-// std::string* error out-parameter as its error, with one exception left to convert:
-// WriteFileAtomically (sim/output_file.h) and its helpers still return std::optional<InputError>.
+// std::string* error out-parameter as its error.
 #pragma once
 
 #include <optional>

@@ -84,8 +84,7 @@ bool UnderSystemTree(const std::string& path) {
 }
 
 // A device, FIFO, socket or /dev/, /proc/ path: written where it is, never replaced.
-std::optional<InputError> WriteInPlace(const std::string& path, std::string_view text,
-                                       bool regular) {
+Status WriteInPlace(const std::string& path, std::string_view text, bool regular) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC | (regular ? O_APPEND : 0));
   if (fd < 0) return Failure(path, "cannot open file", errno);
   std::fflush(stdout);  // /dev/stdout after what the program printed
@@ -93,11 +92,10 @@ std::optional<InputError> WriteInPlace(const std::string& path, std::string_view
   const int error = errno;
   if (::close(fd) != 0 || !written)
     return Failure(path, "cannot write file", written ? errno : error);
-  return std::nullopt;
+  return Status::Ok();
 }
 
-std::optional<InputError> ReplaceRegular(const std::string& path, std::string_view text,
-                                         const struct stat* existing) {
+Status ReplaceRegular(const std::string& path, std::string_view text, const struct stat* existing) {
   const std::string dir = DirectoryOf(path);
   const std::string base = path.substr(path.find_last_of('/') + 1);
   std::string tmp = dir + "/." + base + ".tmp.XXXXXX";
@@ -126,16 +124,16 @@ std::optional<InputError> ReplaceRegular(const std::string& path, std::string_vi
     ::unlink(tmp.c_str());
     return Failure(path, "cannot replace file", error);
   }
-  return std::nullopt;
+  return Status::Ok();
 }
 
 }  // namespace
 
-std::optional<InputError> WriteFileAtomically(const std::string& path, std::string_view text) {
+Status WriteFileAtomically(const std::string& path, std::string_view text) {
   if (path == "-") {
     const bool written = std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
     if (std::fflush(stdout) != 0 || !written) return Failure("<stdout>", "cannot write", errno);
-    return std::nullopt;
+    return Status::Ok();
   }
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {

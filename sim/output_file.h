@@ -16,7 +16,6 @@
 // anything.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -25,7 +24,7 @@
 namespace knobsim {
 
 // Writes `text` to `path` as the header says; the error names `path` and the reason.
-std::optional<InputError> WriteFileAtomically(const std::string& path, std::string_view text);
+Status WriteFileAtomically(const std::string& path, std::string_view text);
 
 // Whether WriteFileAtomically(path, ...) can work, checked before a long run: ok for `-`, a
 // special file that is writable, or a file (existing or not) whose directory exists and is

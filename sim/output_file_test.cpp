@@ -60,7 +60,7 @@ TEST_CASE("output file: a replaced file keeps its mode, and no temporary file is
   const std::string target = dir.path + "/out.json";
   std::ofstream(target) << "old";
   REQUIRE(::chmod(target.c_str(), 0600) == 0);
-  REQUIRE_FALSE(WriteFileAtomically(target, "new"));
+  REQUIRE(WriteFileAtomically(target, "new").ok());
   CHECK(Slurp(target) == "new");
   CHECK(ModeOf(target) == 0600);
   CHECK(dir.Names() == std::vector<std::string>{"out.json"});
@@ -71,7 +71,7 @@ TEST_CASE("output file: a new file gets 0666 less the umask") {
   const mode_t mask = ::umask(022);
   ::umask(mask);
   const std::string target = dir.path + "/new.json";
-  REQUIRE_FALSE(WriteFileAtomically(target, "x"));
+  REQUIRE(WriteFileAtomically(target, "x").ok());
   CHECK(ModeOf(target) == (0666 & ~mask));
 }
 
@@ -83,7 +83,7 @@ TEST_CASE("output file: the temporary file never follows a symlink planted at a 
   // The old predictable names: TARGET.tmp.PID, for this process.
   const std::string planted = target + ".tmp." + std::to_string(::getpid());
   REQUIRE(::symlink(victim.c_str(), planted.c_str()) == 0);
-  REQUIRE_FALSE(WriteFileAtomically(target, "doc"));
+  REQUIRE(WriteFileAtomically(target, "doc").ok());
   CHECK(Slurp(victim) == "precious");
   CHECK(Slurp(target) == "doc");
 }
@@ -99,7 +99,7 @@ TEST_CASE("output file: a FIFO or a character device is written in place, never 
     std::string got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     ::_exit(got == "through the pipe" ? 0 : 1);
   }
-  CHECK_FALSE(WriteFileAtomically(fifo, "through the pipe"));
+  CHECK(WriteFileAtomically(fifo, "through the pipe").ok());
   int status = 0;
   ::waitpid(reader, &status, 0);
   CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
@@ -107,7 +107,7 @@ TEST_CASE("output file: a FIFO or a character device is written in place, never 
   REQUIRE(::stat(fifo.c_str(), &st) == 0);
   CHECK(S_ISFIFO(st.st_mode));
 
-  CHECK_FALSE(WriteFileAtomically("/dev/null", "discarded"));
+  CHECK(WriteFileAtomically("/dev/null", "discarded").ok());
   REQUIRE(::stat("/dev/null", &st) == 0);
   CHECK(S_ISCHR(st.st_mode));
 }
@@ -156,9 +156,9 @@ TEST_CASE("output file: an output path is checked before a run, naming the optio
       CHECK(s.ToString().find(c.expected) != std::string::npos);
     }
   }
-  const std::optional<InputError> onto_dir = WriteFileAtomically(dir.path, "x");
-  REQUIRE(onto_dir);
-  CHECK(onto_dir->message == "is a directory");
+  const Status onto_dir = WriteFileAtomically(dir.path, "x");
+  REQUIRE_FALSE(onto_dir.ok());
+  CHECK(onto_dir.error().message == "is a directory");
 }
 
 }  // namespace

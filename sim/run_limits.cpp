@@ -26,6 +26,7 @@ constexpr LimitName kLimitNames[] = {
     {"replicas", nullptr, &RunLimits::replicas},
     {"events", &RunLimits::events, nullptr},
     {"timeline-memory", &RunLimits::timeline_bytes, nullptr},
+    {"explain-rows", nullptr, &RunLimits::explain_rows},
 };
 
 // The highest rate the traffic reaches (per second, scaled); recorded traffic has none to cap
@@ -216,6 +217,31 @@ Status CheckRunLimits(const Sweep& sweep, const RunLimits& limits) {
         "{} variant(s)), over the limit of {}; take a longer step, or {}",
         Bytes(bytes), Bytes(kTimelineBytesPerPoint), sweep.runs.size(),
         Bytes(limits.timeline_bytes), Raise(sweep, "timeline-memory")));
+  }
+  return Status::Ok();
+}
+
+Status CheckScheduleLimits(int64_t nodes, int64_t bound_pods, int64_t pending_pods, bool explain,
+                           const RunLimits& limits) {
+  const auto raise = [](std::string_view name) {
+    return fmt::format("raise it with --limit {}=N (docs/limits.md)", name);
+  };
+  if (nodes > limits.nodes) {
+    return Status::Failure(fmt::format("--cluster: {} nodes are over the limit of {}; {}", nodes,
+                                       limits.nodes, raise("nodes")));
+  }
+  if (bound_pods + pending_pods > limits.pods) {
+    return Status::Failure(fmt::format(
+        "{} pods ({} bound in --cluster, {} pending in --pods) are over the limit of {}; {}",
+        bound_pods + pending_pods, bound_pods, pending_pods, limits.pods, raise("pods")));
+  }
+  // Both at most the limits above (2e9 each): the product fits a double exactly enough.
+  const double rows = static_cast<double>(pending_pods) * static_cast<double>(nodes);
+  if (explain && rows > static_cast<double>(limits.explain_rows)) {
+    return Status::Failure(fmt::format(
+        "--explain: {} pending pods × {} nodes make {:.3g} table rows, over the limit of {}; "
+        "explain a few pods (give them in a --pods file of their own) or {}",
+        pending_pods, nodes, rows, limits.explain_rows, raise("explain-rows")));
   }
   return Status::Ok();
 }

@@ -30,6 +30,7 @@ struct RunLimits {
   int64_t replicas = 100'000;       // `replicas`: one workload's replicas
   double events = 1e9;              // `events`: estimated simulated events of the whole sweep
   double timeline_bytes = 1 << 30;  // `timeline-memory`: estimated timeline memory, bytes
+  int64_t explain_rows = 1'000'000;  // `explain-rows`: schedule --explain's pods × nodes
 };
 
 // Bytes one timeline point (a workload or card in one step) costs while its run is recorded and
@@ -67,5 +68,12 @@ double EstimatedTimelineBytes(const Sweep& sweep);
 // Ok when the sweep stays within every limit; else the first limit exceeded, naming the variant,
 // the pool or workload, the value or estimate, the limit and how to raise it.
 Status CheckRunLimits(const Sweep& sweep, const RunLimits& limits);
+
+// `knobsim schedule`'s sizes, checked once its files are read: the cluster's nodes, its pods
+// (bound and pending) against `nodes` and `pods` (a cycle walks the nodes, so the time grows with
+// pending pods × nodes), and with --explain the table's rows (a row per pending pod and node)
+// against `explain-rows`.
+Status CheckScheduleLimits(int64_t nodes, int64_t bound_pods, int64_t pending_pods, bool explain,
+                           const RunLimits& limits);
 
 }  // namespace knobsim

@@ -131,5 +131,39 @@ TEST_CASE("run limits: --limit NAME=VALUE raises a limit; a bad one names what i
   }
 }
 
+
+TEST_CASE("schedule limits: nodes, bound and pending pods, and --explain's rows, each named") {
+  RunLimits limits;
+  limits.nodes = 100;
+  limits.pods = 1000;
+  limits.explain_rows = 5000;
+  struct Case {
+    int64_t nodes, bound, pending;
+    bool explain;
+    const char* expected;  // "" = within every limit
+  };
+  const Case cases[] = {
+      {100, 400, 600, false, ""},  // at the nodes and pods limits
+      {101, 0, 1, false, "--cluster: 101 nodes are over the limit of 100; raise it with "
+                         "--limit nodes=N"},
+      {100, 400, 601, false, "1001 pods (400 bound in --cluster, 601 pending in --pods) are "
+                             "over the limit of 1000; raise it with --limit pods=N"},
+      {100, 0, 51, true, "--explain: 51 pending pods × 100 nodes make 5.1e+03 table rows, over "
+                         "the limit of 5000"},
+      {100, 0, 50, true, ""},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.nodes);
+    CAPTURE(c.pending);
+    const Status s = CheckScheduleLimits(c.nodes, c.bound, c.pending, c.explain, limits);
+    if (*c.expected == 0) {
+      CHECK(s.ok());
+    } else {
+      CHECK(Message(s).find(c.expected) != std::string::npos);
+    }
+  }
+  CHECK(SetRunLimit("explain-rows=1e7", &limits).ok());
+  CHECK(limits.explain_rows == 10'000'000);
+}
 }  // namespace
 }  // namespace knobsim

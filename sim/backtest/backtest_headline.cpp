@@ -113,9 +113,7 @@ Status StoreHeadline(const std::string& store_dir, const BacktestHeadline& h) {
   for (const Verdict& v : h.verdicts)
     verdicts.push_back(Json{{"what", v.what}, {"trust", v.trust}, {"why", v.why}});
   j["verdicts"] = std::move(verdicts);
-  if (auto failed = WriteFileAtomically(RecordPath(store_dir, h.evidence), ResultsJsonText(j)))
-    return *failed;
-  return Status::Ok();
+  return WriteFileAtomically(RecordPath(store_dir, h.evidence), ResultsJsonText(j));
 }
 
 Expected<std::optional<BacktestHeadline>> FindHeadline(const std::string& store_dir,

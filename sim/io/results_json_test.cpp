@@ -165,14 +165,14 @@ TEST_CASE("WriteFileAtomically: replaces the file, leaves no temporary, keeps it
                    ("knobsim_results_json_test." + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "out.json").string();
-  REQUIRE_FALSE(WriteFileAtomically(path, "old\n").has_value());
-  REQUIRE_FALSE(WriteFileAtomically(path, "new\n").has_value());
+  REQUIRE(WriteFileAtomically(path, "old\n").ok());
+  REQUIRE(WriteFileAtomically(path, "new\n").ok());
   CHECK(*ReadFileText(path) == "new\n");
   CHECK(std::distance(std::filesystem::directory_iterator(dir),
                       std::filesystem::directory_iterator()) == 1);
-  auto err = WriteFileAtomically((dir / "missing" / "out.json").string(), "x");
-  REQUIRE(err.has_value());
-  CHECK(err->file.find("missing") != std::string::npos);
+  const Status err = WriteFileAtomically((dir / "missing" / "out.json").string(), "x");
+  REQUIRE_FALSE(err.ok());
+  CHECK(err.error().file.find("missing") != std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

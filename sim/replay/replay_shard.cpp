@@ -386,8 +386,8 @@ Expected<ReplayMerge> MergeReplayShards(const std::vector<std::string>& dirs,
     std::filesystem::remove(PathIn(out_dir, kReplayShardManifest), ec);
     for (const MergedFile& o : outputs) {
       const std::string bytes = o.copy_of.empty() ? o.bytes : ReadBytes(o.copy_of);
-      if (std::optional<InputError> failed = WriteFileAtomically(PathIn(out_dir, o.name), bytes)) {
-        return *failed;
+      if (Status written = WriteFileAtomically(PathIn(out_dir, o.name), bytes); !written) {
+        return written.error();
       }
       merged.files.push_back(o.name);
     }

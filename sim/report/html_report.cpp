@@ -108,8 +108,7 @@ Expected<std::string> RenderReport(const nlohmann::ordered_json& doc) {
 Status WriteReportFile(const nlohmann::ordered_json& doc, const std::string& path) {
   const Expected<std::string> html = RenderReport(doc);
   if (!html) return Status::Failure(html.error().message);
-  if (auto failed = WriteFileAtomically(path, *html)) return *failed;
-  return Status::Ok();
+  return WriteFileAtomically(path, *html);
 }
 
 }  // namespace knobsim

@@ -155,8 +155,8 @@ int RunBacktestCommand(const BacktestArgs& args) {
     const std::string text = ResultsJsonText(document);
     if (args.json == "-") {
       std::cout << text << std::flush;
-    } else if (auto failed = WriteFileAtomically(args.json, text)) {
-      return BadInput(failed->ToString());
+    } else if (Status written = WriteFileAtomically(args.json, text); !written) {
+      return BadInput(written);
     }
   }
   return kExitOk;

@@ -105,8 +105,8 @@ int RunCheck(const CheckArgs& args) {
     const std::string text = CheckReportJson(report, source, KNOBSIM_VERSION);
     if (args.json == "-") {
       std::cout << text << std::flush;
-    } else if (auto failed = WriteFileAtomically(args.json, text)) {
-      return BadInput(failed->ToString());
+    } else if (Status written = WriteFileAtomically(args.json, text); !written) {
+      return BadInput(written);
     }
   }
   if (!args.quiet) {

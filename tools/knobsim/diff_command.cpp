@@ -49,8 +49,8 @@ int Diff(const DiffArgs& args) {
                                                      : DiffText(report);
   if (args.out == "-") {
     std::cout << text << std::flush;
-  } else if (auto failed = WriteFileAtomically(args.out, text)) {
-    return BadInput(failed->ToString());
+  } else if (Status written = WriteFileAtomically(args.out, text); !written) {
+    return BadInput(written);
   }
   return report.regressions > 0 ? kExitCheckFailed : kExitOk;
 }

@@ -130,8 +130,8 @@ int RunImport(const ImportArgs& args) {
   }
   if (args.out == "-") {
     std::cout << text << std::flush;
-  } else if (auto failed = WriteFileAtomically(args.out, text)) {
-    return BadInput(failed->ToString());
+  } else if (Status written = WriteFileAtomically(args.out, text); !written) {
+    return BadInput(written);
   }
   return kExitOk;
 }

@@ -91,12 +91,13 @@ int Fit(const FitArgs& args) {
   file.profiles = ByName(solo->profiles);
 
   const nlohmann::ordered_json model_json = InterferenceModelJson(file);
-  if (auto failed = WriteFileAtomically(args.out, model_json.dump(2) + "\n")) {
-    return BadInput(*failed);
+  if (Status written = WriteFileAtomically(args.out, model_json.dump(2) + "\n"); !written) {
+    return BadInput(written);
   }
   if (!args.json.empty()) {
     const std::string cv_text = model_json.at("cross_validation").dump(2) + "\n";
-    if (auto failed = WriteFileAtomically(args.json, cv_text)) return BadInput(*failed);
+    if (Status written = WriteFileAtomically(args.json, cv_text); !written)
+      return BadInput(written);
   }
   if (args.quiet || args.out == "-") return kExitOk;
   std::set<std::string> paired;
@@ -189,11 +190,12 @@ int Predict(const PredictArgs& args) {
                     {"train_mean_mae", mean_error / samples}};
   }
   if (!args.json.empty()) {
-    if (auto failed = WriteFileAtomically(args.json, doc.dump(2) + "\n")) return BadInput(*failed);
+    if (Status written = WriteFileAtomically(args.json, doc.dump(2) + "\n"); !written)
+      return BadInput(written);
   }
   const std::string csv = PredictionsCsv(table->rows, predicted);
   if (!args.out.empty()) {
-    if (auto failed = WriteFileAtomically(args.out, csv)) return BadInput(*failed);
+    if (Status written = WriteFileAtomically(args.out, csv); !written) return BadInput(written);
   } else if (args.json.empty()) {
     std::cout << csv;  // no output file named: the predictions are the output
   }

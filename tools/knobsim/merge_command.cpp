@@ -48,7 +48,7 @@ int Emit(const std::string& out, const std::string& text) {
     std::cout << text << std::flush;
     return kExitOk;
   }
-  if (auto failed = WriteFileAtomically(out, text)) return BadInput(failed->ToString());
+  if (Status written = WriteFileAtomically(out, text); !written) return BadInput(written);
   return kExitOk;
 }
 

@@ -261,8 +261,8 @@ int Plan(const PlanArgs& args) {
   if (args.sim.json_wanted()) {
     if (args.sim.json_to_stdout()) {
       std::cout << text << std::flush;
-    } else if (auto failed = WriteFileAtomically(args.sim.json, text)) {
-      return BadInput(failed->ToString());
+    } else if (Status written = WriteFileAtomically(args.sim.json, text); !written) {
+      return BadInput(written);
     }
   }
   if (args.sim.report_wanted()) {

@@ -165,9 +165,10 @@ Status WriteManifest(const std::string& out, const ShardRun& shard) {
   m.sweep = shard.sweep;
   m.shard = *shard.shard;
   m.files = ReplayShardFiles(m.sweep, m.shard);
-  if (auto failed = WriteFileAtomically(out + "/" + std::string(kReplayShardManifest),
-                                        ReplayShardManifestText(m))) {
-    return *failed;
+  if (Status written = WriteFileAtomically(out + "/" + std::string(kReplayShardManifest),
+                                           ReplayShardManifestText(m));
+      !written) {
+    return written;
   }
   return Status::Ok();
 }
@@ -234,17 +235,17 @@ int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& wor
   if (Status s = PrepareOut(args.out); !s) return BadInput(s);
 
   // Each run writes its own file from its worker thread; the first failure is kept.
-  std::optional<InputError> write_error;
+  Status write_error;
   std::mutex write_error_mutex;
   const replay::TimedSink sink = [&](const replay::TimedRun& run,
                                      const replay::TimedResult& result) {
     const std::string path =
         args.out + "/" + replay::TimedCsvName(run.workload->name, run.policy, run.seed);
-    std::optional<InputError> failed =
+    Status written =
         WriteFileAtomically(path, replay::FormatTimedCsv(result, run.workload->capacity_milli));
-    if (failed) {
+    if (!written) {
       const std::lock_guard<std::mutex> lock(write_error_mutex);
-      if (!write_error) write_error = std::move(failed);
+      if (write_error) write_error = std::move(written);
     }
   };
   ProgressLine progress(ChooseProgressMode(args.quiet, args.progress), "knobsim replay", "runs");
@@ -257,7 +258,7 @@ int TimedReplay(const ReplayArgs& args, const std::vector<replay::Workload>& wor
     throw;
   }
   progress.Clear();
-  if (write_error) return BadInput(*write_error);
+  if (!write_error) return BadInput(write_error);
   if (shard.shard) {
     if (Status s = WriteManifest(args.out, shard); !s) return BadInput(s);
     if (!args.quiet) ReportShard(shard, runs.size(), progress.Elapsed(), args.out);
@@ -361,8 +362,9 @@ int Replay(const ReplayArgs& args) {
 
   for (replay::ResultFile f : replay::kResultFiles) {
     const std::string path = args.out + "/" + std::string(replay::ResultFileName(f));
-    if (auto failed = WriteFileAtomically(path, replay::FormatResultCsv(f, results.rows(f)))) {
-      return BadInput(*failed);
+    if (Status written = WriteFileAtomically(path, replay::FormatResultCsv(f, results.rows(f)));
+        !written) {
+      return BadInput(written);
     }
   }
   if (shard.shard) {

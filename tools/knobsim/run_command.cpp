@@ -98,8 +98,8 @@ int RunShard(const RunArgs& args, const Scenario& scenario, const RunSetOptions&
   const std::string text = RunShardJsonText(doc);
   if (args.sim.json_to_stdout()) {
     std::cout << text << std::flush;
-  } else if (auto failed = WriteFileAtomically(args.sim.json, text)) {
-    return BadInput(failed->ToString());
+  } else if (Status written = WriteFileAtomically(args.sim.json, text); !written) {
+    return BadInput(written);
   }
   if (!args.sim.quiet && !args.sim.json_to_stdout()) {
     std::cerr << "knobsim: shard " << ShardText(*shard) << ": " << doc.jobs.size() << " of "

@@ -768,5 +768,31 @@ TEST_CASE("--help describes schedule") {
   }
 }
 
+
+TEST_CASE("schedule's size limits: nodes, pods and --explain's rows refused before any cycle") {
+  // The bundled export: 20 nodes, 13 pending pods (docs/limits.md).
+  const Outcome nodes = Schedule("--limit nodes=19");
+  CHECK(nodes.exit_code == 2);
+  CHECK(Has(nodes.err, "--cluster: 20 nodes are over the limit of 19; raise it with --limit "
+                       "nodes=N (docs/limits.md)"));
+  CHECK(nodes.out.empty());
+  const Outcome pods = Schedule("--limit pods=5");
+  CHECK(pods.exit_code == 2);
+  CHECK(Has(pods.err, "pending in --pods) are over the limit of 5"));
+  const Outcome rows = Schedule("--explain --limit explain-rows=100");
+  CHECK(rows.exit_code == 2);
+  CHECK(Has(rows.err, "--explain: 13 pending pods × 20 nodes make 260 table rows, over the "
+                      "limit of 100"));
+  CHECK(Schedule("--explain --limit explain-rows=260").exit_code == 1);  // within: it runs
+  // A limit schedule does not check would be silently ignored: refused, naming what it checks.
+  const Outcome other = Schedule("--limit rate=5");
+  CHECK(other.exit_code == 2);
+  CHECK(Has(other.err, "--limit: this command does not check rate; it checks nodes, pods, "
+                       "explain-rows"));
+  // The --json path is checked before the files are read.
+  const Outcome dir = Schedule("--json /");
+  CHECK(dir.exit_code == 2);
+  CHECK(Has(dir.err, "--json: / is a directory"));
+}
 }  // namespace
 }  // namespace knobsim::e2e

@@ -27,6 +27,8 @@
 #include "sim/input_error.h"
 #include "sim/io/kube_reader.h"
 #include "sim/io/results_json.h"
+#include "sim/output_file.h"
+#include "sim/run_limits.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/scheduler/cluster_state.h"
 #include "sim/scheduler/cluster_state_builder.h"
@@ -59,6 +61,7 @@ struct ScheduleArgs {
   uint64_t seed = 1;
   int gpu_share_weight = 1;
   int percentage_of_nodes_to_score = kAdaptivePercentageOfNodesToScore;
+  std::vector<std::string> limits;  // --limit NAME=VALUE
   CLI::Option* json_opt = nullptr;
   CLI::Option* seed_opt = nullptr;
   CLI::Option* percentage_opt = nullptr;
@@ -470,6 +473,11 @@ std::string OutcomesText(const std::vector<PodOutcome>& outcomes, const ClusterS
 int Schedule(const ScheduleArgs& args) {
   SchedulerConfig config;
   if (Status bad = ConfigureScheduler(args, config); !bad) return BadInput(bad);
+  RunLimits limits;
+  if (Status bad = ApplyLimitOptions(args.limits, &limits, kScheduleLimitNames); !bad) {
+    return BadInput(bad);
+  }
+  if (Status bad = CheckOutputPath(args.json, "--json"); !bad) return BadInput(bad);
 
   if (args.pods == "-" && std::count(args.cluster.begin(), args.cluster.end(), "-") > 0) {
     return BadInput("--cluster and --pods cannot both read standard input (-)");
@@ -491,6 +499,13 @@ int Schedule(const ScheduleArgs& args) {
   if (pending.empty()) Note("no pending pods in " + args.pods + "; nothing to schedule");
 
   ClusterState cluster = SnapshotCluster(*cluster_objects, *pod_objects, warnings);
+  int64_t bound = 0;
+  for (int p = 0; p < static_cast<int>(cluster.pods().size()); ++p) bound += cluster.bound(p);
+  if (Status over = CheckScheduleLimits(cluster.present_count(), bound,
+                                        static_cast<int64_t>(pending.size()), args.explain, limits);
+      !over) {
+    return BadInput(over);
+  }
   config.target_workload = TargetWorkload(cluster, pending);
   // The FGD paper's simulator scores every node (percentageOfNodesToScore 100).
   if (args.percentage_opt->count() == 0) {
@@ -503,8 +518,8 @@ int Schedule(const ScheduleArgs& args) {
     const std::string text = OutcomesJson(outcomes, cluster, args.explain);
     if (json_to_stdout) {
       std::cout << text << std::flush;
-    } else if (auto failed = WriteFileAtomically(args.json, text)) {
-      return BadInput(*failed);
+    } else if (Status written = WriteFileAtomically(args.json, text); !written) {
+      return BadInput(written);
     }
   }
   size_t unschedulable = 0;
@@ -587,6 +602,7 @@ void AddScheduleCommand(CLI::App& app, int* exit_code) {
   const CLI::Validator digits = Uint64Digits();
   args->seed_opt = cmd->add_option("--seed", args->seed, "Seed of the random tie-break (default 1)")
                        ->check(digits);
+  AddLimitOption(cmd, &args->limits, kScheduleLimitNames);
   cmd->callback([args, exit_code] { *exit_code = Schedule(*args); });
 }
 

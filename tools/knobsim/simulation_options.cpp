@@ -3,6 +3,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <chrono>
@@ -73,17 +75,30 @@ void AddWideOption(CLI::App* cmd, SimulationOptions* o) {
                 "$COLUMNS or the terminal, further variants continued in blocks below)");
 }
 
-void AddLimitOption(CLI::App* cmd, std::vector<std::string>* limits) {
+void AddLimitOption(CLI::App* cmd, std::vector<std::string>* limits, std::string_view names) {
   cmd->add_option("--limit", *limits,
-                  "Raise (or lower) a size limit checked before the run: rate, nodes, pods, "
-                  "replicas, events, timeline-memory (repeatable; docs/limits.md has the "
-                  "defaults)")
+                  fmt::format("Raise (or lower) a size limit checked before the run: {} "
+                              "(repeatable; docs/limits.md has the defaults)",
+                              names))
       ->type_name("NAME=VALUE");
 }
 
-Status ApplyLimitOptions(const std::vector<std::string>& texts, RunLimits* limits) {
+Status ApplyLimitOptions(const std::vector<std::string>& texts, RunLimits* limits,
+                         std::string_view names) {
   for (const std::string& text : texts) {
     if (Status s = SetRunLimit(text, limits); !s) return s;
+    // Known to SetRunLimit, so it has a NAME=: one this command does not check would be ignored.
+    const std::string_view name = std::string_view(text).substr(0, text.find('='));
+    bool checked = false;
+    for (std::string_view rest = names; !rest.empty();) {
+      const size_t comma = rest.find(", ");
+      checked = checked || rest.substr(0, comma) == name;
+      rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+    }
+    if (!checked) {
+      return Status::Failure(
+          fmt::format("--limit: this command does not check {}; it checks {}", name, names));
+    }
   }
   return Status::Ok();
 }
@@ -193,8 +208,7 @@ Status WriteResultsDocument(const SimulationOptions& o, const RunSetResult& resu
     std::cout << text << std::flush;
     return Status::Ok();
   }
-  if (auto failed = WriteFileAtomically(o.json, text)) return *failed;
-  return Status::Ok();
+  return WriteFileAtomically(o.json, text);
 }
 
 int TableWidth(const SimulationOptions& options) {

@@ -64,11 +64,20 @@ Status ApplyRunOverrides(const SimulationOptions& options, Scenario* scenario);
 // duration (only a message). Ok when the option was not given.
 Status ApplyTimelineOption(const SimulationOptions& options, RunSetOptions* run);
 
-// Adds `--limit NAME=VALUE` (repeatable; sim/run_limits.h, docs/limits.md) to `cmd`.
-void AddLimitOption(CLI::App* cmd, std::vector<std::string>* limits);
+// The limits a command checks (sim/run_limits.h, docs/limits.md): a simulating command's, and
+// `schedule`'s.
+inline constexpr std::string_view kSweepLimitNames =
+    "rate, nodes, pods, replicas, events, timeline-memory";
+inline constexpr std::string_view kScheduleLimitNames = "nodes, pods, explain-rows";
 
-// The run limits with every --limit applied; the message of the first bad one.
-Status ApplyLimitOptions(const std::vector<std::string>& texts, RunLimits* limits);
+// Adds `--limit NAME=VALUE` (repeatable) to `cmd`; its help names the limits the command checks.
+void AddLimitOption(CLI::App* cmd, std::vector<std::string>* limits,
+                    std::string_view names = kSweepLimitNames);
+
+// The run limits with every --limit applied; the message of the first bad one, or of a limit
+// the command does not check (not in `names`).
+Status ApplyLimitOptions(const std::vector<std::string>& texts, RunLimits* limits,
+                         std::string_view names = kSweepLimitNames);
 
 // --json's and --report's paths checked (sim/output_file.h), the limits and timeline of `run` set
 // from the options, then CheckRunSetLimits: everything a command checks before a sweep runs (the

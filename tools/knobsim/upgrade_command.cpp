@@ -310,8 +310,8 @@ int Upgrade(const UpgradeArgs& a) {
       const std::string text = ResultsJsonText(doc);
       if (json_to_stdout) {
         std::cout << text << std::flush;
-      } else if (auto failed = WriteFileAtomically(a.json, text)) {
-        return BadInput(failed->ToString());
+      } else if (Status written = WriteFileAtomically(a.json, text); !written) {
+        return BadInput(written);
       }
     }
     if (!a.report.empty()) {
