@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "sim/io/json_numbers.h"
+#include "sim/slo_check.h"
 
 namespace knobsim {
 namespace {
@@ -42,6 +43,9 @@ Json WorkloadJson(const PlanWorkload& w) {
   j["error_ratio"] = Num(w.error_ratio.mean);
   j["error_ratio_bound"] = Num(w.error_ratio_bound);
   j["error_budget"] = Num(w.slo.error_budget);
+  // The backlog rule (sim/slo_check.h): requests unanswered and overdue at the end, per request.
+  j["overdue_ratio_bound"] = Num(w.overdue_ratio_bound);
+  j["overdue_allowance"] = Num(BacklogAllowance(w.slo, 1.0));
   j["slo_met_replications"] = w.slo_met_replications;
   j["slo_met"] = w.slo_met;
   return j;
@@ -343,7 +347,8 @@ void CheckPlanWorkload(const JsonField& w) {
   // Added within v1 (the SLO percentile's latency and the bounds): checked when there.
   for (const char* key : {"slo", "slo_bound"})
     if (auto f = latency.Find(key)) f->NumberOrNull();
-  if (auto f = w.Find("error_ratio_bound")) f->NumberOrNull();
+  for (const char* key : {"error_ratio_bound", "overdue_ratio_bound", "overdue_allowance"})
+    if (auto f = w.Find(key)) f->NumberOrNull();
   w.At("slo_met_replications").Integer(0);
   w.At("slo_met").Bool();
 }

@@ -86,6 +86,10 @@ TEST_CASE("the plan document has the schema's keys in the schema's order") {
   CHECK(o["reason"].is_null());
   CHECK(o["monthly_cost"].is_null());
   CHECK(o["workloads"][0]["slo_latency_ms"] == 200.0);
+  // The backlog rule's bound beside the latency and error bounds: the hand plan's workload has
+  // no overdue request; its p99 objective tolerates 1 - 99/100 of the requests overdue.
+  CHECK(o["workloads"][0]["overdue_ratio_bound"] == 0.0);
+  CHECK(o["workloads"][0]["overdue_allowance"] == doctest::Approx(0.01));
   CHECK(o["cards"][0]["headroom"] == 0.4);
   CHECK(doc["options"][3]["feasible"] == false);
   CHECK(doc["options"][3]["density"].is_null());
