@@ -529,7 +529,7 @@ std::string ChangeSummary(const VariantSummary& base, const VariantSummary& vari
   return Join(parts, ", ");
 }
 
-std::string ResultsTable(const RunSetResult& r, const TableOptions& o) {
+std::string ResultsSummary(const RunSetResult& r, const TableOptions& o) {
   if (r.variants.empty()) return "no runs\n";
   std::string out =
       fmt::format("Scenario {}: seed {}, {} replication{}, {:g} s simulated ({:g} s warm-up)\n",
@@ -545,21 +545,6 @@ std::string ResultsTable(const RunSetResult& r, const TableOptions& o) {
     if (!v.description.empty()) line += ": " + v.description;
     out += line + "\n";
   }
-  out += "\n";
-
-  std::vector<std::string> names;
-  for (const VariantSummary& v : r.variants) names.push_back(v.name);
-  Grid grid(names);
-  AddWorkloads(r, grid);
-  AddCluster(r, grid);
-  int idle = 0;
-  const bool over_quota = AddCards(r, grid, &idle);
-  out += grid.Render(o.width);
-  if (idle > 0)
-    out += fmt::format("({} idle card{} without pods not shown)\n", idle, idle == 1 ? "" : "s");
-  if (over_quota) out += "! = peak memory above the quota allocated on the card\n";
-  out += "\n" + PodsNotRunning(r, o);
-
   if (r.variants.size() > 1) {
     out += "\nWHAT CHANGED VS BASE\n";
     for (size_t i = 1; i < r.variants.size(); ++i) {
@@ -572,6 +557,29 @@ std::string ResultsTable(const RunSetResult& r, const TableOptions& o) {
     }
   }
   return out;
+}
+
+std::string ResultsDetails(const RunSetResult& r, const TableOptions& o) {
+  if (r.variants.empty()) return "";
+  std::string out;
+  std::vector<std::string> names;
+  for (const VariantSummary& v : r.variants) names.push_back(v.name);
+  Grid grid(names);
+  AddWorkloads(r, grid);
+  AddCluster(r, grid);
+  int idle = 0;
+  const bool over_quota = AddCards(r, grid, &idle);
+  out += grid.Render(o.width);
+  if (idle > 0)
+    out += fmt::format("({} idle card{} without pods not shown)\n", idle, idle == 1 ? "" : "s");
+  if (over_quota) out += "! = peak memory above the quota allocated on the card\n";
+  out += "\n" + PodsNotRunning(r, o);
+  return out;
+}
+
+std::string ResultsTable(const RunSetResult& r, const TableOptions& o) {
+  if (r.variants.empty()) return "no runs\n";
+  return ResultsSummary(r, o) + "\n" + ResultsDetails(r, o);
 }
 
 }  // namespace knobsim

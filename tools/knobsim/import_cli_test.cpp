@@ -211,10 +211,13 @@ OverQuota OverQuotaUnderCgpu() {
 }
 
 // The lines of `text` from "VERDICT <variant>:" up to the next verdict or the end.
+// One variant's verdict: from its VERDICT line to the next one, or to the blank line before the
+// table that follows the verdicts.
 std::string VerdictOf(const std::string& text, const std::string& variant) {
   const auto at = text.find("VERDICT " + variant + ":");
   if (at == std::string::npos) return "";
-  return text.substr(at, text.find("\nVERDICT ", at + 1) - at);
+  const size_t end = std::min(text.find("\nVERDICT ", at + 1), text.find("\n\n", at));
+  return text.substr(at, end - at);
 }
 
 TEST_CASE("pods running above their quota make the import read that pool's isolation as soft") {

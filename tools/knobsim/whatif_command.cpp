@@ -85,13 +85,13 @@ int Whatif(const WhatifArgs& args) {
   if (!args.sim.quiet) {
     // With `--json -` stdout is the document alone; the verdict goes to stderr.
     std::ostream& out = json_to_stdout ? std::cerr : std::cout;
-    if (!json_to_stdout) {
-      TableOptions table;
-      table.width = TableWidth(args.sim);
-      out << ResultsTable(results, table) << "\n";
-    }
+    // The summary first (what ran, what changed, the verdicts), then the numbers behind it.
+    TableOptions table;
+    table.width = TableWidth(args.sim);
+    if (!json_to_stdout) out << ResultsSummary(results, table) << "\n";
     if (!headline->empty()) out << *headline << "\n";
     for (const Verdict& v : verdicts) out << VerdictText(v);
+    if (!json_to_stdout) out << "\n" << ResultsDetails(results, table);
     out << std::flush;
     for (const std::string& n : headline_notes) std::cerr << "knobsim: " << n << "\n";
   }
