@@ -192,6 +192,7 @@ struct Scheduler::Cycle {
   int64_t next_start = 0;
 
   std::vector<int> feasible;
+  int evaluated = 0;                       // nodes the last walk reached
   std::vector<int> failed_at;              // by node: the rejecting filter, -1 when feasible
   std::vector<char> in_pre_filter_result;  // by node; empty when PreFilter kept every node
   PluginStatus outside_status;             // for nodes outside the PreFilter result
@@ -309,7 +310,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
     return result;
   }
   FilterNodes(pod, cls);
-  result.evaluated = EvaluatedNodes();
+  result.evaluated = cy.evaluated;
   result.feasible = static_cast<int>(cy.feasible.size());
   if (cy.feasible.empty()) {
     ReportUnschedulable(pod, cls, explain, result);
@@ -332,17 +333,6 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   }
   ChooseCardsOn(pod, winner, result);
   return result;
-}
-
-int Scheduler::EvaluatedNodes() const {
-  const Cycle& cy = *cycle_;
-  int evaluated = 0;
-  for (size_t i = 0; i < cy.failed_at.size(); ++i) {
-    if (cy.failed_at[i] != kNotEvaluated && !cluster_.node(static_cast<int>(i)).absent) {
-      ++evaluated;
-    }
-  }
-  return evaluated;
 }
 
 // PreFilter: a rejection there holds for every node (§3.7 step 2).
@@ -443,6 +433,8 @@ void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
   }
   // Upstream advances the start by the nodes processed, modulo every node of the cluster.
   if (num_present > 0) cy.next_start = (cy.next_start + processed) % num_present;
+  // Reached: the nodes processed, and those outside the PreFilter result (rejected by it).
+  cy.evaluated = processed + static_cast<int>(cy.tree_order.size()) - num_candidates;
   // The feasible nodes in index order (the walk's order is the tree's): one pass over the
   // verdicts costs less than sorting the walk's list.
   for (int i = 0; i < num_nodes && cy.feasible.size() < found; ++i) {

@@ -124,8 +124,6 @@ class Scheduler {
   // The winner's total as --explain sums it, from a cycle scored without --explain (`scored`:
   // more than one node was feasible) or not scored at all (a lone feasible node).
   int64_t ExplainedTotal(const PodSpec& pod, int winner, bool scored);
-  // The nodes the search reached (ScheduleResult::evaluated).
-  int EvaluatedNodes() const;
   void ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleResult& result);
   // The cards on the winning node, into result.placement.
   void ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& result);
