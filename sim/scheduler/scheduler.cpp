@@ -289,7 +289,7 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
 
 Scheduler::~Scheduler() = default;
 
-ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
+ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain, bool score) {
   Cycle& cy = *cycle_;
   ScheduleResult result;
   if (!PassesPreFilter(pod, explain, result)) {
@@ -328,7 +328,7 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain) {
   if (explain) {
     const auto at = std::lower_bound(cy.feasible.begin(), cy.feasible.end(), winner);
     result.score = cy.total[static_cast<size_t>(at - cy.feasible.begin())];
-  } else {
+  } else if (score) {
     result.score = ExplainedTotal(pod, winner, scored);
   }
   ChooseCardsOn(pod, winner, result);
@@ -698,8 +698,8 @@ PluginStatus Scheduler::NarrowToPreFilterResult() {
   return PluginStatus::Success();
 }
 
-ScheduleResult Scheduler::ScheduleAndBind(const PodSpec& pod, bool explain) {
-  ScheduleResult result = Schedule(pod, explain);
+ScheduleResult Scheduler::ScheduleAndBind(const PodSpec& pod, bool explain, bool score) {
+  ScheduleResult result = Schedule(pod, explain, score);
   const int node = result.placement.node;
   if (node < 0) return result;
   const uint64_t before = cluster_.node(node).generation;

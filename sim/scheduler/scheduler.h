@@ -84,7 +84,7 @@ struct ScheduleResult {
   // What a pod's line reports, with or without --explain and equal to what the explain record
   // says: the nodes the search reached (every node present when the pod is unschedulable), the
   // feasible ones, and the winner's total as --explain sums it (every upstream plugin, skipped
-  // ones at their constant; 0 when unschedulable).
+  // ones at their constant; 0 when unschedulable or not asked for).
   int evaluated = 0;
   int feasible = 0;
   int64_t score = 0;
@@ -95,10 +95,12 @@ class Scheduler {
   Scheduler(ClusterState& cluster, SchedulerConfig config);
   ~Scheduler();
 
-  // Finds a placement for `pod` without binding it.
-  ScheduleResult Schedule(const PodSpec& pod, bool explain = false);
+  // Finds a placement for `pod` without binding it. The explain record when `explain`; the
+  // winner's score (ScheduleResult::score) with it or when `score` (outside --explain it costs a
+  // few plugin calls on the winner, which a simulation's placements do without).
+  ScheduleResult Schedule(const PodSpec& pod, bool explain = false, bool score = false);
   // Schedules and, when it fits, binds. Returns the result (placement.node -1 = Pending).
-  ScheduleResult ScheduleAndBind(const PodSpec& pod, bool explain = false);
+  ScheduleResult ScheduleAndBind(const PodSpec& pod, bool explain = false, bool score = false);
 
   const SchedulerConfig& config() const { return config_; }
 

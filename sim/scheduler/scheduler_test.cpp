@@ -576,7 +576,7 @@ TEST_CASE("the equivalence cache and skipped scores never change a placement or 
         break;
     }
     const ScheduleResult fresh = scheduler.Schedule(pod, /*explain=*/true);
-    const ScheduleResult cached = scheduler.ScheduleAndBind(pod);
+    const ScheduleResult cached = scheduler.ScheduleAndBind(pod, /*explain=*/false, /*score=*/true);
     CHECK(cached.placement.node == fresh.placement.node);
     CHECK(cached.placement.cards == fresh.placement.cards);
     CHECK(cached.message == fresh.message);

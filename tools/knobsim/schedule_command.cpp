@@ -414,7 +414,7 @@ std::vector<PodOutcome> ScheduleAll(ClusterState& cluster, const SchedulerConfig
   std::vector<PodOutcome> outcomes;
   outcomes.reserve(pending.size());
   for (const PodSpec& pod : pending) {
-    ScheduleResult r = scheduler.ScheduleAndBind(pod, explain);
+    ScheduleResult r = scheduler.ScheduleAndBind(pod, explain, /*score=*/true);
     PodOutcome& o = outcomes.emplace_back();
     o.namespace_ = pod.namespace_;
     o.name = pod.name;
