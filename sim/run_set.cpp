@@ -193,14 +193,23 @@ std::vector<std::string> PendingPods(const VariantSummary& v) {
   return out;
 }
 
+namespace {
+
+// The threads RunJobs runs on when asked for `threads` (0 = the OpenMP default).
+int ResolvedThreads(int threads) {
+#ifdef _OPENMP
+  if (threads <= 0) threads = omp_get_max_threads();
+#endif
+  return std::max(1, threads);
+}
+
+}  // namespace
+
 void RunJobs(int count, int threads, const std::function<void(int job)>& job,
              const ProgressFn& progress) {
   std::vector<std::exception_ptr> failures(std::max(0, count));
   int done = 0;
-#ifdef _OPENMP
-  if (threads <= 0) threads = omp_get_max_threads();
-#endif
-  threads = std::clamp(threads, 1, std::max(1, count));
+  threads = std::clamp(ResolvedThreads(threads), 1, std::max(1, count));
 
   // Nothing may escape an OpenMP region: each job's exception is kept at its index.
 #ifdef _OPENMP
@@ -285,7 +294,7 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
   const std::vector<Planned> plan = PlanVariants(scenario, options, true);
   if (Status s = CheckPlanned(plan, options); !s) throw std::invalid_argument(s.ToString());
 
-  const int reps = options.replications;
+  int reps = options.replications;
   const int total = static_cast<int>(plan.size()) * reps;
   std::vector<RunResult> results(total);
   const SimulateFn simulate =
@@ -296,13 +305,36 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
               run.timeline_step = step;
               return Simulate(s, seed, run);
             });
-  RunJobs(
-      total, options.threads,
-      [&](int job) {
-        results[job] =
-            simulate(plan[job / reps].scenario, ReplicationSeed(options.seed, job % reps));
-      },
-      options.progress);
+  if (options.stop) {
+    if (plan.size() != 1) throw std::invalid_argument("sequential stopping runs no variants");
+    // Rounds of one replication per thread, in replication order.
+    const int round = ResolvedThreads(options.threads);
+    std::vector<RunResult> finished;
+    while (static_cast<int>(finished.size()) < reps) {
+      const int first = static_cast<int>(finished.size());
+      const int count = std::min(round, reps - first);
+      finished.resize(first + count);
+      RunJobs(
+          count, options.threads,
+          [&](int job) {
+            finished[first + job] =
+                simulate(plan.front().scenario, ReplicationSeed(options.seed, first + job));
+          },
+          options.progress ? ProgressFn([&](int d, int) { options.progress(first + d, reps); })
+                           : ProgressFn());
+      if (first + count < reps && options.stop(finished)) break;
+    }
+    reps = static_cast<int>(finished.size());
+    results = std::move(finished);
+  } else {
+    RunJobs(
+        total, options.threads,
+        [&](int job) {
+          results[job] =
+              simulate(plan[job / reps].scenario, ReplicationSeed(options.seed, job % reps));
+        },
+        options.progress);
+  }
 
   RunSetResult out;
   out.scenario = scenario.name;

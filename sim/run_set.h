@@ -42,6 +42,12 @@ struct RunSetOptions {
   // memory estimate of CheckRunSetLimits reads when `simulate` records one itself.
   SimTime timeline_step = 0;
   RunLimits limits;  // checked before any job runs (sim/run_limits.h)
+  // Sequential stopping, for a set without variants (the planner's, sim/plan/plan.h): when set,
+  // the replications run in rounds of as many as there are threads, in replication order, and
+  // after each round `stop` sees the runs finished so far (index = replication); true ends the
+  // set there, summarized over those. The round it stops at depends on the thread count, so
+  // `stop` may say true only where the caller's conclusion cannot depend on the runs not made.
+  std::function<bool(const std::vector<RunResult>& finished)> stop;
 };
 
 struct ErrorStats {
@@ -126,7 +132,8 @@ const Variant* FindVariant(const Scenario& scenario, std::string_view name);
 Status CheckRunSetLimits(const Scenario& scenario, const RunSetOptions& options);
 
 // Runs the base and `options.variants` (the names must exist: see FindVariant; "base" and repeats
-// are skipped) with `options.replications` replications each. Throws std::invalid_argument on an
+// are skipped) with `options.replications` replications each (fewer when `options.stop` ends the
+// set: RunSetResult::replications says how many). Throws std::invalid_argument on an
 // unknown variant name, replications < 1 or a sweep over its limits (CheckRunSetLimits, before
 // any job runs), and rethrows the first failing job's exception (by job
 // index, so which one is reported does not depend on the thread count either).

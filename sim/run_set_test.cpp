@@ -210,6 +210,43 @@ TEST_CASE("RunSet: progress counts every job, one call at a time") {
   for (int i = 0; i < 9; ++i) CHECK(seen[i] == i + 1);
 }
 
+TEST_CASE("RunSet: sequential stopping ends at a round, never changes a replication") {
+  RunSetOptions whole = Options(1, 5);
+  whole.variants.clear();
+  const RunSetResult all = RunSet(TwoWorkloads(), whole);
+  for (int threads : {1, 2, 3, 5, 8}) {
+    CAPTURE(threads);
+    RunSetOptions o = whole;
+    o.threads = threads;
+    std::vector<int> seen;
+    o.stop = [&](const std::vector<RunResult>& finished) {
+      seen.push_back(static_cast<int>(finished.size()));
+      for (size_t r = 0; r < finished.size(); ++r) {
+        CHECK(finished[r].pods[0].name == all.variants[0].runs[r].pods[0].name);
+      }
+      return true;
+    };
+    const RunSetResult first = RunSet(TwoWorkloads(), o);
+    // One round of as many replications as threads, then stopped; none when one round is all.
+    const int round = std::min(threads, 5);
+    CHECK(first.replications == round);
+    REQUIRE(first.variants.size() == 1);
+    CHECK(first.variants[0].runs.size() == static_cast<size_t>(round));
+    CHECK(seen == (round < 5 ? std::vector<int>{round} : std::vector<int>{}));
+
+    o.stop = [](const std::vector<RunResult>&) { return false; };
+    const RunSetResult never = RunSet(TwoWorkloads(), o);
+    CHECK(never.replications == 5);
+    for (size_t w = 0; w < all.variants[0].workloads.size(); ++w) {
+      CheckSame(never.variants[0].workloads[w].latency_ms.p99,
+                all.variants[0].workloads[w].latency_ms.p99);
+    }
+  }
+  RunSetOptions with_variants = Options(2, 3);
+  with_variants.stop = [](const std::vector<RunResult>&) { return false; };
+  CHECK_THROWS_AS(RunSet(TwoWorkloads(), with_variants), std::invalid_argument);
+}
+
 TEST_CASE("RunSet: unknown variant, bad replications and failing runs throw") {
   RunSetOptions o = Options(2, 2);
   o.variants = {"nope"};

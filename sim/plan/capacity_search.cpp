@@ -18,22 +18,27 @@ CapacitySearchResult FindSmallestSize(const CapacitySearchSettings& settings,
     return met;
   };
   const int max_nodes = settings.max_nodes;
-  const int start = std::clamp(settings.lower_bound, 1, max_nodes);
+  const int start = std::clamp(settings.start, 1, max_nodes);
+  // The next step while galloping: 1 first, then growing by `growth` (and by at least 1).
+  auto grow = [&](int step) {
+    const double grown = std::ceil(step * settings.growth);
+    return static_cast<int>(std::min<double>(max_nodes, std::max<double>(step + 1, grown)));
+  };
 
   int lo = 0;  // the largest size known to miss (0: none, size 0 never meets)
   int hi = 0;  // the smallest size known to meet (0: none yet)
+  int step = 1;
   if (eval(start)) {
-    // Shrink: the estimate was generous. Stop at the first miss, or when 1 meets.
+    // Down: stop at the first miss, or when 1 meets.
     hi = start;
     while (hi > 1) {
-      const int next = std::min(hi - 1, static_cast<int>(std::floor(hi / settings.growth)));
-      const int n = std::max(1, next);
-      if (eval(n)) {
-        hi = n;
-      } else {
+      const int n = std::max(1, hi - step);
+      if (!eval(n)) {
         lo = n;
         break;
       }
+      hi = n;
+      step = grow(step);
     }
   } else {
     lo = start;
@@ -42,12 +47,12 @@ CapacitySearchResult FindSmallestSize(const CapacitySearchSettings& settings,
         out.reason = "max nodes " + std::to_string(max_nodes) + " reached";
         return out;
       }
-      const double grown = std::ceil(lo * settings.growth);
-      const int n = static_cast<int>(std::min<double>(max_nodes, std::max<double>(lo + 1, grown)));
+      const int n = std::min(max_nodes, lo + step);
       if (eval(n)) {
         hi = n;
       } else {
         lo = n;
+        step = grow(step);
       }
     }
   }

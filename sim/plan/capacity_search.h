@@ -2,13 +2,16 @@
 // workload meets its SLO" — found with few evaluations, because each one is a set of replicated
 // simulations.
 //
-// The search starts at a lower bound (an analytic estimate from the offered load,
-// OfferedLoadNodes), grows geometrically while the size misses, then bisects between the last
-// miss and the first meet. When the estimate already meets, it shrinks geometrically until a
-// size misses (or 1 meets) and bisects the same way, so the answer is the smallest size, not just
-// a size that works. Every size is evaluated at most once and recorded in the order tried; it is
-// never a scan. Monotonicity (more nodes never hurt) is the assumption that makes the answer exact;
-// a predicate that is not monotone still gets a size that meets, next to one that misses.
+// The search starts at a guess of the answer (the planner's queueing estimate, or the answer of a
+// neighbouring density or traffic level) and gallops: while the size misses it moves up by 1, then
+// by steps that grow geometrically, until a size meets; when the guess already meets it moves down
+// the same way until a size misses (or 1 meets). It then bisects between the last miss and the
+// first meet, so the answer is the smallest size, not just a size that works. A guess d nodes off
+// costs about 2 log2(d) evaluations, a right one two (the answer meets, one node fewer misses).
+// Every size is evaluated at most once and recorded in the order tried; it is never a scan.
+// Monotonicity (more nodes never hurt) is the assumption that makes the answer exact, and with it
+// the answer does not depend on the guess; a predicate that is not monotone still gets a size that
+// meets, next to one that misses.
 #pragma once
 
 #include <functional>
@@ -19,9 +22,9 @@
 namespace knobsim {
 
 struct CapacitySearchSettings {
-  int lower_bound = 1;  // where to start (clamped to 1..max_nodes)
+  int start = 1;        // the guess, tried first (clamped to 1..max_nodes)
   int max_nodes = 256;  // the largest size tried; beyond it the answer is "infeasible"
-  double growth = 2.0;  // factor between sizes while growing or shrinking (> 1)
+  double growth = 2.0;  // factor between successive steps while moving away from the guess (> 1)
 };
 
 struct SearchStep {
@@ -39,9 +42,9 @@ struct CapacitySearchResult {
 CapacitySearchResult FindSmallestSize(const CapacitySearchSettings& settings,
                                       const std::function<bool(int)>& meets);
 
-// The analytic starting point: ceil(load / (cards_per_node * target_utilization)), at least 1,
-// where `load` is the offered work in card-seconds per second (Σ λ · E[work] / speed). Below it the
-// cards would have to run busier than the target, which a latency SLO rarely allows.
+// ceil(load / (cards_per_node * target_utilization)), at least 1, where `load` is offered work in
+// card-seconds per second (Σ λ · E[work] / speed): the nodes whose cards run at the target
+// utilization. The planner weighs each workload's load by its own target (sim/plan/plan.h).
 int OfferedLoadNodes(double load, int cards_per_node, double target_utilization);
 
 }  // namespace knobsim

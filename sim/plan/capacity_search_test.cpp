@@ -21,24 +21,42 @@ struct Threshold {
   }
 };
 
-CapacitySearchResult Search(Threshold& t, int lower_bound, int max_nodes = 256) {
+CapacitySearchResult Search(Threshold& t, int start, int max_nodes = 256) {
   CapacitySearchSettings s;
-  s.lower_bound = lower_bound;
+  s.start = start;
   s.max_nodes = max_nodes;
   return FindSmallestSize(s, [&t](int n) { return t(n); });
 }
 
-TEST_CASE("capacity search grows geometrically from the estimate, then bisects") {
+std::vector<int> Sizes(const CapacitySearchResult& r) {
+  std::vector<int> sizes;
+  for (const SearchStep& s : r.steps) sizes.push_back(s.nodes);
+  return sizes;
+}
+
+TEST_CASE("capacity search gallops up from a guess that misses, then bisects") {
   Threshold t(13);
   const CapacitySearchResult r = Search(t, 3);
   REQUIRE(r.nodes.has_value());
   CHECK(*r.nodes == 13);
-  // 3 miss, 6 miss, 12 miss, 24 meet, then bisect (12, 24): 18, 15, 13, 12|13 settled.
-  std::vector<int> sizes;
-  for (const SearchStep& s : r.steps) sizes.push_back(s.nodes);
-  CHECK(sizes == std::vector<int>{3, 6, 12, 24, 18, 15, 13});
-  CHECK(t.calls == 7);
+  // Steps 1, 2, 4, 8: 3 4 6 10 miss, 18 meets; bisect (10, 18): 14 meets, 12 misses, 13 meets.
+  CHECK(Sizes(r) == std::vector<int>{3, 4, 6, 10, 18, 14, 12, 13});
+  CHECK(t.calls == 8);
   CHECK(r.steps.back().met);
+}
+
+TEST_CASE("capacity search settles a right guess in two evaluations") {
+  for (int answer : {2, 7, 40, 256}) {
+    Threshold t(answer);
+    const CapacitySearchResult r = Search(t, answer);
+    REQUIRE(r.nodes.has_value());
+    CHECK(*r.nodes == answer);
+    CHECK(Sizes(r) == std::vector<int>{answer, answer - 1});
+  }
+  Threshold one(1);
+  CHECK(Sizes(Search(one, 1)) == std::vector<int>{1});
+  Threshold below(8);  // one node short
+  CHECK(Sizes(Search(below, 7)) == std::vector<int>{7, 8});
 }
 
 TEST_CASE("capacity search finds every answer from every start, in logarithmic evaluations") {
@@ -48,22 +66,21 @@ TEST_CASE("capacity search finds every answer from every start, in logarithmic e
       const CapacitySearchResult r = Search(t, start);
       REQUIRE(r.nodes.has_value());
       CHECK(*r.nodes == answer);
-      // Growing or shrinking takes at most log2(256) + 1 steps, bisecting as many again.
+      // Galloping takes at most log2(256) + 1 steps, bisecting as many again.
       CHECK(t.calls <= 2 * 9 + 1);
     }
   }
 }
 
-TEST_CASE("capacity search steps down when the estimate already meets") {
+TEST_CASE("capacity search gallops down when the guess already meets") {
   Threshold t(5);
   const CapacitySearchResult r = Search(t, 40);
   REQUIRE(r.nodes.has_value());
   CHECK(*r.nodes == 5);
-  std::vector<int> sizes;
-  for (const SearchStep& s : r.steps) sizes.push_back(s.nodes);
-  // 40 meet, 20 meet, 10 meet, 5 meet, 2 miss, then bisect (2, 5): 3 miss, 4 miss.
-  CHECK(sizes == std::vector<int>{40, 20, 10, 5, 2, 3, 4});
-  CHECK(r.steps[4].met == false);
+  // 40 39 37 33 25 9 meet (steps 1 2 4 8 16), 1 misses (the step of 32 floored at 1); bisect
+  // (1, 9): 5 meets, 3 and 4 miss.
+  CHECK(Sizes(r) == std::vector<int>{40, 39, 37, 33, 25, 9, 1, 5, 3, 4});
+  CHECK(r.steps[6].met == false);
 }
 
 TEST_CASE("capacity search stops at one node when even that meets") {
@@ -71,7 +88,7 @@ TEST_CASE("capacity search stops at one node when even that meets") {
   const CapacitySearchResult r = Search(t, 8);
   REQUIRE(r.nodes.has_value());
   CHECK(*r.nodes == 1);
-  CHECK(r.steps.size() == 4);  // 8, 4, 2, 1
+  CHECK(Sizes(r) == std::vector<int>{8, 7, 5, 1});
 }
 
 TEST_CASE("capacity search is infeasible with a reason when the max nodes limit is reached") {
@@ -79,9 +96,7 @@ TEST_CASE("capacity search is infeasible with a reason when the max nodes limit 
   const CapacitySearchResult r = Search(t, 10);
   CHECK_FALSE(r.nodes.has_value());
   CHECK(r.reason == "max nodes 256 reached");
-  std::vector<int> sizes;
-  for (const SearchStep& s : r.steps) sizes.push_back(s.nodes);
-  CHECK(sizes == std::vector<int>{10, 20, 40, 80, 160, 256});
+  CHECK(Sizes(r) == std::vector<int>{10, 11, 13, 17, 25, 41, 73, 137, 256});
 }
 
 TEST_CASE("capacity search answers the limit itself when only the limit meets") {
@@ -91,7 +106,7 @@ TEST_CASE("capacity search answers the limit itself when only the limit meets") 
   CHECK(*r.nodes == 256);
 }
 
-TEST_CASE("the offered-load estimate is the cards the load needs at the target utilization") {
+TEST_CASE("the offered-load estimate is the nodes the load needs at the target utilization") {
   CHECK(OfferedLoadNodes(3.0, 1, 1.0) == 3);
   CHECK(OfferedLoadNodes(3.0, 2, 0.75) == 2);  // 3 / 1.5
   CHECK(OfferedLoadNodes(3.1, 2, 0.75) == 3);

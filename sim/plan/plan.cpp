@@ -151,7 +151,19 @@ class Planner {
   Scenario GroupScenario(const PoolGroup& g, const Cell& cell, int density, int nodes,
                          const std::vector<int>& replicas) const;
   const Evaluation& Evaluate(int group, const Cell& cell, int density, int nodes);
-  GroupAnswer Search(int group, const Cell& cell, int density, std::vector<PlanSearchStep>* log);
+  // The smallest size of `group` that meets, searched up to `cap` nodes (infeasible beyond it).
+  GroupAnswer Search(int group, const Cell& cell, int density, int cap,
+                     std::vector<PlanSearchStep>* log);
+  // The nodes whose slots give every workload of `group` one replica (its fixed ones all).
+  int MinNodes(int group, int density) const;
+  // Where a search starts without an answer at another density: the queueing estimate.
+  int EstimatedNodes(int group, const Cell& cell, int density) const;
+  // Where it starts with one: the answer at the nearest density searched in this cell.
+  std::optional<int> GuessFromAnswers(int group, int density) const;
+  // The most nodes `group` may take with the other groups at `nodes` for its option to tie or beat
+  // `best` on cost (cards without prices); 0 when none.
+  int CapToWin(size_t group, std::vector<int> nodes, const PlanOption& best,
+               const Cell& cell) const;
   Status PriceProblem(const Cell& cell) const;
 
   const Scenario& s_;
@@ -160,7 +172,14 @@ class Planner {
   // Keyed by what the simulation depends on: on-demand and reserved cells share runs.
   using Key = std::tuple<int, double, std::string, int, std::string, bool, int, int>;
   std::map<Key, Evaluation> cache_;
-  std::set<std::tuple<int, int, int>> logged_;  // (group, density, cell) searches logged
+  // This cell's searches by (group, density; 1 for a whole-card group): the smallest size that
+  // met, or none up to `cap` (0: not searched yet).
+  struct Answer {
+    std::optional<int> nodes;
+    int cap = 0;
+    std::string reason;  // when no size met
+  };
+  std::map<std::pair<int, int>, Answer> answers_;
 };
 
 Status Planner::PriceProblem(const Cell& cell) const {
@@ -239,6 +258,27 @@ double UpperBoundOf(const std::vector<double>& v, double c) {
   return UpperBound(v, c);
 }
 
+// What one replication contributes to a workload's three bounds (MeetsSlo in plan.h).
+struct ReplicationValues {
+  double latency_ms = 0;  // at the SLO percentile; infinite when every request failed
+  double error_ratio = 0;
+  double overdue_ratio = 0;  // requests overdue at the end, per request
+};
+
+ReplicationValues ValuesOf(const WorkloadResult& x, const Workload& w) {
+  ReplicationValues v;
+  v.error_ratio = x.error_ratio;
+  // A run none of whose requests left the system has them all overdue, however young.
+  const bool nothing_left = CheckSlo(x, w.slo).nothing_left;
+  v.overdue_ratio = x.requests > 0
+                        ? static_cast<double>(nothing_left ? x.requests : x.in_system_overdue) /
+                              static_cast<double>(x.requests)
+                        : 0.0;
+  // A replication whose requests all failed has no latency: it cannot meet.
+  v.latency_ms = x.completed > 0 ? x.slo_latency_ms : x.requests > 0 ? kInf : 0.0;
+  return v;
+}
+
 const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, int nodes) {
   const PoolGroup& g = groups_[group];
   const int d = g.whole ? 1 : density;
@@ -263,6 +303,9 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
   run.seed = o_.seed;
   run.threads = o_.threads;
   run.limits = o_.limits;
+  run.stop = [&](const std::vector<RunResult>& finished) {
+    return CertainMiss(scenario, finished, o_.replications);
+  };
   const RunSetResult rs = RunSet(scenario, run);
   ++sizes_simulated;
   Report();
@@ -270,7 +313,8 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
 
   bool pending = false;
   for (const RunResult& r : v.runs) pending = pending || r.cluster.pending_pods > 0;
-  e.met = !pending;
+  // Stopped early (CertainMiss): a miss, however the replications run so far summarize.
+  e.met = !pending && rs.replications == o_.replications;
   for (size_t i = 0; i < v.workloads.size(); ++i) {
     const WorkloadStats& st = v.workloads[i];
     const Workload& wl = scenario.workloads[i];
@@ -288,17 +332,11 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
     std::vector<double> latency, errors, overdue;
     bool any_requests = false;
     for (const RunResult& r : v.runs) {
-      const WorkloadResult& x = r.workloads[i];
-      errors.push_back(x.error_ratio);
-      // A run none of whose requests left the system has them all overdue, however young.
-      const bool nothing_left = CheckSlo(x, wl.slo).nothing_left;
-      overdue.push_back(x.requests > 0
-                            ? static_cast<double>(nothing_left ? x.requests : x.in_system_overdue) /
-                                  static_cast<double>(x.requests)
-                            : 0.0);
-      if (x.requests > 0) any_requests = true;
-      // A replication whose requests all failed has no latency: it cannot meet.
-      latency.push_back(x.completed > 0 ? x.slo_latency_ms : x.requests > 0 ? kInf : 0.0);
+      const ReplicationValues values = ValuesOf(r.workloads[i], wl);
+      latency.push_back(values.latency_ms);
+      errors.push_back(values.error_ratio);
+      overdue.push_back(values.overdue_ratio);
+      any_requests = any_requests || r.workloads[i].requests > 0;
     }
     pw.slo_latency_bound_ms = any_requests ? UpperBoundOf(latency, o_.confidence) : 0.0;
     pw.error_ratio_bound = UpperBoundOf(errors, o_.confidence);
@@ -328,48 +366,139 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
   return e;
 }
 
-Planner::GroupAnswer Planner::Search(int group, const Cell& cell, int density,
-                                     std::vector<PlanSearchStep>* log) {
+int Planner::MinNodes(int group, int density) const {
   const PoolGroup& g = groups_[group];
   const int d = g.whole ? 1 : density;
-  // Where to start: the nodes the offered load needs at the target utilization, and at least the
-  // nodes whose slots give every workload one replica.
-  double load = 0;
   int min_slots = 0;
   for (int w : g.workloads) {
     const Workload& wl = s_.workloads[w];
-    Traffic t = wl.traffic;
-    t.scale *= cell.traffic;
-    load += MeanRate(t, s_.run.duration) * wl.work.mean_s * SlotsPerReplica(wl) / cell.gpu->speed;
     min_slots += SlotsPerReplica(wl) * (IsFixed(wl) ? wl.replicas : 1);
   }
   int cards_per_node = 0;
   for (int p : g.pools) cards_per_node += s_.node_pools[p].gpus_per_node;
-  CapacitySearchSettings settings;
-  settings.max_nodes = o_.max_nodes;
-  settings.growth = o_.growth;
-  settings.lower_bound =
-      std::max(OfferedLoadNodes(load, cards_per_node, o_.target_utilization),
-               (min_slots + cards_per_node * d - 1) / std::max(1, cards_per_node * d));
+  const int per_node = std::max(1, cards_per_node * d);
+  return std::max(1, (min_slots + per_node - 1) / per_node);
+}
+
+int Planner::EstimatedNodes(int group, const Cell& cell, int density) const {
+  const PoolGroup& g = groups_[group];
+  const int d = g.whole ? 1 : density;
+  const bool cores = !g.whole && UsesCores(cell, s_.node_pools[g.pools.front()]);
+  // Each workload's offered load in card-seconds per second, over the utilization at which its
+  // SLO percentile still fits: a server at utilization ρ gives a request of mean work s a
+  // response time of about Exp(mean s / (1 − ρ)) (M/M/1, first come or processor sharing alike),
+  // whose percentile q is s · ln(1 / (1 − q)) / (1 − ρ) ≤ the SLO latency. With one workload on
+  // exclusive cards, or on POLICY 3 shares, that is the closed form the plan is tested against
+  // (docs/plan.md), and the estimate is the answer; elsewhere it is a guess the search corrects.
+  double cards = 0;
+  for (int w : g.workloads) {
+    const Workload& wl = s_.workloads[w];
+    Traffic t = wl.traffic;
+    t.scale *= cell.traffic;
+    double work_s = wl.work.mean_s / cell.gpu->speed;
+    // Under POLICY 3 each of a card's d pods is its own server at its gpu-core share.
+    if (cores) work_s /= std::max(1, wl.gpu_core > 0 ? wl.gpu_core : 100 / d) / 100.0;
+    double load = MeanRate(t, s_.run.duration) * work_s * SlotsPerReplica(wl);
+    if (cores) load /= d;
+    double target = o_.target_utilization;
+    if (wl.slo.latency > 0) {
+      const double slo_s = static_cast<double>(wl.slo.latency) / kNanosPerSecond;
+      const double tail = std::log(100.0 / (100.0 - std::min(wl.slo.percentile, 99.999)));
+      target = 1.0 - tail * work_s / slo_s;
+    }
+    // An SLO below the bare work, or one that leaves the cards nearly idle, still gets a guess.
+    cards += load / std::clamp(target, 0.05, 0.95);
+  }
+  int cards_per_node = 0;
+  for (int p : g.pools) cards_per_node += s_.node_pools[p].gpus_per_node;
+  return OfferedLoadNodes(cards, cards_per_node, 1.0);
+}
+
+std::optional<int> Planner::GuessFromAnswers(int group, int density) const {
+  // The answer at the nearest density already searched in this cell (the lower on a tie). Only
+  // the cell's own answers: a shard plans a cell exactly as the whole plan does.
+  std::optional<int> guess;
+  int nearest = 0;
+  for (const auto& [key, answer] : answers_) {
+    if (key.first != group || !answer.nodes) continue;
+    const int distance = std::abs(key.second - density);
+    if (!guess || distance < nearest) {
+      guess = answer.nodes;
+      nearest = distance;
+    }
+  }
+  return guess;
+}
+
+Planner::GroupAnswer Planner::Search(int group, const Cell& cell, int density, int cap,
+                                     std::vector<PlanSearchStep>* log) {
+  const PoolGroup& g = groups_[group];
+  const int d = g.whole ? 1 : density;
   const std::string& first_pool = s_.node_pools[g.pools.front()].name;
-  const CapacitySearchResult r =
-      FindSmallestSize(settings, [&](int n) { return Evaluate(group, cell, density, n).met; });
-  // A whole-card group is searched once whatever the density: log it once.
-  if (logged_.insert({group, d, cell.ordinal}).second) {
+  // Searched before in this cell (a whole-card group at another density, or up to a cap at
+  // least this one): the same answer. Searched to a lower cap without an answer: on above it.
+  Answer& answer = answers_[{group, d}];
+  const bool searched = answer.cap > 0;
+  if (!searched || (!answer.nodes && cap > answer.cap)) {
+    CapacitySearchSettings settings;
+    settings.max_nodes = cap;
+    settings.growth = o_.growth;
+    settings.start = std::max(GuessFromAnswers(group, d).value_or(EstimatedNodes(group, cell, d)),
+                              MinNodes(group, d));
+    if (searched) settings.start = std::max(settings.start, answer.cap + 1);
+    const CapacitySearchResult r =
+        FindSmallestSize(settings, [&](int n) { return Evaluate(group, cell, density, n).met; });
     for (const SearchStep& step : r.steps) log->push_back({first_pool, d, step.nodes, step.met});
+    answer.nodes = r.nodes;
+    answer.cap = cap;
+    answer.reason = r.reason;
   }
   GroupAnswer a;
-  if (!r.nodes) {
-    a.reason = first_pool + ": " + r.reason;
+  if (!answer.nodes || *answer.nodes > cap) {
+    a.reason = first_pool + ": " + answer.reason;
     return a;
   }
   a.feasible = true;
-  a.nodes = *r.nodes;
+  a.nodes = *answer.nodes;
   a.at = &Evaluate(group, cell, density, a.nodes);
   return a;
 }
 
+int Planner::CapToWin(size_t group, std::vector<int> nodes, const PlanOption& best,
+                      const Cell& cell) const {
+  // PlanCell's rank: the monthly cost (0 without prices), then the cards; a tie goes on to the
+  // worst ratio, which only the simulation knows, so a tie is searched.
+  const double best_price = best.monthly_cost.value_or(0.0);
+  int best_cards = 0;
+  for (const PlanPool& p : best.pools) best_cards += p.cards;
+  auto could_win = [&] {
+    double price = 0;
+    int cards = 0;
+    for (size_t gi = 0; gi < groups_.size(); ++gi) {
+      for (int p : groups_[gi].pools) {
+        const NodePool& pool = s_.node_pools[p];
+        cards += nodes[gi] * pool.gpus_per_node;
+        if (const InstancePrice* inst = InstanceFor(o_, *cell.gpu, pool.gpus_per_node)) {
+          price += *PriceOf(*inst, cell.pricing) * nodes[gi];
+        }
+      }
+    }
+    // A hair of slack, so that summing in another order never rules out a tie.
+    const double slack = 1e-9 * std::max(1.0, std::abs(best_price));
+    if (price < best_price - slack) return true;
+    return price <= best_price + slack && cards <= best_cards;
+  };
+  int cap = 0;
+  for (int n = 1; n <= o_.max_nodes; ++n) {
+    nodes[group] = n;
+    if (!could_win()) break;
+    cap = n;
+  }
+  return cap;
+}
+
 PlanOption Planner::PlanCell(const Cell& cell) {
+  answers_.clear();
   PlanOption opt;
   opt.cell = cell.ordinal;
   opt.traffic = cell.traffic;
@@ -417,13 +546,24 @@ PlanOption Planner::PlanCell(const Cell& cell) {
     bool ok = true;
     double cost = 0;
     std::vector<const Evaluation*> at;
+    std::vector<int> nodes;  // per group: found, or the fewest possible for those not yet searched
+    for (size_t gi = 0; gi < groups_.size(); ++gi)
+      nodes.push_back(MinNodes(static_cast<int>(gi), d));
     for (size_t gi = 0; gi < groups_.size() && ok; ++gi) {
-      const GroupAnswer a = Search(static_cast<int>(gi), cell, d, &log);
-      if (!a.feasible) {
+      // Once an option exists, a density whose groups cannot all fit under its cost (or cards)
+      // cannot win: search each group only up to the nodes that could still tie it.
+      const int cap = best ? CapToWin(gi, nodes, *best, cell) : o_.max_nodes;
+      if (cap < nodes[gi]) {
         ok = false;
-        if (first_reason.empty()) first_reason = a.reason;
         break;
       }
+      const GroupAnswer a = Search(static_cast<int>(gi), cell, d, cap, &log);
+      if (!a.feasible) {
+        ok = false;
+        if (!best && first_reason.empty()) first_reason = a.reason;
+        break;
+      }
+      nodes[gi] = a.nodes;
       at.push_back(a.at);
       for (int p : groups_[gi].pools) {
         const NodePool& pool = s_.node_pools[p];
@@ -555,6 +695,31 @@ std::optional<std::vector<int>> ReplicaSplit(const std::vector<const Workload*>&
     }
   }
   return replicas;
+}
+
+bool CertainMiss(const Scenario& scenario, const std::vector<RunResult>& finished,
+                 int replications) {
+  for (const RunResult& r : finished) {
+    if (r.cluster.pending_pods > 0) return true;
+  }
+  const double reps = replications;
+  // A hair above the objective, so that summing in another order never turns a tie into a miss.
+  auto above = [&](double sum, double objective) { return sum / reps > objective * (1 + 1e-9); };
+  for (size_t i = 0; i < scenario.workloads.size(); ++i) {
+    const Workload& w = scenario.workloads[i];
+    double latency = 0, errors = 0, overdue = 0;
+    for (const RunResult& r : finished) {
+      const ReplicationValues v = ValuesOf(r.workloads[i], w);
+      latency += v.latency_ms;
+      errors += v.error_ratio;
+      overdue += v.overdue_ratio;
+    }
+    const double slo_ms = static_cast<double>(w.slo.latency) / kNanosPerMilli;
+    if (w.slo.latency > 0 && above(latency, slo_ms)) return true;
+    if (above(errors, w.slo.error_budget)) return true;
+    if (above(overdue, BacklogAllowance(w.slo, 1.0))) return true;
+  }
+  return false;
 }
 
 double UpperBound(const std::vector<double>& values, double confidence) {

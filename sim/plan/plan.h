@@ -61,8 +61,10 @@ struct PlanOptions {
   int threads = 0;
   int max_nodes = 256;              // per pool; beyond it a cell is infeasible
   int max_density = 8;              // `auto` tries 1..min(this, what memory allows)
-  double target_utilization = 0.7;  // where the search starts (OfferedLoadNodes)
-  double growth = 2.0;              // the search's geometric factor
+  // The utilization the search's starting estimate assumes for a workload without a latency
+  // objective (one with an objective gets the M/M/1 utilization that meets it; docs/plan.md).
+  double target_utilization = 0.7;
+  double growth = 2.0;  // the factor between the search's successive steps
   Shard shard;                      // only the cells this shard owns are planned
   RunLimits limits;                 // of every run (sim/run_limits.h); ResolvePlanOptions checks
                                     // the largest cell against them
@@ -166,5 +168,15 @@ std::optional<std::vector<int>> ReplicaSplit(const std::vector<const Workload*>&
 // The one-sided upper confidence bound of the mean of `values`: mean + t(c, R-1) · s / √R
 // (the mean itself with one value; +infinity with none).
 double UpperBound(const std::vector<double>& values, double confidence);
+
+// Whether the first replications of a size (`finished`, of the `replications` the plan asks for)
+// already decide that it misses, whatever the others give: a pod left Pending, a workload whose
+// requests all failed, or a workload whose latencies, error ratios or overdue ratios sum to more
+// than R times the objective (each bound is at least the mean of its R values, and none is
+// negative). The planner stops such a size there (sequential stopping, RunSetOptions::stop). It
+// is exact: it never stops a size that all R replications would meet, so the plan is the same,
+// only cheaper.
+bool CertainMiss(const Scenario& scenario, const std::vector<RunResult>& finished,
+                 int replications);
 
 }  // namespace knobsim

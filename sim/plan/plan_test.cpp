@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
+#include <tuple>
 
 #include "sim/plan/plan_json.h"
 
@@ -121,6 +123,92 @@ TEST_CASE("the SLO bound is one-sided Student t at the plan's confidence") {
   CHECK(std::isinf(UpperBound({1, INFINITY}, 0.95)));
 }
 
+TEST_CASE("a size is stopped early only when its first replications already decide a miss") {
+  // Two workloads, R = 5: the SLO is 100 ms on a's p99, errors within 1 %, backlog within the
+  // default allowance.
+  Scenario s = OnePool();
+  s.workloads.push_back(Shared("b", 10, 0.01, 0));
+  s.workloads[0].slo.error_budget = 0.01;
+  auto replication = [](double a_p99_ms, double a_errors, int64_t a_overdue = 0, int pending = 0) {
+    RunResult r;
+    WorkloadResult a;
+    a.requests = 1000;
+    a.completed = 1000;
+    a.slo_latency_ms = a_p99_ms;
+    a.error_ratio = a_errors;
+    a.in_system_overdue = a_overdue;
+    WorkloadResult b;
+    b.requests = 100;
+    b.completed = 100;
+    r.workloads = {a, b};
+    r.cluster.pending_pods = pending;
+    return r;
+  };
+  struct Case {
+    const char* rule;
+    std::vector<RunResult> finished;
+    bool decided;
+  };
+  const Case cases[] = {
+      {"within the objective so far", {replication(90, 0), replication(95, 0)}, false},
+      // 5 x 100 ms allows a sum of 500 ms: 260 + 250 is above it whatever the other three give.
+      {"latencies already sum above R x SLO", {replication(260, 0), replication(250, 0)}, true},
+      {"latencies sum to R x SLO exactly: a tie is not decided",
+       {replication(250, 0), replication(250, 0)},
+       false},
+      {"far over in one, the other unknown: the mean can still fit", {replication(400, 0)}, false},
+      {"errors sum above R x budget", {replication(50, 0.03), replication(50, 0.021)}, true},
+      {"errors within it", {replication(50, 0.02), replication(50, 0.02)}, false},
+      {"a pod left Pending", {replication(10, 0, 0, 1)}, true},
+      {"every request failed: no latency, an infinite bound",
+       {[&] {
+         RunResult r = replication(0, 1);
+         r.workloads[0].completed = 0;
+         return r;
+       }()},
+       true},
+      {"the backlog: every request overdue", {replication(50, 0, 1000)}, true},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.rule);
+    CHECK(CertainMiss(s, c.finished, 5) == c.decided);
+  }
+}
+
+TEST_CASE("the search's shortcuts never change the plan: auto equals the best fixed density") {
+  // Two workloads on one pool at two traffic levels: auto caps each density by the cheapest so
+  // far and starts each search from a neighbour's answer; planning each density alone does
+  // neither. The option auto keeps must be the best of the fixed-density plans.
+  Scenario s = OnePool(90, 120 * kNanosPerMilli);
+  s.workloads.push_back(Shared("b", 30, 0.02, 400 * kNanosPerMilli));
+  PlanOptions o = Quick();
+  o.traffic = {1, 2};
+  o.density = 0;
+  o.max_density = 3;
+  const PlanResult automatic = Plan(s, o);
+  for (size_t level = 0; level < o.traffic.size(); ++level) {
+    CAPTURE(o.traffic[level]);
+    const PlanOption& chosen = automatic.options_planned.at(level);
+    REQUIRE(chosen.feasible);
+    std::optional<PlanOption> best;
+    for (int d = 1; d <= 3; ++d) {
+      PlanOptions fixed = o;
+      fixed.density = d;
+      fixed.traffic = {o.traffic[level]};
+      const PlanOption opt = Plan(s, fixed).options_planned.at(0);
+      if (!opt.feasible) continue;
+      auto rank = [](const PlanOption& x) {
+        return std::make_tuple(Cards(x), x.worst_p99_ratio, x.density);
+      };
+      if (!best || rank(opt) < rank(*best)) best = opt;
+    }
+    REQUIRE(best.has_value());
+    CHECK(chosen.density == best->density);
+    CHECK(Cards(chosen) == Cards(*best));
+    CHECK(chosen.worst_p99_ratio == best->worst_p99_ratio);
+  }
+}
+
 TEST_CASE("plan finds the replica count of the M/M/1 closed form on one pool") {
   // μ = 100/s, λ = 150/s, d = 100 ms: μ - λ/N >= ln(100)/0.1 = 46.05 -> N = 3 (53.9 % margin at
   // 3: p99 65 ms; N = 2 gives μ - 75 = 25 -> p99 184 ms, 84 % over).
@@ -146,12 +234,19 @@ TEST_CASE("plan finds the replica count of the M/M/1 closed form on one pool") {
 }
 
 TEST_CASE("plan is the same at any thread count") {
-  PlanOptions one = Quick(), two = Quick();
-  one.threads = 1;
-  two.threads = 2;
-  const std::string a = PlanJsonText(PlanToJson(Plan(OnePool(), one), "c", "v"));
-  const std::string b = PlanJsonText(PlanToJson(Plan(OnePool(), two), "c", "v"));
-  CHECK(a == b);
+  // Sequential stopping ends a size after a round of as many replications as threads; the plan
+  // must not show it. Three traffic levels make the later searches start from carried answers.
+  PlanOptions o = Quick();
+  o.traffic = {0.5, 1, 2};
+  o.replications = 5;
+  std::string first;
+  for (int threads : {1, 2, 3}) {
+    CAPTURE(threads);
+    o.threads = threads;
+    const std::string doc = PlanJsonText(PlanToJson(Plan(OnePool(), o), "c", "v"));
+    if (first.empty()) first = doc;
+    CHECK(doc == first);
+  }
 }
 
 TEST_CASE("more traffic never needs fewer cards") {

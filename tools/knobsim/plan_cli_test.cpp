@@ -63,6 +63,16 @@ nlohmann::json Plan(const std::string& scenario, const std::string& extra) {
   return nlohmann::json::parse(o.out);
 }
 
+// The option's search record is exactly [nodes met, nodes − 1 missed].
+void CheckSettledAtOnce(const nlohmann::json& option, int nodes) {
+  const nlohmann::json& search = option.at("search");
+  REQUIRE(search.size() == 2);
+  CHECK(search.at(0).at("nodes") == nodes);
+  CHECK(search.at(0).at("met") == true);
+  CHECK(search.at(1).at("nodes") == nodes - 1);
+  CHECK(search.at(1).at("met") == false);
+}
+
 // Each case: N − 1 misses the SLO by at least 6 % and N meets it by at least 6 % (checked below
 // from the formula, so a case cannot silently become a coin toss).
 const Case kExclusive[] = {{60, 100}, {120, 100}, {200, 120}, {300, 150}, {350, 120}, {450, 150}};
@@ -89,6 +99,9 @@ TEST_CASE("plan returns the M/M/1 replica count on exclusive whole cards, at two
       CHECK(opt.at("workloads").at(0).at("replicas") == n);
       const double p99 = opt.at("workloads").at(0).at("latency_ms").at("p99").get<double>();
       CHECK(p99 == doctest::Approx(1000 * P99(kMu, c.lambda, n)).epsilon(0.04));
+      // The search starts from the queueing estimate, which is this closed form: N meets, N − 1
+      // misses, nothing else is simulated.
+      CheckSettledAtOnce(opt, n);
     }
     std::remove(file.c_str());
   }
@@ -116,6 +129,7 @@ TEST_CASE("plan under POLICY 3 at 50 % with two replicas per card needs ceil(N/2
       CHECK(opt.at("density") == 2);
       CHECK(opt.at("pools").at(0).at("cards") == cards);
       CHECK(opt.at("workloads").at(0).at("replicas") == 2 * cards);
+      CheckSettledAtOnce(opt, cards);
     }
     std::remove(file.c_str());
   }
