@@ -51,6 +51,11 @@ const Json& Items(const Json* j) {
   return j != nullptr && j->is_array() ? *j : kEmpty;
 }
 
+std::string WorkloadId(const Json& w) {
+  if (std::string id = Text(Get(w, "id")); !id.empty()) return id;
+  return Text(Get(w, "namespace")) + "/" + Text(Get(w, "name"));
+}
+
 std::string Ms(double ms, int decimals) {
   return std::isfinite(ms) ? fmt::format("{:.{}f} ms", ms, decimals) : kUnknown;
 }

@@ -27,6 +27,8 @@ double Number(const Json* j);
 std::string Text(const Json* j);
 // The elements of an array; empty when `j` is not one.
 const Json& Items(const Json* j);
+// A workload's "namespace/name" in a results document: its `id`, else built from its fields.
+std::string WorkloadId(const Json& w);
 
 // "182.4 ms", "—" for NaN. `decimals` after the point.
 std::string Ms(double ms, int decimals = 1);

@@ -38,6 +38,7 @@ table.settings th { background: #f8f9fa; font-weight: normal; color: #444; }
 figure { margin: 12px 0 20px; overflow-x: auto; }
 figcaption { color: #555; font-size: 13px; max-width: 760px; }
 svg.chart { display: block; background: #fff; }
+figure.pair { display: flex; flex-wrap: wrap; gap: 8px; }
 .verdict { border: 1px solid #ddd; border-left-width: 5px; padding: 4px 12px; margin: 10px 0; }
 .verdict.ok { border-left-color: #2e9e4f; } .verdict.bad { border-left-color: #c0392b; }
 .verdict li.old { color: #666; }

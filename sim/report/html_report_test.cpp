@@ -1,4 +1,5 @@
 #include "sim/report/html_report.h"
+#include "sim/report/svg_chart.h"
 
 #include <doctest/doctest.h>
 #include <unistd.h>
@@ -304,6 +305,53 @@ TEST_CASE("the timeline draws replicas and nodes only where an autoscaler moved 
   CHECK(moved.find("default/chat wanted") != std::string::npos);
   const std::string still = RenderReport(doc(1, 1)).value();
   CHECK(still.find("replicas and nodes over time") == std::string::npos);
+}
+
+TEST_CASE("over time: a pair of small charts per workload, each variant in its colour") {
+  // Two variants with timelines, the second placed third in the document (its colour is that
+  // of its place, as on the p99 bars); two workloads, the second only in one variant.
+  auto workload = [](const std::string& name, double p99) {
+    return Json{{"name", name},
+                {"namespace", "ai"},
+                {"desired", 2},
+                {"points", Json::array({{{"t_s", 0.0},
+                                         {"arrivals", 5},
+                                         {"errors", {{"oom", 3}}},
+                                         {"latency_ms", {{"p99", p99}}},
+                                         {"available_mean", 2.0}}})}};
+  };
+  auto results = [](const std::string& name) {
+    return Json{{"name", name},       {"namespace", "ai"},
+                {"id", "ai/" + name}, {"requests", 5},
+                {"completed", 5},     {"slo", {{"percentile", 99}, {"latency_ms", 300}}}};
+  };
+  auto variant = [&](const std::string& name, Json workloads) {
+    Json v = {{"name", name}, {"workloads", Json::array()}};
+    for (const Json& w : workloads) v["workloads"].push_back(results(w["name"]));
+    v["timeline"] = {{"step_s", 60.0}, {"workloads", workloads}};
+    return v;
+  };
+  const Json doc = {
+      {"schema", "knobsim.results/v1"},
+      {"scenario", "s"},
+      {"variants",
+       Json::array({variant("base", Json::array({workload("ocr", 120), workload("asr", 400)})),
+                    Json{{"name", "no-timeline"}},
+                    variant("more", Json::array({workload("ocr", 90)}))})}};
+  const std::string html = RenderReport(doc).value();
+  CHECK(html.find("ai/ocr&#58; p99 per step") != std::string::npos);
+  CHECK(html.find("ai/asr&#58; available \xC3\xB7 wanted") != std::string::npos);
+  CHECK(html.find("<figure class=\"pair\">") != std::string::npos);
+  // Variant colours by place in the document: base the first, "more" the third.
+  CHECK(html.find("data-series=\"more\" x=") != std::string::npos);
+  for (size_t at = html.find("data-series=\"more\""); at != std::string::npos;
+       at = html.find("data-series=\"more\"", at + 1)) {
+    CHECK(html.substr(at, 120).find(report::SeriesColor(2)) != std::string::npos);
+  }
+  // The SLO of a p99 objective on the workload's chart, the causes in their own colours.
+  CHECK(html.find(">SLO</text>") != std::string::npos);
+  CHECK(html.find("data-series=\"oom\"") != std::string::npos);
+  CHECK(html.find("fill=\"" + report::CauseColor("oom") + "\"") != std::string::npos);
 }
 
 TEST_CASE("the same document gives the same page") {

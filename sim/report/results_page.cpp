@@ -14,11 +14,6 @@ namespace knobsim::report {
 
 namespace {
 
-std::string WorkloadId(const Json& w) {
-  if (std::string id = Text(Get(w, "id")); !id.empty()) return id;
-  return Text(Get(w, "namespace")) + "/" + Text(Get(w, "name"));
-}
-
 bool True(const Json* j) {
   return j != nullptr && j->is_boolean() && j->get<bool>();
 }
@@ -213,18 +208,38 @@ class ResultsPage {
     chart.title = "p99 latency per workload and variant";
     chart.y_label = "p99 (ms)";
     chart.groups = workloads_;
+    chart.failed_label = "all failed";
+    chart.reference_label = "SLO latency (p99)";
+    for (const std::string& id : workloads_) {
+      // The objective of the first variant that has the workload; drawn only for a p99 SLO, the
+      // percentile the bars show.
+      double slo = NAN;
+      for (const Json* v : variants_) {
+        const Json* objective = Get(FindBy(Get(*v, "workloads"), id, WorkloadId), "slo");
+        if (objective == nullptr) continue;
+        if (Number(Get(objective, "percentile")) == 99) slo = Number(Get(objective, "latency_ms"));
+        break;
+      }
+      chart.group_reference.push_back(slo > 0 ? slo : NAN);
+    }
     for (const Json* v : variants_) {
       chart.series.push_back(Name(*v));
       std::vector<double> values;
+      std::vector<bool> failed;
       for (const std::string& id : workloads_) {
         const Json* w = FindBy(Get(*v, "workloads"), id, WorkloadId);
         values.push_back(Number(Get(Get(w, "latency_ms"), "p99")));
+        // Requests came and none succeeded: the worst outcome, not a missing bar.
+        failed.push_back(Number(Get(w, "requests")) > 0 && !(Number(Get(w, "completed")) > 0));
       }
       chart.values.push_back(std::move(values));
+      chart.failed.push_back(std::move(failed));
     }
-    return "<section id=\"latency\"><h2>p99 per variant</h2>\n<figure>" + RenderBarChart(chart) +
-           "<figcaption>n/a: no request of that workload succeeded in that variant.</figcaption>"
-           "</figure>\n</section>\n";
+    return "<section id=\"latency\"><h2>p99 per variant</h2>\n<figure class=\"p99\">" +
+           RenderBarChart(chart) +
+           "<figcaption>Dashed: the workload's SLO latency, where its objective is a p99; a bar "
+           "above it misses. All failed: requests came and none succeeded (no latency to draw). "
+           "n/a: no request came.</figcaption></figure>\n</section>\n";
   }
 
   std::string Utilization() const {

@@ -16,6 +16,7 @@ namespace {
 constexpr const char* kMutedColor = "#b8b8b8";
 constexpr const char* kAxisColor = "#555";
 constexpr const char* kGridColor = "#e4e4e4";
+constexpr const char* kReferenceColor = "#c0392b";  // SLO lines and failed bars
 constexpr double kCharWidth = 6.6;  // px per character of 12 px sans-serif, for layout only
 
 // The length of the valid UTF-8 sequence starting at s[i], or 0 when it is not one.
@@ -97,24 +98,60 @@ std::string NoData(double width, double height, std::string_view title) {
          "</svg>\n";
 }
 
-// Legend entries laid out left to right, wrapping; returns the SVG and sets *height.
+// `s` in lines of at most `width` characters, broken after a space, '/', '-', ',' or '.' where
+// one is near, else inside a word (whole code points only): long names wrap, never cut.
+std::vector<std::string> WrapLines(std::string_view s, size_t width) {
+  width = std::max<size_t>(width, 1);
+  std::vector<std::string> lines;
+  while (TextLength(s) > width) {
+    size_t chars = 0, i = 0, cut = 0;
+    while (i < s.size() && chars < width) {
+      const char c = s[i];
+      ++i;
+      while (i < s.size() && (static_cast<unsigned char>(s[i]) & 0xC0) == 0x80) ++i;
+      ++chars;
+      if (c == ' ' || c == '/' || c == '-' || c == ',' || c == '.') cut = i;
+    }
+    if (cut < i / 2) cut = i;  // no break near the end of the line: break inside the word
+    lines.emplace_back(s.substr(0, cut));
+    s.remove_prefix(cut);
+  }
+  lines.emplace_back(s);
+  return lines;
+}
+
+// Legend entries laid out left to right, wrapping; returns the SVG and sets *height. Each
+// swatch names its series (data-series), so a checker can see that a name keeps its colour on
+// every chart of a page (tools/report-check).
 std::string Legend(const std::vector<std::pair<std::string, std::string>>& entries, double x0,
                    double y0, double width, double* height) {
+  constexpr size_t kLine = 44;  // characters per legend line
   std::string out;
-  double x = x0, y = y0;
+  double x = x0, y = y0, row_height = 18;
   for (const auto& [name, color] : entries) {
-    const std::string label = Shorten(name, 48);
-    const double w = 28 + TextWidth(label) + 14;
+    const std::vector<std::string> lines = WrapLines(name, kLine);
+    double longest = 0;
+    for (const std::string& line : lines) longest = std::max(longest, TextWidth(line));
+    const double w = 28 + longest + 14;
     if (x > x0 && x + w > x0 + width) {
       x = x0;
-      y += 18;
+      y += row_height;
+      row_height = 18;
     }
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" fill=\"{}\"/>", Num(x),
-                       Num(y - 9), color);
-    out += Text(x + 20, y, label) + "\n";
+    out += fmt::format(
+        "<rect class=\"legend-swatch\" data-series=\"{}\" x=\"{}\" y=\"{}\" width=\"14\" "
+        "height=\"10\" fill=\"{}\"/>",
+        HtmlEscape(name), Num(x), Num(y - 9), color);
+    out += fmt::format("<text x=\"{}\" y=\"{}\">", Num(x + 20), Num(y));
+    for (size_t k = 0; k < lines.size(); ++k) {
+      out += fmt::format("<tspan x=\"{}\" dy=\"{}\">{}</tspan>", Num(x + 20), k == 0 ? "0" : "15",
+                         HtmlEscape(lines[k]));
+    }
+    out += "</text>\n";
+    row_height = std::max(row_height, 18 + 15 * static_cast<double>(lines.size() - 1));
     x += w;
   }
-  *height = entries.empty() ? 0 : y - y0 + 18;
+  *height = entries.empty() ? 0 : y - y0 + row_height;
   return out;
 }
 
@@ -244,13 +281,27 @@ std::string TickLabel(double value, double step) {
 }
 
 const std::string& SeriesColor(size_t index) {
-  static const std::array<std::string, 8> kColors = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2",
-                                                     "#59a14f", "#b07aa1", "#ff9da7", "#9c755f"};
+  // No red and no pink: on a page about SLOs those read as failure, and they belong to the
+  // failure causes (CauseColor).
+  static const std::array<std::string, 8> kColors = {"#4e79a7", "#f28e2b", "#76b7b2", "#59a14f",
+                                                     "#b07aa1", "#9c755f", "#edc948", "#8cd17d"};
   return kColors[index % kColors.size()];
 }
 
+const std::string& CauseColor(std::string_view cause) {
+  static const std::string kOom = "#e15759", kFakeReady = "#ff9da7", kNoReplica = "#9d2e2e",
+                           kInterrupted = "#b07aa1", kTimeout = "#f28e2b", kOther = "#777777";
+  if (cause == "oom") return kOom;
+  if (cause == "fake_ready") return kFakeReady;
+  if (cause == "no_replica") return kNoReplica;
+  if (cause == "interrupted") return kInterrupted;
+  if (cause == "timeout") return kTimeout;
+  return kOther;
+}
+
 std::string RenderXYChart(const XYChart& chart) {
-  constexpr double kWidth = 760, kLeft = 72, kRight = 740, kTop = 36, kBottom = 296;
+  const double kWidth = chart.small ? 380 : 760, kLeft = chart.small ? 60 : 72,
+               kRight = kWidth - 20, kTop = 36, kBottom = chart.small ? 196 : 296;
   double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
   size_t points = 0;
   for (const XYSeries& s : chart.series) {
@@ -266,7 +317,8 @@ std::string RenderXYChart(const XYChart& chart) {
     ymin = std::min(ymin, chart.y_reference), ymax = std::max(ymax, chart.y_reference);
   }
   if (chart.y_from_zero) ymin = std::min(ymin, 0.0);
-  const std::vector<double> xticks = NiceTicks(xmin, xmax);
+  if (std::isfinite(chart.y_max)) ymax = std::max(ymax, chart.y_max);
+  const std::vector<double> xticks = NiceTicks(xmin, xmax, chart.small ? 4 : 5);
   const std::vector<double> yticks = NiceTicks(ymin, ymax);
   const Scale xs{xticks.front(), xticks.back(), kLeft, kRight};
   const Scale ys{yticks.front(), yticks.back(), kBottom, kTop};
@@ -294,17 +346,19 @@ std::string RenderXYChart(const XYChart& chart) {
   if (std::isfinite(chart.y_reference)) {
     const double y = ys(chart.y_reference);
     out += fmt::format(
-        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"#c0392b\" stroke-dasharray=\"6 "
-        "4\"/>",
-        Num(kLeft), Num(y), Num(kRight), Num(y));
-    out += Text(kRight - 4, y - 5, chart.reference_label, "text-anchor=\"end\" fill=\"#c0392b\"") +
+        "<line class=\"reference\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" "
+        "stroke-dasharray=\"6 4\"/>",
+        Num(kLeft), Num(y), Num(kRight), Num(y), kReferenceColor);
+    out += Text(kRight - 4, y - 5, chart.reference_label,
+                fmt::format("text-anchor=\"end\" fill=\"{}\"", kReferenceColor)) +
            "\n";
   }
-  // Muted series first, so the coloured ones are drawn on top.
-  for (int pass = 0; pass < 2; ++pass) {
+  // Muted series first, emphasized ones last, so nothing is drawn over what the chart points at.
+  for (int pass = 0; pass < 3; ++pass) {
     for (size_t i = 0; i < chart.series.size(); ++i) {
       const XYSeries& s = chart.series[i];
-      if (s.muted != (pass == 0)) continue;
+      const int layer = s.muted ? 0 : s.emphasized ? 2 : 1;
+      if (layer != pass) continue;
       std::vector<Point> pts;
       for (const Point& p : s.points)
         if (Finite(p)) pts.push_back(p);
@@ -344,12 +398,28 @@ std::string RenderXYChart(const XYChart& chart) {
 
 std::string RenderBarChart(const BarChart& chart) {
   const size_t groups = chart.groups.size(), series = chart.series.size();
+  auto value = [&](size_t s, size_t g) {
+    return s < chart.values.size() && g < chart.values[s].size() ? chart.values[s][g] : NAN;
+  };
+  auto failed = [&](size_t s, size_t g) {
+    return s < chart.failed.size() && g < chart.failed[s].size() && chart.failed[s][g];
+  };
+  auto reference = [&](size_t g) {
+    return g < chart.group_reference.size() ? chart.group_reference[g] : NAN;
+  };
   double ymax = -INFINITY;
-  for (size_t s = 0; s < series && s < chart.values.size(); ++s) {
-    for (size_t g = 0; g < groups && g < chart.values[s].size(); ++g) {
-      if (std::isfinite(chart.values[s][g])) ymax = std::max(ymax, chart.values[s][g]);
+  bool any_failed = false, any_reference = false;
+  for (size_t g = 0; g < groups; ++g) {
+    for (size_t s = 0; s < series; ++s) {
+      if (std::isfinite(value(s, g)) && !failed(s, g)) ymax = std::max(ymax, value(s, g));
+      any_failed = any_failed || failed(s, g);
+    }
+    if (std::isfinite(reference(g))) {
+      ymax = std::max(ymax, reference(g));
+      any_reference = true;
     }
   }
+  if (!std::isfinite(ymax) && any_failed) ymax = 1;  // only failures: any scale shows them
   const double min_group = std::max(56.0, 18.0 * static_cast<double>(series) + 16);
   const double kLeft = 72, kTop = 36, kBottom = 276;
   const double width = std::max(760.0, kLeft + 20 + min_group * static_cast<double>(groups));
@@ -367,7 +437,11 @@ std::string RenderBarChart(const BarChart& chart) {
   const double label_height = slanted ? longest * 0.6 + 16 : 22;
 
   std::vector<std::pair<std::string, std::string>> legend;
-  for (size_t s = 0; s < series; ++s) legend.emplace_back(chart.series[s], SeriesColor(s));
+  auto color = [&](size_t s) {
+    return s < chart.colors.size() && !chart.colors[s].empty() ? chart.colors[s] : SeriesColor(s);
+  };
+  for (size_t s = 0; s < series; ++s) legend.emplace_back(chart.series[s], color(s));
+  if (any_reference) legend.emplace_back(chart.reference_label, kReferenceColor);
   double legend_height = 0;
   const std::string legend_svg =
       Legend(legend, kLeft, kBottom + label_height + 24, right - kLeft, &legend_height);
@@ -382,9 +456,25 @@ std::string RenderBarChart(const BarChart& chart) {
                       (group_w - bar_w * static_cast<double>(series)) / 2;
     out += "<g>";
     for (size_t s = 0; s < series; ++s) {
-      const double v =
-          s < chart.values.size() && g < chart.values[s].size() ? chart.values[s][g] : NAN;
+      const double v = value(s, g);
       const double x = x0 + bar_w * static_cast<double>(s);
+      if (failed(s, g)) {
+        // Failed is the worst outcome: a full-height outlined bar, never a short one.
+        out += fmt::format(
+            "<rect class=\"mark bar failed\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" "
+            "fill=\"#fff\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"4 3\">"
+            "<title>{}</title></rect>",
+            Num(x + 2), Num(kTop), Num(std::max(bar_w - 4, 1.0)), Num(kBottom - kTop),
+            kReferenceColor,
+            HtmlEscape(
+                fmt::format("{}, {}: {}", chart.groups[g], chart.series[s], chart.failed_label)));
+        out += fmt::format(
+            "<text transform=\"translate({},{}) rotate(-90)\" text-anchor=\"middle\" "
+            "font-size=\"10\" fill=\"{}\">{}</text>",
+            Num(x + bar_w / 2 + 3), Num((kTop + kBottom) / 2), kReferenceColor,
+            HtmlEscape(chart.failed_label));
+        continue;
+      }
       if (!std::isfinite(v)) {
         out += Text(x + bar_w / 2, kBottom - 4, "n/a",
                     "text-anchor=\"middle\" font-size=\"9\" fill=\"#777\"");
@@ -394,9 +484,17 @@ std::string RenderBarChart(const BarChart& chart) {
       out += fmt::format(
           "<rect class=\"mark bar\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"{}\">"
           "<title>{}</title></rect>",
-          Num(x + 1), Num(y), Num(std::max(bar_w - 2, 1.0)), Num(std::max(y0 - y, 0.5)),
-          SeriesColor(s),
+          Num(x + 1), Num(y), Num(std::max(bar_w - 2, 1.0)), Num(std::max(y0 - y, 0.5)), color(s),
           HtmlEscape(fmt::format("{}, {}: {:.4g}", chart.groups[g], chart.series[s], v)));
+    }
+    if (const double r = reference(g); std::isfinite(r)) {
+      // The group's objective across its bars: a bar above the line misses it.
+      out += fmt::format(
+          "<line class=\"reference slo\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" "
+          "stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"6 4\"><title>{}</title></line>",
+          Num(x0 - 4), Num(ys(r)), Num(x0 + bar_w * static_cast<double>(series) + 4), Num(ys(r)),
+          kReferenceColor,
+          HtmlEscape(fmt::format("{}: {} {:.4g}", chart.groups[g], chart.reference_label, r)));
     }
     out += "</g>\n";
     const double cx = kLeft + group_w * (static_cast<double>(g) + 0.5);

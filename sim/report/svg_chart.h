@@ -32,8 +32,13 @@ std::vector<double> NiceTicks(double lo, double hi, int target = 5);
 // A tick label: as few decimals as the tick step needs (step 0.25 → "0.25", step 500 → "1500").
 std::string TickLabel(double value, double step);
 
-// Eight distinguishable colours for series, in order (Tableau 10 without grey and olive).
+// Eight distinguishable colours for series (variants), in order: Tableau 10 without red and
+// pink, which read as failure and belong to the causes.
 const std::string& SeriesColor(size_t index);
+
+// The colour of a failure cause (oom, fake_ready, no_replica, interrupted, timeout; grey for
+// any other), the same on every chart of a page.
+const std::string& CauseColor(std::string_view cause);
 
 struct Point {
   double x = 0;
@@ -58,6 +63,10 @@ struct XYChart {
   double y_reference = std::numeric_limits<double>::quiet_NaN();
   std::string reference_label;
   bool y_from_zero = true;  // the y axis starts at 0 (ratios and latencies read honestly)
+  // The y axis reaches at least this (NaN: the data decide): charts compared side by side share
+  // one scale.
+  double y_max = std::numeric_limits<double>::quiet_NaN();
+  bool small = false;  // half width: one of several small charts side by side
 };
 
 struct BarChart {
@@ -66,6 +75,15 @@ struct BarChart {
   std::vector<std::string> groups;  // along x (e.g. workloads)
   std::vector<std::string> series;  // one bar per group each (e.g. variants), in legend order
   std::vector<std::vector<double>> values;  // [series][group]; NaN: no bar, "n/a" written
+  std::vector<std::string> colors;          // per series; empty or missing: SeriesColor(index)
+  // [series][group] true: that bar's outcome is a failure with no value to show (every request
+  // failed): drawn full height, outlined and labelled `failed_label`, never as a short bar.
+  std::vector<std::vector<bool>> failed;
+  std::string failed_label = "failed";
+  // Per group, an objective drawn as a dashed line across the group's bars (e.g. the workload's
+  // SLO latency); NaN or missing: none.
+  std::vector<double> group_reference;
+  std::string reference_label = "SLO";
 };
 
 struct HeatMap {

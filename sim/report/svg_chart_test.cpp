@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -116,6 +117,91 @@ TEST_CASE("a bar chart draws one bar per finite value and marks the missing ones
   const std::string svg = RenderBarChart(chart);
   CHECK(Count(svg, "class=\"mark bar\"") == 5);
   CHECK(Count(svg, ">n/a<") == 1);
+}
+
+TEST_CASE("a failed bar is drawn full height, outlined, never short and never n/a") {
+  BarChart c;
+  c.groups = {"ai/ocr", "ai/asr"};
+  c.series = {"base", "incident"};
+  c.values = {{120, 300}, {NAN, 250}};
+  c.failed = {{false, false}, {true, false}};
+  const std::string svg = RenderBarChart(c);
+  CHECK(Count(svg, "class=\"mark bar failed\"") == 1);
+  CHECK(Count(svg, "class=\"mark bar\"") == 3);
+  CHECK(Count(svg, ">n/a<") == 0);
+  // Full height: from the top of the plot (y 36) to the axis (276).
+  CHECK(svg.find("class=\"mark bar failed\" x=\"") != std::string::npos);
+  CHECK(svg.find("y=\"36.0\" width=") != std::string::npos);
+  CHECK(svg.find("height=\"240.0\" fill=\"#fff\"") != std::string::npos);
+  CHECK(svg.find("ai/ocr, incident&#58; failed") != std::string::npos);
+  // Only failures: still a chart, not "no data".
+  c.values = {{NAN, NAN}, {NAN, NAN}};
+  c.failed = {{true, true}, {true, true}};
+  const std::string all = RenderBarChart(c);
+  CHECK(all.find("no-data") == std::string::npos);
+  CHECK(Count(all, "class=\"mark bar failed\"") == 4);
+}
+
+TEST_CASE("a bar chart draws each group's objective across its bars, in the axis range") {
+  BarChart c;
+  c.groups = {"ai/ocr", "ai/asr", "ai/embed"};
+  c.series = {"base"};
+  c.values = {{120, 300, 40}};
+  c.group_reference = {200, NAN, 1000};  // asr has none; embed's is above every bar
+  c.reference_label = "SLO latency (p99)";
+  const std::string svg = RenderBarChart(c);
+  CHECK(Count(svg, "class=\"reference slo\"") == 2);
+  CHECK(svg.find("ai/embed&#58; SLO latency (p99) 1000") != std::string::npos);
+  CHECK(svg.find(">1000<") != std::string::npos);  // the axis reaches the highest objective
+  CHECK(svg.find("data-series=\"SLO latency (p99)\"") != std::string::npos);
+}
+
+TEST_CASE("no series colour is red; causes keep one colour each") {
+  for (size_t i = 0; i < 8; ++i) {
+    const std::string& c = SeriesColor(i);
+    CAPTURE(c);
+    const double r = std::stoi(c.substr(1, 2), nullptr, 16),
+                 g = std::stoi(c.substr(3, 2), nullptr, 16),
+                 b = std::stoi(c.substr(5, 2), nullptr, 16);
+    // Red reads as failure: a saturated colour of hue within 20 degrees of red (as
+    // tools/report-check/check_dom.py judges it).
+    const double hi = std::max({r, g, b}), lo = std::min({r, g, b});
+    const bool saturated = hi > 0 && (hi - lo) / hi >= 0.35;
+    const double hue = hi == r && hi > lo ? 60 * (g - b) / (hi - lo) : 180;
+    CHECK_FALSE((saturated && hue >= -20 && hue <= 20));
+    for (size_t j = 0; j < i; ++j) CHECK(SeriesColor(j) != c);
+  }
+  CHECK(CauseColor("oom") == CauseColor("oom"));
+  CHECK(CauseColor("oom") != CauseColor("timeout"));
+  CHECK(CauseColor("no_replica") != CauseColor("fake_ready"));
+}
+
+TEST_CASE("a long legend name wraps onto lines and is never cut") {
+  XYChart c;
+  XYSeries s;
+  s.name = "fix-quotas-then-upgrade-with-a-very-long-variant-name/that keeps going past any width";
+  s.points = {{0, 1}, {1, 2}};
+  c.series = {s};
+  const std::string svg = RenderXYChart(c);
+  CHECK(svg.find("\xE2\x80\xA6") == std::string::npos);  // no ellipsis
+  CHECK(Count(svg, "<tspan") >= 2);
+  CHECK(svg.find("fix-quotas-then-upgrade-with-a-very-long-variant-name/") != std::string::npos);
+  CHECK(svg.find("that keeps going past any width") != std::string::npos);
+}
+
+TEST_CASE("emphasized points are drawn after every other series, never under them") {
+  XYChart c;
+  XYSeries best, other;
+  best.name = "recommended";
+  best.emphasized = true;
+  best.joined = false;
+  best.points = {{1, 1}};
+  other.name = "dominated";
+  other.joined = false;
+  other.points = {{1, 1}};
+  c.series = {best, other};
+  const std::string svg = RenderXYChart(c);
+  CHECK(svg.find("recommended (1, 1)") > svg.find("dominated (1, 1)"));
 }
 
 TEST_CASE("a heat map draws one cell per finite value, darker when busier") {

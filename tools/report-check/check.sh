@@ -6,24 +6,29 @@
 #     line is an error: a parse problem, a blocked load, an exception);
 #   - every chart (<svg class="chart">) is present in the parsed page and has drawn marks
 #     (check_dom.py), and, with --charts N, there are exactly N of them;
+#   - the chart rules of check_dom.py (a name keeps its colour, failed bars drawn full, and with
+#     the options: the number of failed bars, SLO lines on p99 charts, no red variant);
 #   - a screenshot (1280×2000) is saved, for a CI artefact or a look by eye.
 #
-#   tools/report-check/check.sh REPORT.html [--charts N] [--screenshot FILE.png]
+#   tools/report-check/check.sh REPORT.html [--charts N] [--failed-bars N] [--slo-lines]
+#       [--variants A,B,...] [--screenshot FILE.png]
 #
 # Exit 0 all passed, 1 a check failed, 77 no chromium (CTest's SKIP_RETURN_CODE).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
-report="" charts="" screenshot=""
+report="" charts="" screenshot="" rules=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --charts) charts="$2"; shift 2 ;;
+    --failed-bars|--variants) rules+=("$1" "$2"); shift 2 ;;
+    --slo-lines) rules+=("$1"); shift ;;
     --screenshot) screenshot="$2"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) report="$1"; shift ;;
   esac
 done
-[ -n "$report" ] || { echo "usage: check.sh REPORT.html [--charts N] [--screenshot FILE.png]" >&2; exit 2; }
+[ -n "$report" ] || { echo "usage: check.sh REPORT.html [--charts N] [--failed-bars N] [--slo-lines] [--variants A,B] [--screenshot FILE.png]" >&2; exit 2; }
 [ -f "$report" ] || { echo "report-check: no file $report" >&2; exit 2; }
 
 chromium="${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}"
@@ -72,7 +77,8 @@ fi
 
 # 3. Charts present and drawn, nothing that points outside the page.
 echo "report-check: $name" >&2
-if ! /usr/bin/python3 "$here/check_dom.py" "$tmp/dom.html" ${charts:+--charts "$charts"} >&2; then
+if ! /usr/bin/python3 "$here/check_dom.py" "$tmp/dom.html" ${charts:+--charts "$charts"} \
+    ${rules[@]+"${rules[@]}"} >&2; then
   fail=1
 fi
 

@@ -6,7 +6,17 @@ Every <svg class="chart"> must hold at least one drawn mark (an element whose cl
 --no-empty. The DOM must hold no script, no iframe or object, and no attribute that points
 anywhere (src, href, srcset, action, poster, data) but to a fragment of the page itself.
 
-    check_dom.py DOM.html [--charts N] [--no-empty]
+The charts must not mislead (issue 16):
+  - a name keeps its colour: every legend swatch (rect.legend-swatch, data-series = the name)
+    of a name has the same fill on every chart of the page;
+  - a failed bar (rect.bar.failed: requests came, none succeeded) is never drawn shorter than
+    any other bar of its chart; with --failed-bars N the page has exactly N of them;
+  - with --slo-lines, every chart whose title names p99 and that draws bars carries an SLO line
+    (line.reference.slo), and every p99 line chart a reference line (line.reference);
+  - with --variants A,B,..., no variant's swatch is red (red means failure on these pages).
+
+    check_dom.py DOM.html [--charts N] [--no-empty] [--failed-bars N] [--slo-lines]
+                 [--variants NAMES]
 
 Exit 0 when every check passes, 1 otherwise; one line per chart on stdout. Python's standard
 library only (Debian's python3).
@@ -24,6 +34,9 @@ class Charts(HTMLParser):
     def __init__(self):
         super().__init__()
         self.charts = []      # [title, marks, no_data]
+        self.swatches = {}    # legend name -> set of fills
+        self.bars = []        # per chart: [(height, failed)]
+        self.references = []  # per chart: [classes of each reference line]
         self.depth = 0        # nesting inside the current chart's <svg>
         self.in_title = False
         self.problems = []
@@ -50,10 +63,23 @@ class Charts(HTMLParser):
                 self.problems.append(f"<{tag} {name}=...> event handler (a script) in the page")
         if tag == "svg" and "chart" in classes and self.depth == 0:
             self.charts.append(["", 0, "no-data" in classes])
+            self.bars.append([])
+            self.references.append([])
             self.depth = 1
             return True
         if self.depth > 0 and "mark" in classes:
             self.charts[-1][1] += 1
+        if self.depth > 0 and tag == "rect" and "bar" in classes:
+            try:
+                height = float(attrs.get("height") or 0)
+            except ValueError:
+                height = 0
+            self.bars[-1].append((height, "failed" in classes))
+        if self.depth > 0 and tag == "line" and "reference" in classes:
+            self.references[-1].append(set(classes))
+        if tag == "rect" and "legend-swatch" in classes:
+            self.swatches.setdefault(attrs.get("data-series") or "", set()).add(
+                (attrs.get("fill") or "").lower())
         return False
 
     def handle_endtag(self, tag):
@@ -67,11 +93,64 @@ class Charts(HTMLParser):
             self.charts[-1][0] += data
 
 
+def is_red(color):
+    """A fill of hue within 20 degrees of red, saturated enough to read as red."""
+    color = color.lstrip("#")
+    if len(color) == 3:
+        color = "".join(c * 2 for c in color)
+    try:
+        r, g, b = (int(color[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    except ValueError:
+        return False
+    hi, lo = max(r, g, b), min(r, g, b)
+    if hi == 0 or (hi - lo) / hi < 0.35 or hi != r:
+        return False
+    hue = 60 * (g - b) / (hi - lo)
+    return -20 <= hue <= 20
+
+
+def chart_rules(parser, args):
+    problems = []
+    for name, fills in sorted(parser.swatches.items()):
+        if len(fills) > 1:
+            problems.append(f"legend {name!r} has {len(fills)} colours on one page: "
+                            f"{', '.join(sorted(fills))}")
+    failed = 0
+    for (title, _, _), bars in zip(parser.charts, parser.bars):
+        tallest = max((h for h, f in bars if not f), default=0)
+        for height, is_failed in bars:
+            if is_failed:
+                failed += 1
+                if height < tallest:
+                    problems.append(f"chart {title!r}: a failed bar ({height:g} px) is drawn "
+                                    f"shorter than a bar that did not fail ({tallest:g} px)")
+    if args.failed_bars is not None and failed != args.failed_bars:
+        problems.append(f"{failed} failed bars, expected {args.failed_bars}")
+    if args.slo_lines:
+        for (title, _, no_data), bars, refs in zip(parser.charts, parser.bars, parser.references):
+            if no_data or "p99" not in title:
+                continue
+            if bars and not any("slo" in r for r in refs):
+                problems.append(f"chart {title!r} draws p99 bars without an SLO line")
+            if not bars and not refs:
+                problems.append(f"chart {title!r} draws p99 without its SLO line")
+    if args.variants:
+        for name in args.variants.split(","):
+            for fill in sorted(parser.swatches.get(name, ())):
+                if is_red(fill):
+                    problems.append(f"variant {name!r} is drawn red ({fill}): red means failure")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dom")
     ap.add_argument("--charts", type=int, help="the number of charts the page must have")
     ap.add_argument("--no-empty", action="store_true", help="fail on charts marked no-data")
+    ap.add_argument("--failed-bars", type=int, help="the number of failed bars the page must have")
+    ap.add_argument("--slo-lines", action="store_true",
+                    help="every p99 chart must carry its SLO line")
+    ap.add_argument("--variants", help="comma-separated variant names whose colour must not be red")
     args = ap.parse_args()
     with open(args.dom, encoding="utf-8", errors="replace") as f:
         parser = Charts()
@@ -89,6 +168,7 @@ def main():
         problems.append("no chart in the page")
     if args.charts is not None and len(parser.charts) != args.charts:
         problems.append(f"{len(parser.charts)} charts, expected {args.charts}")
+    problems += chart_rules(parser, args)
     for p in problems:
         print(f"FAIL: {p}", file=sys.stderr)
     return 1 if problems else 0
