@@ -176,15 +176,16 @@ std::string BindingText(const Json& option) {
 std::string Recommendation(double traffic, const Json& o) {
   std::string text = "At " + NumberText(Json(traffic)) + "x traffic: ";
   const Json& pools = o.at("pools");
+  // Each pool by name with its nodes and what they are, the instance type where prices name
+  // one: "7 nodes of ecs.gn7i-c8g1.2xlarge (A10) in gpu-infer".
   for (size_t i = 0; i < pools.size(); ++i) {
     const Json& p = pools[i];
     const int nodes = p.at("nodes").get<int>();
-    const std::string what = p.at("instance_type").is_string()
-                                 ? p.at("instance_type").get<std::string>()
-                                 : p.at("name").get<std::string>();
     if (i > 0) text += " + ";
-    text += std::to_string(nodes) + (nodes == 1 ? " node of " : " nodes of ") + what + " (" +
-            o.at("gpu_type").get<std::string>() + ")";
+    text += std::to_string(nodes) + (nodes == 1 ? " node " : " nodes ");
+    if (p.at("instance_type").is_string())
+      text += "of " + p.at("instance_type").get<std::string>() + " ";
+    text += "(" + o.at("gpu_type").get<std::string>() + ") in " + p.at("name").get<std::string>();
   }
   text += ", POLICY " + std::to_string(o.at("policy").get<int>()) + ", " +
           o.at("placement").get<std::string>();

@@ -100,7 +100,7 @@ TEST_CASE("the recommendation is the cheapest feasible option, ties to the lower
   // At 1x both use 3 cards (no prices: cards decide); L20 has the lower ratio.
   CHECK(doc["recommendations"][0]["option"] == "x1/L20/p5/binpack/on_demand");
   CHECK(doc["recommendations"][0]["text"] ==
-        "At 1x traffic: 3 nodes of gpu (L20), POLICY 5, binpack, 2 pods per card, 3 cards (no "
+        "At 1x traffic: 3 nodes (L20) in gpu, POLICY 5, binpack, 2 pods per card, 3 cards (no "
         "prices given); ai/ocr binds (p99 100 ms of 200 ms).");
   CHECK(doc["recommendations"][1]["option"] == "x2/A10/p5/binpack/on_demand");
   // Frontier at 1x: L20 dominates A10 (same cards, lower ratio).
@@ -140,8 +140,8 @@ TEST_CASE(
   CHECK(doc["recommendations"][0]["option"] == "x1/A10/p5/binpack/on_demand");
   CHECK(doc["recommendations"][0]["monthly_cost"] == 2100.0);
   CHECK(doc["recommendations"][0]["text"].get<std::string>().find(
-            "3 nodes of ecs.gn7i (A10), POLICY 5, binpack, 2 pods per card, 2100.00 USD/month") !=
-        std::string::npos);
+            "3 nodes of ecs.gn7i (A10) in gpu, POLICY 5, binpack, 2 pods per card, 2100.00 "
+            "USD/month") != std::string::npos);
   CHECK(doc["frontier"][0]["options"] ==
         Json::array({"x1/A10/p5/binpack/on_demand", "x1/L20/p5/binpack/on_demand"}));
 }

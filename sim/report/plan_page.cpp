@@ -220,6 +220,9 @@ class PlanPage {
       chart.y_label = "worst p99 / SLO";
       chart.y_reference = 1;
       chart.reference_label = "SLO";
+      // Scaled to the data (and the SLO line): options between 0.8 and 1 are told apart, not
+      // pressed into the top fifth of an axis from 0.
+      chart.y_from_zero = false;
       XYSeries others;
       others.name = "dominated options";
       others.joined = false;
@@ -282,6 +285,7 @@ class PlanPage {
     chart.y_label = "worst p99 / SLO";
     chart.y_reference = 1;
     chart.reference_label = "SLO";
+    chart.y_from_zero = false;  // scaled to the data and the SLO line
     for (const std::string& f : families) chart.series.push_back(std::move(series[f]));
     return "<section id=\"traffic\"><h2>p99 against traffic</h2>\n<p>One line per option family "
            "(GPU type, POLICY, placement, pricing), each at the size it needs at that traffic; "

@@ -150,7 +150,7 @@ TEST_CASE("plan writes the plan document with its recommendation and frontier") 
             .at(0)
             .at("text")
             .get<std::string>()
-            .rfind("At 1x traffic: 3 nodes of gpu (A10), POLICY 5, binpack", 0) == 0);
+            .rfind("At 1x traffic: 3 nodes (A10) in gpu, POLICY 5, binpack", 0) == 0);
   CHECK(doc.at("frontier").at(1).at("options") ==
         nlohmann::json::array({"x2/A10/p5/binpack/on_demand"}));
   // More traffic never needs fewer cards.
