@@ -192,6 +192,38 @@ Totals ErrorTotals(const Json* timeline) {
   return t;
 }
 
+// A workload with no available replica while it wanted some, from the upgrade's start: an
+// outage, whatever the nodes' outcome (a pod whose image tag is gone never comes back).
+struct Outage {
+  std::string workload;
+  double down_s = 0;      // steps with no available replica, times the step
+  double no_replica = 0;  // requests that found no replica, from the same step
+};
+
+std::vector<Outage> Outages(const Json& variant, double since_s) {
+  std::vector<Outage> out;
+  const Json* timeline = Get(variant, "timeline");
+  const double step = Number(Get(timeline, "step_s")), end = Number(Get(timeline, "end_s"));
+  for (const Json& w : Items(Get(timeline, "workloads"))) {
+    Outage o;
+    o.workload = WorkloadId(w);
+    for (const Json& p : Items(Get(w, "points"))) {
+      const double t = Number(Get(p, "t_s"));
+      if (!(t + step > since_s)) continue;  // before the step the upgrade started in
+      const double n = Number(Get(Get(p, "errors"), "no_replica"));
+      if (std::isfinite(n)) o.no_replica += n;
+      double desired = Number(Get(p, "desired_mean"));
+      if (!std::isfinite(desired)) desired = Number(Get(w, "desired"));
+      // From the step the upgrade started in; the last step may end early, with the run.
+      if (desired > 0 && Number(Get(p, "available_mean")) == 0 && std::isfinite(step)) {
+        o.down_s += std::isfinite(end) ? std::min(step, end - t) : step;
+      }
+    }
+    if (o.down_s > 0) out.push_back(o);
+  }
+  return out;
+}
+
 std::vector<std::string> BrokenPods(const Json& variant) {
   std::vector<std::string> pods;
   for (const Json& p : Items(Get(variant, "pods"))) {
@@ -205,7 +237,7 @@ std::vector<std::string> BrokenPods(const Json& variant) {
 
 std::string Summary(const std::vector<const Json*>& variants) {
   Table t;
-  t.Head({"variant", "upgrade", "OOM errors", "fake-Ready errors", "first of them",
+  t.Head({"variant", "upgrade", "outages", "OOM errors", "fake-Ready errors", "first of them",
           "pods ending broken", "quota fixes"});
   for (const Json* v : variants) {
     const Json* u = Get(*v, "upgrade");
@@ -228,9 +260,18 @@ std::string Summary(const std::vector<const Json*>& variants) {
       upgraded = "not finished";
       for (size_t i = 0; i < left.size(); ++i) upgraded += (i == 0 ? ": " : ", ") + left[i];
     }
+    const std::vector<Outage> outages = Outages(*v, std::isfinite(started) ? started : 0);
+    std::string down;
+    for (const Outage& o : outages) {
+      down += (down.empty() ? "" : "; ") + o.workload + " no replica for " + Span(o.down_s) + " (" +
+              Count(o.no_replica) + " requests found none)";
+    }
+    // Every node back is not a success when a service was down on the way.
+    if (std::isfinite(finished) && !outages.empty()) upgraded += ", with an outage";
     t.Row()
         .Cell(Text(Get(*v, "name")))
-        .Cell(upgraded, std::isfinite(finished) ? "ok" : "bad")
+        .Cell(upgraded, std::isfinite(finished) && outages.empty() ? "ok" : "bad")
+        .Cell(down.empty() ? "none" : down, down.empty() ? "" : "bad")
         .Cell(Count(e.oom), e.oom > 0 ? "bad" : "num")
         .Cell(Count(e.fake_ready), e.fake_ready > 0 ? "bad" : "num")
         .Cell(At(e.first_error))
@@ -238,7 +279,9 @@ std::string Summary(const std::vector<const Json*>& variants) {
         .Cell(Count(static_cast<double>(Items(Get(u, "quota_fixes")).size())), "num");
   }
   return "<section id=\"upgrade\"><h2>Upgrade rehearsal</h2>\n<p>The rolling node reset of "
-         "<code>knobsim upgrade</code>, per variant: whether every node came back, the request "
+         "<code>knobsim upgrade</code>, per variant: whether every node came back, the outages "
+         "from the upgrade's start (a workload with no available replica while it wanted some, "
+         "for how long, and how many requests found no replica), the request "
          "errors the upgrade is about (CUDA OOM, fake Ready) over the whole run, and the pods "
          "that end ImagePullBackOff, CrashLoopBackOff or fake Ready. Times are from the start of "
          "the run, warm-up included.</p>\n<div class=\"wide\">" +

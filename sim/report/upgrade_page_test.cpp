@@ -57,6 +57,11 @@ TEST_CASE("an upgrade document gets the results page plus a summary and four cha
   CHECK(CountOf(html, "no-data") == 1);
   CHECK(html.find("upgrade-first&#58; errors per step") != std::string::npos);
   CHECK(html.find("all causes (none failed)") != std::string::npos);  // fix-quotas-first
+  // upgrade-first finished, but asr had no replica on the way: an outage, not a green finish.
+  CHECK(html.find("ai/asr no replica for 0&#58;03&#58;00 (720 requests found none)") !=
+        std::string::npos);
+  CHECK(html.find("<td class=\"bad\">finished in") != std::string::npos);
+  CHECK(html.find("with an outage") != std::string::npos);
 }
 
 TEST_CASE("the Gantt chart draws each node's drain, reset and return, and the PDB-blocked span") {

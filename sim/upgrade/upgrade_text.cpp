@@ -302,6 +302,7 @@ std::string BrokeLine(const UpgradeRun& run, const UpgradeBreakage& b) {
     }
     parts.push_back(s);
   }
+  if (!b.outages.empty()) parts.push_back("outage: " + Join(b.outages));
   if (!b.broken_pods.empty()) parts.push_back(Join(b.broken_pods) + " at the end");
   return Join(parts, "; ");
 }
@@ -479,6 +480,25 @@ UpgradeBreakage JudgeUpgrade(const UpgradeRun& run) {
   for (const PodResult& p : run.run.pods) {
     if (IsBrokenPodState(p.state))
       b.broken_pods.push_back(p.namespace_ + "/" + p.name + " " + p.state);
+  }
+  const RunTimeline& t = run.run.timeline;
+  if (t.step > 0 && run.upgrade.started >= 0) {
+    for (const WorkloadTimeline& w : t.workloads) {
+      SimTime down = 0;
+      int64_t none = 0;
+      for (const TimelinePoint& p : w.points) {
+        if (p.start + t.step <= run.upgrade.started) continue;  // before the upgrade's step
+        const double wanted = p.desired_mean > 0 ? p.desired_mean : w.desired;
+        // The last step may end early, with the run.
+        if (wanted > 0 && p.available_mean == 0) down += std::min(t.step, t.end - p.start);
+        none += p.errors.no_replica;
+      }
+      if (down > 0) {
+        b.outages.push_back(
+            fmt::format("{}/{} none available for {} ({} requests found no replica)", w.namespace_,
+                        w.name, SpanText(down), Count(none)));
+      }
+    }
   }
   return b;
 }

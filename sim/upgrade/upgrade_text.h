@@ -25,7 +25,13 @@ struct UpgradeBreakage {
   int64_t fake_ready = 0;                // requests routed to a fake-Ready pod, over the whole run
   SimTime first_error = -1;              // the start of the first step with either of the two
   std::vector<std::string> broken_pods;  // "ai/asr-0 ImagePullBackOff", in pod order
-  bool broken() const { return !finished || oom > 0 || fake_ready > 0 || !broken_pods.empty(); }
+  // Workloads with no available pod while they wanted some, from the step the upgrade started
+  // in: "ai/asr none available for 1:10:00 (33 545 requests found no replica)". An outage
+  // whatever the nodes' outcome (a pod whose image tag is gone never comes back).
+  std::vector<std::string> outages;
+  bool broken() const {
+    return !finished || oom > 0 || fake_ready > 0 || !broken_pods.empty() || !outages.empty();
+  }
 };
 
 // Pod states that count as breakage when a pod ends in them.

@@ -49,6 +49,9 @@ TEST_CASE(
   CHECK(bad.first_error == 300 * S);  // the fake-Ready step comes before the OOM one
   CHECK(bad.broken_pods ==
         std::vector<std::string>{"ai/ocr-0 FakeReady", "ai/asr-0 ImagePullBackOff"});
+  // asr has no available pod in its last three steps (its image tag is gone).
+  CHECK(bad.outages == std::vector<std::string>{
+                           "ai/asr none available for 0:03:00 (720 requests found no replica)"});
   CHECK(bad.broken());
 
   const UpgradeBreakage good = JudgeUpgrade(upgrade_sample::Variant(true));
@@ -56,7 +59,29 @@ TEST_CASE(
   CHECK(good.fake_ready == 0);
   CHECK(good.first_error == -1);
   CHECK(good.broken_pods.empty());
+  CHECK(good.outages.empty());
   CHECK_FALSE(good.broken());
+
+  // Every node back and no error the upgrade is about, but a service down on the way: broken.
+  UpgradeRun down = upgrade_sample::Variant(true);
+  for (TimelinePoint& p : down.run.timeline.workloads[1].points) {
+    if (p.start >= 240 * S && p.start < 360 * S) {
+      p.available_mean = 0;
+      p.errors.no_replica = 10;
+    }
+  }
+  down.run.timeline.workloads[1].points.back().available_mean = 0;  // the last step, too
+  down.run.timeline.end = 570 * S;                                  // which the run cut short
+  const UpgradeBreakage outage = JudgeUpgrade(down);
+  CHECK(outage.finished);
+  CHECK(outage.outages == std::vector<std::string>{
+                              "ai/asr none available for 0:02:30 (20 requests found no replica)"});
+  CHECK(outage.broken());
+  // Before the step the upgrade started in, no available pod is start-up, not an outage.
+  UpgradeRun start_up = upgrade_sample::Variant(true);
+  start_up.run.timeline.workloads[0].points[0].available_mean = 0;
+  REQUIRE(start_up.upgrade.started >= 60 * S);
+  CHECK(JudgeUpgrade(start_up).outages.empty());
 
   UpgradeRun stuck = upgrade_sample::Variant(true);
   stuck.upgrade.finished = -1;
@@ -173,9 +198,11 @@ TEST_CASE("with two variants the verdict sets them side by side") {
   CHECK(verdict ==
         "Verdict: upgrade-first: 7 OOM and 530 fake-Ready errors from t+05:00 (cpu-1 being "
         "upgraded, after\n"
-        "gpu-1 came back); ai/ocr-0 FakeReady, ai/asr-0 ImagePullBackOff at the end; done in "
-        "0:07:00.\n"
-        "fix-quotas-first: none; done in 0:07:00.\n");
+        "gpu-1 came back); outage: ai/asr none available for 0:03:00 (720 requests found no "
+        "replica);\n"
+        "ai/ocr-0 FakeReady, ai/asr-0 ImagePullBackOff at the end; done in 0:07:00. "
+        "fix-quotas-first: none;\n"
+        "done in 0:07:00.\n");
   const std::string all = UpgradeText(runs, upgrade_sample::Options());
   CHECK(Has(all, "\nfix-quotas-first: finished in"));
   CHECK(all.size() > verdict.size());
