@@ -306,19 +306,40 @@ class Differ {
   bool same_seeds_;
 };
 
+// Fractions (error_ratio, busy) are shown as percentages and their changes in percentage
+// points; the other metrics carry their unit (ms, requests, pods).
+bool IsFraction(std::string_view metric) {
+  return metric == "error_ratio" || metric == "busy";
+}
+
+std::string WithUnit(double v, std::string_view metric) {
+  if (IsFraction(metric)) return Format(v * 100) + " %";
+  if (metric == "errors") return Format(v) + " requests";
+  const MetricInfo* m = FindMetric(metric);
+  return m == nullptr || m->unit.empty() ? Format(v) : Format(v) + " " + std::string(m->unit);
+}
+
 std::string Change(const DiffRow& r) {
   if (!r.base || !r.next) return r.next ? "new" : "gone";
   const double d = *r.next - *r.base;
-  std::string out = (d >= 0 ? "+" : "") + Format(d);
-  if (*r.base != 0 && r.metric != "slo_met")
-    out += " (" + std::string(d >= 0 ? "+" : "") + Format(d / std::fabs(*r.base) * 100) + "%)";
+  const std::string sign = d >= 0 ? "+" : "";
+  if (r.metric == "slo_met") return d < 0 ? "now missed" : d > 0 ? "now met" : "unchanged";
+  if (IsFraction(r.metric)) return sign + Format(d * 100) + " pp";
+  std::string out = sign + WithUnit(d, r.metric);
+  if (*r.base != 0) out += " (" + sign + Format(d / std::fabs(*r.base) * 100) + " %)";
   return out;
 }
 
 std::string Value(const std::optional<double>& v, const std::string& metric) {
   if (!v) return "-";
   if (metric == "slo_met") return *v != 0 ? "met" : "missed";
-  return Format(*v);
+  return WithUnit(*v, metric);
+}
+
+// The noise band in the metric's unit ("±19.06 ms", "±0.5 pp"); "" when there is none.
+std::string Noise(const DiffRow& r) {
+  if (!(r.noise > 0)) return "";
+  return "±" + (IsFraction(r.metric) ? Format(r.noise * 100) + " pp" : WithUnit(r.noise, r.metric));
 }
 
 std::string Verdict(const DiffReport& report) {
@@ -499,7 +520,7 @@ std::string DiffText(const DiffReport& report) {
       std::snprintf(line, sizeof line, "%-10s %-34s %-12s %12s %12s %20s %10s  %s\n",
                     r.variant.c_str(), r.subject.c_str(), r.metric.c_str(),
                     Value(r.base, r.metric).c_str(), Value(r.next, r.metric).c_str(),
-                    Change(r).c_str(), (r.noise > 0 ? "±" + Format(r.noise) : "-").c_str(),
+                    Change(r).c_str(), (r.noise > 0 ? Noise(r) : "-").c_str(),
                     r.regression() ? ("REGRESSION " + r.rule).c_str() : "");
     }
     out += line;
@@ -521,12 +542,12 @@ std::string DiffMarkdown(const DiffReport& report) {
     } else if (r.regression()) {
       regressions += "- **" + subject + "** (" + variant + "): " + r.metric + " " +
                      Value(r.base, r.metric) + " → " + Value(r.next, r.metric) + " (" + Change(r) +
-                     ", noise ±" + Format(r.noise) + ") breaks " + rule + "\n";
+                     (r.noise > 0 ? ", noise " + Noise(r) : ", no noise") + ") breaks " + rule +
+                     "\n";
     }
     table += "| " + variant + " | " + subject + " | " + r.metric + " | " +
              (r.note.empty() ? Value(r.base, r.metric) + " | " + Value(r.next, r.metric) + " | " +
-                                   MarkdownText(Change(r)) + " | " +
-                                   (r.noise > 0 ? "±" + Format(r.noise) : "") + " | "
+                                   MarkdownText(Change(r)) + " | " + Noise(r) + " | "
                              : note + " | | | | ") +
              (r.regression() ? "**" + rule + "**" : "") + " |\n";
   }
@@ -557,6 +578,12 @@ Json DiffJson(const DiffReport& report) {
     row["paired"] = r.paired;
     row["rule"] = r.rule.empty() ? Json(nullptr) : Json(r.rule);
     if (!r.note.empty()) row["note"] = r.note;
+    // The numbers as the text and markdown reports write them, units and all, so that a page
+    // made of this document (knobsim report) says the same.
+    row["shown"] = {{"base", Value(r.base, r.metric)},
+                    {"new", Value(r.next, r.metric)},
+                    {"change", Change(r)},
+                    {"noise", Noise(r)}};
     rows.push_back(std::move(row));
   }
   j["rows"] = std::move(rows);

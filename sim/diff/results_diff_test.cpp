@@ -204,11 +204,24 @@ TEST_CASE("a variant of BASE that NEW lacks is a regression; workloads only in o
   CHECK(only_base);
 }
 
+TEST_CASE("the text and markdown reports give every number its unit") {
+  // p99 in ms with the relative change, busy as a percentage with the change in points.
+  const DiffReport r =
+      DiffResults(Doc({100}, 0, true, 0, 0.5), Doc({130}, 0, true, 0, 0.62), Rules("p99:+10%"));
+  const std::string md = DiffMarkdown(r), text = DiffText(r);
+  CHECK(md.find("p99 100 ms → 130 ms (+30 ms (+30 %)") != std::string::npos);
+  CHECK(md.find("| busy | 50 % | 62 % | +12 pp |") != std::string::npos);
+  CHECK(text.find("+30 ms (+30 %)") != std::string::npos);
+  CHECK(text.find("+12 pp") != std::string::npos);
+}
+
 TEST_CASE("the markdown report puts the verdict and the broken rules first") {
   const DiffReport r = DiffResults(Doc({100}), Doc({100}, 4), Rules(kDefaultDiffRules));
   const std::string md = DiffMarkdown(r);
   CHECK(md.starts_with("### knobsim: 1 regression (errors:+0)\n"));
-  CHECK(md.find("- **ai/ocr** (base): errors 0 → 4") != std::string::npos);
+  // Every number carries its unit.
+  CHECK(md.find("- **ai/ocr** (base): errors 0 requests → 4 requests (+4 requests, no noise) "
+                "breaks `errors:+0`") != std::string::npos);
   CHECK(md.find("| variant | subject |") != std::string::npos);
   const Json j = DiffJson(r);
   CHECK(j["schema"] == "knobsim.diff/v1");

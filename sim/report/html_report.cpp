@@ -2,6 +2,8 @@
 
 #include "sim/io/results_json.h"
 #include "sim/report/backtest_page.h"
+#include "sim/report/check_page.h"
+#include "sim/report/diff_page.h"
 #include "sim/report/html_parts.h"
 #include "sim/report/plan_page.h"
 #include "sim/report/results_page.h"
@@ -85,6 +87,17 @@ Expected<std::string> RenderReport(const nlohmann::ordered_json& doc) {
       return fail("not a valid knobsim.backtest/v1 document: \"cards\" is not an array");
     return Page("knobsim backtest", schema, report::BacktestPageBody(doc));
   }
+  if (schema == report::kCheckSchema) {
+    if (!IsArray(doc, "findings"))
+      return fail("not a valid knobsim.check/v1 document: \"findings\" is not an array");
+    return Page("knobsim check: " + report::Text(report::Get(doc, "source")), schema,
+                report::CheckPageBody(doc));
+  }
+  if (schema == report::kDiffSchema) {
+    if (!IsArray(doc, "rows"))
+      return fail("not a valid knobsim.diff/v1 document: \"rows\" is not an array");
+    return Page("knobsim diff", schema, report::DiffPageBody(doc));
+  }
   if (schema == kResultsSchema) {
     if (!IsArray(doc, "variants")) {
       return fail("not a valid knobsim.results/v1 document: \"variants\" is not an array");
@@ -102,8 +115,10 @@ Expected<std::string> RenderReport(const nlohmann::ordered_json& doc) {
   return fail(schema.empty()
                   ? "not a knobsim results document (no \"schema\" field)"
                   : "not a knobsim results document (schema \"" + schema + "\"; expected " +
-                        std::string(kResultsSchema) + ", " + std::string(kPlanSchema) + " or " +
-                        std::string(report::kBacktestSchema) + ")");
+                        std::string(kResultsSchema) + ", " + std::string(kPlanSchema) + ", " +
+                        std::string(report::kBacktestSchema) + ", " +
+                        std::string(report::kCheckSchema) + " or " +
+                        std::string(report::kDiffSchema) + ")");
 }
 
 Status WriteReportFile(const nlohmann::ordered_json& doc, const std::string& path) {

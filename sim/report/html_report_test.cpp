@@ -354,6 +354,81 @@ TEST_CASE("over time: a pair of small charts per workload, each variant in its c
   CHECK(html.find("fill=\"" + report::CauseColor("oom") + "\"") != std::string::npos);
 }
 
+TEST_CASE("a check document becomes a page of findings by severity") {
+  const Json doc = {
+      {"schema", "knobsim.check/v1"},
+      {"source", "export.json"},
+      {"origin", "export"},
+      {"summary", {{"critical", 1}, {"warning", 1}, {"info", 0}}},
+      {"consequence_note", "simulated"},
+      {"findings",
+       Json::array(
+           {{{"id", "quota-vs-peak"},
+             {"severity", "critical"},
+             {"objects", Json::array({{{"kind", "Pod"}, {"namespace", "ai"}, {"name", "ocr<0>"}}})},
+             {"message", "peak above quota"},
+             {"consequence", "pod FakeReady"},
+             {"consequence_kind", "simulated"}},
+            {{"id", "port-only-probe"},
+             {"severity", "warning"},
+             {"objects", Json::array()},
+             {"message", "tcp probe"},
+             {"consequence", nullptr},
+             {"skipped", "no metrics"}}})},
+      {"warnings", Json::array({"one warning"})}};
+  const std::string html = RenderReport(doc).value();
+  CHECK(html.find("1 critical, 1 warning, 0 info") != std::string::npos);
+  CHECK(html.find("class=\"verdict bad\"") != std::string::npos);
+  CHECK(html.find("Pod ai/ocr&lt;0&gt;") != std::string::npos);
+  CHECK(html.find("pod FakeReady (simulated)") != std::string::npos);
+  CHECK(html.find("skipped&#58; no metrics") != std::string::npos);
+  CHECK(html.find("<h3>critical</h3>") < html.find("<h3>warning</h3>"));
+  CHECK(html.find("one warning") != std::string::npos);
+  Json clean = doc;
+  clean["summary"]["critical"] = 0;
+  clean["findings"] = Json::array();
+  CHECK(RenderReport(clean).value().find("No finding") != std::string::npos);
+}
+
+TEST_CASE("a diff document becomes a page with the broken rules first and every number") {
+  const Json doc = {{"schema", "knobsim.diff/v1"},
+                    {"base_scenario", "s"},
+                    {"new_scenario", "s"},
+                    {"variants", Json::array({"base"})},
+                    {"regressions", 1},
+                    {"verdict", "1 regression (p99:+10%)"},
+                    {"rows", Json::array({{{"variant", "base"},
+                                           {"subject", "ai/ocr"},
+                                           {"metric", "p99"},
+                                           {"base", 100.0},
+                                           {"new", 130.0},
+                                           {"noise", 2.0},
+                                           {"rule", "p99:+10%"},
+                                           {"shown",
+                                            {{"base", "100 ms"},
+                                             {"new", "130 ms"},
+                                             {"change", "+30 ms (+30 %)"},
+                                             {"noise",
+                                              "\xC2\xB1"
+                                              "2 ms"}}}},
+                                          {{"variant", "base"},
+                                           {"subject", "ai/asr"},
+                                           {"metric", "p99"},
+                                           {"base", 50.0},
+                                           {"new", 49.0},
+                                           {"noise", 0.0},
+                                           {"rule", nullptr}}})}};
+  const std::string html = RenderReport(doc).value();
+  CHECK(html.find("class=\"verdict bad\"") != std::string::npos);
+  CHECK(html.find("ai/ocr (base)&#58; p99 100 ms \xE2\x86\x92 130 ms (+30 ms (+30 %), noise "
+                  "\xC2\xB1"
+                  "2 ms) breaks <b>p99&#58;+10%</b>") != std::string::npos);
+  CHECK(html.find("p99 before and after, per workload") != std::string::npos);
+  CHECK(html.find(">49<") != std::string::npos);  // a row without its shown text: the number
+  CHECK(RenderReport(Json{{"schema", "knobsim.diff/v1"}, {"rows", 3}}).error().message ==
+        "not a valid knobsim.diff/v1 document: \"rows\" is not an array");
+}
+
 TEST_CASE("the same document gives the same page") {
   CHECK(RenderReport(PlanDoc()).value() == RenderReport(PlanDoc()).value());
   CHECK(RenderReport(ResultsDoc()).value() == RenderReport(ResultsDoc()).value());

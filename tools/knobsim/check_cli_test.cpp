@@ -224,4 +224,21 @@ TEST_CASE("check --json writes the document atomically and matches stdout") {
   std::remove(path.c_str());
 }
 
+TEST_CASE("check --report writes the findings as an HTML page; a bad path is refused first") {
+  const std::string page = TempPath("check.html");
+  const Outcome o = Run(ExportArgs("") + " --quiet --report '" + page + "'");
+  CHECK(o.exit_code == 1);
+  const std::string html = ReadFile(page);
+  CHECK(html.find("<h1>Pre-upgrade check: ") != std::string::npos);
+  CHECK(html.find("4 critical, ") != std::string::npos);
+  CHECK(html.find("Findings per check, by severity") != std::string::npos);
+  CHECK(html.find("PodDisruptionBudget infra/etcd") != std::string::npos);
+  CHECK(html.find("PLANTEDSECRET") == std::string::npos);
+  std::remove(page.c_str());
+  const Outcome bad = Run(ExportArgs("") + " --report /nonexistent-dir/check.html");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--report") != std::string::npos);
+  CHECK(bad.out.empty());  // refused before anything was checked
+}
+
 }  // namespace knobsim::e2e

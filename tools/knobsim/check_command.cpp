@@ -22,6 +22,8 @@
 #include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
 #include "sim/io/scenario_reader.h"
+#include "sim/output_file.h"
+#include "sim/report/html_report.h"
 #include "tools/knobsim/cli_validators.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/simulation_options.h"
@@ -40,6 +42,7 @@ struct CheckArgs {
   std::string cgpu_version_label = CheckInputOptions{}.cgpu_version_label;
   std::vector<std::string> cgpu_no_isolation_versions;
   std::string json;
+  std::string report;  // --report FILE.html
   bool quiet = false;
   bool no_simulate = false;
 };
@@ -50,6 +53,11 @@ int RunCheck(const CheckArgs& args) {
                                           : "give a SCENARIO or --kube FILE..., not both");
   if (!args.scenario.empty() && !args.prom.empty())
     return BadInput("--prom goes with --kube: a scenario's peaks come from its gpu_memory model");
+  // The outputs' paths before any file is read, as every command checks them.
+  if (args.json != "-") {
+    if (Status s = CheckOutputPath(args.json, "--json"); !s) return BadInput(s);
+  }
+  if (Status s = CheckOutputPath(args.report, "--report"); !s) return BadInput(s);
   CheckInputOptions in_opts;
   in_opts.cgpu_version_label = args.cgpu_version_label;
   in_opts.cgpu_no_isolation_versions = args.cgpu_no_isolation_versions;
@@ -101,12 +109,18 @@ int RunCheck(const CheckArgs& args) {
   }
 
   const CheckReport report = RunChecks(input, options);
-  if (!args.json.empty()) {
+  if (!args.json.empty() || !args.report.empty()) {
     const std::string text = CheckReportJson(report, source, KNOBSIM_VERSION);
     if (args.json == "-") {
       std::cout << text << std::flush;
-    } else if (Status written = WriteFileAtomically(args.json, text); !written) {
-      return BadInput(written);
+    } else if (!args.json.empty()) {
+      if (Status written = WriteFileAtomically(args.json, text); !written) return BadInput(written);
+    }
+    if (!args.report.empty()) {
+      if (Status written = WriteReportFile(nlohmann::ordered_json::parse(text), args.report);
+          !written) {
+        return BadInput(written);
+      }
     }
   }
   if (!args.quiet) {
@@ -155,6 +169,8 @@ void AddCheckCommand(CLI::App& app, int* exit_code) {
                   "cGPU versions without memory isolation (comma-separated)")
       ->delimiter(',')
       ->type_name("V,...");
+  cmd->add_option("--report", args->report,
+                  "Also write the HTML page of the document (docs/report.md) to FILE.html");
   cmd->add_option("--json", args->json, "Write the knobsim.check/v1 document to FILE; - = stdout")
       ->type_name("FILE");
   cmd->add_flag("--no-simulate", args->no_simulate,

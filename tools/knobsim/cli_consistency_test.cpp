@@ -93,6 +93,9 @@ TEST_CASE("shared flags are spelled the same on every subcommand that has them")
   }
   CHECK(flags["check"].count("--json") == 1);
   CHECK(flags["check"].count("-q") == 1);
+  // The pages of a change review: check and diff write theirs with --report too.
+  CHECK(flags["check"].count("--report") == 1);
+  CHECK(flags["diff"].count("--report") == 1);
   // Commands whose output is one file name it -o/--out.
   for (const std::string c : {"import", "diff", "merge", "report"}) {
     CAPTURE(c);

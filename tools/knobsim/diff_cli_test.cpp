@@ -84,6 +84,25 @@ TEST_CASE("diff: a label nobody selects on passes; more load fails p99 and names
   for (const std::string& f : {base, label, load}) std::remove(f.c_str());
 }
 
+TEST_CASE("diff --report writes the comparison as an HTML page, units and all") {
+  const std::string base = Results("page-base", Scenario("gate", "12/s", "vision"));
+  const std::string load = Results("page-load", Scenario("gate", "20/s", "vision"));
+  const std::string page = TempPath("diff.html");
+  const Outcome o =
+      Run("diff '" + base + "' '" + load + "' --format markdown --report '" + page + "'");
+  CHECK(o.exit_code == 1);
+  CHECK(o.out.find(" ms \xE2\x86\x92 ") != std::string::npos);  // markdown with units
+  const std::string html = ReadFile(page);
+  CHECK(html.find("<h1>Comparison: gate \xE2\x86\x92 gate</h1>") != std::string::npos);
+  CHECK(html.find("breaks <b>p99&#58;+10%</b>") != std::string::npos);
+  CHECK(html.find("p99 before and after, per workload") != std::string::npos);
+  CHECK(html.find(" ms</td>") != std::string::npos);
+  const Outcome bad = Run("diff '" + base + "' '" + load + "' --report /nonexistent-dir/d.html");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.out.empty());
+  for (const std::string& f : {base, load, page}) std::remove(f.c_str());
+}
+
 TEST_CASE("diff: documents that cannot be compared exit 2 and say why") {
   const std::string a = Results("x", Scenario("gate", "12/s", "vision"));
   const std::string other = Results("y", Scenario("other", "12/s", "vision"));

@@ -10,6 +10,8 @@
 #include "sim/io/json_document.h"
 #include "sim/io/results_document.h"
 #include "sim/io/results_json.h"
+#include "sim/output_file.h"
+#include "sim/report/html_report.h"
 #include "tools/knobsim/commands.h"
 #include "tools/knobsim/simulation_options.h"
 
@@ -23,6 +25,7 @@ struct DiffArgs {
   std::string fail_on{kDefaultDiffRules};
   std::string format = "text";
   std::string out = "-";
+  std::string report;  // --report FILE.html
   bool allow_scenario_change = false;
   std::vector<std::string> variants;
 };
@@ -30,6 +33,10 @@ struct DiffArgs {
 int Diff(const DiffArgs& args) {
   auto rules = ParseDiffRules(args.fail_on);
   if (!rules) return BadInput("--fail-on: " + rules.error().message);
+  if (args.out != "-") {
+    if (Status s = CheckOutputPath(args.out, "--out"); !s) return BadInput(s);
+  }
+  if (Status s = CheckOutputPath(args.report, "--report"); !s) return BadInput(s);
   // Both documents read and checked by the one rule (sim/io/results_document.h) before any
   // number is compared: a document that is not what knobsim writes is bad input, never "no
   // difference".
@@ -51,6 +58,11 @@ int Diff(const DiffArgs& args) {
     std::cout << text << std::flush;
   } else if (Status written = WriteFileAtomically(args.out, text); !written) {
     return BadInput(written);
+  }
+  if (!args.report.empty()) {
+    if (Status written = WriteReportFile(DiffJson(report), args.report); !written) {
+      return BadInput(written);
+    }
   }
   return report.regressions > 0 ? kExitCheckFailed : kExitOk;
 }
@@ -76,6 +88,8 @@ void AddDiffCommand(CLI::App& app, int* exit_code) {
       ->capture_default_str();
   cmd->add_option("-o,--out", args->out, "where to write the report (`-` = stdout)")
       ->capture_default_str();
+  cmd->add_option("--report", args->report,
+                  "Also write the HTML page of the comparison (docs/report.md) to FILE.html");
   cmd->add_flag("--allow-scenario-change", args->allow_scenario_change,
                 "compare documents of differently named scenarios");
   cmd->add_option("--variant", args->variants,

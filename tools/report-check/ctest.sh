@@ -79,6 +79,25 @@ bash "$check" "$artefacts/report-upgrade.html" --charts "$upgrade_charts" \
   --screenshot "$artefacts/report-upgrade.png"
 # A backtest of tools/gen-export's backtest profile (docs/backtest.md): one chart per card with
 # measured utilization and two per workload with measured latency (mean and p99).
+# The pre-upgrade check and a comparison, the pages of a change review.
+status=0
+"$knobsim" check "$root/scenarios/cgpu-upgrade.yaml" --registry-tags \
+  "$root/scenarios/cgpu-upgrade.registry-tags" -q --report "$artefacts/report-check.html" || status=$?
+if [ "$status" -gt 1 ]; then
+  echo "report-browser: knobsim check failed with status $status" >&2
+  exit 1
+fi
+bash "$check" "$artefacts/report-check.html" --charts 1 --screenshot "$artefacts/report-check.png"
+"$knobsim" run "$root/scenarios/quickstart.yaml" --duration 10m --quiet --json "$tmp/before.json"
+"$knobsim" run "$root/scenarios/quickstart.yaml" --duration 10m --seed 2 --quiet --json "$tmp/after.json"
+status=0
+"$knobsim" diff "$tmp/before.json" "$tmp/after.json" -o /dev/null --report "$artefacts/report-diff.html" ||
+  status=$?
+if [ "$status" -gt 1 ]; then
+  echo "report-browser: knobsim diff failed with status $status" >&2
+  exit 1
+fi
+bash "$check" "$artefacts/report-diff.html" --charts 1 --screenshot "$artefacts/report-diff.png"
 "$(dirname "$knobsim")/knobsim-gen-export" --profile backtest --nodes 8 --pods 24 --days 1 \
   -o "$tmp/backtest" >/dev/null
 "$knobsim" backtest --no-store --kube "$tmp/backtest/export.json" --prom "$tmp"/backtest/prom/*.json \
