@@ -300,8 +300,8 @@ const std::string& CauseColor(std::string_view cause) {
 }
 
 std::string RenderXYChart(const XYChart& chart) {
-  const double kWidth = chart.small ? 380 : 760, kLeft = chart.small ? 60 : 72,
-               kRight = kWidth - 20, kTop = 36, kBottom = chart.small ? 196 : 296;
+  const double kWidth = chart.small ? 380 : 760, kLeft = chart.small ? 60 : 72, kTop = 36,
+               kBottom = chart.small ? 196 : 296;
   double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
   size_t points = 0;
   for (const XYSeries& s : chart.series) {
@@ -320,6 +320,9 @@ std::string RenderXYChart(const XYChart& chart) {
   if (std::isfinite(chart.y_max)) ymax = std::max(ymax, chart.y_max);
   const std::vector<double> xticks = NiceTicks(xmin, xmax, chart.small ? 4 : 5);
   const std::vector<double> yticks = NiceTicks(ymin, ymax);
+  // The last x tick's label is centred on the plot's right end: leave it room inside the chart.
+  const double xstep = xticks.size() > 1 ? xticks[1] - xticks[0] : 1;
+  const double kRight = kWidth - std::max(20.0, TextWidth(TickLabel(xticks.back(), xstep)) / 2 + 6);
   const Scale xs{xticks.front(), xticks.back(), kLeft, kRight};
   const Scale ys{yticks.front(), yticks.back(), kBottom, kTop};
 
@@ -524,14 +527,16 @@ std::string RenderHeatMap(const HeatMap& chart) {
   double row_label_w = TextWidth(chart.y_label);
   for (const std::string& r : chart.rows)
     row_label_w = std::max(row_label_w, TextWidth(Shorten(r, 40)));
-  double col_label_h = 0;
-  for (const std::string& c : chart.columns)
-    col_label_h = std::max(col_label_h, TextWidth(Shorten(c, 40)));
-  col_label_h = col_label_h * 0.6 + 12;  // labels slanted at 35 degrees
+  // Column labels (variants) in full, slanted at 35 degrees: they rise sin 35 and reach cos 35
+  // of their length to the right of their column, and the chart makes room for both.
+  double col_label_len = 0;
+  for (const std::string& c : chart.columns) col_label_len = std::max(col_label_len, TextWidth(c));
+  const double col_label_h = col_label_len * 0.58 + 12;
   const double left = 16 + row_label_w + 10;
   const double grid_top = kTop + 18 + col_label_h;
   const double grid_w = kCellW * static_cast<double>(cols);
-  const double width = std::max(480.0, left + grid_w + col_label_h + 24);
+  const double width = std::max(
+      {480.0, left + grid_w + 24, left + grid_w - kCellW / 2 - 4 + col_label_len * 0.82 + 16});
   const double grid_bottom = grid_top + kCellH * static_cast<double>(rows);
   const double height = grid_bottom + 64;
 
@@ -543,7 +548,7 @@ std::string RenderHeatMap(const HeatMap& chart) {
   for (size_t c = 0; c < cols; ++c) {
     const double cx = left + kCellW * (static_cast<double>(c) + 0.5);
     out += fmt::format("<text transform=\"translate({},{}) rotate(-35)\">{}</text>\n", Num(cx - 4),
-                       Num(grid_top - 6), HtmlEscape(Shorten(chart.columns[c], 40)));
+                       Num(grid_top - 6), HtmlEscape(chart.columns[c]));
   }
   for (size_t r = 0; r < rows; ++r) {
     const double y = grid_top + kCellH * static_cast<double>(r);

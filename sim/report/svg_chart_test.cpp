@@ -189,6 +189,20 @@ TEST_CASE("a long legend name wraps onto lines and is never cut") {
   CHECK(svg.find("that keeps going past any width") != std::string::npos);
 }
 
+TEST_CASE("a heat map's column names (variants) are written whole, the chart widened for them") {
+  HeatMap m;
+  m.columns = {"base", "fix-quotas-then-upgrade-and-raise-every-replica-count-by-two"};
+  m.rows = {"gpu-0/0"};
+  m.values = {{0.5, 0.7}};
+  const std::string svg = RenderHeatMap(m);
+  CHECK(svg.find(">fix-quotas-then-upgrade-and-raise-every-replica-count-by-two<") !=
+        std::string::npos);
+  CHECK(svg.find("\xE2\x80\xA6") == std::string::npos);
+  // 60 characters slanted at 35 degrees reach about 325 px right of their column.
+  const size_t w = svg.find("width=\"");
+  CHECK(std::stod(svg.substr(w + 7)) > 480);
+}
+
 TEST_CASE("emphasized points are drawn after every other series, never under them") {
   XYChart c;
   XYSeries best, other;

@@ -8,6 +8,8 @@
 #     (check_dom.py), and, with --charts N, there are exactly N of them;
 #   - the chart rules of check_dom.py (a name keeps its colour, failed bars drawn full, and with
 #     the options: the number of failed bars, SLO lines on p99 charts, no red variant);
+#   - no chart text reaches outside its chart, measured in Chromium's own layout (a copy of the
+#     page with measure-text.html's script; the page itself has none);
 #   - a screenshot (1280×2000) is saved, for a CI artefact or a look by eye.
 #
 #   tools/report-check/check.sh REPORT.html [--charts N] [--failed-bars N] [--slo-lines]
@@ -24,7 +26,7 @@ while [ $# -gt 0 ]; do
     --failed-bars|--variants) rules+=("$1" "$2"); shift 2 ;;
     --slo-lines) rules+=("$1"); shift ;;
     --screenshot) screenshot="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) report="$1"; shift ;;
   esac
 done
@@ -79,6 +81,20 @@ fi
 echo "report-check: $name" >&2
 if ! /usr/bin/python3 "$here/check_dom.py" "$tmp/dom.html" ${charts:+--charts "$charts"} \
     ${rules[@]+"${rules[@]}"} >&2; then
+  fail=1
+fi
+
+# 3b. No text overflowing its chart, as Chromium lays the page out: a copy of the page with
+# measure-text.html's script before </body> (the report itself stays script-free), its DOM dumped
+# after the script ran, then check_dom.py --measured reads the marks it left.
+awk -v snippet="$here/measure-text.html" '
+  /<\/body>/ && !done { while ((getline line < snippet) > 0) print line; done = 1 }
+  { print }' "$report" >"$tmp/measured.html"
+if ! timeout 120 "$chromium" "${flags[@]}" --user-data-dir="$tmp/profile-measure" \
+    --virtual-time-budget=5000 --dump-dom "file://$tmp/measured.html" >"$tmp/measured-dom.html" \
+    2>"$tmp/measure.log" ||
+    ! /usr/bin/python3 "$here/check_dom.py" "$tmp/measured-dom.html" --measured >&2; then
+  echo "report-check: FAIL: text overflows a chart of $name (or it could not be measured)" >&2
   fail=1
 fi
 

@@ -17,6 +17,11 @@ The charts must not mislead (issue 16):
 
     check_dom.py DOM.html [--charts N] [--no-empty] [--failed-bars N] [--slo-lines]
                  [--variants NAMES]
+    check_dom.py MEASURED-DOM.html --measured
+
+--measured reads instead the DOM of a copy of the page that measure-text.html's script has run
+in: it fails when the script did not run or marked a chart text (data-overflow) as reaching
+outside its chart.
 
 Exit 0 when every check passes, 1 otherwise; one line per chart on stdout. Python's standard
 library only (Debian's python3).
@@ -142,7 +147,49 @@ def chart_rules(parser, args):
     return problems
 
 
+class Measured(HTMLParser):
+    """The marks measure-text.html left: whether it ran, and each overflowing text."""
+
+    def __init__(self):
+        super().__init__()
+        self.summary = None
+        self.overflows = []   # [where, text]
+        self.open = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "body" and attrs.get("data-measured"):
+            self.summary = attrs["data-measured"]
+        if attrs.get("data-overflow"):
+            self.overflows.append([attrs["data-overflow"], ""])
+            self.open = self.overflows[-1]
+
+    def handle_endtag(self, tag):
+        if tag == "text":
+            self.open = None
+
+    def handle_data(self, data):
+        if self.open is not None:
+            self.open[1] += data
+
+
+def measured(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        parser = Measured()
+        parser.feed(f.read())
+        parser.close()
+    if parser.summary is None:
+        print("FAIL: the text measurement did not run", file=sys.stderr)
+        return 1
+    print(f"  measured: {parser.summary}")
+    for where, text in parser.overflows:
+        print(f"FAIL: text {text.strip()!r} reaches outside its chart: {where}", file=sys.stderr)
+    return 1 if parser.overflows else 0
+
+
 def main():
+    if "--measured" in sys.argv[1:]:
+        return measured([a for a in sys.argv[1:] if a != "--measured"][0])
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dom")
     ap.add_argument("--charts", type=int, help="the number of charts the page must have")
