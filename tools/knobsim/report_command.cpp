@@ -36,7 +36,8 @@ int Report(const ReportArgs& args) {
   Expected<JsonDocument> read = ReadJsonDocument(args.input);
   if (!read.ok()) return BadInput(read.error().ToString());
   // Results, plan and backtest documents are checked by the one JSON rule first (file, line,
-  // field); the page itself reads what is left tolerantly (sim/report/html_parts.h).
+  // field); the page itself reads what is left tolerantly (sim/report/html_parts.h), as it reads
+  // check and diff documents, which have no reader of their own.
   const nlohmann::ordered_json* doc = &read->root;
   const auto schema = doc->is_object() ? doc->find("schema") : doc->end();
   if (doc->is_object() && schema != doc->end()) {
@@ -69,9 +70,9 @@ void AddReportCommand(CLI::App& app, int* exit_code) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* cmd = app.add_subcommand(
       "report",
-      "Render a results document (knobsim plan --json, knobsim run/whatif --json) as one "
-      "self-contained HTML page: recommendations, charts as inline SVG, variants side by side, "
-      "the assumptions. No scripts, no external URL: it opens offline. See docs/report.md.");
+      "Render a knobsim document (run/whatif/upgrade, plan, backtest, check or diff --json) as "
+      "one self-contained HTML page: verdicts, charts as inline SVG, variants side by side, the "
+      "assumptions. No scripts, no external URL: it opens offline. See docs/report.md.");
   cmd->add_option("results", args->input, "The results document (JSON)")
       ->required()
       ->type_name("RESULTS.json");
