@@ -243,8 +243,10 @@ TEST_CASE("a results page shows each variant's verdict against the base, as the 
                   "aliyun.com/gpu-mem. (new)") != std::string::npos);
   CHECK(html.find("default/a&lt;b&gt;&#58; 50 request(s) failed with CUDA OOM (new)") !=
         std::string::npos);
-  // p99 per variant (bars) and busy per card and variant (heat map).
-  CHECK(Count(html, "<svg class=\"chart\"") == 2);
+  // p99 per variant (bars), and per variant its cards' busy shaped like its cluster (node ×
+  // card heat maps, side by side).
+  CHECK(Count(html, "<svg class=\"chart\"") == 3);
+  CHECK(html.find("base&#58; card utilization") != std::string::npos);
   CHECK(Count(html, "class=\"mark bar\"") == 3);  // ocr has no p99 in policy=3
   CHECK(Count(html, "class=\"mark cell\"") == 4);
   CHECK(html.find(">n/a<") != std::string::npos);

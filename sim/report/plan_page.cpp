@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/card_map.h"
 #include "sim/report/svg_chart.h"
 
 namespace knobsim::report {
@@ -303,36 +304,16 @@ class PlanPage {
       const Json* rec = Recommendation(level);
       const Json* o = Option(Text(Get(rec, "option")));
       if (o == nullptr) continue;
-      HeatMap map;
-      map.title = Traffic(level) + " traffic: " + Id(*o);
-      map.x_label = "card";
-      map.y_label = "node";
-      std::map<std::string, size_t> row_of;
-      int max_index = -1;
-      for (const Json& c : Items(Get(*o, "cards"))) {
-        const std::string node = Text(Get(c, "node"));
-        if (row_of.emplace(node, map.rows.size()).second) map.rows.push_back(node);
-        const double index = Number(Get(c, "index"));
-        if (std::isfinite(index) && index >= 0 && index < 64)
-          max_index = std::max(max_index, static_cast<int>(index));
-      }
-      for (int i = 0; i <= max_index; ++i) map.columns.push_back("card " + std::to_string(i));
-      map.values.assign(map.rows.size(), std::vector<double>(map.columns.size(), NAN));
-      double sum = 0, max_busy = -1;
-      int n = 0;
-      for (const Json& c : Items(Get(*o, "cards"))) {
-        const double index = Number(Get(c, "index")), busy = Number(Get(c, "busy"));
-        if (!std::isfinite(index) || index < 0 || index > max_index || !std::isfinite(busy))
-          continue;
-        map.values[row_of[Text(Get(c, "node"))]][static_cast<size_t>(index)] = busy;
-        sum += busy, max_busy = std::max(max_busy, busy), ++n;
-      }
+      CardMapStats stats;
+      const HeatMap map =
+          CardHeatMap(Get(*o, "cards"), Traffic(level) + " traffic: " + Id(*o), &stats);
+      const int n = stats.cards;
       any = true;
       out += "<figure>" + RenderHeatMap(map);
       out += "<figcaption>" +
              HtmlEscape(n == 0 ? std::string("No card figures in the document.")
                                : fmt::format("{} cards: mean busy {}, busiest {} (headroom {}).", n,
-                                             Pct(sum / n), Pct(max_busy), Pct(1 - max_busy))) +
+                                             Pct(stats.mean), Pct(stats.max), Pct(1 - stats.max))) +
              "</figcaption></figure>\n";
     }
     if (!any) out += "<p>No option met every SLO, so there is no recommended size to show.</p>\n";

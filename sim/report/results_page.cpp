@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/report/card_map.h"
 #include "sim/report/svg_chart.h"
 
 namespace knobsim::report {
@@ -243,31 +244,19 @@ class ResultsPage {
   }
 
   std::string Utilization() const {
-    HeatMap map;
-    map.title = "Card utilization per variant";
-    map.x_label = "variant";
-    map.y_label = "node/card";
-    std::map<std::string, size_t> row_of;
+    // One map per variant, shaped like its cluster (node × card), side by side on one scale.
+    std::string maps;
     for (const Json* v : variants_) {
-      map.columns.push_back(Name(*v));
-      for (const Json& c : Items(Get(*v, "cards"))) {
-        const std::string key = Text(Get(c, "node")) + "/" + Text(Get(c, "index"));
-        if (row_of.emplace(key, map.rows.size()).second) map.rows.push_back(key);
-      }
-    }
-    map.values.assign(map.rows.size(), std::vector<double>(map.columns.size(), NAN));
-    for (size_t col = 0; col < variants_.size(); ++col) {
-      for (const Json& c : Items(Get(*variants_[col], "cards"))) {
-        map.values[row_of[Text(Get(c, "node")) + "/" + Text(Get(c, "index"))]][col] =
-            Number(Get(c, "busy"));
-      }
+      if (Items(Get(*v, "cards")).empty()) continue;
+      maps += RenderHeatMap(CardHeatMap(Get(*v, "cards"), Name(*v) + ": card utilization"));
     }
     std::string out =
         "<section id=\"utilization\"><h2>Card utilization</h2>\n<p>Busy: the fraction of the "
-        "measured time a card had a request in service (what nvidia-smi shows). An empty cell: "
-        "the card is not in that variant's cluster.</p>\n";
-    if (map.rows.empty()) return out + "<p>The document lists no GPU card.</p>\n</section>\n";
-    return out + "<figure>" + RenderHeatMap(map) + "</figure>\n</section>\n";
+        "measured time a card had a request in service (what nvidia-smi shows), per variant, "
+        "one row per node and one column per card; an empty cell: no such card on that node."
+        "</p>\n";
+    if (maps.empty()) return out + "<p>The document lists no GPU card.</p>\n</section>\n";
+    return out + "<figure class=\"pair\">" + maps + "</figure>\n</section>\n";
   }
 
   std::string Assumptions() const {

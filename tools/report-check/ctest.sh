@@ -40,9 +40,10 @@ if [ "$status" -gt 1 ]; then
   exit 1
 fi
 "$knobsim" report "$tmp/run.json" -o "$artefacts/report-run.html"
-# What the page must show, from the document: the p99 bars and the utilization map, two small
-# charts per workload over time and an errors chart per variant; a failed bar for each workload
-# of a variant whose requests all failed (the upgrade-first incident); the variants' names.
+# What the page must show, from the document: the p99 bars and a utilization map per variant with
+# cards, two small charts per workload over time and an errors chart per variant; a failed bar
+# for each workload of a variant whose requests all failed (the upgrade-first incident); the
+# variants' names.
 read -r run_charts run_failed run_variants < <(/usr/bin/python3 - "$tmp/run.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -50,7 +51,9 @@ variants = [v for v in d["variants"] if v.get("timeline")]
 workloads = {w["id"] for v in variants for w in v["timeline"]["workloads"]}
 failed = sum(1 for v in d["variants"] for w in v["workloads"]
              if w["requests"] > 0 and w["completed"] == 0)
-print(2 + 2 * len(workloads) + len(variants), failed, ",".join(v["name"] for v in d["variants"]))
+maps = sum(1 for v in d["variants"] if v.get("cards"))
+print(1 + maps + 2 * len(workloads) + len(variants), failed,
+      ",".join(v["name"] for v in d["variants"]))
 PY
 )
 if [ "$run_failed" -lt 1 ]; then
@@ -71,9 +74,10 @@ if [ "$status" -gt 1 ]; then
   exit 1
 fi
 "$knobsim" report "$tmp/upgrade.json" -o "$artefacts/report-upgrade.html"
-# The results page's two charts and the rehearsal's eight, then over time for the base (the one
-# variant with a timeline and no rehearsal): two small charts per workload and its errors.
-upgrade_charts="$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(10 + sum(2 * len(v["timeline"]["workloads"]) + 1 for v in d["variants"] if v.get("timeline") and "upgrade" not in v))' "$tmp/upgrade.json")"
+# The results page's charts (the p99 bars, a utilization map per variant with cards) and the
+# rehearsal's eight, then over time for the base (the one variant with a timeline and no
+# rehearsal): two small charts per workload and its errors.
+upgrade_charts="$(/usr/bin/python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); v=d["variants"]; print(1 + sum(1 for x in v if x.get("cards")) + 8 + sum(2 * len(x["timeline"]["workloads"]) + 1 for x in v if x.get("timeline") and "upgrade" not in x))' "$tmp/upgrade.json")"
 # (no --slo-lines: the rehearsal's workloads have errors-only objectives)
 bash "$check" "$artefacts/report-upgrade.html" --charts "$upgrade_charts" \
   --screenshot "$artefacts/report-upgrade.png"
