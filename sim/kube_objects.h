@@ -32,6 +32,7 @@ struct KubeObjects {
   std::vector<StorageClassSpec> storage_classes;
   std::vector<ResourceQuotaSpec> resource_quotas;
   std::vector<NamespaceSpec> namespaces;
+  std::vector<PriorityClassSpec> priority_classes;
   std::vector<HorizontalPodAutoscalerObject> hpas;
   std::vector<CronHorizontalPodAutoscalerObject> cron_hpas;
   // Where each object was read, parallel to its vector above.
@@ -47,6 +48,7 @@ struct KubeObjects {
   std::vector<ObjectSource> storage_class_sources;
   std::vector<ObjectSource> resource_quota_sources;
   std::vector<ObjectSource> namespace_sources;
+  std::vector<ObjectSource> priority_class_sources;
   std::vector<ObjectSource> hpa_sources;
   std::vector<ObjectSource> cron_hpa_sources;
   // The pod template of each Deployment and StatefulSet as a pending pod named after its owner

@@ -245,9 +245,23 @@ struct PodSpec {
   std::vector<TopologySpreadConstraint> topology_spread;
   int priority = 0;
   std::string preemption_policy = "PreemptLowerPriority";
+  // spec.priorityClassName. A pod without spec.priority (a manifest the Priority admission plugin
+  // has not seen) is `priority_pending` until its class, or the global default class, gives it
+  // the value and, unless the pod sets one (`preemption_policy_given`), the preemption policy.
+  std::string priority_class_name;
+  bool priority_pending = false;
+  bool preemption_policy_given = false;
   std::string node_name;  // set on bound pods
   std::string phase = "Pending";
   bool terminating = false;  // metadata.deletionTimestamp set
+  // Condition DisruptionTarget=True with reason PreemptionByScheduler: the scheduler preempted
+  // it (a terminating victim keeps its preemptor from preempting again, preemption.h).
+  bool preempted_by_scheduler = false;
+  // status.startTime, in seconds on one clock (Unix time from an export, the simulated clock in
+  // a run); unset before the kubelet starts the pod, which preemption reads as "now" (latest).
+  std::optional<double> start_time;
+  // status.nominatedNodeName: the node a preemption reserved; the scheduler tries it first.
+  std::string nominated_node_name;
   // ACK GPU sharing (docs/semantics.md §1.1-1.3):
   std::vector<ContainerGpu> container_gpus;  // one per container (limits)
   int gpu_mem = 0;                           // sum over containers
@@ -349,6 +363,8 @@ struct PodDisruptionBudgetSpec {
     int desired_healthy = 0;
     int disruptions_allowed = 0;
     int expected_pods = 0;
+    // status.disruptedPods: pods whose eviction the API server processed, by name.
+    std::vector<std::string> disrupted_pods;
   };
   std::optional<Status> status;  // as the disruption controller last wrote it
 };
@@ -394,6 +410,15 @@ struct StorageClassSpec {
   bool is_default = false;  // annotation storageclass.kubernetes.io/is-default-class: "true"
   // allowedTopologies: terms ORed, each a list of `key In values` ANDed; empty = every node.
   std::vector<std::vector<NodeSelectorRequirement>> allowed_topologies;
+};
+
+// scheduling.k8s.io/v1 PriorityClass (cluster-scoped): the priority the Priority admission
+// plugin gives pods that name it, or every pod without a class when it is the global default.
+struct PriorityClassSpec {
+  std::string name;
+  int value = 0;
+  bool global_default = false;
+  std::string preemption_policy = "PreemptLowerPriority";  // PreemptLowerPriority | Never
 };
 
 // v1 Namespace (cluster-scoped): its labels, for inter-pod affinity's namespaceSelector.

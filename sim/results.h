@@ -98,6 +98,7 @@ struct ClusterResult {
   double allocation_ratio = 0;          // allocated / total
   int pending_pods = 0;
   int fake_ready_pods = 0;
+  int preempted_pods = 0;          // evicted by the scheduler for a higher-priority pod
   int64_t request_oom_errors = 0;  // runtime CUDA OOMs over all workloads
   std::vector<ClusterEvent> events;
 };

@@ -286,6 +286,7 @@ struct Variant {
   std::map<std::string, int> gpu_mem;           // workload -> quota units
   std::map<std::string, int> gpu_core;          // workload -> percent
   std::map<std::string, int> replicas;          // workload -> replicas
+  std::map<std::string, int> priority;          // workload -> its pods' priority
   std::map<std::string, int> node_count;        // pool -> nodes
   std::map<std::string, double> traffic_scale;  // workload (or "*") -> factor
   std::optional<bool> interference;  // false: cluster.interference off (every card by POLICY)

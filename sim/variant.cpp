@@ -107,6 +107,7 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
     if (const auto* units = Lookup(variant.gpu_mem, w.name, shares_gpu)) w.gpu_mem = *units;
     if (const auto* core = Lookup(variant.gpu_core, w.name, shares_gpu)) w.gpu_core = *core;
     if (const auto* replicas = Lookup(variant.replicas, w.name)) w.replicas = *replicas;
+    if (const auto* priority = Lookup(variant.priority, w.name)) w.priority = *priority;
     // Current pods (an imported cluster) stay where they run unless the change is one that
     // recreates them: a new quota, core share or spread rolls the workload out again, and the
     // scheduler places the new pods; a placement change on a pool re-places its pods (the

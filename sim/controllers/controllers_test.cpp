@@ -2,6 +2,7 @@
 // whose events are not run, so that each rule is seen alone.
 #include <doctest/doctest.h>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,6 +38,47 @@ Workload Service(const std::string& name, const std::string& kind) {
   w.gpu_mem = 4;
   w.memory.context_mib = 0;
   return w;
+}
+
+// DefaultPreemption in a run (preemption.h): a batch pod already running on the only card, an
+// inference Deployment of higher priority that fits nowhere else. The batch pod is preempted at
+// t = 0, drains, and its replacement waits Pending at its lower priority; the inference pod is
+// nominated to the node and starts there once the victim is gone.
+TEST_CASE("preemption: a higher-priority pod evicts a running lower-priority one in a run") {
+  Scenario scenario = OneNode();
+  Workload batch = Service("batch", "Deployment");
+  batch.gpu_mem = 20;
+  batch.pods = {{"batch-0", "gpu-0", {}, true, -1}};
+  Workload infer = Service("infer", "Deployment");
+  infer.gpu_mem = 12;
+  infer.priority = 1000;
+  scenario.workloads = {batch, infer};
+  Simulator sim(scenario, 1, RunOptions{});
+  const RunResult r = sim.Run();
+  CHECK(r.cluster.preempted_pods == 1);
+  bool event = false;
+  for (const ClusterEvent& e : r.cluster.events) {
+    if (e.kind == "Preempted") {
+      event = true;
+      CHECK(e.pod == "default/batch-0");
+      CHECK(e.message == "Preempted by pod default/infer-0 on node gpu-0");
+    }
+  }
+  CHECK(event);
+  std::map<std::string, const PodResult*> pods;
+  for (const PodResult& p : r.pods) pods[p.name] = &p;
+  REQUIRE(pods.count("infer-0") == 1);
+  CHECK(pods["infer-0"]->node == "gpu-0");
+  REQUIRE(pods.count("batch-r1") == 1);
+  CHECK(pods["batch-r1"]->node.empty());  // Pending: the card is the inference pod's
+  CHECK(r.cluster.pending_pods == 1);
+
+  // The same cluster without the priority gap: nobody is preempted, inference waits.
+  scenario.workloads[1].priority = 0;
+  Simulator equal(scenario, 1, RunOptions{});
+  const RunResult same = equal.Run();
+  CHECK(same.cluster.preempted_pods == 0);
+  CHECK(same.cluster.pending_pods == 1);
 }
 
 TEST_CASE("replacement: a Deployment's is a new name, a StatefulSet's keeps the old one") {

@@ -148,6 +148,21 @@ BudgetPod ToBudgetPod(const Scenario& s, const PodView& pod) {
 
 }  // namespace
 
+std::vector<PreemptionBudget> PreemptionBudgets(const Scenario& s,
+                                                const std::vector<PodView>& pods) {
+  std::vector<PreemptionBudget> budgets;
+  for (const PodDisruptionBudgetSpec& pdb : s.kube.pdbs) {
+    std::vector<BudgetPod> members;
+    for (const PodView& q : pods)
+      if (BudgetSelects(pdb, q.namespace_, LabelsOf(s, q))) members.push_back(ToBudgetPod(s, q));
+    PreemptionBudget& b = budgets.emplace_back();
+    b.namespace_ = pdb.namespace_;
+    b.selector = pdb.selector;
+    b.disruptions_allowed = ComputeBudgetStatus(pdb, members).disruptions_allowed;
+  }
+  return budgets;
+}
+
 RunEviction EvaluateEviction(const Scenario& s, const std::vector<PodView>& pods,
                              const PodView& pod) {
   RunEviction e;

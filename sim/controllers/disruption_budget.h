@@ -15,6 +15,7 @@
 #include "sim/engine/cluster_control.h"
 #include "sim/kube_types.h"
 #include "sim/scenario.h"
+#include "sim/scheduler/preemption.h"
 
 namespace knobsim {
 
@@ -97,6 +98,11 @@ struct RunEviction {
 };
 RunEviction EvaluateEviction(const Scenario& s, const std::vector<PodView>& pods,
                              const PodView& pod);
+
+// The scenario's budgets as preemption weighs them (sim/scheduler/preemption.h): each one's
+// disruptionsAllowed recomputed from the run's `pods` now, as the disruption controller keeps it.
+std::vector<PreemptionBudget> PreemptionBudgets(const Scenario& s,
+                                                const std::vector<PodView>& pods);
 
 // The 429 message and the 500 message, verbatim from upstream.
 inline constexpr const char* kEvictionViolatesBudget =

@@ -5,12 +5,15 @@
 
 #include "sim/controllers/image_pulls.h"
 #include "sim/controllers/placement.h"
+#include "sim/controllers/preemption.h"
 #include "sim/engine/simulator.h"
 #include "sim/scenario_objects.h"
 
 namespace knobsim::engine {
 
-void SchedulePending(Simulator& sim) {
+namespace {
+
+void ScheduleOnce(Simulator& sim) {
   EngineState& s = sim.state;
   if (s.pending.empty()) return;
   std::vector<int32_t> order;
@@ -23,9 +26,12 @@ void SchedulePending(Simulator& sim) {
   for (int32_t p : order) {
     const Workload& spec = *s.workloads[s.pods[p].workload].spec;
     const int index = static_cast<int>(s.cluster_state.pods().size());
-    const ScheduleResult result =
-        s.scheduler->ScheduleAndBind(ReplicaPodSpec(s.scenario, spec, s.pods[p].replica));
+    PodSpec pod = ReplicaPodSpec(s.scenario, spec, s.pods[p].replica);
+    pod.nominated_node_name = s.pods[p].nominated_node;
+    pod.start_time = static_cast<double>(s.now) / kNanosPerSecond;  // if it binds, it starts now
+    const ScheduleResult result = s.scheduler->ScheduleAndBind(pod);
     if (result.placement.node < 0) {
+      if (result.preemption.node >= 0) PreemptFor(sim, p, result.preemption);
       if (result.message != s.pods[p].message) {
         s.pods[p].message = result.message;
         sim.recorder.PodEvent("FailedScheduling", p, result.message);
@@ -35,11 +41,30 @@ void SchedulePending(Simulator& sim) {
     }
     s.pods[p].state_pod = index;
     s.pods[p].message.clear();
+    s.pods[p].nominated_node.clear();
     BindPod(sim, p, result.placement);
     sim.recorder.PodEvent("Scheduled", p,
                           "assigned to node " + s.cluster.nodes[result.placement.node].name);
     if (!s.nodes[s.pods[p].node].down()) StartOnNode(sim, p);
   }
+}
+
+}  // namespace
+
+void SchedulePending(Simulator& sim) {
+  EngineState& s = sim.state;
+  // A preemption deletes pods, whose controllers call this again: that call only asks for
+  // another pass, so one pass never runs inside another.
+  if (s.scheduling_pending) {
+    s.pending_again = true;
+    return;
+  }
+  s.scheduling_pending = true;
+  do {
+    s.pending_again = false;
+    ScheduleOnce(sim);
+  } while (s.pending_again);
+  s.scheduling_pending = false;
 }
 
 }  // namespace knobsim::engine

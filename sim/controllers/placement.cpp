@@ -7,7 +7,10 @@
 #include <vector>
 
 #include "models/gpu_topology.h"
+#include "sim/controllers/disruption_budget.h"
 #include "sim/controllers/image_pulls.h"
+#include "sim/controllers/pending_pods.h"
+#include "sim/controllers/preemption.h"
 #include "sim/engine/simulator.h"
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/fgd/fragmentation_report.h"
@@ -139,6 +142,11 @@ std::vector<std::vector<int32_t>> CreatePods(EngineState& s) {
 void PlacePods(Simulator& sim) {
   EngineState& s = sim.state;
   BuildScheduler(s);
+  // Preemption weighs the scenario's PodDisruptionBudgets as they stand when it runs.
+  if (!s.scenario.kube.pdbs.empty()) {
+    s.scheduler->SetBudgetSource(
+        [&sim] { return PreemptionBudgets(sim.state.scenario, sim.control.Pods()); });
+  }
   std::vector<QueuedPod> order;
   for (int32_t w = 0; w < static_cast<int32_t>(s.workloads.size()); ++w)
     for (int i = 0; i < s.workloads[w].spec->replicas; ++i) order.push_back({w, i});
@@ -153,7 +161,8 @@ void PlacePods(Simulator& sim) {
     const Workload& spec = *s.workloads[next.workload].spec;
     if (next.ordinal >= static_cast<int>(spec.pods.size())) continue;
     const int32_t p = pod_of[next.workload][next.ordinal];
-    const PodSpec pod = ReplicaPodSpec(s.scenario, spec, next.ordinal);
+    PodSpec pod = ReplicaPodSpec(s.scenario, spec, next.ordinal);
+    pod.start_time = 0;  // every pod of the scenario runs from t = 0
     current[p] = CurrentPlacement(s.cluster_state, s.config, pod, spec.pods[next.ordinal]);
     if (current[p]) {
       s.pods[p].state_pod = s.cluster_state.Bind(pod, *current[p]);
@@ -163,18 +172,24 @@ void PlacePods(Simulator& sim) {
                                 ") no longer fits; the scheduler places it");
     }
   }
+  // A preemption's deletions would schedule the pending pods again: that waits for the end.
+  s.scheduling_pending = true;
   for (const QueuedPod& next : order) {
     const int32_t p = pod_of[next.workload][next.ordinal];
     const Workload& spec = *s.workloads[next.workload].spec;
+    if (s.pods[p].terminating) continue;  // a running pod preempted for a pod placed before it
     ScheduleResult result;
     if (current[p]) {
       result.placement = *current[p];
     } else {
       const int index = static_cast<int>(s.cluster_state.pods().size());
-      result = s.scheduler->ScheduleAndBind(ReplicaPodSpec(s.scenario, spec, next.ordinal));
+      PodSpec pod = ReplicaPodSpec(s.scenario, spec, next.ordinal);
+      pod.start_time = 0;
+      result = s.scheduler->ScheduleAndBind(pod);
       if (result.placement.node >= 0) s.pods[p].state_pod = index;
     }
     if (result.placement.node < 0) {
+      if (result.preemption.node >= 0) PreemptFor(sim, p, result.preemption);
       s.pods[p].message = result.message;
       sim.recorder.PodEvent("FailedScheduling", p, result.message);
       s.pending.push_back(p);
@@ -188,6 +203,8 @@ void PlacePods(Simulator& sim) {
     s.queue.Push(spec.image_pull, kContainerStart, static_cast<uint32_t>(p), s.pods[p].generation);
   }
   std::sort(s.pending.begin(), s.pending.end());
+  s.scheduling_pending = false;
+  if (s.pending_again) SchedulePending(sim);
   sim.recorder.SetFragmentation(MeasureFragmentation(s.scenario, s.cluster_state));
 }
 

@@ -150,6 +150,7 @@ struct PodRun {
   int restarts = 0;
   std::string message;
   std::string autoscaler_message;  // its last TriggeredScaleUp / NotTriggerScaleUp text
+  std::string nominated_node;      // where its preemption made room (status.nominatedNodeName)
   uint32_t generation = 0;         // lifecycle events
   uint32_t batch_generation = 0;
   // memory, per card
@@ -301,6 +302,10 @@ struct EngineState {
   SchedulerConfig config;
   std::unique_ptr<Scheduler> scheduler;
   std::vector<int32_t> pending;  // pods waiting for the scheduler, by id
+  // SchedulePending is running (a preemption's deletions call it again): the inner call only
+  // asks the outer one for another pass.
+  bool scheduling_pending = false;
+  bool pending_again = false;
   std::vector<uint64_t> wake_tokens;
   std::vector<HpaRun> hpas;
   std::vector<CronHpaRun> cron_hpas;

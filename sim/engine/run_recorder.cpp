@@ -101,6 +101,11 @@ void RunRecorder::PodEvent(const char* kind, int32_t p, std::string message) {
                              std::move(message)});
 }
 
+void RunRecorder::PodPreempted(int32_t p, std::string message) {
+  ++cluster_.preempted_pods;
+  PodEvent("Preempted", p, std::move(message));
+}
+
 void RunRecorder::NodeEvent(const char* kind, int32_t n, std::string message) {
   if (cluster_.events.size() >= kMaxEvents) return;
   // Node events name no pod; the message starts with the node.

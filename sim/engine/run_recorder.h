@@ -42,6 +42,8 @@ class RunRecorder {
   void IntegrateAvailability(int32_t w);
 
   void PodEvent(const char* kind, int32_t p, std::string message);
+  // A pod the scheduler preempted: its Preempted event, counted in ClusterResult.
+  void PodPreempted(int32_t p, std::string message);
   void NodeEvent(const char* kind, int32_t n, std::string message);  // "node <name> <message>"
   void Event(const std::string& kind, const std::string& pod, const std::string& message);
   void SetFragmentation(FragmentationResult fragmentation);

@@ -78,7 +78,7 @@ ImportModel Small() {
   pdb.name = "etcd";
   pdb.min_available = IntOrPercent{51, true};
   pdb.selector = LabelSelector{{{"app", "etcd"}}, {{"tier", "NotIn", {"test"}}}};
-  pdb.status = PodDisruptionBudgetSpec::Status{2, 2, 0, 3};
+  pdb.status = PodDisruptionBudgetSpec::Status{2, 2, 0, 3, {}};
   m.kube.pdbs.push_back(pdb);
   PodDisruptionBudgetSpec none;
   none.namespace_ = "ai";

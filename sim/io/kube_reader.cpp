@@ -62,6 +62,8 @@ void ReadObject(ObjectReader& r, const Field& object) {
     keep(out.resource_quotas, out.resource_quota_sources, kube::ReadResourceQuota);
   } else if (kind == "Namespace") {
     keep(out.namespaces, out.namespace_sources, kube::ReadNamespace);
+  } else if (kind == "PriorityClass") {
+    keep(out.priority_classes, out.priority_class_sources, kube::ReadPriorityClass);
   } else if (kind == "HorizontalPodAutoscaler") {
     keep(out.hpas, out.hpa_sources, kube::ReadHorizontalPodAutoscaler);
   } else if (kind == "CronHorizontalPodAutoscaler") {
@@ -127,19 +129,67 @@ struct Loader {
 Expected<KubeObjects> ReadKubeString(const std::string& text, const std::string& file_name) {
   Loader loader;
   if (Status read = loader.Read(text, file_name); !read) return read.error();
+  ResolvePriorityClasses(loader.objects, {});
   return std::move(loader.objects);
 }
 
-Expected<KubeObjects> ReadKubeFile(const std::string& path) {
-  return ReadKubeFiles({path});
+Expected<KubeObjects> ReadKubeFile(const std::string& path,
+                                   const std::vector<PriorityClassSpec>& known_classes) {
+  return ReadKubeFiles({path}, known_classes);
 }
 
-Expected<KubeObjects> ReadKubeFiles(const std::vector<std::string>& paths) {
+Expected<KubeObjects> ReadKubeFiles(const std::vector<std::string>& paths,
+                                    const std::vector<PriorityClassSpec>& known_classes) {
   Loader loader;
   for (const std::string& path : paths) {
     if (Status read = loader.ReadFile(path); !read) return read.error();
   }
+  ResolvePriorityClasses(loader.objects, known_classes);
   return std::move(loader.objects);
+}
+
+// The Priority admission plugin's part, for pods read without spec.priority: the class named
+// (the built-in system classes, the objects read, then `known`), or the global default class
+// when none is named; a class that is nowhere leaves priority 0 with a warning. Pods and the
+// templates of workloads alike.
+void ResolvePriorityClasses(KubeObjects& objects, const std::vector<PriorityClassSpec>& known) {
+  std::vector<PriorityClassSpec> classes = objects.priority_classes;
+  classes.insert(classes.end(), known.begin(), known.end());
+  classes.push_back({"system-node-critical", 2000001000, false, "PreemptLowerPriority"});
+  classes.push_back({"system-cluster-critical", 2000000000, false, "PreemptLowerPriority"});
+  const PriorityClassSpec* global_default = nullptr;
+  for (const PriorityClassSpec& c : classes) {
+    if (c.global_default && global_default == nullptr) global_default = &c;
+  }
+  auto resolve = [&](PodSpec& pod, const ObjectSource& source) {
+    if (!pod.priority_pending) return;
+    const PriorityClassSpec* cls = nullptr;
+    if (pod.priority_class_name.empty()) {
+      cls = global_default;
+    } else {
+      for (const PriorityClassSpec& c : classes) {
+        if (c.name == pod.priority_class_name) {
+          cls = &c;
+          break;
+        }
+      }
+      if (cls == nullptr) {
+        objects.warnings.push_back(kube::Cat(
+            {source.file, ":", std::to_string(source.line), ": pod ", pod.namespace_, "/", pod.name,
+             ": priority class ", Quote(pod.priority_class_name),
+             " is not among the objects read and the pod has no spec.priority; its priority "
+             "reads as 0 (add the PriorityClass, e.g. kubectl get priorityclasses -o yaml)"}));
+      }
+    }
+    pod.priority_pending = false;
+    if (cls == nullptr) return;
+    pod.priority = cls->value;
+    if (!pod.preemption_policy_given) pod.preemption_policy = cls->preemption_policy;
+  };
+  for (size_t i = 0; i < objects.pods.size(); ++i) resolve(objects.pods[i], objects.pod_sources[i]);
+  for (size_t i = 0; i < objects.template_pods.size(); ++i) {
+    resolve(objects.template_pods[i], objects.template_pod_sources[i]);
+  }
 }
 
 std::vector<PodSpec> PendingPods(const KubeObjects& objects) {

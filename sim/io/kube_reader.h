@@ -68,8 +68,18 @@ namespace knobsim {
 // Reads the files in order into one set of objects (`-` reads standard input). An object of a
 // kind read here that appears twice (same kind, namespace and name) is an error naming both
 // places.
-Expected<KubeObjects> ReadKubeFiles(const std::vector<std::string>& paths);
-Expected<KubeObjects> ReadKubeFile(const std::string& path);
+// Pods without spec.priority (manifests, not exports) take it from their PriorityClass, found
+// among the objects read or in `known_classes` (the cluster's, when pods come in another file).
+Expected<KubeObjects> ReadKubeFiles(const std::vector<std::string>& paths,
+                                    const std::vector<PriorityClassSpec>& known_classes = {});
+Expected<KubeObjects> ReadKubeFile(const std::string& path,
+                                   const std::vector<PriorityClassSpec>& known_classes = {});
+
+// The Priority admission plugin's part for pods read without spec.priority (ReadKubeFiles does
+// it): the value of the class they name (the objects', `known`, or a built-in system class), or
+// of the global default class when they name none, and that class's preemption policy unless the
+// pod sets one. A class found nowhere leaves priority 0 with a warning.
+void ResolvePriorityClasses(KubeObjects& objects, const std::vector<PriorityClassSpec>& known);
 
 // Reads YAML or JSON text; `file_name` is what errors and sources call it.
 Expected<KubeObjects> ReadKubeString(const std::string& text, const std::string& file_name);

@@ -161,6 +161,7 @@ void Fields(V& v, C& c) {
   v.Real("allocation_ratio", c.allocation_ratio);
   v.Count("pending_pods", c.pending_pods);
   v.Count("fake_ready_pods", c.fake_ready_pods);
+  v.Count("preempted_pods", c.preempted_pods);
   v.Count("request_oom_errors", c.request_oom_errors);
   v.Array("events", c.events);
 }

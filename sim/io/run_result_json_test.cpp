@@ -93,6 +93,7 @@ void CheckSame(const RunResult& a, const RunResult& b) {
   CHECK(Same(a.cluster.allocation_ratio, b.cluster.allocation_ratio));
   CHECK(a.cluster.pending_pods == b.cluster.pending_pods);
   CHECK(a.cluster.fake_ready_pods == b.cluster.fake_ready_pods);
+  CHECK(a.cluster.preempted_pods == b.cluster.preempted_pods);
   CHECK(a.cluster.request_oom_errors == b.cluster.request_oom_errors);
   REQUIRE(a.cluster.events.size() == b.cluster.events.size());
   for (size_t i = 0; i < a.cluster.events.size(); ++i) {
@@ -169,6 +170,7 @@ RunResult AwkwardRun() {
   r.cluster.allocation_ratio = 4.0 / 22;
   r.cluster.pending_pods = 1;
   r.cluster.fake_ready_pods = 2;
+  r.cluster.preempted_pods = 3;
   r.cluster.request_oom_errors = 9;
   r.cluster.events.push_back({-5, "FailedScheduling", "ai/chat-1", "no fit"});
   r.cluster.events.push_back({std::numeric_limits<int64_t>::max(), "LoadOOM", "ai/chat-0", ""});
@@ -273,7 +275,7 @@ TEST_CASE("RunResult JSON: the result structs have the fields the serializer kno
   CHECK(sizeof(CardResult) == 32 + 8 + 32 + 4 * 8 + 8 + 8 + 8 + 8 + 24);
   CHECK(sizeof(PodResult) == 3 * 32 + 32 + 24 + 32 + 8 + 32 + 8 + 8);
   CHECK(sizeof(ClusterEvent) == 8 + 3 * 32);
-  CHECK(sizeof(ClusterResult) == 8 + 8 + 8 + 4 + 4 + 8 + 24);
+  CHECK(sizeof(ClusterResult) == 8 + 8 + 8 + 4 + 4 + 4 + 4 /* padding */ + 8 + 24);
   CHECK(sizeof(NodeFragmentation) == 32 + 8 + 8);
   CHECK(sizeof(FragmentationResult) == 4 * 8 + 24);
   // + the timeline (not serialized: see RunResultToJson) + end.

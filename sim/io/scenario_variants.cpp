@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <map>
 
 #include "sim/io/quantity.h"
@@ -56,6 +58,7 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
              "gpu_mem",
              "gpu_core",
              "replicas",
+             "priority",
              "node_count",
              "traffic_scale",
              "interference",
@@ -195,6 +198,12 @@ void Reader::ReadVariantWorkloadKnobs(const Section& s, const Scenario& sc, Vari
   if (auto x = s.Get("replicas")) {
     for (const auto& [key, value] : KnobEntries(*x, WorkloadNames(sc), "workload")) {
       v.replicas[key] = Int(value, 0);
+    }
+  }
+  if (auto x = s.Get("priority")) {
+    for (const auto& [key, value] : KnobEntries(*x, WorkloadNames(sc), "workload")) {
+      v.priority[key] =
+          Int(value, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
     }
   }
 }

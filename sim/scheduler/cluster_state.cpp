@@ -59,6 +59,24 @@ int ClusterState::FindNode(const std::string& name) const {
 int ClusterState::Bind(PodSpec pod, const Placement& placement) {
   assert(placement.node >= 0 && placement.node < static_cast<int>(nodes_.size()));
   const int index = static_cast<int>(pods_.size());
+  pods_.push_back(std::move(pod));
+  placements_.emplace_back();
+  Occupy(index, placement);
+  return index;
+}
+
+void ClusterState::Rebind(int pod, const Placement& placement) {
+  assert(pod >= 0 && pod < static_cast<int>(pods_.size()) && !bound(pod));
+  assert(placement.node >= 0 && placement.node < static_cast<int>(nodes_.size()));
+  Occupy(pod, placement);
+  // Bind appends, so a node's list is in index order; a pod put back goes where it was.
+  std::vector<int>& on_node = nodes_[placement.node].pods;
+  std::rotate(std::lower_bound(on_node.begin(), on_node.end() - 1, pod), on_node.end() - 1,
+              on_node.end());
+}
+
+void ClusterState::Occupy(int index, const Placement& placement) {
+  const PodSpec& pod = pods_[index];
   NodeState& node = nodes_[placement.node];
   NodeChanged(placement.node);
   for (const auto& [resource, amount] : pod.requests) node.requested[resource] += amount;
@@ -75,9 +93,15 @@ int ClusterState::Bind(PodSpec pod, const Placement& placement) {
     if (i < placement.core_units.size()) card.used_core += placement.core_units[i];
     ++card.pods;
   }
-  pods_.push_back(std::move(pod));
-  placements_.push_back(placement);
-  return index;
+  ++bound_priorities_[pod.priority];
+  placements_[index] = placement;
+}
+
+void ClusterState::MarkPreempted(int pod) {
+  if (pod < 0 || pod >= static_cast<int>(pods_.size()) || !bound(pod)) return;
+  pods_[pod].terminating = true;
+  pods_[pod].preempted_by_scheduler = true;
+  NodeChanged(placements_[pod].node);  // spreading no longer counts it
 }
 
 int ClusterState::BindExisting(PodSpec pod) {
@@ -168,6 +192,9 @@ void ClusterState::Unbind(int pod) {
     if (i < placement.core_units.size()) card.used_core -= placement.core_units[i];
     --card.pods;
     if (spec.whole_gpus > 0) card.whole = false;
+  }
+  if (auto it = bound_priorities_.find(spec.priority); it != bound_priorities_.end()) {
+    if (--it->second == 0) bound_priorities_.erase(it);
   }
   // The spec stays readable (a restart may bind it again); only the placement empties.
   placements_[pod] = Placement{};

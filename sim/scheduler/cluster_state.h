@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -62,6 +63,17 @@ class ClusterState {
   int BindExisting(PodSpec pod);
   // Removes a bound pod (its resources are freed); the index stays valid but empty.
   void Unbind(int pod);
+  // Binds an unbound pod again at its own index, with `placement` (its node's pod list in index
+  // order, as before): preemption's dry run takes victims out and puts them back this way, and
+  // the cluster is then what it was (the revision moves, as after any change).
+  void Rebind(int pod, const Placement& placement);
+  // Marks a bound pod as being deleted by a preemption (metadata.deletionTimestamp and the
+  // DisruptionTarget condition): it keeps its resources until it is unbound.
+  void MarkPreempted(int pod);
+  // Whether some bound pod has a priority below `priority` (preemption has a victim somewhere).
+  bool HasBoundPodBelow(int priority) const {
+    return !bound_priorities_.empty() && bound_priorities_.begin()->first < priority;
+  }
   // Cordons (true) or uncordons a node: spec.unschedulable, read by the NodeUnschedulable filter.
   void SetUnschedulable(int node, bool unschedulable);
   // Takes a node out of the cluster (true) or brings it back, keeping its index. An absent
@@ -124,6 +136,10 @@ class ClusterState {
   uint64_t changes_before_ = 0;     // changes no longer in changed_nodes_
   std::unordered_map<std::string, Labels> namespace_labels_;
   VolumeCatalog volumes_;
+  std::map<int, int> bound_priorities_;  // priority -> bound pods with it
+
+  // A bind's effect on the node, its cards and the priorities, for Bind and Rebind.
+  void Occupy(int pod, const Placement& placement);
 };
 
 }  // namespace knobsim

@@ -5,11 +5,12 @@
 //
 // The histogram counts each reason once per node that gave it, "<count> <reason>", sorted as
 // plain strings ("1 x" < "10 x" < "2 y") and joined with ", ". The nested message has the same
-// shape over the preemption verdict per node. knobsim has no preemption yet, so that verdict
-// follows from the filter status alone: a node rejected as UnschedulableAndUnresolvable is
-// "Preemption is not helpful for scheduling" (upstream nodesWherePreemptionMightHelp), any other
-// rejected node "No preemption victims found for incoming pod" (SelectVictimsOnNode with no
-// lower-priority pod to evict).
+// shape over the preemption dry run's verdict per node (preemption.h): a node rejected as
+// UnschedulableAndUnresolvable is "Preemption is not helpful for scheduling" (upstream
+// nodesWherePreemptionMightHelp), a node without a lower-priority pod "No preemption victims
+// found for incoming pod", a node where evicting them all is not enough the filters' reasons
+// then. When preemption nominates a node the message has no preemption part at all (the
+// PostFilter succeeded), and a profile without DefaultPreemption has none either.
 //
 // Version differences (KubeVersion):
 //  * before 1.24 there is no preemption suffix (added by kubernetes#107775);
@@ -75,6 +76,20 @@ std::string FailedSchedulingMessageFromCounts(int num_nodes,
                                               const KubeVersion& version,
                                               const PluginStatus* pre_filter,
                                               bool preemption_never) {
+  PreemptionVerdict verdict;
+  if (preemption_never) {
+    verdict.outcome = PreemptionVerdict::Outcome::kNotEligible;
+    verdict.not_eligible = "not eligible due to preemptionPolicy=Never.";
+  }
+  return FailedSchedulingMessageFromCounts(num_nodes, node_statuses, version, pre_filter, verdict);
+}
+
+std::string FailedSchedulingMessageFromCounts(int num_nodes,
+                                              std::span<const CountedStatus> node_statuses,
+                                              const KubeVersion& version,
+                                              const PluginStatus* pre_filter,
+                                              const PreemptionVerdict& preemption) {
+  using Outcome = PreemptionVerdict::Outcome;
   // Upstream never builds a FitError for an empty cluster; it reports ErrNoNodesAvailable.
   if (num_nodes <= 0) return "no nodes available to schedule pods";
 
@@ -115,10 +130,31 @@ std::string FailedSchedulingMessageFromCounts(int num_nodes,
     not_helpful += std::max<int64_t>(0, num_nodes - rejected);
   }
 
+  // A nominated node ends the PostFilter with success, which drops every reason; a profile
+  // without DefaultPreemption leaves DRA's alone.
+  if (preemption.outcome == Outcome::kNominated) return msg;
+  if (preemption.outcome == Outcome::kDisabled) {
+    if (version.dra && version.minor >= 24) {
+      msg.append(" no new claims to deallocate");
+      if (version.minor >= 25 && version.minor <= 29) msg.append(".");
+    }
+    return msg;
+  }
   if (version.minor < 24) return msg;
   std::string post = version.dra ? "no new claims to deallocate, preemption: " : "preemption: ";
-  if (preemption_never) {
-    post.append("not eligible due to preemptionPolicy=Never.");
+  if (preemption.outcome == Outcome::kNotEligible) {
+    post.append(preemption.not_eligible);
+  } else if (preemption.outcome == Outcome::kDryRun) {
+    // The dry run's status on each node it tried; every other node is "not helpful".
+    std::map<std::string, int64_t> histogram;
+    int64_t tried = 0;
+    for (const auto& [status, nodes] : preemption.tried) {
+      tried += nodes;
+      for (const std::string& reason : status->reasons) histogram[reason] += nodes;
+    }
+    histogram[kNotHelpful] += std::max<int64_t>(0, num_nodes - tried);
+    post.append(NodesAvailable(num_nodes));
+    AppendHistogram(post, histogram);
   } else {
     post.append(NodesAvailable(num_nodes));
     AppendHistogram(post, {{kNotHelpful, not_helpful}, {kNoVictims, no_victims}});

@@ -163,6 +163,7 @@ struct Scheduler::PodClass {
   struct Unschedulable {
     uint64_t revision = 0;  // ClusterState::revision() of the verdict; 0: none
     bool preemption_never = false;
+    int priority = 0;  // preemption's answer depends on it
     std::string message;
   } unschedulable;
 
@@ -204,6 +205,8 @@ struct Scheduler::Cycle {
   std::vector<int64_t> total;              // [feasible position]
   std::vector<CountedStatus> counted;      // an unschedulable pod's distinct statuses
   std::vector<int> count_at;               // [interned status]: its entry in counted, or -1
+  std::vector<PluginStatus> preemption_tried;     // the dry run's status per node tried
+  std::vector<CountedStatus> preemption_counted;  // those, for the message
 
   PodClass& ClassFor(const PodSpec& pod, const ClusterState& cluster, bool cached) {
     const auto& nodes = cluster.nodes();
@@ -262,7 +265,8 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
     : cluster_(cluster),
       config_(std::move(config)),
       tie_stream_(config_.seed, "scheduler/tie-break"),
-      cycle_(std::make_unique<Cycle>()) {
+      cycle_(std::make_unique<Cycle>()),
+      preemption_stream_(config_.seed, "scheduler/preemption") {
   policy_placement_ = std::make_unique<PolicyPlacement>(config_);
   const KubeVersion& version = config_.kube_version;
   filters_.push_back(NewNodeUnschedulableFilter());
@@ -296,15 +300,19 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain, bool score)
     result.evaluated = cluster_.present_count();
     return result;
   }
+  if (!pod.nominated_node_name.empty() && PlaceOnNominatedNode(pod, explain, score, result)) {
+    return result;
+  }
   PodClass& cls = cy.ClassFor(pod, cluster_, cy.use_cache && !explain);
   // Only node-local filters judge the pod, on every node: the class's last unschedulable verdict
   // holds while the cluster is as it was (the walk would leave the sample's start where it is).
   bool cluster_wide[kNumFilters];
   const bool node_local = !explain && cy.use_cache && cy.in_pre_filter_result.empty() &&
+                          pod.nominated_node_name.empty() &&
                           !ClusterWideFilters(filters_, pod, cluster_wide);
   const bool never = pod.preemption_policy == "Never";
   if (node_local && cls.unschedulable.revision == cluster_.revision() &&
-      cls.unschedulable.preemption_never == never) {
+      cls.unschedulable.preemption_never == never && cls.unschedulable.priority == pod.priority) {
     result.message = cls.unschedulable.message;
     result.evaluated = cluster_.present_count();
     return result;
@@ -314,7 +322,11 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain, bool score)
   result.feasible = static_cast<int>(cy.feasible.size());
   if (cy.feasible.empty()) {
     ReportUnschedulable(pod, cls, explain, result);
-    if (node_local) cls.unschedulable = {cluster_.revision(), never, result.message};
+    // A dry run restores the cluster under a new revision: the verdict holds from there on. A
+    // nomination does not repeat (its victims go).
+    if (node_local && result.preemption.node < 0) {
+      cls.unschedulable = {cluster_.revision(), never, pod.priority, result.message};
+    }
     return result;
   }
   // Score. Upstream takes a lone feasible node without scoring it.
@@ -339,8 +351,16 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain, bool score)
 bool Scheduler::PassesPreFilter(const PodSpec& pod, bool explain, ScheduleResult& result) {
   const int num_nodes = static_cast<int>(cluster_.nodes().size());
   auto reject_in_pre_filter = [&](const PluginStatus& status, std::string_view plugin) {
-    result.message = FailedSchedulingMessage(cluster_.present_count(), {}, config_.kube_version,
-                                             &status, pod.preemption_policy == "Never");
+    // Every node carries the PreFilter status: preemption may help on all of them or none.
+    std::vector<int> potential;
+    if (status.code == StatusCode::kUnschedulable) {
+      for (int i = 0; i < num_nodes; ++i) {
+        if (!cluster_.node(i).absent) potential.push_back(i);
+      }
+    }
+    const PreemptionVerdict verdict = Preempt(pod, potential, result);
+    result.message = FailedSchedulingMessageFromCounts(cluster_.present_count(), {},
+                                                       config_.kube_version, &status, verdict);
     if (!explain) return;
     for (int i = 0; i < num_nodes; ++i) {
       if (cluster_.node(i).absent) continue;
@@ -496,9 +516,18 @@ void Scheduler::ReportUnschedulable(const PodSpec& pod, PodClass& cls, bool expl
     }
     ++cy.counted[static_cast<size_t>(at)].nodes;
   }
-  result.message =
-      FailedSchedulingMessageFromCounts(cluster_.present_count(), cy.counted, config_.kube_version,
-                                        nullptr, pod.preemption_policy == "Never");
+  // Preemption might help where a filter said Unschedulable (upstream NodesForStatusCode), in
+  // the node tree's order.
+  std::vector<int> potential;
+  for (int i : cy.tree_order) {
+    if (cy.failed_at[i] >= 0 && cy.failed_at[i] < kNumFilters &&
+        RejectionStatus(pod, cls, i).code == StatusCode::kUnschedulable) {
+      potential.push_back(i);
+    }
+  }
+  const PreemptionVerdict verdict = Preempt(pod, potential, result);
+  result.message = FailedSchedulingMessageFromCounts(cluster_.present_count(), cy.counted,
+                                                     config_.kube_version, nullptr, verdict);
 }
 
 // PreScore, Score, Normalize and the weighted sum over the feasible nodes, into cy.total (and,
@@ -708,6 +737,113 @@ ScheduleResult Scheduler::ScheduleAndBind(const PodSpec& pod, bool explain, bool
   // node recomputed on every cycle from now on.
   if (cluster_.node(node).generation == before) cycle_->use_cache = false;
   return result;
+}
+
+PluginStatus Scheduler::FilterOnNode(const PodSpec& pod, int node, bool pre_filter) {
+  if (pre_filter) {
+    for (const auto& filter : filters_) {
+      if (PluginStatus status = filter->PreFilter(pod, cluster_); !status.ok()) return status;
+    }
+  }
+  bool cluster_wide[kNumFilters];
+  ClusterWideFilters(filters_, pod, cluster_wide);
+  for (int f = 0; f < kNumFilters; ++f) {
+    if (IsClusterWideFilter(f) && !cluster_wide[f]) continue;
+    if (PluginStatus status = filters_[f]->Filter(pod, cluster_, node); !status.ok()) {
+      return status;
+    }
+  }
+  return PluginStatus::Success();
+}
+
+// Upstream's evaluateNominatedNode: a pod with status.nominatedNodeName tries that node alone
+// first, and a lone feasible node is taken without scoring.
+bool Scheduler::PlaceOnNominatedNode(const PodSpec& pod, bool explain, bool score,
+                                     ScheduleResult& result) {
+  Cycle& cy = *cycle_;
+  const int node = cluster_.FindNode(pod.nominated_node_name);
+  if (node < 0 || cluster_.node(node).absent) return false;
+  if (!cy.in_pre_filter_result.empty() && !cy.in_pre_filter_result[node]) return false;
+  if (!FilterOnNode(pod, node, /*pre_filter=*/false).ok()) return false;
+  result.on_nominated_node = true;
+  result.evaluated = 1;
+  result.feasible = 1;
+  if (explain) {
+    PodClass& cls = cy.ClassFor(pod, cluster_, /*cached=*/false);
+    cy.feasible.assign(1, node);
+    cy.failed_at.assign(cluster_.nodes().size(), kNotEvaluated);
+    cy.failed_at[node] = -1;
+    ScoreFeasibleNodes(pod, cls, /*explain=*/true);
+    ExplainScoredCycle(pod, cls, result);
+    result.score = cy.total[0];
+  } else if (score) {
+    result.score = ExplainedTotal(pod, node, /*scored=*/false);
+  }
+  ChooseCardsOn(pod, node, result);
+  return true;
+}
+
+PreemptionVerdict Scheduler::Preempt(const PodSpec& pod, std::span<const int> potential,
+                                     ScheduleResult& result) {
+  using Outcome = PreemptionVerdict::Outcome;
+  PreemptionVerdict verdict;
+  if (!config_.preemption) {
+    verdict.outcome = Outcome::kDisabled;
+    return verdict;
+  }
+  // PodEligibleToPreemptOthers.
+  if (pod.preemption_policy == "Never") {
+    verdict.outcome = Outcome::kNotEligible;
+    verdict.not_eligible = "not eligible due to preemptionPolicy=Never.";
+    return verdict;
+  }
+  if (!pod.nominated_node_name.empty()) {
+    // Victims of an earlier preemption still terminating on the nominated node: wait for them,
+    // unless the filters found that node unresolvable (then it is not among `potential`).
+    const int nominated = cluster_.FindNode(pod.nominated_node_name);
+    if (nominated >= 0 &&
+        std::find(potential.begin(), potential.end(), nominated) != potential.end()) {
+      for (int p : cluster_.node(nominated).pods) {
+        const PodSpec& other = cluster_.pod(p);
+        if (other.priority < pod.priority && other.terminating && other.preempted_by_scheduler) {
+          verdict.outcome = Outcome::kNotEligible;
+          verdict.not_eligible = "not eligible due to a terminating pod on the nominated node.";
+          return verdict;
+        }
+      }
+    }
+  }
+  // Without a lower-priority pod anywhere every dry run would end at "No preemption victims
+  // found": the message says so without running it.
+  if (potential.empty() || !cluster_.HasBoundPodBelow(pod.priority)) return verdict;
+
+  const std::vector<PreemptionBudget> budgets =
+      budgets_ ? budgets_() : std::vector<PreemptionBudget>{};
+  const int n = static_cast<int>(potential.size());
+  // Upstream starts the dry run at a random node; knobsim at the first unless ties are random.
+  const int offset = config_.random_tie_break
+                         ? static_cast<int>(preemption_stream_.Below(static_cast<uint64_t>(n)))
+                         : 0;
+  const NodeFit fit = [this](const PodSpec& p, int node) { return FilterOnNode(p, node); };
+  DryRunResult dry =
+      DryRunPreemption(cluster_, pod, potential, offset,
+                       NumPreemptionCandidates(n, config_.preemption_settings), budgets, fit);
+  if (!dry.candidates.empty()) {
+    const int best = PickOneNodeForPreemption(cluster_, dry.candidates);
+    result.preemption = std::move(dry.candidates[static_cast<size_t>(best)]);
+    verdict.outcome = Outcome::kNominated;
+    return verdict;
+  }
+  Cycle& cy = *cycle_;
+  cy.preemption_tried.clear();
+  cy.preemption_counted.clear();
+  for (DryRunResult::Tried& t : dry.rejected) cy.preemption_tried.push_back(std::move(t.status));
+  for (const PluginStatus& status : cy.preemption_tried) {
+    cy.preemption_counted.push_back({&status, 1});
+  }
+  verdict.outcome = Outcome::kDryRun;
+  verdict.tried = cy.preemption_counted;
+  return verdict;
 }
 
 }  // namespace knobsim

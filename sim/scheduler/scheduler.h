@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -25,6 +26,7 @@
 #include "sim/scheduler/cluster_state.h"
 #include "sim/scheduler/fgd/milli_view.h"
 #include "sim/scheduler/framework.h"
+#include "sim/scheduler/preemption.h"
 
 namespace knobsim {
 
@@ -56,6 +58,33 @@ struct SchedulerConfig {
   // first scores).
   int placement_policy_weight = 1000;
   std::shared_ptr<const std::vector<fgd::TargetPod>> target_workload;
+  // DefaultPreemption (preemption.h): a pod that fits nowhere may nominate a node and name the
+  // lower-priority pods to evict there. false: a profile without it (no "preemption:" part).
+  bool preemption = true;
+  PreemptionSettings preemption_settings;
+};
+
+// Nodes that gave one status, for the FailedScheduling message.
+struct CountedStatus {
+  const PluginStatus* status;
+  int64_t nodes;
+};
+
+// What DefaultPreemption said about a pod that fits nowhere, for the message's "preemption: "
+// part (docs/semantics.md §3.7, §3.12).
+struct PreemptionVerdict {
+  enum class Outcome {
+    kNoVictimAnywhere,  // no lower-priority pod on any node: each node rejected as Unschedulable
+                        // "No preemption victims found for incoming pod", the others "not
+                        // helpful" (the dry run's answer, without running it)
+    kNotEligible,       // `not_eligible` is the whole part
+    kDryRun,     // `tried`: the status of each node the dry run tried; the rest "not helpful"
+    kNominated,  // a node was nominated: no preemption part
+    kDisabled,   // no DefaultPreemption in the profile: no preemption part
+  };
+  Outcome outcome = Outcome::kNoVictimAnywhere;
+  std::string not_eligible;  // "not eligible due to preemptionPolicy=Never."
+  std::span<const CountedStatus> tried;
 };
 
 // One node's verdict in one cycle, for --explain.
@@ -88,6 +117,11 @@ struct ScheduleResult {
   int evaluated = 0;
   int feasible = 0;
   int64_t score = 0;
+  // Unschedulable, with a preemption that helps: the node to nominate and the pods to evict
+  // there (node -1 otherwise). The message is then the filters' alone, as upstream's.
+  PreemptionCandidate preemption;
+  // Placed on its status.nominatedNodeName, which passed every filter: no other node was tried.
+  bool on_nominated_node = false;
 };
 
 class Scheduler {
@@ -103,6 +137,16 @@ class Scheduler {
   ScheduleResult ScheduleAndBind(const PodSpec& pod, bool explain = false, bool score = false);
 
   const SchedulerConfig& config() const { return config_; }
+
+  // The PodDisruptionBudgets preemption weighs, asked for only when a dry run has victims to
+  // weigh (their disruptionsAllowed moves as pods come and go). None by default.
+  using BudgetSource = std::function<std::vector<PreemptionBudget>()>;
+  void SetBudgetSource(BudgetSource source) { budgets_ = std::move(source); }
+
+  // The filters' verdict for `pod` on one node as the cluster is now: PreFilter (when
+  // `pre_filter`), then every filter in order, the first rejection returned. The nominated node's
+  // check and preemption's dry run use it; it leaves the cycle's own verdicts alone.
+  PluginStatus FilterOnNode(const PodSpec& pod, int node, bool pre_filter = true);
 
  private:
   struct Cycle;     // per-cycle scratch and the node equivalence classes, reused across pods
@@ -129,6 +173,14 @@ class Scheduler {
   void ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleResult& result);
   // The cards on the winning node, into result.placement.
   void ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& result);
+  // The pod's nominated node when it passes every filter (upstream evaluates it first): the
+  // placement there, unscored. False when there is none or it does not fit.
+  bool PlaceOnNominatedNode(const PodSpec& pod, bool explain, bool score, ScheduleResult& result);
+  // DefaultPreemption's PostFilter for a pod the filters rejected everywhere: fills
+  // result.preemption and returns what the message says about it. `potential`: the nodes
+  // rejected as Unschedulable (preemption might help there), in the node tree's order.
+  PreemptionVerdict Preempt(const PodSpec& pod, std::span<const int> potential,
+                            ScheduleResult& result);
 
   ClusterState& cluster_;
   SchedulerConfig config_;
@@ -137,6 +189,8 @@ class Scheduler {
   std::vector<std::unique_ptr<ScorePlugin>> scores_;
   std::unique_ptr<PolicyPlacement> policy_placement_;  // the paper's policies, where pools use them
   std::unique_ptr<Cycle> cycle_;
+  BudgetSource budgets_;
+  RandomStream preemption_stream_;  // the dry run's starting node, with random_tie_break
 };
 
 // "0/N nodes are available: <histogram>. preemption: ..." from per-node statuses (§3.7).
@@ -146,16 +200,18 @@ std::string FailedSchedulingMessage(int num_nodes, const std::vector<PluginStatu
                                     const KubeVersion& version,
                                     const PluginStatus* pre_filter = nullptr,
                                     bool preemption_never = false);
-// The same from each distinct status and the number of nodes that gave it.
-struct CountedStatus {
-  const PluginStatus* status;
-  int64_t nodes;
-};
+// The same from each distinct status and the number of nodes that gave it (CountedStatus).
 std::string FailedSchedulingMessageFromCounts(int num_nodes,
                                               std::span<const CountedStatus> node_statuses,
                                               const KubeVersion& version,
                                               const PluginStatus* pre_filter = nullptr,
                                               bool preemption_never = false);
+// The same with what DefaultPreemption answered (preemption.h).
+std::string FailedSchedulingMessageFromCounts(int num_nodes,
+                                              std::span<const CountedStatus> node_statuses,
+                                              const KubeVersion& version,
+                                              const PluginStatus* pre_filter,
+                                              const PreemptionVerdict& preemption);
 
 // The status of a node outside the PreFilter result of `plugins` (sorted names), as the release
 // gives it: "node(s) didn't satisfy plugin(s) [NodeAffinity]" since 1.32 (kubernetes#126022),

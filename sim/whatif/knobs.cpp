@@ -6,7 +6,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -42,6 +44,7 @@ const std::vector<KnobKind>& Kinds() {
       {"quota", Target::kWorkload, "quota:WORKLOAD=N|peak|peak+10%|peak+2"},
       {"spread", Target::kWorkload, "spread:WORKLOAD=hostname:1|zone:1|KEY:SKEW[:MODE]|none"},
       {"replicas", Target::kWorkload, "replicas:WORKLOAD=N"},
+      {"priority", Target::kWorkload, "priority:WORKLOAD=N"},
       {"nodes", Target::kPool, "nodes:POOL=N"},
       {"pool_min", Target::kPool, "pool_min:POOL=N"},
       {"pool_max", Target::kPool, "pool_max:POOL=N"},
@@ -126,6 +129,10 @@ class KnobParser {
       PoolBound(Pool(*target), key_ == "pool_min");
     } else if (key_ == "replicas") {
       v_.replicas[Workload(*target)] = Int(0, 1000000);
+    } else if (key_ == "priority") {
+      v_.priority[Workload(*target)] =
+          Int(std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(),
+              "a pod priority, e.g. a PriorityClass value such as 1000");
     } else if (key_ == "traffic") {
       const std::string w = target ? Workload(*target) : "*";
       const double x = Number();

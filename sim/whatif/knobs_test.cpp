@@ -118,6 +118,17 @@ TEST_CASE("workload knobs accept namespace/name, a bare name and *") {
   CHECK(Knobs({"traffic=1.5"}).traffic_scale.at("*") == doctest::Approx(1.5));
 }
 
+TEST_CASE("priority:WORKLOAD=N sets its pods' priority, negative values included") {
+  const Variant v = Knobs({"priority:prod/asr=1000", "priority:batch/huge=-10"});
+  CHECK(v.priority.at("asr") == 1000);
+  CHECK(v.priority.at("huge") == -10);
+  const Scenario s = ApplyVariant(TestScenario(), v);
+  for (const Workload& w : s.workloads) {
+    if (w.name == "asr") CHECK(w.priority == 1000);
+    if (w.name == "huge") CHECK(w.priority == -10);
+  }
+}
+
 TEST_CASE("spread knobs build topology spread constraints selecting the workload's labels") {
   const Variant v = Knobs({"spread:prod/asr=hostname:1", "spread:asr=zone:2:ScheduleAnyway",
                            "spread:llm=example.com/rack:3:DoNotSchedule"});

@@ -212,12 +212,17 @@ TEST_CASE("ACK's scheduler plugin reports its own per-card failure text (§1.5 B
             "Preemption is not helpful for scheduling.\n"));
 }
 
-TEST_CASE("the text output: one line per pod in file order, then a count") {
+// The queue takes qwen-7b-chat-3 (priority 1000) first, gpu-burn-a100 (100) next, then the
+// others (0) in file order.
+TEST_CASE("the text output: one line per pod in the queue's order, then a count") {
   const Outcome o = Schedule();
   CHECK(o.exit_code == 1);
   // Scores are left out of these checks: the score plugins may still be tuned.
-  CHECK(o.out.rfind("ai-infer/ocr-7d9f8b6c5-n4b6v -> cn-hangzhou.10.0.1.22 [card 0] (score ", 0) ==
-        0);
+  CHECK(o.out.rfind("llm/qwen-7b-chat-3 -> cn-hangzhou.10.0.3.41 [card 0] (score ", 0) == 0);
+  CHECK(Has(o.out, "\nllm/gpu-burn-a100: 0/20 nodes are available: "));
+  CHECK(Has(o.out,
+            "preemptionPolicy=Never.\nai-infer/ocr-7d9f8b6c5-n4b6v -> "
+            "cn-hangzhou.10.0.1.22 [card 0] (score "));
   CHECK(Has(o.out, ", 3 of 20 nodes feasible)\nai-infer/sd-webui-6f9d8c7b5-x2c4v -> "));
   CHECK(Has(o.out, "\nml-train/mnist-ddp-worker-0 -> cn-hangzhou.10.0.1.52 [cards 0,1] (score "));
   CHECK(Has(o.out, "\nweb/api-gateway-7f6d5c4b3-v5n7m -> cn-hangzhou.10.0.3.12 (score "));
@@ -227,7 +232,7 @@ TEST_CASE("the text output: one line per pod in file order, then a count") {
   CHECK(o.err.empty());  // the export reads without warnings
 }
 
-TEST_CASE("--json writes knobsim.schedule/v1: pods in file order, node null when unschedulable") {
+TEST_CASE("--json writes knobsim.schedule/v1: pods in queue order, node null when unschedulable") {
   const std::string path = TempPath("schedule.json");
   const Outcome o = Schedule("--json " + Quoted(path));
   CHECK(o.exit_code == 1);
@@ -237,8 +242,10 @@ TEST_CASE("--json writes knobsim.schedule/v1: pods in file order, node null when
   CHECK(doc.at("schema") == "knobsim.schedule/v1");
   const json& pods = doc.at("pods");
   REQUIRE(pods.size() == 13);
-  CHECK(pods.front().at("name") == "ocr-7d9f8b6c5-n4b6v");
-  CHECK(pods.back().at("name") == "gpu-burn-a100");
+  CHECK(pods.front().at("name") == "qwen-7b-chat-3");  // priority 1000
+  CHECK(pods.at(1).at("name") == "gpu-burn-a100");     // 100
+  CHECK(pods.at(2).at("name") == "ocr-7d9f8b6c5-n4b6v");
+  CHECK(pods.back().at("name") == "ocr-debug");
   for (const json& p : pods) {
     INFO(p.dump());
     CHECK(p.at("namespace").is_string());
@@ -793,6 +800,90 @@ TEST_CASE("schedule's size limits: nodes, pods and --explain's rows refused befo
   const Outcome dir = Schedule("--json /");
   CHECK(dir.exit_code == 2);
   CHECK(Has(dir.err, "--json: / is a directory"));
+}
+
+// ---- Priorities and preemption (tools/knobsim/testdata/preemption) ---------------------------
+
+// Checked by hand (semantics §3.12). Queue order: llm-0 and llm-never (critical classes, 100000,
+// file order between them), api-1 (online, 1000), etl-4 (batch-low, 100): the classes come from
+// cluster.yaml, the pods have no spec.priority.
+//  * llm-0 (3 cpu) fits nowhere (node-a 1 cpu free, node-b 0.5, node-c 0.5). Candidates: node-a
+//    evicting etl-1 (100), node-b evicting etl-3 and etl-2 (etl-3's budget allows no disruption:
+//    one violation), node-c evicting api-0 (1000). Fewest violations leaves node-a and node-c; the
+//    lower highest victim priority picks node-a.
+//  * llm-never may not preempt; api-1 takes node-a's last cpu; etl-4 finds no lower priority.
+TEST_CASE("schedule preempts lower-priority pods for a pod that fits nowhere, as upstream") {
+  const std::string cluster = QuotedSourcePath("tools/knobsim/testdata/preemption/cluster.yaml");
+  const std::string pods = QuotedSourcePath("tools/knobsim/testdata/preemption/pods.yaml");
+  const Outcome text = Run("schedule --cluster " + cluster + " --pods " + pods);
+  CHECK(text.exit_code == 1);
+  CHECK(WithoutScores(text.out) ==
+        "infer/llm-0 -> node-a (score _, after preempting 1 pod(s) there: batch/etl-1)\n"
+        "    first attempt: 0/3 nodes are available: 3 Insufficient cpu.\n"
+        "infer/llm-never: 0/3 nodes are available: 3 Insufficient cpu. preemption: not eligible "
+        "due to preemptionPolicy=Never.\n"
+        "web/api-1 -> node-a (score _, 1 of 3 nodes feasible)\n"
+        "batch/etl-4: 0/3 nodes are available: 3 Insufficient cpu. preemption: 0/3 nodes are "
+        "available: 3 No preemption victims found for incoming pod.\n"
+        "2 of 4 pod(s) placed, 2 unschedulable\n");
+
+  const Outcome doc = Run("schedule --cluster " + cluster + " --pods " + pods + " --json -");
+  const std::map<std::string, json> by_name = PodsByName(doc);
+  const json& llm = by_name.at("llm-0");
+  CHECK(llm.at("node") == "node-a");
+  CHECK(llm.at("nominated") == true);
+  CHECK(llm.at("preempted") == json::array({"batch/etl-1"}));
+  CHECK(llm.at("message_before_preemption") == "0/3 nodes are available: 3 Insufficient cpu.");
+  CHECK(by_name.at("api-1").at("preempted") == json::array());
+  CHECK(by_name.at("api-1").at("message_before_preemption").is_null());
+  CHECK(by_name.at("api-1").at("nominated") == false);
+
+  // Without DefaultPreemption nothing is evicted and no message has a preemption part.
+  const Outcome off = Run("schedule --cluster " + cluster + " --pods " + pods + " --no-preemption");
+  CHECK(Has(off.out, "infer/llm-0: 0/3 nodes are available: 3 Insufficient cpu.\n"));
+  CHECK(!Has(off.out, "preemption:"));
+  CHECK(Has(off.out, "1 of 4 pod(s) placed"));
+}
+
+TEST_CASE("schedule: a budget protects its pods, and a victim's budget allows one fewer after") {
+  // etl-1 under a budget too (disruptionsAllowed 1): node-a still wins (no violation), and a
+  // second preemptor then finds etl-2's node-b at one violation against node-c's higher victim.
+  const std::string cluster_text =
+      ReadFile(SourcePath("tools/knobsim/testdata/preemption/cluster.yaml"));
+  std::string budgets = cluster_text;
+  budgets += R"(---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: adhoc, namespace: batch}
+spec:
+  maxUnavailable: 1
+  selector: {matchLabels: {app: etl-adhoc}}
+status: {currentHealthy: 2, desiredHealthy: 1, disruptionsAllowed: 1, expectedPods: 2}
+)";
+  const std::string cluster = TempFile("preemption-budgets.yaml", budgets);
+  const std::string pods = TempFile("preemption-two.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: llm-0, namespace: infer}
+spec:
+  priority: 100000
+  containers: [{name: llm, resources: {requests: {cpu: "3"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: llm-1, namespace: infer}
+spec:
+  priority: 100000
+  containers: [{name: llm, resources: {requests: {cpu: "3"}}}]
+)");
+  const Outcome o = Run("schedule --cluster " + cluster + " --pods " + pods + " --json -");
+  REQUIRE(o.exit_code == 0);
+  const std::map<std::string, json> by_name = PodsByName(o);
+  CHECK(by_name.at("llm-0").at("node") == "node-a");
+  CHECK(by_name.at("llm-0").at("preempted") == json::array({"batch/etl-1"}));
+  // node-b: etl-2 (adhoc, now 0 allowed) and etl-3 (etl, 0 allowed) both violate; node-c's
+  // api-0 violates none: node-c.
+  CHECK(by_name.at("llm-1").at("node") == "node-c");
+  CHECK(by_name.at("llm-1").at("preempted") == json::array({"web/api-0"}));
 }
 }  // namespace
 }  // namespace knobsim::e2e

@@ -61,6 +61,7 @@ struct ScheduleArgs {
   uint64_t seed = 1;
   int gpu_share_weight = 1;
   int percentage_of_nodes_to_score = kAdaptivePercentageOfNodesToScore;
+  bool no_preemption = false;
   std::vector<std::string> limits;  // --limit NAME=VALUE
   CLI::Option* json_opt = nullptr;
   CLI::Option* seed_opt = nullptr;
@@ -80,6 +81,11 @@ struct PodOutcome {
   int feasible = 0;                   // nodes that passed every filter
   int evaluated = 0;                  // nodes the search reached (percentageOfNodesToScore)
   std::vector<NodeVerdict> verdicts;  // by node index
+  bool on_nominated_node = false;     // placed on status.nominatedNodeName, no other node tried
+  // DefaultPreemption: the pods evicted for it (namespace/name, most important first) and the
+  // FailedScheduling message of the cycle that nominated the node.
+  std::vector<std::string> preempted;
+  std::string message_before_preemption;
 };
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
@@ -302,6 +308,14 @@ std::string OutcomeLine(const PodOutcome& o, size_t num_nodes) {
   if (o.node.empty()) return who + ": " + o.message + "\n";
   std::string line = who + " -> " + o.node;
   if (!o.cards.empty()) line += " [" + CardList(o.cards) + "]";
+  if (!o.preempted.empty()) {
+    return line + fmt::format(
+                      " (score {}, after preempting {} pod(s) there: {})\n    first "
+                      "attempt: {}\n",
+                      o.score, o.preempted.size(), NameList(o.preempted, 10),
+                      o.message_before_preemption);
+  }
+  if (o.on_nominated_node) return line + fmt::format(" (score {}, its nominated node)\n", o.score);
   if (o.evaluated < static_cast<int>(num_nodes)) {
     line += fmt::format(" (score {}, {} of {} evaluated nodes feasible; {} nodes in all)\n",
                         o.score, o.feasible, o.evaluated, num_nodes);
@@ -323,6 +337,10 @@ Json OutcomeJson(const PodOutcome& o, const ClusterState& cluster, bool explain)
   pod["gpu_core"] = o.core_units;
   pod["score"] = o.node.empty() ? json(nullptr) : json(o.score);
   pod["message"] = o.node.empty() ? json(o.message) : json(nullptr);
+  pod["nominated"] = o.on_nominated_node || !o.preempted.empty();
+  pod["preempted"] = o.preempted;
+  pod["message_before_preemption"] =
+      o.preempted.empty() ? json(nullptr) : json(o.message_before_preemption);
   if (!explain) return pod;
   json nodes = json::array();
   for (const NodeVerdict& v : o.verdicts) {
@@ -394,6 +412,39 @@ ClusterState SnapshotCluster(const KubeObjects& cluster_objects, const KubeObjec
   return cluster;
 }
 
+// The PodDisruptionBudgets of the --cluster and --pods files (a file given as both counts once),
+// with the disruptionsAllowed their status carries.
+std::vector<PreemptionBudget> PreemptionBudgets(const ScheduleArgs& args,
+                                                const KubeObjects& cluster_objects,
+                                                const KubeObjects& pod_objects) {
+  std::vector<PreemptionBudget> budgets;
+  std::set<std::string> seen;
+  auto add = [&](const std::vector<PodDisruptionBudgetSpec>& pdbs) {
+    for (const PodDisruptionBudgetSpec& pdb : pdbs) {
+      if (!seen.insert(pdb.namespace_ + "/" + pdb.name).second) continue;
+      if (!pdb.status) {
+        Note(
+            fmt::format("PodDisruptionBudget {}/{} has no status; preemption reads its "
+                        "disruptionsAllowed as 0",
+                        pdb.namespace_, pdb.name));
+      }
+      PreemptionBudget& b = budgets.emplace_back();
+      b.namespace_ = pdb.namespace_;
+      b.selector = pdb.selector;
+      b.disruptions_allowed = pdb.status ? pdb.status->disruptions_allowed : 0;
+      if (pdb.status) {
+        b.disrupted_pods.insert(pdb.status->disrupted_pods.begin(),
+                                pdb.status->disrupted_pods.end());
+      }
+    }
+  };
+  add(cluster_objects.pdbs);
+  const bool pods_file_is_cluster =
+      std::find(args.cluster.begin(), args.cluster.end(), args.pods) != args.cluster.end();
+  if (!pods_file_is_cluster) add(pod_objects.pdbs);
+  return budgets;
+}
+
 // FGD's target workload: the pods already bound and the ones to place.
 std::shared_ptr<std::vector<fgd::TargetPod>> TargetWorkload(const ClusterState& cluster,
                                                             const std::vector<PodSpec>& pending) {
@@ -408,16 +459,46 @@ std::shared_ptr<std::vector<fgd::TargetPod>> TargetWorkload(const ClusterState& 
 // Schedules and binds each pending pod in turn; the explain record only with --explain (it costs
 // a verdict per node and cycle). The node chosen and the line's counts and score are the same
 // either way (scheduler.h: the cache and skipped scores cannot change them).
+//
+// The pods go in the scheduling queue's order (PrioritySort): higher priority first, file order
+// among equals. A pod whose preemption nominates a node has its victims deleted there — their
+// graceful termination taken as done before the next pod, so nothing else takes the room — and
+// is scheduled again, on that node (upstream evaluates the nominated node first).
 std::vector<PodOutcome> ScheduleAll(ClusterState& cluster, const SchedulerConfig& config,
-                                    const std::vector<PodSpec>& pending, bool explain) {
+                                    const std::vector<PodSpec>& pending,
+                                    std::vector<PreemptionBudget> budgets, bool explain) {
   Scheduler scheduler(cluster, config);
+  auto live_budgets = std::make_shared<std::vector<PreemptionBudget>>(std::move(budgets));
+  scheduler.SetBudgetSource([live_budgets] { return *live_budgets; });
+  std::vector<size_t> order(pending.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return pending[a].priority > pending[b].priority; });
   std::vector<PodOutcome> outcomes;
   outcomes.reserve(pending.size());
-  for (const PodSpec& pod : pending) {
+  for (size_t k : order) {
+    PodSpec pod = pending[k];
     ScheduleResult r = scheduler.ScheduleAndBind(pod, explain, /*score=*/true);
     PodOutcome& o = outcomes.emplace_back();
+    if (r.placement.node < 0 && r.preemption.node >= 0) {
+      o.message_before_preemption = r.message;
+      for (int victim : r.preemption.victims) {
+        o.preempted.push_back(PodKey(cluster.pod(victim)));
+        // The disruption controller counts the victim gone: one disruption fewer allowed by
+        // each budget that selects it.
+        for (PreemptionBudget& b : *live_budgets) {
+          if (b.disruptions_allowed > 0 && BudgetSelects(b, cluster.pod(victim))) {
+            --b.disruptions_allowed;
+          }
+        }
+        cluster.Unbind(victim);
+      }
+      pod.nominated_node_name = cluster.node(r.preemption.node).spec.name;
+      r = scheduler.ScheduleAndBind(pod, explain, /*score=*/true);
+    }
     o.namespace_ = pod.namespace_;
     o.name = pod.name;
+    o.on_nominated_node = r.on_nominated_node;
     o.evaluated = r.evaluated;
     o.feasible = r.feasible;
     o.score = r.score;
@@ -484,7 +565,8 @@ int Schedule(const ScheduleArgs& args) {
   }
   Expected<KubeObjects> cluster_objects = ReadKubeFiles(args.cluster);
   if (!cluster_objects.ok()) return BadInput(cluster_objects.error());
-  Expected<KubeObjects> pod_objects = ReadKubeFile(args.pods);
+  // The cluster's PriorityClasses give the pods of a manifest their priority.
+  Expected<KubeObjects> pod_objects = ReadKubeFile(args.pods, cluster_objects->priority_classes);
   if (!pod_objects.ok()) return BadInput(pod_objects.error());
   Warnings warnings;
   warnings.Add(cluster_objects->warnings);
@@ -511,7 +593,10 @@ int Schedule(const ScheduleArgs& args) {
   if (args.percentage_opt->count() == 0) {
     config.percentage_of_nodes_to_score = DefaultPercentageOfNodesToScore(cluster, config);
   }
-  const std::vector<PodOutcome> outcomes = ScheduleAll(cluster, config, pending, args.explain);
+  config.preemption = !args.no_preemption;
+  const std::vector<PodOutcome> outcomes =
+      ScheduleAll(cluster, config, pending, PreemptionBudgets(args, *cluster_objects, *pod_objects),
+                  args.explain);
 
   const bool json_to_stdout = args.json_opt->count() > 0 && args.json == "-";
   if (args.json_opt->count() > 0) {
@@ -602,6 +687,9 @@ void AddScheduleCommand(CLI::App& app, int* exit_code) {
   const CLI::Validator digits = Uint64Digits();
   args->seed_opt = cmd->add_option("--seed", args->seed, "Seed of the random tie-break (default 1)")
                        ->check(digits);
+  cmd->add_flag("--no-preemption", args->no_preemption,
+                "Schedule without DefaultPreemption (a profile that disables it): no pod is "
+                "evicted for a higher-priority one and messages have no preemption part");
   AddLimitOption(cmd, &args->limits, kScheduleLimitNames);
   cmd->callback([args, exit_code] { *exit_code = Schedule(*args); });
 }

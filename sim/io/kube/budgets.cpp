@@ -1,5 +1,7 @@
 #include "sim/io/kube/kinds.h"
 
+#include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -70,6 +72,10 @@ PodDisruptionBudgetSpec ReadPdb(ObjectReader& r, const Field& object) {
     s.desired_healthy = r.Count(r.Get(*status, "desiredHealthy"), 0);
     s.disruptions_allowed = r.Count(r.Get(*status, "disruptionsAllowed"), 0);
     s.expected_pods = r.Count(r.Get(*status, "expectedPods"), 0);
+    // A map from pod name to when its eviction was processed; preemption reads the names.
+    if (auto disrupted = r.Get(*status, "disruptedPods")) {
+      for (const auto& [name, when] : r.Entries(*disrupted)) s.disrupted_pods.push_back(name);
+    }
     pdb.status = s;
   }
   return pdb;
@@ -87,6 +93,21 @@ ResourceQuotaSpec ReadResourceQuota(ObjectReader& r, const Field& object) {
     quota.used = QuotaList(r, r.Get(*status, "used"));
   }
   return quota;
+}
+
+PriorityClassSpec ReadPriorityClass(ObjectReader& r, const Field& object) {
+  PriorityClassSpec pc;
+  ReadObjectMeta(r, object, "PriorityClass", pc);
+  // value is required and at most 1e9 for user classes (HighestUserDefinablePriority); the
+  // system classes are above it.
+  pc.value = static_cast<int>(r.Int(r.Require(object, "value"), std::numeric_limits<int32_t>::min(),
+                                    std::numeric_limits<int32_t>::max()));
+  if (auto global = r.Get(object, "globalDefault")) pc.global_default = r.Bool(*global);
+  if (auto policy = r.Get(object, "preemptionPolicy")) {
+    pc.preemption_policy =
+        r.Enum(*policy, {"PreemptLowerPriority", "Never"}, "a preemption policy");
+  }
+  return pc;
 }
 
 NamespaceSpec ReadNamespace(ObjectReader& r, const Field& object) {

@@ -5,7 +5,7 @@
 //  * workloads.cpp: Deployment, ReplicaSet, StatefulSet, Job, and the pending pod a workload's
 //    template stands for;
 //  * storage.cpp: PersistentVolumeClaim, PersistentVolume, StorageClass;
-//  * budgets.cpp: PodDisruptionBudget, ResourceQuota, Namespace;
+//  * budgets.cpp: PodDisruptionBudget, ResourceQuota, Namespace, PriorityClass;
 //  * autoscalers.cpp: HorizontalPodAutoscaler.
 // kube_reader.cpp dispatches on `kind` and keeps each object with where it was read.
 #pragma once
@@ -38,6 +38,7 @@ StorageClassSpec ReadStorageClass(ObjectReader& r, const Field& object);
 PodDisruptionBudgetSpec ReadPdb(ObjectReader& r, const Field& object);
 ResourceQuotaSpec ReadResourceQuota(ObjectReader& r, const Field& object);
 NamespaceSpec ReadNamespace(ObjectReader& r, const Field& object);
+PriorityClassSpec ReadPriorityClass(ObjectReader& r, const Field& object);
 
 HorizontalPodAutoscalerObject ReadHorizontalPodAutoscaler(ObjectReader& r, const Field& object);
 CronHorizontalPodAutoscalerObject ReadCronHorizontalPodAutoscaler(ObjectReader& r,

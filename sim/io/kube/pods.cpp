@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/io/arrival_file.h"
 #include "sim/io/kube/ack_allocation.h"
 #include "sim/io/kube/gpu_sharing_modes.h"
 #include "sim/io/kube/kube_text.h"
@@ -136,31 +137,40 @@ void ReadContainerStatuses(ObjectReader& r, const Field& statuses, PodSpec& pod)
   }
 }
 
-// spec.priority, or the value of a built-in priority class, and the preemption policy.
+// spec.priority and the preemption policy. The Priority admission plugin copies the class's
+// value (and policy) into the spec, so an exported pod has them; a manifest's pod may not, and
+// then waits for the PriorityClass objects read with it (ResolvePriorityClasses).
 void ReadPriority(ObjectReader& r, const Field& spec, PodSpec& pod) {
+  if (auto class_name = r.Get(spec, "priorityClassName")) {
+    pod.priority_class_name = r.String(*class_name);
+  }
   if (auto priority = r.Get(spec, "priority")) {
     pod.priority = static_cast<int>(
         r.Int(*priority, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
-  }
-  if (auto class_name = r.Get(spec, "priorityClassName"); class_name && !r.Get(spec, "priority")) {
-    // The Priority admission plugin copies the class's value into spec.priority; an exported
-    // pod always has it. A hand-written one may not: the two built-in classes are known, any
-    // other class is an object we do not read.
-    const std::string name = r.String(*class_name);
-    if (name == "system-node-critical") {
-      pod.priority = 2000001000;
-    } else if (name == "system-cluster-critical") {
-      pod.priority = 2000000000;
-    } else {
-      r.Warn(*class_name, Cat({"priority class ", Quote(name),
-                               " without spec.priority; the priority reads as 0 (give "
-                               "spec.priority the class's value)"}));
-    }
+  } else {
+    pod.priority_pending = true;
   }
   if (auto policy = r.Get(spec, "preemptionPolicy")) {
     pod.preemption_policy =
         r.Enum(*policy, {"PreemptLowerPriority", "Never"}, "a preemption policy");
+    pod.preemption_policy_given = true;
   }
+}
+
+// The DisruptionTarget condition the scheduler sets on a pod it preempts.
+bool PreemptedByScheduler(ObjectReader& r, const Field& status) {
+  const std::optional<Field> conditions = r.Get(status, "conditions");
+  if (!conditions) return false;
+  for (const Field& c : r.Items(*conditions)) {
+    r.ExpectMap(c);
+    const std::optional<Field> type = r.Get(c, "type");
+    if (!type || r.String(*type) != "DisruptionTarget") continue;
+    const std::optional<Field> value = r.Get(c, "status");
+    const std::optional<Field> reason = r.Get(c, "reason");
+    return value && r.String(*value) == "True" && reason &&
+           r.String(*reason) == "PreemptionByScheduler";
+  }
+  return false;
 }
 
 // spec.affinity: required and preferred node affinity, inter-pod affinity and anti-affinity.
@@ -372,6 +382,18 @@ PodSpec ReadPod(ObjectReader& r, const Field& object) {
     pod.ready_status = ReadyStatus(r, *status);
     if (auto statuses = r.Get(*status, "containerStatuses"))
       ReadContainerStatuses(r, *statuses, pod);
+    if (auto start = r.Get(*status, "startTime")) {
+      const std::string text = r.String(*start);
+      pod.start_time = ParseRfc3339(text);
+      if (!pod.start_time) {
+        r.Fail(*start, Cat({Quote(text), " is not a time"}),
+               "an RFC 3339 time such as 2026-01-05T08:00:00Z");
+      }
+    }
+    if (auto nominated = r.Get(*status, "nominatedNodeName")) {
+      pod.nominated_node_name = r.String(*nominated);
+    }
+    pod.preempted_by_scheduler = PreemptedByScheduler(r, *status);
   }
   return pod;
 }

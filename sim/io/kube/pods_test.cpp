@@ -230,9 +230,97 @@ spec:
   CHECK(objects.pods[2].priority == -10);
   REQUIRE(objects.warnings.size() == 1);
   CHECK(objects.warnings[0] ==
-        "test.yaml:10: spec.priorityClassName: priority class "
-        "\"batch-low\" without spec.priority; the priority reads as 0 "
-        "(give spec.priority the class's value)");
+        "test.yaml:7: pod default/b: priority class \"batch-low\" is not among the objects read "
+        "and the pod has no spec.priority; its priority reads as 0 (add the PriorityClass, e.g. "
+        "kubectl get priorityclasses -o yaml)");
+}
+
+// The Priority admission plugin (plugin/pkg/admission/priority): a named class gives its value
+// and, where the pod sets none, its preemption policy; a pod naming no class takes the global
+// default's; an exported pod's spec.priority stands.
+TEST_CASE("PriorityClass objects give manifests' pods their priority and preemption policy") {
+  const KubeObjects objects = MustRead(R"(kind: Pod
+metadata: {name: named}
+spec:
+  priorityClassName: batch-low
+  containers: [{name: c}]
+---
+kind: Pod
+metadata: {name: none}
+spec:
+  containers: [{name: c}]
+---
+kind: Pod
+metadata: {name: own-policy}
+spec:
+  priorityClassName: batch-low
+  preemptionPolicy: PreemptLowerPriority
+  containers: [{name: c}]
+---
+kind: Pod
+metadata: {name: exported}
+spec:
+  priorityClassName: batch-low
+  priority: 7
+  containers: [{name: c}]
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: batch-low}
+value: -5
+preemptionPolicy: Never
+---
+apiVersion: scheduling.k8s.io/v1
+kind: PriorityClass
+metadata: {name: default-tier}
+value: 1000
+globalDefault: true
+)");
+  REQUIRE(objects.priority_classes.size() == 2);
+  CHECK(objects.priority_classes[1].global_default);
+  CHECK(objects.pods[0].priority == -5);
+  CHECK(objects.pods[0].preemption_policy == "Never");
+  CHECK(objects.pods[1].priority == 1000);
+  CHECK(objects.pods[1].preemption_policy == "PreemptLowerPriority");
+  CHECK(objects.pods[2].priority == -5);
+  CHECK(objects.pods[2].preemption_policy == "PreemptLowerPriority");
+  CHECK(objects.pods[3].priority == 7);
+  CHECK(objects.warnings.empty());
+  // Classes read with the cluster resolve the pods of another file.
+  const Expected<KubeObjects> pods = ReadKubeString(R"(kind: Pod
+metadata: {name: later}
+spec:
+  priorityClassName: batch-low
+  containers: [{name: c}]
+)",
+                                                    "pods.yaml");
+  REQUIRE(pods.ok());
+  CHECK(pods->pods[0].priority == 0);
+  CHECK(pods->warnings.size() == 1);
+}
+
+TEST_CASE("a pod's start time, nominated node and preemption condition are read") {
+  const KubeObjects objects = MustRead(R"(kind: Pod
+metadata: {name: victim, deletionTimestamp: "2026-01-05T08:00:30Z"}
+spec:
+  nodeName: n1
+  containers: [{name: c}]
+status:
+  phase: Running
+  startTime: "2026-01-05T08:00:00Z"
+  nominatedNodeName: n2
+  conditions:
+  - {type: DisruptionTarget, status: "True", reason: PreemptionByScheduler}
+)");
+  const PodSpec& pod = objects.pods[0];
+  REQUIRE(pod.start_time.has_value());
+  CHECK(*pod.start_time == doctest::Approx(1767600000.0));
+  CHECK(pod.nominated_node_name == "n2");
+  CHECK(pod.preempted_by_scheduler);
+  CHECK(pod.terminating);
+  CHECK(!MustRead("kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n")
+             .pods[0]
+             .start_time);
 }
 
 TEST_CASE("pending pods for another scheduler or behind scheduling gates are read, with warnings") {
