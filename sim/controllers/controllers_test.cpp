@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/controllers/daemon_sets.h"
 #include "sim/controllers/image_pulls.h"
 #include "sim/controllers/placement.h"
 #include "sim/controllers/replacement.h"
@@ -79,6 +80,80 @@ TEST_CASE("preemption: a higher-priority pod evicts a running lower-priority one
   const RunResult same = equal.Run();
   CHECK(same.cluster.preempted_pods == 0);
   CHECK(same.cluster.pending_pods == 1);
+}
+
+// nodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller_test.go's predicates): the
+// template's node selector and required affinity, NoSchedule / NoExecute taints untolerated,
+// and the tolerations every daemon pod gets.
+TEST_CASE("daemon sets: which nodes a DaemonSet's pod should run on") {
+  Workload ds = Service("agent", "DaemonSet");
+  NodeSpec node;
+  node.name = "n1";
+  node.labels = {{"pool", "gpu"}};
+  CHECK(ShouldRunDaemonPod(ds, node));
+  ds.node_selector = {{"pool", "cpu"}};
+  CHECK_FALSE(ShouldRunDaemonPod(ds, node));
+  ds.node_selector = {{"pool", "gpu"}};
+  CHECK(ShouldRunDaemonPod(ds, node));
+  node.taints = {{"nvidia.com/gpu", "present", "NoSchedule"}};
+  CHECK_FALSE(ShouldRunDaemonPod(ds, node));
+  Toleration gpu;
+  gpu.key = "nvidia.com/gpu";
+  gpu.op = "Exists";
+  ds.tolerations = {gpu};
+  CHECK(ShouldRunDaemonPod(ds, node));
+  // A PreferNoSchedule taint does not keep it off; the controller's own tolerations cover a
+  // cordoned, not-ready or pressured node.
+  node.taints = {{"dedicated", "x", "PreferNoSchedule"},
+                 {"node.kubernetes.io/unschedulable", "", "NoSchedule"},
+                 {"node.kubernetes.io/not-ready", "", "NoExecute"},
+                 {"node.kubernetes.io/memory-pressure", "", "NoSchedule"}};
+  CHECK(ShouldRunDaemonPod(ds, node));
+  node.taints.push_back({"dedicated", "x", "NoExecute"});
+  CHECK_FALSE(ShouldRunDaemonPod(ds, node));
+}
+
+// A run lays a DaemonSet out over the nodes it should run on, whatever `replicas` says: a
+// listed pod keeps its name on its node, the other nodes get <workload>-<node>; each is pinned.
+TEST_CASE("daemon sets: one pod per eligible node, pinned, in a run") {
+  Scenario scenario = OneNode();
+  scenario.node_pools[0].count = 3;
+  NodePool tainted = scenario.node_pools[0];
+  tainted.name = "private";
+  tainted.count = 1;
+  tainted.taints = {{"dedicated", "private", "NoSchedule"}};
+  scenario.node_pools.push_back(tainted);
+  // An untainted pool without a listed pod: an export's daemon pods say where the DaemonSet
+  // runs (their own node affinity is replaced by the pin), so it gets none.
+  NodePool other = scenario.node_pools[0];
+  other.name = "other";
+  other.count = 1;
+  scenario.node_pools.push_back(other);
+  Workload agent = Service("agent", "DaemonSet");
+  agent.gpu_mem = 0;
+  agent.replicas = 7;                                     // ignored: the count follows the nodes
+  agent.pods = {{"agent-abcde", "gpu-1", {}, true, -1}};  // an exported pod on its node
+  scenario.workloads.push_back(agent);
+  Simulator sim(scenario, 1, RunOptions{});
+  PlacePods(sim);
+  std::vector<std::string> placed;
+  for (const PodRun& p : sim.state.pods) {
+    placed.push_back(p.name + "@" + (p.node >= 0 ? sim.state.cluster.nodes[p.node].name : ""));
+  }
+  // The listed pod first (its order kept), then the new ones in node order.
+  CHECK(placed ==
+        std::vector<std::string>{"agent-abcde@gpu-1", "agent-gpu-0@gpu-0", "agent-gpu-2@gpu-2"});
+  CHECK(sim.state.workloads[0].desired == 3);
+  // Without listed pods the template alone decides: every untainted node, `other-0` included.
+  scenario.workloads[0].pods.clear();
+  Simulator fresh(scenario, 1, RunOptions{});
+  PlacePods(fresh);
+  CHECK(fresh.state.pods.size() == 4);
+  CHECK(fresh.state.pods.back().name == "agent-other-0");
+  const PodSpec spec = RunPodSpec(sim.state, 0);
+  REQUIRE(spec.node_affinity.required_terms.size() == 1);
+  CHECK(spec.node_affinity.required_terms[0][0].key == "metadata.name");
+  CHECK(spec.node_affinity.required_terms[0][0].values == std::vector<std::string>{"gpu-1"});
 }
 
 TEST_CASE("replacement: a Deployment's is a new name, a StatefulSet's keeps the old one") {

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sim/autoscaling/node_group_expander.h"
+#include "sim/controllers/daemon_sets.h"
 #include "sim/controllers/disruption_budget.h"
 #include "sim/controllers/pending_pods.h"
 #include "sim/controllers/termination.h"
@@ -116,13 +117,17 @@ PoolOption EstimatePool(const EngineState& s, const ClusterState& with_upcoming,
     if (r.placement.node < 0 && static_cast<int>(out.nodes.size()) < room) {
       const int32_t slot = free_slots[out.nodes.size()];
       trial.cluster.SetAbsent(slot, false);
+      // The template node holds the DaemonSet pods a new node would run.
+      std::vector<int> daemons;
+      BindTemplateDaemonPods(s, pool, trial.cluster, slot, &daemons);
       r = trial.scheduler.ScheduleAndBind(p->spec);
       if (r.placement.node == slot) {
         out.nodes.push_back(slot);
         is_new[slot] = 1;
       } else {
-        trial.cluster.SetAbsent(slot, true);  // it does not fit the template: no node for it
         if (r.placement.node >= 0) trial.cluster.Unbind(trial.cluster.pods().size() - 1);
+        for (int d : daemons) trial.cluster.Unbind(d);
+        trial.cluster.SetAbsent(slot, true);  // it does not fit the template: no node for it
         continue;
       }
     }
@@ -158,6 +163,7 @@ std::string TemplateReason(const EngineState& s, int pool, const PodSpec& pod) {
   if (slot < 0) return "max node group size reached";
   ClusterState alone;
   alone.AddNode(s.cluster_state.node(slot).spec);
+  BindTemplateDaemonPods(s, pool, alone, 0, nullptr);
   Scheduler scheduler(alone, s.config);
   const ScheduleResult r = scheduler.Schedule(pod);
   // "0/1 nodes are available: 1 Insufficient cpu. preemption: ..." -> "Insufficient cpu".
@@ -186,7 +192,8 @@ bool ScaleUp(Simulator& sim) {
     if (pod.gone || pod.terminating) continue;
     const Workload& w = *s.workloads[pod.workload].spec;
     if (w.priority < settings.expendable_pods_priority_cutoff) continue;
-    pending.push_back({p, ReplicaPodSpec(s.scenario, w, pod.replica)});
+    if (!pod.daemon_node.empty()) continue;  // pinned to its node: a new node cannot help it
+    pending.push_back({p, RunPodSpec(s, p)});
   }
   if (pending.empty()) return false;
 
@@ -362,9 +369,7 @@ class DrainSimulation {
     std::vector<int> placed;
     bool fits = true;
     for (int32_t p : pods) {
-      const PodRun& pod = s_.pods[p];
-      const PodSpec spec =
-          ReplicaPodSpec(s_.scenario, *s_.workloads[pod.workload].spec, pod.replica);
+      const PodSpec spec = RunPodSpec(s_, p);
       const int index = static_cast<int>(cluster.pods().size());
       if (trial_->scheduler.ScheduleAndBind(spec).placement.node < 0) {
         fits = false;
@@ -409,9 +414,13 @@ void StartRemoval(Simulator& sim, int32_t n, const std::vector<int32_t>& pods) {
     sim.recorder.PodEvent("ScaleDown", p, "deleting pod for node scale down");
     DeletePod(sim, p, "deleting pod for node scale down");
   }
-  // DaemonSet pods go with the node.
+  // DaemonSet pods go with the node, and their DaemonSet wants one pod fewer.
   const std::vector<int32_t> on = s.nodes[n].pods;
-  for (int32_t p : on) DeletePod(sim, p, "its node is removed by the cluster autoscaler");
+  for (int32_t p : on) {
+    if (!s.pods[p].daemon_node.empty() && !s.pods[p].terminating)
+      --s.workloads[s.pods[p].workload].desired;
+    DeletePod(sim, p, "its node is removed by the cluster autoscaler");
+  }
 }
 
 // Step 2.
@@ -520,6 +529,7 @@ void JoinProvisionedNode(Simulator& sim, int32_t n) {
   sim.recorder.NodeEvent("NodeReady", n,
                          "joined: a node of pool " + s.scenario.node_pools[node.pool].name +
                              " added by the cluster autoscaler is Ready");
+  CreateDaemonPods(sim, n);
   SchedulePending(sim);
 }
 

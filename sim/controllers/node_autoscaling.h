@@ -24,20 +24,21 @@
 //     another node (the scheduler on a copy without it) with the Eviction API's consent: every
 //     PodDisruptionBudget of the scenario's `kube.pdbs` that selects a pod to move must allow its
 //     disruption, the pods before it counted as evicted (disruption_budget.h). Blocked: a pod
-//     without a controller (kind Pod) unless annotated cluster-autoscaler.kubernetes.io/safe-to-evict: "true", a pod
-//     annotated "false", a node annotated scale-down-disabled. A node unneeded for
-//     `unneeded_time` is removed unless the pool is at its minimum or a scale-up happened less
-//     than `delay_after_add` ago (or a removal `delay_after_delete` ago): empty nodes up to
-//     `max_scale_down_parallelism` per loop, at most one non-empty node at a time (upstream's
-//     max-drain-parallelism 1). Removal cordons the node (ToBeDeletedByClusterAutoscaler),
-//     deletes its pods (their controllers create replacements that the scheduler places
-//     elsewhere; requests in flight finish within the grace period) and takes the node out at
-//     the first loop after its last pod left. Events: ScaleDown on the node and on each pod.
+//     without a controller (kind Pod) unless annotated
+//     cluster-autoscaler.kubernetes.io/safe-to-evict: "true", a pod annotated "false", a node
+//     annotated scale-down-disabled. A node unneeded for `unneeded_time` is removed unless the pool
+//     is at its minimum or a scale-up happened less than `delay_after_add` ago (or a removal
+//     `delay_after_delete` ago): empty nodes up to `max_scale_down_parallelism` per loop, at most
+//     one non-empty node at a time (upstream's max-drain-parallelism 1). Removal cordons the node
+//     (ToBeDeletedByClusterAutoscaler), deletes its pods (their controllers create replacements
+//     that the scheduler places elsewhere; requests in flight finish within the grace period) and
+//     takes the node out at the first loop after its last pod left. Events: ScaleDown on the node
+//     and on each pod.
 //
 // Left out, and said in docs/autoscaling.md: kube-system pods blocking, failed
 // provisioning and max-node-provision-time, the joint simulation of several removals (each
-// candidate is checked alone, and non-empty nodes go one at a time), DaemonSet pods on new
-// nodes, spot pools (the reader refuses spot with autoscaling).
+// candidate is checked alone, and non-empty nodes go one at a time), spot pools (the reader
+// refuses spot with autoscaling). DaemonSet pods on new nodes: daemon_sets.h.
 #pragma once
 
 #include <cstdint>

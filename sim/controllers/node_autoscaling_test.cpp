@@ -58,6 +58,38 @@ std::vector<Seen> EventsOf(const RunResult& r, const std::string& kind) {
   return out;
 }
 
+// A DaemonSet's pod takes 1.5 cpu on every node, new ones included. Node cpu-0 holds the agent
+// and one 2-cpu job (3.5 of 4); the template node likewise fits the agent and one job, so the
+// two waiting jobs need two new nodes (without the DaemonSet one node would hold both). Each new
+// node gets its agent when it joins.
+TEST_CASE("cluster-autoscaler: the template node holds the DaemonSet pods; new nodes get theirs") {
+  Scenario s = Cluster(1, 1, 5, 600 * kS);
+  Workload agent = Batch("agent", 1, 1500);
+  agent.kind = "DaemonSet";
+  s.workloads.push_back(agent);
+  s.workloads.push_back(Batch("job", 3, 2000));
+  Simulator sim(s, 1, RunOptions{});
+  const RunResult r = sim.Run();
+  const std::vector<Seen> up = EventsOf(r, "TriggeredScaleUp");
+  REQUIRE(!up.empty());
+  CHECK(up.front().message == "pod triggered scale-up: [{cpu 1->3 (max: 5)}]");
+  std::vector<std::string> agents;
+  int running = 0;
+  for (const PodResult& p : r.pods) {
+    running += p.state != "Pending";
+    if (p.workload == "agent") agents.push_back(p.name + "@" + p.node);
+  }
+  CHECK(agents ==
+        std::vector<std::string>{"agent-cpu-0@cpu-0", "agent-cpu-1@cpu-1", "agent-cpu-2@cpu-2"});
+  CHECK(running == 6);
+  // Without the DaemonSet both waiting jobs share one new node.
+  Scenario plain = Cluster(1, 1, 5, 600 * kS);
+  plain.workloads.push_back(Batch("job", 3, 2000));
+  Simulator without(plain, 1, RunOptions{});
+  CHECK(EventsOf(without.Run(), "TriggeredScaleUp").front().message ==
+        "pod triggered scale-up: [{cpu 1->2 (max: 5)}]");
+}
+
 TEST_CASE("cluster-autoscaler: pods pending at t = 0 get nodes at the first loop, Ready 120 s on") {
   // One 4-cpu node, three 3-cpu pods: one fits, two wait. The loop at t = 0 packs them onto
   // new template nodes (one each: 3 + 3 > 4), so the pool goes 1 -> 3; both nodes are Ready at

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "sim/controllers/daemon_sets.h"
 #include "sim/controllers/image_pulls.h"
 #include "sim/controllers/placement.h"
 #include "sim/controllers/preemption.h"
@@ -18,15 +19,19 @@ void ScheduleOnce(Simulator& sim) {
   if (s.pending.empty()) return;
   std::vector<int32_t> order;
   order.swap(s.pending);
+  // PrioritySort: higher priority, then the earlier arrival in the queue. A daemon pod arrives
+  // as its node's object appears, while the node's not-ready taint (which only daemon pods
+  // tolerate) still keeps every other pod away: it goes before pods of its priority.
   std::stable_sort(order.begin(), order.end(), [&s](int32_t a, int32_t b) {
     const int pa = s.workloads[s.pods[a].workload].spec->priority;
     const int pb = s.workloads[s.pods[b].workload].spec->priority;
-    return pa != pb ? pa > pb : a < b;
+    if (pa != pb) return pa > pb;
+    const bool da = !s.pods[a].daemon_node.empty(), db = !s.pods[b].daemon_node.empty();
+    return da != db ? da : a < b;
   });
   for (int32_t p : order) {
-    const Workload& spec = *s.workloads[s.pods[p].workload].spec;
     const int index = static_cast<int>(s.cluster_state.pods().size());
-    PodSpec pod = ReplicaPodSpec(s.scenario, spec, s.pods[p].replica);
+    PodSpec pod = RunPodSpec(s, p);
     pod.nominated_node_name = s.pods[p].nominated_node;
     pod.start_time = static_cast<double>(s.now) / kNanosPerSecond;  // if it binds, it starts now
     const ScheduleResult result = s.scheduler->ScheduleAndBind(pod);

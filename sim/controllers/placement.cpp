@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/gpu_topology.h"
+#include "sim/controllers/daemon_sets.h"
 #include "sim/controllers/disruption_budget.h"
 #include "sim/controllers/image_pulls.h"
 #include "sim/controllers/pending_pods.h"
@@ -127,6 +128,10 @@ std::vector<std::vector<int32_t>> CreatePods(EngineState& s) {
       pod.replica = i;
       pod.name = i < static_cast<int>(spec.pods.size()) ? spec.pods[i].name
                                                         : spec.name + "-" + std::to_string(i);
+      // A DaemonSet's pods are laid out one per node (daemon_sets.h) and pinned there.
+      if (spec.kind == "DaemonSet" && i < static_cast<int>(spec.pods.size())) {
+        pod.daemon_node = spec.pods[i].node;
+      }
       if (i < static_cast<int>(spec.pods.size()) && !spec.pods[i].ready) {
         pod.start_unready = true;
         pod.ready_after = spec.pods[i].ready_after;
@@ -161,7 +166,7 @@ void PlacePods(Simulator& sim) {
     const Workload& spec = *s.workloads[next.workload].spec;
     if (next.ordinal >= static_cast<int>(spec.pods.size())) continue;
     const int32_t p = pod_of[next.workload][next.ordinal];
-    PodSpec pod = ReplicaPodSpec(s.scenario, spec, next.ordinal);
+    PodSpec pod = RunPodSpec(s, p);
     pod.start_time = 0;  // every pod of the scenario runs from t = 0
     current[p] = CurrentPlacement(s.cluster_state, s.config, pod, spec.pods[next.ordinal]);
     if (current[p]) {
@@ -183,7 +188,7 @@ void PlacePods(Simulator& sim) {
       result.placement = *current[p];
     } else {
       const int index = static_cast<int>(s.cluster_state.pods().size());
-      PodSpec pod = ReplicaPodSpec(s.scenario, spec, next.ordinal);
+      PodSpec pod = RunPodSpec(s, p);
       pod.start_time = 0;
       result = s.scheduler->ScheduleAndBind(pod);
       if (result.placement.node >= 0) s.pods[p].state_pod = index;

@@ -151,6 +151,7 @@ struct PodRun {
   std::string message;
   std::string autoscaler_message;  // its last TriggeredScaleUp / NotTriggerScaleUp text
   std::string nominated_node;      // where its preemption made room (status.nominatedNodeName)
+  std::string daemon_node;         // a DaemonSet's pod: the node it is pinned to (daemon_sets.h)
   uint32_t generation = 0;         // lifecycle events
   uint32_t batch_generation = 0;
   // memory, per card

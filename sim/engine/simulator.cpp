@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "sim/controllers/cron_autoscaling.h"
+#include "sim/controllers/daemon_sets.h"
 #include "sim/controllers/endpoints.h"
 #include "sim/controllers/horizontal_autoscaling.h"
 #include "sim/controllers/node_autoscaling.h"
@@ -15,7 +16,11 @@
 namespace knobsim::engine {
 
 Simulator::Simulator(const Scenario& scenario, uint64_t seed, const RunOptions& options)
-    : state(scenario, seed, options), sharing(state), recorder(state), control(*this) {}
+    : with_daemon_pods_(WithDaemonPods(scenario)),
+      state(with_daemon_pods_ ? *with_daemon_pods_ : scenario, seed, options),
+      sharing(state),
+      recorder(state),
+      control(*this) {}
 
 RunResult Simulator::Run() {
   EngineState& s = state;

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sim/controllers/operator_control.h"
@@ -36,6 +37,9 @@ class Simulator {
   // request routed to it fails as `interrupted`. Its container is still in P (StopContainer).
   void AbortWork(int32_t p);
 
+  // The scenario with each DaemonSet's pods laid out over the nodes (daemon_sets.h), when it has
+  // DaemonSets; `state` runs it.
+  std::optional<Scenario> with_daemon_pods_;
   EngineState state;
   CardSharing sharing;
   RunRecorder recorder;

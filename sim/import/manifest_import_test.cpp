@@ -103,5 +103,36 @@ status: {phase: Pending}
   CHECK(ocr.spec.replicas == 3);  // spec.replicas still
 }
 
+// A DaemonSet's template becomes a workload of kind DaemonSet; a run lays its pods out over
+// the nodes (sim/controllers/daemon_sets.h), so no `replicas` is read.
+TEST_CASE("a DaemonSet without pods imports from its template as kind DaemonSet") {
+  const std::string with_ds = std::string(kManifests) + R"(---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: dcgm-exporter, namespace: monitoring}
+spec:
+  selector: {matchLabels: {app: dcgm}}
+  template:
+    metadata: {labels: {app: dcgm}}
+    spec:
+      nodeSelector: {pool: gpu}
+      tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]
+      containers:
+        - name: exporter
+          image: nvcr.io/nvidia/k8s/dcgm-exporter:3.3.5
+          resources: {requests: {cpu: 100m, memory: 128Mi}}
+)";
+  Expected<KubeObjects> objects = ReadKubeString(with_ds, "manifests.yaml");
+  REQUIRE_MESSAGE(objects.ok(), (objects.ok() ? "" : objects.error().ToString()));
+  CHECK(objects->skipped_kinds.count("DaemonSet") == 0);
+  const ImportModel m = ImportCluster(*objects, nullptr, ImportOptions{});
+  const ImportedWorkload& dcgm = Find(m, "dcgm-exporter");
+  CHECK(dcgm.kind == "DaemonSet");
+  CHECK(dcgm.spec.cpu_milli == 100);
+  CHECK(dcgm.spec.node_selector.at("pool") == "gpu");
+  REQUIRE(dcgm.spec.tolerations.size() == 1);
+  CHECK(dcgm.pods.empty());
+}
+
 }  // namespace
 }  // namespace knobsim

@@ -48,6 +48,8 @@ void ReadObject(ObjectReader& r, const Field& object) {
     keep(out.replica_sets, out.replica_set_sources, kube::ReadReplicaSet);
   } else if (kind == "StatefulSet") {
     keep(out.stateful_sets, out.stateful_set_sources, kube::ReadStatefulSet);
+  } else if (kind == "DaemonSet") {
+    kube::ReadDaemonSet(r, object);
   } else if (kind == "Job") {
     keep(out.jobs, out.job_sources, kube::ReadJob);
   } else if (kind == "PodDisruptionBudget") {

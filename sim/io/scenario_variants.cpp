@@ -197,6 +197,10 @@ void Reader::ReadVariantWorkloadKnobs(const Section& s, const Scenario& sc, Vari
   }
   if (auto x = s.Get("replicas")) {
     for (const auto& [key, value] : KnobEntries(*x, WorkloadNames(sc), "workload")) {
+      if (const Workload* w = FindWorkload(sc, key); w != nullptr && w->kind == "DaemonSet") {
+        Fail(value, "workload " + Quote(key) + " is a DaemonSet, whose pods follow the nodes",
+             "change the nodes (node_count) instead");
+      }
       v.replicas[key] = Int(value, 0);
     }
   }

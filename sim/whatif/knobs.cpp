@@ -128,7 +128,14 @@ class KnobParser {
     } else if (key_ == "pool_min" || key_ == "pool_max") {
       PoolBound(Pool(*target), key_ == "pool_min");
     } else if (key_ == "replicas") {
-      v_.replicas[Workload(*target)] = Int(0, 1000000);
+      const std::string w = Workload(*target);
+      // `*` leaves DaemonSets as they are (their count follows the nodes); naming one fails.
+      ForEach(w, [&](const knobsim::Workload& wl) {
+        if (wl.kind == "DaemonSet" && w != "*")
+          Fail("workload " + Quote(wl.name) + " is a DaemonSet, whose pods follow the nodes",
+               "change the nodes instead, e.g. nodes:POOL=N");
+      });
+      v_.replicas[w] = Int(0, 1000000);
     } else if (key_ == "priority") {
       v_.priority[Workload(*target)] =
           Int(std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(),

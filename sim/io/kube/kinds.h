@@ -2,8 +2,8 @@
 // `kind` already read) and returning its plain type of sim/kube_types.h:
 //  * nodes.cpp: Node, with the GPU side ACK derives from its labels and capacity;
 //  * pods.cpp: Pod, with requests, probes, container status and ACK's GPU fields;
-//  * workloads.cpp: Deployment, ReplicaSet, StatefulSet, Job, and the pending pod a workload's
-//    template stands for;
+//  * workloads.cpp: Deployment, ReplicaSet, StatefulSet, DaemonSet (its template only), Job, and
+//    the pending pod a workload's template stands for;
 //  * storage.cpp: PersistentVolumeClaim, PersistentVolume, StorageClass;
 //  * budgets.cpp: PodDisruptionBudget, ResourceQuota, Namespace, PriorityClass;
 //  * autoscalers.cpp: HorizontalPodAutoscaler.
@@ -30,6 +30,8 @@ DeploymentSpec ReadDeployment(ObjectReader& r, const Field& object);
 ReplicaSetSpec ReadReplicaSet(ObjectReader& r, const Field& object);
 StatefulSetSpec ReadStatefulSet(ObjectReader& r, const Field& object);
 JobSpec ReadJob(ObjectReader& r, const Field& object);
+// Keeps a DaemonSet's pod template (KubeObjects::template_pods); the object adds nothing else.
+void ReadDaemonSet(ObjectReader& r, const Field& object);
 
 PersistentVolumeClaimSpec ReadPvc(ObjectReader& r, const Field& object);
 PersistentVolumeSpec ReadPv(ObjectReader& r, const Field& object);

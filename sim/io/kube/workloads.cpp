@@ -133,6 +133,21 @@ StatefulSetSpec ReadStatefulSet(ObjectReader& r, const Field& object) {
   return sts;
 }
 
+void ReadDaemonSet(ObjectReader& r, const Field& object) {
+  // Only the identity (for the duplicate check) and the template matter: its pods' count
+  // follows the nodes, which the run lays out (sim/controllers/daemon_sets.h).
+  struct Identity {
+    std::string namespace_ = "default";
+    std::string name;
+    std::string uid;
+  } ds;
+  ReadObjectMeta(r, object, "DaemonSet", ds);
+  if (const std::optional<Field> spec = r.Get(object, "spec")) {
+    r.ExpectMap(*spec);
+    KeepTemplatePod(r, *spec, "DaemonSet", ds.namespace_, ds.name);
+  }
+}
+
 JobSpec ReadJob(ObjectReader& r, const Field& object) {
   JobSpec job;
   ReadObjectMeta(r, object, "Job", job);
