@@ -25,24 +25,49 @@ void TermMatchCounts::Sync(const ClusterState& cluster) {
   if (entries_.size() > kMaxEntries) entries_.clear();
 }
 
-const std::vector<int>& TermMatchCounts::Counts(const std::vector<AffinityTerm>& terms) {
+const TermMatchCounts::Matches& TermMatchCounts::Counts(const std::vector<AffinityTerm>& terms) {
   Entry& entry = entries_[ListSignature(terms)];
   const size_t num_nodes = cluster_->nodes().size();
-  if (entry.count.size() != num_nodes) {
+  if (entry.matches.count.size() != num_nodes) {
     entry.generation.assign(num_nodes, ~uint64_t{0});
-    entry.count.assign(num_nodes, 0);
+    entry.matches.count.assign(num_nodes, 0);
+    entry.matches.nodes.clear();
+    entry.position.assign(num_nodes, -1);
+    entry.fresh = true;
   }
-  for (size_t n = 0; n < num_nodes; ++n) {
-    const NodeState& node = cluster_->node(static_cast<int>(n));
-    if (entry.generation[n] == node.generation) continue;
-    entry.generation[n] = node.generation;
-    int count = 0;
-    for (int p : node.pods) {
-      if (cluster_->bound(p) && MatchesAllTerms(terms, cluster_->pod(p), *cluster_)) ++count;
-    }
-    entry.count[n] = count;
+  const std::optional<std::span<const int>> changed =
+      entry.fresh ? std::nullopt : cluster_->NodesChangedSince(entry.synced_changes);
+  if (changed) {
+    for (int n : *changed) Refresh(entry, terms, n);
+  } else {
+    for (size_t n = 0; n < num_nodes; ++n) Refresh(entry, terms, static_cast<int>(n));
   }
-  return entry.count;
+  entry.synced_changes = cluster_->change_count();
+  entry.fresh = false;
+  return entry.matches;
+}
+
+void TermMatchCounts::Refresh(Entry& entry, const std::vector<AffinityTerm>& terms, int n) {
+  const NodeState& node = cluster_->node(n);
+  if (entry.generation[n] == node.generation) return;
+  entry.generation[n] = node.generation;
+  int count = 0;
+  for (int p : node.pods) {
+    if (cluster_->bound(p) && MatchesAllTerms(terms, cluster_->pod(p), *cluster_)) ++count;
+  }
+  int& was = entry.matches.count[n];
+  std::vector<int>& nodes = entry.matches.nodes;
+  if (was == 0 && count > 0) {
+    entry.position[n] = static_cast<int>(nodes.size());
+    nodes.push_back(n);
+  } else if (was > 0 && count == 0) {
+    const int at = entry.position[n];
+    nodes[at] = nodes.back();
+    entry.position[nodes[at]] = at;
+    nodes.pop_back();
+    entry.position[n] = -1;
+  }
+  was = count;
 }
 
 const KeyIndex& TermMatchCounts::Key(const std::string& key) {
@@ -68,7 +93,10 @@ void ExistingPodTerms::Add(const std::vector<AffinityTerm>& terms, Kind kind,
     std::string sig = term.Signature();
     sig.push_back(static_cast<char>('0' + kind));
     auto [it, added] = group_of_.try_emplace(std::move(sig), static_cast<int>(groups_.size()));
-    if (added) groups_.push_back(Group{term, kind});
+    if (added) {
+      groups_.push_back(Group{term, kind});
+      members_.emplace_back();
+    }
     const int group = it->second;
     auto on =
         std::find_if(out.begin(), out.end(), [&](const OnNode& o) { return o.group == group; });
@@ -85,6 +113,7 @@ void ExistingPodTerms::Sync(const ClusterState& cluster) {
   if (new_list) {
     nodes_state_.clear();
     groups_.clear();
+    members_.clear();
     group_of_.clear();
   } else if (cluster.revision() == synced_revision_) {
     return;  // nothing changed: no node to look at
@@ -107,6 +136,7 @@ void ExistingPodTerms::Refresh(const ClusterState& cluster, int n) {
   NodeTerms& state = nodes_state_[static_cast<size_t>(n)];
   if (state.generation == node.generation) return;
   state.generation = node.generation;
+  Leave(n);
   state.terms.clear();
   for (int p : node.pods) {
     if (!cluster.bound(p)) continue;
@@ -129,6 +159,35 @@ void ExistingPodTerms::Refresh(const ClusterState& cluster, int n) {
       }
     }
   }
+  Join(n);
+}
+
+void ExistingPodTerms::Join(int n) {
+  NodeTerms& state = nodes_state_[static_cast<size_t>(n)];
+  state.member_at.clear();
+  for (const OnNode& on : state.terms) {
+    std::vector<Member>& members = members_[static_cast<size_t>(on.group)];
+    state.member_at.push_back(static_cast<int>(members.size()));
+    members.push_back(Member{n, on.pods});
+  }
+}
+
+void ExistingPodTerms::Leave(int n) {
+  NodeTerms& state = nodes_state_[static_cast<size_t>(n)];
+  for (size_t i = 0; i < state.terms.size() && i < state.member_at.size(); ++i) {
+    std::vector<Member>& members = members_[static_cast<size_t>(state.terms[i].group)];
+    const int at = state.member_at[i];
+    // The last member takes the place: find its entry for this group and point it here.
+    const Member moved = members.back();
+    members[static_cast<size_t>(at)] = moved;
+    members.pop_back();
+    if (moved.node == n) continue;
+    NodeTerms& other = nodes_state_[static_cast<size_t>(moved.node)];
+    for (size_t k = 0; k < other.terms.size(); ++k) {
+      if (other.terms[k].group == state.terms[i].group) other.member_at[k] = at;
+    }
+  }
+  state.member_at.clear();
 }
 
 }  // namespace knobsim

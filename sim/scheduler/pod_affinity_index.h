@@ -22,18 +22,27 @@ namespace knobsim {
 // affinity terms together, one anti-affinity term, one preferred term), per list signature.
 class TermMatchCounts {
  public:
+  struct Matches {
+    std::vector<int> count;  // per node
+    std::vector<int> nodes;  // the nodes whose count is not 0, in no particular order
+  };
   // Once per pod, before Counts: forgets everything when the node list changed.
   void Sync(const ClusterState& cluster);
-  // The vector stays valid until the next Sync.
-  const std::vector<int>& Counts(const std::vector<AffinityTerm>& terms);
+  // Stays valid until the next Sync. Only the nodes changed since the list's last use are
+  // looked at again (ClusterState::NodesChangedSince), so a cycle costs the pods bound since.
+  const Matches& Counts(const std::vector<AffinityTerm>& terms);
   // Topology values of `key`, numbered once per node list.
   const KeyIndex& Key(const std::string& key);
 
  private:
   struct Entry {
     std::vector<uint64_t> generation;  // per node, of the count below
-    std::vector<int> count;
+    Matches matches;
+    std::vector<int> position;  // per node: its index in matches.nodes, -1 when absent
+    uint64_t synced_changes = 0;
+    bool fresh = true;
   };
+  void Refresh(Entry& entry, const std::vector<AffinityTerm>& terms, int node);
   static constexpr size_t kMaxEntries = 256;
   NodeListIdentity nodes_;
   const ClusterState* cluster_ = nullptr;
@@ -86,6 +95,10 @@ class ExistingPodTerms {
     int group = 0;
     int pods = 0;  // pods on the node that carry the group's term
   };
+  struct Member {
+    int node = 0;
+    int pods = 0;
+  };
 
   // Which kinds are indexed (the filter needs one, the score three).
   explicit ExistingPodTerms(std::vector<Kind> kinds) : kinds_(std::move(kinds)) {}
@@ -94,12 +107,18 @@ class ExistingPodTerms {
   void Sync(const ClusterState& cluster);
   const std::vector<Group>& groups() const { return groups_; }
   const std::vector<OnNode>& on_node(int node) const { return nodes_state_[node].terms; }
+  // The nodes holding pods with a group's term, in no particular order: a cycle walks the
+  // groups the incoming pod matches instead of every node.
+  const std::vector<Member>& members(int group) const { return members_[group]; }
 
  private:
   struct NodeTerms {
     uint64_t generation = ~uint64_t{0};
     std::vector<OnNode> terms;
+    std::vector<int> member_at;  // parallel to terms: the node's index in members_[group]
   };
+  void Join(int node);   // the node's terms into members_
+  void Leave(int node);  // and out again
   void Add(const std::vector<AffinityTerm>& terms, Kind kind, std::vector<OnNode>& out);
   void Refresh(const ClusterState& cluster, int node);  // when its generation moved
 
@@ -109,6 +128,7 @@ class ExistingPodTerms {
   uint64_t synced_changes_ = 0;   // ClusterState::change_count() of the last Sync
   std::vector<NodeTerms> nodes_state_;
   std::vector<Group> groups_;
+  std::vector<std::vector<Member>> members_;       // by group
   std::unordered_map<std::string, int> group_of_;  // kind + signature -> index in groups_
 };
 

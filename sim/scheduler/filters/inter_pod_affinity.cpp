@@ -45,19 +45,18 @@ class InterPodAffinityFilter final : public FilterPlugin {
     existing_.Sync(cluster);
     affinity_ = RequiredAffinityTerms(pod, pod.pod_affinity.required);
     anti_ = RequiredAffinityTerms(pod, pod.pod_anti_affinity.required);
-    const int num_nodes = static_cast<int>(cluster.nodes().size());
 
-    CountExistingAntiAffinity(pod, cluster, num_nodes);
+    CountExistingAntiAffinity(pod, cluster);
     affinity_domains_.clear();
     affinity_slot_.clear();
     for (const AffinityTerm& t : affinity_) {
       affinity_slot_.push_back(DomainSlot(affinity_domains_, t.topology_key, counts_));
     }
+    // Only the nodes with matching pods add to a domain (the sums do not depend on the order).
     if (!affinity_.empty()) {
-      const std::vector<int>& matching = counts_.Counts(affinity_);
-      for (int n = 0; n < num_nodes; ++n) {
-        if (matching[n] == 0) continue;
-        for (int slot : affinity_slot_) affinity_domains_[slot].Add(n, matching[n]);
+      const TermMatchCounts::Matches& matching = counts_.Counts(affinity_);
+      for (int n : matching.nodes) {
+        for (int slot : affinity_slot_) affinity_domains_[slot].Add(n, matching.count[n]);
       }
     }
     no_affinity_match_ = true;
@@ -69,8 +68,8 @@ class InterPodAffinityFilter final : public FilterPlugin {
     for (const AffinityTerm& t : anti_) {
       const int slot = DomainSlot(anti_domains_, t.topology_key, counts_);
       anti_slot_.push_back(slot);
-      const std::vector<int>& matching = counts_.Counts({t});
-      for (int n = 0; n < num_nodes; ++n) anti_domains_[slot].Add(n, matching[n]);
+      const TermMatchCounts::Matches& matching = counts_.Counts({t});
+      for (int n : matching.nodes) anti_domains_[slot].Add(n, matching.count[n]);
     }
     skip_ = !any_existing_ && affinity_.empty() && anti_.empty();
     return PluginStatus::Success();
@@ -89,7 +88,7 @@ class InterPodAffinityFilter final : public FilterPlugin {
   }
 
  private:
-  void CountExistingAntiAffinity(const PodSpec& pod, const ClusterState& cluster, int num_nodes) {
+  void CountExistingAntiAffinity(const PodSpec& pod, const ClusterState& cluster) {
     existing_domains_.clear();
     any_existing_ = false;
     const auto& groups = existing_.groups();
@@ -101,10 +100,12 @@ class InterPodAffinityFilter final : public FilterPlugin {
       any_match = true;
     }
     if (!any_match) return;
-    for (int n = 0; n < num_nodes; ++n) {
-      for (const ExistingPodTerms::OnNode& on : existing_.on_node(n)) {
-        const int slot = slot_of_group_[on.group];
-        if (slot >= 0) existing_domains_[slot].Add(n, on.pods);
+    // The matching groups' nodes only (the sums do not depend on the order).
+    for (size_t g = 0; g < groups.size(); ++g) {
+      const int slot = slot_of_group_[g];
+      if (slot < 0) continue;
+      for (const ExistingPodTerms::Member& m : existing_.members(static_cast<int>(g))) {
+        existing_domains_[slot].Add(m.node, m.pods);
       }
     }
     for (const DomainCounts& d : existing_domains_) any_existing_ = any_existing_ || d.any;

@@ -38,7 +38,6 @@ class InterPodAffinityScore final : public ScorePlugin {
     if (feasible.empty()) return;
     counts_.Sync(cluster);
     existing_.Sync(cluster);
-    const int num_nodes = static_cast<int>(cluster.nodes().size());
 
     // The incoming pod's preferred terms against every bound pod.
     for (const auto& [terms, sign] :
@@ -46,10 +45,8 @@ class InterPodAffinityScore final : public ScorePlugin {
           std::pair{PreferredAffinityTerms(pod, pod.pod_anti_affinity.preferred), -1}}) {
       for (const AffinityTerm& t : terms) {
         DomainCounts& d = domains_[DomainSlot(domains_, t.topology_key, counts_)];
-        const std::vector<int>& matching = counts_.Counts({t});
-        for (int n = 0; n < num_nodes; ++n) {
-          if (matching[n] > 0) d.Add(n, int64_t{sign} * t.weight * matching[n], true);
-        }
+        const TermMatchCounts::Matches& matching = counts_.Counts({t});
+        for (int n : matching.nodes) d.Add(n, int64_t{sign} * t.weight * matching.count[n], true);
       }
     }
 
@@ -68,10 +65,12 @@ class InterPodAffinityScore final : public ScorePlugin {
       slot_of_group_[g] = DomainSlot(domains_, group.term.topology_key, counts_);
       any_match = true;
     }
-    for (int n = 0; any_match && n < num_nodes; ++n) {
-      for (const ExistingPodTerms::OnNode& on : existing_.on_node(n)) {
-        const int slot = slot_of_group_[on.group];
-        if (slot >= 0) domains_[slot].Add(n, int64_t{weight_of_group_[on.group]} * on.pods, true);
+    // The matching groups' nodes only (the sums do not depend on the order).
+    for (size_t g = 0; any_match && g < groups.size(); ++g) {
+      const int slot = slot_of_group_[g];
+      if (slot < 0) continue;
+      for (const ExistingPodTerms::Member& m : existing_.members(static_cast<int>(g))) {
+        domains_[slot].Add(m.node, int64_t{weight_of_group_[g]} * m.pods, true);
       }
     }
     for (const DomainCounts& d : domains_) skip_ = skip_ && !d.any;
