@@ -261,6 +261,7 @@ void AddCluster(const RunSetResult& r, Grid& g) {
                        PercentOrNone(c.allocation_ratio));
   });
   row("pending pods", [](const ClusterResult& c) { return fmt::format("{}", c.pending_pods); });
+  row("preempted pods", [](const ClusterResult& c) { return fmt::format("{}", c.preempted_pods); });
   row("fake-Ready pods",
       [](const ClusterResult& c) { return fmt::format("{}", c.fake_ready_pods); });
   row("runtime CUDA OOM errors",
@@ -486,6 +487,13 @@ std::string ChangeSummary(const VariantSummary& base, const VariantSummary& vari
     } else {
       parts.push_back(Plural(nv, s) + (nb > 0 ? fmt::format(" (base {})", nb) : ""));
     }
+  }
+
+  // Pods evicted for higher-priority ones (replication 0's cluster, like the table).
+  if (variant.cluster.preempted_pods != base.cluster.preempted_pods) {
+    const int nv = variant.cluster.preempted_pods, nb = base.cluster.preempted_pods;
+    parts.push_back((nv == 0 ? std::string("no preempted pods") : Plural(nv, "preempted")) +
+                    fmt::format(" (base {})", nb));
   }
 
   const double eb = ErrorFraction(base), ev = ErrorFraction(variant);

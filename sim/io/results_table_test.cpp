@@ -79,6 +79,7 @@ RunResult Upgraded() {
                     "0/4 nodes are available: 4 Insufficient aliyun.com/gpu-mem."});
   r.cluster.fake_ready_pods = 1;
   r.cluster.pending_pods = 1;
+  r.cluster.preempted_pods = 2;
   r.cards[0].busy = 0.3;
   r.cards[0].effective = 0.25;
   r.cards[0].waste = 0.05;
@@ -129,9 +130,11 @@ TEST_CASE("results table: side by side, base first, with the story in words") {
   CHECK(t.find("base: all 2 pods Running") != std::string::npos);
   CHECK(t.find("WHAT CHANGED VS BASE\n  upgrade-first: 1 FakeReady pod, 1 Pending pod") !=
         std::string::npos);
+  CHECK(t.find("  preempted pods") != std::string::npos);
   RunSetResult r = Set(1);
   CHECK(ChangeSummary(r.variants[0], r.variants[1]) ==
-        "1 FakeReady pod, 1 Pending pod, errors 0.0% → 50.0%, SLO met 2/2 → 1/2, "
+        "1 FakeReady pod, 1 Pending pod, 2 preempted pods (base 0), errors 0.0% → 50.0%, "
+        "SLO met 2/2 → 1/2, "
         "p99 embed 45.0 → 90.0 ms, GPU effective use 25.0% → 12.5%, capped waste 5.0% → 2.5%");
 }
 
