@@ -132,4 +132,19 @@ TimelineStats SummarizeTimelines(std::span<const RunResult> runs) {
   return out;
 }
 
+void PriceTimeline(const std::vector<PoolResult>& pools, TimelineStats& timeline) {
+  for (PoolTimelineStats& series : timeline.pools) {
+    for (const PoolResult& pool : pools) {
+      if (pool.name != series.name || pool.currency.empty() || !(pool.node_hours > 0)) continue;
+      const double per_node_hour = pool.cost / pool.node_hours;
+      series.currency = pool.currency;
+      for (PoolTimelinePointStats& p : series.points) {
+        p.cost_per_hour = {p.nodes_mean.mean * per_node_hour,
+                           p.nodes_mean.half_width * per_node_hour};
+        p.priced = true;
+      }
+    }
+  }
+}
+
 }  // namespace knobsim

@@ -53,10 +53,13 @@ struct PoolTimelinePointStats {
   SimTime start = 0;
   int replications = 0;
   MeanCi nodes_mean;
+  MeanCi cost_per_hour;  // nodes_mean × the pool's price per node-hour, when priced
+  bool priced = false;
 };
 
 struct PoolTimelineStats {
   std::string name;
+  std::string currency;  // set when the pool is priced (PriceTimeline)
   std::vector<PoolTimelinePointStats> points;
 };
 
@@ -68,6 +71,9 @@ struct TimelineStats {
   std::vector<CardTimelineStats> cards;          // replication 0's order
   std::vector<PoolTimelineStats> pools;          // scenario order
 };
+// The cost rate of each priced pool of `pools` (PoolResult::cost over node_hours) over its
+// timeline: cost_per_hour at each step, and the currency.
+void PriceTimeline(const std::vector<PoolResult>& pools, TimelineStats& timeline);
 
 // Over `runs` (index = replication). Runs without a timeline give step 0.
 TimelineStats SummarizeTimelines(std::span<const RunResult> runs);

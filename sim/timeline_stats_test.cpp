@@ -77,3 +77,39 @@ TEST_CASE("timeline stats: runs without a timeline give none") {
 
 }  // namespace
 }  // namespace knobsim
+
+namespace knobsim {
+namespace {
+
+// The cost rate over time: each step's mean node count × the pool's price per node-hour, as
+// --prices priced the pool's node-hours (PoolResult::cost / node_hours); unpriced pools none.
+TEST_CASE("timeline: a priced pool's cost per hour follows its nodes, step by step") {
+  TimelineStats t;
+  PoolTimelineStats gpu;
+  gpu.name = "gpu";
+  gpu.points.resize(2);
+  gpu.points[0].nodes_mean = {2, 0};
+  gpu.points[1].nodes_mean = {3.5, 0.5};
+  PoolTimelineStats cpu = gpu;
+  cpu.name = "cpu";
+  t.pools = {gpu, cpu};
+  PoolResult priced;
+  priced.name = "gpu";
+  priced.currency = "CNY";
+  priced.node_hours = 10;
+  priced.cost = 100;  // 10 CNY per node-hour
+  PoolResult unpriced;
+  unpriced.name = "cpu";
+  unpriced.node_hours = 4;
+  PriceTimeline({priced, unpriced}, t);
+  CHECK(t.pools[0].currency == "CNY");
+  CHECK(t.pools[0].points[0].priced);
+  CHECK(t.pools[0].points[0].cost_per_hour.mean == doctest::Approx(20));
+  CHECK(t.pools[0].points[1].cost_per_hour.mean == doctest::Approx(35));
+  CHECK(t.pools[0].points[1].cost_per_hour.half_width == doctest::Approx(5));
+  CHECK(t.pools[1].currency.empty());
+  CHECK(!t.pools[1].points[0].priced);
+}
+
+}  // namespace
+}  // namespace knobsim

@@ -270,12 +270,14 @@ requires FieldsOf<P, PoolTimelinePointStats>
 void Fields(V& v, P& p) {
   v.Time("t", p.start);
   v.Real("nodes_mean", p.nodes_mean);
+  v.Partial(p.priced, [&] { v.Real("cost_per_hour", p.cost_per_hour); });
 }
 
 template <class V, class P>
 requires FieldsOf<P, PoolTimelineStats>
 void Fields(V& v, P& p) {
   v.Text("name", p.name);
+  v.Text("currency", p.currency, !p.currency.empty());
 }
 
 // A shard's run. RunResult::timeline is not carried: the commands that shard (run, replay, plan)

@@ -10,6 +10,7 @@
 #include "sim/io/json_numbers.h"
 #include "sim/io/result_fields.h"
 #include "sim/io/timeline_json.h"
+#include "sim/timeline_stats.h"
 
 namespace knobsim {
 
@@ -74,8 +75,11 @@ Json VariantJson(const VariantSummary& v, bool replicated) {
   for (const PoolResult& p : v.pools) pools.push_back(WriteFields<DocumentNumbers>(p));
   j["node_pools"] = std::move(pools);
   // The timeline over the replications, when the run collected one (`--timeline`, upgrade).
-  if (!v.runs.empty() && v.runs.front().timeline.step > 0)
-    j["timeline"] = TimelineToJson(SummarizeTimelines(v.runs), replicated);
+  if (!v.runs.empty() && v.runs.front().timeline.step > 0) {
+    TimelineStats timeline = SummarizeTimelines(v.runs);
+    PriceTimeline(v.pools, timeline);  // priced pools (--prices) get their cost rate per step
+    j["timeline"] = TimelineToJson(timeline, replicated);
+  }
   return j;
 }
 

@@ -249,5 +249,26 @@ TEST_CASE("--prices gives each pool's node-hours a cost in the table and the doc
   CHECK(Variant(plain, "base").at("node_pools").at(0).at("cost").is_null());
 }
 
+// The cost rate over time: each timeline step's mean node count at the pool's price per
+// node-hour, which sums back (× the step) to the pool's cost.
+TEST_CASE("--prices with --timeline gives each priced pool its cost per hour, step by step") {
+  const std::string nodepool = QuotedSourcePath("scenarios/nodepool-morning-ramp.yaml");
+  const std::string prices = QuotedSourcePath("scenarios/prices-example.yaml");
+  const Outcome out =
+      Run("run " + nodepool + " --prices " + prices + " --timeline 10m --quiet --json -");
+  REQUIRE_MESSAGE(out.exit_code <= 1, out.err);
+  const json doc = json::parse(out.out);
+  const json& base = Variant(doc, "base");
+  const json& series = base.at("timeline").at("node_pools").at(0);
+  CHECK(series.at("currency") == base.at("node_pools").at(0).at("currency"));
+  double cost = 0;
+  for (const json& p : series.at("points")) {
+    CHECK(p.at("cost_per_hour").get<double>() >= 0);
+    cost += p.at("cost_per_hour").get<double>() * (10.0 / 60.0);
+  }
+  CHECK(cost ==
+        doctest::Approx(base.at("node_pools").at(0).at("cost").get<double>()).epsilon(0.01));
+}
+
 }  // namespace
 }  // namespace knobsim::e2e
