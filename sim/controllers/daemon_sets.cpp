@@ -1,6 +1,7 @@
 #include "sim/controllers/daemon_sets.h"
 
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 #include "sim/engine/simulator.h"
@@ -14,24 +15,34 @@ bool IsDaemonSet(const Workload& w) {
   return w.kind == "DaemonSet";
 }
 
-// Whether a listed pod of `ds` runs on a node of pool `pool`. An export's daemon pods carry only
-// the controller's matchFields pin, not the DaemonSet's own node affinity, so where they run is
-// the evidence: a pool's nodes share their labels and taints, so its other nodes (added by a
-// variant or the autoscaler) would run one too. A DaemonSet without listed pods (a manifest, a
-// hand-written scenario) is judged by its template alone.
-bool ListedInPool(const Scenario& scenario, const Workload& ds, int pool) {
-  const NodePool& p = scenario.node_pools[pool];
-  for (const CurrentPod& pod : ds.pods) {
-    for (int i = 0; i < p.slots(); ++i) {
-      if (pod.node == PoolNodeName(p, i)) return true;
-    }
+// Per pool: whether a listed pod of `ds` runs on one of its nodes. An export's daemon pods carry
+// only the controller's matchFields pin, not the DaemonSet's own node affinity, so where they
+// run is the evidence: a pool's nodes share their labels and taints, so its other nodes (added
+// by a variant or the autoscaler) would run one too. A DaemonSet without listed pods (a
+// manifest, a hand-written scenario) is judged by its template alone.
+std::vector<char> PoolsWithListedPods(const Scenario& scenario, const Workload& ds) {
+  std::unordered_map<std::string, int> pool_of;
+  for (size_t p = 0; p < scenario.node_pools.size(); ++p) {
+    const NodePool& pool = scenario.node_pools[p];
+    for (int i = 0; i < pool.slots(); ++i)
+      pool_of.emplace(PoolNodeName(pool, i), static_cast<int>(p));
   }
-  return false;
+  std::vector<char> listed(scenario.node_pools.size(), 0);
+  for (const CurrentPod& pod : ds.pods) {
+    if (const auto it = pool_of.find(pod.node); it != pool_of.end()) listed[it->second] = 1;
+  }
+  return listed;
 }
 
-// The rule for a node of `pool` without a listed pod.
-bool RunsOnNewNode(const Scenario& scenario, const Workload& ds, int pool, const NodeSpec& node) {
-  return (ds.pods.empty() || ListedInPool(scenario, ds, pool)) && ShouldRunDaemonPod(ds, node);
+// The rule for a node of `pool` without a listed pod (`listed`: PoolsWithListedPods).
+bool RunsOnNewNode(const Workload& ds, const std::vector<char>& listed, int pool,
+                   const NodeSpec& node) {
+  return (ds.pods.empty() || listed[static_cast<size_t>(pool)]) && ShouldRunDaemonPod(ds, node);
+}
+
+// The run's PoolsWithListedPods of DaemonSet workload `w` (PrepareDaemonSets).
+const std::vector<char>& ListedPools(const EngineState& s, int w) {
+  return s.workloads[static_cast<size_t>(w)].daemon_pools;
 }
 
 }  // namespace
@@ -73,37 +84,47 @@ std::optional<Scenario> WithDaemonPods(const Scenario& scenario) {
   bool any = false;
   for (const Workload& w : scenario.workloads) any |= IsDaemonSet(w);
   if (!any) return std::nullopt;
+  // The nodes present at the start, each built once.
+  struct Present {
+    int pool;
+    NodeSpec node;
+  };
+  std::vector<Present> present;
+  std::set<std::string> present_names;
+  for (size_t p = 0; p < scenario.node_pools.size(); ++p) {
+    for (int i = 0; i < scenario.node_pools[p].count; ++i) {
+      present.push_back({static_cast<int>(p), NodeSpecForPool(scenario, static_cast<int>(p), i)});
+      present_names.insert(present.back().node.name);
+    }
+  }
   Scenario out = scenario;
   for (Workload& w : out.workloads) {
     if (!IsDaemonSet(w)) continue;
     // The listed pods on nodes present keep their names, places and order (one per node); then
     // each other node where the DaemonSet should run gets a new pod, in node order.
-    std::set<std::string> present, covered;
-    for (size_t p = 0; p < scenario.node_pools.size(); ++p) {
-      for (int i = 0; i < scenario.node_pools[p].count; ++i) {
-        present.insert(PoolNodeName(scenario.node_pools[p], i));
-      }
-    }
+    const std::vector<char> listed = PoolsWithListedPods(scenario, w);
+    std::set<std::string> covered;
     std::vector<CurrentPod> pods;
-    for (const CurrentPod& listed : w.pods) {
-      if (present.count(listed.node) && covered.insert(listed.node).second) pods.push_back(listed);
+    for (const CurrentPod& pod : w.pods) {
+      if (present_names.count(pod.node) && covered.insert(pod.node).second) pods.push_back(pod);
     }
-    for (size_t p = 0; p < scenario.node_pools.size(); ++p) {
-      for (int i = 0; i < scenario.node_pools[p].count; ++i) {
-        const NodeSpec node = NodeSpecForPool(scenario, static_cast<int>(p), i);
-        if (covered.count(node.name) || !RunsOnNewNode(scenario, w, static_cast<int>(p), node)) {
-          continue;
-        }
-        CurrentPod fresh;
-        fresh.name = w.name + "-" + node.name;
-        fresh.node = node.name;
-        pods.push_back(std::move(fresh));
-      }
+    for (const Present& at : present) {
+      if (covered.count(at.node.name) || !RunsOnNewNode(w, listed, at.pool, at.node)) continue;
+      CurrentPod fresh;
+      fresh.name = w.name + "-" + at.node.name;
+      fresh.node = at.node.name;
+      pods.push_back(std::move(fresh));
     }
     w.pods = std::move(pods);
     w.replicas = static_cast<int>(w.pods.size());
   }
   return out;
+}
+
+void PrepareDaemonSets(EngineState& s) {
+  for (WorkloadRun& w : s.workloads) {
+    if (IsDaemonSet(*w.spec)) w.daemon_pools = PoolsWithListedPods(s.scenario, *w.spec);
+  }
 }
 
 PodSpec RunPodSpec(const EngineState& s, int32_t p) {
@@ -124,7 +145,9 @@ void CreateDaemonPods(Simulator& sim, int32_t node) {
   const NodeSpec& spec = s.cluster_state.node(node).spec;
   for (int32_t w = 0; w < static_cast<int32_t>(s.workloads.size()); ++w) {
     const Workload& ds = *s.workloads[w].spec;
-    if (!IsDaemonSet(ds) || !RunsOnNewNode(s.scenario, ds, s.nodes[node].pool, spec)) continue;
+    if (!IsDaemonSet(ds) || !RunsOnNewNode(ds, ListedPools(s, w), s.nodes[node].pool, spec)) {
+      continue;
+    }
     bool has = false;
     for (const PodRun& pod : s.pods) {
       has |= pod.workload == w && pod.daemon_node == name && !pod.gone && !pod.terminating;
@@ -147,10 +170,11 @@ void CreateDaemonPods(Simulator& sim, int32_t node) {
 void BindTemplateDaemonPods(const EngineState& s, int pool, ClusterState& cluster, int node,
                             std::vector<int>* bound) {
   const NodeSpec& spec = cluster.node(node).spec;
-  for (const WorkloadRun& w : s.workloads) {
-    if (!IsDaemonSet(*w.spec) || !RunsOnNewNode(s.scenario, *w.spec, pool, spec)) continue;
-    PodSpec pod = PodSpecForWorkload(*w.spec, 0);
-    pod.name = w.spec->name + "-" + spec.name;
+  for (int w = 0; w < static_cast<int>(s.workloads.size()); ++w) {
+    const Workload& ds = *s.workloads[static_cast<size_t>(w)].spec;
+    if (!IsDaemonSet(ds) || !RunsOnNewNode(ds, ListedPools(s, w), pool, spec)) continue;
+    PodSpec pod = PodSpecForWorkload(ds, 0);
+    pod.name = ds.name + "-" + spec.name;
     Placement at;
     at.node = node;
     const int index = cluster.Bind(std::move(pod), at);

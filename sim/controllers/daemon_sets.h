@@ -42,6 +42,9 @@ bool ShouldRunDaemonPod(const Workload& ds, const NodeSpec& node);
 // (in node order) and `replicas` their count; nullopt when the scenario has no DaemonSet.
 std::optional<Scenario> WithDaemonPods(const Scenario& scenario);
 
+// Once per run, before the pods are placed: where each DaemonSet's listed pods run, per pool.
+void PrepareDaemonSets(EngineState& s);
+
 // A run's pod as the scheduler sees it: the replica's PodSpec and, for a daemon pod, its
 // tolerations and its pin to its node.
 PodSpec RunPodSpec(const EngineState& s, int32_t p);

@@ -147,6 +147,7 @@ std::vector<std::vector<int32_t>> CreatePods(EngineState& s) {
 void PlacePods(Simulator& sim) {
   EngineState& s = sim.state;
   BuildScheduler(s);
+  PrepareDaemonSets(s);
   // Preemption weighs the scenario's PodDisruptionBudgets as they stand when it runs.
   if (!s.scenario.kube.pdbs.empty()) {
     s.scheduler->SetBudgetSource(

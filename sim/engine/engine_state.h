@@ -232,6 +232,8 @@ struct WorkloadRun {
   int desired = 0;       // spec.replicas now: the scenario's, then what its HPA sets
   int next_ordinal = 0;  // the ordinal of the next pod a scale-up creates (Deployments)
   int64_t arrivals = 0;  // requests ever arrived at its Service (external request-rate metric)
+  // A DaemonSet: per pool, whether one of its listed pods runs there (daemon_sets.h).
+  std::vector<char> daemon_pools;
 };
 
 // One HPA of the run: the controller with its history, and the metric counters it saw at its
