@@ -22,11 +22,24 @@ void TermMatchCounts::Sync(const ClusterState& cluster) {
     keys_.clear();
   }
   // Between pods only: vectors handed out during one pod stay put.
-  if (entries_.size() > kMaxEntries) entries_.clear();
+  const size_t max_entries = MaxEntries();
+  while (entries_.size() > max_entries) {
+    auto oldest = entries_.begin();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->second.last_used < oldest->second.last_used) oldest = it;
+    }
+    entries_.erase(oldest);
+  }
+}
+
+size_t TermMatchCounts::MaxEntries() const {
+  const size_t nodes = cluster_ == nullptr ? 1 : std::max<size_t>(1, cluster_->nodes().size());
+  return std::clamp<size_t>(kBudgetBytes / (16 * nodes), 64, 4096);
 }
 
 const TermMatchCounts::Matches& TermMatchCounts::Counts(const std::vector<AffinityTerm>& terms) {
   Entry& entry = entries_[ListSignature(terms)];
+  entry.last_used = ++clock_;
   const size_t num_nodes = cluster_->nodes().size();
   if (entry.matches.count.size() != num_nodes) {
     entry.generation.assign(num_nodes, ~uint64_t{0});

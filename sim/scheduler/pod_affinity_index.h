@@ -40,10 +40,15 @@ class TermMatchCounts {
     Matches matches;
     std::vector<int> position;  // per node: its index in matches.nodes, -1 when absent
     uint64_t synced_changes = 0;
+    uint64_t last_used = 0;
     bool fresh = true;
   };
   void Refresh(Entry& entry, const std::vector<AffinityTerm>& terms, int node);
-  static constexpr size_t kMaxEntries = 256;
+  // The entries kept: as many as fit in about 64 MiB at 16 bytes per node (at least 64, at most
+  // 4096); beyond that the least recently used goes, so the term lists in use stay.
+  static constexpr size_t kBudgetBytes = size_t{64} << 20;
+  size_t MaxEntries() const;
+  uint64_t clock_ = 0;
   NodeListIdentity nodes_;
   const ClusterState* cluster_ = nullptr;
   std::unordered_map<std::string, Entry> entries_;
