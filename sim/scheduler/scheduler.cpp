@@ -353,7 +353,7 @@ bool Scheduler::PassesPreFilter(const PodSpec& pod, bool explain, ScheduleResult
   auto reject_in_pre_filter = [&](const PluginStatus& status, std::string_view plugin) {
     // Every node carries the PreFilter status: preemption may help on all of them or none.
     std::vector<int> potential;
-    if (status.code == StatusCode::kUnschedulable) {
+    if (status.code == StatusCode::kUnschedulable && MayHaveVictims(pod)) {
       for (int i = 0; i < num_nodes; ++i) {
         if (!cluster_.node(i).absent) potential.push_back(i);
       }
@@ -520,6 +520,7 @@ void Scheduler::ReportUnschedulable(const PodSpec& pod, PodClass& cls, bool expl
   // the node tree's order.
   std::vector<int> potential;
   for (int i : cy.tree_order) {
+    if (!MayHaveVictims(pod)) break;  // the message needs no list then (Preempt's fast answer)
     if (cy.failed_at[i] >= 0 && cy.failed_at[i] < kNumFilters &&
         RejectionStatus(pod, cls, i).code == StatusCode::kUnschedulable) {
       potential.push_back(i);
@@ -781,6 +782,11 @@ bool Scheduler::PlaceOnNominatedNode(const PodSpec& pod, bool explain, bool scor
   }
   ChooseCardsOn(pod, node, result);
   return true;
+}
+
+bool Scheduler::MayHaveVictims(const PodSpec& pod) const {
+  return config_.preemption && pod.preemption_policy != "Never" &&
+         cluster_.HasBoundPodBelow(pod.priority);
 }
 
 PreemptionVerdict Scheduler::Preempt(const PodSpec& pod, std::span<const int> potential,

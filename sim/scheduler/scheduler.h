@@ -181,6 +181,10 @@ class Scheduler {
   // rejected as Unschedulable (preemption might help there), in the node tree's order.
   PreemptionVerdict Preempt(const PodSpec& pod, std::span<const int> potential,
                             ScheduleResult& result);
+  // Whether a dry run could find a victim at all (preemption on, the pod may preempt, some bound
+  // pod has a lower priority); when not, Preempt answers from the filters' codes alone and
+  // needs no list of potential nodes.
+  bool MayHaveVictims(const PodSpec& pod) const;
 
   ClusterState& cluster_;
   SchedulerConfig config_;
