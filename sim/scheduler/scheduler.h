@@ -195,6 +195,10 @@ class Scheduler {
   std::unique_ptr<Cycle> cycle_;
   BudgetSource budgets_;
   RandomStream preemption_stream_;  // the dry run's starting node, with random_tie_break
+  // The last dry run's status per node it tried, and those counted for the message (the
+  // verdict Preempt returns points into them until the next cycle).
+  std::vector<PluginStatus> preemption_tried_;
+  std::vector<CountedStatus> preemption_counted_;
 };
 
 // "0/N nodes are available: <histogram>. preemption: ..." from per-node statuses (§3.7).
