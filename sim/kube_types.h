@@ -129,9 +129,40 @@ inline constexpr const char* kBetaRegionLabel = "failure-domain.beta.kubernetes.
 inline constexpr const char* kGfdProductLabel = "nvidia.com/gpu.product";  // "NVIDIA-A10", "-MIG-"
 inline constexpr const char* kGfdCountLabel = "nvidia.com/gpu.count";
 inline constexpr const char* kGfdMemoryLabel = "nvidia.com/gpu.memory";  // MiB
+inline constexpr const char* kGfdReplicasLabel = "nvidia.com/gpu.replicas";
+inline constexpr const char* kGfdSharingStrategyLabel =
+    "nvidia.com/gpu.sharing-strategy";  // none | time-slicing | mps
 
 // ACK's pod label asking GPU-share for a pod's gpu-mem spread over that many cards.
 inline constexpr const char* kPodGpuCountLabel = "aliyun.com/gpu-count";
+
+// The NVIDIA device plugin's sharing of whole cards: its config's `sharing.timeSlicing` or
+// `sharing.mps` (k8s-device-plugin api/config/v1/sharing.go, replicas.go; docs/semantics.md
+// §2.6). Each physical card is advertised as `replicas` nvidia.com/gpu devices; kube-scheduler
+// counts the replicas, the card is shared by whoever holds them.
+enum class DeviceSharingStrategy { kNone, kTimeSlicing, kMps };
+// Which card the plugin's preferred allocation takes a replica from (its
+// sharedDevicesAllocationPolicy, internal/rm/allocate.go): the card with the fewest replicas
+// allocated (distributed, the default) or the most (packed).
+enum class ReplicaAllocation { kDistributed, kPacked };
+
+// The device plugin's spelling: "none", "time-slicing", "mps".
+inline const char* DeviceSharingStrategyName(DeviceSharingStrategy s) {
+  return s == DeviceSharingStrategy::kTimeSlicing ? "time-slicing"
+         : s == DeviceSharingStrategy::kMps       ? "mps"
+                                                  : "none";
+}
+
+struct DeviceSharing {
+  DeviceSharingStrategy strategy = DeviceSharingStrategy::kNone;
+  int replicas = 1;  // >= 2 when shared
+  // A container asking for more than one replica fails the kubelet's admission
+  // (UnexpectedAdmissionError). The plugin's default: false for time-slicing, true for MPS.
+  bool fail_requests_greater_than_one = false;
+  ReplicaAllocation allocation = ReplicaAllocation::kDistributed;
+  bool shared() const { return strategy != DeviceSharingStrategy::kNone; }
+  bool operator==(const DeviceSharing&) const = default;
+};
 
 struct ContainerImage {
   std::vector<std::string> names;  // as in node.status.images[].names
@@ -158,6 +189,7 @@ struct NodeSpec {
   std::string gpu_schedule;  // ack.node.gpu.schedule: default | share | cgpu | core_mem | ...
   std::string placement;     // ack.node.gpu.placement normalised; empty = the scheduler default
   int max_pods_per_card = 0;  // ack.node.gpu.max-pod; 0 = no limit
+  DeviceSharing device_sharing;  // time-slicing / MPS replicas of whole cards (nvidia.com/gpu)
   std::string interconnect;   // GPU topology kind for models/gpu_topology (e.g. "nvlink", "pcie")
   // Health, from status (docs/semantics.md §5.2):
   std::string ready_status;     // condition Ready: True | False | Unknown; empty = not reported
@@ -268,6 +300,9 @@ struct PodSpec {
   int gpu_core = 0;                          // sum over containers
   int gpu_count = 1;                         // pod label aliyun.com/gpu-count: cards the pod spans
   int whole_gpus = 0;                        // nvidia.com/gpu
+  // The largest nvidia.com/gpu of one container (the device plugin's failRequestsGreaterThanOne
+  // checks each container's request; the kubelet allocates devices per container).
+  int container_whole_gpus_max = 0;
   bool require_whole_device = false;         // ack.gpushare.placement: require-whole-device
   // Allocation of a bound pod, from its annotations (v1, v2 or v3): card index -> units.
   std::map<int, int> allocated_mem;

@@ -66,6 +66,9 @@ struct NodePool {
   bool cgpu_active = true;    // false on share nodes or cgpu.disable.isolation=true
   std::string cgpu_version;   // informational (the upgrade check reads it)
   int max_pods_per_card = 0;  // label ack.node.gpu.max-pod; 0 = unlimited
+  // Scenario key `device_sharing:`: the NVIDIA device plugin's time-slicing or MPS replicas
+  // (schedule `default`: the pods ask nvidia.com/gpu). Unset: whole cards, or ACK's sharing.
+  DeviceSharing device_sharing;
   SpotInterruptions spot;     // scenario key `spot:`; default: on-demand
   // Scenario key `autoscaling:`: the cluster-autoscaler sizes the pool in [min, max], `count`
   // nodes at t = 0 (sim/cluster_autoscaler_spec.h). Unset: the pool keeps `count` nodes.
@@ -272,6 +275,15 @@ struct RunSettings {
   std::optional<int64_t> start_unix_s;
 };
 
+// A variant's `sharing:` of a pool (docs/whatif.md "sharing"): ACK's cGPU sharing, whole cards
+// (nvidia.com/gpu, no sharing), or the NVIDIA device plugin's time-slicing / MPS replicas.
+struct PoolSharingKnob {
+  enum class Mode { kCgpu, kExclusive, kReplicas };
+  Mode mode = Mode::kCgpu;
+  DeviceSharing replicas;  // kReplicas: strategy and count (the plugin's defaults otherwise)
+  bool operator==(const PoolSharingKnob&) const = default;
+};
+
 // A named set of knob changes applied on top of the base scenario. Unset = unchanged.
 // Map keys name a pool or a workload; the key "*" means all of them.
 struct Variant {
@@ -282,6 +294,7 @@ struct Variant {
   std::optional<double> switch_overhead;
   std::map<std::string, std::string> placement;             // pool -> placement
   std::map<std::string, MemoryIsolation> memory_isolation;  // pool -> hard/soft
+  std::map<std::string, PoolSharingKnob> sharing;           // pool -> how its cards are shared
   std::map<std::string, std::vector<TopologySpreadConstraint>> topology_spread;  // workload ->
   std::map<std::string, int> gpu_mem;           // workload -> quota units
   std::map<std::string, int> gpu_core;          // workload -> percent

@@ -61,7 +61,15 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
     node.labels[kGpuModelLabel] = gpu->name;
     node.labels[kGpuCountLabel] = std::to_string(pool.gpus_per_node);
     node.labels[kGpuMemoryLabel] = std::to_string(gpu->memory_mib) + "MiB";
-    if (pool.schedule == GpuSchedule::kDefault) {
+    if (pool.device_sharing.shared()) {
+      // The device plugin advertises each card as its replicas, and GPU feature discovery
+      // labels the node so (k8s-device-plugin internal/lm/resource.go).
+      const DeviceSharing& sharing = pool.device_sharing;
+      node.device_sharing = sharing;
+      alloc[kNvidiaGpuResource] = int64_t{pool.gpus_per_node} * sharing.replicas;
+      node.labels[kGfdReplicasLabel] = std::to_string(sharing.replicas);
+      node.labels[kGfdSharingStrategyLabel] = DeviceSharingStrategyName(sharing.strategy);
+    } else if (pool.schedule == GpuSchedule::kDefault) {
       alloc[kNvidiaGpuResource] = pool.gpus_per_node;
     } else {
       node.card_mem_units = CardMemoryUnits(gpu->memory_mib);
@@ -130,6 +138,7 @@ PodSpec PodSpecForWorkload(const Workload& w, int ordinal) {
   pod.priority = w.priority;
   if (w.whole_gpus > 0) {
     pod.whole_gpus = w.whole_gpus;
+    pod.container_whole_gpus_max = w.whole_gpus;
     pod.requests[kNvidiaGpuResource] = w.whole_gpus;
   } else if (w.gpu_mem > 0) {
     const int cards = std::max(1, w.gpu_count);

@@ -27,6 +27,82 @@ bool HasCgpuModule(const NodePool& pool) {
          (pool.schedule == GpuSchedule::kCgpu || pool.schedule == GpuSchedule::kCoreMem);
 }
 
+// The `sharing` knob on one pool. The ACK labels that mean nothing without ACK's sharing go
+// with it; cGPU is a working module (hard isolation), as a fresh ACK cGPU pool is.
+void SetPoolSharing(NodePool& pool, const PoolSharingKnob& knob) {
+  pool.device_sharing = {};
+  pool.labels.erase(kCgpuDisableIsolationLabel);
+  switch (knob.mode) {
+    case PoolSharingKnob::Mode::kCgpu:
+      pool.schedule = GpuSchedule::kCgpu;
+      pool.labels[kGpuScheduleLabel] = "cgpu";
+      pool.cgpu_active = true;
+      pool.isolation = MemoryIsolation::kHard;
+      return;
+    case PoolSharingKnob::Mode::kExclusive:
+      pool.schedule = GpuSchedule::kDefault;
+      pool.labels[kGpuScheduleLabel] = "default";
+      break;
+    case PoolSharingKnob::Mode::kReplicas:
+      pool.schedule = GpuSchedule::kDefault;
+      pool.labels.erase(kGpuScheduleLabel);
+      pool.device_sharing = knob.replicas;
+      break;
+  }
+  pool.labels.erase(kGpuPlacementLabel);
+  pool.labels.erase(kGpuMaxPodLabel);
+  pool.placement.clear();
+  pool.max_pods_per_card = 0;
+  pool.cgpu_active = false;
+  pool.isolation = knob.mode == PoolSharingKnob::Mode::kReplicas &&
+                           knob.replicas.strategy == DeviceSharingStrategy::kMps
+                       ? MemoryIsolation::kHard
+                       : MemoryIsolation::kSoft;
+}
+
+// Whether some GPU pool takes ACK gpu-mem requests, and whether some takes nvidia.com/gpu.
+struct OfferedRequests {
+  bool gpu_mem = false;
+  bool whole = false;
+  int gpu_mem_card_units = 0;  // the first ACK-sharing pool's card, in gpu-mem units
+};
+
+OfferedRequests Offered(const Scenario& s) {
+  OfferedRequests o;
+  for (const NodePool& pool : s.node_pools) {
+    if (pool.gpu_type.empty()) continue;
+    if (pool.schedule == GpuSchedule::kDefault) {
+      o.whole = true;
+    } else if (!o.gpu_mem) {
+      o.gpu_mem = true;
+      o.gpu_mem_card_units = CardMemoryUnits(s.catalog.Find(pool.gpu_type)->memory_mib);
+    }
+  }
+  return o;
+}
+
+// After a `sharing` change, a GPU workload whose request no pool takes any more asks for what
+// the pools now offer (docs/whatif.md "sharing"): gpu-mem on M cards becomes M nvidia.com/gpu
+// (a replica, or a whole card, per card it shared), and N whole cards become N × the card's
+// gpu-mem over aliyun.com/gpu-count N. Its memory demand (weights, activations, context) stays:
+// what no longer fits shows as OOMs. Its pods are placed again. True when it changed.
+bool TranslateRequest(Workload& w, const OfferedRequests& offered) {
+  if (w.gpu_mem > 0 && !offered.gpu_mem && offered.whole) {
+    w.whole_gpus = std::max(1, w.gpu_count);
+    w.gpu_mem = 0;
+    w.gpu_core = 0;
+    w.gpu_count = 1;
+    return true;
+  }
+  if (w.whole_gpus > 0 && !offered.whole && offered.gpu_mem) {
+    w.gpu_count = w.whole_gpus;
+    w.gpu_mem = w.whole_gpus * offered.gpu_mem_card_units;
+    w.whole_gpus = 0;
+    return true;
+  }
+  return false;
+}
+
 // Hard isolation is what a working cGPU module enforces: turning it on means the module is
 // (fixed and) active, so cgpu_active becomes true and a cgpu.disable.isolation label goes.
 // Pools without a module (share, default, CPU-only) cannot be hard; the reader rejects a
@@ -84,6 +160,10 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
       pool.placement = *placement;
       pool.labels[kGpuPlacementLabel] = *placement;
     }
+    if (const auto* sharing = Lookup(variant.sharing, pool.name, has_cards)) {
+      SetPoolSharing(pool, *sharing);
+      for (int i = 0; i < pool.count; ++i) replaced_nodes.insert(PoolNodeName(pool, i));
+    }
     if (const auto* isolation = Lookup(variant.memory_isolation, pool.name)) {
       SetIsolation(pool, *isolation);
     }
@@ -96,7 +176,9 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
     }
   }
 
+  const OfferedRequests offered = Offered(s);
   for (Workload& w : s.workloads) {
+    if (!variant.sharing.empty() && TranslateRequest(w, offered)) w.pods.clear();
     // A "*" quota or core change is about GPU-sharing workloads; it must not hand GPU memory
     // to a CPU-only service or to one that owns whole cards.
     const bool shares_gpu = w.gpu_mem > 0;
@@ -146,6 +228,52 @@ uint64_t ReplicationSeed(uint64_t seed, int replication) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
   return z ^ (z >> 31);
+}
+
+PoolSharingText ParsePoolSharing(std::string_view text) {
+  PoolSharingText out;
+  const std::string_view kForms = "cgpu, exclusive, timeslicing:N (N 2..256) or mps:N (N 2..48)";
+  if (text == "cgpu" || text == "exclusive") {
+    PoolSharingKnob knob;
+    knob.mode = text == "cgpu" ? PoolSharingKnob::Mode::kCgpu : PoolSharingKnob::Mode::kExclusive;
+    out.knob = knob;
+    return out;
+  }
+  const size_t colon = text.find(':');
+  const std::string_view mode = text.substr(0, colon);
+  if (mode == "hami" || mode == "mig") {
+    out.error = std::string(mode == "hami" ? "HAMi" : "MIG") + " sharing is not modelled yet";
+    out.hint = std::string("knobsim models ") + std::string(kForms);
+    return out;
+  }
+  DeviceSharing d;
+  if (mode == "timeslicing" || mode == "time-slicing") {
+    d.strategy = DeviceSharingStrategy::kTimeSlicing;
+  } else if (mode == "mps") {
+    d.strategy = DeviceSharingStrategy::kMps;
+    d.fail_requests_greater_than_one = true;  // the plugin's MPS default
+  } else {
+    out.error = "unknown sharing " + std::string(text);
+    out.hint = std::string("one of ") + std::string(kForms);
+    return out;
+  }
+  const bool mps = d.strategy == DeviceSharingStrategy::kMps;
+  const std::string_view count = colon == std::string_view::npos ? "" : text.substr(colon + 1);
+  int n = 0;
+  bool ok = !count.empty() && count.size() <= 3;
+  for (char c : count) ok = ok && c >= '0' && c <= '9';
+  if (ok) n = std::stoi(std::string(count));
+  if (!ok || n < 2 || n > (mps ? 48 : 256)) {
+    out.error = "sharing " + std::string(text) + " needs a replica count";
+    out.hint = mps ? "mps:N with N in 2..48 (MPS clients per card)" : "timeslicing:N, N in 2..256";
+    return out;
+  }
+  d.replicas = n;
+  PoolSharingKnob knob;
+  knob.mode = PoolSharingKnob::Mode::kReplicas;
+  knob.replicas = d;
+  out.knob = knob;
+  return out;
 }
 
 }  // namespace knobsim

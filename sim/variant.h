@@ -1,6 +1,10 @@
 // Applying a variant (a named set of knob changes) to the base scenario.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "sim/scenario.h"
 
 namespace knobsim {
@@ -8,6 +12,15 @@ namespace knobsim {
 // The scenario one run of `variant` simulates: `base` with every set knob replaced. The reader
 // has already checked that every pool and workload the variant names exists.
 Scenario ApplyVariant(const Scenario& base, const Variant& variant);
+
+// A `sharing` knob's value: `cgpu`, `exclusive`, `timeslicing:N` (or `time-slicing:N`) or
+// `mps:N`. HAMi and MIG are named and refused (not modelled yet). On failure `knob` is empty and
+// `error`/`hint` say why.
+struct PoolSharingText {
+  std::optional<PoolSharingKnob> knob;
+  std::string error, hint;
+};
+PoolSharingText ParsePoolSharing(std::string_view text);
 
 // The seed of replication r of a run with seed `seed` (r = 0 is the seed itself). Variants share
 // seeds, so paired variants see common random numbers.

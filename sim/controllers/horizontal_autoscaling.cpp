@@ -26,6 +26,7 @@ bool IsReady(const PodRun& pod) {
 
 // The API phase: Pending until its containers were created (bound, image pulled).
 ApiPodPhase PhaseOf(const PodRun& pod) {
+  if (pod.admission_failed) return ApiPodPhase::kFailed;  // the HPA ignores it
   const bool waiting = pod.node < 0 || pod.phase == PodPhase::kPending ||
                        pod.phase == PodPhase::kPulling || pod.phase == PodPhase::kImagePullBackOff;
   return waiting ? ApiPodPhase::kPending : ApiPodPhase::kRunning;

@@ -287,6 +287,9 @@ NodeUtilization Utilization(const EngineState& s, int32_t n) {
     for (const CardState& c : node.cards) {
       if (c.whole) {
         used += 1;
+      } else if (c.replicas > 0) {
+        // Replicas of a shared card: the autoscaler counts nvidia.com/gpu requested / allocatable.
+        used += static_cast<double>(c.used_replicas) / c.replicas;
       } else if (Settings(s).knows_gpu_share && c.total_mem > 0) {
         used += static_cast<double>(c.used_mem) / c.total_mem;
       }

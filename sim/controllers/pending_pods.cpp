@@ -45,8 +45,9 @@ void ScheduleOnce(Simulator& sim) {
       continue;
     }
     s.pods[p].state_pod = index;
-    s.pods[p].message.clear();
     s.pods[p].nominated_node.clear();
+    if (!AdmitOnNode(sim, p, result.placement)) continue;
+    s.pods[p].message.clear();
     BindPod(sim, p, result.placement);
     sim.recorder.PodEvent("Scheduled", p,
                           "assigned to node " + s.cluster.nodes[result.placement.node].name);

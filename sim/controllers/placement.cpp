@@ -50,6 +50,7 @@ std::optional<Placement> CurrentPlacement(const ClusterState& state, const Sched
   placement.cards = choice->cards;
   placement.mem_units = choice->mem_units;
   placement.core_units = choice->core_units;
+  placement.replicas = choice->replicas;
   placement.bottleneck_gbps = CardSetBandwidthOf(n, choice->cards);
   return placement;
 }
@@ -73,7 +74,10 @@ FragmentationResult MeasureFragmentation(const Scenario& scenario, const Cluster
     in.cpu_used_milli = get(n.requested, "cpu");
     in.memory_used_mib = get(n.requested, "memory") / kMiB;
     in.card_units = n.spec.card_mem_units;
-    for (const CardState& c : n.cards) in.cards.push_back({c.used_mem, c.whole});
+    // A shared card's replicas are no gpu-mem: the card counts as taken once all are held.
+    for (const CardState& c : n.cards)
+      in.cards.push_back(
+          {c.used_mem, c.whole || (c.replicas > 0 && c.used_replicas >= c.replicas)});
     nodes.push_back(std::move(in));
   }
   return knobsim::MeasureFragmentation(nodes, TargetWorkload(scenario));
@@ -201,6 +205,7 @@ void PlacePods(Simulator& sim) {
       s.pending.push_back(p);
       continue;
     }
+    if (!AdmitOnNode(sim, p, result.placement)) continue;
     BindPod(sim, p, result.placement);
     // The pods of the scenario run when the run starts: their images are on their nodes
     // already, and `image_pull` stands for the start-up the run replays.
@@ -212,6 +217,21 @@ void PlacePods(Simulator& sim) {
   s.scheduling_pending = false;
   if (s.pending_again) SchedulePending(sim);
   sim.recorder.SetFragmentation(MeasureFragmentation(s.scenario, s.cluster_state));
+}
+
+bool AdmitOnNode(Simulator& sim, int32_t p, const Placement& placement) {
+  EngineState& s = sim.state;
+  PodRun& pod = s.pods[p];
+  const std::string why = DeviceAdmissionError(s.cluster_state.pod(pod.state_pod),
+                                               s.cluster_state.node(placement.node).spec);
+  if (why.empty()) return true;
+  s.cluster_state.Unbind(pod.state_pod);
+  pod.state_pod = -1;
+  pod.admission_failed = true;
+  pod.failed_on = s.cluster.nodes[placement.node].name;
+  pod.message = why;
+  sim.recorder.PodEvent("UnexpectedAdmissionError", p, why);
+  return false;
 }
 
 void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
@@ -234,7 +254,15 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   if (pod.cards.empty()) return;
   const CardRun& card = sim.sharing.cards[pod.cards[0]];
   const GpuType& gpu = *s.cluster.cards[pod.cards[0]].gpu;
-  if (spec.whole_gpus > 0) {
+  const DeviceSharing& sharing =
+      s.scenario.node_pools[s.cluster.nodes[pod.node].pool].device_sharing;
+  const bool mps = sharing.strategy == DeviceSharingStrategy::kMps;
+  if (spec.whole_gpus > 0 && mps) {
+    // The MPS control daemon's limits for every client of a card, whatever replicas it holds
+    // (k8s-device-plugin cmd/mps-control-daemon/mps/daemon.go): pinned device memory
+    // total / replicas, active threads 100 / replicas (integer division).
+    pod.quota_mib = VisibleQuotaMib(card.physical_mib, 1, sharing.replicas);
+  } else if (spec.whole_gpus > 0) {
     pod.quota_mib = card.physical_mib;
   } else {
     pod.quota_mib = VisibleQuotaMib(card.physical_mib, spec.gpu_mem / m, card.units);
@@ -246,6 +274,7 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   pod.activation_mib = (spec.memory.activation_mib + m - 1) / m;
   const int units = spec.whole_gpus > 0 ? card.units : spec.gpu_mem / m;
   pod.percent = spec.whole_gpus > 0 ? 100.0 : EffectivePercent(spec.gpu_core, units, card.units);
+  if (spec.whole_gpus > 0 && mps) pod.percent = 100 / sharing.replicas;
   pod.weight = EffectiveWeight(spec.schd_weight, spec.gpu_core);
 }
 

@@ -20,5 +20,11 @@ void PlacePods(Simulator& sim);
 // The run's side of a binding (the scheduler's state is bound already): node, cards, and the
 // memory and share parameters of the pod on them.
 void BindPod(Simulator& sim, int32_t p, const Placement& placement);
+// The kubelet's admission once the scheduler bound pod p at `placement`: where the node's device
+// plugin refuses the pod's request (DeviceAdmissionError, card_placement.h) the pod fails with
+// UnexpectedAdmissionError — phase Failed, unbound, holding nothing, not replaced (its
+// ReplicaSet's replacement would fail the same way on such a node; knobsim keeps the one failed
+// pod, listed with its reason) — and this returns false.
+bool AdmitOnNode(Simulator& sim, int32_t p, const Placement& placement);
 
 }  // namespace knobsim::engine

@@ -21,6 +21,11 @@ CardSharing::CardSharing(EngineState& state) : s_(state) {
     // Where cGPU does not run (share nodes, cgpu.disable.isolation, whole-GPU nodes), the
     // driver's own time-slicing shares compute whatever the cluster POLICY (docs/design.md §3.2).
     run.params.policy = pool.cgpu_active ? scenario.cluster.policy : SharingPolicy::kNative;
+    // MPS clients run side by side, each capped at its active-thread percentage (100 / replicas):
+    // POLICY 3's fixed percentage (docs/semantics.md §2.6). Time-sliced replicas are the
+    // driver's native time-slicing, as above.
+    if (pool.device_sharing.strategy == DeviceSharingStrategy::kMps)
+      run.params.policy = SharingPolicy::kFixedPercent;
     run.co_location =
         scenario.cluster.interference != nullptr && run.params.policy == SharingPolicy::kNative;
   }

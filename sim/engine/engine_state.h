@@ -139,6 +139,10 @@ struct PodRun {
   bool gone = false;           // terminated: no longer exists (its record stays for the ids)
   bool start_unready = false;  // CurrentPod::ready == false, until it turns Ready
   bool scaled_away = false;    // deleted by a scale-down: its controller does not replace it
+  // The kubelet refused it on `failed_on` (UnexpectedAdmissionError, placement.h AdmitOnNode):
+  // phase Failed, unbound, holding nothing, never scheduled again.
+  bool admission_failed = false;
+  std::string failed_on;
   SimTime ready_after = -1;
   int node = -1;
   std::vector<int32_t> cards;

@@ -259,6 +259,12 @@ void RunRecorder::CollectPods(RunResult& result) {
     r.bottleneck_gbps = pod.bottleneck_gbps;
     r.throughput_factor = pod.throughput_factor;
     r.message = pod.message;
+    if (pod.admission_failed) {
+      r.state = "UnexpectedAdmissionError";  // what kubectl shows for the Failed pod
+      r.node = pod.failed_on;
+      result.pods.push_back(std::move(r));
+      continue;
+    }
     // A pod whose node was reclaimed waits, Pending and unbound, for the replacement node.
     if (pod.node >= 0 && !s_.nodes[pod.node].down()) {
       r.node = s_.cluster.nodes[pod.node].name;

@@ -21,6 +21,8 @@ struct PoolKey {
   std::vector<std::tuple<std::string, std::string, std::string>> taints;
   std::string schedule, placement;
   int max_pod = 0;
+  // Device-plugin replicas (NodeSpec::device_sharing): strategy, replicas, failRequests > 1.
+  std::tuple<int, int, bool> replicas{0, 0, false};
   bool unschedulable = false;
   auto operator<=>(const PoolKey&) const = default;
 };
@@ -118,15 +120,40 @@ PoolKey KeyOf(const NodeSpec& node, const std::string& gpu,
   key.schedule = node.gpu_cards > 0 ? node.gpu_schedule : "";
   key.placement = node.placement;
   key.max_pod = node.max_pods_per_card;
+  const DeviceSharing& d = node.device_sharing;
+  if (d.shared())
+    key.replicas = {static_cast<int>(d.strategy), d.replicas, d.fail_requests_greater_than_one};
   key.unschedulable = node.unschedulable;
   return key;
 }
 
 // A GPU pool's schedule, cGPU state, rule-1 isolation and the notes that say where they came
 // from; a schedule knobsim does not simulate is imported as `default`, with a warning.
+// A pool of time-slicing or MPS replicas (gpu_sharing_modes.h DevicePluginReplicas): no ACK
+// schedule, memory pooled (time-slicing) or limited per client (MPS).
+void ReplicaPoolSharing(const NodeSpec& node, const std::string& gpu, ImportedPool& p) {
+  NodePool& np = p.pool;
+  const DeviceSharing& d = node.device_sharing;
+  const bool mps = d.strategy == DeviceSharingStrategy::kMps;
+  np.device_sharing = d;
+  np.schedule = GpuSchedule::kDefault;
+  np.labels.erase(kGpuScheduleLabel);
+  np.cgpu_active = false;
+  np.isolation = mps ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
+  p.notes.push_back("gpu " + gpu + " from node label " + GpuModelLabel(node) + " \"" +
+                    node.gpu_model + "\"; " + std::to_string(node.gpu_cards) + " cards from " +
+                    kGfdCountLabel);
+  p.notes.push_back(std::string("device_sharing ") + DeviceSharingStrategyName(d.strategy) + " x" +
+                    std::to_string(d.replicas) + " from " + kGfdSharingStrategyLabel + " and " +
+                    kGfdReplicasLabel + "; fail_requests_greater_than_one " +
+                    (d.fail_requests_greater_than_one ? "true" : "false") +
+                    " is the device plugin's default (its config is not in the export)");
+}
+
 void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, ImportedPool& p,
                      std::vector<std::string>& warnings) {
   NodePool& np = p.pool;
+  if (node.device_sharing.shared()) return ReplicaPoolSharing(node, gpu, p);
   std::string sched = node.gpu_schedule.empty() ? "default" : node.gpu_schedule;
   // mps, topology and mig are refused by the kube reader (gpu_sharing_modes.h); what reaches
   // here is `disabled` (GPUs offered by another plugin, e.g. DRA) or a value ACK does not

@@ -167,9 +167,16 @@ void WritePool(Out& o, const ImportedPool& ip) {
   }
   if (!p.cgpu_version.empty()) o.Line(4, "cgpu_version: " + YamlScalar(p.cgpu_version));
   for (const std::string& n : ip.isolation_notes) o.Comment(4, n);
-  if (!p.gpu_type.empty())
+  if (const DeviceSharing& d = p.device_sharing; d.shared()) {
+    o.Line(4, std::string("device_sharing: {strategy: ") + DeviceSharingStrategyName(d.strategy) +
+                  ", replicas: " + std::to_string(d.replicas) +
+                  ", fail_requests_greater_than_one: " +
+                  (d.fail_requests_greater_than_one ? "true" : "false") + ", allocation: " +
+                  (d.allocation == ReplicaAllocation::kPacked ? "packed" : "distributed") + "}");
+  } else if (!p.gpu_type.empty()) {
     o.Line(4, std::string("memory_isolation: ") +
                   (p.isolation == MemoryIsolation::kHard ? "hard" : "soft"));
+  }
   o.Line(4, "nodes:");
   for (const ImportedNode& n : ip.nodes) {
     std::string e = "- {name: " + YamlScalar(n.name);

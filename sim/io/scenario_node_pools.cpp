@@ -23,7 +23,7 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
   Section s(*this, f,
             {"name", "count", "nodes", "gpu", "gpus_per_node", "cpu", "memory", "pods", "zones",
              "instance_type", "labels", "taints", "memory_isolation", "cgpu_version", "spot",
-             "autoscaling"});
+             "autoscaling", "device_sharing"});
   NodePool p;
   p.name = DnsName(s.Require("name"));
   if (auto v = s.Get("nodes")) {
@@ -112,6 +112,15 @@ void Reader::ReadPoolSharing(const Section& s, NodePool& p) const {
   const std::optional<Field> labels_field = s.Get("labels");
   if (labels_field) p.labels = StringMap(*labels_field);
   auto label_field = [&](std::string_view key) { return EntryOf(*labels_field, key); };
+  if (auto v = s.Get("device_sharing")) {
+    ReadDeviceSharing(*v, p);
+    if (auto iso = s.Get("memory_isolation")) {
+      Fail(
+          *iso, "with device_sharing the memory isolation follows the strategy",
+          "drop memory_isolation: time-slicing pools memory (soft), MPS limits each client (hard)");
+    }
+    return;
+  }
   if (auto it = p.labels.find(std::string(kGpuScheduleLabel)); it != p.labels.end()) {
     p.schedule = Enum<GpuSchedule>(label_field(kGpuScheduleLabel), "ack.node.gpu.schedule value",
                                    {{"default", GpuSchedule::kDefault},
@@ -155,6 +164,53 @@ void Reader::ReadPoolSharing(const Section& s, NodePool& p) const {
            "use ack.node.gpu.schedule cgpu or core_mem, or make memory_isolation soft");
     }
   }
+}
+
+// `device_sharing:` (docs/scenario.md "Device-plugin sharing"): the NVIDIA device plugin's
+// time-slicing or MPS replicas of whole cards. Such a pool is no ACK sharing pool: its pods ask
+// nvidia.com/gpu, cGPU does not run, time-sliced cards pool their memory (soft) and MPS clients
+// each have a pinned memory limit of the card's memory / replicas (hard); docs/semantics.md §2.6.
+void Reader::ReadDeviceSharing(const Field& f, NodePool& p) const {
+  Section d(*this, f, {"strategy", "replicas", "fail_requests_greater_than_one", "allocation"});
+  if (p.gpu_type.empty()) Fail(f, "a pool without `gpu` has no cards to share", "set `gpu`");
+  DeviceSharing& sharing = p.device_sharing;
+  sharing.strategy =
+      Enum<DeviceSharingStrategy>(d.Require("strategy"), "device-plugin sharing strategy",
+                                  {{"time-slicing", DeviceSharingStrategy::kTimeSlicing},
+                                   {"mps", DeviceSharingStrategy::kMps}});
+  const bool mps = sharing.strategy == DeviceSharingStrategy::kMps;
+  // The plugin refuses fewer than 2 replicas; CUDA MPS serves at most 48 clients per device
+  // (Volta and later); 256 time slices a card is knobsim's bound.
+  sharing.replicas = Int(d.Require("replicas"), 2, mps ? 48 : 256,
+                         mps ? "CUDA MPS serves at most 48 clients per card"
+                             : "the device plugin needs 2 or more; 256 is knobsim's bound");
+  sharing.fail_requests_greater_than_one = mps;  // the plugin's defaults (api/config/v1)
+  if (auto v = d.Get("fail_requests_greater_than_one")) {
+    sharing.fail_requests_greater_than_one =
+        Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});
+  }
+  if (auto v = d.Get("allocation")) {
+    sharing.allocation = Enum<ReplicaAllocation>(
+        *v, "replica allocation policy",
+        {{"distributed", ReplicaAllocation::kDistributed}, {"packed", ReplicaAllocation::kPacked}});
+  }
+  if (auto it = p.labels.find(std::string(kGpuScheduleLabel));
+      it != p.labels.end() && it->second != "default") {
+    Fail(f,
+         "device-plugin sharing replaces ACK's GPU sharing, but the pool's ack.node.gpu.schedule "
+         "is " +
+             it->second,
+         "drop the label (or make it default) to share cards by replicas");
+  }
+  for (const char* key : {kGpuPlacementLabel, kGpuMaxPodLabel, kCgpuDisableIsolationLabel}) {
+    if (p.labels.count(key)) {
+      Fail(f, std::string("the label ") + key + " is ACK's and has no meaning with device_sharing",
+           "drop the label");
+    }
+  }
+  p.schedule = GpuSchedule::kDefault;
+  p.cgpu_active = false;
+  p.isolation = mps ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
 }
 
 }  // namespace knobsim::scenario_internal

@@ -60,6 +60,7 @@ class Reader : public YamlFieldReader {
   std::vector<PoolNode> ReadPoolNodes(const Field& f) const;
   void ReadPoolGpu(const Section& s, const GpuCatalog& catalog, NodePool& p) const;
   void ReadPoolSharing(const Section& s, NodePool& p) const;
+  void ReadDeviceSharing(const Field& f, NodePool& p) const;
   Taint ReadTaint(const Field& f) const;
 
   // A pod's scheduling rules (scenario_scheduling.cpp).

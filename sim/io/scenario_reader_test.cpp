@@ -571,6 +571,92 @@ TEST_CASE("cgpu.disable.isolation=true turns the module's isolation off") {
         "cgpu.disable.isolation=true; remove the label or make memory_isolation soft");
 }
 
+TEST_CASE("device_sharing: time-slicing or MPS replicas, no ACK sharing, the plugin's defaults") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n  - name: ts\n    gpu: L4\n    gpus_per_node: 4\n"
+      "    device_sharing: {strategy: time-slicing, replicas: 4}\n"
+      "  - name: mps\n    gpu: A10\n    device_sharing: {strategy: mps, replicas: 3, allocation: "
+      "packed}\n");
+  const NodePool& ts = s.node_pools[0];
+  CHECK(ts.device_sharing.strategy == DeviceSharingStrategy::kTimeSlicing);
+  CHECK(ts.device_sharing.replicas == 4);
+  CHECK_FALSE(ts.device_sharing.fail_requests_greater_than_one);
+  CHECK(ts.schedule == GpuSchedule::kDefault);
+  CHECK(ts.labels.count("ack.node.gpu.schedule") == 0);
+  CHECK_FALSE(ts.cgpu_active);
+  CHECK(ts.isolation == MemoryIsolation::kSoft);
+  const NodePool& mps = s.node_pools[1];
+  CHECK(mps.device_sharing.strategy == DeviceSharingStrategy::kMps);
+  CHECK(mps.device_sharing.fail_requests_greater_than_one);
+  CHECK(mps.device_sharing.allocation == ReplicaAllocation::kPacked);
+  CHECK(mps.isolation == MemoryIsolation::kHard);
+  struct Bad {
+    const char* sharing;
+    const char* message;
+  };
+  const Bad bad[] = {
+      {"{strategy: time-slicing, replicas: 1}",
+       "s.yaml:3: node_pools[0].device_sharing.replicas: 1 is not in 2..256; the device plugin "
+       "needs 2 or more"},
+      {"{strategy: mps, replicas: 64}",
+       "s.yaml:3: node_pools[0].device_sharing.replicas: 64 is not in 2..48; CUDA MPS serves at "
+       "most 48 clients per card"},
+      {"{strategy: hami, replicas: 4}",
+       "s.yaml:3: node_pools[0].device_sharing.strategy: \"hami\" is not a valid device-plugin "
+       "sharing strategy"},
+      {"{strategy: time-slicing}", "s.yaml:3: node_pools[0].device_sharing"},
+  };
+  for (const Bad& b : bad) {
+    CAPTURE(std::string(b.sharing));
+    const std::string error =
+        ErrorOf(std::string("name: x\nnode_pools:\n  - {name: p, gpu: L4, device_sharing: ") +
+                b.sharing + "}\n");
+    CAPTURE(error);
+    CHECK(error.rfind(b.message, 0) == 0);
+  }
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - name: p\n    gpu: L4\n    labels: "
+                "{ack.node.gpu.schedule: cgpu}\n    device_sharing: {strategy: mps, replicas: 2}\n")
+            .find("device-plugin sharing replaces ACK's GPU sharing, but the pool's "
+                  "ack.node.gpu.schedule is cgpu") != std::string::npos);
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - name: p\n    gpu: L4\n    memory_isolation: hard\n"
+                "    device_sharing: {strategy: mps, replicas: 2}\n")
+            .find("with device_sharing the memory isolation follows the strategy") !=
+        std::string::npos);
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, device_sharing: {strategy: mps, replicas: "
+                "2}}\n")
+            .find("a pool without `gpu` has no cards to share") != std::string::npos);
+}
+
+TEST_CASE(
+    "variant sharing: moves a pool between cGPU, whole cards and replicas, and translates "
+    "requests no pool takes any more") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n  - {name: p, gpu: L4, gpus_per_node: 4, labels: "
+      "{ack.node.gpu.placement: spread}}\n"
+      "workloads:\n  - {name: a, gpu_mem: 8}\n  - {name: b, gpu_mem: 6, gpu_count: 2}\n"
+      "variants:\n  - {name: ts, sharing: {p: timeslicing:4}}\n"
+      "  - {name: back, sharing: {p: cgpu}}\n");
+  const Scenario ts = ApplyVariant(s, s.variants[0]);
+  CHECK(ts.node_pools[0].device_sharing.replicas == 4);
+  CHECK(ts.node_pools[0].schedule == GpuSchedule::kDefault);
+  CHECK(ts.node_pools[0].labels.count("ack.node.gpu.placement") == 0);
+  CHECK(ts.workloads[0].whole_gpus == 1);
+  CHECK(ts.workloads[0].gpu_mem == 0);
+  CHECK(ts.workloads[1].whole_gpus == 2);  // one replica per card it shared
+  // And back: whole cards ask their cards' gpu-mem (L4: 22 units) over gpu-count.
+  const Scenario back = ApplyVariant(ts, s.variants[1]);
+  CHECK(back.node_pools[0].schedule == GpuSchedule::kCgpu);
+  CHECK(back.node_pools[0].cgpu_active);
+  CHECK(back.workloads[1].gpu_mem == 2 * CardMemoryUnits(back.catalog.Find("L4")->memory_mib));
+  CHECK(back.workloads[1].gpu_count == 2);
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, gpu: L4}\nvariants:\n  - {name: v, "
+                "sharing: {p: mig:1g.10gb}}\n")
+            .find("MIG sharing is not modelled yet") != std::string::npos);
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, gpu: L4}\nvariants:\n  - {name: v, "
+                "sharing: {p: mps:64}}\n")
+            .find("mps:N with N in 2..48") != std::string::npos);
+}
+
 TEST_CASE("pool labels with a meaning are validated") {
   CHECK(ErrorOf("name: x\nnode_pools:\n  - name: p\n    gpu: T4\n    labels:\n      "
                 "ack.node.gpu.placement: spraed\n") ==

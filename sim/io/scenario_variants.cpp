@@ -12,6 +12,7 @@
 #include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
 #include "sim/text.h"
+#include "sim/variant.h"
 
 namespace knobsim::scenario_internal {
 
@@ -46,28 +47,13 @@ const Workload* FindWorkload(const Scenario& sc, const std::string& name) {
 }  // namespace
 
 Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
-  Section s(*this, f,
-            {"name",
-             "description",
-             "policy",
-             "max_inst",
-             "switch_overhead",
-             "placement",
-             "memory_isolation",
-             "topology_spread",
-             "gpu_mem",
-             "gpu_core",
-             "replicas",
-             "priority",
-             "node_count",
-             "traffic_scale",
-             "interference",
-             "hpa_min_replicas",
-             "hpa_max_replicas",
-             "cron_hpa",
-             "hpa_target",
-             "pool_min",
-             "pool_max"});
+  Section s(
+      *this, f,
+      {"name",         "description",      "policy",           "max_inst",        "switch_overhead",
+       "placement",    "memory_isolation", "sharing",          "topology_spread", "gpu_mem",
+       "gpu_core",     "replicas",         "priority",         "node_count",      "traffic_scale",
+       "interference", "hpa_min_replicas", "hpa_max_replicas", "cron_hpa",        "hpa_target",
+       "pool_min",     "pool_max"});
   Variant v;
   const Field name = s.Require("name");
   v.name = NonEmptyString(name);
@@ -127,6 +113,16 @@ void Reader::ReadVariantPoolSharing(const Section& s, const Scenario& sc, Varian
   if (auto x = s.Get("placement")) {
     for (const auto& [key, value] : KnobEntries(*x, PoolNames(sc), "node pool")) {
       v.placement[key] = Placement(value);
+    }
+  }
+  if (auto x = s.Get("sharing")) {
+    for (const auto& [key, value] : KnobEntries(*x, PoolNames(sc), "node pool")) {
+      const NodePool* p = FindPool(sc, key);
+      if (p != nullptr && p->gpu_type.empty())
+        Fail(value, "node pool " + Quote(key) + " has no GPUs to share");
+      PoolSharingText parsed = ParsePoolSharing(String(value));
+      if (!parsed.knob) Fail(value, parsed.error, parsed.hint);
+      v.sharing[key] = *parsed.knob;
     }
   }
   if (auto x = s.Get("memory_isolation")) {

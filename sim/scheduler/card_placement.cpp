@@ -175,8 +175,54 @@ std::vector<int> PickTiedCards(const std::vector<int>& fixed, const std::vector<
 // device plugin hand out free devices). Lowest indexes first; with `bandwidth`, the idle set
 // with the widest bottleneck, as the NVIDIA plugin's preferred allocation favours NVLink-joined
 // GPUs (its besteffort policy).
+// nvidia.com/gpu pods on a node whose device plugin shares cards (time-slicing or MPS
+// replicas): the plugin's preferred allocation (k8s-device-plugin internal/rm/allocate.go,
+// greedyAlloc) takes the replicas one at a time, each from the card the policy prefers among
+// those with a replica free — distributed: the fewest allocated, packed: the most (counting the
+// replicas this pod took already) — and on a tie the card this pod took the fewest from. Go's
+// sort leaves a remaining tie to the kubelet's device order; knobsim takes the lowest index
+// (an assumption, docs/semantics.md §2.6). The pod's cards are the distinct physical cards.
+CardFit PlaceReplicas(const PodSpec& pod, const NodeState& node, CardChoice* choice) {
+  int free = 0;
+  for (const CardState& card : node.cards) free += card.replicas - card.used_replicas;
+  if (free < pod.whole_gpus) return Fail(CardFailure::kInsufficientWholeGpus);
+  if (choice == nullptr) return CardFit{true, 0, CardFailure::kNone};
+  const bool packed = node.spec.device_sharing.allocation == ReplicaAllocation::kPacked;
+  const int n = static_cast<int>(node.cards.size());
+  std::vector<int> allocated(n), taken(n, 0);
+  for (int d = 0; d < n; ++d) allocated[d] = node.cards[d].used_replicas;
+  for (int k = 0; k < pod.whole_gpus; ++k) {
+    int best = -1;
+    for (int d = 0; d < n; ++d) {
+      if (allocated[d] >= node.cards[d].replicas) continue;
+      if (best < 0) {
+        best = d;
+        continue;
+      }
+      if (allocated[d] != allocated[best]) {
+        if (packed ? allocated[d] > allocated[best] : allocated[d] < allocated[best]) best = d;
+      } else if (taken[d] < taken[best]) {
+        best = d;
+      }
+    }
+    ++allocated[best];
+    ++taken[best];
+  }
+  choice->cards.clear();
+  choice->replicas.clear();
+  for (int d = 0; d < n; ++d) {
+    if (taken[d] == 0) continue;
+    choice->cards.push_back(d);
+    choice->replicas.push_back(taken[d]);
+  }
+  choice->mem_units.assign(choice->cards.size(), 0);
+  choice->core_units.assign(choice->cards.size(), 0);
+  return CardFit{true, 0, CardFailure::kNone};
+}
+
 CardFit PlaceWholeGpus(const PodSpec& pod, const NodeState& node, CardChoice* choice,
                        const CardSetBandwidth& bandwidth) {
+  if (node.spec.device_sharing.shared()) return PlaceReplicas(pod, node, choice);
   int found = 0;
   for (const CardState& card : node.cards) {
     if (!card.whole && card.pods == 0) ++found;
@@ -357,6 +403,19 @@ CardPlacementResult PlaceOnCards(const PodSpec& pod, const NodeState& node, Card
   return result;
 }
 
+std::string DeviceAdmissionError(const PodSpec& pod, const NodeSpec& node) {
+  const DeviceSharing& sharing = node.device_sharing;
+  if (!sharing.shared() || !sharing.fail_requests_greater_than_one) return {};
+  if (pod.container_whole_gpus_max <= 1) return {};
+  // The kubelet wraps the plugin's error (plugin/server.go Allocate, rm.go ValidateRequest).
+  std::string text =
+      "Allocate failed due to rpc error: code = Unknown desc = invalid allocation "
+      "request for \"nvidia.com/gpu\": invalid request: maximum request size for "
+      "shared resources is 1; found ";
+  text.append(std::to_string(pod.container_whole_gpus_max)).append(", which is unexpected");
+  return text;
+}
+
 std::optional<CardChoice> CheckCardSet(const PodSpec& pod, const NodeState& node,
                                        std::span<const int> cards, int max_pods_per_card) {
   const int n = static_cast<int>(node.cards.size());
@@ -364,6 +423,20 @@ std::optional<CardChoice> CheckCardSet(const PodSpec& pod, const NodeState& node
     if (cards[i] < 0 || cards[i] >= n || (i > 0 && cards[i] <= cards[i - 1])) return std::nullopt;
   }
   CardChoice choice;
+  if (pod.whole_gpus > 0 && node.spec.device_sharing.shared()) {
+    // Replicas: the listed cards take the pod's replicas in turn, each within its free ones.
+    if (cards.empty() || static_cast<int>(cards.size()) > pod.whole_gpus) return std::nullopt;
+    choice.replicas.assign(cards.size(), 0);
+    for (int k = 0; k < pod.whole_gpus; ++k) ++choice.replicas[k % cards.size()];
+    for (size_t i = 0; i < cards.size(); ++i) {
+      const CardState& card = node.cards[cards[i]];
+      if (card.used_replicas + choice.replicas[i] > card.replicas) return std::nullopt;
+    }
+    choice.cards.assign(cards.begin(), cards.end());
+    choice.mem_units.assign(cards.size(), 0);
+    choice.core_units.assign(cards.size(), 0);
+    return choice;
+  }
   if (pod.whole_gpus > 0) {
     if (static_cast<int>(cards.size()) != pod.whole_gpus) return std::nullopt;
     for (int d : cards) {

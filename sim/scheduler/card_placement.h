@@ -44,6 +44,7 @@ struct CardChoice {
   std::vector<int> cards;       // card indexes on the node
   std::vector<int> mem_units;   // per chosen card
   std::vector<int> core_units;  // per chosen card
+  std::vector<int> replicas = {};  // nvidia.com/gpu replicas per chosen card on a shared node
   double score = 0;             // float32 candidate score (binpack/spread); 0 for best-fit
   // Bottleneck bandwidth (GB/s) of a multi-card choice when the caller knows the node's GPU
   // topology (models/gpu_topology); 0 for single-card choices or an unknown topology.
@@ -79,6 +80,13 @@ enum class CardFailure {
   kCoreWithoutMemory,      // gpu-core.percentage asked without aliyun.com/gpu-mem
   kInsufficientWholeGpus,  // fewer idle cards than nvidia.com/gpu asks
 };
+
+// The kubelet's admission of `pod` once bound to `node`: where the NVIDIA device plugin shares
+// cards with failRequestsGreaterThanOne, its Allocate refuses a container asking for more than
+// one replica (k8s-device-plugin internal/rm/rm.go ValidateRequest) and the pod fails with
+// UnexpectedAdmissionError. kube-scheduler cannot see it (it counts nvidia.com/gpu only), so the
+// pod is bound first. Returns the kubelet's message, empty when the pod is admitted.
+std::string DeviceAdmissionError(const PodSpec& pod, const NodeSpec& node);
 
 // PlaceOnCards' verdict without building the card lists, for the filter and the score plugins
 // that run it on every node (no allocation for single-card pods, the common case). `score` is

@@ -6,6 +6,8 @@
 #include <set>
 #include <utility>
 
+#include "sim/scheduler/card_placement.h"
+
 namespace knobsim {
 
 uint64_t ClusterState::NextRevision() {
@@ -43,6 +45,7 @@ int ClusterState::AddNode(NodeSpec spec) {
   for (CardState& card : node.cards) {
     card.total_mem = spec.card_mem_units;
     card.total_core = spec.card_core_percent;
+    if (spec.device_sharing.shared()) card.replicas = spec.device_sharing.replicas;
   }
   // Node names are unique in Kubernetes; should a caller add one twice, the first keeps the name.
   node_index_.emplace(spec.name, index);
@@ -88,7 +91,11 @@ void ClusterState::Occupy(int index, const Placement& placement) {
     const int c = placement.cards[i];
     assert(c >= 0 && c < static_cast<int>(node.cards.size()));
     CardState& card = node.cards[c];
-    if (whole) card.whole = true;
+    if (i < placement.replicas.size()) {
+      card.used_replicas += placement.replicas[i];
+    } else if (whole) {
+      card.whole = true;
+    }
     if (i < placement.mem_units.size()) card.used_mem += placement.mem_units[i];
     if (i < placement.core_units.size()) card.used_core += placement.core_units[i];
     ++card.pods;
@@ -111,7 +118,16 @@ int ClusterState::BindExisting(PodSpec pod) {
   const int num_cards = static_cast<int>(cards.size());
   Placement placement;
   placement.node = n;
-  if (pod.whole_gpus > 0 && pod.allocated_mem.empty() && pod.allocated_core.empty()) {
+  if (pod.whole_gpus > 0 && nodes_[n].spec.device_sharing.shared()) {
+    // Replicas of shared cards: the device plugin's own allocation, in file order (it records
+    // none where the export shows). An over-committed export occupies no card.
+    if (auto choice = PlaceOnCards(pod, nodes_[n], CardPolicy::kBinpack, 0).choice) {
+      placement.cards = std::move(choice->cards);
+      placement.replicas = std::move(choice->replicas);
+      placement.mem_units = std::move(choice->mem_units);
+      placement.core_units = std::move(choice->core_units);
+    }
+  } else if (pod.whole_gpus > 0 && pod.allocated_mem.empty() && pod.allocated_core.empty()) {
     // nvidia.com/gpu pods carry no card in their annotations (the NVIDIA device plugin keeps
     // it to itself), so they take the lowest-indexed free cards, in file order. That counts
     // the node's whole cards right; which physical cards they are only matters for topology,
@@ -191,7 +207,11 @@ void ClusterState::Unbind(int pod) {
     if (i < placement.mem_units.size()) card.used_mem -= placement.mem_units[i];
     if (i < placement.core_units.size()) card.used_core -= placement.core_units[i];
     --card.pods;
-    if (spec.whole_gpus > 0) card.whole = false;
+    if (i < placement.replicas.size()) {
+      card.used_replicas -= placement.replicas[i];
+    } else if (spec.whole_gpus > 0) {
+      card.whole = false;
+    }
   }
   if (auto it = bound_priorities_.find(spec.priority); it != bound_priorities_.end()) {
     if (--it->second == 0) bound_priorities_.erase(it);

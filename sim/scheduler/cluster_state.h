@@ -27,6 +27,10 @@ struct CardState {
   int used_core = 0;
   int pods = 0;        // pods holding a share of this card
   bool whole = false;  // held by an nvidia.com/gpu pod
+  // On nodes whose device plugin shares cards (NodeSpec::device_sharing): the card's
+  // nvidia.com/gpu replicas and how many are held. Such a card is never `whole`.
+  int replicas = 0;
+  int used_replicas = 0;
 };
 
 struct NodeState {
@@ -49,6 +53,7 @@ struct Placement {
   std::vector<int> cards;       // card indexes on the node
   std::vector<int> mem_units;   // gpu-mem units per chosen card (same order)
   std::vector<int> core_units;  // gpu-core percent per chosen card (same order)
+  std::vector<int> replicas = {};  // nvidia.com/gpu replicas per chosen card on a shared node
   double bottleneck_gbps = 0;   // slowest link inside a multi-card set (0: one card or unknown)
 };
 

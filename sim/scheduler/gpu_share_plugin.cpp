@@ -116,6 +116,8 @@ bool IsGpuShareNode(const NodeSpec& node) {
 }
 
 CardPolicy NodeCardPolicy(const NodeSpec& node, const SchedulerConfig& config) {
+  // The device plugin hands out replicas its own way (card_placement.h): no ACK or paper policy.
+  if (node.device_sharing.shared()) return CardPolicy::kBinpack;
   if (config.extender_best_fit) return CardPolicy::kExtenderBestFit;
   if (node.placement.empty()) return config.default_placement;
   return ParseCardPolicy(node.placement).value_or(config.default_placement);

@@ -689,6 +689,7 @@ void Scheduler::ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& re
   result.placement.cards = std::move(cards.choice->cards);
   result.placement.mem_units = std::move(cards.choice->mem_units);
   result.placement.core_units = std::move(cards.choice->core_units);
+  result.placement.replicas = std::move(cards.choice->replicas);
   result.placement.bottleneck_gbps = cards.choice->bottleneck_gbps;
 }
 

@@ -20,6 +20,7 @@
 #include "sim/io/yaml_fields.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/text.h"
+#include "sim/variant.h"
 
 namespace knobsim {
 namespace {
@@ -41,6 +42,7 @@ const std::vector<KnobKind>& Kinds() {
       {"interference", Target::kNone, "interference=on|off"},
       {"placement", Target::kPool, "placement:POOL=binpack|spread|..."},
       {"isolation", Target::kOptionalPool, "isolation[:POOL]=hard|soft"},
+      {"sharing", Target::kPool, "sharing:POOL=cgpu|exclusive|timeslicing:N|mps:N"},
       {"quota", Target::kWorkload, "quota:WORKLOAD=N|peak|peak+10%|peak+2"},
       {"spread", Target::kWorkload, "spread:WORKLOAD=hostname:1|zone:1|KEY:SKEW[:MODE]|none"},
       {"replicas", Target::kWorkload, "replicas:WORKLOAD=N"},
@@ -115,6 +117,14 @@ class KnobParser {
         Fail("node pool " + Quote(pool) + " has no GPUs to place on");
       }
       v_.placement[pool] = Placement();
+    } else if (key_ == "sharing") {
+      const std::string pool = Pool(*target);
+      if (pool != "*" && FindPool(pool)->gpu_type.empty()) {
+        Fail("node pool " + Quote(pool) + " has no GPUs to share");
+      }
+      PoolSharingText parsed = ParsePoolSharing(value_);
+      if (!parsed.knob) Fail(parsed.error, parsed.hint);
+      v_.sharing[pool] = *parsed.knob;
     } else if (key_ == "isolation") {
       const std::string pool = target ? Pool(*target) : "*";
       const MemoryIsolation iso = Isolation();

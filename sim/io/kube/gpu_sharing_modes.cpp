@@ -39,7 +39,9 @@ constexpr std::string_view kAckTopologyConsequence =
     "not simulate";
 constexpr std::string_view kReplicaConsequence =
     "the device plugin advertises each physical card as several nvidia.com/gpu replicas that "
-    "share it; knobsim would read every replica as a card of its own, with no contention";
+    "share it; knobsim models them where GPU feature discovery's labels say how (sharing-strategy "
+    "time-slicing or mps, replicas, count, and a capacity within count x replicas, not renamed), "
+    "and otherwise would read every replica as a card of its own, with no contention";
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
@@ -169,6 +171,37 @@ const std::string_view kUnmodelledSharingHint =
     "(aliyun.com/gpu-mem on ack.node.gpu.schedule share, cgpu or core_mem); export the cluster "
     "without these nodes and their pods (docs/import.md \"GPU sharing modes knobsim refuses\")";
 
+std::optional<ModelledReplicas> DevicePluginReplicas(const Labels& labels,
+                                                     const ResourceList& capacity) {
+  const std::string strategy = LabelOf(labels, kGfdSharingStrategyLabel);
+  ModelledReplicas out;
+  if (strategy == "time-slicing") {
+    out.sharing.strategy = DeviceSharingStrategy::kTimeSlicing;
+  } else if (strategy == "mps") {
+    out.sharing.strategy = DeviceSharingStrategy::kMps;
+    out.sharing.fail_requests_greater_than_one = true;  // the plugin's MPS default (config.go)
+  } else {
+    return std::nullopt;
+  }
+  const std::optional<int64_t> replicas = ParseInteger(LabelOf(labels, kGfdReplicasLabel));
+  const std::optional<int64_t> count = ParseInteger(LabelOf(labels, kGfdCountLabel));
+  if (!replicas || *replicas < 2 || *replicas > 256 || !count || *count < 1) return std::nullopt;
+  // renameByDefault advertises nvidia.com/gpu.shared instead: not modelled.
+  for (const auto& [name, value] : capacity) {
+    if (StartsWith(name, kNvidiaPrefix) && EndsWith(name, kSharedSuffix) && value > 0)
+      return std::nullopt;
+  }
+  // The plugin advertises every card's replicas (the labels and the capacity agree), or fewer
+  // when cards are unhealthy: the capacity is what the scheduler places on.
+  const int64_t offered = CapacityOf(capacity, kNvidiaGpuResource);
+  if (offered <= 0 || offered > *count * *replicas) return std::nullopt;
+  if (out.sharing.strategy == DeviceSharingStrategy::kMps && *replicas > 48) return std::nullopt;
+  out.sharing.replicas = static_cast<int>(*replicas);
+  out.cards = static_cast<int>(*count);
+  out.offered = offered;
+  return out;
+}
+
 std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
                                                        const std::vector<std::string>& annotations,
                                                        const ResourceList& capacity) {
@@ -179,6 +212,7 @@ std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
                    Cat({"annotation ", key}), kHamiConsequence);
   }
   if (auto s = NodeMig(labels, capacity)) return s;
+  if (DevicePluginReplicas(labels, capacity)) return std::nullopt;  // modelled
   return NodeReplicas(labels, capacity);
 }
 

@@ -15,6 +15,7 @@
 // they need is passed in plain, so that the reader can point at the field of the key found.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -68,6 +69,21 @@ std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
 //   ack-topology-resource   aliyun.com/gpu
 std::optional<UnmodelledSharing> UnmodelledPodSharing(const std::vector<std::string>& annotations,
                                                       const std::vector<std::string>& resources);
+
+// The NVIDIA device plugin's time-slicing or MPS replicas, which knobsim models
+// (NodeSpec::device_sharing, docs/semantics.md §2.6), read from GPU feature discovery's labels:
+// nvidia.com/gpu.sharing-strategy time-slicing | mps, nvidia.com/gpu.replicas R >= 2 (MPS: at
+// most 48), nvidia.com/gpu.count C, and capacity nvidia.com/gpu in 1..C x R (fewer: unhealthy
+// replicas). Renamed replicas (nvidia.com/gpu.shared) are not modelled. failRequestsGreaterThanOne
+// is not in the labels: the plugin's default (false for time-slicing, true for MPS). Nothing
+// when the node does not show all of it; UnmodelledNodeSharing then refuses what it does show.
+struct ModelledReplicas {
+  DeviceSharing sharing;
+  int cards = 0;        // physical cards (nvidia.com/gpu.count)
+  int64_t offered = 0;  // capacity nvidia.com/gpu
+};
+std::optional<ModelledReplicas> DevicePluginReplicas(const Labels& labels,
+                                                     const ResourceList& capacity);
 
 // The refusal: "<object>: <system> (<found>) is not modelled: <consequence>", and its hint.
 std::string UnmodelledSharingMessage(const UnmodelledSharing& s, std::string_view object);

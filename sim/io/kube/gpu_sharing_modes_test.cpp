@@ -131,10 +131,29 @@ TEST_CASE("node rules: each mode knobsim does not model is named by the rule tha
        "MIG",
        "nvidia.com/mig.config",
        SharingEvidence::kLabel},
+      // Time-slicing and MPS replicas GFD labels consistently are modelled (DevicePluginReplicas).
+      {"",
+       {{"nvidia.com/gpu.sharing-strategy", "time-slicing"}, {"nvidia.com/gpu.replicas", "4"}},
+       {},
+       {{"nvidia.com/gpu", 32}},
+       "",
+       "",
+       SharingEvidence::kLabel},
+      {"",
+       {{"nvidia.com/gpu.sharing-strategy", "mps"},
+        {"nvidia.com/gpu.replicas", "2"},
+        {"nvidia.com/mps.capable", "true"},
+        {"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB-SHARED"}},
+       {},
+       {{"nvidia.com/gpu", 16}},
+       "",
+       "",
+       SharingEvidence::kLabel},
+      // More replicas offered than count x replicas: the labels do not tell the sharing.
       {"gfd-sharing-strategy",
        {{"nvidia.com/gpu.sharing-strategy", "time-slicing"}, {"nvidia.com/gpu.replicas", "4"}},
        {},
-       {},
+       {{"nvidia.com/gpu", 64}},
        "NVIDIA time-slicing",
        "nvidia.com/gpu.sharing-strategy",
        SharingEvidence::kLabel},
@@ -270,13 +289,93 @@ TEST_CASE("the refusal names the object, the system, what was found and that it 
   Labels labels = PlainGfdLabels();
   labels["nvidia.com/gpu.replicas"] = "4";
   labels["nvidia.com/gpu.sharing-strategy"] = "time-slicing";
-  const auto found = UnmodelledNodeSharing(labels, {}, {{"nvidia.com/gpu", 32}});
+  const auto found = UnmodelledNodeSharing(labels, {}, {{"nvidia.com/gpu", 40}});
   REQUIRE(found.has_value());
   const std::string message = UnmodelledSharingMessage(*found, "node gpu-l4-0");
   CHECK(message.rfind("node gpu-l4-0: NVIDIA time-slicing (nvidia.com/gpu.sharing-strategy="
                       "time-slicing) is not modelled: ",
                       0) == 0);
   CHECK(std::string(kUnmodelledSharingHint).find("docs/import.md") != std::string::npos);
+}
+
+TEST_CASE("DevicePluginReplicas reads time-slicing and MPS from GPU feature discovery's labels") {
+  struct Case {
+    const char* name;
+    Labels set;
+    int64_t offered;  // capacity nvidia.com/gpu
+    bool modelled;
+    DeviceSharingStrategy strategy = DeviceSharingStrategy::kNone;
+    int replicas = 0;
+    bool fail_gt_one = false;
+  };
+  const DeviceSharingStrategy ts = DeviceSharingStrategy::kTimeSlicing;
+  const DeviceSharingStrategy mps = DeviceSharingStrategy::kMps;
+  const Case cases[] = {
+      {"time-slicing x4 on 8 cards",
+       {{"nvidia.com/gpu.sharing-strategy", "time-slicing"}, {"nvidia.com/gpu.replicas", "4"}},
+       32,
+       true,
+       ts,
+       4,
+       false},
+      {"MPS x3: failRequestsGreaterThanOne by default",
+       {{"nvidia.com/gpu.sharing-strategy", "mps"}, {"nvidia.com/gpu.replicas", "3"}},
+       24,
+       true,
+       mps,
+       3,
+       true},
+      {"unhealthy replicas offer fewer",
+       {{"nvidia.com/gpu.sharing-strategy", "time-slicing"}, {"nvidia.com/gpu.replicas", "4"}},
+       28,
+       true,
+       ts,
+       4,
+       false},
+      {"no sharing", {}, 8, false},
+      {"strategy without replicas",
+       {{"nvidia.com/gpu.sharing-strategy", "time-slicing"}},
+       8,
+       false},
+      {"more offered than count x replicas",
+       {{"nvidia.com/gpu.sharing-strategy", "time-slicing"}, {"nvidia.com/gpu.replicas", "2"}},
+       17,
+       false},
+      {"no count label",
+       {{"nvidia.com/gpu.sharing-strategy", "time-slicing"},
+        {"nvidia.com/gpu.replicas", "4"},
+        {"nvidia.com/gpu.count", ""}},
+       32,
+       false},
+      {"MPS beyond 48 clients",
+       {{"nvidia.com/gpu.sharing-strategy", "mps"}, {"nvidia.com/gpu.replicas", "64"}},
+       512,
+       false},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    Labels labels = PlainGfdLabels();
+    for (const auto& [key, value] : c.set) {
+      if (value.empty()) {
+        labels.erase(key);
+      } else {
+        labels[key] = value;
+      }
+    }
+    const auto r = DevicePluginReplicas(labels, {{"nvidia.com/gpu", c.offered}});
+    CHECK(r.has_value() == c.modelled);
+    if (!r) continue;
+    CHECK(r->sharing.strategy == c.strategy);
+    CHECK(r->sharing.replicas == c.replicas);
+    CHECK(r->sharing.fail_requests_greater_than_one == c.fail_gt_one);
+    CHECK(r->cards == 8);
+    CHECK(r->offered == c.offered);
+  }
+  // Renamed replicas (renameByDefault) are not modelled.
+  Labels labels = PlainGfdLabels();
+  labels["nvidia.com/gpu.sharing-strategy"] = "time-slicing";
+  labels["nvidia.com/gpu.replicas"] = "4";
+  CHECK_FALSE(DevicePluginReplicas(labels, {{"nvidia.com/gpu.shared", 32}, {"nvidia.com/gpu", 0}}));
 }
 
 }  // namespace

@@ -430,6 +430,14 @@ void ReadPodBody(ObjectReader& r, const Field& spec, const std::optional<Field>&
   if (auto it = pod.requests.find(kNvidiaGpuResource); it != pod.requests.end()) {
     pod.whole_gpus = static_cast<int>(it->second);
   }
+  for (const auto* list : {&containers.regular, &containers.init}) {
+    for (const ContainerResources& c : *list) {
+      if (auto it = c.requests.find(kNvidiaGpuResource); it != c.requests.end()) {
+        pod.container_whole_gpus_max =
+            std::max(pod.container_whole_gpus_max, static_cast<int>(it->second));
+      }
+    }
+  }
 
   if (labels) {
     if (auto count = r.Get(*labels, kPodGpuCountLabel)) {

@@ -138,6 +138,13 @@ ts = node("gpu-l4-ts-0", gfd("NVIDIA-L4-SHARED", 23034, 4, "ada-lovelace", 8, 9,
           cpu="48", alloc_cpu="47810m", mem="195963348Ki", alloc_mem="192296404Ki")
 write("time-slicing.json", [ts] + workload("serving", "embed", ["gpu-l4-ts-0", "gpu-l4-ts-0", "gpu-l4-ts-0"], whole))
 
+# 4b. NVIDIA device plugin MPS, replicas 3 on 2 A10s: the node offers 6 (the GPU operator's
+# MPS control daemon runs there, so GFD labels it mps.capable).
+mps_dp = node("gpu-a10-mps-0", gfd("NVIDIA-A10-SHARED", 23028, 2, "ampere", 8, 6, replicas="3", strategy="mps",
+                                   extra={"nvidia.com/device-plugin.config": "a10-mps", "nvidia.com/mps.capable": "true"}),
+              {"nvidia.com/gpu": "6"})
+write("mps.json", [mps_dp] + workload("serving", "rerank", ["gpu-a10-mps-0", "gpu-a10-mps-0"], whole))
+
 # 5. MIG, strategy mixed: an A100 80GB node cut into 1g.10gb instances.
 mig_labels = gfd("NVIDIA-A100-SXM4-80GB", 81920, 8, "ampere", 8, 0, extra={
     "nvidia.com/mig.capable": "true", "nvidia.com/mig.config": "all-1g.10gb", "nvidia.com/mig.config.state": "success",
