@@ -50,28 +50,25 @@ void ReadGpuSide(ObjectReader& r, const std::vector<ResourceEntry>& capacity,
   const ResourceEntry* cards_entry = cap(kGpuCountResource);
   // ACK's topology-aware aliyun.com/gpu is refused before (gpu_sharing_modes.h).
   if (share_cards == 0) cards_entry = cap(kNvidiaGpuResource);
-  const int64_t cards = cards_entry == nullptr ? 0 : cards_entry->value;
-  if (share_cards == 0) {
-    // Time-slicing or MPS replicas: the capacity counts replicas, the labels the cards
-    // (gpu_sharing_modes.h); GFD's product then carries -SHARED, which is no GPU model.
-    if (auto replicas = DevicePluginReplicas(node.labels, node.capacity)) {
-      node.device_sharing = replicas->sharing;
-      node.gpu_cards = replicas->cards;
-      std::string product = label(kGfdProductLabel);
-      if (EndsWith(product, "-SHARED")) product.resize(product.size() - 7);
-      node.gpu_model = label(kGpuModelLabel).empty() ? product : label(kGpuModelLabel);
-      if (replicas->cards > kMaxCardsPerNode)
-        r.Fail(cards_entry->field, Cat({std::to_string(replicas->cards),
-                                        " GPUs on one node is more than knobsim models (",
-                                        std::to_string(kMaxCardsPerNode), ")"}));
-      node.placement.clear();
-      return;
-    }
-  }
+  // Time-slicing or MPS replicas: the capacity counts replicas, the labels the cards
+  // (gpu_sharing_modes.h); GFD's product then carries -SHARED, which is no GPU model.
+  const std::optional<ModelledReplicas> replicas =
+      share_cards == 0 ? DevicePluginReplicas(node.labels, node.capacity) : std::nullopt;
+  const int64_t cards = replicas                 ? replicas->cards
+                        : cards_entry == nullptr ? 0
+                                                 : cards_entry->value;
   if (cards > kMaxCardsPerNode) {
     r.Fail(cards_entry->field,
            Cat({std::to_string(cards), " GPUs on one node is more than knobsim models (",
                 std::to_string(kMaxCardsPerNode), ")"}));
+  }
+  if (replicas) {
+    node.device_sharing = replicas->sharing;
+    node.gpu_cards = replicas->cards;
+    std::string product = label(kGfdProductLabel);
+    if (EndsWith(product, "-SHARED")) product.resize(product.size() - 7);
+    node.gpu_model = label(kGpuModelLabel).empty() ? product : label(kGpuModelLabel);
+    return;
   }
   node.gpu_cards = static_cast<int>(cards);
   if (share_cards > 0) {
