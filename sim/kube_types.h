@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace knobsim {
@@ -104,6 +105,9 @@ inline constexpr const char* kGpuMemResource = "aliyun.com/gpu-mem";
 inline constexpr const char* kGpuCoreResource = "aliyun.com/gpu-core.percentage";
 inline constexpr const char* kGpuCountResource = "aliyun.com/gpu-count";
 inline constexpr const char* kNvidiaGpuResource = "nvidia.com/gpu";
+// The NVIDIA device plugin's MIG devices under its mixed strategy: nvidia.com/mig-<profile>,
+// e.g. nvidia.com/mig-1g.10gb (k8s-device-plugin internal/lm/mig-strategy.go).
+inline constexpr std::string_view kMigResourcePrefix = "nvidia.com/mig-";
 
 // The label the API server sets on every Namespace to its own name (Kubernetes 1.22+).
 inline constexpr const char* kNamespaceNameLabel = "kubernetes.io/metadata.name";
@@ -132,6 +136,7 @@ inline constexpr const char* kGfdMemoryLabel = "nvidia.com/gpu.memory";  // MiB
 inline constexpr const char* kGfdReplicasLabel = "nvidia.com/gpu.replicas";
 inline constexpr const char* kGfdSharingStrategyLabel =
     "nvidia.com/gpu.sharing-strategy";  // none | time-slicing | mps
+inline constexpr const char* kGfdMigStrategyLabel = "nvidia.com/mig.strategy";  // single | mixed
 
 // ACK's pod label asking GPU-share for a pod's gpu-mem spread over that many cards.
 inline constexpr const char* kPodGpuCountLabel = "aliyun.com/gpu-count";
@@ -190,6 +195,10 @@ struct NodeSpec {
   std::string placement;     // ack.node.gpu.placement normalised; empty = the scheduler default
   int max_pods_per_card = 0;  // ack.node.gpu.max-pod; 0 = no limit
   DeviceSharing device_sharing;  // time-slicing / MPS replicas of whole cards (nvidia.com/gpu)
+  // The device resource each card slot is advertised as, where not nvidia.com/gpu: on a MIG
+  // node under the mixed strategy a slot is one MIG instance, nvidia.com/mig-<profile>. Empty:
+  // every slot is an nvidia.com/gpu device (whole cards, replicas, MIG's single strategy).
+  std::vector<std::string> card_devices;
   std::string interconnect;   // GPU topology kind for models/gpu_topology (e.g. "nvlink", "pcie")
   // Health, from status (docs/semantics.md §5.2):
   std::string ready_status;     // condition Ready: True | False | Unknown; empty = not reported
@@ -299,7 +308,10 @@ struct PodSpec {
   int gpu_mem = 0;                           // sum over containers
   int gpu_core = 0;                          // sum over containers
   int gpu_count = 1;                         // pod label aliyun.com/gpu-count: cards the pod spans
-  int whole_gpus = 0;                        // nvidia.com/gpu
+  int whole_gpus = 0;                        // nvidia.com/gpu, or the devices of device_resource
+  // The device resource whole_gpus counts where not nvidia.com/gpu: a MIG profile under the
+  // mixed strategy (nvidia.com/mig-1g.10gb). Such a pod takes card slots advertised as it.
+  std::string device_resource;
   // The largest nvidia.com/gpu of one container (the device plugin's failRequestsGreaterThanOne
   // checks each container's request; the kubelet allocates devices per container).
   int container_whole_gpus_max = 0;

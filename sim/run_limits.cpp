@@ -63,7 +63,7 @@ int64_t Nodes(const Scenario& s) {
 int64_t Cards(const Scenario& s) {
   int64_t cards = 0;
   for (const NodePool& p : s.node_pools) {
-    cards += static_cast<int64_t>(std::max(p.slots(), 0)) * std::max(p.gpus_per_node, 0);
+    cards += static_cast<int64_t>(std::max(p.slots(), 0)) * std::max(p.card_slots(), 0);
   }
   return cards;
 }

@@ -46,6 +46,24 @@ struct SpotInterruptions {
   SimTime replace_after = 180 * kNanosPerSecond;  // reclaim to a Ready replacement node
 };
 
+// The NVIDIA device plugin's MIG strategy (its flag mig-strategy): single advertises every MIG
+// instance as nvidia.com/gpu (all of one profile), mixed as nvidia.com/mig-<profile>.
+enum class MigStrategy { kNone, kSingle, kMixed };
+
+// Scenario key `mig:` of a pool (docs/scenario.md "MIG"): every card of the pool cut into the
+// same instances, in this order (profile names of models/mig_profiles.h, e.g. "1g.10gb").
+struct MigLayout {
+  MigStrategy strategy = MigStrategy::kNone;
+  std::vector<std::string> instances;  // per card
+  bool enabled() const { return strategy != MigStrategy::kNone; }
+  bool operator==(const MigLayout&) const = default;
+};
+
+// "single" or "mixed" (the device plugin's spelling); "none" when MIG is off.
+inline const char* MigStrategyName(MigStrategy s) {
+  return s == MigStrategy::kSingle ? "single" : s == MigStrategy::kMixed ? "mixed" : "none";
+}
+
 struct NodePool {
   std::string name;
   int count = 1;
@@ -69,10 +87,17 @@ struct NodePool {
   // Scenario key `device_sharing:`: the NVIDIA device plugin's time-slicing or MPS replicas
   // (schedule `default`: the pods ask nvidia.com/gpu). Unset: whole cards, or ACK's sharing.
   DeviceSharing device_sharing;
+  // Scenario key `mig:`: each card cut into MIG instances (schedule `default`); each instance
+  // is a card slot of the node, an exclusive smaller card (models/mig_profiles.h).
+  MigLayout mig;
   SpotInterruptions spot;     // scenario key `spot:`; default: on-demand
   // Scenario key `autoscaling:`: the cluster-autoscaler sizes the pool in [min, max], `count`
   // nodes at t = 0 (sim/cluster_autoscaler_spec.h). Unset: the pool keeps `count` nodes.
   std::optional<PoolAutoscaling> autoscaling;
+  // Card slots per node: the cards, or on a MIG pool their instances.
+  int card_slots() const {
+    return mig.enabled() ? gpus_per_node * static_cast<int>(mig.instances.size()) : gpus_per_node;
+  }
   // Node slots the run keeps for the pool: `count`, or the autoscaler's maximum.
   int slots() const { return autoscaling ? std::max(count, autoscaling->max) : count; }
 };
@@ -229,6 +254,9 @@ struct Workload {
   int gpu_core = 0;     // aliyun.com/gpu-core.percentage per card; 0 = unset
   int gpu_count = 1;    // cards per pod (pod label aliyun.com/gpu-count)
   int whole_gpus = 0;   // nvidia.com/gpu (exclusive cards); excludes gpu_mem
+  // `mig_profile:` a MIG instance of this profile per whole_gpus, asked as
+  // nvidia.com/mig-<profile> (a mixed-strategy MIG pool). Empty: nvidia.com/gpu.
+  std::string mig_profile;
   int schd_weight = 0;  // ALIYUN_COM_GPU_SCHD_WEIGHT; 0 = unset
   GpuMemoryDemand memory;
   SimTime image_pull = 0;
@@ -278,9 +306,10 @@ struct RunSettings {
 // A variant's `sharing:` of a pool (docs/whatif.md "sharing"): ACK's cGPU sharing, whole cards
 // (nvidia.com/gpu, no sharing), or the NVIDIA device plugin's time-slicing / MPS replicas.
 struct PoolSharingKnob {
-  enum class Mode { kCgpu, kExclusive, kReplicas };
+  enum class Mode { kCgpu, kExclusive, kReplicas, kMig };
   Mode mode = Mode::kCgpu;
   DeviceSharing replicas;  // kReplicas: strategy and count (the plugin's defaults otherwise)
+  MigLayout mig;           // kMig: every card's instances and the strategy
   bool operator==(const PoolSharingKnob&) const = default;
 };
 

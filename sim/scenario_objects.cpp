@@ -61,7 +61,24 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
     node.labels[kGpuModelLabel] = gpu->name;
     node.labels[kGpuCountLabel] = std::to_string(pool.gpus_per_node);
     node.labels[kGpuMemoryLabel] = std::to_string(gpu->memory_mib) + "MiB";
-    if (pool.device_sharing.shared()) {
+    if (pool.mig.enabled()) {
+      // Each card's MIG instances are the node's device slots, card by card (models/
+      // mig_profiles.h); the device plugin advertises them by its strategy and GPU feature
+      // discovery labels the strategy (k8s-device-plugin internal/lm/mig-strategy.go).
+      node.gpu_cards = pool.card_slots();
+      node.labels[kGfdMigStrategyLabel] = MigStrategyName(pool.mig.strategy);
+      if (pool.mig.strategy == MigStrategy::kSingle) {
+        alloc[kNvidiaGpuResource] = pool.card_slots();
+      } else {
+        for (int c = 0; c < pool.gpus_per_node; ++c) {
+          for (const std::string& profile : pool.mig.instances) {
+            std::string device = std::string(kMigResourcePrefix) + profile;
+            ++alloc[device];
+            node.card_devices.push_back(std::move(device));
+          }
+        }
+      }
+    } else if (pool.device_sharing.shared()) {
       // The device plugin advertises each card as its replicas, and GPU feature discovery
       // labels the node so (k8s-device-plugin internal/lm/resource.go).
       const DeviceSharing& sharing = pool.device_sharing;
@@ -139,7 +156,10 @@ PodSpec PodSpecForWorkload(const Workload& w, int ordinal) {
   if (w.whole_gpus > 0) {
     pod.whole_gpus = w.whole_gpus;
     pod.container_whole_gpus_max = w.whole_gpus;
-    pod.requests[kNvidiaGpuResource] = w.whole_gpus;
+    if (!w.mig_profile.empty())
+      pod.device_resource = std::string(kMigResourcePrefix) + w.mig_profile;
+    pod.requests[pod.device_resource.empty() ? kNvidiaGpuResource : pod.device_resource] =
+        w.whole_gpus;
   } else if (w.gpu_mem > 0) {
     const int cards = std::max(1, w.gpu_count);
     ContainerGpu gpu{w.gpu_mem, w.gpu_core * cards};

@@ -24,12 +24,15 @@ const char* GpuScheduleLabelValue(GpuSchedule schedule);
 std::string PoolNodeName(const NodePool& pool, int ordinal);
 std::string PoolNodeZone(const NodePool& pool, int ordinal);
 
+// A pool with device_sharing offers cards × replicas nvidia.com/gpu; a MIG pool one device slot
+// per instance, nvidia.com/gpu (single) or nvidia.com/mig-<profile> (mixed), card by card.
 NodeSpec NodeSpecForPool(const Scenario& scenario, int pool, int ordinal);
 
 // Replica `ordinal` of `workload`, named "<workload>-<ordinal>": one container whose requests
 // are the workload's cpu / memory and whose limits carry its ACK GPU resources
 // (aliyun.com/gpu-mem for the whole pod, aliyun.com/gpu-core.percentage per card times the
-// cards, pod label aliyun.com/gpu-count) or nvidia.com/gpu.
+// cards, pod label aliyun.com/gpu-count) or nvidia.com/gpu (nvidia.com/mig-<profile> with
+// `mig_profile`).
 PodSpec PodSpecForWorkload(const Workload& workload, int ordinal);
 
 // The StatefulSet object (scenario `kube:`) of a StatefulSet workload, or nullptr.

@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "models/mig_profiles.h"
 #include "sim/scenario_objects.h"
 
 namespace knobsim {
@@ -31,6 +32,7 @@ bool HasCgpuModule(const NodePool& pool) {
 // with it; cGPU is a working module (hard isolation), as a fresh ACK cGPU pool is.
 void SetPoolSharing(NodePool& pool, const PoolSharingKnob& knob) {
   pool.device_sharing = {};
+  pool.mig = {};
   pool.labels.erase(kCgpuDisableIsolationLabel);
   switch (knob.mode) {
     case PoolSharingKnob::Mode::kCgpu:
@@ -48,30 +50,43 @@ void SetPoolSharing(NodePool& pool, const PoolSharingKnob& knob) {
       pool.labels.erase(kGpuScheduleLabel);
       pool.device_sharing = knob.replicas;
       break;
+    case PoolSharingKnob::Mode::kMig:
+      pool.schedule = GpuSchedule::kDefault;
+      pool.labels.erase(kGpuScheduleLabel);
+      pool.mig = knob.mig;
+      break;
   }
   pool.labels.erase(kGpuPlacementLabel);
   pool.labels.erase(kGpuMaxPodLabel);
   pool.placement.clear();
   pool.max_pods_per_card = 0;
   pool.cgpu_active = false;
-  pool.isolation = knob.mode == PoolSharingKnob::Mode::kReplicas &&
-                           knob.replicas.strategy == DeviceSharingStrategy::kMps
-                       ? MemoryIsolation::kHard
-                       : MemoryIsolation::kSoft;
+  // MPS clients have a pinned memory limit, a MIG instance its own memory: both hard.
+  const bool mps = knob.mode == PoolSharingKnob::Mode::kReplicas &&
+                   knob.replicas.strategy == DeviceSharingStrategy::kMps;
+  pool.isolation = mps || knob.mode == PoolSharingKnob::Mode::kMig ? MemoryIsolation::kHard
+                                                                   : MemoryIsolation::kSoft;
 }
 
-// Whether some GPU pool takes ACK gpu-mem requests, and whether some takes nvidia.com/gpu.
+// What the GPU pools take: ACK gpu-mem requests, nvidia.com/gpu (whole cards, replicas, MIG
+// instances under the single strategy), and the MIG instances of mixed-strategy pools.
 struct OfferedRequests {
   bool gpu_mem = false;
   bool whole = false;
   int gpu_mem_card_units = 0;  // the first ACK-sharing pool's card, in gpu-mem units
+  std::vector<std::pair<std::string, const GpuType*>> mig;  // profile, instance type
 };
 
 OfferedRequests Offered(const Scenario& s) {
   OfferedRequests o;
   for (const NodePool& pool : s.node_pools) {
     if (pool.gpu_type.empty()) continue;
-    if (pool.schedule == GpuSchedule::kDefault) {
+    if (pool.mig.strategy == MigStrategy::kMixed) {
+      for (const std::string& profile : pool.mig.instances) {
+        const GpuType* type = s.catalog.Find(MigInstanceTypeName(pool.gpu_type, profile));
+        if (type != nullptr) o.mig.emplace_back(profile, type);
+      }
+    } else if (pool.schedule == GpuSchedule::kDefault) {
       o.whole = true;
     } else if (!o.gpu_mem) {
       o.gpu_mem = true;
@@ -81,14 +96,101 @@ OfferedRequests Offered(const Scenario& s) {
   return o;
 }
 
+// The offered MIG profile for a pod needing `need_mib` per device: the instance with the least
+// memory that holds it (the slower on a tie); none holds it: the one with the most memory (the
+// run then shows the OOMs). need_mib 0: the one with the most memory (a whole card's worth).
+std::string FittingMigProfile(const OfferedRequests& offered, int64_t need_mib) {
+  const std::pair<std::string, const GpuType*>* best = nullptr;
+  const std::pair<std::string, const GpuType*>* largest = nullptr;
+  for (const auto& m : offered.mig) {
+    const GpuType& t = *m.second;
+    if (largest == nullptr || t.memory_mib > largest->second->memory_mib ||
+        (t.memory_mib == largest->second->memory_mib && t.speed > largest->second->speed))
+      largest = &m;
+    if (need_mib <= 0 || t.memory_mib < need_mib) continue;
+    if (best == nullptr || t.memory_mib < best->second->memory_mib ||
+        (t.memory_mib == best->second->memory_mib && t.speed < best->second->speed))
+      best = &m;
+  }
+  return best != nullptr ? best->first : largest->first;
+}
+
+// The smallest offered profile with at least the compute slices and nominal memory of `had`
+// (fewest slices, then least memory); empty when none is as large.
+std::string GrownMigProfile(const OfferedRequests& offered, const MigProfileSize& had) {
+  std::optional<MigProfileSize> best;
+  std::string name;
+  for (const auto& m : offered.mig) {
+    const std::optional<MigProfileSize> size = ReadMigProfileName(m.first);
+    if (!size || size->compute_slices < had.compute_slices || size->nominal_gib < had.nominal_gib)
+      continue;
+    if (!best || size->compute_slices < best->compute_slices ||
+        (size->compute_slices == best->compute_slices && size->nominal_gib < best->nominal_gib)) {
+      best = size;
+      name = m.first;
+    }
+  }
+  return name;
+}
+
+bool Offers(const OfferedRequests& offered, const std::string& profile) {
+  return std::any_of(offered.mig.begin(), offered.mig.end(),
+                     [&](const auto& m) { return m.first == profile; });
+}
+
+// What a workload's pod needs of one device's memory: its weights, activations at its
+// concurrency and CUDA context (the catalog's when unset); 0 when it declares no demand.
+int64_t DeviceMemoryNeed(const Workload& w, const OfferedRequests& offered) {
+  const GpuMemoryDemand& m = w.memory;
+  if (m.weights_mib == 0 && m.activation_mib == 0) return 0;
+  const int64_t context =
+      m.context_mib.value_or(offered.mig.empty() ? 0 : offered.mig.front().second->context_mib);
+  const int cards = std::max(1, w.whole_gpus > 0 ? w.whole_gpus : w.gpu_count);
+  return (m.weights_mib + m.activation_mib * std::max(1, w.concurrency)) / cards + context;
+}
+
 // After a `sharing` change, a GPU workload whose request no pool takes any more asks for what
 // the pools now offer (docs/whatif.md "sharing"): gpu-mem on M cards becomes M nvidia.com/gpu
-// (a replica, or a whole card, per card it shared), and N whole cards become N × the card's
-// gpu-mem over aliyun.com/gpu-count N. Its memory demand (weights, activations, context) stays:
-// what no longer fits shows as OOMs. Its pods are placed again. True when it changed.
+// (a replica, a whole card or a single-strategy MIG instance per card it shared), N whole cards
+// become N × the card's gpu-mem over aliyun.com/gpu-count N, and where only mixed MIG pools
+// take GPU pods, each card becomes a MIG instance of the profile that holds the pod's memory
+// (FittingMigProfile; its gpu-mem quota when it declares no demand, the largest for a whole
+// card); a <g>g.<m>gb instance no longer offered becomes the smallest offered instance at
+// least as large (GrownMigProfile; else the memory rule), m GiB of gpu-mem or a whole card. Its
+// memory demand (weights, activations, context) stays: what no longer fits shows as OOMs. Its pods
+// are placed again. True when it changed.
 bool TranslateRequest(Workload& w, const OfferedRequests& offered) {
-  if (w.gpu_mem > 0 && !offered.gpu_mem && offered.whole) {
+  const bool mig_only = !offered.gpu_mem && !offered.whole && !offered.mig.empty();
+  if (!w.mig_profile.empty()) {
+    if (Offers(offered, w.mig_profile)) return false;
+    const MigProfileSize had = ReadMigProfileName(w.mig_profile).value_or(MigProfileSize{});
+    if (offered.whole) {
+      w.mig_profile.clear();
+      return true;
+    }
+    if (!offered.mig.empty()) {
+      w.mig_profile = GrownMigProfile(offered, had);
+      if (w.mig_profile.empty())
+        w.mig_profile = FittingMigProfile(offered, DeviceMemoryNeed(w, offered));
+      return true;
+    }
+    if (offered.gpu_mem) {
+      // An instance of <g>g.<m>gb becomes m GiB of gpu-mem per card (at most the card's).
+      w.gpu_count = w.whole_gpus;
+      w.gpu_mem = w.whole_gpus * std::clamp(had.nominal_gib, 1, offered.gpu_mem_card_units);
+      w.whole_gpus = 0;
+      w.mig_profile.clear();
+      return true;
+    }
+    return false;
+  }
+  if (w.gpu_mem > 0 && !offered.gpu_mem && (offered.whole || mig_only)) {
+    const int64_t quota_mib = int64_t{w.gpu_mem} * 1024 / std::max(1, w.gpu_count);
     w.whole_gpus = std::max(1, w.gpu_count);
+    if (mig_only) {
+      const int64_t need = DeviceMemoryNeed(w, offered);
+      w.mig_profile = FittingMigProfile(offered, need > 0 ? need : quota_mib);
+    }
     w.gpu_mem = 0;
     w.gpu_core = 0;
     w.gpu_count = 1;
@@ -98,6 +200,10 @@ bool TranslateRequest(Workload& w, const OfferedRequests& offered) {
     w.gpu_count = w.whole_gpus;
     w.gpu_mem = w.whole_gpus * offered.gpu_mem_card_units;
     w.whole_gpus = 0;
+    return true;
+  }
+  if (w.whole_gpus > 0 && mig_only) {
+    w.mig_profile = FittingMigProfile(offered, DeviceMemoryNeed(w, offered));
     return true;
   }
   return false;
@@ -176,6 +282,7 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
     }
   }
 
+  AddMigInstanceTypes(s);
   const OfferedRequests offered = Offered(s);
   for (Workload& w : s.workloads) {
     if (!variant.sharing.empty() && TranslateRequest(w, offered)) w.pods.clear();
@@ -230,9 +337,19 @@ uint64_t ReplicationSeed(uint64_t seed, int replication) {
   return z ^ (z >> 31);
 }
 
+std::optional<MigLayoutProblem> PoolSharingProblem(const NodePool& pool,
+                                                   const PoolSharingKnob& knob) {
+  if (knob.mode != PoolSharingKnob::Mode::kMig || pool.gpu_type.empty()) return std::nullopt;
+  std::optional<MigLayoutProblem> problem = CheckMigLayout(pool.gpu_type, knob.mig);
+  if (problem) problem->error = "node pool " + pool.name + ": " + problem->error;
+  return problem;
+}
+
 PoolSharingText ParsePoolSharing(std::string_view text) {
   PoolSharingText out;
-  const std::string_view kForms = "cgpu, exclusive, timeslicing:N (N 2..256) or mps:N (N 2..48)";
+  const std::string_view kForms =
+      "cgpu, exclusive, timeslicing:N (N 2..256), mps:N (N 2..48), mig:LAYOUT or "
+      "mig-mixed:LAYOUT (e.g. mig:1g.10gb*7)";
   if (text == "cgpu" || text == "exclusive") {
     PoolSharingKnob knob;
     knob.mode = text == "cgpu" ? PoolSharingKnob::Mode::kCgpu : PoolSharingKnob::Mode::kExclusive;
@@ -241,9 +358,24 @@ PoolSharingText ParsePoolSharing(std::string_view text) {
   }
   const size_t colon = text.find(':');
   const std::string_view mode = text.substr(0, colon);
-  if (mode == "hami" || mode == "mig") {
-    out.error = std::string(mode == "hami" ? "HAMi" : "MIG") + " sharing is not modelled yet";
+  if (mode == "hami") {
+    out.error = "HAMi sharing is not modelled yet";
     out.hint = std::string("knobsim models ") + std::string(kForms);
+    return out;
+  }
+  if (mode == "mig" || mode == "mig-mixed") {
+    MigLayoutText layout =
+        ParseMigLayout(colon == std::string_view::npos ? "" : text.substr(colon + 1));
+    if (!layout.layout) {
+      out.error = "sharing " + std::string(text) + ": " + layout.error;
+      out.hint = "mig:LAYOUT, " + layout.hint;
+      return out;
+    }
+    PoolSharingKnob knob;
+    knob.mode = PoolSharingKnob::Mode::kMig;
+    knob.mig = *layout.layout;
+    if (mode == "mig-mixed") knob.mig.strategy = MigStrategy::kMixed;
+    out.knob = knob;
     return out;
   }
   DeviceSharing d;

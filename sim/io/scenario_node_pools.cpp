@@ -3,6 +3,7 @@
 #include "sim/io/scenario_reader_internal.h"
 
 #include "sim/io/quantity.h"
+#include "sim/mig_layout.h"
 #include "sim/text.h"
 
 namespace knobsim::scenario_internal {
@@ -23,7 +24,7 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
   Section s(*this, f,
             {"name", "count", "nodes", "gpu", "gpus_per_node", "cpu", "memory", "pods", "zones",
              "instance_type", "labels", "taints", "memory_isolation", "cgpu_version", "spot",
-             "autoscaling", "device_sharing"});
+             "autoscaling", "device_sharing", "mig"});
   NodePool p;
   p.name = DnsName(s.Require("name"));
   if (auto v = s.Get("nodes")) {
@@ -112,6 +113,16 @@ void Reader::ReadPoolSharing(const Section& s, NodePool& p) const {
   const std::optional<Field> labels_field = s.Get("labels");
   if (labels_field) p.labels = StringMap(*labels_field);
   auto label_field = [&](std::string_view key) { return EntryOf(*labels_field, key); };
+  if (auto v = s.Get("mig")) {
+    if (auto d = s.Get("device_sharing"))
+      Fail(*d, "device_sharing of MIG instances is not modelled",
+           "drop device_sharing: each MIG instance is then its own device");
+    ReadMig(*v, p);
+    if (auto iso = s.Get("memory_isolation"))
+      Fail(*iso, "a MIG instance has its own memory (hard isolation by the hardware)",
+           "drop memory_isolation");
+    return;
+  }
   if (auto v = s.Get("device_sharing")) {
     ReadDeviceSharing(*v, p);
     if (auto iso = s.Get("memory_isolation")) {
@@ -194,23 +205,58 @@ void Reader::ReadDeviceSharing(const Field& f, NodePool& p) const {
         *v, "replica allocation policy",
         {{"distributed", ReplicaAllocation::kDistributed}, {"packed", ReplicaAllocation::kPacked}});
   }
-  if (auto it = p.labels.find(std::string(kGpuScheduleLabel));
-      it != p.labels.end() && it->second != "default") {
-    Fail(f,
-         "device-plugin sharing replaces ACK's GPU sharing, but the pool's ack.node.gpu.schedule "
-         "is " +
-             it->second,
-         "drop the label (or make it default) to share cards by replicas");
-  }
-  for (const char* key : {kGpuPlacementLabel, kGpuMaxPodLabel, kCgpuDisableIsolationLabel}) {
-    if (p.labels.count(key)) {
-      Fail(f, std::string("the label ") + key + " is ACK's and has no meaning with device_sharing",
-           "drop the label");
-    }
-  }
+  RefuseAckSharingLabels(f, p, "device_sharing");
   p.schedule = GpuSchedule::kDefault;
   p.cgpu_active = false;
   p.isolation = mps ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
+}
+
+// A pool whose cards the NVIDIA device plugin advertises (device_sharing, mig) runs no ACK GPU
+// sharing: ack.node.gpu.schedule may only say default, and ACK's card labels mean nothing.
+void Reader::RefuseAckSharingLabels(const Field& f, const NodePool& p, std::string_view key) const {
+  if (auto it = p.labels.find(std::string(kGpuScheduleLabel));
+      it != p.labels.end() && it->second != "default") {
+    Fail(f,
+         std::string(key) +
+             " replaces ACK's GPU sharing, but the pool's ack.node.gpu.schedule is " + it->second,
+         "drop the label (or make it default)");
+  }
+  for (const char* label : {kGpuPlacementLabel, kGpuMaxPodLabel, kCgpuDisableIsolationLabel}) {
+    if (p.labels.count(label)) {
+      Fail(f,
+           std::string("the label ") + label + " is ACK's and has no meaning with " +
+               std::string(key),
+           "drop the label");
+    }
+  }
+}
+
+// `mig:` (docs/scenario.md "MIG"): every card cut into the same MIG instances, which the device
+// plugin advertises by its strategy. An instance is an exclusive smaller card with its own memory
+// (models/mig_profiles.h): no cGPU, hard isolation by the hardware.
+void Reader::ReadMig(const Field& f, NodePool& p) const {
+  Section m(*this, f, {"strategy", "layout"});
+  if (p.gpu_type.empty()) Fail(f, "a pool without `gpu` has no cards to cut", "set `gpu`");
+  const Field layout_field = m.Require("layout");
+  std::string text;
+  if (layout_field.node.IsSequence()) {
+    for (const Field& item : Items(layout_field)) text += (text.empty() ? "" : "+") + String(item);
+  } else {
+    text = String(layout_field);
+  }
+  MigLayoutText parsed = ParseMigLayout(text);
+  if (!parsed.layout) Fail(layout_field, parsed.error, parsed.hint);
+  p.mig = *parsed.layout;
+  if (auto v = m.Get("strategy")) {
+    p.mig.strategy = Enum<MigStrategy>(
+        *v, "MIG strategy", {{"single", MigStrategy::kSingle}, {"mixed", MigStrategy::kMixed}});
+  }
+  if (auto problem = CheckMigLayout(p.gpu_type, p.mig))
+    Fail(layout_field, problem->error, problem->hint);
+  RefuseAckSharingLabels(f, p, "mig");
+  p.schedule = GpuSchedule::kDefault;
+  p.cgpu_active = false;
+  p.isolation = MemoryIsolation::kHard;
 }
 
 }  // namespace knobsim::scenario_internal

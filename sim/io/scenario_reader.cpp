@@ -18,6 +18,7 @@
 #include "sim/io/scenario_reader_internal.h"
 #include "sim/io/spelling.h"
 #include "sim/io/yaml_fields.h"
+#include "sim/mig_layout.h"
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/text.h"
@@ -180,6 +181,7 @@ Scenario Reader::Read(const YAML::Node& root) const {
       sc.node_pools.push_back(std::move(p));
     }
   }
+  AddMigInstanceTypes(sc);
   // Current pods name nodes; every node of every pool is known from here on.
   for (const NodePool& p : sc.node_pools) KnowNodesOf(p);
   if (auto v = s.Get("workloads")) {

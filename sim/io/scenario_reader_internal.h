@@ -61,6 +61,8 @@ class Reader : public YamlFieldReader {
   void ReadPoolGpu(const Section& s, const GpuCatalog& catalog, NodePool& p) const;
   void ReadPoolSharing(const Section& s, NodePool& p) const;
   void ReadDeviceSharing(const Field& f, NodePool& p) const;
+  void ReadMig(const Field& f, NodePool& p) const;
+  void RefuseAckSharingLabels(const Field& f, const NodePool& p, std::string_view key) const;
   Taint ReadTaint(const Field& f) const;
 
   // A pod's scheduling rules (scenario_scheduling.cpp).

@@ -616,7 +616,7 @@ TEST_CASE("device_sharing: time-slicing or MPS replicas, no ACK sharing, the plu
   }
   CHECK(ErrorOf("name: x\nnode_pools:\n  - name: p\n    gpu: L4\n    labels: "
                 "{ack.node.gpu.schedule: cgpu}\n    device_sharing: {strategy: mps, replicas: 2}\n")
-            .find("device-plugin sharing replaces ACK's GPU sharing, but the pool's "
+            .find("device_sharing replaces ACK's GPU sharing, but the pool's "
                   "ack.node.gpu.schedule is cgpu") != std::string::npos);
   CHECK(ErrorOf("name: x\nnode_pools:\n  - name: p\n    gpu: L4\n    memory_isolation: hard\n"
                 "    device_sharing: {strategy: mps, replicas: 2}\n")
@@ -651,10 +651,136 @@ TEST_CASE(
   CHECK(back.workloads[1].gpu_count == 2);
   CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, gpu: L4}\nvariants:\n  - {name: v, "
                 "sharing: {p: mig:1g.10gb}}\n")
-            .find("MIG sharing is not modelled yet") != std::string::npos);
+            .find("node pool p: knobsim has no MIG geometry for GPU type \"L4\"") !=
+        std::string::npos);
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, gpu: L4}\nvariants:\n  - {name: v, "
+                "sharing: {p: hami}}\n")
+            .find("HAMi sharing is not modelled yet") != std::string::npos);
   CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, gpu: L4}\nvariants:\n  - {name: v, "
                 "sharing: {p: mps:64}}\n")
             .find("mps:N with N in 2..48") != std::string::npos);
+}
+
+TEST_CASE("mig: every card cut into the same instances; single for one profile, else mixed") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n"
+      "  - {name: one, gpu: H100, gpus_per_node: 8, mig: {layout: 1g.10gb*7}}\n"
+      "  - {name: mix, gpu: A100-40G, mig: {layout: [3g.20gb, 2g.10gb, 1g.5gb*2]}}\n"
+      "  - {name: forced, gpu: H100, mig: {strategy: mixed, layout: 3g.40gb+3g.40gb}}\n"
+      "workloads:\n  - {name: w, mig_profile: 2g.10gb}\n  - {name: v, whole_gpus: 2}\n");
+  const NodePool& one = s.node_pools[0];
+  CHECK(one.mig.strategy == MigStrategy::kSingle);
+  CHECK(one.mig.instances == std::vector<std::string>(7, "1g.10gb"));
+  CHECK(one.card_slots() == 56);
+  CHECK(one.schedule == GpuSchedule::kDefault);
+  CHECK(one.labels.count("ack.node.gpu.schedule") == 0);
+  CHECK(one.isolation == MemoryIsolation::kHard);
+  CHECK_FALSE(one.cgpu_active);
+  const NodePool& mix = s.node_pools[1];
+  CHECK(mix.mig.strategy == MigStrategy::kMixed);
+  CHECK(mix.mig.instances == std::vector<std::string>{"3g.20gb", "2g.10gb", "1g.5gb", "1g.5gb"});
+  CHECK(s.node_pools[2].mig.strategy == MigStrategy::kMixed);
+  // The instances are card types of the catalog: a slice of the card's memory and speed.
+  const GpuType* slice = s.catalog.Find("H100 MIG 1g.10gb");
+  REQUIRE(slice != nullptr);
+  CHECK(slice->memory_mib == s.catalog.Find("H100")->memory_mib / 8);
+  CHECK(slice->speed == doctest::Approx(s.catalog.Find("H100")->speed / 7));
+  CHECK(s.catalog.Find("A100-40G MIG 1g.5gb") != nullptr);
+  CHECK(s.workloads[0].mig_profile == "2g.10gb");
+  CHECK(s.workloads[0].whole_gpus == 1);
+  CHECK(s.workloads[1].mig_profile.empty());
+  struct Bad {
+    const char* pool;
+    const char* message;
+  };
+  const Bad bad[] = {
+      {"{name: p, gpu: L4, mig: {layout: 1g.10gb}}",
+       "node_pools[0].mig.layout: knobsim has no MIG geometry for GPU type \"L4\"; MIG is "
+       "modelled on A100-40G, A100-80G, H100 and H200"},
+      {"{name: p, gpu: H100, mig: {layout: 1g.5gb}}",
+       "node_pools[0].mig.layout: H100 has no MIG profile \"1g.5gb\"; its profiles: 1g.10gb, "
+       "1g.20gb, 2g.20gb, 3g.40gb, 4g.40gb, 7g.80gb"},
+      {"{name: p, gpu: H100, mig: {layout: 4g.40gb+4g.40gb}}",
+       "node_pools[0].mig.layout: the MIG instances 4g.40gb+4g.40gb do not fit one H100 card"},
+      {"{name: p, gpu: H100, mig: {layout: 1g.10gb*8}}",
+       "node_pools[0].mig.layout: MIG layout item 1g.10gb*8 has a count outside 1..7"},
+      {"{name: p, gpu: H100, mig: {strategy: single, layout: 3g.40gb+1g.10gb}}",
+       "node_pools[0].mig.layout: the single MIG strategy advertises one profile"},
+      {"{name: p, gpu: H100, mig: {layout: big}}",
+       "node_pools[0].mig.layout: MIG layout item \"big\" is not a profile"},
+      {"{name: p, mig: {layout: 1g.10gb}}",
+       "node_pools[0].mig: a pool without `gpu` has no cards to cut"},
+      {"{name: p, gpu: H100, mig: {layout: 1g.10gb}, device_sharing: {strategy: mps, replicas: "
+       "2}}",
+       "node_pools[0].device_sharing: device_sharing of MIG instances is not modelled"},
+      {"{name: p, gpu: H100, mig: {layout: 1g.10gb}, memory_isolation: soft}",
+       "node_pools[0].memory_isolation: a MIG instance has its own memory"},
+      {"{name: p, gpu: H100, labels: {ack.node.gpu.schedule: cgpu}, mig: {layout: 1g.10gb}}",
+       "node_pools[0].mig: mig replaces ACK's GPU sharing, but the pool's ack.node.gpu.schedule "
+       "is cgpu"},
+  };
+  for (const Bad& b : bad) {
+    CAPTURE(std::string(b.pool));
+    const std::string error = ErrorOf(std::string("name: x\nnode_pools:\n  - ") + b.pool + "\n");
+    CAPTURE(error);
+    CHECK(error.find(b.message) != std::string::npos);
+  }
+  CHECK(ErrorOf("name: x\nworkloads:\n  - {name: w, gpu_mem: 4, mig_profile: 1g.10gb}\n")
+            .find("mig_profile excludes gpu_mem and gpu_core") != std::string::npos);
+  CHECK(ErrorOf("name: x\nworkloads:\n  - {name: w, mig_profile: 1g.10gb*2}\n")
+            .find("mig_profile names one MIG profile") != std::string::npos);
+}
+
+TEST_CASE(
+    "variant sharing mig: instances of the profile that holds each workload's memory on mixed "
+    "pools, nvidia.com/gpu on single ones") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n  - {name: p, gpu: H100, gpus_per_node: 2}\n"
+      "workloads:\n"
+      "  - {name: small, gpu_mem: 8}\n"
+      "  - {name: quota, gpu_mem: 30}\n"
+      "  - {name: demand, gpu_mem: 30, gpu_memory: {weights: 12Gi, activation: 1Gi}}\n"
+      "  - {name: huge, gpu_mem: 70}\n"
+      "variants:\n  - {name: mixed, sharing: {p: mig:3g.40gb+2g.20gb+1g.10gb*2}}\n"
+      "  - {name: single, sharing: {p: mig:1g.20gb*4}}\n"
+      "  - {name: back, sharing: {p: cgpu}}\n");
+  const Scenario mixed = ApplyVariant(s, s.variants[0]);
+  CHECK(mixed.node_pools[0].mig.strategy == MigStrategy::kMixed);
+  CHECK(mixed.node_pools[0].card_slots() == 8);
+  CHECK(mixed.node_pools[0].isolation == MemoryIsolation::kHard);
+  CHECK(mixed.catalog.Find("H100 MIG 3g.40gb") != nullptr);
+  // 8 GiB fits 1g.10gb (81559 / 8 = 10194 MiB); 30 GiB needs 3g.40gb; a declared demand of
+  // 12 GiB + 1 GiB + the H100's 500 MiB context needs 2g.20gb; 70 GiB fits none: the largest.
+  const std::vector<std::string> expected = {"1g.10gb", "3g.40gb", "2g.20gb", "3g.40gb"};
+  for (size_t i = 0; i < expected.size(); ++i) {
+    CAPTURE(mixed.workloads[i].name);
+    CHECK(mixed.workloads[i].mig_profile == expected[i]);
+    CHECK(mixed.workloads[i].whole_gpus == 1);
+    CHECK(mixed.workloads[i].gpu_mem == 0);
+  }
+  const Scenario single = ApplyVariant(s, s.variants[1]);
+  CHECK(single.node_pools[0].mig.strategy == MigStrategy::kSingle);
+  CHECK(single.workloads[0].whole_gpus == 1);
+  CHECK(single.workloads[0].mig_profile.empty());  // nvidia.com/gpu
+  // From MIG back to cGPU: a <g>g.<m>gb instance becomes m GiB of gpu-mem.
+  const Scenario back = ApplyVariant(mixed, s.variants[2]);
+  CHECK(back.workloads[0].mig_profile.empty());
+  CHECK(back.workloads[0].whole_gpus == 0);
+  CHECK(back.workloads[0].gpu_mem == 10);
+  CHECK(back.workloads[1].gpu_mem == 40);
+  // A MIG pod whose profile a new layout drops takes the smallest instance at least as large.
+  Scenario relayout = Read(
+      "name: x\nnode_pools:\n  - {name: p, gpu: H100, mig: {layout: 3g.40gb+2g.20gb+1g.10gb*2}}\n"
+      "workloads:\n  - {name: chat, mig_profile: 3g.40gb, gpu_memory: {weights: 14Gi}}\n"
+      "  - {name: embed, mig_profile: 1g.20gb}\n"
+      "variants:\n  - {name: v, sharing: {p: mig-mixed:4g.40gb+2g.20gb+1g.10gb}}\n");
+  const Scenario moved = ApplyVariant(relayout, relayout.variants[0]);
+  CHECK(moved.workloads[0].mig_profile == "4g.40gb");  // not 2g.20gb, which holds its memory
+  CHECK(moved.workloads[1].mig_profile == "2g.20gb");
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, gpu: H100}\nvariants:\n  - {name: v, "
+                "sharing: {p: mig:7g.80gb+1g.10gb}}\n")
+            .find("node pool p: the MIG instances 7g.80gb+1g.10gb do not fit one H100 card") !=
+        std::string::npos);
 }
 
 TEST_CASE("pool labels with a meaning are validated") {

@@ -122,6 +122,11 @@ void Reader::ReadVariantPoolSharing(const Section& s, const Scenario& sc, Varian
         Fail(value, "node pool " + Quote(key) + " has no GPUs to share");
       PoolSharingText parsed = ParsePoolSharing(String(value));
       if (!parsed.knob) Fail(value, parsed.error, parsed.hint);
+      for (const NodePool& pool : sc.node_pools) {
+        if (key != "*" && pool.name != key) continue;
+        if (auto problem = PoolSharingProblem(pool, *parsed.knob))
+          Fail(value, problem->error, problem->hint);
+      }
       v.sharing[key] = *parsed.knob;
     }
   }

@@ -7,6 +7,7 @@
 
 #include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
+#include "sim/mig_layout.h"
 #include "sim/text.h"
 
 namespace knobsim::scenario_internal {
@@ -46,48 +47,27 @@ void Reader::CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const 
 }
 
 Workload Reader::ReadWorkload(const Field& f) const {
-  Section s(*this, f,
-            {"name",
-             "namespace",
-             "replicas",
-             "labels",
-             "node_selector",
-             "node_affinity",
-             "tolerations",
-             "topology_spread",
-             "priority",
-             "cpu",
-             "memory",
-             "gpu_mem",
-             "gpu_core",
-             "gpu_count",
-             "whole_gpus",
-             "schd_weight",
-             "gpu_memory",
-             "startup",
-             "probe",
-             "on_load_oom",
-             "traffic",
-             "work",
-             "concurrency",
-             "batching",
-             "cpu_time",
-             "timeout",
-             "on_timeout",
-             "routing",
-             "slo",
-             "pods",
-             "kind",
-             "images",
-             "image_size",
-             "annotations",
-             "volumes",
-             "pod_affinity",
-             "pod_anti_affinity",
-             "host_ports",
-             "hpa",
-             "cron_hpa",
-             "interference"});
+  Section s(*this, f, {"name",          "namespace",
+                       "replicas",      "labels",
+                       "node_selector", "node_affinity",
+                       "tolerations",   "topology_spread",
+                       "priority",      "cpu",
+                       "memory",        "gpu_mem",
+                       "gpu_core",      "gpu_count",
+                       "whole_gpus",    "mig_profile",
+                       "schd_weight",   "gpu_memory",
+                       "startup",       "probe",
+                       "on_load_oom",   "traffic",
+                       "work",          "concurrency",
+                       "batching",      "cpu_time",
+                       "timeout",       "on_timeout",
+                       "routing",       "slo",
+                       "pods",          "kind",
+                       "images",        "image_size",
+                       "annotations",   "volumes",
+                       "pod_affinity",  "pod_anti_affinity",
+                       "host_ports",    "hpa",
+                       "cron_hpa",      "interference"});
   Workload w;
   w.name = DnsName(s.Require("name"));
   if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
@@ -220,6 +200,18 @@ void Reader::ReadResources(const Section& s, Workload& w) const {
       Fail(*v, "whole_gpus excludes gpu_mem and gpu_core",
            "a pod either owns whole cards (nvidia.com/gpu) or shares them (aliyun.com/gpu-mem)");
     }
+  }
+  if (auto v = s.Get("mig_profile")) {
+    // One MIG instance of this profile per whole_gpus, asked as nvidia.com/mig-<profile>: what
+    // pods on a mixed-strategy MIG pool ask (docs/scenario.md "MIG").
+    MigLayoutText parsed = ParseMigLayout(String(*v));
+    if (!parsed.layout || parsed.layout->instances.size() != 1)
+      Fail(*v, "mig_profile names one MIG profile", "e.g. mig_profile: 1g.10gb");
+    if (w.gpu_mem > 0 || w.gpu_core > 0)
+      Fail(*v, "mig_profile excludes gpu_mem and gpu_core",
+           "a MIG instance is a device of its own, asked whole");
+    w.mig_profile = parsed.layout->instances.front();
+    if (w.whole_gpus == 0) w.whole_gpus = 1;
   }
   if (auto v = s.Get("schd_weight")) w.schd_weight = Int(*v, 0);
   if (auto v = s.Get("gpu_memory")) {

@@ -766,11 +766,12 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
       return Status::Failure("pool " + pool.name +
                              " autoscales: plan sizes fixed pools (autoscaled sizing is not "
                              "planned yet); remove its autoscaling: to plan it");
-    if (pool.device_sharing.shared())
+    if (pool.device_sharing.shared() || pool.mig.enabled())
       return Status::Failure("pool " + pool.name +
-                             " shares cards by device-plugin replicas: plan sizes whole-card and "
-                             "ACK-shared pools (replica pools are not planned yet); use knobsim "
-                             "whatif with pool sizes instead");
+                             (pool.mig.enabled() ? " cuts its cards into MIG instances"
+                                                 : " shares cards by device-plugin replicas") +
+                             ": plan sizes whole-card and ACK-shared pools (replica and MIG pools "
+                             "are not planned yet); use knobsim whatif with pool sizes instead");
   }
   std::vector<PoolGroup> groups;
   try {

@@ -223,15 +223,16 @@ CardFit PlaceReplicas(const PodSpec& pod, const NodeState& node, CardChoice* cho
 CardFit PlaceWholeGpus(const PodSpec& pod, const NodeState& node, CardChoice* choice,
                        const CardSetBandwidth& bandwidth) {
   if (node.spec.device_sharing.shared()) return PlaceReplicas(pod, node, choice);
+  auto idle_device = [&](int d) {
+    return !node.cards[d].whole && node.cards[d].pods == 0 && CardServes(node.spec, d, pod);
+  };
   int found = 0;
-  for (const CardState& card : node.cards) {
-    if (!card.whole && card.pods == 0) ++found;
-  }
+  for (int d = 0; d < static_cast<int>(node.cards.size()); ++d) found += idle_device(d) ? 1 : 0;
   if (found < pod.whole_gpus) return Fail(CardFailure::kInsufficientWholeGpus);
   if (choice != nullptr) {
     std::vector<int> idle;
     for (int d = 0; d < static_cast<int>(node.cards.size()); ++d) {
-      if (!node.cards[d].whole && node.cards[d].pods == 0) idle.push_back(d);
+      if (idle_device(d)) idle.push_back(d);
     }
     double gbps = 0;
     choice->cards = PickTiedCards({}, idle, pod.whole_gpus,
@@ -403,6 +404,12 @@ CardPlacementResult PlaceOnCards(const PodSpec& pod, const NodeState& node, Card
   return result;
 }
 
+bool CardServes(const NodeSpec& node, int card, const PodSpec& pod) {
+  if (node.card_devices.empty()) return pod.device_resource.empty();
+  const std::string& device = node.card_devices[card];
+  return pod.device_resource.empty() ? device == kNvidiaGpuResource : device == pod.device_resource;
+}
+
 std::string DeviceAdmissionError(const PodSpec& pod, const NodeSpec& node) {
   const DeviceSharing& sharing = node.device_sharing;
   if (!sharing.shared() || !sharing.fail_requests_greater_than_one) return {};
@@ -440,7 +447,8 @@ std::optional<CardChoice> CheckCardSet(const PodSpec& pod, const NodeState& node
   if (pod.whole_gpus > 0) {
     if (static_cast<int>(cards.size()) != pod.whole_gpus) return std::nullopt;
     for (int d : cards) {
-      if (node.cards[d].whole || node.cards[d].pods > 0) return std::nullopt;
+      if (node.cards[d].whole || node.cards[d].pods > 0 || !CardServes(node.spec, d, pod))
+        return std::nullopt;
     }
     choice.cards.assign(cards.begin(), cards.end());
     choice.mem_units.assign(cards.size(), 0);

@@ -99,6 +99,11 @@ struct CardFit {
 CardFit EvaluateCards(const PodSpec& pod, const NodeState& node, CardPolicy policy,
                       int max_pods_per_card);
 
+// Whether card slot `card` of `node` is a device of the resource the pod's whole_gpus count:
+// nvidia.com/gpu, or on a MIG node under the mixed strategy the pod's nvidia.com/mig-<profile>
+// (NodeSpec::card_devices, PodSpec::device_resource).
+bool CardServes(const NodeSpec& node, int card, const PodSpec& pod);
+
 // Whether ACK's plugin would accept exactly `cards` (sorted, distinct) for `pod` on `node`:
 // every card eligible for the pod's per-card request (units, gpu-core, max-pod,
 // require-whole-device) and as many as aliyun.com/gpu-count asks, or idle cards for

@@ -134,7 +134,7 @@ int ClusterState::BindExisting(PodSpec pod) {
     // and there it is a guess. An over-committed export takes what is free.
     for (int c = 0; c < num_cards && static_cast<int>(placement.cards.size()) < pod.whole_gpus;
          ++c) {
-      if (!cards[c].whole && cards[c].pods == 0) {
+      if (!cards[c].whole && cards[c].pods == 0 && CardServes(nodes_[n].spec, c, pod)) {
         placement.cards.push_back(c);
         placement.mem_units.push_back(0);
         placement.core_units.push_back(0);

@@ -93,6 +93,7 @@ uint64_t NodeLocalHash(const PodSpec& pod) {
   h.Int(pod.gpu_core);
   h.Int(pod.gpu_count);
   h.Int(pod.whole_gpus);
+  h.Bytes(pod.device_resource);
   h.Int(pod.require_whole_device ? 1 : 0);
   // Claims are looked up in the pod's namespace (VolumeBinding, VolumeZone).
   if (!pod.pvc_claims.empty()) h.Bytes(pod.namespace_);
@@ -118,9 +119,9 @@ bool SameNodeLocalInputs(const PodSpec& a, const PodSpec& b) {
                       return x.gpu_mem == y.gpu_mem && x.gpu_core == y.gpu_core;
                     }) &&
          a.gpu_mem == b.gpu_mem && a.gpu_core == b.gpu_core && a.gpu_count == b.gpu_count &&
-         a.whole_gpus == b.whole_gpus && a.require_whole_device == b.require_whole_device &&
-         a.host_ports == b.host_ports && a.pvc_claims == b.pvc_claims &&
-         a.ephemeral_claims == b.ephemeral_claims &&
+         a.whole_gpus == b.whole_gpus && a.device_resource == b.device_resource &&
+         a.require_whole_device == b.require_whole_device && a.host_ports == b.host_ports &&
+         a.pvc_claims == b.pvc_claims && a.ephemeral_claims == b.ephemeral_claims &&
          (a.pvc_claims.empty() || a.namespace_ == b.namespace_);
 }
 

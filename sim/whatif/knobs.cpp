@@ -124,6 +124,10 @@ class KnobParser {
       }
       PoolSharingText parsed = ParsePoolSharing(value_);
       if (!parsed.knob) Fail(parsed.error, parsed.hint);
+      for (const NodePool& p : s_.node_pools) {
+        if (pool != "*" && p.name != pool) continue;
+        if (auto problem = PoolSharingProblem(p, *parsed.knob)) Fail(problem->error, problem->hint);
+      }
       v_.sharing[pool] = *parsed.knob;
     } else if (key_ == "isolation") {
       const std::string pool = target ? Pool(*target) : "*";
