@@ -22,12 +22,57 @@ constexpr int64_t kContextAmpere = 400;
 constexpr int64_t kContextAda = 450;
 constexpr int64_t kContextHopper = 500;
 
+std::string Upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<std::string> Tokens(std::string_view s) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == '-' || c == ' ' || c == '_') {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+    } else {
+      cur.push_back(c);
+    }
+  }
+  if (!cur.empty()) out.push_back(cur);
+  return out;
+}
+
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return std::ranges::equal(
       a, b, [](unsigned char x, unsigned char y) { return std::tolower(x) == std::tolower(y); });
 }
 
 }  // namespace
+
+std::string GpuCatalogKey(std::string_view nvidia_name) {
+  std::vector<std::string> t = Tokens(Upper(nvidia_name));
+  t.erase(std::remove_if(
+              t.begin(), t.end(),
+              [](const std::string& s) { return s == "NVIDIA" || s == "TESLA" || s == "GEFORCE"; }),
+          t.end());
+  if (t.empty()) return "";
+  auto has = [&](std::string_view what) { return std::find(t.begin(), t.end(), what) != t.end(); };
+  const std::string& model = t.front();
+  if (model == "L20") return "L20";
+  if (model == "L4") return "L4";
+  if (model == "T4") return "T4";
+  if (model == "A10") return "A10";
+  // The catalog's H100 and H200 are the SXM cards; the PCIe and NVL boards (NVIDIA-H100-PCIe,
+  // NVIDIA-H100-NVL, NVIDIA-H200-NVL) have less compute or other memory, so they stay unknown
+  // and keep their labelled memory rather than borrow the SXM figures.
+  const bool board = has("PCIE") || has("NVL");
+  if (model == "H100") return board ? "" : "H100";
+  if (model == "H200") return board ? "" : "H200";
+  if (model == "A100") return has("80GB") || has("80G") ? "A100-80G" : "A100-40G";
+  if (model == "V100") return has("32GB") || has("32G") ? "V100-32G" : "V100-16G";
+  return "";
+}
 
 int CardMemoryUnits(int64_t memory_mib) {
   if (memory_mib <= 0) return 0;

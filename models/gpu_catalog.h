@@ -27,6 +27,13 @@ struct GpuType {
 // (gpushare-device-plugin setGPUMemory). V100-16G (16130 MiB) -> 15, A10 (23028 MiB) -> 22.
 int CardMemoryUnits(int64_t memory_mib);
 
+// The catalog key of `aliyun.accelerator/nvidia_name` or GPU feature discovery's
+// `nvidia.com/gpu.product`, which spell models alike ("NVIDIA-L20" -> L20, "Tesla-T4" -> T4,
+// "NVIDIA-L4" -> L4, "NVIDIA-A100-SXM4-80GB" -> A100-80G, "Tesla-V100-SXM2-32GB" -> V100-32G,
+// "NVIDIA-H100-80GB-HBM3" -> H100); "" when unknown, and for the PCIe and NVL boards of H100
+// and H200, which are not the catalog's SXM cards.
+std::string GpuCatalogKey(std::string_view nvidia_name);
+
 class GpuCatalog {
  public:
   // The built-in catalog: T4, A10, V100-16G, V100-32G, A100-40G, A100-80G, L20, L4, H100, H200.

@@ -106,4 +106,35 @@ TEST_CASE("an empty catalog finds nothing") {
   CHECK(catalog.Find("A10") == nullptr);
 }
 
+TEST_CASE("nvidia_name and gpu.product labels map to catalog keys, unknown ones to nothing") {
+  // ACK's nvidia_name, and GPU feature discovery's product (NVDP internal/lm/resource.go
+  // getProductName: the NVML name with blanks as `-`; README examples Tesla-T4, A100-SXM4-40GB).
+  const std::pair<const char*, const char*> cases[] = {
+      {"NVIDIA-L4", "L4"},
+      {"A100-SXM4-40GB", "A100-40G"},
+      {"NVIDIA-A100-80GB-PCIe", "A100-80G"},
+      {"NVIDIA-H100-PCIe", ""},  // 756 dense TFLOPS, not the SXM5 card's 989
+      {"NVIDIA-H100-NVL", ""},   // 94 GB
+      {"NVIDIA-H200-NVL", ""},
+      {"NVIDIA-L40S", ""},
+      {"NVIDIA-A10G", ""},
+      {"NVIDIA-L20", "L20"},
+      {"L20", "L20"},
+      {"Tesla-T4", "T4"},
+      {"NVIDIA-A10", "A10"},
+      {"NVIDIA-A100-SXM4-80GB", "A100-80G"},
+      {"NVIDIA-A100-PCIE-40GB", "A100-40G"},
+      {"Tesla-V100-SXM2-32GB", "V100-32G"},
+      {"Tesla-V100-SXM2-16GB", "V100-16G"},
+      {"NVIDIA-H100-80GB-HBM3", "H100"},
+      {"NVIDIA H200", "H200"},
+      {"NVIDIA-H20", ""},
+      {"", ""},
+  };
+  for (const auto& [label, key] : cases) {
+    CAPTURE(label);
+    CHECK(GpuCatalogKey(label) == key);
+  }
+}
+
 }  // namespace knobsim

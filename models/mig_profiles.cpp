@@ -74,6 +74,14 @@ bool MigLayoutFits(std::span<const MigProfile* const> instances) {
   return PlaceFrom(order, 0, 0);
 }
 
+int MigMostInstances(const MigProfile& profile) {
+  for (int n = kMigComputeSlices; n > 1; --n) {
+    const std::vector<const MigProfile*> copies(n, &profile);
+    if (MigLayoutFits(copies)) return n;
+  }
+  return 1;
+}
+
 std::string MigInstanceTypeName(std::string_view card, std::string_view profile) {
   std::string name(card);
   name.append(" MIG ").append(profile);

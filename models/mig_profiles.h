@@ -56,6 +56,10 @@ const MigProfile* FindMigProfile(std::string_view gpu_type, std::string_view nam
 // shared, at most 7 compute slices). An empty set fits.
 bool MigLayoutFits(std::span<const MigProfile* const> instances);
 
+// How many instances of `profile` alone fit one card (the guide's "Number of Instances
+// Available": 7 for a small 1g, 4, 3, 2, 1, 1).
+int MigMostInstances(const MigProfile& profile);
+
 // The name an instance has as a card type: "<card> MIG <profile>", e.g. "H100 MIG 1g.10gb".
 std::string MigInstanceTypeName(std::string_view card, std::string_view profile);
 

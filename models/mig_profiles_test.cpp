@@ -49,6 +49,7 @@ TEST_CASE("a profile fits a card as many times as the guide's instance count, an
   for (const Row& row : {Row{"1g.10gb", 7}, Row{"1g.20gb", 4}, Row{"2g.20gb", 3}, Row{"3g.40gb", 2},
                          Row{"4g.40gb", 1}, Row{"7g.80gb", 1}}) {
     CAPTURE(row.profile);
+    CHECK(MigMostInstances(*FindMigProfile("H100", row.profile)) == row.most);
     std::vector<std::string> names(row.most, row.profile);
     CHECK(MigLayoutFits(Layout("H100", names)));
     names.push_back(row.profile);

@@ -169,6 +169,24 @@ struct DeviceSharing {
   bool operator==(const DeviceSharing&) const = default;
 };
 
+// The NVIDIA device plugin's MIG strategy (its flag mig-strategy): single advertises every MIG
+// instance as nvidia.com/gpu (all of one profile), mixed as nvidia.com/mig-<profile>.
+enum class MigStrategy { kNone, kSingle, kMixed };
+
+// Scenario key `mig:` of a pool (docs/scenario.md "MIG"): every card of the pool cut into the
+// same instances, in this order (profile names of models/mig_profiles.h, e.g. "1g.10gb").
+struct MigLayout {
+  MigStrategy strategy = MigStrategy::kNone;
+  std::vector<std::string> instances;  // per card
+  bool enabled() const { return strategy != MigStrategy::kNone; }
+  bool operator==(const MigLayout&) const = default;
+};
+
+// "single" or "mixed" (the device plugin's spelling); "none" when MIG is off.
+inline const char* MigStrategyName(MigStrategy s) {
+  return s == MigStrategy::kSingle ? "single" : s == MigStrategy::kMixed ? "mixed" : "none";
+}
+
 struct ContainerImage {
   std::vector<std::string> names;  // as in node.status.images[].names
   int64_t size_bytes = 0;
@@ -195,10 +213,10 @@ struct NodeSpec {
   std::string placement;     // ack.node.gpu.placement normalised; empty = the scheduler default
   int max_pods_per_card = 0;  // ack.node.gpu.max-pod; 0 = no limit
   DeviceSharing device_sharing;  // time-slicing / MPS replicas of whole cards (nvidia.com/gpu)
-  // The device resource each card slot is advertised as, where not nvidia.com/gpu: on a MIG
-  // node under the mixed strategy a slot is one MIG instance, nvidia.com/mig-<profile>. Empty:
-  // every slot is an nvidia.com/gpu device (whole cards, replicas, MIG's single strategy).
-  std::vector<std::string> card_devices;
+  // MIG: each card's instances. The node's card slots (gpu_cards) are then its MIG devices,
+  // card by card; under the mixed strategy slot c is advertised as nvidia.com/mig-<profile of
+  // mig.instances[c % instances]>, under the single strategy as nvidia.com/gpu.
+  MigLayout mig;
   std::string interconnect;   // GPU topology kind for models/gpu_topology (e.g. "nvlink", "pcie")
   // Health, from status (docs/semantics.md §5.2):
   std::string ready_status;     // condition Ready: True | False | Unknown; empty = not reported

@@ -82,6 +82,19 @@ MigLayoutText ParseMigLayout(std::string_view text) {
   return out;
 }
 
+std::string MigLayoutString(const std::vector<std::string>& instances) {
+  std::string text;
+  for (size_t i = 0; i < instances.size();) {
+    size_t j = i;
+    while (j < instances.size() && instances[j] == instances[i]) ++j;
+    if (!text.empty()) text += '+';
+    text += instances[i];
+    if (j - i > 1) text += '*' + std::to_string(j - i);
+    i = j;
+  }
+  return text;
+}
+
 std::optional<MigLayoutProblem> CheckMigLayout(std::string_view gpu_type, const MigLayout& layout) {
   if (MigProfilesOf(gpu_type).empty()) {
     return MigLayoutProblem{
@@ -111,7 +124,7 @@ std::optional<MigLayoutProblem> CheckMigLayout(std::string_view gpu_type, const 
   }
   if (!MigLayoutFits(instances)) {
     return MigLayoutProblem{
-        "the MIG instances " + Join(layout.instances, "+") + " do not fit one " +
+        "the MIG instances " + MigLayoutString(layout.instances) + " do not fit one " +
             std::string(gpu_type) + " card",
         "a card has 7 compute and 8 memory slices, each profile at its own offsets "
         "(docs/scenario.md \"MIG\")"};

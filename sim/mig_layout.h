@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "sim/scenario.h"
 
@@ -27,6 +28,10 @@ struct MigLayoutText {
   std::string error, hint;
 };
 MigLayoutText ParseMigLayout(std::string_view text);
+
+// The text ParseMigLayout reads back: runs of one profile as `<profile>*<n>`, joined by `+`
+// ("3g.40gb+2g.20gb+1g.10gb*2").
+std::string MigLayoutString(const std::vector<std::string>& instances);
 
 // Why `layout` cannot cut a card of `gpu_type`, with a hint; empty when it can. Refused: a card
 // knobsim has no MIG geometry for, a profile the card does not have, instances that do not fit

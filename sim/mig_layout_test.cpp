@@ -51,6 +51,14 @@ TEST_CASE("a profile's name gives its compute slices and nominal GiB") {
   }
 }
 
+TEST_CASE("a layout's text groups runs of one profile, and reads back") {
+  const std::vector<std::string> instances = {"3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"};
+  CHECK(MigLayoutString(instances) == "3g.40gb+2g.20gb+1g.10gb*2");
+  CHECK(ParseMigLayout(MigLayoutString(instances)).layout->instances == instances);
+  CHECK(MigLayoutString(std::vector<std::string>(7, "1g.10gb")) == "1g.10gb*7");
+  CHECK(MigLayoutString({}).empty());
+}
+
 TEST_CASE("a layout is checked against the card: geometry, profiles, fit, one profile if single") {
   auto layout = [](const char* text) { return *ParseMigLayout(text).layout; };
   CHECK_FALSE(CheckMigLayout("A100-80G", layout("3g.40gb+2g.20gb+1g.10gb*2")).has_value());
@@ -58,7 +66,7 @@ TEST_CASE("a layout is checked against the card: geometry, profiles, fit, one pr
   CHECK(CheckMigLayout("A10", layout("1g.10gb"))->error ==
         "knobsim has no MIG geometry for GPU type \"A10\"");
   CHECK(CheckMigLayout("A100-40G", layout("1g.10gb*5"))->error ==
-        "the MIG instances 1g.10gb+1g.10gb+1g.10gb+1g.10gb+1g.10gb do not fit one A100-40G card");
+        "the MIG instances 1g.10gb*5 do not fit one A100-40G card");
   MigLayout single = layout("3g.40gb+1g.10gb");
   single.strategy = MigStrategy::kSingle;
   CHECK(CheckMigLayout("H100", single)->error.find("single MIG strategy") != std::string::npos);

@@ -46,24 +46,6 @@ struct SpotInterruptions {
   SimTime replace_after = 180 * kNanosPerSecond;  // reclaim to a Ready replacement node
 };
 
-// The NVIDIA device plugin's MIG strategy (its flag mig-strategy): single advertises every MIG
-// instance as nvidia.com/gpu (all of one profile), mixed as nvidia.com/mig-<profile>.
-enum class MigStrategy { kNone, kSingle, kMixed };
-
-// Scenario key `mig:` of a pool (docs/scenario.md "MIG"): every card of the pool cut into the
-// same instances, in this order (profile names of models/mig_profiles.h, e.g. "1g.10gb").
-struct MigLayout {
-  MigStrategy strategy = MigStrategy::kNone;
-  std::vector<std::string> instances;  // per card
-  bool enabled() const { return strategy != MigStrategy::kNone; }
-  bool operator==(const MigLayout&) const = default;
-};
-
-// "single" or "mixed" (the device plugin's spelling); "none" when MIG is off.
-inline const char* MigStrategyName(MigStrategy s) {
-  return s == MigStrategy::kSingle ? "single" : s == MigStrategy::kMixed ? "mixed" : "none";
-}
-
 struct NodePool {
   std::string name;
   int count = 1;

@@ -66,17 +66,13 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
       // mig_profiles.h); the device plugin advertises them by its strategy and GPU feature
       // discovery labels the strategy (k8s-device-plugin internal/lm/mig-strategy.go).
       node.gpu_cards = pool.card_slots();
+      node.mig = pool.mig;
       node.labels[kGfdMigStrategyLabel] = MigStrategyName(pool.mig.strategy);
       if (pool.mig.strategy == MigStrategy::kSingle) {
         alloc[kNvidiaGpuResource] = pool.card_slots();
       } else {
-        for (int c = 0; c < pool.gpus_per_node; ++c) {
-          for (const std::string& profile : pool.mig.instances) {
-            std::string device = std::string(kMigResourcePrefix) + profile;
-            ++alloc[device];
-            node.card_devices.push_back(std::move(device));
-          }
-        }
+        for (const std::string& profile : pool.mig.instances)
+          alloc[std::string(kMigResourcePrefix) + profile] += pool.gpus_per_node;
       }
     } else if (pool.device_sharing.shared()) {
       // The device plugin advertises each card as its replicas, and GPU feature discovery

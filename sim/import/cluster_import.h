@@ -65,13 +65,6 @@ extern const std::vector<std::string_view> kModelAwareHttpPaths;
 // httpGet on a model-aware path, grpc naming a service and exec are `model`. `why` says which.
 ReadinessKind ClassifyProbe(const Probe& probe, std::string* why);
 
-// The catalog key of `aliyun.accelerator/nvidia_name` or GPU feature discovery's
-// `nvidia.com/gpu.product`, which spell models alike ("NVIDIA-L20" -> L20, "Tesla-T4" -> T4,
-// "NVIDIA-L4" -> L4, "NVIDIA-A100-SXM4-80GB" -> A100-80G, "Tesla-V100-SXM2-32GB" -> V100-32G,
-// "NVIDIA-H100-80GB-HBM3" -> H100); "" when unknown, and for the PCIe and NVL boards of H100
-// and H200, which are not the catalog's SXM cards.
-std::string GpuCatalogKey(std::string_view nvidia_name);
-
 // GPU memory demand from a measured peak and rest level (MiB, CUDA context included, as
 // DCGM_FI_DEV_FB_USED counts it): weights = floor(rest - context), at least 0; activation per
 // in-flight request = ceil((peak - context - weights) / concurrency), at least 0. The simulated

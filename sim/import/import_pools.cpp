@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "sim/import/import_steps.h"
+#include "sim/mig_layout.h"
 #include "sim/text.h"
 
 namespace knobsim {
@@ -23,6 +24,7 @@ struct PoolKey {
   int max_pod = 0;
   // Device-plugin replicas (NodeSpec::device_sharing): strategy, replicas, failRequests > 1.
   std::tuple<int, int, bool> replicas{0, 0, false};
+  std::pair<int, std::vector<std::string>> mig;  // NodeSpec::mig: strategy, each card's instances
   bool unschedulable = false;
   auto operator<=>(const PoolKey&) const = default;
 };
@@ -104,6 +106,7 @@ PoolKey KeyOf(const NodeSpec& node, const std::string& gpu,
   PoolKey key;
   key.gpu = gpu;
   key.cards = node.gpu_cards;
+  key.mig = {static_cast<int>(node.mig.strategy), node.mig.instances};
   key.cpu = Get(node.allocatable, "cpu");
   key.memory = Get(node.allocatable, "memory");
   key.pods = Get(node.allocatable, "pods");
@@ -150,10 +153,33 @@ void ReplicaPoolSharing(const NodeSpec& node, const std::string& gpu, ImportedPo
                     " is the device plugin's default (its config is not in the export)");
 }
 
+// A pool of MIG cards (gpu_sharing_modes.h DevicePluginMig, the kube reader's ReadMigSide): no
+// ACK schedule, each instance an exclusive smaller card with its own memory.
+void MigPool(const NodeSpec& node, const std::string& gpu, ImportedPool& p) {
+  NodePool& np = p.pool;
+  np.mig = node.mig;
+  np.gpus_per_node = node.gpu_cards / static_cast<int>(node.mig.instances.size());
+  np.schedule = GpuSchedule::kDefault;
+  np.labels.erase(kGpuScheduleLabel);
+  np.cgpu_active = false;
+  np.isolation = MemoryIsolation::kHard;
+  const bool single = node.mig.strategy == MigStrategy::kSingle;
+  p.notes.push_back("gpu " + gpu + " from node label " + kGfdProductLabel + " \"" +
+                    node.labels.at(kGfdProductLabel) + "\"");
+  p.notes.push_back(
+      std::string("mig ") + MigStrategyName(node.mig.strategy) + " from " + kGfdMigStrategyLabel +
+      ": " + std::to_string(np.gpus_per_node) + " cards of " + MigLayoutString(node.mig.instances) +
+      (single ? ", the cards cut whole into the profile's most instances (an assumption: the "
+                "labels count MIG devices, not cards)"
+              : std::string(", from the capacity's nvidia.com/mig-* devices over ") +
+                    kGfdCountLabel + " cards"));
+}
+
 void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, ImportedPool& p,
                      std::vector<std::string>& warnings) {
   NodePool& np = p.pool;
   if (node.device_sharing.shared()) return ReplicaPoolSharing(node, gpu, p);
+  if (node.mig.enabled()) return MigPool(node, gpu, p);
   std::string sched = node.gpu_schedule.empty() ? "default" : node.gpu_schedule;
   // mps, topology and mig are refused by the kube reader (gpu_sharing_modes.h); what reaches
   // here is `disabled` (GPUs offered by another plugin, e.g. DRA) or a value ACK does not
@@ -307,7 +333,8 @@ NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& option
     // The device plugin's capacity is what the scheduler places on; feature discovery counts
     // the cards the driver sees. Fewer offered: the plugin is down or has marked cards
     // unhealthy. More offered is sharing, which the kube reader refuses (gpu_sharing_modes.h).
-    if (const int64_t seen = LabelNumber(node, kGfdCountLabel); seen > 0 && seen != node.gpu_cards)
+    if (const int64_t seen = LabelNumber(node, kGfdCountLabel);
+        seen > 0 && seen != node.gpu_cards && !node.mig.enabled())
       model.warnings.push_back("node " + node.name + ": " + kGfdCountLabel + "=" +
                                std::to_string(seen) + " but its capacity offers " +
                                std::to_string(node.gpu_cards) +

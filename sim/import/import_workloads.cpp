@@ -115,6 +115,8 @@ void Requests(const PodSpec& p, Workload& w) {
   w.cpu_milli = Get(p.requests, "cpu");
   w.memory_mib = (Get(p.requests, "memory") + (1 << 20) - 1) >> 20;
   w.whole_gpus = p.whole_gpus;
+  if (p.device_resource.size() > kMigResourcePrefix.size())
+    w.mig_profile = p.device_resource.substr(kMigResourcePrefix.size());
   if (p.whole_gpus == 0) {
     w.gpu_mem = p.gpu_mem;
     w.gpu_count = std::max(1, p.gpu_count);

@@ -9,6 +9,7 @@
 #include "sim/import/scenario_writer.h"
 #include "sim/io/quantity.h"
 #include "sim/io/yaml_fields.h"
+#include "sim/mig_layout.h"
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/text.h"
@@ -173,6 +174,22 @@ NodePool Converter::Pool(const ImportedPool& ip, const GpuCatalog& catalog,
     p.taints.push_back(t);
   }
   p.cgpu_version = from.cgpu_version;
+  if (!p.gpu_type.empty() && (from.device_sharing.shared() || from.mig.enabled())) {
+    // The reader's ReadDeviceSharing / ReadMig: the device plugin shares or cuts the cards, no
+    // ACK schedule, memory per the strategy (MPS and MIG hard, time-slicing soft).
+    p.device_sharing = from.device_sharing;
+    p.mig = from.mig;
+    if (p.mig.enabled()) {
+      if (auto problem = CheckMigLayout(p.gpu_type, p.mig))
+        Fail(path + ".mig.layout", problem->error, problem->hint);
+    }
+    p.schedule = GpuSchedule::kDefault;
+    p.cgpu_active = false;
+    p.isolation = p.mig.enabled() || p.device_sharing.strategy == DeviceSharingStrategy::kMps
+                      ? MemoryIsolation::kHard
+                      : MemoryIsolation::kSoft;
+    return p;
+  }
   PoolFromLabels(p, path);
   p.isolation = p.cgpu_active ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
   if (!p.gpu_type.empty()) {  // the writer writes memory_isolation on GPU pools
@@ -188,6 +205,7 @@ NodePool Converter::Pool(const ImportedPool& ip, const GpuCatalog& catalog,
 void Converter::Gpus(const Workload& from, Workload& w, const std::string& path) const {
   if (from.whole_gpus > 0) {
     w.whole_gpus = from.whole_gpus;
+    w.mig_profile = from.mig_profile;
     return;
   }
   if (from.gpu_mem <= 0) return;
@@ -347,6 +365,7 @@ Scenario Converter::Convert(const ImportModel& model) const {
       if (other.name == p.name) Fail(path + ".name", "duplicate node pool name " + Quote(p.name));
     sc.node_pools.push_back(std::move(p));
   }
+  AddMigInstanceTypes(sc);
   for (const NodePool& p : sc.node_pools)
     for (int i = 0; i < p.count; ++i) nodes.insert(PoolNodeName(p, i));
   for (size_t i = 0; i < model.workloads.size(); ++i) {

@@ -1,6 +1,7 @@
 #include "sim/import/scenario_writer.h"
 
 #include "sim/io/quantity.h"
+#include "sim/mig_layout.h"
 #include "sim/text.h"
 
 #include <cctype>
@@ -167,7 +168,10 @@ void WritePool(Out& o, const ImportedPool& ip) {
   }
   if (!p.cgpu_version.empty()) o.Line(4, "cgpu_version: " + YamlScalar(p.cgpu_version));
   for (const std::string& n : ip.isolation_notes) o.Comment(4, n);
-  if (const DeviceSharing& d = p.device_sharing; d.shared()) {
+  if (p.mig.enabled()) {
+    o.Line(4, std::string("mig: {strategy: ") + MigStrategyName(p.mig.strategy) +
+                  ", layout: " + MigLayoutString(p.mig.instances) + "}");
+  } else if (const DeviceSharing& d = p.device_sharing; d.shared()) {
     o.Line(4, std::string("device_sharing: {strategy: ") + DeviceSharingStrategyName(d.strategy) +
                   ", replicas: " + std::to_string(d.replicas) +
                   ", fail_requests_greater_than_one: " +
@@ -422,7 +426,10 @@ void WriteResources(Out& o, const ImportedWorkload& iw) {
   if (w.priority != 0) o.Line(4, "priority: " + std::to_string(w.priority));
   o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");
   o.Line(4, "memory: " + Memory(w.memory_mib));
-  if (w.whole_gpus > 0) {
+  if (w.whole_gpus > 0 && !w.mig_profile.empty()) {
+    o.Line(4, "mig_profile: " + w.mig_profile, std::string(kMigResourcePrefix) + w.mig_profile);
+    if (w.whole_gpus > 1) o.Line(4, "whole_gpus: " + std::to_string(w.whole_gpus), "instances");
+  } else if (w.whole_gpus > 0) {
     o.Line(4, "whole_gpus: " + std::to_string(w.whole_gpus), kNvidiaGpuResource);
   } else if (w.gpu_mem > 0) {
     o.Line(4, "gpu_mem: " + std::to_string(w.gpu_mem), "aliyun.com/gpu-mem limits, summed");

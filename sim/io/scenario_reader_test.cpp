@@ -701,7 +701,7 @@ TEST_CASE("mig: every card cut into the same instances; single for one profile, 
        "node_pools[0].mig.layout: H100 has no MIG profile \"1g.5gb\"; its profiles: 1g.10gb, "
        "1g.20gb, 2g.20gb, 3g.40gb, 4g.40gb, 7g.80gb"},
       {"{name: p, gpu: H100, mig: {layout: 4g.40gb+4g.40gb}}",
-       "node_pools[0].mig.layout: the MIG instances 4g.40gb+4g.40gb do not fit one H100 card"},
+       "node_pools[0].mig.layout: the MIG instances 4g.40gb*2 do not fit one H100 card"},
       {"{name: p, gpu: H100, mig: {layout: 1g.10gb*8}}",
        "node_pools[0].mig.layout: MIG layout item 1g.10gb*8 has a count outside 1..7"},
       {"{name: p, gpu: H100, mig: {strategy: single, layout: 3g.40gb+1g.10gb}}",

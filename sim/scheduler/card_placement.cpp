@@ -405,9 +405,12 @@ CardPlacementResult PlaceOnCards(const PodSpec& pod, const NodeState& node, Card
 }
 
 bool CardServes(const NodeSpec& node, int card, const PodSpec& pod) {
-  if (node.card_devices.empty()) return pod.device_resource.empty();
-  const std::string& device = node.card_devices[card];
-  return pod.device_resource.empty() ? device == kNvidiaGpuResource : device == pod.device_resource;
+  if (node.mig.strategy != MigStrategy::kMixed) return pod.device_resource.empty();
+  const std::string_view asked = pod.device_resource;
+  const std::string& profile = node.mig.instances[card % node.mig.instances.size()];
+  return asked.size() == kMigResourcePrefix.size() + profile.size() &&
+         asked.substr(0, kMigResourcePrefix.size()) == kMigResourcePrefix &&
+         asked.substr(kMigResourcePrefix.size()) == profile;
 }
 
 std::string DeviceAdmissionError(const PodSpec& pod, const NodeSpec& node) {

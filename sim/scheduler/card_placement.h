@@ -101,7 +101,7 @@ CardFit EvaluateCards(const PodSpec& pod, const NodeState& node, CardPolicy poli
 
 // Whether card slot `card` of `node` is a device of the resource the pod's whole_gpus count:
 // nvidia.com/gpu, or on a MIG node under the mixed strategy the pod's nvidia.com/mig-<profile>
-// (NodeSpec::card_devices, PodSpec::device_resource).
+// (NodeSpec::mig, PodSpec::device_resource).
 bool CardServes(const NodeSpec& node, int card, const PodSpec& pod);
 
 // Whether ACK's plugin would accept exactly `cards` (sorted, distinct) for `pod` on `node`:

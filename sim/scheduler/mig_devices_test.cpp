@@ -1,4 +1,4 @@
-// MIG instances as a node's device slots (NodeSpec::card_devices): under the device plugin's
+// MIG instances as a node's device slots (NodeSpec::mig): under the device plugin's
 // mixed strategy a pod asking nvidia.com/mig-<profile> takes only slots advertised as that
 // profile; under the single strategy every slot is an nvidia.com/gpu device and nothing changes.
 #include <doctest/doctest.h>
@@ -17,12 +17,10 @@ NodeSpec MixedNode() {
   NodeSpec node;
   node.name = "n";
   node.gpu_schedule = "default";
-  for (const char* p : {"3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"}) {
-    const std::string device = std::string(kMigResourcePrefix) + p;
-    node.card_devices.push_back(device);
-    ++node.allocatable[device];
-  }
-  node.gpu_cards = static_cast<int>(node.card_devices.size());
+  node.mig = {MigStrategy::kMixed, {"3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"}};
+  for (const std::string& p : node.mig.instances)
+    ++node.allocatable[std::string(kMigResourcePrefix) + p];
+  node.gpu_cards = static_cast<int>(node.mig.instances.size());
   node.capacity = node.allocatable;
   return node;
 }

@@ -3,14 +3,16 @@
 // generate.py with the labels and annotations GPU feature discovery, HAMi and ACK really write):
 // a GPU-operator cluster without sharing imports as its real cards and runs; an unknown product
 // keeps its labelled memory and says which speed it assumed; the NVIDIA device plugin's
-// time-slicing and MPS replicas import as `device_sharing` pools and run; HAMi, MIG (mixed and
-// single) and ACK's mps and topology nodes are refused with exit 2 by `import`, `schedule` and
-// `check`, naming the file, line, node or pod, what was found and that it is not modelled
-// (docs/import.md "GPU sharing modes knobsim refuses").
+// time-slicing and MPS replicas import as `device_sharing` pools and run; MIG nodes (mixed and
+// single) import as `mig` pools whose pods hold instances of their profile, and a layout change
+// is one what-if; HAMi, MIG cards not cut alike, and ACK's mps and topology nodes are refused
+// with exit 2 by `import`, `schedule` and `check`, naming the file, line, node or pod, what was
+// found and that it is not modelled (docs/import.md "GPU sharing modes knobsim refuses").
 #include <doctest/doctest.h>
 
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -74,12 +76,6 @@ TEST_CASE("sharing modes knobsim does not model are refused with exit 2, naming 
       {"hami.json", "hami.json:9: items[0].metadata.annotations.hami.io/node-handshake",
        "node gpu-a10-0: HAMi (annotation hami.io/node-handshake) is not modelled: HAMi splits "
        "each card into vGPUs"},
-      {"mig-mixed.json", "items[0].status.capacity.nvidia.com/mig-1g.10gb",
-       "node gpu-a100-mig-0: MIG (capacity nvidia.com/mig-1g.10gb: 56) is not modelled: MIG "
-       "partitions each card"},
-      {"mig-single.json", "items[0].metadata.labels.nvidia.com/gpu.product",
-       "node gpu-a100-mig-1: MIG (nvidia.com/gpu.product=NVIDIA-A100-SXM4-80GB-MIG-1g.10gb) is "
-       "not modelled"},
       {"ack-mps.json", "items[0].metadata.labels.ack.node.gpu.schedule",
        "node cn-hangzhou.10.0.3.41: ACK MPS sharing (ack.node.gpu.schedule=mps) is not modelled"},
       {"ack-topology.json", "items[0].metadata.labels.ack.node.gpu.schedule",
@@ -190,9 +186,64 @@ TEST_CASE("schedule and check refuse the same exports; a HAMi pod is named by it
   CHECK(Has(pods.err,
             "pod ai/ocr-next-6c9d8f7b54-x7k2p: HAMi (resource nvidia.com/gpucores) is not "
             "modelled"));
-  const Outcome check = Run("check --kube " + QuotedSourcePath(kDir + "mig-mixed.json"));
+  const Outcome check = Run("check --kube " + QuotedSourcePath(kDir + "mig-uneven.json"));
   CHECK(check.exit_code == 2);
-  CHECK(Has(check.err, "MIG (capacity nvidia.com/mig-1g.10gb: 56) is not modelled"));
+  CHECK(Has(check.err, "is not the same layout on every card"));
+}
+
+TEST_CASE(
+    "MIG nodes import as mig pools: mixed from the capacity's profiles over the cards, single "
+    "from the product; pods hold instances of their profile and a layout change is a what-if") {
+  const Outcome mixed = Import("mig-mixed.json");
+  REQUIRE_MESSAGE(mixed.exit_code == 0, mixed.err);
+  CAPTURE(mixed.out);
+  CHECK(Has(mixed.out, "    gpu: A100-80G\n    gpus_per_node: 8\n"));
+  CHECK(Has(mixed.out, "    mig: {strategy: mixed, layout: 3g.40gb+2g.20gb+1g.10gb*2}\n"));
+  CHECK(Has(mixed.out, "mig_profile: 1g.10gb  # nvidia.com/mig-1g.10gb"));
+  CHECK(Has(mixed.out, "mig_profile: 3g.40gb  # nvidia.com/mig-3g.40gb"));
+  CHECK_FALSE(Has(mixed.out, "memory_isolation:"));
+  CHECK_FALSE(Has(mixed.err, "warning"));
+  const Outcome single = Import("mig-single.json");
+  REQUIRE_MESSAGE(single.exit_code == 0, single.err);
+  CHECK(Has(single.out, "    mig: {strategy: single, layout: 1g.10gb*7}\n"));
+  CHECK(Has(single.out, "an assumption: the labels count MIG devices, not cards"));
+  CHECK(Has(single.out, "whole_gpus: 1  # nvidia.com/gpu"));
+
+  const std::string scenario = TempPath("mig.yaml");
+  std::ofstream(scenario, std::ios::binary) << mixed.out;
+  const Outcome run = Run("run '" + scenario + "' --duration 1m --quiet --json -");
+  const Outcome relayout =
+      Run("whatif '" + scenario + "' --knob sharing:gpu-a100-80g=mig:1g.10gb*7 --json -");
+  std::remove(scenario.c_str());
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  std::map<std::string, std::vector<int>> cards;
+  for (const auto& p : doc.at("variants").at(0).at("pods"))
+    cards[p.at("name").get<std::string>()] = p.at("cards").get<std::vector<int>>();
+  // Each card's slots: 3g.40gb, 2g.20gb, 1g.10gb, 1g.10gb; the pods keep the first free slot
+  // of their profile.
+  REQUIRE(cards.size() == 3);
+  for (const auto& [name, slots] : cards) {
+    CAPTURE(name);
+    REQUIRE(slots.size() == 1);
+    if (name.rfind("llm", 0) == 0) CHECK(slots[0] % 4 == 0);
+    if (name.rfind("bert", 0) == 0) CHECK(slots[0] % 4 >= 2);
+  }
+  // Seven 1g.10gb per card under the single strategy: the llm pod asks nvidia.com/gpu and gets
+  // a 1g.10gb instance, as every other pod.
+  REQUIRE_MESSAGE(relayout.exit_code == 0, relayout.err);
+  const nlohmann::json after = nlohmann::json::parse(relayout.out);
+  int placed = 0;
+  for (const auto& p : after.at("variants").at(1).at("pods"))
+    if (p.value("node", "") != "") ++placed;
+  CHECK(placed == 3);
+  const Outcome uneven = Import("mig-uneven.json");
+  CHECK(uneven.exit_code == 2);
+  CAPTURE(uneven.err);
+  CHECK(Has(uneven.err, "items[0].status.capacity.nvidia.com/mig-1g.10gb"));
+  CHECK(Has(uneven.err,
+            "MIG on NVIDIA-A100-SXM4-80GB: 20 devices of 1g.10gb over 8 cards "
+            "(nvidia.com/gpu.count) is not the same layout on every card"));
 }
 
 }  // namespace

@@ -14,7 +14,6 @@ namespace knobsim::kube {
 namespace {
 
 constexpr std::string_view kHamiPrefix = "hami.io/";
-constexpr std::string_view kMigResourcePrefix = "nvidia.com/mig-";
 constexpr std::string_view kSharedSuffix = ".shared";  // NVDP DefaultSharedResourceNameSuffix
 constexpr std::string_view kNvidiaPrefix = "nvidia.com/";
 
@@ -202,6 +201,46 @@ std::optional<ModelledReplicas> DevicePluginReplicas(const Labels& labels,
   return out;
 }
 
+std::optional<ModelledMig> DevicePluginMig(const Labels& labels, const ResourceList& capacity) {
+  const std::string strategy = LabelOf(labels, kGfdMigStrategyLabel);
+  ModelledMig out;
+  // Replicas of MIG devices (sharing.timeSlicing over nvidia.com/mig-*) are not modelled.
+  for (const auto& [key, value] : labels) {
+    if (StartsWith(key, kNvidiaPrefix) && EndsWith(key, ".replicas")) {
+      const std::optional<int64_t> replicas = ParseInteger(value);
+      if (!replicas || *replicas > 1) return std::nullopt;
+    }
+  }
+  const std::string product = LabelOf(labels, kGfdProductLabel);
+  if (strategy == "single") {
+    // <card>-MIG-<profile> (NVDP NewMIGResourceLabeler: baseLabeler(count, model, "MIG", profile)).
+    const size_t mig = product.rfind("-MIG-");
+    if (mig == std::string::npos || mig == 0) return std::nullopt;
+    const std::string profile = product.substr(mig + 5);
+    const int64_t offered = CapacityOf(capacity, kNvidiaGpuResource);
+    if (profile == "INVALID" || offered <= 0) return std::nullopt;
+    for (const auto& [name, value] : capacity)
+      if (StartsWith(name, kMigResourcePrefix) && value > 0) return std::nullopt;
+    out.strategy = MigStrategy::kSingle;
+    out.card_product = product.substr(0, mig);
+    out.devices.emplace_back(profile, offered);
+    return out;
+  }
+  if (strategy != "mixed") return std::nullopt;
+  for (const auto& [name, value] : capacity) {
+    if (StartsWith(name, kMigResourcePrefix) && value > 0)
+      out.devices.emplace_back(name.substr(kMigResourcePrefix.size()), value);
+  }
+  const std::optional<int64_t> count = ParseInteger(LabelOf(labels, kGfdCountLabel));
+  if (out.devices.empty() || CapacityOf(capacity, kNvidiaGpuResource) > 0 || !count || *count < 1 ||
+      product.empty())
+    return std::nullopt;
+  out.strategy = MigStrategy::kMixed;
+  out.card_product = product;
+  out.cards = static_cast<int>(*count);
+  return out;
+}
+
 std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
                                                        const std::vector<std::string>& annotations,
                                                        const ResourceList& capacity) {
@@ -211,6 +250,7 @@ std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
       return Found("hami-node-annotation", "HAMi", SharingEvidence::kAnnotation, key,
                    Cat({"annotation ", key}), kHamiConsequence);
   }
+  if (DevicePluginMig(labels, capacity)) return std::nullopt;  // modelled
   if (auto s = NodeMig(labels, capacity)) return s;
   if (DevicePluginReplicas(labels, capacity)) return std::nullopt;  // modelled
   return NodeReplicas(labels, capacity);
@@ -231,11 +271,6 @@ std::optional<UnmodelledSharing> UnmodelledPodSharing(const std::vector<std::str
                    Cat({"resource ", name}), kHamiConsequence);
   }
   for (const std::string& name : resources) {
-    if (StartsWith(name, kMigResourcePrefix))
-      return Found("mig-resource", "MIG", SharingEvidence::kPodResource, name,
-                   Cat({"resource ", name}),
-                   "the pod asks for a MIG instance, and knobsim has no MIG instance to place "
-                   "it on");
     if (StartsWith(name, kNvidiaPrefix) && EndsWith(name, kSharedSuffix))
       return Found("shared-resource", "NVIDIA GPU sharing", SharingEvidence::kPodResource, name,
                    Cat({"resource ", name}),

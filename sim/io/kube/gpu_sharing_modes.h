@@ -1,8 +1,8 @@
 // The GPU sharing modes knobsim does not model, recognised by what each one writes into an
 // export, so that the reader refuses them (exit 2) instead of reading their devices as whole
-// cards: HAMi's vGPUs, the NVIDIA device plugin's time-slicing and MPS replicas, MIG instances,
-// and ACK's own `mps`, `topology` and `mig` schedules (docs/semantics.md §2.5, docs/import.md
-// "GPU sharing modes knobsim refuses").
+// cards: HAMi's vGPUs, the NVIDIA device plugin's time-slicing, MPS and MIG where the labels do
+// not say enough to model them, and ACK's own `mps`, `topology` and `mig` schedules
+// (docs/semantics.md §2.5, docs/import.md "GPU sharing modes knobsim refuses").
 //
 // Why refuse and not leave out: each mode changes what one unit of `nvidia.com/gpu` (or of the
 // node's capacity) is — a time slice, a vGPU, a slice of the card — for every pod of the node,
@@ -43,6 +43,7 @@ struct UnmodelledSharing {
 //   ack-schedule-mps, ack-schedule-topology, ack-schedule-mig  ack.node.gpu.schedule
 //   ack-topology-resource   capacity aliyun.com/gpu > 0 (ACK's topology-aware whole GPUs)
 //   hami-node-annotation    an annotation under hami.io/ (HAMi's device registration, handshake)
+//   (a node DevicePluginMig models stops here: nothing is refused)
 //   mig-resource            capacity nvidia.com/mig-<profile> > 0 (mig.strategy mixed)
 //   mig-product             nvidia.com/gpu.product with a MIG part (mig.strategy single:
 //                           `A100-SXM4-40GB-MIG-1g.5gb`, `…-MIG-INVALID`)
@@ -64,7 +65,6 @@ std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
 //                           of HAMi's card selectors (nvidia.com/use-gputype, nouse-gputype,
 //                           use-gpuuuid, nouse-gpuuuid, vgpu-mode, numa-bind)
 //   hami-resource           nvidia.com/gpumem, gpumem-percentage, gpucores, priority
-//   mig-resource            nvidia.com/mig-<profile>
 //   shared-resource         nvidia.com/<name>.shared
 //   ack-topology-resource   aliyun.com/gpu
 std::optional<UnmodelledSharing> UnmodelledPodSharing(const std::vector<std::string>& annotations,
@@ -84,6 +84,24 @@ struct ModelledReplicas {
 };
 std::optional<ModelledReplicas> DevicePluginReplicas(const Labels& labels,
                                                      const ResourceList& capacity);
+
+// MIG as the NVIDIA device plugin advertises it and GPU feature discovery labels it
+// (k8s-device-plugin internal/lm/mig-strategy.go), which knobsim models (NodeSpec::mig,
+// docs/semantics.md §2.7):
+//   single  nvidia.com/mig.strategy=single, nvidia.com/gpu.product <card>-MIG-<profile>, and
+//           capacity nvidia.com/gpu > 0: the node's MIG devices, all of that profile;
+//   mixed   nvidia.com/mig.strategy=mixed and capacity nvidia.com/mig-<profile> > 0 for each
+//           profile; nvidia.com/gpu.product names the card and nvidia.com/gpu.count its cards.
+// Not modelled, so nothing here (UnmodelledNodeSharing then refuses what the node shows): MIG
+// devices shared again by replicas (a .replicas label above 1), whole cards offered beside MIG
+// devices under mixed (capacity nvidia.com/gpu > 0), single's INVALID product.
+struct ModelledMig {
+  MigStrategy strategy = MigStrategy::kNone;
+  std::string card_product;  // GFD's product of the whole card, e.g. NVIDIA-A100-SXM4-80GB
+  std::vector<std::pair<std::string, int64_t>> devices;  // profile -> devices offered, by name
+  int cards = 0;  // nvidia.com/gpu.count under mixed; 0 under single (its labels count devices)
+};
+std::optional<ModelledMig> DevicePluginMig(const Labels& labels, const ResourceList& capacity);
 
 // The refusal: "<object>: <system> (<found>) is not modelled: <consequence>", and its hint.
 std::string UnmodelledSharingMessage(const UnmodelledSharing& s, std::string_view object);

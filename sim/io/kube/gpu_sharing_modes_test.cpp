@@ -110,8 +110,18 @@ TEST_CASE("node rules: each mode knobsim does not model is named by the rule tha
        "MIG",
        "nvidia.com/mig-1g.10gb",
        SharingEvidence::kCapacity},
-      {"mig-product",
+      // MIG the labels and the capacity describe (DevicePluginMig) is modelled: single here.
+      {"",
        {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb"}},
+       {},
+       {},
+       "",
+       "",
+       SharingEvidence::kLabel},
+      // A single-strategy product on a node labelled mixed offers no MIG resource: refused.
+      {"mig-product",
+       {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb"},
+        {"nvidia.com/mig.strategy", "mixed"}},
        {},
        {},
        "MIG",
@@ -230,7 +240,7 @@ TEST_CASE("node rules: each mode knobsim does not model is named by the rule tha
   }
 }
 
-TEST_CASE("pod rules: HAMi's, MIG's, shared replicas' and ACK topology's requests are named") {
+TEST_CASE("pod rules: HAMi's, shared replicas' and ACK topology's requests are named") {
   struct Case {
     const char* rule;
     std::vector<std::string> annotations, resources;
@@ -262,7 +272,7 @@ TEST_CASE("pod rules: HAMi's, MIG's, shared replicas' and ACK topology's request
        "HAMi",
        "nvidia.com/gpumem-percentage"},
       {"hami-resource", {}, {"nvidia.com/gpucores"}, "HAMi", "nvidia.com/gpucores"},
-      {"mig-resource", {}, {"nvidia.com/mig-3g.40gb"}, "MIG", "nvidia.com/mig-3g.40gb"},
+      {"", {}, {"nvidia.com/mig-3g.40gb"}, "", ""},  // modelled (the kube reader's pods)
       {"shared-resource",
        {},
        {"nvidia.com/gpu.shared"},
@@ -283,6 +293,51 @@ TEST_CASE("pod rules: HAMi's, MIG's, shared replicas' and ACK topology's request
       CHECK((found->evidence == SharingEvidence::kAnnotation ||
              found->evidence == SharingEvidence::kPodResource));
   }
+}
+
+TEST_CASE(
+    "DevicePluginMig: the strategy, the card's product and the devices offered, as GFD labels "
+    "them (mig-strategy.go)") {
+  // Mixed: capacity nvidia.com/mig-<profile>, product the card, gpu.count the cards.
+  Labels mixed = PlainGfdLabels();
+  mixed["nvidia.com/mig.strategy"] = "mixed";
+  mixed["nvidia.com/mig.config"] = "all-balanced";
+  mixed["nvidia.com/gpu.replicas"] = "0";  // MIG-enabled cards are labelled without sharing
+  mixed["nvidia.com/mig-1g.10gb.replicas"] = "1";
+  const ResourceList balanced = {{"nvidia.com/gpu", 0},
+                                 {"nvidia.com/mig-1g.10gb", 16},
+                                 {"nvidia.com/mig-2g.20gb", 8},
+                                 {"nvidia.com/mig-3g.40gb", 8}};
+  const auto m = DevicePluginMig(mixed, balanced);
+  REQUIRE(m.has_value());
+  CHECK(m->strategy == MigStrategy::kMixed);
+  CHECK(m->card_product == "NVIDIA-A100-SXM4-80GB");
+  CHECK(m->cards == 8);
+  CHECK(m->devices == std::vector<std::pair<std::string, int64_t>>{
+                          {"1g.10gb", 16}, {"2g.20gb", 8}, {"3g.40gb", 8}});
+  // Single: the product names the profile, nvidia.com/gpu counts the devices.
+  Labels single = PlainGfdLabels();
+  single["nvidia.com/gpu.product"] = "NVIDIA-H100-80GB-HBM3-MIG-3g.40gb";
+  single["nvidia.com/gpu.count"] = "16";
+  const auto s = DevicePluginMig(single, {{"nvidia.com/gpu", 16}});
+  REQUIRE(s.has_value());
+  CHECK(s->strategy == MigStrategy::kSingle);
+  CHECK(s->card_product == "NVIDIA-H100-80GB-HBM3");
+  CHECK(s->devices == std::vector<std::pair<std::string, int64_t>>{{"3g.40gb", 16}});
+  CHECK(s->cards == 0);
+  // Not modelled, so nothing: MIG devices shared again, whole cards beside MIG devices, an
+  // invalid single layout, no MIG device at all.
+  Labels shared = mixed;
+  shared["nvidia.com/mig-1g.10gb.replicas"] = "2";
+  CHECK_FALSE(DevicePluginMig(shared, balanced).has_value());
+  ResourceList beside = balanced;
+  beside["nvidia.com/gpu"] = 2;
+  CHECK_FALSE(DevicePluginMig(mixed, beside).has_value());
+  Labels invalid = single;
+  invalid["nvidia.com/gpu.product"] = "NVIDIA-H100-80GB-HBM3-MIG-INVALID";
+  CHECK_FALSE(DevicePluginMig(invalid, {{"nvidia.com/gpu", 16}}).has_value());
+  CHECK_FALSE(DevicePluginMig(PlainGfdLabels(), {{"nvidia.com/gpu", 8}}).has_value());
+  CHECK_FALSE(DevicePluginMig(mixed, {{"nvidia.com/gpu", 0}}).has_value());
 }
 
 TEST_CASE("the refusal names the object, the system, what was found and that it is not modelled") {

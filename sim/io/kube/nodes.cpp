@@ -1,21 +1,99 @@
 #include "sim/io/kube/kinds.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
+#include "models/gpu_catalog.h"
+#include "models/mig_profiles.h"
 #include "sim/io/kube/gpu_sharing_modes.h"
 #include "sim/io/kube/kube_text.h"
 #include "sim/io/kube/resources.h"
+#include "sim/mig_layout.h"
 #include "sim/scheduler/card_placement.h"
 
 namespace knobsim::kube {
 namespace {
 
-// NVIDIA GPU feature discovery's label, for nodes without ACK's (docs/import.md).
+// A MIG node (gpu_sharing_modes.h DevicePluginMig): its cards and their instances. The device
+// plugin offers MIG devices, not cards, so the cards' layout comes from the MIG geometry of the
+// card (models/mig_profiles.h): under mixed, nvidia.com/gpu.count cards each holding an equal
+// share of every profile's devices; under single, whole cards of the profile's most instances
+// (the single strategy's layouts, mig-parted's all-<profile>: an assumption, docs/import.md).
+// What does not split so, or a card knobsim has no geometry for, is refused at the field.
+void ReadMigSide(ObjectReader& r, const ModelledMig& mig,
+                 const std::vector<ResourceEntry>& capacity, const std::optional<Field>& labels,
+                 NodeSpec& node) {
+  const Field at = labels ? r.Get(*labels, kGfdMigStrategyLabel).value_or(*labels) : Field{};
+  const std::string card = GpuCatalogKey(mig.card_product);
+  const std::string what = Cat({"MIG on ", mig.card_product});
+  if (MigProfilesOf(card).empty())
+    r.Fail(at, Cat({what, ": knobsim has no MIG geometry for this card"}),
+           "MIG is modelled on A100 40 GB and 80 GB, H100 80 GB (SXM) and H200 (SXM); export "
+           "the cluster without these nodes and their pods");
+  MigLayout layout;
+  layout.strategy = mig.strategy;
+  int cards = mig.cards;
+  auto device_field = [&](const std::string& profile) {
+    const std::string name = mig.strategy == MigStrategy::kSingle
+                                 ? std::string(kNvidiaGpuResource)
+                                 : std::string(kMigResourcePrefix) + profile;
+    for (const ResourceEntry& e : capacity)
+      if (e.name == name) return e.field;
+    return at;
+  };
+  if (mig.strategy == MigStrategy::kSingle) {
+    const auto& [profile, offered] = mig.devices.front();
+    const MigProfile* p = FindMigProfile(card, profile);
+    if (p == nullptr) r.Fail(at, Cat({what, ": ", card, " has no MIG profile ", Quote(profile)}));
+    const int per_card = MigMostInstances(*p);
+    if (offered % per_card != 0)
+      r.Fail(device_field(profile),
+             Cat({what, ": ", std::to_string(offered), " MIG devices of ", profile,
+                  " do not fill whole cards of ", std::to_string(per_card),
+                  ", so the cards' layout is unknown"}),
+             "knobsim models single-strategy nodes whose cards are cut whole (mig-parted's "
+             "all-<profile>)");
+    cards = static_cast<int>(offered / per_card);
+    layout.instances.assign(per_card, profile);
+  } else {
+    // Each card's instances, largest first (compute slices, then memory), as listed per card.
+    std::vector<std::pair<const MigProfile*, int64_t>> per_profile;
+    for (const auto& [profile, offered] : mig.devices) {
+      const MigProfile* p = FindMigProfile(card, profile);
+      if (p == nullptr)
+        r.Fail(device_field(profile),
+               Cat({what, ": ", card, " has no MIG profile ", Quote(profile)}));
+      if (offered % cards != 0)
+        r.Fail(device_field(profile),
+               Cat({what, ": ", std::to_string(offered), " devices of ", profile, " over ",
+                    std::to_string(cards), " cards (", kGfdCountLabel,
+                    ") is not the same layout on every card"}),
+               "knobsim models nodes whose cards are all cut alike");
+      per_profile.emplace_back(p, offered / cards);
+    }
+    std::stable_sort(per_profile.begin(), per_profile.end(), [](const auto& a, const auto& b) {
+      return std::tie(b.first->compute_slices, b.first->memory_slices) <
+             std::tie(a.first->compute_slices, a.first->memory_slices);
+    });
+    for (const auto& [p, n] : per_profile)
+      for (int64_t k = 0; k < n; ++k) layout.instances.push_back(p->name);
+  }
+  if (cards > kMaxCardsPerNode)
+    r.Fail(at, Cat({std::to_string(cards), " GPUs on one node is more than knobsim models (",
+                    std::to_string(kMaxCardsPerNode), ")"}));
+  if (auto problem = CheckMigLayout(card, layout))
+    r.Fail(at, Cat({what, ": ", problem->error}), problem->hint);
+  node.mig = std::move(layout);
+  node.gpu_cards = cards * static_cast<int>(node.mig.instances.size());
+  node.gpu_model = mig.card_product;
+  node.gpu_schedule = "default";
+}
 
 // The GPU side (docs/semantics.md §1.1-1.2), from the labels and status.capacity as ACK's plugin
 // reads them.
@@ -45,6 +123,9 @@ void ReadGpuSide(ObjectReader& r, const std::vector<ResourceEntry>& capacity,
     } else {
       node.gpu_schedule = "default";
     }
+  }
+  if (auto mig = DevicePluginMig(node.labels, node.capacity)) {
+    return ReadMigSide(r, *mig, capacity, labels, node);
   }
   const int64_t share_cards = cap_value(kGpuCountResource);
   const ResourceEntry* cards_entry = cap(kGpuCountResource);

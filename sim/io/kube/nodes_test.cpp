@@ -159,6 +159,59 @@ TEST_CASE(
   }
 }
 
+TEST_CASE(
+    "a MIG node's cards and their instances come from the strategy, the product and the "
+    "devices offered; what does not split into alike cards is refused at the field") {
+  struct Case {
+    const char* name;
+    const char* labels;
+    const char* capacity;
+    int slots;           // 0: refused
+    const char* layout;  // each card's instances, or the error's start
+  };
+  const Case cases[] = {
+      {"mixed, all-balanced over 8 cards",
+       R"({nvidia.com/mig.strategy: mixed, nvidia.com/gpu.product: NVIDIA-A100-SXM4-80GB, nvidia.com/gpu.count: "8"})",
+       R"({nvidia.com/gpu: "0", nvidia.com/mig-1g.10gb: "16", nvidia.com/mig-3g.40gb: "8", nvidia.com/mig-2g.20gb: "8"})",
+       32, "3g.40gb 2g.20gb 1g.10gb 1g.10gb"},
+      {"single, whole cards of the profile's most instances",
+       R"({nvidia.com/mig.strategy: single, nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3-MIG-2g.20gb, nvidia.com/gpu.count: "6"})",
+       R"({nvidia.com/gpu: "6"})", 6, "2g.20gb 2g.20gb 2g.20gb"},
+      {"single, devices that fill no whole card",
+       R"({nvidia.com/mig.strategy: single, nvidia.com/gpu.product: NVIDIA-A100-SXM4-40GB-MIG-1g.5gb})",
+       R"({nvidia.com/gpu: "10"})", 0,
+       "bad.yaml:6: status.capacity.nvidia.com/gpu: MIG on NVIDIA-A100-SXM4-40GB: 10 MIG devices "
+       "of 1g.5gb do not fill whole cards of 7"},
+      {"mixed, a card without MIG geometry",
+       R"({nvidia.com/mig.strategy: mixed, nvidia.com/gpu.product: NVIDIA-A30, nvidia.com/gpu.count: "1"})",
+       R"({nvidia.com/mig-1g.6gb: "4"})", 0,
+       "bad.yaml:4: metadata.labels.nvidia.com/mig.strategy: MIG on NVIDIA-A30: knobsim has no "
+       "MIG geometry"},
+      {"mixed, instances that do not fit a card",
+       R"({nvidia.com/mig.strategy: mixed, nvidia.com/gpu.product: NVIDIA-H100-80GB-HBM3, nvidia.com/gpu.count: "1"})",
+       R"({nvidia.com/mig-4g.40gb: "2"})", 0,
+       "bad.yaml:4: metadata.labels.nvidia.com/mig.strategy: MIG on NVIDIA-H100-80GB-HBM3: the "
+       "MIG instances 4g.40gb*2 do not fit one H100 card"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    const std::string text = std::string("kind: Node\nmetadata:\n  name: n\n  labels: ") +
+                             c.labels + "\nstatus:\n  capacity: " + c.capacity + "\n";
+    if (c.slots == 0) {
+      const std::string error = ErrorOf(text);
+      CAPTURE(error);
+      CHECK(error.find(c.layout) == 0);
+      continue;
+    }
+    const NodeSpec n = MustRead(text).nodes[0];
+    CHECK(n.gpu_cards == c.slots);
+    std::string layout;
+    for (const std::string& p : n.mig.instances) layout += (layout.empty() ? "" : " ") + p;
+    CHECK(layout == c.layout);
+    CHECK(n.gpu_schedule == "default");
+  }
+}
+
 TEST_CASE("nodes keep condition Ready and the kubelet version") {
   const NodeSpec& ready = NodeNamed(Export(), "cn-hangzhou.10.1.1.21");
   CHECK(ready.ready_status == "True");

@@ -17,6 +17,7 @@
 #include "sim/io/kube/resources.h"
 #include "sim/io/kube/secret_filter.h"
 #include "sim/io/kube/selectors.h"
+#include "sim/mig_layout.h"
 
 namespace knobsim::kube {
 namespace {
@@ -360,6 +361,28 @@ void RefuseUnmodelledSharing(ObjectReader& r, const Field& spec,
          std::string(kUnmodelledSharingHint));
 }
 
+// MIG devices under the device plugin's mixed strategy: nvidia.com/mig-<profile>, whole devices
+// the pod's whole_gpus then count (PodSpec::device_resource). One kind of device per pod: a pod
+// asking two profiles, or a profile and nvidia.com/gpu, is not modelled.
+void ReadMigRequest(ObjectReader& r, const Field& spec, PodSpec& pod) {
+  for (const auto& [name, amount] : pod.requests) {
+    if (name.compare(0, kMigResourcePrefix.size(), kMigResourcePrefix) != 0 || amount <= 0)
+      continue;
+    const std::string profile = name.substr(kMigResourcePrefix.size());
+    if (!ReadMigProfileName(profile))
+      r.Fail(spec, Cat({"pod ", pod.namespace_, "/", pod.name, ": ", name,
+                        " names no MIG profile (<g>g.<m>gb)"}));
+    if (pod.whole_gpus > 0)
+      r.Fail(spec,
+             Cat({"pod ", pod.namespace_, "/", pod.name, ": asking ", name, " beside ",
+                  pod.device_resource.empty() ? kNvidiaGpuResource : pod.device_resource,
+                  " is not modelled (one kind of GPU device per pod)"}),
+             std::string(kUnmodelledSharingHint));
+    pod.whole_gpus = static_cast<int>(amount);
+    pod.device_resource = name;
+  }
+}
+
 }  // namespace
 
 PodSpec ReadPod(ObjectReader& r, const Field& object) {
@@ -430,9 +453,12 @@ void ReadPodBody(ObjectReader& r, const Field& spec, const std::optional<Field>&
   if (auto it = pod.requests.find(kNvidiaGpuResource); it != pod.requests.end()) {
     pod.whole_gpus = static_cast<int>(it->second);
   }
+  ReadMigRequest(r, spec, pod);
+  const std::string device =
+      pod.device_resource.empty() ? std::string(kNvidiaGpuResource) : pod.device_resource;
   for (const auto* list : {&containers.regular, &containers.init}) {
     for (const ContainerResources& c : *list) {
-      if (auto it = c.requests.find(kNvidiaGpuResource); it != c.requests.end()) {
+      if (auto it = c.requests.find(device); it != c.requests.end()) {
         pod.container_whole_gpus_max =
             std::max(pod.container_whole_gpus_max, static_cast<int>(it->second));
       }

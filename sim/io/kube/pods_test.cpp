@@ -406,6 +406,42 @@ TEST_CASE("probes keep the program and the path, never arguments, headers or que
   CHECK(rerank.port == "http");
 }
 
+TEST_CASE("a pod asking MIG devices holds whole devices of that resource; two kinds are refused") {
+  const PodSpec p = OnePod(R"(kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+  - name: a
+    resources: {limits: {nvidia.com/mig-1g.10gb: "2"}}
+  - name: b
+    resources: {limits: {nvidia.com/mig-1g.10gb: "1"}}
+)");
+  CHECK(p.whole_gpus == 3);
+  CHECK(p.device_resource == "nvidia.com/mig-1g.10gb");
+  CHECK(p.container_whole_gpus_max == 2);
+  CHECK(p.requests.at("nvidia.com/mig-1g.10gb") == 3);
+  struct Bad {
+    const char* limits;
+    const char* message;
+  };
+  for (const Bad& b : {Bad{R"({nvidia.com/gpu: "1", nvidia.com/mig-1g.10gb: "1"})",
+                           "pod default/p: asking nvidia.com/mig-1g.10gb beside nvidia.com/gpu "
+                           "is not modelled"},
+                       Bad{R"({nvidia.com/mig-1g.10gb: "1", nvidia.com/mig-3g.40gb: "1"})",
+                           "pod default/p: asking nvidia.com/mig-3g.40gb beside "
+                           "nvidia.com/mig-1g.10gb is not modelled"},
+                       Bad{R"({nvidia.com/mig-big: "1"})",
+                           "pod default/p: nvidia.com/mig-big names no MIG profile"}}) {
+    CAPTURE(b.limits);
+    const std::string error =
+        ErrorOf(std::string("kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: "
+                            "a\n    resources: {limits: ") +
+                b.limits + "}\n");
+    CAPTURE(error);
+    CHECK(error.find(b.message) != std::string::npos);
+  }
+}
+
 TEST_CASE("container status and the Ready condition read from a hand-written pod") {
   const PodSpec p = OnePod(R"(kind: Pod
 metadata:
@@ -463,9 +499,6 @@ TEST_CASE("a pod of a sharing mode knobsim does not model stops the read at its 
        "bad.yaml:8: spec.containers[0].resources.limits.nvidia.com/gpumem: pod default/p: HAMi"},
       {"hami-pod-annotation", "{hami.io/vgpu-node: gpu-a10-0}", "{nvidia.com/gpu: 1}",
        "bad.yaml:3: metadata.annotations.hami.io/vgpu-node: pod default/p: HAMi"},
-      {"mig-resource", "", "{nvidia.com/mig-1g.10gb: 1}",
-       "bad.yaml:8: spec.containers[0].resources.limits.nvidia.com/mig-1g.10gb: pod default/p: "
-       "MIG"},
       {"shared-resource", "", "{nvidia.com/gpu.shared: 1}",
        "bad.yaml:8: spec.containers[0].resources.limits.nvidia.com/gpu.shared: pod default/p: "},
   };
@@ -480,7 +513,7 @@ TEST_CASE("a pod of a sharing mode knobsim does not model stops the read at its 
     CHECK(error.find(c.where) == 0);
     CHECK(error.find("is not modelled") != std::string::npos);
   }
-  // ACK's own resources and plain whole cards read as before.
+  // ACK's own resources, plain whole cards and MIG devices (§2.7) read as before.
   CHECK(OnePod("kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: "
                "{limits: {nvidia.com/gpu: 1}}\n")
             .whole_gpus == 1);

@@ -145,18 +145,34 @@ mps_dp = node("gpu-a10-mps-0", gfd("NVIDIA-A10-SHARED", 23028, 2, "ampere", 8, 6
               {"nvidia.com/gpu": "6"})
 write("mps.json", [mps_dp] + workload("serving", "rerank", ["gpu-a10-mps-0", "gpu-a10-mps-0"], whole))
 
-# 5. MIG, strategy mixed: an A100 80GB node cut into 1g.10gb instances.
-mig_labels = gfd("NVIDIA-A100-SXM4-80GB", 81920, 8, "ampere", 8, 0, extra={
-    "nvidia.com/mig.capable": "true", "nvidia.com/mig.config": "all-1g.10gb", "nvidia.com/mig.config.state": "success",
-    "nvidia.com/mig.strategy": "mixed",
-    "nvidia.com/mig-1g.10gb.count": "56", "nvidia.com/mig-1g.10gb.engines.copy": "1", "nvidia.com/mig-1g.10gb.engines.decoder": "0",
-    "nvidia.com/mig-1g.10gb.engines.encoder": "0", "nvidia.com/mig-1g.10gb.engines.jpeg": "0", "nvidia.com/mig-1g.10gb.engines.ofa": "0",
-    "nvidia.com/mig-1g.10gb.memory": "9728", "nvidia.com/mig-1g.10gb.multiprocessors": "14",
-    "nvidia.com/mig-1g.10gb.product": "NVIDIA-A100-SXM4-80GB-MIG-1g.10gb", "nvidia.com/mig-1g.10gb.replicas": "1",
-    "nvidia.com/mig-1g.10gb.sharing-strategy": "none", "nvidia.com/mig-1g.10gb.slices.ci": "1", "nvidia.com/mig-1g.10gb.slices.gi": "1"})
-mig = node("gpu-a100-mig-0", mig_labels, {"nvidia.com/gpu": "0", "nvidia.com/mig-1g.10gb": "56"}, cpu="96", alloc_cpu="95690m")
-mig_res = {"limits": {"nvidia.com/mig-1g.10gb": "1"}, "requests": {"cpu": "2", "memory": "8Gi", "nvidia.com/mig-1g.10gb": "1"}}
-write("mig-mixed.json", [mig] + workload("ml", "bert", ["gpu-a100-mig-0", "gpu-a100-mig-0"], mig_res))
+# 5. MIG, strategy mixed: an A100 80GB node whose 8 cards the MIG manager cut by mig-parted's
+# all-balanced (per card 1g.10gb x 2, 2g.20gb, 3g.40gb); GFD labels each profile.
+def mig_profile_labels(profile, count, memory, sms, slices):
+    k = "nvidia.com/mig-" + profile + "."
+    return {k + "count": str(count), k + "engines.copy": str(slices), k + "engines.decoder": str(slices // 2),
+            k + "engines.encoder": "0", k + "engines.jpeg": "0", k + "engines.ofa": "0",
+            k + "memory": str(memory), k + "multiprocessors": str(sms),
+            k + "product": "NVIDIA-A100-SXM4-80GB-MIG-" + profile, k + "replicas": "1",
+            k + "sharing-strategy": "none", k + "slices.ci": str(slices), k + "slices.gi": str(slices)}
+def mig_node(name, counts, config):
+    extra = {"nvidia.com/mig.capable": "true", "nvidia.com/mig.config": config,
+             "nvidia.com/mig.config.state": "success", "nvidia.com/mig.strategy": "mixed"}
+    geometry = {"1g.10gb": (9728, 14, 1), "2g.20gb": (19968, 28, 2), "3g.40gb": (40192, 42, 3)}
+    capacity = {"nvidia.com/gpu": "0"}
+    for profile, count in counts.items():
+        extra.update(mig_profile_labels(profile, count, *geometry[profile]))
+        capacity["nvidia.com/mig-" + profile] = str(count)
+    return node(name, gfd("NVIDIA-A100-SXM4-80GB", 81920, 8, "ampere", 8, 0, extra=extra), capacity,
+                cpu="96", alloc_cpu="95690m")
+def mig_res(profile):
+    r = "nvidia.com/mig-" + profile
+    return {"limits": {r: "1"}, "requests": {"cpu": "2", "memory": "8Gi", r: "1"}}
+mig = mig_node("gpu-a100-mig-0", {"1g.10gb": 16, "2g.20gb": 8, "3g.40gb": 8}, "all-balanced")
+write("mig-mixed.json", [mig] + workload("ml", "bert", ["gpu-a100-mig-0", "gpu-a100-mig-0"], mig_res("1g.10gb"))
+      + workload("ml", "llm", ["gpu-a100-mig-0"], mig_res("3g.40gb")))
+# 5b. Mixed, but the cards are not cut alike (a custom mig-parted config): 20 1g.10gb over 8 cards.
+uneven = mig_node("gpu-a100-mig-2", {"1g.10gb": 20, "3g.40gb": 4}, "custom-uneven")
+write("mig-uneven.json", [uneven])
 
 # 6. MIG, strategy single: nvidia.com/gpu counts 1g.10gb instances and the product says so.
 single = gfd("NVIDIA-A100-SXM4-80GB-MIG-1g.10gb", 9728, 56, "ampere", 8, 0, extra={
