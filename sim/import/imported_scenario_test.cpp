@@ -77,6 +77,8 @@ void CheckPool(const NodePool& a, const NodePool& b) {
   CHECK(a.cgpu_active == b.cgpu_active);
   CHECK(a.cgpu_version == b.cgpu_version);
   CHECK(a.max_pods_per_card == b.max_pods_per_card);
+  CHECK(a.device_sharing == b.device_sharing);
+  CHECK(a.mig == b.mig);
   CHECK(a.spot.per_node_hour == b.spot.per_node_hour);
   CHECK(a.spot.replace_after == b.spot.replace_after);
 }
@@ -111,6 +113,8 @@ void CheckWorkload(const Workload& a, const Workload& b) {
   CHECK(a.name == b.name);
   CHECK(a.namespace_ == b.namespace_);
   CHECK(a.replicas == b.replicas);
+  CHECK(a.whole_gpus == b.whole_gpus);
+  CHECK(a.mig_profile == b.mig_profile);
   CHECK(a.labels == b.labels);
   CHECK(a.node_selector == b.node_selector);
   REQUIRE(a.node_affinity.required_terms.size() == b.node_affinity.required_terms.size());
@@ -384,6 +388,14 @@ TEST_CASE("ScenarioFromImport is the written scenario read back, on the bundled 
     CheckAgree(ImportWithMetrics({ce + "export.json"}, {ce + "gpu-memory.json"}, "", {}));
     CheckAgree(
         ImportWithMetrics({ce + "export-clean.json"}, {ce + "gpu-memory-clean.json"}, "", {}));
+  }
+  SUBCASE("device-plugin replicas and MIG (the gpu-modes exports)") {
+    const std::string g = Root() + "tools/knobsim/testdata/gpu-modes/";
+    for (const char* file :
+         {"gfd-plain.json", "time-slicing.json", "mps.json", "mig-mixed.json", "mig-single.json"}) {
+      CAPTURE(file);
+      CheckAgree(ImportWithMetrics({g + file}, {}, "", {}));
+    }
   }
   SUBCASE("manifests without pods") {
     const std::string m = Root() + "scenarios/gate-example/manifests/";
