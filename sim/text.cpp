@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <ctime>
@@ -42,6 +43,12 @@ std::string Quote(std::string_view text) {
   quoted.append(std::to_string(text.size()));
   quoted.append(" bytes)");
   return quoted;
+}
+
+std::string ShortestNumber(double x) {
+  char buf[64];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
+  return ec == std::errc() ? std::string(buf, end) : fmt::format("{}", x);
 }
 
 std::string Percent(double fraction, int decimals, std::string_view sign) {

@@ -30,6 +30,10 @@ inline constexpr size_t kMaxQuotedBytes = 200;
 // kMaxQuotedBytes: its first 200 bytes (cut at a character boundary), then `"... (N bytes)`.
 std::string Quote(std::string_view text);
 
+// The shortest text that reads back as `x` ("1", "1.5", "1e+20"; std::to_chars), as the JSON
+// writers spell a number.
+std::string ShortestNumber(double x);
+
 // `fraction` as a percentage with `decimals` digits after the point, then `sign`:
 // Percent(0.125) is "12.5%", Percent(0.125, 0, " %") is "12 %" (rounded as printf rounds).
 std::string Percent(double fraction, int decimals = 1, std::string_view sign = "%");

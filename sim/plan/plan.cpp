@@ -1,7 +1,6 @@
 #include "sim/plan/plan.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -16,6 +15,7 @@
 #include "sim/replication_stats.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/slo_check.h"
+#include "sim/text.h"
 #include "sim/traffic.h"
 
 namespace knobsim {
@@ -35,13 +35,6 @@ int SlotsPerReplica(const Workload& w) {
 
 std::string Id(const Workload& w) {
   return w.namespace_ + "/" + w.name;
-}
-
-// Shortest round-trip spelling of a number ("1", "1.5"), as the JSON writer spells it.
-std::string Number(double x) {
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, x);
-  return ec == std::errc() ? std::string(buf, end) : std::to_string(x);
 }
 
 // The grid cell's choices that decide what is simulated.
@@ -165,6 +158,12 @@ class Planner {
   int CapToWin(size_t group, std::vector<int> nodes, const PlanOption& best,
                const Cell& cell) const;
   Status PriceProblem(const Cell& cell) const;
+  // The densities a cell tries: the one asked, or 1..the most every shared group allows; none,
+  // with `reason`, when a group allows none (or not the one asked).
+  std::vector<int> Densities(const Cell& cell, std::string* reason) const;
+  // A feasible option's workloads (in scenario order, the binding one, the worst p99 ratio) and
+  // cards from its groups' evaluations `at`.
+  void FillOutcome(const std::vector<const Evaluation*>& at, PlanOption& cand) const;
 
   const Scenario& s_;
   const PlanOptions& o_;
@@ -497,6 +496,54 @@ int Planner::CapToWin(size_t group, std::vector<int> nodes, const PlanOption& be
   return cap;
 }
 
+std::vector<int> Planner::Densities(const Cell& cell, std::string* reason) const {
+  int most = o_.density > 0 ? o_.density : o_.max_density;
+  for (const PoolGroup& g : groups_) {
+    const DensityLimit lim = GroupDensityLimit(s_, g, cell, o_);
+    if (lim.max < 1) {
+      *reason = lim.reason;
+      return {};
+    }
+    if (o_.density > 0 && o_.density > lim.max) {
+      *reason = "density " + std::to_string(o_.density) + " does not fit a " +
+                s_.node_pools[g.pools.front()].name + " card (at most " + std::to_string(lim.max) +
+                (lim.max == 1 ? " pod" : " pods") + " per card)";
+      return {};
+    }
+    if (!g.whole) most = std::min(most, lim.max);
+  }
+  if (o_.density > 0) return {o_.density};
+  std::vector<int> densities;
+  for (int d = 1; d <= most; ++d) densities.push_back(d);
+  return densities;
+}
+
+void Planner::FillOutcome(const std::vector<const Evaluation*>& at, PlanOption& cand) const {
+  // Workloads back in scenario order, and the cards group by group.
+  std::vector<std::pair<int, const PlanWorkload*>> ordered;
+  for (size_t gi = 0; gi < groups_.size(); ++gi) {
+    for (size_t k = 0; k < groups_[gi].workloads.size(); ++k) {
+      ordered.emplace_back(groups_[gi].workloads[k], &at[gi]->workloads[k]);
+    }
+    for (const PlanCard& c : at[gi]->cards) cand.cards.push_back(c);
+  }
+  std::sort(ordered.begin(), ordered.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  double worst_margin = -1;
+  for (const auto& [index, pw] : ordered) {
+    cand.workloads.push_back(*pw);
+    if (pw->margin_ratio > worst_margin) {
+      worst_margin = pw->margin_ratio;
+      cand.binding_workload = pw->namespace_ + "/" + pw->name;
+    }
+    if (pw->slo.latency > 0 && pw->latency_replications > 0) {
+      const double ratio =
+          pw->slo_latency_ms.mean / (static_cast<double>(pw->slo.latency) / kNanosPerMilli);
+      cand.worst_p99_ratio = std::max(cand.worst_p99_ratio, ratio);
+    }
+  }
+}
+
 PlanOption Planner::PlanCell(const Cell& cell) {
   answers_.clear();
   PlanOption opt;
@@ -506,36 +553,16 @@ PlanOption Planner::PlanCell(const Cell& cell) {
   opt.policy = cell.policy;
   opt.placement = cell.placement;
   opt.pricing = cell.pricing;
-  opt.id = "x" + Number(cell.traffic) + "/" + cell.gpu->name + "/p" + std::to_string(cell.policy) +
-           "/" + cell.placement + "/" + cell.pricing;
+  opt.id = "x" + ShortestNumber(cell.traffic) + "/" + cell.gpu->name + "/p" +
+           std::to_string(cell.policy) + "/" + cell.placement + "/" + cell.pricing;
   if (o_.prices != nullptr) opt.currency = o_.prices->currency;
   if (Status problem = PriceProblem(cell); !problem) {
     opt.reason = problem.error().message;
     return opt;
   }
 
-  // Densities to try: the one asked, or 1..the most every shared group allows.
-  int most = o_.density > 0 ? o_.density : o_.max_density;
-  for (const PoolGroup& g : groups_) {
-    const DensityLimit lim = GroupDensityLimit(s_, g, cell, o_);
-    if (lim.max < 1) {
-      opt.reason = lim.reason;
-      return opt;
-    }
-    if (o_.density > 0 && o_.density > lim.max) {
-      opt.reason = "density " + std::to_string(o_.density) + " does not fit a " +
-                   s_.node_pools[g.pools.front()].name + " card (at most " +
-                   std::to_string(lim.max) + (lim.max == 1 ? " pod" : " pods") + " per card)";
-      return opt;
-    }
-    if (!g.whole) most = std::min(most, lim.max);
-  }
-  std::vector<int> densities;
-  if (o_.density > 0) {
-    densities = {o_.density};
-  } else {
-    for (int d = 1; d <= most; ++d) densities.push_back(d);
-  }
+  const std::vector<int> densities = Densities(cell, &opt.reason);
+  if (densities.empty()) return opt;
 
   std::optional<PlanOption> best;
   std::string first_reason;
@@ -582,29 +609,7 @@ PlanOption Planner::PlanCell(const Cell& cell) {
     if (!ok) continue;
     cand.feasible = true;
     if (o_.prices != nullptr) cand.monthly_cost = cost;
-    // Workloads back in scenario order, and the cards group by group.
-    std::vector<std::pair<int, const PlanWorkload*>> ordered;
-    for (size_t gi = 0; gi < groups_.size(); ++gi) {
-      for (size_t k = 0; k < groups_[gi].workloads.size(); ++k) {
-        ordered.emplace_back(groups_[gi].workloads[k], &at[gi]->workloads[k]);
-      }
-      for (const PlanCard& c : at[gi]->cards) cand.cards.push_back(c);
-    }
-    std::sort(ordered.begin(), ordered.end(),
-              [](const auto& a, const auto& b) { return a.first < b.first; });
-    double worst_margin = -1;
-    for (const auto& [index, pw] : ordered) {
-      cand.workloads.push_back(*pw);
-      if (pw->margin_ratio > worst_margin) {
-        worst_margin = pw->margin_ratio;
-        cand.binding_workload = pw->namespace_ + "/" + pw->name;
-      }
-      if (pw->slo.latency > 0 && pw->latency_replications > 0) {
-        const double ratio =
-            pw->slo_latency_ms.mean / (static_cast<double>(pw->slo.latency) / kNanosPerMilli);
-        cand.worst_p99_ratio = std::max(cand.worst_p99_ratio, ratio);
-      }
-    }
+    FillOutcome(at, cand);
     // The cheapest density wins (fewest cards without prices); then the lower worst ratio,
     // then the lower density.
     auto rank = [&](const PlanOption& x) {
@@ -735,133 +740,6 @@ double UpperBound(const std::vector<double>& values, double confidence) {
   for (double v : values) ss += (v - m.mean) * (v - m.mean);
   const double sd = std::sqrt(ss / (n - 1));
   return m.mean + StudentT(confidence, static_cast<int>(values.size()) - 1) * sd / std::sqrt(n);
-}
-
-// The largest run the plan can simulate, checked against the limits before any runs: the
-// highest traffic level, every GPU pool the search sizes at --max-nodes.
-static Status CheckLargestCell(const Scenario& s, const std::vector<PoolGroup>& groups,
-                               const PlanOptions& o) {
-  Scenario largest = s;
-  const double top = *std::max_element(o.traffic.begin(), o.traffic.end());
-  for (Workload& w : largest.workloads) w.traffic.scale *= top;
-  for (const PoolGroup& g : groups) {
-    for (int p : g.pools) largest.node_pools[p].count = o.max_nodes;
-  }
-  Sweep sweep;
-  sweep.runs.push_back({"the largest cell (traffic x" + Number(top) + ", --max-nodes " +
-                            std::to_string(o.max_nodes) + ")",
-                        &largest});
-  sweep.replications = o.replications;
-  return CheckRunLimits(sweep, o.limits);
-}
-
-Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
-  if (o->traffic.empty()) return Status::Failure("--traffic: give at least one level");
-  for (double t : o->traffic) {
-    if (!(t > 0) || !std::isfinite(t))
-      return Status::Failure("--traffic: " + Number(t) + " is not a positive multiple");
-  }
-  for (const NodePool& pool : s.node_pools) {
-    if (pool.autoscaling)
-      return Status::Failure("pool " + pool.name +
-                             " autoscales: plan sizes fixed pools (autoscaled sizing is not "
-                             "planned yet); remove its autoscaling: to plan it");
-    if (pool.device_sharing.shared() || pool.mig.enabled())
-      return Status::Failure("pool " + pool.name +
-                             (pool.mig.enabled() ? " cuts its cards into MIG instances"
-                                                 : " shares cards by device-plugin replicas") +
-                             ": plan sizes whole-card and ACK-shared pools (replica and MIG pools "
-                             "are not planned yet); use knobsim whatif with pool sizes instead");
-  }
-  std::vector<PoolGroup> groups;
-  try {
-    groups = GroupPools(s);
-  } catch (const std::invalid_argument& e) {
-    return Status::Failure(e.what());
-  }
-  if (groups.empty())
-    return Status::Failure("the scenario has no GPU workload on a GPU node pool: nothing to plan");
-  if (o->gpu_types.empty()) {
-    for (const PoolGroup& g : groups) {
-      for (int p : g.pools) {
-        const std::string& name = s.catalog.Find(s.node_pools[p].gpu_type)->name;
-        if (std::find(o->gpu_types.begin(), o->gpu_types.end(), name) == o->gpu_types.end()) {
-          o->gpu_types.push_back(name);
-        }
-      }
-    }
-  } else {
-    for (std::string& name : o->gpu_types) {
-      const GpuType* t = s.catalog.Find(name);
-      if (t == nullptr) {
-        std::string known;
-        for (const GpuType& k : s.catalog.types()) known += (known.empty() ? "" : ", ") + k.name;
-        return Status::Failure("--gpu-types: unknown GPU type \"" + name +
-                               "\"; known types: " + known);
-      }
-      name = t->name;
-    }
-  }
-  if (o->policies.empty()) o->policies = {static_cast<int>(s.cluster.policy)};
-  for (int p : o->policies) {
-    if (p < 0 || p > 5)
-      return Status::Failure("--policies: " + std::to_string(p) + " is not a cGPU POLICY (0..5)");
-  }
-  if (o->placements.empty()) {
-    for (const PoolGroup& g : groups) {
-      for (int p : g.pools) {
-        const NodePool& pool = s.node_pools[p];
-        const std::string name =
-            pool.placement.empty() ? s.cluster.default_placement : pool.placement;
-        if (std::find(o->placements.begin(), o->placements.end(), name) == o->placements.end()) {
-          o->placements.push_back(name);
-        }
-      }
-    }
-  } else {
-    for (std::string& name : o->placements) {
-      const std::optional<std::string> canonical = NormalizePlacement(name);
-      if (!canonical) {
-        std::string known;
-        for (const std::string& k : PlacementNames()) known += (known.empty() ? "" : ", ") + k;
-        return Status::Failure("--placement: unknown placement \"" + name + "\"; one of " + known);
-      }
-      name = *canonical;
-    }
-  }
-  if (o->pricing.empty()) o->pricing = {"on_demand"};
-  for (const std::string& k : o->pricing) {
-    if (std::find(std::begin(kPricingKinds), std::end(kPricingKinds), k) ==
-        std::end(kPricingKinds)) {
-      return Status::Failure("--pricing: \"" + k + "\" is not one of on_demand, spot, reserved");
-    }
-    if (k != "on_demand" && o->prices == nullptr) {
-      return Status::Failure("--pricing " + k + " needs a price file (--prices FILE)");
-    }
-  }
-  auto has_duplicates = [](auto v) {
-    std::sort(v.begin(), v.end());
-    return std::adjacent_find(v.begin(), v.end()) != v.end();
-  };
-  if (has_duplicates(o->traffic)) return Status::Failure("--traffic: a level is listed twice");
-  if (has_duplicates(o->gpu_types))
-    return Status::Failure("--gpu-types: a GPU type is listed twice");
-  if (has_duplicates(o->policies)) return Status::Failure("--policies: a POLICY is listed twice");
-  if (has_duplicates(o->placements))
-    return Status::Failure("--placement: a placement is listed twice");
-  if (has_duplicates(o->pricing)) return Status::Failure("--pricing: a kind is listed twice");
-  if (o->density < 0)
-    return Status::Failure("--density: auto or a positive number of pods per card");
-  if (!(o->confidence > 0.5 && o->confidence < 1))
-    return Status::Failure("--confidence must be in (0.5, 1)");
-  if (o->replications < 1) return Status::Failure("--replications must be at least 1");
-  if (o->max_nodes < 1) return Status::Failure("--max-nodes must be at least 1");
-  if (o->max_density < 1) return Status::Failure("--max-density must be at least 1");
-  if (!(o->target_utilization > 0 && o->target_utilization <= 1)) {
-    return Status::Failure("the target utilization must be in (0, 1]");
-  }
-  if (!(o->growth > 1)) return Status::Failure("the search growth factor must be above 1");
-  return CheckLargestCell(s, groups, *o);
 }
 
 PlanResult RunPlan(const Scenario& scenario, const PlanOptions& options) {

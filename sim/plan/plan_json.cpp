@@ -10,6 +10,7 @@
 
 #include "sim/io/json_numbers.h"
 #include "sim/slo_check.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -121,11 +122,7 @@ std::string Ms(double x) {
 
 // A number as people write it: 1, 1.5, 99 (the JSON writer would say 1.0 for a double).
 std::string NumberText(const Json& x) {
-  if (!x.is_number()) return x.dump();
-  const double v = x.get<double>();
-  char buf[64];
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
-  return ec == std::errc() ? std::string(buf, end) : x.dump();
+  return x.is_number() ? ShortestNumber(x.get<double>()) : x.dump();
 }
 
 int Cards(const Json& option) {
