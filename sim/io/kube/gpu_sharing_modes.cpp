@@ -32,7 +32,14 @@ constexpr std::string_view kHamiConsequence =
     "read every vGPU as a whole card and drop the memory and compute limits";
 constexpr std::string_view kMigConsequence =
     "MIG partitions each card into isolated instances with their own memory and compute; "
-    "knobsim would read each instance as a whole card of the full model";
+    "knobsim models it where nvidia.com/mig.strategy, the product and the capacity describe "
+    "it as the NVIDIA device plugin advertises it (docs/import.md \"MIG\"), and this node's do "
+    "not (whole cards beside MIG devices, MIG devices shared again by replicas, an invalid or "
+    "incompletely labelled layout): read as whole cards, its instances would be cards of the "
+    "full model";
+constexpr std::string_view kAckMigConsequence =
+    "ACK's dynamic MIG cuts cards into instances as pods ask for them, which knobsim does not "
+    "simulate; read as whole cards they would be another cluster";
 constexpr std::string_view kAckTopologyConsequence =
     "ACK places aliyun.com/gpu pods on the cards of the best NVLink topology, which knobsim does "
     "not simulate";
@@ -95,7 +102,7 @@ std::optional<UnmodelledSharing> AckSchedule(const Labels& labels, const Resourc
                  SharingEvidence::kLabel, kGpuScheduleLabel, found, kAckTopologyConsequence);
   if (schedule == "mig")
     return Found("ack-schedule-mig", "ACK dynamic MIG", SharingEvidence::kLabel, kGpuScheduleLabel,
-                 found, kMigConsequence);
+                 found, kAckMigConsequence);
   if (const int64_t n = CapacityOf(capacity, kTopologyGpuResource); n > 0)
     return Found("ack-topology-resource", "ACK topology-aware GPU scheduling",
                  SharingEvidence::kCapacity, std::string(kTopologyGpuResource),
@@ -166,9 +173,11 @@ std::optional<UnmodelledSharing> NodeReplicas(const Labels& labels, const Resour
 }  // namespace
 
 const std::string_view kUnmodelledSharingHint =
-    "knobsim models whole cards (nvidia.com/gpu without sharing) and ACK GPU sharing "
-    "(aliyun.com/gpu-mem on ack.node.gpu.schedule share, cgpu or core_mem); export the cluster "
-    "without these nodes and their pods (docs/import.md \"GPU sharing modes knobsim refuses\")";
+    "knobsim models whole cards (nvidia.com/gpu without sharing), ACK GPU sharing "
+    "(aliyun.com/gpu-mem on ack.node.gpu.schedule share, cgpu or core_mem), and the NVIDIA device "
+    "plugin's time-slicing and MPS replicas and MIG instances where GPU feature discovery labels "
+    "them completely; export the cluster without these nodes and their pods (docs/import.md "
+    "\"GPU sharing modes knobsim refuses\")";
 
 std::optional<ModelledReplicas> DevicePluginReplicas(const Labels& labels,
                                                      const ResourceList& capacity) {
