@@ -173,6 +173,41 @@ TEST_CASE(
   CHECK(admitted.at("cards") == nlohmann::json::array({0, 1}));
 }
 
+TEST_CASE(
+    "schedule: a pod asking two MPS replicas is bound, then refused by the kubelet, and holds "
+    "nothing") {
+  const std::string pods = TempPath("mps-pending.yaml");
+  std::ofstream(pods, std::ios::binary)
+      << "apiVersion: v1\nkind: List\nitems:\n"
+         "- kind: Pod\n  metadata: {name: two, namespace: serving}\n  spec:\n    containers:\n"
+         "    - name: c\n      resources: {limits: {nvidia.com/gpu: \"2\"}}\n"
+         "- kind: Pod\n  metadata: {name: one, namespace: serving}\n  spec:\n    containers:\n"
+         "    - name: c\n      resources: {limits: {nvidia.com/gpu: \"1\"}}\n";
+  const std::string cluster = QuotedSourcePath(kDir + "mps.json");
+  const Outcome text = Run("schedule --cluster " + cluster + " --pods '" + pods + "'");
+  const Outcome json = Run("schedule --cluster " + cluster + " --pods '" + pods + "' --json -");
+  std::remove(pods.c_str());
+  CAPTURE(text.out);
+  CHECK(text.exit_code == 1);
+  CHECK(Has(text.out, "serving/two -> gpu-a10-mps-0"));
+  CHECK(Has(text.out,
+            "then UnexpectedAdmissionError: Allocate failed due to rpc error: code = Unknown "
+            "desc = invalid allocation request for \"nvidia.com/gpu\": invalid request: maximum "
+            "request size for shared resources is 1; found 2, which is unexpected"));
+  CHECK(Has(text.out,
+            "1 of 2 pod(s) placed, 0 unschedulable, 1 refused by the kubelet's device "
+            "admission"));
+  REQUIRE(json.exit_code == 1);
+  const nlohmann::json doc = nlohmann::json::parse(json.out);
+  const auto& two = doc.at("pods").at(0);
+  CHECK(two.at("name") == "two");
+  CHECK(Has(two.at("admission_error").get<std::string>(), "maximum request size"));
+  // The refused pod holds no replica: the next one takes the least-used card's.
+  const auto& one = doc.at("pods").at(1);
+  CHECK(one.at("admission_error").is_null());
+  CHECK(one.at("node") == "gpu-a10-mps-0");
+}
+
 TEST_CASE("schedule and check refuse the same exports; a HAMi pod is named by its resource") {
   const Outcome schedule = Run("schedule --cluster " + QuotedSourcePath(kDir + "hami.json") +
                                " --pods " + QuotedSourcePath(kDir + "gfd-plain.json"));

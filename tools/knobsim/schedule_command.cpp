@@ -86,6 +86,9 @@ struct PodOutcome {
   // FailedScheduling message of the cycle that nominated the node.
   std::vector<std::string> preempted;
   std::string message_before_preemption;
+  // Bound, then refused by the kubelet's device admission (the NVIDIA device plugin's
+  // failRequestsGreaterThanOne, docs/semantics.md §2.6): the pod fails and holds nothing.
+  std::string admission_error;
 };
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
@@ -315,6 +318,9 @@ std::string OutcomeLine(const PodOutcome& o, size_t num_nodes) {
                       o.score, o.preempted.size(), NameList(o.preempted, 10),
                       o.message_before_preemption);
   }
+  if (!o.admission_error.empty())
+    return line + fmt::format(" (score {}), then UnexpectedAdmissionError: {}\n", o.score,
+                              o.admission_error);
   if (o.on_nominated_node) return line + fmt::format(" (score {}, its nominated node)\n", o.score);
   if (o.evaluated < static_cast<int>(num_nodes)) {
     line += fmt::format(" (score {}, {} of {} evaluated nodes feasible; {} nodes in all)\n",
@@ -341,6 +347,7 @@ Json OutcomeJson(const PodOutcome& o, const ClusterState& cluster, bool explain)
   pod["preempted"] = o.preempted;
   pod["message_before_preemption"] =
       o.preempted.empty() ? json(nullptr) : json(o.message_before_preemption);
+  pod["admission_error"] = o.admission_error.empty() ? json(nullptr) : json(o.admission_error);
   if (!explain) return pod;
   json nodes = json::array();
   for (const NodeVerdict& v : o.verdicts) {
@@ -507,6 +514,11 @@ std::vector<PodOutcome> ScheduleAll(ClusterState& cluster, const SchedulerConfig
       o.cards = r.placement.cards;
       o.mem_units = r.placement.mem_units;
       o.core_units = r.placement.core_units;
+      // The kubelet refuses it after the bind: Failed, it leaves the scheduler's view (a Failed
+      // pod holds no resources), so the pods after it see the node without it.
+      o.admission_error = DeviceAdmissionError(pod, cluster.node(r.placement.node).spec);
+      // ClusterState::Bind appends: the pod just bound is the last.
+      if (!o.admission_error.empty()) cluster.Unbind(static_cast<int>(cluster.pods().size()) - 1);
     } else {
       o.message = r.message;
     }
@@ -546,8 +558,12 @@ std::string OutcomesText(const std::vector<PodOutcome>& outcomes, const ClusterS
       text += OutcomeLine(o, num_nodes);
     }
   }
-  text += fmt::format("{} of {} pod(s) placed, {} unschedulable\n", outcomes.size() - unschedulable,
-                      outcomes.size(), unschedulable);
+  size_t refused = 0;
+  for (const PodOutcome& o : outcomes) refused += o.admission_error.empty() ? 0 : 1;
+  text += fmt::format("{} of {} pod(s) placed, {} unschedulable", outcomes.size() - unschedulable,
+                      outcomes.size(), unschedulable - refused);
+  text +=
+      refused > 0 ? fmt::format(", {} refused by the kubelet's device admission\n", refused) : "\n";
   return text;
 }
 
@@ -608,7 +624,8 @@ int Schedule(const ScheduleArgs& args) {
     }
   }
   size_t unschedulable = 0;
-  for (const PodOutcome& o : outcomes) unschedulable += o.node.empty() ? 1 : 0;
+  for (const PodOutcome& o : outcomes)
+    unschedulable += o.node.empty() || !o.admission_error.empty() ? 1 : 0;
   // With `--json -` stdout is the document alone, so a pipe into jq gets valid JSON.
   if (!json_to_stdout) {
     std::cout << OutcomesText(outcomes, cluster, args.explain, unschedulable) << std::flush;
@@ -624,7 +641,8 @@ void AddScheduleCommand(CLI::App& app, int* exit_code) {
       "schedule",
       "Place pending pods on a cluster exported from Kubernetes as ACK would and say why: each "
       "pod's node and cards or its FailedScheduling message; --explain adds every node's filter "
-      "verdict and scores (see docs/schedule.md). Exit 1 when a pod is unschedulable.");
+      "verdict and scores (see docs/schedule.md). Exit 1 when a pod is unschedulable or fails the "
+      "kubelet's device admission.");
   cmd->add_option("--cluster", args->cluster,
                   "Nodes and bound pods: kubectl get -o yaml/json output (single objects, "
                   "multi-document YAML or kind: List); - reads stdin")
