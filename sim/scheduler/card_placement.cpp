@@ -406,6 +406,7 @@ CardPlacementResult PlaceOnCards(const PodSpec& pod, const NodeState& node, Card
 
 bool CardServes(const NodeSpec& node, int card, const PodSpec& pod) {
   if (node.mig.strategy != MigStrategy::kMixed) return pod.device_resource.empty();
+  if (node.mig.instances.empty()) return false;  // no layout: no device of any profile
   const std::string_view asked = pod.device_resource;
   const std::string& profile = node.mig.instances[card % node.mig.instances.size()];
   return asked.size() == kMigResourcePrefix.size() + profile.size() &&
