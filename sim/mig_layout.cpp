@@ -1,6 +1,7 @@
 #include "sim/mig_layout.h"
 
 #include <algorithm>
+#include <charconv>
 #include <vector>
 
 #include "models/mig_profiles.h"
@@ -22,14 +23,11 @@ std::vector<std::string> ProfileNames(std::string_view gpu_type) {
 }  // namespace
 
 std::optional<MigProfileSize> ReadMigProfileName(std::string_view profile) {
+  // A whole positive number of at most 4 digits, nothing else.
   auto number = [](std::string_view digits, int* out) {
-    if (digits.empty() || digits.size() > 4) return false;
-    *out = 0;
-    for (char c : digits) {
-      if (c < '0' || c > '9') return false;
-      *out = *out * 10 + (c - '0');
-    }
-    return *out > 0;
+    const char* end = digits.data() + digits.size();
+    const auto [ptr, ec] = std::from_chars(digits.data(), end, *out);
+    return digits.size() <= 4 && ec == std::errc() && ptr == end && *out > 0;
   };
   const size_t g = profile.find("g.");
   if (g == std::string_view::npos || profile.size() < g + 5 ||

@@ -101,6 +101,14 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
   return node;
 }
 
+void UseDevicePluginCards(NodePool& pool) {
+  pool.schedule = GpuSchedule::kDefault;
+  pool.cgpu_active = false;
+  const bool hard =
+      pool.mig.enabled() || pool.device_sharing.strategy == DeviceSharingStrategy::kMps;
+  pool.isolation = hard ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
+}
+
 const StatefulSetSpec* StatefulSetOf(const Workload& w, const ScenarioKube& kube) {
   if (w.kind != "StatefulSet") return nullptr;
   for (const StatefulSetSpec& set : kube.stateful_sets) {

@@ -28,6 +28,12 @@ std::string PoolNodeZone(const NodePool& pool, int ordinal);
 // per instance, nvidia.com/gpu (single) or nvidia.com/mig-<profile> (mixed), card by card.
 NodeSpec NodeSpecForPool(const Scenario& scenario, int pool, int ordinal);
 
+// A pool whose cards the NVIDIA device plugin advertises (its `device_sharing` and `mig` set, or
+// neither: whole cards) runs no ACK GPU sharing: schedule default, no cGPU, and the memory
+// isolation its mechanism gives — hard for MPS clients (a pinned memory limit) and MIG instances
+// (memory of their own), soft for time-sliced replicas and whole cards. Labels are the caller's.
+void UseDevicePluginCards(NodePool& pool);
+
 // Replica `ordinal` of `workload`, named "<workload>-<ordinal>": one container whose requests
 // are the workload's cpu / memory and whose limits carry its ACK GPU resources
 // (aliyun.com/gpu-mem for the whole pod, aliyun.com/gpu-core.percentage per card times the

@@ -42,16 +42,13 @@ void SetPoolSharing(NodePool& pool, const PoolSharingKnob& knob) {
       pool.isolation = MemoryIsolation::kHard;
       return;
     case PoolSharingKnob::Mode::kExclusive:
-      pool.schedule = GpuSchedule::kDefault;
       pool.labels[kGpuScheduleLabel] = "default";
       break;
     case PoolSharingKnob::Mode::kReplicas:
-      pool.schedule = GpuSchedule::kDefault;
       pool.labels.erase(kGpuScheduleLabel);
       pool.device_sharing = knob.replicas;
       break;
     case PoolSharingKnob::Mode::kMig:
-      pool.schedule = GpuSchedule::kDefault;
       pool.labels.erase(kGpuScheduleLabel);
       pool.mig = knob.mig;
       break;
@@ -60,12 +57,7 @@ void SetPoolSharing(NodePool& pool, const PoolSharingKnob& knob) {
   pool.labels.erase(kGpuMaxPodLabel);
   pool.placement.clear();
   pool.max_pods_per_card = 0;
-  pool.cgpu_active = false;
-  // MPS clients have a pinned memory limit, a MIG instance its own memory: both hard.
-  const bool mps = knob.mode == PoolSharingKnob::Mode::kReplicas &&
-                   knob.replicas.strategy == DeviceSharingStrategy::kMps;
-  pool.isolation = mps || knob.mode == PoolSharingKnob::Mode::kMig ? MemoryIsolation::kHard
-                                                                   : MemoryIsolation::kSoft;
+  UseDevicePluginCards(pool);
 }
 
 // What the GPU pools take: ACK gpu-mem requests, nvidia.com/gpu (whole cards, replicas, MIG

@@ -6,6 +6,7 @@
 
 #include "sim/import/import_steps.h"
 #include "sim/mig_layout.h"
+#include "sim/scenario_objects.h"
 #include "sim/text.h"
 
 namespace knobsim {
@@ -137,12 +138,9 @@ PoolKey KeyOf(const NodeSpec& node, const std::string& gpu,
 void ReplicaPoolSharing(const NodeSpec& node, const std::string& gpu, ImportedPool& p) {
   NodePool& np = p.pool;
   const DeviceSharing& d = node.device_sharing;
-  const bool mps = d.strategy == DeviceSharingStrategy::kMps;
   np.device_sharing = d;
-  np.schedule = GpuSchedule::kDefault;
   np.labels.erase(kGpuScheduleLabel);
-  np.cgpu_active = false;
-  np.isolation = mps ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
+  UseDevicePluginCards(np);
   p.notes.push_back("gpu " + gpu + " from node label " + GpuModelLabel(node) + " \"" +
                     node.gpu_model + "\"; " + std::to_string(node.gpu_cards) + " cards from " +
                     kGfdCountLabel);
@@ -159,10 +157,8 @@ void MigPool(const NodeSpec& node, const std::string& gpu, ImportedPool& p) {
   NodePool& np = p.pool;
   np.mig = node.mig;
   np.gpus_per_node = node.gpu_cards / static_cast<int>(node.mig.instances.size());
-  np.schedule = GpuSchedule::kDefault;
   np.labels.erase(kGpuScheduleLabel);
-  np.cgpu_active = false;
-  np.isolation = MemoryIsolation::kHard;
+  UseDevicePluginCards(np);
   const bool single = node.mig.strategy == MigStrategy::kSingle;
   p.notes.push_back("gpu " + gpu + " from node label " + kGfdProductLabel + " \"" +
                     node.labels.at(kGfdProductLabel) + "\"");

@@ -183,11 +183,7 @@ NodePool Converter::Pool(const ImportedPool& ip, const GpuCatalog& catalog,
       if (auto problem = CheckMigLayout(p.gpu_type, p.mig))
         Fail(path + ".mig.layout", problem->error, problem->hint);
     }
-    p.schedule = GpuSchedule::kDefault;
-    p.cgpu_active = false;
-    p.isolation = p.mig.enabled() || p.device_sharing.strategy == DeviceSharingStrategy::kMps
-                      ? MemoryIsolation::kHard
-                      : MemoryIsolation::kSoft;
+    UseDevicePluginCards(p);
     return p;
   }
   PoolFromLabels(p, path);

@@ -4,6 +4,7 @@
 
 #include "sim/io/quantity.h"
 #include "sim/mig_layout.h"
+#include "sim/scenario_objects.h"
 #include "sim/text.h"
 
 namespace knobsim::scenario_internal {
@@ -206,9 +207,7 @@ void Reader::ReadDeviceSharing(const Field& f, NodePool& p) const {
         {{"distributed", ReplicaAllocation::kDistributed}, {"packed", ReplicaAllocation::kPacked}});
   }
   RefuseAckSharingLabels(f, p, "device_sharing");
-  p.schedule = GpuSchedule::kDefault;
-  p.cgpu_active = false;
-  p.isolation = mps ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
+  UseDevicePluginCards(p);
 }
 
 // A pool whose cards the NVIDIA device plugin advertises (device_sharing, mig) runs no ACK GPU
@@ -254,9 +253,7 @@ void Reader::ReadMig(const Field& f, NodePool& p) const {
   if (auto problem = CheckMigLayout(p.gpu_type, p.mig))
     Fail(layout_field, problem->error, problem->hint);
   RefuseAckSharingLabels(f, p, "mig");
-  p.schedule = GpuSchedule::kDefault;
-  p.cgpu_active = false;
-  p.isolation = MemoryIsolation::kHard;
+  UseDevicePluginCards(p);
 }
 
 }  // namespace knobsim::scenario_internal

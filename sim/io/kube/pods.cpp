@@ -366,8 +366,7 @@ void RefuseUnmodelledSharing(ObjectReader& r, const Field& spec,
 // asking two profiles, or a profile and nvidia.com/gpu, is not modelled.
 void ReadMigRequest(ObjectReader& r, const Field& spec, PodSpec& pod) {
   for (const auto& [name, amount] : pod.requests) {
-    if (name.compare(0, kMigResourcePrefix.size(), kMigResourcePrefix) != 0 || amount <= 0)
-      continue;
+    if (!name.starts_with(kMigResourcePrefix) || amount <= 0) continue;
     const std::string profile = name.substr(kMigResourcePrefix.size());
     if (!ReadMigProfileName(profile))
       r.Fail(spec, Cat({"pod ", pod.namespace_, "/", pod.name, ": ", name,
