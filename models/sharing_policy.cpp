@@ -22,6 +22,34 @@ int EffectiveWeight(int schd_weight, int gpu_core_percent) {
   return 1;
 }
 
+namespace {
+
+// Water-filling: the card's eta split equally among the active pods, except that none gets more
+// than its cap; what a capped pod leaves goes to the others (a throttled context sleeps, so the
+// time slices go to whoever is runnable). Caps in ascending order each take min(cap, what is
+// left / pods left). O(n²) without allocation: a card holds few pods, and this is the hot path.
+void CappedShares(std::span<const PodOnCard> pods, double eta, std::span<double> shares) {
+  constexpr double kUnset = -1;
+  std::size_t pods_left = 0;
+  for (std::size_t i = 0; i < pods.size(); ++i) {
+    if (!pods[i].active) continue;
+    shares[i] = kUnset;
+    ++pods_left;
+  }
+  double left = eta;
+  for (; pods_left > 0; --pods_left) {
+    std::size_t next = pods.size();
+    for (std::size_t i = 0; i < pods.size(); ++i)
+      if (shares[i] == kUnset && (next == pods.size() || pods[i].percent < pods[next].percent))
+        next = i;
+    const double cap = std::clamp(pods[next].percent, 0.0, 100.0) / 100.0;
+    shares[next] = std::min(cap, left / static_cast<double>(pods_left));
+    left -= shares[next];
+  }
+}
+
+}  // namespace
+
 double ComputeShares(const SharingParams& params, std::span<const PodOnCard> pods,
                      std::span<double> shares) {
   assert(shares.size() == pods.size());
@@ -46,7 +74,9 @@ double ComputeShares(const SharingParams& params, std::span<const PodOnCard> pod
   if (active == 0) return 1.0;  // no share computed, no completion event on the card
 
   double eta = 1.0;
-  if (params.policy == SharingPolicy::kNative && active >= 2) {
+  const bool time_sliced =
+      params.policy == SharingPolicy::kNative || params.policy == SharingPolicy::kCappedTimeSlicing;
+  if (time_sliced && active >= 2) {
     // Driver time-slicing loses some of the card to context switches once two contexts
     // alternate (docs/semantics.md §2.4: eta ~ 0.90-0.95). A lone context runs undisturbed.
     assert(params.switch_overhead >= 0 && params.switch_overhead < 1);
@@ -74,11 +104,17 @@ double ComputeShares(const SharingParams& params, std::span<const PodOnCard> pod
       case SharingPolicy::kWeak:
         return pct_active > 0 ? std::max(pod.percent, 0.0) / pct_active : 0.0;
       case SharingPolicy::kNative:
+      case SharingPolicy::kCappedTimeSlicing:  // uncapped: a lone pod under the default policy
         return eta / active;
     }
     return 0.0;
   };
 
+  if (params.policy == SharingPolicy::kCappedTimeSlicing &&
+      (active >= 2 || params.caps_when_alone)) {
+    CappedShares(pods.first(n), eta, shares);
+    return eta;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     if (pods[i].active) shares[i] = share_of(pods[i]);
   }

@@ -296,4 +296,57 @@ TEST_CASE("EffectiveWeight prefers an explicit ALIYUN_COM_GPU_SCHD_WEIGHT") {
   CHECK(EffectiveWeight(-2, 0) == 1);  // unset
 }
 
+TEST_CASE("HAMi-core's capped time-slicing: eta split max-min fair under the gpucores caps") {
+  struct Case {
+    const char* rule;
+    std::vector<PodOnCard> pods;  // percent: the pod's cap (100: none)
+    bool caps_when_alone;
+    std::vector<double> shares;
+    double eta;
+  };
+  const double eta2 = 0.95;  // switch_overhead 0.05 with two or more active pods
+  const Case cases[] = {
+      {"no caps: POLICY 5's eta/|A|",
+       {{true, 1, 100}, {true, 1, 100}},
+       false,
+       {eta2 / 2, eta2 / 2},
+       eta2},
+      {"a lone pod is not capped under the default policy",
+       {{true, 1, 30}, {false, 1, 100}},
+       false,
+       {1.0, 0.0},
+       1.0},
+      {"force caps a lone pod", {{true, 1, 30}}, true, {0.3}, 1.0},
+      {"a capped pod leaves the rest to an uncapped one",
+       {{true, 1, 30}, {true, 1, 100}},
+       false,
+       {0.3, eta2 - 0.3},
+       eta2},
+      {"caps above the fair share do not bind",
+       {{true, 1, 60}, {true, 1, 70}},
+       false,
+       {eta2 / 2, eta2 / 2},
+       eta2},
+      {"caps summing below eta leave the card part idle",
+       {{true, 1, 20}, {true, 1, 30}},
+       false,
+       {0.2, 0.3},
+       eta2},
+      {"three pods: the small cap first, the rest shared",
+       {{true, 1, 10}, {true, 1, 100}, {false, 1, 5}, {true, 1, 40}},
+       false,
+       {0.1, eta2 - 0.1 - 0.4, 0.0, 0.4},
+       eta2},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.rule);
+    std::vector<double> shares(c.pods.size(), -1.0);
+    SharingParams params{SharingPolicy::kCappedTimeSlicing, 0, 0.05, c.caps_when_alone};
+    const double eta = ComputeShares(params, c.pods, shares);
+    CHECK(eta == doctest::Approx(c.eta));
+    REQUIRE(shares.size() == c.shares.size());
+    for (size_t i = 0; i < shares.size(); ++i) CHECK(shares[i] == doctest::Approx(c.shares[i]));
+  }
+}
+
 }  // namespace knobsim
