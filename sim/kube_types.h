@@ -169,6 +169,54 @@ struct DeviceSharing {
   bool operator==(const DeviceSharing&) const = default;
 };
 
+// HAMi (Project-HAMi/HAMi v2.10; docs/semantics.md §2.8): its device plugin registers each card
+// as `split_count` vGPU slots with `devmem` MiB and `devcore` cores (pkg/device-plugin/
+// nvidiadevice/nvinternal/plugin/register.go getAPIDevices: devmem = NVML MiB ×
+// deviceMemoryScaling, devcore = 100 × deviceCoreScaling), and advertises nvidia.com/gpu =
+// cards × split_count. Its scheduler extender places vGPUs on cards; HAMi-core (libvgpu) caps
+// each container's memory (hard) and, through GPU_CORE_UTILIZATION_POLICY, its compute.
+enum class HamiCorePolicy { kDefault, kForce, kDisable };
+
+struct HamiDevices {
+  int split_count = 0;  // deviceSplitCount (chart default 10); 0: not a HAMi node
+  int devmem_mib = 0;   // registered memory per card
+  int devcore = 100;    // registered cores per card
+  HamiCorePolicy core_policy = HamiCorePolicy::kDefault;  // gpuCorePolicy
+  bool enabled() const { return split_count > 0; }
+  bool operator==(const HamiDevices&) const = default;
+};
+
+// HAMi's spelling of the core policy: "default", "force", "disable".
+inline const char* HamiCorePolicyName(HamiCorePolicy p) {
+  return p == HamiCorePolicy::kForce     ? "force"
+         : p == HamiCorePolicy::kDisable ? "disable"
+                                         : "default";
+}
+
+// HAMi's resources and pod annotations (pkg/device/nvidia/device.go, pkg/util/types.go).
+inline constexpr const char* kHamiMemResource = "nvidia.com/gpumem";
+inline constexpr const char* kHamiMemPercentResource = "nvidia.com/gpumem-percentage";
+inline constexpr const char* kHamiCoresResource = "nvidia.com/gpucores";
+inline constexpr const char* kHamiNodePolicyAnnotation = "hami.io/node-scheduler-policy";
+inline constexpr const char* kHamiGpuPolicyAnnotation = "hami.io/gpu-scheduler-policy";
+inline constexpr const char* kHamiUseTypeAnnotation = "nvidia.com/use-gputype";
+inline constexpr const char* kHamiNoUseTypeAnnotation = "nvidia.com/nouse-gputype";
+
+// One container's HAMi request as its scheduler resolves it (GenerateResourceRequests, after
+// the webhook's defaults): `vgpus` slots on as many distinct cards, each with `mem_mib` MiB (or,
+// when 0, mem_percent % of the card's devmem) and `cores` % of the card.
+struct HamiRequest {
+  int vgpus = 0;          // nvidia.com/gpu
+  int64_t mem_mib = 0;    // nvidia.com/gpumem; 0: by mem_percent
+  int mem_percent = 100;  // nvidia.com/gpumem-percentage (the default when gpumem is unset)
+  int cores = 0;          // nvidia.com/gpucores (100 when the pod asks for slots alone)
+  // The MiB it takes on a card of `devmem_mib` (Fit: gpumem, else devmem × percent / 100).
+  int64_t MemOn(int devmem_mib) const {
+    return mem_mib > 0 ? mem_mib : int64_t{devmem_mib} * mem_percent / 100;
+  }
+  bool operator==(const HamiRequest&) const = default;
+};
+
 // The NVIDIA device plugin's MIG strategy (its flag mig-strategy): single advertises every MIG
 // instance as nvidia.com/gpu (all of one profile), mixed as nvidia.com/mig-<profile>.
 enum class MigStrategy { kNone, kSingle, kMixed };
@@ -217,6 +265,7 @@ struct NodeSpec {
   // card by card; under the mixed strategy slot c is advertised as nvidia.com/mig-<profile of
   // mig.instances[c % instances]>, under the single strategy as nvidia.com/gpu.
   MigLayout mig;
+  HamiDevices hami;           // HAMi's vGPUs of each card (split_count 0: not a HAMi node)
   std::string interconnect;   // GPU topology kind for models/gpu_topology (e.g. "nvlink", "pcie")
   // Health, from status (docs/semantics.md §5.2):
   std::string ready_status;     // condition Ready: True | False | Unknown; empty = not reported
@@ -333,6 +382,10 @@ struct PodSpec {
   // The largest nvidia.com/gpu of one container (the device plugin's failRequestsGreaterThanOne
   // checks each container's request; the kubelet allocates devices per container).
   int container_whole_gpus_max = 0;
+  // HAMi vGPU requests, one per container that asks (nvidia.com/gpu with gpumem / gpucores on a
+  // HAMi cluster); kube-scheduler ignores these resources (the chart's ignoredByScheduler), the
+  // HAMi extender places them.
+  std::vector<HamiRequest> hami;
   bool require_whole_device = false;         // ack.gpushare.placement: require-whole-device
   // Allocation of a bound pod, from its annotations (v1, v2 or v3): card index -> units.
   std::map<int, int> allocated_mem;

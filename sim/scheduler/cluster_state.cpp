@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "sim/scheduler/card_placement.h"
+#include "sim/scheduler/hami_devices.h"
 
 namespace knobsim {
 
@@ -46,6 +47,12 @@ int ClusterState::AddNode(NodeSpec spec) {
     card.total_mem = spec.card_mem_units;
     card.total_core = spec.card_core_percent;
     if (spec.device_sharing.shared()) card.replicas = spec.device_sharing.replicas;
+    if (spec.hami.enabled()) {
+      // HAMi's DeviceUsage: Count slots, Totalmem MiB, Totalcore (sim/scheduler/hami_devices.h).
+      card.replicas = spec.hami.split_count;
+      card.total_mem = spec.hami.devmem_mib;
+      card.total_core = spec.hami.devcore;
+    }
   }
   // Node names are unique in Kubernetes; should a caller add one twice, the first keeps the name.
   node_index_.emplace(spec.name, index);
@@ -118,7 +125,12 @@ int ClusterState::BindExisting(PodSpec pod) {
   const int num_cards = static_cast<int>(cards.size());
   Placement placement;
   placement.node = n;
-  if (pod.whole_gpus > 0 && nodes_[n].spec.device_sharing.shared()) {
+  if (!pod.hami.empty()) {
+    // HAMi's vGPUs where its extender would put them now, in file order (the allocation
+    // annotations an export carries are not read yet). One that does not fit occupies no card.
+    const HamiFit fit = FitHamiPod(pod, nodes_[n]);
+    if (fit.fits) placement = HamiPlacement(n, fit);
+  } else if (pod.whole_gpus > 0 && nodes_[n].spec.device_sharing.shared()) {
     // Replicas of shared cards: the device plugin's own allocation, in file order (it records
     // none where the export shows). An over-committed export occupies no card.
     if (auto choice = PlaceOnCards(pod, nodes_[n], CardPolicy::kBinpack, 0).choice) {

@@ -20,6 +20,8 @@
 
 namespace knobsim {
 
+// On a HAMi node (NodeSpec::hami) a card is HAMi's DeviceUsage: replicas its vGPU slots (Count),
+// total_mem / used_mem in MiB (Totalmem), total_core / used_core its cores (Totalcore).
 struct CardState {
   int total_mem = 0;  // gpu-mem units of the card
   int used_mem = 0;

@@ -1,5 +1,5 @@
 // The in-tree filter and score plugins knobsim implements, one file each under
-// sim/scheduler/filters/ and sim/scheduler/scores/, and the ACK GPU-share plugin.
+// sim/scheduler/filters/ and sim/scheduler/scores/, the ACK GPU-share plugin and HAMi's extender.
 #pragma once
 
 #include <memory>
@@ -21,6 +21,8 @@ std::unique_ptr<FilterPlugin> NewVolumeZoneFilter();
 std::unique_ptr<FilterPlugin> NewPodTopologySpreadFilter();
 std::unique_ptr<FilterPlugin> NewInterPodAffinityFilter();
 std::unique_ptr<FilterPlugin> NewGpuShareFilter(const SchedulerConfig& config);
+// HAMi's scheduler extender (hami_devices.h), after every plugin, for pods with HAMi requests.
+std::unique_ptr<FilterPlugin> NewHamiFilter();
 
 // Scores, with their default weights (§3.1). NewNodeResourcesFitScore throws
 // std::invalid_argument on a strategy other than LeastAllocated / MostAllocated: a programming

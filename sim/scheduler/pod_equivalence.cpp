@@ -57,6 +57,20 @@ bool SameToleration(const Toleration& a, const Toleration& b) {
          a.toleration_seconds == b.toleration_seconds;
 }
 
+// The pod annotations HAMi's card fit reads (hami_devices.h): the card types and the card order.
+constexpr const char* kHamiNodeLocalAnnotations[] = {
+    kHamiUseTypeAnnotation, kHamiNoUseTypeAnnotation, kHamiGpuPolicyAnnotation};
+
+bool SameHamiAnnotations(const PodSpec& a, const PodSpec& b) {
+  for (const char* key : kHamiNodeLocalAnnotations) {
+    const auto x = a.annotations.find(key);
+    const auto y = b.annotations.find(key);
+    const bool has_x = x != a.annotations.end();
+    if (has_x != (y != b.annotations.end()) || (has_x && x->second != y->second)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 uint64_t NodeLocalHash(const PodSpec& pod) {
@@ -95,6 +109,18 @@ uint64_t NodeLocalHash(const PodSpec& pod) {
   h.Int(pod.whole_gpus);
   h.Bytes(pod.device_resource);
   h.Int(pod.require_whole_device ? 1 : 0);
+  for (const HamiRequest& r : pod.hami) {
+    h.Int(r.vgpus);
+    h.Int(r.mem_mib);
+    h.Int(r.mem_percent);
+    h.Int(r.cores);
+  }
+  // HAMi's card fit reads the pod's type annotations (hami_devices.h).
+  for (const char* key : kHamiNodeLocalAnnotations) {
+    const auto it = pod.annotations.find(key);
+    if (it != pod.annotations.end()) h.Bytes(it->second);
+    h.Int(it != pod.annotations.end() ? 1 : 0);
+  }
   // Claims are looked up in the pod's namespace (VolumeBinding, VolumeZone).
   if (!pod.pvc_claims.empty()) h.Bytes(pod.namespace_);
   for (const std::string& claim : pod.pvc_claims) h.Bytes(claim);
@@ -120,7 +146,8 @@ bool SameNodeLocalInputs(const PodSpec& a, const PodSpec& b) {
                     }) &&
          a.gpu_mem == b.gpu_mem && a.gpu_core == b.gpu_core && a.gpu_count == b.gpu_count &&
          a.whole_gpus == b.whole_gpus && a.device_resource == b.device_resource &&
-         a.require_whole_device == b.require_whole_device && a.host_ports == b.host_ports &&
+         a.require_whole_device == b.require_whole_device && a.hami == b.hami &&
+         SameHamiAnnotations(a, b) && a.host_ports == b.host_ports &&
          a.pvc_claims == b.pvc_claims && a.ephemeral_claims == b.ephemeral_claims &&
          (a.pvc_claims.empty() || a.namespace_ == b.namespace_);
 }

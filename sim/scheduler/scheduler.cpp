@@ -45,6 +45,7 @@
 #include <utility>
 
 #include "sim/scheduler/gpu_share_plugin.h"
+#include "sim/scheduler/hami_devices.h"
 #include "sim/scheduler/node_sample.h"
 #include "sim/scheduler/plugins.h"
 #include "sim/scheduler/pod_equivalence.h"
@@ -67,6 +68,7 @@ enum FilterIndex {
   kPodTopologySpreadFilter,  // with InterPodAffinity, looks beyond the node: run every cycle
   kInterPodAffinityFilter,
   kGpuShareFilter,
+  kHamiFilter,  // HAMi's extender: node-local (its fit reads only the node's cards)
   kNumFilters
 };
 enum ScoreIndex {
@@ -278,6 +280,7 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
   filters_.push_back(NewPodTopologySpreadFilter());
   filters_.push_back(NewInterPodAffinityFilter());
   filters_.push_back(NewGpuShareFilter(config_));
+  filters_.push_back(NewHamiFilter());
   scores_.push_back(NewTaintTolerationScore());
   scores_.push_back(NewNodeAffinityScore());
   scores_.push_back(NewNodeResourcesFitScore(config_.node_resources_strategy));
@@ -325,6 +328,15 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain, bool score)
     if (node_local && result.preemption.node < 0) {
       cls.unschedulable = {cluster_.revision(), never, pod.priority, result.message};
     }
+    return result;
+  }
+  if (!pod.hami.empty()) {
+    // HAMi's extender answers its Filter with the one node its policy ranks first
+    // (hami_devices.h), so kube-scheduler has a lone feasible node and takes it unscored.
+    const int winner = ChooseHamiNode(pod, cluster_, cy.feasible);
+    result.feasible = 1;
+    if (explain) ExplainScoredCycle(pod, cls, result, winner);
+    ChooseCardsOn(pod, winner, result);
     return result;
   }
   // Score. Upstream takes a lone feasible node without scoring it.
@@ -643,7 +655,8 @@ int64_t Scheduler::ExplainedTotal(const PodSpec& pod, int winner, bool scored) {
 }
 
 // --explain of a scored cycle: each node present, not evaluated, rejected or with its scores.
-void Scheduler::ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleResult& result) {
+void Scheduler::ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleResult& result,
+                                   int extender_node) {
   const Cycle& cy = *cycle_;
   const int num_nodes = static_cast<int>(cluster_.nodes().size());
   size_t k = 0;
@@ -658,6 +671,13 @@ void Scheduler::ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleRe
     if (cy.failed_at[i] >= 0) {
       v.failed_plugin = RejectingPlugin(i);
       v.status = RejectionStatus(pod, cls, i);
+      continue;
+    }
+    if (extender_node >= 0) {
+      if (i == extender_node) continue;
+      v.failed_plugin = filters_[kHamiFilter]->Name();
+      v.status = PluginStatus::Unschedulable("HAMi's node policy chose node " +
+                                             cluster_.node(extender_node).spec.name);
       continue;
     }
     for (int p = 0; p < kNumScores; ++p) {
@@ -676,6 +696,10 @@ void Scheduler::ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleRe
 // The card(s) on the winning node: the node's paper policy, or ACK's card choice by the same
 // policy the GPU-share filter accepted it with.
 void Scheduler::ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& result) {
+  if (!pod.hami.empty()) {
+    result.placement = HamiPlacement(winner, FitHamiPod(pod, cluster_.node(winner)));
+    return;
+  }
   CardPlacementResult cards = policy_placement_->ChooseCards(pod, cluster_, winner);
   if (!cards.choice) {
     // A programming error, not bad input: the filter and the card choice disagree about the

@@ -6,7 +6,8 @@
 // is filtered (node_sample.h: percentageOfNodesToScore, the rotating start). Filters run in
 // upstream order and a node stops at the first plugin that rejects it (NodeUnschedulable,
 // TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit, VolumeRestrictions, VolumeBinding,
-// VolumeZone, PodTopologySpread, InterPodAffinity, then the GPU-share filter). Feasible nodes are
+// VolumeZone, PodTopologySpread, InterPodAffinity, the GPU-share filter, then HAMi's extender
+// for pods with HAMi requests, which picks the node itself: hami_devices.h). Feasible nodes are
 // scored by every score plugin, normalised, weighted (TaintToleration 3, NodeAffinity 2,
 // NodeResourcesFit 1, PodTopologySpread 2, InterPodAffinity 2, BalancedAllocation 1,
 // ImageLocality 1, GPU share and PlacementPolicy — settings) and summed; the highest total wins,
@@ -170,7 +171,10 @@ class Scheduler {
   // The winner's total as --explain sums it, from a cycle scored without --explain (`scored`:
   // more than one node was feasible) or not scored at all (a lone feasible node).
   int64_t ExplainedTotal(const PodSpec& pod, int winner, bool scored);
-  void ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleResult& result);
+  // `extender_node` >= 0: HAMi's extender chose that node, unscored; the other feasible nodes
+  // are shown as dropped by it.
+  void ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleResult& result,
+                          int extender_node = -1);
   // The cards on the winning node, into result.placement.
   void ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& result);
   // The pod's nominated node when it passes every filter (upstream evaluates it first): the
