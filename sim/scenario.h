@@ -46,6 +46,28 @@ struct SpotInterruptions {
   SimTime replace_after = 180 * kNanosPerSecond;  // reclaim to a Ready replacement node
 };
 
+// Scenario key `hami:` of a pool (docs/scenario.md "HAMi"): HAMi's device plugin config. Each
+// card is `split_count` vGPU slots of memory × memory_scaling MiB and 100 × core_scaling cores
+// (sim/kube_types.h HamiDevices); HAMi-core caps each pod's memory and, by core_policy, compute.
+struct HamiPool {
+  int split_count = 0;        // deviceSplitCount (HAMi's chart: 10); 0: not a HAMi pool
+  double memory_scaling = 1;  // deviceMemoryScaling, in (0, 1]: above 1 is refused (not modelled)
+  double core_scaling = 1;    // deviceCoreScaling
+  HamiCorePolicy core_policy = HamiCorePolicy::kDefault;  // gpuCorePolicy
+  bool enabled() const { return split_count > 0; }
+  bool operator==(const HamiPool&) const = default;
+};
+
+// Scenario key `hami:` of a workload: its container's HAMi request (after HAMi's webhook
+// defaults) and the pod annotations HAMi's scheduler reads (node and GPU scheduler policy, card
+// types to use or avoid).
+struct HamiAsk {
+  HamiRequest request;  // vgpus 0: not a HAMi workload
+  Labels annotations;
+  bool enabled() const { return request.vgpus > 0; }
+  bool operator==(const HamiAsk&) const = default;
+};
+
 struct NodePool {
   std::string name;
   int count = 1;
@@ -72,6 +94,8 @@ struct NodePool {
   // Scenario key `mig:`: each card cut into MIG instances (schedule `default`); each instance
   // is a card slot of the node, an exclusive smaller card (models/mig_profiles.h).
   MigLayout mig;
+  // Scenario key `hami:`: HAMi's vGPUs (schedule `default`; sim/scheduler/hami_devices.h).
+  HamiPool hami;
   SpotInterruptions spot;     // scenario key `spot:`; default: on-demand
   // Scenario key `autoscaling:`: the cluster-autoscaler sizes the pool in [min, max], `count`
   // nodes at t = 0 (sim/cluster_autoscaler_spec.h). Unset: the pool keeps `count` nodes.
@@ -239,6 +263,9 @@ struct Workload {
   // `mig_profile:` a MIG instance of this profile per whole_gpus, asked as
   // nvidia.com/mig-<profile> (a mixed-strategy MIG pool). Empty: nvidia.com/gpu.
   std::string mig_profile;
+  // `hami:` a HAMi vGPU request (nvidia.com/gpu with gpumem / gpucores on a HAMi pool); excludes
+  // gpu_mem and whole_gpus.
+  HamiAsk hami;
   int schd_weight = 0;  // ALIYUN_COM_GPU_SCHD_WEIGHT; 0 = unset
   GpuMemoryDemand memory;
   SimTime image_pull = 0;
@@ -288,10 +315,11 @@ struct RunSettings {
 // A variant's `sharing:` of a pool (docs/whatif.md "sharing"): ACK's cGPU sharing, whole cards
 // (nvidia.com/gpu, no sharing), or the NVIDIA device plugin's time-slicing / MPS replicas.
 struct PoolSharingKnob {
-  enum class Mode { kCgpu, kExclusive, kReplicas, kMig };
+  enum class Mode { kCgpu, kExclusive, kReplicas, kMig, kHami };
   Mode mode = Mode::kCgpu;
   DeviceSharing replicas;  // kReplicas: strategy and count (the plugin's defaults otherwise)
   MigLayout mig;           // kMig: every card's instances and the strategy
+  HamiPool hami;           // kHami: the device plugin's split (HAMi's defaults otherwise)
   bool operator==(const PoolSharingKnob&) const = default;
 };
 

@@ -82,6 +82,15 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
       alloc[kNvidiaGpuResource] = int64_t{pool.gpus_per_node} * sharing.replicas;
       node.labels[kGfdReplicasLabel] = std::to_string(sharing.replicas);
       node.labels[kGfdSharingStrategyLabel] = DeviceSharingStrategyName(sharing.strategy);
+    } else if (pool.hami.enabled()) {
+      // HAMi's device plugin registers each card with its split, scaled memory and cores, and
+      // advertises split_count nvidia.com/gpu per card (sim/kube_types.h HamiDevices).
+      node.hami.split_count = pool.hami.split_count;
+      node.hami.devmem_mib =
+          static_cast<int>(static_cast<double>(gpu->memory_mib) * pool.hami.memory_scaling);
+      node.hami.devcore = static_cast<int>(100 * pool.hami.core_scaling);
+      node.hami.core_policy = pool.hami.core_policy;
+      alloc[kNvidiaGpuResource] = int64_t{pool.gpus_per_node} * pool.hami.split_count;
     } else if (pool.schedule == GpuSchedule::kDefault) {
       alloc[kNvidiaGpuResource] = pool.gpus_per_node;
     } else {
@@ -104,8 +113,9 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
 void UseDevicePluginCards(NodePool& pool) {
   pool.schedule = GpuSchedule::kDefault;
   pool.cgpu_active = false;
-  const bool hard =
-      pool.mig.enabled() || pool.device_sharing.strategy == DeviceSharingStrategy::kMps;
+  // MIG instances have their own memory, MPS clients a pinned limit, HAMi-core a limit per pod.
+  const bool hard = pool.mig.enabled() || pool.hami.enabled() ||
+                    pool.device_sharing.strategy == DeviceSharingStrategy::kMps;
   pool.isolation = hard ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
 }
 
@@ -157,7 +167,11 @@ PodSpec PodSpecForWorkload(const Workload& w, int ordinal) {
   pod.pod_anti_affinity = w.pod_anti_affinity;
   pod.host_ports = w.host_ports;
   pod.priority = w.priority;
-  if (w.whole_gpus > 0) {
+  if (w.hami.enabled()) {
+    // HAMi's resources are ignoredByScheduler: only its extender reads them.
+    pod.hami.push_back(w.hami.request);
+    for (const auto& [key, value] : w.hami.annotations) pod.annotations[key] = value;
+  } else if (w.whole_gpus > 0) {
     pod.whole_gpus = w.whole_gpus;
     pod.container_whole_gpus_max = w.whole_gpus;
     if (!w.mig_profile.empty())

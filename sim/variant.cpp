@@ -33,6 +33,7 @@ bool HasCgpuModule(const NodePool& pool) {
 void SetPoolSharing(NodePool& pool, const PoolSharingKnob& knob) {
   pool.device_sharing = {};
   pool.mig = {};
+  pool.hami = {};
   pool.labels.erase(kCgpuDisableIsolationLabel);
   switch (knob.mode) {
     case PoolSharingKnob::Mode::kCgpu:
@@ -52,6 +53,10 @@ void SetPoolSharing(NodePool& pool, const PoolSharingKnob& knob) {
       pool.labels.erase(kGpuScheduleLabel);
       pool.mig = knob.mig;
       break;
+    case PoolSharingKnob::Mode::kHami:
+      pool.labels.erase(kGpuScheduleLabel);
+      pool.hami = knob.hami;
+      break;
   }
   pool.labels.erase(kGpuPlacementLabel);
   pool.labels.erase(kGpuMaxPodLabel);
@@ -65,6 +70,7 @@ void SetPoolSharing(NodePool& pool, const PoolSharingKnob& knob) {
 struct OfferedRequests {
   bool gpu_mem = false;
   bool whole = false;
+  bool hami = false;           // HAMi vGPUs (its webhook makes every nvidia.com/gpu pod a HAMi pod)
   int gpu_mem_card_units = 0;  // the first ACK-sharing pool's card, in gpu-mem units
   std::vector<std::pair<std::string, const GpuType*>> mig;  // profile, instance type
 };
@@ -78,6 +84,8 @@ OfferedRequests Offered(const Scenario& s) {
         const GpuType* type = s.catalog.Find(MigInstanceTypeName(pool.gpu_type, profile));
         if (type != nullptr) o.mig.emplace_back(profile, type);
       }
+    } else if (pool.hami.enabled()) {
+      o.hami = true;
     } else if (pool.schedule == GpuSchedule::kDefault) {
       o.whole = true;
     } else if (!o.gpu_mem) {
@@ -141,6 +149,46 @@ int64_t DeviceMemoryNeed(const Workload& w, const OfferedRequests& offered) {
   return (m.weights_mib + m.activation_mib * std::max(1, w.concurrency)) / cards + context;
 }
 
+// The workload asks `vgpus` HAMi vGPUs of `mem_mib` MiB each (0: the whole card's memory) and
+// `cores` percent, as HAMi's webhook would leave the request; its other GPU requests go.
+void AskHami(Workload& w, int vgpus, int64_t mem_mib, int cores) {
+  w.hami = {};
+  w.hami.request.vgpus = std::max(1, vgpus);
+  w.hami.request.mem_mib = mem_mib;
+  w.hami.request.cores = std::clamp(cores, 0, 100);
+  w.gpu_mem = 0;
+  w.gpu_core = 0;
+  w.gpu_count = 1;
+  w.whole_gpus = 0;
+  w.mig_profile.clear();
+}
+
+// A HAMi workload where no pool offers HAMi any more: its vGPUs become gpu-mem (its MiB rounded up
+// to GiB per card, at most the card's; its gpucores go), whole cards, or MIG instances that hold
+// its memory. True when it changed.
+bool LeaveHami(Workload& w, const OfferedRequests& offered) {
+  const HamiRequest r = w.hami.request;
+  if (!offered.gpu_mem && !offered.whole && offered.mig.empty()) return false;
+  w.hami = {};
+  if (offered.gpu_mem) {
+    const int card = std::max(1, offered.gpu_mem_card_units);
+    const int64_t units =
+        r.mem_mib > 0 ? (r.mem_mib + 1023) / 1024 : int64_t{card} * r.mem_percent / 100;
+    w.gpu_count = r.vgpus;
+    w.gpu_mem = r.vgpus * static_cast<int>(std::clamp<int64_t>(units, 1, card));
+    // `sharing: cgpu` makes a cgpu pool, which offers no gpu-core.percentage (only core_mem
+    // pools do): the compute share follows the cluster's POLICY there.
+    w.gpu_core = 0;
+    return true;
+  }
+  w.whole_gpus = r.vgpus;
+  if (!offered.whole) {
+    const int64_t need = DeviceMemoryNeed(w, offered);
+    w.mig_profile = FittingMigProfile(offered, need > 0 ? need : r.mem_mib);
+  }
+  return true;
+}
+
 // After a `sharing` change, a GPU workload whose request no pool takes any more asks for what
 // the pools now offer (docs/whatif.md "sharing"): gpu-mem on M cards becomes M nvidia.com/gpu
 // (a replica, a whole card or a single-strategy MIG instance per card it shared), N whole cards
@@ -153,9 +201,15 @@ int64_t DeviceMemoryNeed(const Workload& w, const OfferedRequests& offered) {
 // are placed again. True when it changed.
 bool TranslateRequest(Workload& w, const OfferedRequests& offered) {
   const bool mig_only = !offered.gpu_mem && !offered.whole && !offered.mig.empty();
+  if (w.hami.enabled()) return !offered.hami && LeaveHami(w, offered);
   if (!w.mig_profile.empty()) {
     if (Offers(offered, w.mig_profile)) return false;
     const MigProfileSize had = ReadMigProfileName(w.mig_profile).value_or(MigProfileSize{});
+    if (!offered.whole && offered.hami) {
+      // An instance of <g>g.<m>gb becomes a vGPU of m GiB, uncapped.
+      AskHami(w, w.whole_gpus, int64_t{had.nominal_gib} * 1024, 0);
+      return true;
+    }
     if (offered.whole) {
       w.mig_profile.clear();
       return true;
@@ -175,6 +229,16 @@ bool TranslateRequest(Workload& w, const OfferedRequests& offered) {
       return true;
     }
     return false;
+  }
+  if (w.gpu_mem > 0 && !offered.gpu_mem && offered.hami) {
+    // gpu-mem N GiB on M cards becomes M vGPUs of N/M GiB, its gpu-core their gpucores.
+    const int cards = std::max(1, w.gpu_count);
+    AskHami(w, cards, int64_t{w.gpu_mem} * 1024 / cards, w.gpu_core);
+    return true;
+  }
+  if (w.whole_gpus > 0 && !offered.whole && offered.hami) {
+    AskHami(w, w.whole_gpus, 0, 100);  // whole cards: all the memory, the card alone
+    return true;
   }
   if (w.gpu_mem > 0 && !offered.gpu_mem && (offered.whole || mig_only)) {
     const int64_t quota_mib = int64_t{w.gpu_mem} * 1024 / std::max(1, w.gpu_count);
@@ -341,7 +405,7 @@ PoolSharingText ParsePoolSharing(std::string_view text) {
   PoolSharingText out;
   const std::string_view kForms =
       "cgpu, exclusive, timeslicing:N (N 2..256), mps:N (N 2..48), mig:LAYOUT or "
-      "mig-mixed:LAYOUT (e.g. mig:1g.10gb*7)";
+      "mig-mixed:LAYOUT (e.g. mig:1g.10gb*7), hami or hami:N (N 1..256)";
   if (text == "cgpu" || text == "exclusive") {
     PoolSharingKnob knob;
     knob.mode = text == "cgpu" ? PoolSharingKnob::Mode::kCgpu : PoolSharingKnob::Mode::kExclusive;
@@ -351,8 +415,22 @@ PoolSharingText ParsePoolSharing(std::string_view text) {
   const size_t colon = text.find(':');
   const std::string_view mode = text.substr(0, colon);
   if (mode == "hami") {
-    out.error = "HAMi sharing is not modelled yet";
-    out.hint = std::string("knobsim models ") + std::string(kForms);
+    // hami: HAMi's chart defaults (10 vGPUs a card); hami:N, N vGPUs a card.
+    PoolSharingKnob knob;
+    knob.mode = PoolSharingKnob::Mode::kHami;
+    knob.hami.split_count = 10;
+    if (colon != std::string_view::npos) {
+      const std::string_view count = text.substr(colon + 1);
+      bool ok = !count.empty() && count.size() <= 3;
+      for (char c : count) ok = ok && c >= '0' && c <= '9';
+      knob.hami.split_count = ok ? std::stoi(std::string(count)) : 0;
+      if (knob.hami.split_count < 1 || knob.hami.split_count > 256) {
+        out.error = "sharing " + std::string(text) + " needs a vGPU count";
+        out.hint = "hami (10 vGPUs a card, HAMi's default) or hami:N, N in 1..256";
+        return out;
+      }
+    }
+    out.knob = knob;
     return out;
   }
   if (mode == "mig" || mode == "mig-mixed") {

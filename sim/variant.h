@@ -16,8 +16,8 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant);
 
 // A `sharing` knob's value: `cgpu`, `exclusive`, `timeslicing:N` (or `time-slicing:N`),
 // `mps:N`, `mig:LAYOUT` (sim/mig_layout.h: single strategy for one profile, else mixed) or
-// `mig-mixed:LAYOUT`. HAMi is named and refused (not modelled yet). On failure `knob` is empty
-// and `error`/`hint` say why.
+// `mig-mixed:LAYOUT`, `hami` (HAMi's default 10 vGPUs a card) or `hami:N`. On failure `knob` is
+// empty and `error`/`hint` say why.
 struct PoolSharingText {
   std::optional<PoolSharingKnob> knob;
   std::string error, hint;

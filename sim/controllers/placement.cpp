@@ -257,7 +257,12 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   const DeviceSharing& sharing =
       s.scenario.node_pools[s.cluster.nodes[pod.node].pool].device_sharing;
   const bool mps = sharing.strategy == DeviceSharingStrategy::kMps;
-  if (spec.whole_gpus > 0 && mps) {
+  if (spec.hami.enabled()) {
+    // HAMi-core's CUDA_DEVICE_MEMORY_LIMIT: the MiB its extender gave each vGPU; the pod sees
+    // at most the card (cuMemGetInfo reports min(limit, physical)).
+    const int64_t mib = placement.mem_units.empty() ? 0 : placement.mem_units[0];
+    pod.quota_mib = std::min<int64_t>(mib, card.physical_mib);
+  } else if (spec.whole_gpus > 0 && mps) {
     // The MPS control daemon's limits for every client of a card, whatever replicas it holds
     // (k8s-device-plugin cmd/mps-control-daemon/mps/daemon.go): pinned device memory
     // total / replicas, active threads 100 / replicas (integer division).
@@ -275,6 +280,11 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   const int units = spec.whole_gpus > 0 ? card.units : spec.gpu_mem / m;
   pod.percent = spec.whole_gpus > 0 ? 100.0 : EffectivePercent(spec.gpu_core, units, card.units);
   if (spec.whole_gpus > 0 && mps) pod.percent = 100 / sharing.replicas;
+  if (spec.hami.enabled()) {
+    // CUDA_DEVICE_SM_LIMIT: gpucores of the first card; 0 and 100 do not throttle (HAMi-core).
+    const int cores = placement.core_units.empty() ? 0 : placement.core_units[0];
+    pod.percent = cores > 0 && cores < 100 ? cores : 100.0;
+  }
   pod.weight = EffectiveWeight(spec.schd_weight, spec.gpu_core);
 }
 

@@ -26,6 +26,12 @@ CardSharing::CardSharing(EngineState& state) : s_(state) {
     // driver's native time-slicing, as above.
     if (pool.device_sharing.strategy == DeviceSharingStrategy::kMps)
       run.params.policy = SharingPolicy::kFixedPercent;
+    // HAMi-core throttles each pod to its gpucores over the driver's time-slicing, while another
+    // pod is active on the card (its default policy) or always (force); `disable` never does.
+    if (pool.hami.enabled() && pool.hami.core_policy != HamiCorePolicy::kDisable) {
+      run.params.policy = SharingPolicy::kCappedTimeSlicing;
+      run.params.caps_when_alone = pool.hami.core_policy == HamiCorePolicy::kForce;
+    }
     run.co_location =
         scenario.cluster.interference != nullptr && run.params.policy == SharingPolicy::kNative;
   }

@@ -25,7 +25,7 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
   Section s(*this, f,
             {"name", "count", "nodes", "gpu", "gpus_per_node", "cpu", "memory", "pods", "zones",
              "instance_type", "labels", "taints", "memory_isolation", "cgpu_version", "spot",
-             "autoscaling", "device_sharing", "mig"});
+             "autoscaling", "device_sharing", "mig", "hami"});
   NodePool p;
   p.name = DnsName(s.Require("name"));
   if (auto v = s.Get("nodes")) {
@@ -114,6 +114,17 @@ void Reader::ReadPoolSharing(const Section& s, NodePool& p) const {
   const std::optional<Field> labels_field = s.Get("labels");
   if (labels_field) p.labels = StringMap(*labels_field);
   auto label_field = [&](std::string_view key) { return EntryOf(*labels_field, key); };
+  if (auto v = s.Get("hami")) {
+    for (const char* other : {"device_sharing", "mig"}) {
+      if (auto d = s.Get(other))
+        Fail(*d, std::string(other) + " and hami are two ways to share the cards",
+             "keep one of them");
+    }
+    ReadHamiPool(*v, p);
+    if (auto iso = s.Get("memory_isolation"))
+      Fail(*iso, "HAMi-core limits each pod's memory (hard isolation)", "drop memory_isolation");
+    return;
+  }
   if (auto v = s.Get("mig")) {
     if (auto d = s.Get("device_sharing"))
       Fail(*d, "device_sharing of MIG instances is not modelled",
@@ -253,6 +264,36 @@ void Reader::ReadMig(const Field& f, NodePool& p) const {
   if (auto problem = CheckMigLayout(p.gpu_type, p.mig))
     Fail(layout_field, problem->error, problem->hint);
   RefuseAckSharingLabels(f, p, "mig");
+  UseDevicePluginCards(p);
+}
+
+// `hami:` (docs/scenario.md "HAMi"): HAMi's device plugin splits each card into vGPU slots
+// (its deviceSplitCount, deviceMemoryScaling, deviceCoreScaling, gpuCorePolicy; the chart's
+// defaults 10, 1, 1, default). No cGPU; HAMi-core limits each pod's memory (hard).
+void Reader::ReadHamiPool(const Field& f, NodePool& p) const {
+  Section h(*this, f, {"split_count", "memory_scaling", "core_scaling", "core_policy"});
+  if (p.gpu_type.empty()) Fail(f, "a pool without `gpu` has no cards to split", "set `gpu`");
+  HamiPool& hami = p.hami;
+  hami.split_count = 10;
+  if (auto v = h.Get("split_count"))
+    hami.split_count = Int(*v, 1, 256, "vGPU slots per card; HAMi's default is 10");
+  if (auto v = h.Get("memory_scaling")) {
+    // Above 1 HAMi registers more memory than the card has and sets CUDA_OVERSUBSCRIBE, which
+    // HAMi-core does not implement (no host-memory swap): what happens then is not modelled.
+    hami.memory_scaling =
+        Number(*v, 0, 1, true, false,
+               "a factor in (0, 1]; memory oversubscription (above 1) is not modelled");
+  }
+  if (auto v = h.Get("core_scaling"))
+    hami.core_scaling = Number(*v, 0, 1, true, false,
+                               "a factor in (0, 1]; compute oversubscription is not modelled");
+  if (auto v = h.Get("core_policy")) {
+    hami.core_policy = Enum<HamiCorePolicy>(*v, "HAMi gpuCorePolicy",
+                                            {{"default", HamiCorePolicy::kDefault},
+                                             {"force", HamiCorePolicy::kForce},
+                                             {"disable", HamiCorePolicy::kDisable}});
+  }
+  RefuseAckSharingLabels(f, p, "hami");
   UseDevicePluginCards(p);
 }
 

@@ -70,8 +70,8 @@ const BadFile kBadFiles[] = {
     {"bad_placement.yaml:4: cluster.default_placement: \"binpak\" is not a valid placement; did "
      "you mean `binpack`?"},
     {"bad_traffic_without_gpu.yaml:8: workloads[0].traffic: a workload with traffic needs a GPU "
-     "(gpu_mem or whole_gpus); GPU work runs on cards; model CPU-only steps with cpu_time on a GPU "
-     "workload"},
+     "(gpu_mem, whole_gpus or hami); GPU work runs on cards; model CPU-only steps with cpu_time "
+     "on a GPU workload"},
     {"bad_variant_base.yaml:4: variants[0].name: `base` is reserved for the scenario as written"},
     {"bad_hard_on_share.yaml:7: node_pools[0].memory_isolation: hard isolation needs cGPU, but "
      "ack.node.gpu.schedule is share; use ack.node.gpu.schedule cgpu or core_mem, or make "
@@ -654,8 +654,9 @@ TEST_CASE(
             .find("node pool p: knobsim has no MIG geometry for GPU type \"L4\"") !=
         std::string::npos);
   CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, gpu: L4}\nvariants:\n  - {name: v, "
-                "sharing: {p: hami}}\n")
-            .find("HAMi sharing is not modelled yet") != std::string::npos);
+                "sharing: {p: hami:0}}\n")
+            .find("hami (10 vGPUs a card, HAMi's default) or hami:N, N in 1..256") !=
+        std::string::npos);
   CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, gpu: L4}\nvariants:\n  - {name: v, "
                 "sharing: {p: mps:64}}\n")
             .find("mps:N with N in 2..48") != std::string::npos);
@@ -1389,4 +1390,103 @@ TEST_CASE("node pool autoscaling errors name the field") {
 }
 
 }  // namespace
+
+TEST_CASE("hami: a pool's vGPU split and a workload's request with HAMi's webhook defaults") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n"
+      "  - {name: p, gpu: L4, gpus_per_node: 4, hami: {split_count: 5, memory_scaling: 0.5, "
+      "core_policy: force}}\n"
+      "  - {name: d, gpu: L4, hami: {}}\n"
+      "workloads:\n"
+      "  - {name: mem, hami: {gpumem: 6000}}\n"
+      "  - {name: pct, hami: {gpus: 2, gpumem_percentage: 100}}\n"
+      "  - {name: half, hami: {gpumem_percentage: 50, gpucores: 30, node_policy: spread, "
+      "gpu_policy: binpack, use_gputype: L4}}\n"
+      "  - {name: slots, hami: {}}\n");
+  const NodePool& p = s.node_pools[0];
+  CHECK(p.hami.split_count == 5);
+  CHECK(p.hami.memory_scaling == 0.5);
+  CHECK(p.hami.core_policy == HamiCorePolicy::kForce);
+  CHECK(p.schedule == GpuSchedule::kDefault);
+  CHECK(!p.cgpu_active);
+  CHECK(p.isolation == MemoryIsolation::kHard);
+  CHECK(s.node_pools[1].hami.split_count == 10);  // HAMi's chart default
+  struct Want {
+    int vgpus;
+    int64_t mem_mib;
+    int mem_percent;
+    int cores;
+  };
+  // GenerateResourceRequests after MutateAdmission: gpumem alone leaves gpucores at 0; slots
+  // alone, or 100 % of the memory, ask the card alone (gpucores 100).
+  const Want want[] = {{1, 6000, 100, 0}, {2, 0, 100, 100}, {1, 0, 50, 30}, {1, 0, 100, 100}};
+  for (size_t i = 0; i < 4; ++i) {
+    CAPTURE(s.workloads[i].name);
+    const HamiRequest& r = s.workloads[i].hami.request;
+    CHECK(r.vgpus == want[i].vgpus);
+    CHECK(r.mem_mib == want[i].mem_mib);
+    CHECK(r.mem_percent == want[i].mem_percent);
+    CHECK(r.cores == want[i].cores);
+  }
+  CHECK(s.workloads[2].hami.annotations.at(kHamiNodePolicyAnnotation) == "spread");
+  CHECK(s.workloads[2].hami.annotations.at(kHamiGpuPolicyAnnotation) == "binpack");
+  CHECK(s.workloads[2].hami.annotations.at(kHamiUseTypeAnnotation) == "L4");
+
+  struct Bad {
+    const char* yaml;
+    const char* message;
+  };
+  const Bad bad[] = {
+      {"node_pools:\n  - {name: p, gpu: L4, hami: {memory_scaling: 2}}\n",
+       "memory oversubscription (above 1) is not modelled"},
+      {"node_pools:\n  - {name: p, gpu: L4, hami: {split_count: 0}}\n", "is not in 1..256"},
+      {"node_pools:\n  - {name: p, gpu: L4, hami: {}, mig: {layout: 1g.10gb}}\n",
+       "mig and hami are two ways to share the cards"},
+      {"node_pools:\n  - {name: p, gpu: L4, hami: {}, memory_isolation: soft}\n",
+       "HAMi-core limits each pod's memory"},
+      {"node_pools:\n  - {name: p, hami: {}}\n", "a pool without `gpu` has no cards to split"},
+      {"node_pools:\n  - name: p\n    gpu: L4\n    labels: {ack.node.gpu.schedule: cgpu}\n"
+       "    hami: {}\n",
+       "hami replaces ACK's GPU sharing"},
+      {"workloads:\n  - {name: w, gpu_mem: 4, hami: {gpumem: 4000}}\n", "hami excludes gpu_mem"},
+      {"workloads:\n  - {name: w, hami: {gpumem: 4000, gpumem_percentage: 50}}\n",
+       "gpumem and gpumem_percentage are two ways"},
+      {"workloads:\n  - {name: w, hami: {gpu_policy: topology-aware}}\n",
+       "numa, mutex and topology-aware are not modelled"},
+      {"workloads:\n  - {name: w, hami: {gpucores: 120}}\n", "is not in 0..100"},
+      {"workloads:\n  - {name: w, hami: {cores: 10}}\n", "cores"},
+  };
+  for (const Bad& b : bad) {
+    CAPTURE(b.yaml);
+    const std::string error = ErrorOf(std::string("name: x\n") + b.yaml);
+    CAPTURE(error);
+    CHECK(error.find(b.message) != std::string::npos);
+  }
+}
+
+TEST_CASE("variant sharing hami: requests translated to vGPUs and back") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n  - {name: p, gpu: L4, gpus_per_node: 4}\n"
+      "workloads:\n  - {name: a, gpu_mem: 8, gpu_core: 30}\n  - {name: b, gpu_mem: 6, gpu_count: "
+      "2}\n"
+      "variants:\n  - {name: hami, sharing: {p: hami:4}}\n  - {name: back, sharing: {p: cgpu}}\n"
+      "  - {name: whole, sharing: {p: exclusive}}\n");
+  const Scenario hami = ApplyVariant(s, s.variants[0]);
+  CHECK(hami.node_pools[0].hami.split_count == 4);
+  CHECK(hami.node_pools[0].schedule == GpuSchedule::kDefault);
+  CHECK(hami.workloads[0].gpu_mem == 0);
+  CHECK(hami.workloads[0].hami.request == HamiRequest{1, 8192, 100, 30});
+  CHECK(hami.workloads[1].hami.request == HamiRequest{2, 3072, 100, 0});
+  const Scenario back = ApplyVariant(hami, s.variants[1]);
+  CHECK(back.workloads[0].gpu_mem == 8);
+  CHECK(back.workloads[0].gpu_core == 0);  // a cgpu pool offers no gpu-core.percentage
+  CHECK(!back.workloads[0].hami.enabled());
+  CHECK(back.workloads[1].gpu_mem == 6);
+  CHECK(back.workloads[1].gpu_count == 2);
+  const Scenario whole = ApplyVariant(hami, s.variants[2]);
+  CHECK(whole.workloads[1].whole_gpus == 2);
+  const Scenario again = ApplyVariant(whole, s.variants[0]);
+  CHECK(again.workloads[1].hami.request == HamiRequest{2, 0, 100, 100});
+}
+
 }  // namespace knobsim

@@ -67,7 +67,8 @@ Workload Reader::ReadWorkload(const Field& f) const {
                        "annotations",   "volumes",
                        "pod_affinity",  "pod_anti_affinity",
                        "host_ports",    "hpa",
-                       "cron_hpa",      "interference"});
+                       "cron_hpa",      "interference",
+                       "hami"});
   Workload w;
   w.name = DnsName(s.Require("name"));
   if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
@@ -213,6 +214,14 @@ void Reader::ReadResources(const Section& s, Workload& w) const {
     w.mig_profile = parsed.layout->instances.front();
     if (w.whole_gpus == 0) w.whole_gpus = 1;
   }
+  if (auto v = s.Get("hami")) {
+    for (const char* other : {"gpu_mem", "gpu_core", "gpu_count", "whole_gpus", "mig_profile"}) {
+      if (s.Get(other))
+        Fail(*v, std::string("hami excludes ") + other,
+             "a HAMi pod asks nvidia.com/gpu with gpumem / gpucores under `hami:`");
+    }
+    w.hami = ReadHamiAsk(*v);
+  }
   if (auto v = s.Get("schd_weight")) w.schd_weight = Int(*v, 0);
   if (auto v = s.Get("gpu_memory")) {
     Section m(*this, *v, {"weights", "activation", "context"});
@@ -222,6 +231,47 @@ void Reader::ReadResources(const Section& s, Workload& w) const {
     }
     if (auto x = m.Get("context")) w.memory.context_mib = Unit(*x, &ParseMemoryMib, "a quantity");
   }
+}
+
+// `hami:` (docs/scenario.md "HAMi"): one container's HAMi resources, with the defaults HAMi's
+// webhook and scheduler fill in (pkg/device/nvidia/device.go MutateAdmission,
+// GenerateResourceRequests: gpus 1 when only memory or cores are asked; 100 % of the card's
+// memory without gpumem or a percentage; gpucores 100, the card alone, when the pod asks
+// neither memory nor cores, or 100 % of the memory), and the pod annotations its scheduler reads.
+HamiAsk Reader::ReadHamiAsk(const Field& f) const {
+  Section h(*this, f,
+            {"gpus", "gpumem", "gpumem_percentage", "gpucores", "node_policy", "gpu_policy",
+             "use_gputype", "nouse_gputype"});
+  HamiAsk ask;
+  HamiRequest& r = ask.request;
+  r.vgpus = 1;
+  if (auto v = h.Get("gpus")) r.vgpus = Int(*v, 1, 256, "vGPUs, each on its own card");
+  const std::optional<Field> mem = h.Get("gpumem");
+  const std::optional<Field> percent = h.Get("gpumem_percentage");
+  if (mem && percent)
+    Fail(*percent, "gpumem and gpumem_percentage are two ways to ask the same memory",
+         "keep one of them (HAMi's docs say they cannot be assigned together)");
+  if (mem) r.mem_mib = Int(*mem, 1, std::numeric_limits<int>::max(), "MiB per vGPU, e.g. 6000");
+  if (percent) r.mem_percent = Int(*percent, 1, 100, "percent of the card's memory, 1..100");
+  const bool whole_memory = !mem && (!percent || r.mem_percent == 100);
+  if (auto v = h.Get("gpucores")) {
+    r.cores = Int(*v, 0, 100, "percent of the card's compute, 0..100");
+  } else if (whole_memory) {
+    r.cores = 100;
+  }
+  if (auto v = h.Get("node_policy")) {
+    ask.annotations[kHamiNodePolicyAnnotation] = std::string(Enum<std::string_view>(
+        *v, "HAMi node scheduler policy", {{"binpack", "binpack"}, {"spread", "spread"}}));
+  }
+  if (auto v = h.Get("gpu_policy")) {
+    ask.annotations[kHamiGpuPolicyAnnotation] = std::string(Enum<std::string_view>(
+        *v, "HAMi GPU scheduler policy (numa, mutex and topology-aware are not modelled)",
+        {{"binpack", "binpack"}, {"spread", "spread"}}));
+  }
+  if (auto v = h.Get("use_gputype")) ask.annotations[kHamiUseTypeAnnotation] = NonEmptyString(*v);
+  if (auto v = h.Get("nouse_gputype"))
+    ask.annotations[kHamiNoUseTypeAnnotation] = NonEmptyString(*v);
+  return ask;
 }
 
 // How a pod becomes ready: image pull and model load, the readiness probe, a load OOM.
@@ -247,8 +297,8 @@ void Reader::ReadServing(const Section& s, Workload& w) const {
   if (auto v = s.Get("traffic")) {
     w.traffic = ReadTraffic(*v, w.pods);
     // Work per request is GPU time: a pod without a card has nothing to run it on.
-    if (w.gpu_mem == 0 && w.whole_gpus == 0)
-      Fail(*v, "a workload with traffic needs a GPU (gpu_mem or whole_gpus)",
+    if (w.gpu_mem == 0 && w.whole_gpus == 0 && !w.hami.enabled())
+      Fail(*v, "a workload with traffic needs a GPU (gpu_mem, whole_gpus or hami)",
            "GPU work runs on cards; model CPU-only steps with cpu_time on a GPU workload");
   }
   if (auto v = s.Get("work")) w.work = ReadWork(*v);

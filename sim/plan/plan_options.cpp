@@ -47,12 +47,14 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
       return Status::Failure("pool " + pool.name +
                              " autoscales: plan sizes fixed pools (autoscaled sizing is not "
                              "planned yet); remove its autoscaling: to plan it");
-    if (pool.device_sharing.shared() || pool.mig.enabled())
+    if (pool.device_sharing.shared() || pool.mig.enabled() || pool.hami.enabled())
       return Status::Failure("pool " + pool.name +
-                             (pool.mig.enabled() ? " cuts its cards into MIG instances"
-                                                 : " shares cards by device-plugin replicas") +
-                             ": plan sizes whole-card and ACK-shared pools (replica and MIG pools "
-                             "are not planned yet); use knobsim whatif with pool sizes instead");
+                             (pool.mig.enabled()    ? " cuts its cards into MIG instances"
+                              : pool.hami.enabled() ? " splits its cards into HAMi vGPUs"
+                                                    : " shares cards by device-plugin replicas") +
+                             ": plan sizes whole-card and ACK-shared pools (replica, MIG and HAMi "
+                             "pools are not planned yet); use knobsim whatif with pool sizes "
+                             "instead");
   }
   std::vector<PoolGroup> groups;
   try {

@@ -10,6 +10,7 @@
 // found and that it is not modelled (docs/import.md "GPU sharing modes knobsim refuses").
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -279,6 +280,50 @@ TEST_CASE(
   CHECK(Has(uneven.err,
             "MIG on NVIDIA-A100-SXM4-80GB: 20 devices of 1g.10gb over 8 cards "
             "(nvidia.com/gpu.count) is not the same layout on every card"));
+}
+
+TEST_CASE(
+    "HAMi vGPUs in a scenario: the extender spreads pods over the cards, HAMi-core holds memory "
+    "and caps compute, and a what-if moves the pool to cGPU or time-slicing") {
+  const std::string scenario = SourcePath("scenarios/l4-hami.yaml");
+  const Outcome run = Run("run '" + scenario + "' --all --duration 3m --json -");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  const nlohmann::json& base = doc.at("variants").at(0);
+  // Spread (HAMi's default GPU policy) over four cards: two embedders and one OCR pod on each.
+  std::map<int, std::vector<std::string>> on_card;
+  for (const auto& p : base.at("pods")) {
+    const std::vector<int> cards = p.at("cards").get<std::vector<int>>();
+    REQUIRE(cards.size() == 1);
+    on_card[cards[0]].push_back(p.at("name").get<std::string>().substr(0, 3));
+  }
+  REQUIRE(on_card.size() == 4);
+  for (auto& [card, pods] : on_card) {
+    CAPTURE(card);
+    std::sort(pods.begin(), pods.end());
+    CHECK(pods == std::vector<std::string>{"emb", "emb", "ocr"});
+  }
+  // HAMi-core's quota on each card: 2 × 3000 + 8000 MiB; its caps waste a share of the cards
+  // that time-slicing (the third variant) does not.
+  for (const auto& card : base.at("cards")) CHECK(card.at("memory_quota_mib") == 14000);
+  const auto waste = [&](int v) {
+    double sum = 0;
+    for (const auto& card : doc.at("variants").at(v).at("cards"))
+      sum += card.at("waste").get<double>();
+    return sum;
+  };
+  CHECK(waste(0) > 0.1);
+  CHECK(waste(2) < 1e-9);
+
+  // The other way: a cGPU pool moved to HAMi, each gpu-mem quota a vGPU of as many GiB.
+  const Outcome whatif = Run("whatif " + QuotedSourcePath("scenarios/quickstart.yaml") +
+                             " --knob sharing:*=hami --json -");
+  REQUIRE_MESSAGE(whatif.exit_code == 0, whatif.err);
+  const nlohmann::json moved = nlohmann::json::parse(whatif.out);
+  int placed = 0;
+  for (const auto& p : moved.at("variants").at(1).at("pods"))
+    if (p.value("node", "") != "") ++placed;
+  CHECK(placed > 0);
 }
 
 }  // namespace
