@@ -182,6 +182,9 @@ struct HamiDevices {
   int devmem_mib = 0;   // registered memory per card
   int devcore = 100;    // registered cores per card
   HamiCorePolicy core_policy = HamiCorePolicy::kDefault;  // gpuCorePolicy
+  // Read from an export's hami.io/node-nvidia-register: each card's UUID, by card index (what
+  // a pod's hami.io/vgpu-devices-allocated names). Never written to any output.
+  std::vector<std::string> card_uuids;
   bool enabled() const { return split_count > 0; }
   bool operator==(const HamiDevices&) const = default;
 };
@@ -201,6 +204,8 @@ inline constexpr const char* kHamiNodePolicyAnnotation = "hami.io/node-scheduler
 inline constexpr const char* kHamiGpuPolicyAnnotation = "hami.io/gpu-scheduler-policy";
 inline constexpr const char* kHamiUseTypeAnnotation = "nvidia.com/use-gputype";
 inline constexpr const char* kHamiNoUseTypeAnnotation = "nvidia.com/nouse-gputype";
+inline constexpr const char* kHamiRegisterAnnotation = "hami.io/node-nvidia-register";
+inline constexpr const char* kHamiAllocatedAnnotation = "hami.io/vgpu-devices-allocated";
 
 // One container's HAMi request as its scheduler resolves it (GenerateResourceRequests, after
 // the webhook's defaults): `vgpus` slots on as many distinct cards, each with `mem_mib` MiB (or,
@@ -386,6 +391,9 @@ struct PodSpec {
   // HAMi cluster); kube-scheduler ignores these resources (the chart's ignoredByScheduler), the
   // HAMi extender places them.
   std::vector<HamiRequest> hami;
+  // A bound HAMi pod's cards from its hami.io/vgpu-devices-allocated: one UUID per vGPU, its
+  // containers' in order (HamiDevices::card_uuids maps them to cards). Never written out.
+  std::vector<std::string> hami_allocated;
   bool require_whole_device = false;         // ack.gpushare.placement: require-whole-device
   // Allocation of a bound pod, from its annotations (v1, v2 or v3): card index -> units.
   std::map<int, int> allocated_mem;

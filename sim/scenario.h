@@ -299,6 +299,8 @@ struct Workload {
   // Its ACK CronHPA: target_kind is the workload's kind, or HorizontalPodAutoscaler when the
   // CronHPA scales the workload's `hpa` (docs/autoscaling.md "CronHPA").
   std::optional<CronHpaSpec> cron_hpa;
+  // Its pods ask for a GPU (a share, whole cards or devices, HAMi vGPUs): only they serve traffic.
+  bool asks_gpu() const { return gpu_mem > 0 || whole_gpus > 0 || hami.enabled(); }
 };
 
 struct RunSettings {

@@ -85,7 +85,7 @@ struct CheckPod {
   bool Ready() const {
     return spec.phase == "Running" && spec.ready_status == "True" && !spec.terminating;
   }
-  bool UsesGpu() const { return spec.gpu_mem > 0 || spec.whole_gpus > 0; }
+  bool UsesGpu() const { return spec.gpu_mem > 0 || spec.whole_gpus > 0 || !spec.hami.empty(); }
 };
 
 struct CheckInput {

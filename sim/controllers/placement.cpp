@@ -16,6 +16,7 @@
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/fgd/fragmentation_report.h"
 #include "sim/scheduler/gpu_share_plugin.h"
+#include "sim/scheduler/hami_devices.h"
 #include "sim/scheduler/policy_placement.h"
 
 namespace knobsim::engine {
@@ -38,6 +39,12 @@ std::optional<Placement> CurrentPlacement(const ClusterState& state, const Sched
   const int node = state.FindNode(at.node);
   if (node < 0) return std::nullopt;
   const NodeState& n = state.node(node);
+  if (!pod.hami.empty()) {
+    // HAMi's vGPUs: on the listed cards, or where its extender would put them now.
+    const HamiFit fit = at.cards.empty() ? FitHamiPod(pod, n) : FitHamiPodOnCards(pod, n, at.cards);
+    if (!fit.fits) return std::nullopt;
+    return HamiPlacement(node, fit);
+  }
   std::optional<CardChoice> choice;
   if (!at.cards.empty()) {
     choice = CheckCardSet(pod, n, at.cards, MaxPodsPerCard(n.spec, config));

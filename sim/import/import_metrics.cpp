@@ -435,7 +435,7 @@ void TrafficFromRates(const RateIndex& rates, const ImportOptions& options, Impo
   for (size_t wi = 0; wi < model.workloads.size(); ++wi) {
     if (rates.of_workload[wi].empty()) continue;
     ImportedWorkload& iw = model.workloads[wi];
-    if (iw.spec.gpu_mem == 0 && iw.spec.whole_gpus == 0) {
+    if (!iw.spec.asks_gpu()) {
       // knobsim serves requests on GPUs only: a CPU-only service's traffic would make a
       // scenario the reader refuses, and modelling it as GPU work would be a different model.
       const std::string who = iw.spec.namespace_ + "/" + iw.spec.name;
@@ -590,7 +590,7 @@ void NoMetricsDefaults(ImportModel& model) {
       "gpu_memory of every GPU workload: weights 0, activation 0 (no metrics)");
   for (ImportedWorkload& iw : model.workloads) {
     iw.notes["traffic"] = "default: no metrics, no traffic";
-    if (iw.spec.gpu_mem > 0 || iw.spec.whole_gpus > 0)
+    if (iw.spec.asks_gpu())
       iw.notes["gpu_memory"] = "default: no metrics (weights 0, activation 0)";
   }
 }

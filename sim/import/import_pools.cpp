@@ -1,9 +1,11 @@
 // Nodes -> pools (import_steps.h, PoolsFromNodes).
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <system_error>
 #include <tuple>
 
+#include "models/gpu_catalog.h"
 #include "sim/import/import_steps.h"
 #include "sim/mig_layout.h"
 #include "sim/scenario_objects.h"
@@ -26,6 +28,7 @@ struct PoolKey {
   // Device-plugin replicas (NodeSpec::device_sharing): strategy, replicas, failRequests > 1.
   std::tuple<int, int, bool> replicas{0, 0, false};
   std::pair<int, std::vector<std::string>> mig;  // NodeSpec::mig: strategy, each card's instances
+  std::tuple<int, int, int> hami{0, 0, 0};       // NodeSpec::hami: split count, devmem, devcore
   bool unschedulable = false;
   auto operator<=>(const PoolKey&) const = default;
 };
@@ -77,6 +80,12 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name,
     mib = LabelNumber(node, key);
     from = std::string("from node label ") + key;
   }
+  if (mib == 0 && node.hami.enabled()) {
+    // HAMi registers NVML's memory × deviceMemoryScaling: the card's own at the default scaling.
+    mib = node.hami.devmem_mib;
+    from = std::string("from HAMi's registered devmem (") + kHamiRegisterAnnotation +
+           "; deviceMemoryScaling assumed 1)";
+  }
   const bool memory_known = mib > 0;
   if (!memory_known) {
     mib = int64_t{std::max(1, node.card_mem_units)} * 1024;
@@ -108,6 +117,7 @@ PoolKey KeyOf(const NodeSpec& node, const std::string& gpu,
   key.gpu = gpu;
   key.cards = node.gpu_cards;
   key.mig = {static_cast<int>(node.mig.strategy), node.mig.instances};
+  key.hami = {node.hami.split_count, node.hami.devmem_mib, node.hami.devcore};
   key.cpu = Get(node.allocatable, "cpu");
   key.memory = Get(node.allocatable, "memory");
   key.pods = Get(node.allocatable, "pods");
@@ -171,11 +181,48 @@ void MigPool(const NodeSpec& node, const std::string& gpu, ImportedPool& p) {
                     kGfdCountLabel + " cards"));
 }
 
+// A pool of HAMi vGPUs (the kube reader's ReadHamiSide): no ACK schedule, HAMi-core limits each
+// pod's memory. memory_scaling is the registered devmem over the card's memory (1 within 1 %:
+// NVML's MiB and the catalog's differ by a few); oversubscription (devmem or devcore above the
+// card) is not modelled, so it is imported at 1 with a warning that says so.
+void HamiPoolOf(const NodeSpec& node, const std::string& gpu, ImportedPool& p,
+                std::vector<std::string>& warnings) {
+  NodePool& np = p.pool;
+  const HamiDevices& h = node.hami;
+  const GpuCatalog catalog = GpuCatalog::BuiltIn();
+  const GpuType* type = catalog.Find(gpu);
+  const double physical = type != nullptr ? static_cast<double>(type->memory_mib) : h.devmem_mib;
+  const double memory = h.devmem_mib / physical;
+  np.hami.split_count = h.split_count;
+  np.hami.memory_scaling = std::abs(memory - 1) <= 0.01 ? 1 : std::min(memory, 1.0);
+  np.hami.core_scaling = std::min(h.devcore / 100.0, 1.0);
+  if (memory > 1.01 || h.devcore > 100)
+    warnings.push_back("node " + node.name + ": HAMi registers " + std::to_string(h.devmem_mib) +
+                       " MiB and " + std::to_string(h.devcore) + " cores per card, more than a " +
+                       gpu +
+                       " has: HAMi's oversubscription (deviceMemoryScaling or "
+                       "deviceCoreScaling above 1) is not modelled, imported at 1 (pods asking "
+                       "more than the card holds stay Pending)");
+  np.labels.erase(kGpuScheduleLabel);
+  UseDevicePluginCards(np);
+  p.notes.push_back("gpu " + gpu + " from " +
+                    (node.labels.count(kGfdProductLabel)
+                         ? std::string("node label ") + kGfdProductLabel
+                         : std::string("HAMi's device type")) +
+                    " \"" + node.gpu_model + "\"; " + std::to_string(node.gpu_cards) +
+                    " cards from " + kHamiRegisterAnnotation);
+  p.notes.push_back("hami: " + std::to_string(h.split_count) + " vGPUs a card, " +
+                    std::to_string(h.devmem_mib) + " MiB and " + std::to_string(h.devcore) +
+                    " cores registered; gpuCorePolicy default (HAMi's device config is not in "
+                    "the export)");
+}
+
 void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, ImportedPool& p,
                      std::vector<std::string>& warnings) {
   NodePool& np = p.pool;
   if (node.device_sharing.shared()) return ReplicaPoolSharing(node, gpu, p);
   if (node.mig.enabled()) return MigPool(node, gpu, p);
+  if (node.hami.enabled()) return HamiPoolOf(node, gpu, p, warnings);
   std::string sched = node.gpu_schedule.empty() ? "default" : node.gpu_schedule;
   // mps, topology and mig are refused by the kube reader (gpu_sharing_modes.h); what reaches
   // here is `disabled` (GPUs offered by another plugin, e.g. DRA) or a value ACK does not

@@ -115,6 +115,17 @@ void Requests(const PodSpec& p, Workload& w) {
   w.cpu_milli = Get(p.requests, "cpu");
   w.memory_mib = (Get(p.requests, "memory") + (1 << 20) - 1) >> 20;
   w.whole_gpus = p.whole_gpus;
+  if (!p.hami.empty()) {
+    // A scenario workload is one container: its first HAMi container (WorkloadOf warns about
+    // the others), and the annotations HAMi's scheduler reads.
+    w.hami.request = p.hami.front();
+    for (const char* key : {kHamiNodePolicyAnnotation, kHamiGpuPolicyAnnotation,
+                            kHamiUseTypeAnnotation, kHamiNoUseTypeAnnotation}) {
+      if (auto a = p.annotations.find(key); a != p.annotations.end())
+        w.hami.annotations[key] = a->second;
+    }
+    return;
+  }
   if (p.device_resource.size() > kMigResourcePrefix.size())
     w.mig_profile = p.device_resource.substr(kMigResourcePrefix.size());
   if (p.whole_gpus == 0) {
@@ -147,6 +158,10 @@ ImportedWorkload WorkloadOf(const OwnedPods& g, const PodSpec& p, int live_pods,
   Scheduling(p, iw, warnings);
   CheckedFields(p, g.workload.kind, nodes, options, w);
   Requests(p, w);
+  if (p.hami.size() > 1)
+    warnings.push_back("pod " + p.namespace_ + "/" + p.name + ": " + std::to_string(p.hami.size()) +
+                       " containers ask HAMi vGPUs and a scenario workload has one: the first "
+                       "one's are imported, the others' left out");
   std::string why;
   w.probe = WorkloadProbe(p, w.namespace_, iw.owner, options.probe_rules, &why);
   iw.notes["probe"] = why;
@@ -170,6 +185,12 @@ void PlacePods(const KubeObjects& objects, const std::vector<int>& live, int wi,
     std::set<int> cards;
     for (const auto& [card, units] : q.allocated_mem) cards.insert(card);
     for (const auto& [card, units] : q.allocated_core) cards.insert(card);
+    // HAMi's allocation names cards by UUID: their indexes in the node's registration.
+    const std::vector<std::string>& uuids = nodes.node_by_name.at(q.node_name)->hami.card_uuids;
+    for (const std::string& uuid : q.hami_allocated) {
+      const auto at = std::find(uuids.begin(), uuids.end(), uuid);
+      if (at != uuids.end()) cards.insert(static_cast<int>(at - uuids.begin()));
+    }
     pl.cards.assign(cards.begin(), cards.end());
     for (int c : pl.cards) index.card_pods[{q.node_name, c}].push_back(i);
   }

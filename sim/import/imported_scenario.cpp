@@ -174,11 +174,14 @@ NodePool Converter::Pool(const ImportedPool& ip, const GpuCatalog& catalog,
     p.taints.push_back(t);
   }
   p.cgpu_version = from.cgpu_version;
-  if (!p.gpu_type.empty() && (from.device_sharing.shared() || from.mig.enabled())) {
-    // The reader's ReadDeviceSharing / ReadMig: the device plugin shares or cuts the cards, no
-    // ACK schedule, memory per the strategy (MPS and MIG hard, time-slicing soft).
+  if (!p.gpu_type.empty() &&
+      (from.device_sharing.shared() || from.mig.enabled() || from.hami.enabled())) {
+    // The reader's ReadDeviceSharing / ReadMig / ReadHamiPool: the device plugin shares or cuts
+    // the cards, no ACK schedule, memory per the strategy (MPS, MIG and HAMi hard,
+    // time-slicing soft).
     p.device_sharing = from.device_sharing;
     p.mig = from.mig;
+    p.hami = from.hami;
     if (p.mig.enabled()) {
       if (auto problem = CheckMigLayout(p.gpu_type, p.mig))
         Fail(path + ".mig.layout", problem->error, problem->hint);
@@ -199,6 +202,10 @@ NodePool Converter::Pool(const ImportedPool& ip, const GpuCatalog& catalog,
 
 // gpu_mem with gpu_count and gpu_core, or whole_gpus: the writer writes one or the other.
 void Converter::Gpus(const Workload& from, Workload& w, const std::string& path) const {
+  if (from.hami.enabled()) {
+    w.hami = from.hami;
+    return;
+  }
   if (from.whole_gpus > 0) {
     w.whole_gpus = from.whole_gpus;
     w.mig_profile = from.mig_profile;
@@ -290,8 +297,8 @@ Workload Converter::WorkloadOf(const ImportedWorkload& iw, const std::set<std::s
     w.memory.activation_mib = from.memory.activation_mib;
   }
   if (iw.has_traffic) {
-    if (w.gpu_mem == 0 && w.whole_gpus == 0)
-      Fail(path + ".traffic", "a workload with traffic needs a GPU (gpu_mem or whole_gpus)",
+    if (!w.asks_gpu())
+      Fail(path + ".traffic", "a workload with traffic needs a GPU (gpu_mem, whole_gpus or hami)",
            "GPU work runs on cards; model CPU-only steps with cpu_time on a GPU workload");
     w.traffic = TrafficOf(from.traffic);
     // Each pod's counts go to the current pod of its name, as the reader resolves them.

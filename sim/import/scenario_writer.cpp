@@ -168,7 +168,13 @@ void WritePool(Out& o, const ImportedPool& ip) {
   }
   if (!p.cgpu_version.empty()) o.Line(4, "cgpu_version: " + YamlScalar(p.cgpu_version));
   for (const std::string& n : ip.isolation_notes) o.Comment(4, n);
-  if (p.mig.enabled()) {
+  if (p.hami.enabled()) {
+    std::string h = "hami: {split_count: " + std::to_string(p.hami.split_count);
+    if (p.hami.memory_scaling != 1)
+      h += ", memory_scaling: " + ShortestNumber(p.hami.memory_scaling);
+    if (p.hami.core_scaling != 1) h += ", core_scaling: " + ShortestNumber(p.hami.core_scaling);
+    o.Line(4, h + "}");
+  } else if (p.mig.enabled()) {
     o.Line(4, std::string("mig: {strategy: ") + MigStrategyName(p.mig.strategy) +
                   ", layout: " + MigLayoutString(p.mig.instances) + "}");
   } else if (const DeviceSharing& d = p.device_sharing; d.shared()) {
@@ -426,7 +432,24 @@ void WriteResources(Out& o, const ImportedWorkload& iw) {
   if (w.priority != 0) o.Line(4, "priority: " + std::to_string(w.priority));
   o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");
   o.Line(4, "memory: " + Memory(w.memory_mib));
-  if (w.whole_gpus > 0 && !w.mig_profile.empty()) {
+  if (w.hami.enabled()) {
+    // Every amount written: read back, HAMi's webhook defaults would otherwise apply again.
+    const HamiRequest& r = w.hami.request;
+    std::string h = "hami: {gpus: " + std::to_string(r.vgpus);
+    h += r.mem_mib > 0 ? ", gpumem: " + std::to_string(r.mem_mib)
+                       : ", gpumem_percentage: " + std::to_string(r.mem_percent);
+    h += ", gpucores: " + std::to_string(r.cores);
+    const std::pair<const char*, const char*> keys[] = {
+        {kHamiNodePolicyAnnotation, "node_policy"},
+        {kHamiGpuPolicyAnnotation, "gpu_policy"},
+        {kHamiUseTypeAnnotation, "use_gputype"},
+        {kHamiNoUseTypeAnnotation, "nouse_gputype"}};
+    for (const auto& [annotation, key] : keys) {
+      if (auto a = w.hami.annotations.find(annotation); a != w.hami.annotations.end())
+        h += std::string(", ") + key + ": " + YamlScalar(a->second);
+    }
+    o.Line(4, h + "}", "nvidia.com/gpu, gpumem, gpucores (HAMi)");
+  } else if (w.whole_gpus > 0 && !w.mig_profile.empty()) {
     o.Line(4, "mig_profile: " + w.mig_profile, std::string(kMigResourcePrefix) + w.mig_profile);
     if (w.whole_gpus > 1) o.Line(4, "whole_gpus: " + std::to_string(w.whole_gpus), "instances");
   } else if (w.whole_gpus > 0) {

@@ -297,7 +297,7 @@ void Reader::ReadServing(const Section& s, Workload& w) const {
   if (auto v = s.Get("traffic")) {
     w.traffic = ReadTraffic(*v, w.pods);
     // Work per request is GPU time: a pod without a card has nothing to run it on.
-    if (w.gpu_mem == 0 && w.whole_gpus == 0 && !w.hami.enabled())
+    if (!w.asks_gpu())
       Fail(*v, "a workload with traffic needs a GPU (gpu_mem, whole_gpus or hami)",
            "GPU work runs on cards; model CPU-only steps with cpu_time on a GPU workload");
   }

@@ -12,10 +12,6 @@
 namespace knobsim {
 namespace {
 
-bool UsesGpu(const Workload& w) {
-  return w.gpu_mem > 0 || w.whole_gpus > 0;
-}
-
 bool CanRunOn(const Scenario& s, const Workload& w, int pool_index) {
   const NodePool& pool = s.node_pools[pool_index];
   if (pool.gpu_type.empty()) return false;
@@ -40,7 +36,7 @@ std::vector<PoolGroup> GroupPools(const Scenario& s) {
   std::vector<std::vector<int>> reach(s.workloads.size());
   for (size_t w = 0; w < s.workloads.size(); ++w) {
     const Workload& wl = s.workloads[w];
-    if (!UsesGpu(wl)) continue;
+    if (!wl.asks_gpu()) continue;
     for (int p = 0; p < np; ++p) {
       if (CanRunOn(s, wl, p)) reach[w].push_back(p);
     }

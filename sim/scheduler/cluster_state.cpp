@@ -126,10 +126,12 @@ int ClusterState::BindExisting(PodSpec pod) {
   Placement placement;
   placement.node = n;
   if (!pod.hami.empty()) {
-    // HAMi's vGPUs where its extender would put them now, in file order (the allocation
-    // annotations an export carries are not read yet). One that does not fit occupies no card.
-    const HamiFit fit = FitHamiPod(pod, nodes_[n]);
-    if (fit.fits) placement = HamiPlacement(n, fit);
+    // HAMi's vGPUs where hami.io/vgpu-devices-allocated puts them; without it (or naming cards
+    // the node has not), where its extender would put them now, in file order. One that fits
+    // nowhere occupies no card.
+    std::optional<HamiFit> fit = AllocatedHamiPod(pod, nodes_[n]);
+    if (!fit) fit = FitHamiPod(pod, nodes_[n]);
+    if (fit->fits) placement = HamiPlacement(n, *fit);
   } else if (pod.whole_gpus > 0 && nodes_[n].spec.device_sharing.shared()) {
     // Replicas of shared cards: the device plugin's own allocation, in file order (it records
     // none where the export shows). An over-committed export occupies no card.

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <numeric>
 #include <string_view>
 
 #include "sim/scheduler/plugins.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
@@ -55,9 +57,7 @@ std::string GenReason(const std::map<std::string, int>& reasons, int cards) {
   for (const auto& [reason, count] : reasons)
     parts.push_back(std::to_string(count) + "/" + std::to_string(cards) + " " + reason);
   std::sort(parts.begin(), parts.end());
-  std::string out;
-  for (const std::string& part : parts) out += (out.empty() ? "" : ", ") + part;
-  return out;
+  return Join(parts, ", ");
 }
 
 // One container on the node's cards as they are in `cards` (the earlier containers included):
@@ -195,6 +195,61 @@ HamiFit FitHamiPod(const PodSpec& pod, const NodeState& node) {
       cards[d.card].used_core += d.cores;
     }
   }
+  fit.fits = true;
+  return fit;
+}
+
+HamiFit FitHamiPodOnCards(const PodSpec& pod, const NodeState& node, std::span<const int> cards) {
+  HamiFit fit;
+  std::vector<CardState> usage = node.cards;
+  size_t next = 0;
+  for (const HamiRequest& request : pod.hami) {
+    std::vector<HamiDevice>& taken = fit.containers.emplace_back();
+    const size_t n = static_cast<size_t>(std::max(0, request.vgpus));
+    if (next + n > cards.size()) {
+      fit.reason = "AllocatedCardsInsufficientRequest";
+      return fit;
+    }
+    // Fit walks from the end: the listed cards, reversed, are tried in the listed order.
+    std::vector<int> order(cards.begin() + static_cast<std::ptrdiff_t>(next),
+                           cards.begin() + static_cast<std::ptrdiff_t>(next + n));
+    next += n;
+    for (int c : order) {
+      if (c < 0 || c >= static_cast<int>(usage.size())) {
+        fit.reason = "NodeInsufficientDevice";
+        return fit;
+      }
+    }
+    std::reverse(order.begin(), order.end());
+    fit.reason = FitHamiContainer(pod, node.spec.gpu_model, request, usage, order, taken);
+    if (!fit.reason.empty()) return fit;
+    for (const HamiDevice& d : taken) {
+      ++usage[d.card].used_replicas;
+      usage[d.card].used_mem += d.mem_mib;
+      usage[d.card].used_core += d.cores;
+    }
+  }
+  fit.fits = next == cards.size();
+  if (!fit.fits) fit.reason = "the pod lists more cards than it has vGPUs";
+  return fit;
+}
+
+std::optional<HamiFit> AllocatedHamiPod(const PodSpec& pod, const NodeState& node) {
+  const std::vector<std::string>& uuids = node.spec.hami.card_uuids;
+  HamiFit fit;
+  size_t next = 0;
+  for (const HamiRequest& request : pod.hami) {
+    std::vector<HamiDevice>& taken = fit.containers.emplace_back();
+    for (int k = 0; k < request.vgpus; ++k, ++next) {
+      if (next >= pod.hami_allocated.size()) return std::nullopt;
+      const auto at = std::find(uuids.begin(), uuids.end(), pod.hami_allocated[next]);
+      if (at == uuids.end()) return std::nullopt;
+      const int card = static_cast<int>(at - uuids.begin());
+      taken.push_back({card, static_cast<int>(request.MemOn(node.cards[card].total_mem)),
+                       std::min(request.cores, 100)});
+    }
+  }
+  if (next != pod.hami_allocated.size()) return std::nullopt;
   fit.fits = true;
   return fit;
 }

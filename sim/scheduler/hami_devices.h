@@ -71,6 +71,16 @@ std::string FitHamiContainer(const PodSpec& pod, const std::string& card_type,
 // Fits `pod`'s HAMi requests on `node`'s cards as they are now.
 HamiFit FitHamiPod(const PodSpec& pod, const NodeState& node);
 
+// The pod on exactly `cards` of `node` (its containers' vGPUs in order, as a scenario's `pods:`
+// lists them): each card must pass HAMi's checks as the node is now.
+HamiFit FitHamiPodOnCards(const PodSpec& pod, const NodeState& node, std::span<const int> cards);
+
+// A bound pod's vGPUs where its hami.io/vgpu-devices-allocated puts them (PodSpec::
+// hami_allocated, mapped by the node's card UUIDs), each with its request's MiB and cores, as
+// HAMi's usage cache counts them, checked against nothing: an export shows what is. Empty when
+// a UUID is not the node's or the count is not the pod's.
+std::optional<HamiFit> AllocatedHamiPod(const PodSpec& pod, const NodeState& node);
+
 // The placement of a fit: each card once, with the vGPUs, MiB and cores all containers take on
 // it, in the order the containers took them.
 Placement HamiPlacement(int node, const HamiFit& fit);

@@ -74,9 +74,8 @@ TEST_CASE("sharing modes knobsim does not model are refused with exit 2, naming 
     const char* message;  // the start of the refusal
   };
   const Case cases[] = {
-      {"hami.json", "hami.json:9: items[0].metadata.annotations.hami.io/node-handshake",
-       "node gpu-a10-0: HAMi (annotation hami.io/node-handshake) is not modelled: HAMi splits "
-       "each card into vGPUs"},
+      {"hami-uuid.json", "items[1].spec.template.metadata.annotations.nvidia.com/use-gpuuuid",
+       "pod ai/pinned: HAMi (annotation nvidia.com/use-gpuuuid) is not modelled"},
       {"ack-mps.json", "items[0].metadata.labels.ack.node.gpu.schedule",
        "node cn-hangzhou.10.0.3.41: ACK MPS sharing (ack.node.gpu.schedule=mps) is not modelled"},
       {"ack-topology.json", "items[0].metadata.labels.ack.node.gpu.schedule",
@@ -209,19 +208,26 @@ TEST_CASE(
   CHECK(one.at("node") == "gpu-a10-mps-0");
 }
 
-TEST_CASE("schedule and check refuse the same exports; a HAMi pod is named by its resource") {
-  const Outcome schedule = Run("schedule --cluster " + QuotedSourcePath(kDir + "hami.json") +
-                               " --pods " + QuotedSourcePath(kDir + "gfd-plain.json"));
-  CHECK(schedule.exit_code == 2);
-  CHECK(Has(schedule.err, "HAMi (annotation hami.io/node-handshake) is not modelled"));
-  const Outcome pods = Run("schedule --cluster " + QuotedSourcePath(kDir + "gfd-plain.json") +
+TEST_CASE("schedule and check read HAMi as import does and refuse the same exports") {
+  // A HAMi pod on the A10 node: its extender's card (spread: the emptiest, cards 2 and 3 are;
+  // the highest index first) beside the two pods there; on a cluster without HAMi: unregistered.
+  const Outcome schedule =
+      Run("schedule --cluster " + QuotedSourcePath(kDir + "hami.json") + " --pods " +
+          QuotedSourcePath(kDir + "hami-pending-pod.json") + " --json -");
+  REQUIRE_MESSAGE(schedule.exit_code == 0, schedule.err);
+  const nlohmann::json placed = nlohmann::json::parse(schedule.out);
+  CAPTURE(schedule.out);
+  CHECK(placed.at("pods").at(0).at("node") == "gpu-a10-0");
+  CHECK(placed.at("pods").at(0).at("cards") == nlohmann::json::array({3}));
+  const Outcome none = Run("schedule --cluster " + QuotedSourcePath(kDir + "gfd-plain.json") +
                            " --pods " + QuotedSourcePath(kDir + "hami-pending-pod.json"));
-  CHECK(pods.exit_code == 2);
-  CAPTURE(pods.err);
-  CHECK(Has(pods.err, "items[0].spec.containers[0].resources.limits.nvidia.com/gpucores"));
-  CHECK(Has(pods.err,
-            "pod ai/ocr-next-6c9d8f7b54-x7k2p: HAMi (resource nvidia.com/gpucores) is not "
-            "modelled"));
+  CHECK(none.exit_code == 1);
+  CHECK(Has(none.out, "2 node unregistered"));
+  CHECK_FALSE(Has(none.err, "hami-scheduler"));  // kube-scheduler with HAMi's extender: modelled
+  const Outcome uuid = Run("schedule --cluster " + QuotedSourcePath(kDir + "hami-uuid.json") +
+                           " --pods " + QuotedSourcePath(kDir + "hami-pending-pod.json"));
+  CHECK(uuid.exit_code == 2);
+  CHECK(Has(uuid.err, "HAMi (annotation nvidia.com/use-gpuuuid) is not modelled"));
   const Outcome check = Run("check --kube " + QuotedSourcePath(kDir + "mig-uneven.json"));
   CHECK(check.exit_code == 2);
   CHECK(Has(check.err, "is not the same layout on every card"));
@@ -324,6 +330,47 @@ TEST_CASE(
   for (const auto& p : moved.at("variants").at(1).at("pods"))
     if (p.value("node", "") != "") ++placed;
   CHECK(placed > 0);
+}
+
+TEST_CASE(
+    "HAMi nodes import as hami pools from their registration, pods as hami workloads on the "
+    "cards their allocation names; no card UUID is written; the scenario runs") {
+  struct Case {
+    const char* file;
+    std::vector<std::string> pool;       // lines of the pool
+    std::vector<std::string> workloads;  // lines of the workloads
+  };
+  const Case cases[] = {
+      {"hami.json",
+       {"    gpu: A10\n", "    hami: {split_count: 10}\n"},
+       {"hami: {gpus: 1, gpumem: 6000, gpucores: 30}", "cards: [0]}", "cards: [1]}"}},
+      {"hami-v2.json",
+       {"    gpu: L4\n", "    hami: {split_count: 10}\n"},
+       {"hami: {gpus: 1, gpumem_percentage: 50, gpucores: 50, gpu_policy: binpack}",
+        "hami: {gpus: 1, gpumem: 3000, gpucores: 20}", "cards: [3]}", "cards: [2]}"}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.file);
+    const Outcome o = Import(c.file);
+    REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+    CAPTURE(o.out);
+    for (const std::string& line : c.pool) CHECK(Has(o.out, line));
+    for (const std::string& line : c.workloads) CHECK(Has(o.out, line));
+    CHECK_FALSE(Has(o.out, "GPU-"));
+    CHECK_FALSE(Has(o.err, "GPU-"));
+    CHECK_FALSE(Has(o.out, "memory_isolation:"));
+    const std::string scenario = TempPath("hami.yaml");
+    std::ofstream(scenario, std::ios::binary) << o.out;
+    const Outcome run = Run("run '" + scenario + "' --duration 1m --quiet --json -");
+    std::remove(scenario.c_str());
+    REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+    const nlohmann::json doc = nlohmann::json::parse(run.out);
+    for (const auto& p : doc.at("variants").at(0).at("pods")) {
+      CAPTURE(p.dump());
+      CHECK(p.at("state") == "Running");
+      CHECK(p.at("cards").size() == 1);
+    }
+  }
 }
 
 }  // namespace

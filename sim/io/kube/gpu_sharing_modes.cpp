@@ -17,19 +17,33 @@ constexpr std::string_view kHamiPrefix = "hami.io/";
 constexpr std::string_view kSharedSuffix = ".shared";  // NVDP DefaultSharedResourceNameSuffix
 constexpr std::string_view kNvidiaPrefix = "nvidia.com/";
 
-// HAMi's pod annotations outside hami.io/ (HAMI pkg/device/nvidia/device.go).
-constexpr std::array<std::string_view, 6> kHamiCardSelectors = {
-    "nvidia.com/use-gputype",   "nvidia.com/nouse-gputype", "nvidia.com/use-gpuuuid",
-    "nvidia.com/nouse-gpuuuid", "nvidia.com/vgpu-mode",     "nvidia.com/numa-bind"};
-// HAMi's resources beside nvidia.com/gpu (charts/hami/values.yaml defaults).
-constexpr std::array<std::string_view, 4> kHamiResources = {
-    "nvidia.com/gpumem", "nvidia.com/gpumem-percentage", "nvidia.com/gpucores",
-    "nvidia.com/priority"};
+// HAMi's pod annotations outside hami.io/ that knobsim does not model (HAMI pkg/device/nvidia/
+// device.go): card UUIDs, the vGPU mode, NUMA binding.
+constexpr std::array<std::string_view, 4> kHamiUnmodelledSelectors = {
+    "nvidia.com/use-gpuuuid", "nvidia.com/nouse-gpuuuid", "nvidia.com/vgpu-mode",
+    "nvidia.com/numa-bind"};
+// HAMi's pod annotations knobsim reads or that only record its scheduling (HAMI pkg/util/
+// types.go, pkg/scheduler/scheduler.go): the allocation and binding, the node and GPU policies.
+constexpr std::array<std::string_view, 8> kHamiModelledPodAnnotations = {
+    "hami.io/vgpu-node",
+    "hami.io/vgpu-time",
+    "hami.io/bind-phase",
+    "hami.io/bind-time",
+    "hami.io/vgpu-devices-allocated",
+    "hami.io/vgpu-devices-to-allocate",
+    "hami.io/node-scheduler-policy",
+    "hami.io/gpu-scheduler-policy"};
+// HAMi's node annotations beside its registration that change nothing knobsim models: the
+// device plugin's handshake, the node lock of a bind in flight, topology scores (read only by
+// the topology-aware policy, which pods cannot ask for in knobsim).
+constexpr std::array<std::string_view, 3> kHamiModelledNodePrefixes = {
+    "hami.io/node-handshake", "hami.io/mutex.lock", "hami.io/node-nvidia-score"};
+// HAMi's task priority (nvidia.com/priority, HAMi-core's CUDA_TASK_PRIORITY).
+constexpr std::string_view kHamiPriorityResource = "nvidia.com/priority";
 
 constexpr std::string_view kHamiConsequence =
-    "HAMi splits each card into vGPUs (nvidia.com/gpu counts vGPUs; nvidia.com/gpumem and "
-    "nvidia.com/gpucores cap each pod's memory and compute through HAMi-core); knobsim would "
-    "read every vGPU as a whole card and drop the memory and compute limits";
+    "HAMi splits each card into vGPUs, which knobsim models from the node's device registration "
+    "and the pods' resources (docs/semantics.md §2.8), but not this part of it";
 constexpr std::string_view kMigConsequence =
     "MIG partitions each card into isolated instances with their own memory and compute; "
     "knobsim models it where nvidia.com/mig.strategy, the product and the capacity describe "
@@ -254,10 +268,19 @@ std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
                                                        const std::vector<std::string>& annotations,
                                                        const ResourceList& capacity) {
   if (auto s = AckSchedule(labels, capacity)) return s;
+  const bool registered = std::find(annotations.begin(), annotations.end(),
+                                    kHamiRegisterAnnotation) != annotations.end();
   for (const std::string& key : annotations) {
-    if (StartsWith(key, kHamiPrefix))
+    if (!StartsWith(key, kHamiPrefix) || key == kHamiRegisterAnnotation) continue;
+    const bool known =
+        std::any_of(kHamiModelledNodePrefixes.begin(), kHamiModelledNodePrefixes.end(),
+                    [&](std::string_view p) { return StartsWith(key, p); });
+    if (!registered || !known)
       return Found("hami-node-annotation", "HAMi", SharingEvidence::kAnnotation, key,
-                   Cat({"annotation ", key}), kHamiConsequence);
+                   Cat({"annotation ", key}),
+                   registered ? kHamiConsequence
+                              : "HAMi's annotations without its device registration ("
+                                "hami.io/node-nvidia-register): the node's vGPUs are unknown");
   }
   if (DevicePluginMig(labels, capacity)) return std::nullopt;  // modelled
   if (auto s = NodeMig(labels, capacity)) return s;
@@ -268,16 +291,22 @@ std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
 std::optional<UnmodelledSharing> UnmodelledPodSharing(const std::vector<std::string>& annotations,
                                                       const std::vector<std::string>& resources) {
   for (const std::string& key : annotations) {
-    const bool selector = std::find(kHamiCardSelectors.begin(), kHamiCardSelectors.end(), key) !=
-                          kHamiCardSelectors.end();
-    if (StartsWith(key, kHamiPrefix) || selector)
+    const bool unmodelled_selector =
+        std::find(kHamiUnmodelledSelectors.begin(), kHamiUnmodelledSelectors.end(), key) !=
+        kHamiUnmodelledSelectors.end();
+    const bool modelled =
+        std::find(kHamiModelledPodAnnotations.begin(), kHamiModelledPodAnnotations.end(), key) !=
+        kHamiModelledPodAnnotations.end();
+    if ((StartsWith(key, kHamiPrefix) && !modelled) || unmodelled_selector)
       return Found("hami-pod-annotation", "HAMi", SharingEvidence::kAnnotation, key,
                    Cat({"annotation ", key}), kHamiConsequence);
   }
   for (const std::string& name : resources) {
-    if (std::find(kHamiResources.begin(), kHamiResources.end(), name) != kHamiResources.end())
+    if (name == kHamiPriorityResource)
       return Found("hami-resource", "HAMi", SharingEvidence::kPodResource, name,
-                   Cat({"resource ", name}), kHamiConsequence);
+                   Cat({"resource ", name}),
+                   "HAMi-core's task priorities (one task blocks another's kernels) are not "
+                   "modelled");
   }
   for (const std::string& name : resources) {
     if (StartsWith(name, kNvidiaPrefix) && EndsWith(name, kSharedSuffix))

@@ -1,8 +1,8 @@
 // The GPU sharing modes knobsim does not model, recognised by what each one writes into an
 // export, so that the reader refuses them (exit 2) instead of reading their devices as whole
-// cards: HAMi's vGPUs, the NVIDIA device plugin's time-slicing, MPS and MIG where the labels do
-// not say enough to model them, and ACK's own `mps`, `topology` and `mig` schedules
-// (docs/semantics.md §2.5, docs/import.md "GPU sharing modes knobsim refuses").
+// cards: the parts of HAMi knobsim does not model, the NVIDIA device plugin's time-slicing, MPS and
+// MIG where the labels do not say enough to model them, and ACK's own `mps`, `topology` and `mig`
+// schedules (docs/semantics.md §2.5, docs/import.md "GPU sharing modes knobsim refuses").
 //
 // Why refuse and not leave out: each mode changes what one unit of `nvidia.com/gpu` (or of the
 // node's capacity) is — a time slice, a vGPU, a slice of the card — for every pod of the node,
@@ -42,7 +42,10 @@ struct UnmodelledSharing {
 // Rules, in order:
 //   ack-schedule-mps, ack-schedule-topology, ack-schedule-mig  ack.node.gpu.schedule
 //   ack-topology-resource   capacity aliyun.com/gpu > 0 (ACK's topology-aware whole GPUs)
-//   hami-node-annotation    an annotation under hami.io/ (HAMi's device registration, handshake)
+//   hami-node-annotation    an annotation under hami.io/ without HAMi's device registration
+//                           (hami.io/node-nvidia-register), or one beside it other than the
+//                           handshake, the node lock and topology scores (e.g. device-cordon);
+//                           a registered HAMi node is read by the node reader (ReadHamiSide)
 //   (a node DevicePluginMig models stops here: nothing is refused)
 //   mig-resource            capacity nvidia.com/mig-<profile> > 0 (mig.strategy mixed)
 //   mig-product             nvidia.com/gpu.product with a MIG part (mig.strategy single:
@@ -61,10 +64,12 @@ std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
 
 // A pod's annotation keys (before the secret filter) and the resource names of its containers'
 // requests and limits (init containers included). Rules, in order:
-//   hami-pod-annotation     an annotation under hami.io/ (HAMi's allocation and policies) or one
-//                           of HAMi's card selectors (nvidia.com/use-gputype, nouse-gputype,
-//                           use-gpuuuid, nouse-gpuuuid, vgpu-mode, numa-bind)
-//   hami-resource           nvidia.com/gpumem, gpumem-percentage, gpucores, priority
+//   hami-pod-annotation     an annotation under hami.io/ other than the allocation, binding and
+//                           policies HAMi writes (e.g. device-scoring-weights), or one of HAMi's
+//                           card selectors knobsim does not model (nvidia.com/use-gpuuuid,
+//                           nouse-gpuuuid, vgpu-mode, numa-bind)
+//   hami-resource           nvidia.com/priority (HAMi-core's task priority); gpumem,
+//                           gpumem-percentage and gpucores are read by the pod reader
 //   shared-resource         nvidia.com/<name>.shared
 //   ack-topology-resource   aliyun.com/gpu
 std::optional<UnmodelledSharing> UnmodelledPodSharing(const std::vector<std::string>& annotations,

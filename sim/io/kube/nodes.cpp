@@ -1,6 +1,7 @@
 #include "sim/io/kube/kinds.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -8,6 +9,8 @@
 #include <string_view>
 #include <tuple>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "models/gpu_catalog.h"
 #include "models/mig_profiles.h"
@@ -93,6 +96,139 @@ void ReadMigSide(ObjectReader& r, const ModelledMig& mig,
   node.gpu_cards = cards * static_cast<int>(node.mig.instances.size());
   node.gpu_model = mig.card_product;
   node.gpu_schedule = "default";
+}
+
+// One card as HAMi's device plugin registers it.
+struct HamiRegistered {
+  std::string id;  // the card's UUID
+  int64_t index = 0, count = 0, devmem = 0, devcore = 0;
+  std::string type, mode;
+  bool health = false;
+};
+
+// hami.io/node-nvidia-register in either form HAMi writes: a JSON list (v2.8 and later,
+// pkg/device/devices.go MarshalNodeDevices; omitempty, so an absent index, numa or devcore is 0
+// and an absent health false), or the older "id,count,devmem,devcore,type,numa,health[,index,
+// mode]:" per card (DecodeNodeDevices). nullopt (with `error`) when it is neither.
+std::optional<std::vector<HamiRegistered>> ParseHamiRegistration(const std::string& text,
+                                                                 std::string& error) {
+  std::vector<HamiRegistered> cards;
+  if (!text.empty() && text.front() == '[') {
+    const nlohmann::json list = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (list.is_discarded() || !list.is_array()) return error = "not a JSON list", std::nullopt;
+    for (const nlohmann::json& d : list) {
+      if (!d.is_object()) return error = "a device is not an object", std::nullopt;
+      HamiRegistered c;
+      for (auto [key, out] : {std::pair{"index", &c.index}, std::pair{"count", &c.count},
+                              std::pair{"devmem", &c.devmem}, std::pair{"devcore", &c.devcore}}) {
+        if (!d.contains(key)) continue;
+        if (!d.at(key).is_number_integer())
+          return error = Cat({key, " is not an integer"}), std::nullopt;
+        *out = d.at(key).get<int64_t>();
+      }
+      for (auto [key, out] :
+           {std::pair{"id", &c.id}, std::pair{"type", &c.type}, std::pair{"mode", &c.mode}}) {
+        if (!d.contains(key)) continue;
+        if (!d.at(key).is_string()) return error = Cat({key, " is not a string"}), std::nullopt;
+        *out = d.at(key).get<std::string>();
+      }
+      c.health = d.contains("health") && d.at("health").is_boolean() && d.at("health").get<bool>();
+      cards.push_back(std::move(c));
+    }
+    return cards;
+  }
+  size_t begin = 0;
+  while (begin < text.size()) {
+    const size_t end = std::min(text.find(':', begin), text.size());
+    std::vector<std::string> f;
+    for (size_t at = begin; at <= end;) {
+      const size_t comma = std::min(text.find(',', at), end);
+      f.push_back(text.substr(at, comma - at));
+      at = comma + 1;
+    }
+    begin = end + 1;
+    if (f.size() == 1 && f[0].empty()) continue;
+    if (f.size() < 7) return error = "a device has fewer than 7 fields", std::nullopt;
+    HamiRegistered c;
+    c.id = f[0];
+    for (auto [i, out] :
+         {std::pair{1, &c.count}, std::pair{2, &c.devmem}, std::pair{3, &c.devcore}}) {
+      const auto [ptr, ec] = std::from_chars(f[i].data(), f[i].data() + f[i].size(), *out);
+      if (ec != std::errc() || ptr != f[i].data() + f[i].size())
+        return error = "a count, devmem or devcore is not a number", std::nullopt;
+    }
+    c.type = f[4];
+    c.health = f[6] == "true";
+    if (f.size() > 7) std::from_chars(f[7].data(), f[7].data() + f[7].size(), c.index);
+    if (f.size() > 8) c.mode = f[8];
+    cards.push_back(std::move(c));
+  }
+  return cards;
+}
+
+// A HAMi node (docs/semantics.md §2.8): the cards its device plugin registered. knobsim models
+// cards registered alike, healthy, in HAMi-core mode; the rest is refused at the annotation. The
+// value lists card UUIDs: kept to map pods' allocations, shown nowhere. False when the node has
+// no registration.
+bool ReadHamiSide(ObjectReader& r, const ObjectMeta& meta, NodeSpec& node) {
+  if (!meta.annotations) return false;
+  const std::optional<Field> f = r.Get(*meta.annotations, kHamiRegisterAnnotation);
+  if (!f) return false;
+  const std::string what = Cat({"node ", node.name, ": HAMi's ", kHamiRegisterAnnotation});
+  std::string error;
+  const std::optional<std::vector<HamiRegistered>> cards =
+      ParseHamiRegistration(r.String(*f, /*reveal=*/false), error);
+  if (!cards || cards->empty())
+    r.Fail(*f, Cat({what, ": ", cards ? "no devices" : error}),
+           "HAMi writes a JSON list of its cards ([{\"id\": ..., \"count\": 10, \"devmem\": "
+           "24576, ...}]; before v2.8 \"id,count,devmem,devcore,type,numa,health:\" per card)");
+  if (static_cast<int64_t>(cards->size()) > kMaxCardsPerNode)
+    r.Fail(*f,
+           Cat({std::to_string(cards->size()), " GPUs on one node is more than knobsim models (",
+                std::to_string(kMaxCardsPerNode), ")"}));
+  const HamiRegistered& first = cards->front();
+  for (size_t i = 0; i < cards->size(); ++i) {
+    const HamiRegistered& c = (*cards)[i];
+    const std::string at = Cat({what, " device ", std::to_string(i), ": "});
+    if (!c.mode.empty() && c.mode != "hami-core")
+      r.Fail(*f, Cat({at, "HAMi's ", Quote(c.mode), " mode is not modelled"}),
+             "knobsim models HAMi's hami-core mode (vGPUs limited by HAMi-core); export the "
+             "cluster without these nodes and their pods");
+    if (!c.health)
+      r.Fail(*f, Cat({at, "an unhealthy card (HAMi's CardNotHealth) is not modelled"}),
+             "export the cluster once the card is healthy, or without this node");
+    if (c.id.empty() || c.count < 1 || c.count > 1024 || c.devmem < 1 || c.devmem > (1 << 30) ||
+        c.devcore < 0 || c.devcore > 10000)
+      r.Fail(*f, Cat({at, "needs an id, a count in 1..1024, devmem in MiB and devcore"}));
+    if (c.count != first.count || c.devmem != first.devmem || c.devcore != first.devcore ||
+        c.type != first.type)
+      r.Fail(*f, Cat({at, "registered unlike device 0 (count, devmem, devcore or type)"}),
+             "knobsim models HAMi nodes whose cards are all alike");
+  }
+  std::vector<HamiRegistered> by_index = *cards;
+  std::stable_sort(
+      by_index.begin(), by_index.end(),
+      [](const HamiRegistered& a, const HamiRegistered& b) { return a.index < b.index; });
+  node.hami = {static_cast<int>(first.count),
+               static_cast<int>(first.devmem),
+               static_cast<int>(first.devcore),
+               HamiCorePolicy::kDefault,
+               {}};
+  for (const HamiRegistered& c : by_index) node.hami.card_uuids.push_back(c.id);
+  node.annotations.erase(kHamiRegisterAnnotation);  // card UUIDs: kept above, shown nowhere
+  node.gpu_cards = static_cast<int>(cards->size());
+  node.gpu_schedule = "default";
+  // GPU feature discovery's product where the GPU operator labels the node, else HAMi's type in
+  // GFD's spelling: NVML's name ("NVIDIA A10"), which older HAMi prefixed with "NVIDIA-".
+  if (auto product = node.labels.find(kGfdProductLabel); product != node.labels.end()) {
+    node.gpu_model = product->second;
+  } else {
+    std::string type = first.type;
+    if (type.starts_with("NVIDIA-NVIDIA")) type.erase(0, 7);
+    std::replace(type.begin(), type.end(), ' ', '-');
+    node.gpu_model = type;
+  }
+  return true;
 }
 
 // The GPU side (docs/semantics.md §1.1-1.2), from the labels and status.capacity as ACK's plugin
@@ -256,7 +392,7 @@ NodeSpec ReadNode(ObjectReader& r, const Field& object) {
   }
 
   RefuseUnmodelledSharing(r, meta, capacity, node);
-  ReadGpuSide(r, capacity, labels, node);
+  if (!ReadHamiSide(r, meta, node)) ReadGpuSide(r, capacity, labels, node);
   return node;
 }
 

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "sim/io/kube/kube_test_support.h"
 
@@ -137,11 +138,10 @@ TEST_CASE(
        "\"4\"\n",
        "{nvidia.com/gpu: \"16\"}", "bad.yaml:6: metadata.labels.nvidia.com/gpu.replicas: node n: "},
       {"hami-node-annotation",
-       // A registration whose UUID list reads like a token: the key alone decides, never quoted.
-       "  annotations:\n    hami.io/node-nvidia-register: "
-       "\"GPU-8a3c3b3e6f2e4b1e9a0c2f3d4e5f6a70,10,23028,100,NVIDIA-NVIDIA A10,0,true:\"\n",
+       // HAMi's handshake without its registration: the node's vGPUs are unknown.
+       "  annotations:\n    hami.io/node-handshake: \"Requesting_2026-12-01 09:41:12\"\n",
        "{nvidia.com/gpu: \"10\"}",
-       "bad.yaml:5: metadata.annotations.hami.io/node-nvidia-register: node n: HAMi"},
+       "bad.yaml:5: metadata.annotations.hami.io/node-handshake: node n: HAMi"},
       {"mig-resource", "  labels: {nvidia.com/mig.strategy: mixed}\n",
        "{nvidia.com/gpu: \"0\", nvidia.com/mig-1g.10gb: \"7\"}",
        "bad.yaml:6: status.capacity.nvidia.com/mig-1g.10gb: node n: MIG"},
@@ -209,6 +209,71 @@ TEST_CASE(
     for (const std::string& p : n.mig.instances) layout += (layout.empty() ? "" : " ") + p;
     CHECK(layout == c.layout);
     CHECK(n.gpu_schedule == "default");
+  }
+}
+
+TEST_CASE(
+    "a HAMi node's cards come from its device registration, JSON or the older colon form; what "
+    "knobsim does not model is refused at the annotation, never quoting a UUID") {
+  const std::string uuid_a = "GPU-8a3c3b3e6f2e4b1e9a0c2f3d4e5f6a70";
+  const std::string uuid_b = "GPU-1b2c3d4e5f604a7b8c9d0e1f2a3b4c5d";
+  auto node = [&](const std::string& registration) {
+    return "kind: Node\nmetadata:\n  name: n\n  annotations:\n    "
+           "hami.io/node-nvidia-register: '" +
+           registration + "'\nstatus:\n  capacity: {nvidia.com/gpu: \"20\"}\n";
+  };
+  auto json = [&](const std::string& second) {
+    return "[{\"id\":\"" + uuid_b +
+           "\",\"index\":1,\"count\":10,\"devmem\":23034,\"devcore\":100,\"type\":\"NVIDIA "
+           "L4\",\"mode\":\"hami-core\",\"health\":true},{\"id\":\"" +
+           uuid_a + "\"," + second + "}]";
+  };
+  const std::string alike =
+      "\"count\":10,\"devmem\":23034,\"devcore\":100,\"type\":\"NVIDIA L4\",\"health\":true";
+  struct Case {
+    const char* name;
+    std::string registration;
+    const char* error;  // empty: read
+  };
+  const Case cases[] = {
+      {"JSON, device 0 without its index (omitempty)", json(alike), ""},
+      {"the colon form before v2.8",
+       uuid_a + ",10,23034,100,NVIDIA-NVIDIA L4,0,true,0,hami-core:" + uuid_b +
+           ",10,23034,100,NVIDIA-NVIDIA L4,0,true,1,hami-core:",
+       ""},
+      {"HAMi's MIG mode", json(alike + ",\"mode\":\"mig\""),
+       "device 1: HAMi's \"mig\" mode is not modelled"},
+      {"an unhealthy card (health false is omitted)",
+       json("\"count\":10,\"devmem\":23034,\"devcore\":100,\"type\":\"NVIDIA L4\""),
+       "device 1: an unhealthy card (HAMi's CardNotHealth) is not modelled"},
+      {"cards registered unlike",
+       json("\"count\":5,\"devmem\":23034,\"devcore\":100,\"type\":\"NVIDIA L4\",\"health\":true"),
+       "device 1: registered unlike device 0"},
+      {"not JSON", "[{\"id\": ", "not a JSON list"},
+      {"JSON of the wrong types", "[{\"id\":\"x\",\"count\":\"10\"}]", "count is not an integer"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    if (*c.error) {
+      const std::string error = ErrorOf(node(c.registration));
+      CAPTURE(error);
+      CHECK(error.rfind("bad.yaml:5: metadata.annotations.hami.io/node-nvidia-register: node n: "
+                        "HAMi's hami.io/node-nvidia-register",
+                        0) == 0);
+      CHECK(error.find(c.error) != std::string::npos);
+      CHECK(error.find("8a3c3b3e") == std::string::npos);
+      continue;
+    }
+    const NodeSpec n = MustRead(node(c.registration)).nodes[0];
+    CHECK(n.gpu_cards == 2);
+    CHECK(n.gpu_model == "NVIDIA-L4");
+    CHECK(n.gpu_schedule == "default");
+    CHECK(n.hami.split_count == 10);
+    CHECK(n.hami.devmem_mib == 23034);
+    CHECK(n.hami.devcore == 100);
+    // Cards by HAMi's index: the UUIDs a pod's allocation names, in card order.
+    CHECK(n.hami.card_uuids == std::vector<std::string>{uuid_a, uuid_b});
+    CHECK(n.annotations.count("hami.io/node-nvidia-register") == 0);
   }
 }
 

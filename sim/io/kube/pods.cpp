@@ -1,6 +1,7 @@
 #include "sim/io/kube/kinds.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -209,7 +210,10 @@ void WarnUnmodelledScheduling(ObjectReader& r, const Field& spec) {
     r.Warn(*gates, "scheduling gates are not modelled; the pod is scheduled as if ungated");
   }
   if (auto scheduler = r.Get(spec, "schedulerName")) {
-    if (const std::string name = r.String(*scheduler); name != "default-scheduler") {
+    // HAMi's hami-scheduler is kube-scheduler with HAMi's extender, which knobsim models
+    // (sim/scheduler/hami_devices.h).
+    if (const std::string name = r.String(*scheduler);
+        name != "default-scheduler" && name != "hami-scheduler") {
       r.Warn(*scheduler, Cat({"scheduler ", Quote(name),
                               " places this pod in the cluster; knobsim applies kube-scheduler's "
                               "rules"}));
@@ -382,6 +386,71 @@ void ReadMigRequest(ObjectReader& r, const Field& spec, PodSpec& pod) {
   }
 }
 
+// HAMi's vGPUs (docs/semantics.md §2.8): a container asking nvidia.com/gpumem,
+// gpumem-percentage or gpucores is a HAMi container, and its nvidia.com/gpu counts vGPUs
+// (pkg/device/nvidia/device.go GenerateResourceRequests; an export shows the pod after HAMi's
+// webhook, which adds the count and gpucores where it does). kube-scheduler ignores all four
+// (the chart's ignoredByScheduler), so they leave the pod's requests. The cards HAMi allocated
+// (hami.io/vgpu-devices-allocated: "UUID,NVIDIA,MiB,cores:" per vGPU, ";" after each container)
+// are kept for the bind, never printed.
+void ReadHamiRequest(ObjectReader& r, const Field& spec, const std::optional<Field>& annotations,
+                     const PodContainers& containers, PodSpec& pod) {
+  const std::array<const char*, 3> hami_only = {kHamiMemResource, kHamiMemPercentResource,
+                                                kHamiCoresResource};
+  auto is_hami = [&](const ContainerResources& c) {
+    return std::any_of(hami_only.begin(), hami_only.end(),
+                       [&](const char* name) { return c.requests.count(name) > 0; });
+  };
+  const std::string who = Cat({"pod ", pod.namespace_, "/", pod.name, ": "});
+  for (const ContainerResources& c : containers.init) {
+    if (is_hami(c))
+      r.Fail(spec, Cat({who, "HAMi vGPUs of an init container are not modelled"}),
+             std::string(kUnmodelledSharingHint));
+  }
+  if (std::none_of(containers.regular.begin(), containers.regular.end(), is_hami)) return;
+  auto amount = [](const ContainerResources& c, const char* name) -> int64_t {
+    const auto it = c.requests.find(name);
+    return it == c.requests.end() ? -1 : it->second;
+  };
+  for (const ContainerResources& c : containers.regular) {
+    const int64_t count = amount(c, kNvidiaGpuResource);
+    if (count <= 0 && !is_hami(c)) continue;
+    HamiRequest h;
+    h.vgpus = static_cast<int>(std::clamp<int64_t>(count, 1, kMaxCardsPerNode));
+    h.mem_mib = std::max<int64_t>(0, amount(c, kHamiMemResource));
+    // GenerateResourceRequests: a percentage above 100 counts as 100, one of 0 or less as unset.
+    const int64_t percent = amount(c, kHamiMemPercentResource);
+    h.mem_percent = percent > 0 ? static_cast<int>(std::min<int64_t>(percent, 100)) : 100;
+    h.cores = static_cast<int>(std::clamp<int64_t>(amount(c, kHamiCoresResource), 0, 100));
+    pod.hami.push_back(h);
+  }
+  for (const char* name :
+       {kNvidiaGpuResource, kHamiMemResource, kHamiMemPercentResource, kHamiCoresResource})
+    pod.requests.erase(name);
+  pod.whole_gpus = 0;
+  pod.container_whole_gpus_max = 0;
+  if (auto policy = pod.annotations.find(kHamiGpuPolicyAnnotation);
+      policy != pod.annotations.end() && policy->second != "binpack" && policy->second != "spread")
+    r.Fail(annotations ? r.Get(*annotations, kHamiGpuPolicyAnnotation).value_or(spec) : spec,
+           Cat({who, "HAMi's GPU scheduler policy ", Quote(policy->second),
+                " is not modelled (binpack and spread are)"}),
+           std::string(kUnmodelledSharingHint));
+  // The allocation lists card UUIDs: kept below as hami_allocated, shown nowhere.
+  pod.annotations.erase(kHamiAllocatedAnnotation);
+  pod.annotations.erase("hami.io/vgpu-devices-to-allocate");
+  if (!annotations) return;
+  const std::optional<Field> allocated = r.Get(*annotations, kHamiAllocatedAnnotation);
+  if (!allocated) return;
+  const std::string text = r.String(*allocated, /*reveal=*/false);
+  size_t begin = 0;
+  while (begin < text.size()) {
+    const size_t end = std::min(text.find_first_of(":;", begin), text.size());
+    const std::string_view device(text.data() + begin, end - begin);
+    if (!device.empty()) pod.hami_allocated.emplace_back(device.substr(0, device.find(',')));
+    begin = end + 1;
+  }
+}
+
 }  // namespace
 
 PodSpec ReadPod(ObjectReader& r, const Field& object) {
@@ -453,6 +522,7 @@ void ReadPodBody(ObjectReader& r, const Field& spec, const std::optional<Field>&
     pod.whole_gpus = static_cast<int>(it->second);
   }
   ReadMigRequest(r, spec, pod);
+  ReadHamiRequest(r, spec, annotations, containers, pod);
   const std::string device =
       pod.device_resource.empty() ? std::string(kNvidiaGpuResource) : pod.device_resource;
   for (const auto* list : {&containers.regular, &containers.init}) {

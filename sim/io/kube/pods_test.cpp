@@ -495,10 +495,11 @@ TEST_CASE("a pod of a sharing mode knobsim does not model stops the read at its 
     const char* where;
   };
   const Case cases[] = {
-      {"hami-resource", "", "{nvidia.com/gpu: 1, nvidia.com/gpumem: 6000, nvidia.com/gpucores: 30}",
-       "bad.yaml:8: spec.containers[0].resources.limits.nvidia.com/gpumem: pod default/p: HAMi"},
-      {"hami-pod-annotation", "{hami.io/vgpu-node: gpu-a10-0}", "{nvidia.com/gpu: 1}",
-       "bad.yaml:3: metadata.annotations.hami.io/vgpu-node: pod default/p: HAMi"},
+      {"hami-resource", "", "{nvidia.com/gpu: 1, nvidia.com/gpumem: 6000, nvidia.com/priority: 0}",
+       "bad.yaml:8: spec.containers[0].resources.limits.nvidia.com/priority: pod default/p: HAMi"},
+      {"hami-pod-annotation", "{hami.io/device-scoring-weights: \"slot=1,core=1,memory=2\"}",
+       "{nvidia.com/gpu: 1}",
+       "bad.yaml:3: metadata.annotations.hami.io/device-scoring-weights: pod default/p: HAMi"},
       {"shared-resource", "", "{nvidia.com/gpu.shared: 1}",
        "bad.yaml:8: spec.containers[0].resources.limits.nvidia.com/gpu.shared: pod default/p: "},
   };
@@ -592,6 +593,89 @@ TEST_CASE("bad inter-pod affinity terms are refused with the field named") {
   CHECK(ErrorOf(head + "      preferredDuringSchedulingIgnoredDuringExecution:\n"
                        "      - {weight: 101, podAffinityTerm: {topologyKey: z}}\n")
             .find("weight") != std::string::npos);
+}
+
+// ---- HAMi ----------------------------------------------------------------------------------
+
+TEST_CASE(
+    "a HAMi pod's containers ask vGPUs as GenerateResourceRequests reads them; kube-scheduler "
+    "counts none of HAMi's resources; the allocation's UUIDs are kept, never shown") {
+  auto pod = [](const std::string& containers, const std::string& annotations = "") {
+    return "kind: Pod\nmetadata:\n  name: p\n" +
+           (annotations.empty() ? "" : "  annotations:\n" + annotations) +
+           "spec:\n  nodeName: n\n  containers:\n" + containers;
+  };
+  auto container = [](const std::string& name, const std::string& limits) {
+    return "  - name: " + name + "\n    image: x\n    resources:\n      limits: " + limits + "\n";
+  };
+  struct Case {
+    const char* name;
+    std::string containers;
+    std::vector<HamiRequest> want;
+  };
+  const Case cases[] = {
+      {"gpumem and gpucores",
+       container(
+           "a",
+           R"({cpu: "1", nvidia.com/gpu: "1", nvidia.com/gpumem: "6000", nvidia.com/gpucores: "30"})"),
+       {{1, 6000, 100, 0 + 30}}},
+      {"a percentage above 100 counts as 100, cores default 0",
+       container("a", R"({nvidia.com/gpu: "2", nvidia.com/gpumem-percentage: "150"})"),
+       {{2, 0, 100, 0}}},
+      {"a percentage, and a second container of whole-memory vGPUs",
+       container(
+           "a",
+           R"({nvidia.com/gpu: "1", nvidia.com/gpumem-percentage: "25", nvidia.com/gpucores: "20"})") +
+           container("b", R"({nvidia.com/gpu: "1", nvidia.com/gpucores: "100"})") +
+           container("sidecar", R"({cpu: "100m"})"),
+       {{1, 0, 25, 20}, {1, 0, 100, 100}}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    const PodSpec p = OnePod(pod(c.containers));
+    CHECK(p.hami == c.want);
+    CHECK(p.whole_gpus == 0);
+    for (const char* r : {"nvidia.com/gpu", "nvidia.com/gpumem", "nvidia.com/gpumem-percentage",
+                          "nvidia.com/gpucores"})
+      CHECK(p.requests.count(r) == 0);
+  }
+  const PodSpec allocated = OnePod(pod(
+      container("a", R"({nvidia.com/gpu: "2", nvidia.com/gpumem: "3000"})"),
+      "    hami.io/vgpu-devices-allocated: "
+      "'GPU-8a3c3b3e6f2e4b1e9a0c2f3d4e5f6a70,NVIDIA,3000,0:GPU-1b2c3d4e5f604a7b8c9d0e1f2a3b4c5d,"
+      "NVIDIA,3000,0:;'\n    hami.io/vgpu-node: n\n    hami.io/gpu-scheduler-policy: binpack\n"));
+  CHECK(allocated.hami_allocated ==
+        std::vector<std::string>{"GPU-8a3c3b3e6f2e4b1e9a0c2f3d4e5f6a70",
+                                 "GPU-1b2c3d4e5f604a7b8c9d0e1f2a3b4c5d"});
+  CHECK(allocated.annotations.count("hami.io/vgpu-devices-allocated") == 0);
+  CHECK(allocated.annotations.at("hami.io/gpu-scheduler-policy") == "binpack");
+
+  struct Bad {
+    const char* name;
+    std::string text;
+    const char* error;
+  };
+  const Bad bad[] = {
+      {"a GPU policy knobsim does not model",
+       pod(container("a", R"({nvidia.com/gpu: "1", nvidia.com/gpumem: "3000"})"),
+           "    hami.io/gpu-scheduler-policy: topology-aware\n"),
+       "HAMi's GPU scheduler policy \"topology-aware\" is not modelled"},
+      {"a card pinned by UUID",
+       pod(container("a", R"({nvidia.com/gpu: "1", nvidia.com/gpumem: "3000"})"),
+           "    nvidia.com/use-gpuuuid: GPU-8a3c3b3e6f2e4b1e9a0c2f3d4e5f6a70\n"),
+       "metadata.annotations.nvidia.com/use-gpuuuid: pod default/p: HAMi"},
+      {"HAMi-core's task priority",
+       pod(container(
+           "a", R"({nvidia.com/gpu: "1", nvidia.com/gpumem: "3000", nvidia.com/priority: "0"})")),
+       "HAMi (resource nvidia.com/priority) is not modelled"},
+  };
+  for (const Bad& b : bad) {
+    CAPTURE(b.name);
+    const std::string error = ErrorOf(b.text);
+    CAPTURE(error);
+    CHECK(error.find(b.error) != std::string::npos);
+    CHECK(error.find("8a3c3b3e") == std::string::npos);
+  }
 }
 
 }  // namespace

@@ -132,6 +132,43 @@ del pending["spec"]["nodeName"]
 pending["status"] = {"phase": "Pending", "qosClass": "Burstable"}
 write("hami-pending-pod.json", [pending])
 
+# 3b. HAMi v2.8+: the registration as JSON (omitempty: device 0 has no index), 4 L4s split 10
+# ways; pods by gpumem-percentage with the binpack GPU policy, and by gpumem; one pod pinned to a
+# card by UUID (not modelled: refused).
+l4_ids = ["GPU-5d1f7a2c-0b3e-4c5d-8e9f-a0b1c2d3e4f5", "GPU-6e2a8b3d-1c4f-4d6e-9fa0-b1c2d3e4f5a6",
+          "GPU-7f3b9c4e-2d5a-4e7f-a0b1-c2d3e4f5a6b7", "GPU-8a4cad5f-3e6b-4f8a-b1c2-d3e4f5a6b7c8"]
+l4_reg = [dict({"id": u, "count": 10, "devmem": 23034, "devcore": 100, "type": "NVIDIA L4",
+                "mode": "hami-core", "health": True}, **({"index": i} if i else {}))
+          for i, u in enumerate(l4_ids)]
+hami_l4 = node("gpu-l4-hami-0", {"gpu": "on", "node.kubernetes.io/instance-type": "g6.12xlarge"},
+               {"nvidia.com/gpu": "40"}, cpu="48", alloc_cpu="47810m", mem="195963348Ki", alloc_mem="192296404Ki",
+               annotations={"hami.io/node-handshake": "Reported 2026-12-01 09:41:12",
+                            "hami.io/node-nvidia-register": json.dumps(l4_reg, separators=(",", ":"))})
+def hami_alloc(ids, mem, cores, t):
+    return {"hami.io/bind-phase": "success", "hami.io/bind-time": str(t),
+            "hami.io/vgpu-devices-allocated": "".join(f"{u},NVIDIA,{mem},{cores}:" for u in ids) + ";",
+            "hami.io/vgpu-devices-to-allocate": ";", "hami.io/vgpu-node": "gpu-l4-hami-0", "hami.io/vgpu-time": str(t - 1)}
+chat_res = {"limits": {"nvidia.com/gpu": "1", "nvidia.com/gpumem-percentage": "50", "nvidia.com/gpucores": "50"},
+            "requests": {"cpu": "4", "memory": "16Gi", "nvidia.com/gpu": "1", "nvidia.com/gpumem-percentage": "50",
+                         "nvidia.com/gpucores": "50"}}
+embed_res = {"limits": {"nvidia.com/gpu": "1", "nvidia.com/gpumem": "3000", "nvidia.com/gpucores": "20"},
+             "requests": {"cpu": "1", "memory": "4Gi", "nvidia.com/gpu": "1", "nvidia.com/gpumem": "3000",
+                          "nvidia.com/gpucores": "20"}}
+binpack = {"hami.io/gpu-scheduler-policy": "binpack"}
+write("hami-v2.json", [hami_l4]
+      + workload("ai", "chat", ["gpu-l4-hami-0", "gpu-l4-hami-0"], chat_res,
+                 [dict(hami_alloc([l4_ids[3]], 11517, 50, 1764578500), **binpack),
+                  dict(hami_alloc([l4_ids[3]], 11517, 50, 1764578501), **binpack)],
+                 scheduler="hami-scheduler", tmpl_annotations=binpack)
+      + workload("ai", "embed", ["gpu-l4-hami-0", "gpu-l4-hami-0", "gpu-l4-hami-0"], embed_res,
+                 [hami_alloc([l4_ids[0]], 3000, 20, 1764578510), hami_alloc([l4_ids[1]], 3000, 20, 1764578511),
+                  hami_alloc([l4_ids[2]], 3000, 20, 1764578512)], scheduler="hami-scheduler"))
+pinned = {"nvidia.com/use-gpuuuid": l4_ids[0]}
+write("hami-uuid.json", [hami_l4]
+      + workload("ai", "pinned", ["gpu-l4-hami-0"], embed_res,
+                 [dict(hami_alloc([l4_ids[0]], 3000, 20, 1764578520), **pinned)],
+                 scheduler="hami-scheduler", tmpl_annotations=pinned))
+
 # 4. NVIDIA device plugin time-slicing, replicas 4 on 4 L4s: the node offers 16.
 ts = node("gpu-l4-ts-0", gfd("NVIDIA-L4-SHARED", 23034, 4, "ada-lovelace", 8, 9, replicas="4", strategy="time-slicing",
                              extra={"nvidia.com/device-plugin.config": "l4-time-slicing"}), {"nvidia.com/gpu": "16"},
