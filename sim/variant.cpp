@@ -344,20 +344,36 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
     if (!variant.sharing.empty() && TranslateRequest(w, offered)) w.pods.clear();
     // A "*" quota or core change is about GPU-sharing workloads; it must not hand GPU memory
     // to a CPU-only service or to one that owns whole cards.
-    const bool shares_gpu = w.gpu_mem > 0;
+    // On a HAMi workload the quota is its gpumem (units × 1024 MiB) and the core share its
+    // gpucores (docs/whatif.md).
+    const bool shares_gpu = w.gpu_mem > 0 || w.hami.enabled();
     const int gpu_mem_before = w.gpu_mem;
     const int gpu_core_before = w.gpu_core;
+    const HamiRequest hami_before = w.hami.request;
     const auto* spread = Lookup(variant.topology_spread, w.name);
     if (spread != nullptr) w.topology_spread = *spread;
-    if (const auto* units = Lookup(variant.gpu_mem, w.name, shares_gpu)) w.gpu_mem = *units;
-    if (const auto* core = Lookup(variant.gpu_core, w.name, shares_gpu)) w.gpu_core = *core;
+    if (const auto* units = Lookup(variant.gpu_mem, w.name, shares_gpu)) {
+      if (w.hami.enabled()) {
+        w.hami.request.mem_mib = int64_t{*units} * 1024;
+      } else {
+        w.gpu_mem = *units;
+      }
+    }
+    if (const auto* core = Lookup(variant.gpu_core, w.name, shares_gpu)) {
+      if (w.hami.enabled()) {
+        w.hami.request.cores = *core;
+      } else {
+        w.gpu_core = *core;
+      }
+    }
     if (const auto* replicas = Lookup(variant.replicas, w.name)) w.replicas = *replicas;
     if (const auto* priority = Lookup(variant.priority, w.name)) w.priority = *priority;
     // Current pods (an imported cluster) stay where they run unless the change is one that
     // recreates them: a new quota, core share or spread rolls the workload out again, and the
     // scheduler places the new pods; a placement change on a pool re-places its pods (the
     // question it asks is where they would go). Fewer replicas drop the last ones.
-    if (w.gpu_mem != gpu_mem_before || w.gpu_core != gpu_core_before || spread != nullptr) {
+    if (w.gpu_mem != gpu_mem_before || w.gpu_core != gpu_core_before ||
+        !(w.hami.request == hami_before) || spread != nullptr) {
       w.pods.clear();
     }
     const size_t listed = w.pods.size();

@@ -1489,4 +1489,16 @@ TEST_CASE("variant sharing hami: requests translated to vGPUs and back") {
   CHECK(again.workloads[1].hami.request == HamiRequest{2, 0, 100, 100});
 }
 
+TEST_CASE("variant gpu_mem and gpu_core on a HAMi workload: its gpumem and gpucores") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n  - {name: p, gpu: L4, hami: {}}\n"
+      "workloads:\n  - {name: a, hami: {gpumem: 4000, gpucores: 20}, pods: [{name: a-0, node: "
+      "p-0}]}\n  - {name: b, cpu: 1}\n"
+      "variants:\n  - {name: more, gpu_mem: {\"*\": 6}, gpu_core: {a: 40}}\n");
+  const Scenario more = ApplyVariant(s, s.variants[0]);
+  CHECK(more.workloads[0].hami.request == HamiRequest{1, 6144, 100, 40});
+  CHECK(more.workloads[0].pods.empty());  // rolled out again
+  CHECK(more.workloads[1].gpu_mem == 0);  // "*" passes a workload without a GPU by
+}
+
 }  // namespace knobsim

@@ -177,13 +177,12 @@ void Reader::ReadVariantWorkloadKnobs(const Section& s, const Scenario& sc, Vari
       for (const Workload& w : sc.workloads) {
         // ApplyVariant gives a "*" only to workloads that already share GPUs.
         const bool applies =
-            key == w.name || (key == "*" && w.gpu_mem > 0 &&
+            key == w.name || (key == "*" && (w.gpu_mem > 0 || w.hami.enabled()) &&
                               !std::any_of(entries.begin(), entries.end(),
                                            [&](const auto& e) { return e.first == w.name; }));
         if (!applies) continue;
-        if (w.whole_gpus > 0 || w.hami.enabled()) {
-          Fail(value, "workload " + Quote(w.name) + " uses " +
-                          (w.hami.enabled() ? "hami" : "whole_gpus") + ", which excludes gpu_mem");
+        if (w.whole_gpus > 0) {
+          Fail(value, "workload " + Quote(w.name) + " uses whole_gpus, which excludes gpu_mem");
         }
         CheckGpuMemSplit(value, units, w.gpu_count);
       }
@@ -192,10 +191,8 @@ void Reader::ReadVariantWorkloadKnobs(const Section& s, const Scenario& sc, Vari
   if (auto x = s.Get("gpu_core")) {
     for (const auto& [key, value] : KnobEntries(*x, WorkloadNames(sc), "workload")) {
       v.gpu_core[key] = Int(value, 0, 100);
-      if (const Workload* w = FindWorkload(sc, key);
-          w != nullptr && (w->whole_gpus > 0 || w->hami.enabled())) {
-        Fail(value, "workload " + Quote(key) + " uses " +
-                        (w->hami.enabled() ? "hami" : "whole_gpus") + ", which excludes gpu_core");
+      if (const Workload* w = FindWorkload(sc, key); w != nullptr && w->whole_gpus > 0) {
+        Fail(value, "workload " + Quote(key) + " uses whole_gpus, which excludes gpu_core");
       }
     }
   }

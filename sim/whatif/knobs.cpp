@@ -164,9 +164,8 @@ class KnobParser {
       const std::string w = Workload(*target);
       const int pct = Int(0, 100, "aliyun.com/gpu-core.percentage is 0..100 per card");
       ForEach(w, [&](const knobsim::Workload& wl) {
-        if (wl.whole_gpus > 0 || wl.hami.enabled())
-          Fail("workload " + Quote(wl.name) + " uses " +
-               (wl.hami.enabled() ? "hami" : "whole_gpus") + ", which excludes gpu_core");
+        if (wl.whole_gpus > 0)
+          Fail("workload " + Quote(wl.name) + " uses whole_gpus, which excludes gpu_core");
       });
       v_.gpu_core[w] = pct;
     } else if (key_ == "interference") {
@@ -318,7 +317,8 @@ class KnobParser {
   template <class F>
   void ForEach(const std::string& key, F f, bool gpu_sharing_only = false) const {
     for (const knobsim::Workload& w : s_.workloads) {
-      if (key == w.name || (key == "*" && (!gpu_sharing_only || w.gpu_mem > 0))) f(w);
+      const bool shares = w.gpu_mem > 0 || w.hami.enabled();
+      if (key == w.name || (key == "*" && (!gpu_sharing_only || shares))) f(w);
     }
   }
 
@@ -374,9 +374,8 @@ class KnobParser {
   }
 
   void CheckQuota(const knobsim::Workload& w, int units) const {
-    if (w.whole_gpus > 0 || w.hami.enabled())
-      Fail("workload " + Quote(w.name) + " uses " + (w.hami.enabled() ? "hami" : "whole_gpus") +
-           ", which excludes a gpu-mem quota");
+    if (w.whole_gpus > 0)
+      Fail("workload " + Quote(w.name) + " uses whole_gpus, which excludes a gpu-mem quota");
     if (w.gpu_count > 1 && units % w.gpu_count != 0) {
       Fail("invalid replica for resource aliyun.com/gpu-mem, because " + std::to_string(units) +
                " / " + std::to_string(w.gpu_count) + " is not a whole number",

@@ -321,6 +321,16 @@ TEST_CASE(
   CHECK(waste(0) > 0.1);
   CHECK(waste(2) < 1e-9);
 
+  // gpu_core on a HAMi workload is its gpucores: the embedders' cap raised from 20 to 40.
+  const Outcome cores =
+      Run("whatif '" + scenario + "' --knob gpu_core:embed=40 --duration 3m --json -");
+  REQUIRE_MESSAGE(cores.exit_code == 0, cores.err);
+  const nlohmann::json raised = nlohmann::json::parse(cores.out);
+  const auto p99 = [](const nlohmann::json& variant) {
+    return variant.at("workloads").at(0).at("latency_ms").at("p99").get<double>();
+  };
+  CHECK(p99(raised.at("variants").at(1)) < p99(raised.at("variants").at(0)));
+
   // The other way: a cGPU pool moved to HAMi, each gpu-mem quota a vGPU of as many GiB.
   const Outcome whatif = Run("whatif " + QuotedSourcePath("scenarios/quickstart.yaml") +
                              " --knob sharing:*=hami --json -");
