@@ -1452,7 +1452,7 @@ TEST_CASE("hami: a pool's vGPU split and a workload's request with HAMi's webhoo
       {"workloads:\n  - {name: w, hami: {gpumem: 4000, gpumem_percentage: 50}}\n",
        "gpumem and gpumem_percentage are two ways"},
       {"workloads:\n  - {name: w, hami: {gpu_policy: topology-aware}}\n",
-       "numa, mutex and topology-aware are not modelled"},
+       "numa and topology-aware are not modelled"},
       {"workloads:\n  - {name: w, hami: {gpucores: 120}}\n", "is not in 0..100"},
       {"workloads:\n  - {name: w, hami: {cores: 10}}\n", "cores"},
   };

@@ -265,8 +265,8 @@ HamiAsk Reader::ReadHamiAsk(const Field& f) const {
   }
   if (auto v = h.Get("gpu_policy")) {
     ask.annotations[kHamiGpuPolicyAnnotation] = std::string(Enum<std::string_view>(
-        *v, "HAMi GPU scheduler policy (numa, mutex and topology-aware are not modelled)",
-        {{"binpack", "binpack"}, {"spread", "spread"}}));
+        *v, "HAMi GPU scheduler policy (numa and topology-aware are not modelled)",
+        {{"binpack", "binpack"}, {"spread", "spread"}, {"mutex", "mutex"}}));
   }
   if (auto v = h.Get("use_gputype")) ask.annotations[kHamiUseTypeAnnotation] = NonEmptyString(*v);
   if (auto v = h.Get("nouse_gputype"))

@@ -64,7 +64,7 @@ std::string GenReason(const std::map<std::string, int>& reasons, int cards) {
 // HAMi's fitInDevices, which sorts the cards and hands them to Fit. Fills `taken` and returns ""
 // when it fits, else HAMi's reason.
 std::string FitContainer(const PodSpec& pod, const NodeSpec& node, const HamiRequest& request,
-                         bool binpack, const std::vector<CardState>& cards,
+                         HamiGpuPolicy policy, const std::vector<CardState>& cards,
                          std::vector<HamiDevice>& taken) {
   const int n = static_cast<int>(cards.size());
   if (request.vgpus > n) return "NodeInsufficientDevice";
@@ -75,7 +75,15 @@ std::string FitContainer(const PodSpec& pod, const NodeSpec& node, const HamiReq
   std::vector<float> score(static_cast<size_t>(n));
   for (int c = 0; c < n; ++c) score[c] = HamiCardScore(cards[c]);
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    return binpack ? score[a] < score[b] : score[a] > score[b];
+    switch (policy) {
+      case HamiGpuPolicy::kBinpack:
+        return score[a] < score[b];
+      case HamiGpuPolicy::kMutex:
+        return cards[a].used_replicas > cards[b].used_replicas;
+      case HamiGpuPolicy::kSpread:
+        break;
+    }
+    return score[a] > score[b];
   });
   return FitHamiContainer(pod, node.gpu_model, request, cards, order, taken);
 }
@@ -103,6 +111,7 @@ std::string FitHamiContainer(const PodSpec& pod, const std::string& card_type,
                              const HamiRequest& request, const std::vector<CardState>& cards,
                              std::span<const int> order, std::vector<HamiDevice>& taken) {
   const bool type_ok = TypeAllowed(pod, card_type);
+  const bool mutex = HamiPoliciesOf(pod).gpu == HamiGpuPolicy::kMutex;
   int cores = request.cores;
   int wanted = request.vgpus;
   std::map<std::string, int> reasons;
@@ -114,6 +123,10 @@ std::string FitHamiContainer(const PodSpec& pod, const std::string& card_type,
     }
     if (card.replicas <= card.used_replicas) {
       ++reasons["CardTimeSlicingExhausted"];
+      continue;
+    }
+    if (mutex && card.used_replicas > 0) {
+      ++reasons["ExclusiveDeviceAllocateConflict"];
       continue;
     }
     cores = std::min(cores, 100);  // "core limit can't exceed 100", from here on
@@ -146,7 +159,10 @@ std::string FitHamiContainer(const PodSpec& pod, const std::string& card_type,
 HamiPolicies HamiPoliciesOf(const PodSpec& pod) {
   HamiPolicies p;
   p.node_spread = AnnotationOf(pod, kHamiNodePolicyAnnotation) == "spread";
-  p.gpu_binpack = AnnotationOf(pod, kHamiGpuPolicyAnnotation) == "binpack";
+  const std::string_view gpu = AnnotationOf(pod, kHamiGpuPolicyAnnotation);
+  p.gpu = gpu == "binpack" ? HamiGpuPolicy::kBinpack
+          : gpu == "mutex" ? HamiGpuPolicy::kMutex
+                           : HamiGpuPolicy::kSpread;
   return p;
 }
 
@@ -179,12 +195,12 @@ HamiFit FitHamiPod(const PodSpec& pod, const NodeState& node) {
     fit.reason = "NodeInsufficientDevice";
     return fit;
   }
-  const bool binpack = HamiPoliciesOf(pod).gpu_binpack;
+  const HamiGpuPolicy policy = HamiPoliciesOf(pod).gpu;
   std::vector<CardState> cards = node.cards;  // the node copy the containers fill in turn
   for (const HamiRequest& request : pod.hami) {
     std::vector<HamiDevice>& taken = fit.containers.emplace_back();
     if (request.vgpus <= 0) continue;
-    fit.reason = FitContainer(pod, node.spec, request, binpack, cards, taken);
+    fit.reason = FitContainer(pod, node.spec, request, policy, cards, taken);
     if (!fit.reason.empty()) {
       fit.containers.clear();
       return fit;

@@ -5,9 +5,10 @@
 // cards and returns the one node its policy ranks first. This file is that extender:
 //
 //  * Card fit (pkg/device/nvidia/device.go Fit): per container, the node's cards sorted by card
-//    score (binpack: ascending, spread: descending), tried from the END of the list; a card is
-//    taken when it passes, in order: the type annotations (nvidia.com/use-gputype,
-//    nouse-gputype: case-insensitive substring of the card type), a free slot (Used < Count),
+//    score (binpack: ascending, spread: descending; mutex: descending vGPUs held), tried from the
+//    END of the list; a card is taken when it passes, in order: the type annotations
+//    (nvidia.com/use-gputype, nouse-gputype: case-insensitive substring of the card type), a
+//    free slot (Used < Count), under mutex no vGPU held at all,
 //    the memory (gpumem MiB, else devmem × gpumem-percentage / 100), the cores, a 100-core
 //    request only on an unused card, a 0-core request not on a card whose cores are all taken.
 //    A container of N vGPUs takes N distinct cards; the next container sees the earlier ones'
@@ -38,10 +39,13 @@
 namespace knobsim {
 
 // The scheduler's defaults (--node-scheduler-policy, --gpu-scheduler-policy: the chart's
-// binpack and spread) and the pod's own annotations over them.
+// binpack and spread) and the pod's own annotations over them. The GPU policy `mutex` takes only
+// idle cards (Fit's check "isMutex && Used > 0"), the emptiest first (DeviceUsageList.Less:
+// descending Used).
+enum class HamiGpuPolicy { kSpread, kBinpack, kMutex };
 struct HamiPolicies {
   bool node_spread = false;  // hami.io/node-scheduler-policy: spread; anything else binpack
-  bool gpu_binpack = false;  // hami.io/gpu-scheduler-policy: binpack; anything else spread
+  HamiGpuPolicy gpu = HamiGpuPolicy::kSpread;  // hami.io/gpu-scheduler-policy; else spread
 };
 HamiPolicies HamiPoliciesOf(const PodSpec& pod);
 

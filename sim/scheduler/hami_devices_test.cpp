@@ -206,7 +206,8 @@ TEST_CASE(
     const char* policy;  // hami.io/gpu-scheduler-policy; empty: the default (spread)
     int card;
   };
-  const Case cases[] = {{"", 2}, {"spread", 2}, {"binpack", 1}};
+  // mutex: idle cards only, the fewest vGPUs held first (descending Used, walked from the end).
+  const Case cases[] = {{"", 2}, {"spread", 2}, {"binpack", 1}, {"mutex", 2}};
   for (const Case& c : cases) {
     CAPTURE(c.policy);
     PodSpec pod = HamiPod(Request(1, 1000, 100, 10));
@@ -215,6 +216,16 @@ TEST_CASE(
     REQUIRE(fit.fits);
     CHECK(fit.containers[0][0].card == c.card);
   }
+}
+
+TEST_CASE("HAMi mutex: a card holding any vGPU is ExclusiveDeviceAllocateConflict") {
+  std::vector<CardState> cards = {Usage(10, 1, 24000, 1000, 100, 10),
+                                  Usage(10, 0, 24000, 0, 100, 0)};
+  PodSpec pod = HamiPod(Request(2, 1000, 100, 10));
+  pod.annotations[kHamiGpuPolicyAnnotation] = "mutex";
+  std::vector<HamiDevice> taken;
+  CHECK(FitHamiContainer(pod, "NVIDIA-L4", pod.hami[0], cards, std::vector<int>{0, 1}, taken) ==
+        "1/2 AllocatedCardsInsufficientRequest, 1/2 ExclusiveDeviceAllocateConflict");
 }
 
 TEST_CASE("HAMi: a container's vGPUs on distinct cards, the next container sees them") {

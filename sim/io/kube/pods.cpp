@@ -430,10 +430,11 @@ void ReadHamiRequest(ObjectReader& r, const Field& spec, const std::optional<Fie
   pod.whole_gpus = 0;
   pod.container_whole_gpus_max = 0;
   if (auto policy = pod.annotations.find(kHamiGpuPolicyAnnotation);
-      policy != pod.annotations.end() && policy->second != "binpack" && policy->second != "spread")
+      policy != pod.annotations.end() && policy->second != "binpack" &&
+      policy->second != "spread" && policy->second != "mutex")
     r.Fail(annotations ? r.Get(*annotations, kHamiGpuPolicyAnnotation).value_or(spec) : spec,
            Cat({who, "HAMi's GPU scheduler policy ", Quote(policy->second),
-                " is not modelled (binpack and spread are)"}),
+                " is not modelled (binpack, spread and mutex are)"}),
            std::string(kUnmodelledSharingHint));
   // The allocation lists card UUIDs: kept below as hami_allocated, shown nowhere.
   pod.annotations.erase(kHamiAllocatedAnnotation);
