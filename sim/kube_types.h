@@ -105,6 +105,9 @@ inline constexpr const char* kGpuMemResource = "aliyun.com/gpu-mem";
 inline constexpr const char* kGpuCoreResource = "aliyun.com/gpu-core.percentage";
 inline constexpr const char* kGpuCountResource = "aliyun.com/gpu-count";
 inline constexpr const char* kNvidiaGpuResource = "nvidia.com/gpu";
+// The NVIDIA device plugin's replicas under renameByDefault (api/config/v1
+// DefaultSharedRename: <name>.shared).
+inline constexpr const char* kSharedGpuResource = "nvidia.com/gpu.shared";
 // The NVIDIA device plugin's MIG devices under its mixed strategy: nvidia.com/mig-<profile>,
 // e.g. nvidia.com/mig-1g.10gb (k8s-device-plugin internal/lm/mig-strategy.go).
 inline constexpr std::string_view kMigResourcePrefix = "nvidia.com/mig-";
@@ -165,7 +168,12 @@ struct DeviceSharing {
   // (UnexpectedAdmissionError). The plugin's default: false for time-slicing, true for MPS.
   bool fail_requests_greater_than_one = false;
   ReplicaAllocation allocation = ReplicaAllocation::kDistributed;
+  // renameByDefault: the replicas are advertised as nvidia.com/gpu.shared, which the pods then
+  // ask for, and GFD's product label keeps no -SHARED suffix.
+  bool renamed = false;
   bool shared() const { return strategy != DeviceSharingStrategy::kNone; }
+  // The resource the replicas are advertised as.
+  const char* resource() const { return renamed ? kSharedGpuResource : kNvidiaGpuResource; }
   bool operator==(const DeviceSharing&) const = default;
 };
 

@@ -263,6 +263,9 @@ struct Workload {
   // `mig_profile:` a MIG instance of this profile per whole_gpus, asked as
   // nvidia.com/mig-<profile> (a mixed-strategy MIG pool). Empty: nvidia.com/gpu.
   std::string mig_profile;
+  // `gpu_resource: nvidia.com/gpu.shared`: its whole_gpus are replicas of a pool whose device
+  // plugin renames them (device_sharing's rename_by_default).
+  bool shared_replicas = false;
   // `hami:` a HAMi vGPU request (nvidia.com/gpu with gpumem / gpucores on a HAMi pool); excludes
   // gpu_mem and whole_gpus.
   HamiAsk hami;

@@ -79,7 +79,7 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
       // labels the node so (k8s-device-plugin internal/lm/resource.go).
       const DeviceSharing& sharing = pool.device_sharing;
       node.device_sharing = sharing;
-      alloc[kNvidiaGpuResource] = int64_t{pool.gpus_per_node} * sharing.replicas;
+      alloc[sharing.resource()] = int64_t{pool.gpus_per_node} * sharing.replicas;
       node.labels[kGfdReplicasLabel] = std::to_string(sharing.replicas);
       node.labels[kGfdSharingStrategyLabel] = DeviceSharingStrategyName(sharing.strategy);
     } else if (pool.hami.enabled()) {
@@ -176,6 +176,7 @@ PodSpec PodSpecForWorkload(const Workload& w, int ordinal) {
     pod.container_whole_gpus_max = w.whole_gpus;
     if (!w.mig_profile.empty())
       pod.device_resource = std::string(kMigResourcePrefix) + w.mig_profile;
+    if (w.shared_replicas) pod.device_resource = kSharedGpuResource;
     pod.requests[pod.device_resource.empty() ? kNvidiaGpuResource : pod.device_resource] =
         w.whole_gpus;
   } else if (w.gpu_mem > 0) {

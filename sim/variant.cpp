@@ -71,6 +71,7 @@ struct OfferedRequests {
   bool gpu_mem = false;
   bool whole = false;
   bool hami = false;           // HAMi vGPUs (its webhook makes every nvidia.com/gpu pod a HAMi pod)
+  bool shared = false;         // replicas renamed to nvidia.com/gpu.shared (renameByDefault)
   int gpu_mem_card_units = 0;  // the first ACK-sharing pool's card, in gpu-mem units
   std::vector<std::pair<std::string, const GpuType*>> mig;  // profile, instance type
 };
@@ -86,6 +87,8 @@ OfferedRequests Offered(const Scenario& s) {
       }
     } else if (pool.hami.enabled()) {
       o.hami = true;
+    } else if (pool.device_sharing.renamed) {
+      o.shared = true;
     } else if (pool.schedule == GpuSchedule::kDefault) {
       o.whole = true;
     } else if (!o.gpu_mem) {
@@ -199,7 +202,7 @@ bool LeaveHami(Workload& w, const OfferedRequests& offered) {
 // least as large (GrownMigProfile; else the memory rule), m GiB of gpu-mem or a whole card. Its
 // memory demand (weights, activations, context) stays: what no longer fits shows as OOMs. Its pods
 // are placed again. True when it changed.
-bool TranslateRequest(Workload& w, const OfferedRequests& offered) {
+bool TranslateDeviceKind(Workload& w, const OfferedRequests& offered) {
   const bool mig_only = !offered.gpu_mem && !offered.whole && !offered.mig.empty();
   if (w.hami.enabled()) return !offered.hami && LeaveHami(w, offered);
   if (!w.mig_profile.empty()) {
@@ -263,6 +266,23 @@ bool TranslateRequest(Workload& w, const OfferedRequests& offered) {
     return true;
   }
   return false;
+}
+
+// Renamed replicas (nvidia.com/gpu.shared) are whole-card requests of their own name: where no
+// pool offers them they become nvidia.com/gpu (and on from there), and an nvidia.com/gpu request
+// only renamed replicas take becomes one of them.
+bool TranslateRequest(Workload& w, const OfferedRequests& offered) {
+  const bool unshared = w.shared_replicas && !offered.shared;
+  if (unshared) w.shared_replicas = false;
+  if (w.shared_replicas) return false;
+  OfferedRequests whole_like = offered;
+  whole_like.whole = offered.whole || offered.shared;
+  bool changed = TranslateDeviceKind(w, whole_like) || unshared;
+  if (w.whole_gpus > 0 && w.mig_profile.empty() && !offered.whole && offered.shared) {
+    w.shared_replicas = true;
+    changed = true;
+  }
+  return changed;
 }
 
 // Hard isolation is what a working cGPU module enforces: turning it on means the module is

@@ -25,8 +25,9 @@ struct PoolKey {
   std::vector<std::tuple<std::string, std::string, std::string>> taints;
   std::string schedule, placement;
   int max_pod = 0;
-  // Device-plugin replicas (NodeSpec::device_sharing): strategy, replicas, failRequests > 1.
-  std::tuple<int, int, bool> replicas{0, 0, false};
+  // Device-plugin replicas (NodeSpec::device_sharing): strategy, replicas, failRequests > 1,
+  // renamed.
+  std::tuple<int, int, bool, bool> replicas{0, 0, false, false};
   std::pair<int, std::vector<std::string>> mig;  // NodeSpec::mig: strategy, each card's instances
   std::tuple<int, int, int> hami{0, 0, 0};       // NodeSpec::hami: split count, devmem, devcore
   bool unschedulable = false;
@@ -136,7 +137,8 @@ PoolKey KeyOf(const NodeSpec& node, const std::string& gpu,
   key.max_pod = node.max_pods_per_card;
   const DeviceSharing& d = node.device_sharing;
   if (d.shared())
-    key.replicas = {static_cast<int>(d.strategy), d.replicas, d.fail_requests_greater_than_one};
+    key.replicas = {static_cast<int>(d.strategy), d.replicas, d.fail_requests_greater_than_one,
+                    d.renamed};
   key.unschedulable = node.unschedulable;
   return key;
 }
@@ -154,11 +156,14 @@ void ReplicaPoolSharing(const NodeSpec& node, const std::string& gpu, ImportedPo
   p.notes.push_back("gpu " + gpu + " from node label " + GpuModelLabel(node) + " \"" +
                     node.gpu_model + "\"; " + std::to_string(node.gpu_cards) + " cards from " +
                     kGfdCountLabel);
-  p.notes.push_back(std::string("device_sharing ") + DeviceSharingStrategyName(d.strategy) + " x" +
-                    std::to_string(d.replicas) + " from " + kGfdSharingStrategyLabel + " and " +
-                    kGfdReplicasLabel + "; fail_requests_greater_than_one " +
-                    (d.fail_requests_greater_than_one ? "true" : "false") +
-                    " is the device plugin's default (its config is not in the export)");
+  p.notes.push_back(
+      std::string("device_sharing ") + DeviceSharingStrategyName(d.strategy) + " x" +
+      std::to_string(d.replicas) + " from " + kGfdSharingStrategyLabel + " and " +
+      kGfdReplicasLabel +
+      (d.renamed ? std::string("; rename_by_default from capacity ") + kSharedGpuResource
+                 : std::string()) +
+      "; fail_requests_greater_than_one " + (d.fail_requests_greater_than_one ? "true" : "false") +
+      " is the device plugin's default (its config is not in the export)");
 }
 
 // A pool of MIG cards (gpu_sharing_modes.h DevicePluginMig, the kube reader's ReadMigSide): no

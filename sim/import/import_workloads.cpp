@@ -126,8 +126,9 @@ void Requests(const PodSpec& p, Workload& w) {
     }
     return;
   }
-  if (p.device_resource.size() > kMigResourcePrefix.size())
+  if (p.device_resource.starts_with(kMigResourcePrefix))
     w.mig_profile = p.device_resource.substr(kMigResourcePrefix.size());
+  w.shared_replicas = p.device_resource == kSharedGpuResource;
   if (p.whole_gpus == 0) {
     w.gpu_mem = p.gpu_mem;
     w.gpu_count = std::max(1, p.gpu_count);

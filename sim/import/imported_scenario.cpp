@@ -209,6 +209,7 @@ void Converter::Gpus(const Workload& from, Workload& w, const std::string& path)
   if (from.whole_gpus > 0) {
     w.whole_gpus = from.whole_gpus;
     w.mig_profile = from.mig_profile;
+    w.shared_replicas = from.shared_replicas;
     return;
   }
   if (from.gpu_mem <= 0) return;

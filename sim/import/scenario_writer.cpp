@@ -182,7 +182,8 @@ void WritePool(Out& o, const ImportedPool& ip) {
                   ", replicas: " + std::to_string(d.replicas) +
                   ", fail_requests_greater_than_one: " +
                   (d.fail_requests_greater_than_one ? "true" : "false") + ", allocation: " +
-                  (d.allocation == ReplicaAllocation::kPacked ? "packed" : "distributed") + "}");
+                  (d.allocation == ReplicaAllocation::kPacked ? "packed" : "distributed") +
+                  (d.renamed ? ", rename_by_default: true" : "") + "}");
   } else if (!p.gpu_type.empty()) {
     o.Line(4, std::string("memory_isolation: ") +
                   (p.isolation == MemoryIsolation::kHard ? "hard" : "soft"));
@@ -452,6 +453,9 @@ void WriteResources(Out& o, const ImportedWorkload& iw) {
   } else if (w.whole_gpus > 0 && !w.mig_profile.empty()) {
     o.Line(4, "mig_profile: " + w.mig_profile, std::string(kMigResourcePrefix) + w.mig_profile);
     if (w.whole_gpus > 1) o.Line(4, "whole_gpus: " + std::to_string(w.whole_gpus), "instances");
+  } else if (w.whole_gpus > 0 && w.shared_replicas) {
+    o.Line(4, std::string("gpu_resource: ") + kSharedGpuResource, "renameByDefault replicas");
+    o.Line(4, "whole_gpus: " + std::to_string(w.whole_gpus), kSharedGpuResource);
   } else if (w.whole_gpus > 0) {
     o.Line(4, "whole_gpus: " + std::to_string(w.whole_gpus), kNvidiaGpuResource);
   } else if (w.gpu_mem > 0) {

@@ -194,7 +194,9 @@ void Reader::ReadPoolSharing(const Section& s, NodePool& p) const {
 // nvidia.com/gpu, cGPU does not run, time-sliced cards pool their memory (soft) and MPS clients
 // each have a pinned memory limit of the card's memory / replicas (hard); docs/semantics.md §2.6.
 void Reader::ReadDeviceSharing(const Field& f, NodePool& p) const {
-  Section d(*this, f, {"strategy", "replicas", "fail_requests_greater_than_one", "allocation"});
+  Section d(*this, f,
+            {"strategy", "replicas", "fail_requests_greater_than_one", "allocation",
+             "rename_by_default"});
   if (p.gpu_type.empty()) Fail(f, "a pool without `gpu` has no cards to share", "set `gpu`");
   DeviceSharing& sharing = p.device_sharing;
   sharing.strategy =
@@ -217,6 +219,8 @@ void Reader::ReadDeviceSharing(const Field& f, NodePool& p) const {
         *v, "replica allocation policy",
         {{"distributed", ReplicaAllocation::kDistributed}, {"packed", ReplicaAllocation::kPacked}});
   }
+  if (auto v = d.Get("rename_by_default"))
+    sharing.renamed = Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});
   RefuseAckSharingLabels(f, p, "device_sharing");
   UseDevicePluginCards(p);
 }

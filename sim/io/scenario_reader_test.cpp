@@ -8,6 +8,7 @@
 #include <string>
 
 #include "sim/io/interference_files.h"
+#include "sim/scenario_objects.h"
 #include "sim/variant.h"
 
 namespace knobsim {
@@ -1499,6 +1500,33 @@ TEST_CASE("variant gpu_mem and gpu_core on a HAMi workload: its gpumem and gpuco
   CHECK(more.workloads[0].hami.request == HamiRequest{1, 6144, 100, 40});
   CHECK(more.workloads[0].pods.empty());  // rolled out again
   CHECK(more.workloads[1].gpu_mem == 0);  // "*" passes a workload without a GPU by
+}
+
+TEST_CASE(
+    "renamed replicas: a pool advertising nvidia.com/gpu.shared, workloads asking it, and a "
+    "sharing change that translates the request") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n  - {name: p, gpu: L4, gpus_per_node: 2, device_sharing: {strategy: "
+      "time-slicing, replicas: 4, rename_by_default: true}}\n"
+      "workloads:\n  - {name: a, gpu_resource: nvidia.com/gpu.shared}\n"
+      "  - {name: b, whole_gpus: 1}\n"
+      "variants:\n  - {name: plain, sharing: {p: timeslicing:4}}\n");
+  CHECK(s.node_pools[0].device_sharing.renamed);
+  CHECK(s.workloads[0].shared_replicas);
+  CHECK(s.workloads[0].whole_gpus == 1);
+  const NodeSpec node = NodeSpecForPool(s, 0, 0);
+  CHECK(node.allocatable.at("nvidia.com/gpu.shared") == 8);
+  CHECK(node.allocatable.count("nvidia.com/gpu") == 0);
+  CHECK(PodSpecForWorkload(s.workloads[0], 0).requests.at("nvidia.com/gpu.shared") == 1);
+  // Without the rename, the replicas are nvidia.com/gpu again: so is what the pods ask.
+  const Scenario plain = ApplyVariant(s, s.variants[0]);
+  CHECK_FALSE(plain.workloads[0].shared_replicas);
+  CHECK(plain.workloads[0].whole_gpus == 1);
+  CHECK(ErrorOf("name: x\nworkloads:\n  - {name: w, gpu_mem: 4, gpu_resource: "
+                "nvidia.com/gpu.shared}\n")
+            .find("gpu_resource excludes gpu_mem") != std::string::npos);
+  CHECK(ErrorOf("name: x\nworkloads:\n  - {name: w, gpu_resource: nvidia.com/gpu.x}\n")
+            .find("is not a valid GPU device resource") != std::string::npos);
 }
 
 }  // namespace knobsim

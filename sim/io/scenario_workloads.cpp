@@ -68,7 +68,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
                        "pod_affinity",  "pod_anti_affinity",
                        "host_ports",    "hpa",
                        "cron_hpa",      "interference",
-                       "hami"});
+                       "hami",          "gpu_resource"});
   Workload w;
   w.name = DnsName(s.Require("name"));
   if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
@@ -212,6 +212,18 @@ void Reader::ReadResources(const Section& s, Workload& w) const {
       Fail(*v, "mig_profile excludes gpu_mem and gpu_core",
            "a MIG instance is a device of its own, asked whole");
     w.mig_profile = parsed.layout->instances.front();
+    if (w.whole_gpus == 0) w.whole_gpus = 1;
+  }
+  if (auto v = s.Get("gpu_resource")) {
+    // The resource whole_gpus counts: nvidia.com/gpu, or the replicas a device plugin with
+    // renameByDefault advertises (docs/scenario.md "Device-plugin sharing").
+    w.shared_replicas = Enum<bool>(*v, "GPU device resource",
+                                   {{kNvidiaGpuResource, false}, {kSharedGpuResource, true}});
+    for (const char* other : {"gpu_mem", "gpu_core", "gpu_count", "mig_profile", "hami"}) {
+      if (s.Get(other))
+        Fail(*v, std::string("gpu_resource excludes ") + other,
+             "gpu_resource names what whole_gpus asks for");
+    }
     if (w.whole_gpus == 0) w.whole_gpus = 1;
   }
   if (auto v = s.Get("hami")) {

@@ -405,6 +405,10 @@ CardPlacementResult PlaceOnCards(const PodSpec& pod, const NodeState& node, Card
 }
 
 bool CardServes(const NodeSpec& node, int card, const PodSpec& pod) {
+  // Renamed replicas serve only pods asking nvidia.com/gpu.shared; a HAMi node's vGPUs only its
+  // extender places (hami_devices.h).
+  if (node.device_sharing.renamed) return pod.device_resource == kSharedGpuResource;
+  if (node.hami.enabled()) return false;
   if (node.mig.strategy != MigStrategy::kMixed) return pod.device_resource.empty();
   if (node.mig.instances.empty()) return false;  // no layout: no device of any profile
   const std::string_view asked = pod.device_resource;

@@ -100,8 +100,9 @@ CardFit EvaluateCards(const PodSpec& pod, const NodeState& node, CardPolicy poli
                       int max_pods_per_card);
 
 // Whether card slot `card` of `node` is a device of the resource the pod's whole_gpus count:
-// nvidia.com/gpu, or on a MIG node under the mixed strategy the pod's nvidia.com/mig-<profile>
-// (NodeSpec::mig, PodSpec::device_resource).
+// nvidia.com/gpu, on a MIG node under the mixed strategy the pod's nvidia.com/mig-<profile>
+// (NodeSpec::mig, PodSpec::device_resource), on a node of renamed replicas
+// nvidia.com/gpu.shared; never a HAMi node's cards (its extender places its vGPUs).
 bool CardServes(const NodeSpec& node, int card, const PodSpec& pod);
 
 // Whether ACK's plugin would accept exactly `cards` (sorted, distinct) for `pod` on `node`:

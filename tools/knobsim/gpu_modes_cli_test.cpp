@@ -111,6 +111,12 @@ TEST_CASE(
        "    device_sharing: {strategy: mps, replicas: 3, fail_requests_greater_than_one: true, "
        "allocation: distributed}\n",
        2},
+      // renameByDefault: the replicas are nvidia.com/gpu.shared, which the pods ask.
+      {"time-slicing-renamed.json",
+       "    device_sharing: {strategy: time-slicing, replicas: 4, "
+       "fail_requests_greater_than_one: false, allocation: distributed, rename_by_default: "
+       "true}\n",
+       2},
   };
   for (const Case& c : cases) {
     CAPTURE(c.file);
@@ -120,6 +126,8 @@ TEST_CASE(
     CHECK(Has(o.out, "is the device plugin's default (its config is not in the export)"));
     CHECK_FALSE(Has(o.out, "memory_isolation:"));
     CHECK_FALSE(Has(o.out, "-SHARED\"; "));  // the GPU is the card, not GFD's shared product
+    if (c.pods == 2 && Has(c.file, "renamed"))
+      CHECK(Has(o.out, "    gpu_resource: nvidia.com/gpu.shared  # renameByDefault replicas\n"));
     const std::string scenario = TempPath("replicas.yaml");
     std::ofstream(scenario, std::ios::binary) << o.out;
     const Outcome run = Run("run '" + scenario + "' --duration 1m --quiet --json -");

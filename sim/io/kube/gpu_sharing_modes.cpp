@@ -208,14 +208,19 @@ std::optional<ModelledReplicas> DevicePluginReplicas(const Labels& labels,
   const std::optional<int64_t> replicas = ParseInteger(LabelOf(labels, kGfdReplicasLabel));
   const std::optional<int64_t> count = ParseInteger(LabelOf(labels, kGfdCountLabel));
   if (!replicas || *replicas < 2 || *replicas > 256 || !count || *count < 1) return std::nullopt;
-  // renameByDefault advertises nvidia.com/gpu.shared instead: not modelled.
+  // renameByDefault advertises nvidia.com/gpu.shared instead of nvidia.com/gpu (modelled);
+  // another renamed resource (a MIG profile's) is not.
   for (const auto& [name, value] : capacity) {
-    if (StartsWith(name, kNvidiaPrefix) && EndsWith(name, kSharedSuffix) && value > 0)
+    if (StartsWith(name, kNvidiaPrefix) && EndsWith(name, kSharedSuffix) && value > 0 &&
+        name != kSharedGpuResource)
       return std::nullopt;
   }
+  const int64_t renamed = CapacityOf(capacity, kSharedGpuResource);
+  out.sharing.renamed = renamed > 0;
+  if (out.sharing.renamed && CapacityOf(capacity, kNvidiaGpuResource) > 0) return std::nullopt;
   // The plugin advertises every card's replicas (the labels and the capacity agree), or fewer
   // when cards are unhealthy: the capacity is what the scheduler places on.
-  const int64_t offered = CapacityOf(capacity, kNvidiaGpuResource);
+  const int64_t offered = out.sharing.renamed ? renamed : CapacityOf(capacity, kNvidiaGpuResource);
   if (offered <= 0 || offered > *count * *replicas) return std::nullopt;
   if (out.sharing.strategy == DeviceSharingStrategy::kMps && *replicas > 48) return std::nullopt;
   out.sharing.replicas = static_cast<int>(*replicas);
@@ -309,7 +314,10 @@ std::optional<UnmodelledSharing> UnmodelledPodSharing(const std::vector<std::str
                    "modelled");
   }
   for (const std::string& name : resources) {
-    if (StartsWith(name, kNvidiaPrefix) && EndsWith(name, kSharedSuffix))
+    // nvidia.com/gpu.shared is read (the pod reader's ReadDeviceRequest); other renamed
+    // resources (MIG profiles' replicas) are not modelled.
+    if (StartsWith(name, kNvidiaPrefix) && EndsWith(name, kSharedSuffix) &&
+        name != kSharedGpuResource)
       return Found("shared-resource", "NVIDIA GPU sharing", SharingEvidence::kPodResource, name,
                    Cat({"resource ", name}),
                    "the pod asks for a shared replica of a card (time-slicing or MPS with "

@@ -54,7 +54,8 @@ struct UnmodelledSharing {
 //   gfd-sharing-strategy    nvidia.com/gpu.sharing-strategy other than none
 //   gfd-replicas            nvidia.com/gpu.replicas above 1 (or not a count)
 //   gfd-shared-product      nvidia.com/gpu.product ending in -SHARED
-//   shared-resource         capacity nvidia.com/<name>.shared > 0 (renameByDefault replicas)
+//   shared-resource         capacity nvidia.com/<name>.shared > 0 (renameByDefault replicas) where
+//                           DevicePluginReplicas does not model them
 //   mps-capable             nvidia.com/mps.capable=true
 //   capacity-above-count    capacity nvidia.com/gpu above nvidia.com/gpu.count (replicas or
 //                           vGPUs without the labels that say which)
@@ -70,7 +71,8 @@ std::optional<UnmodelledSharing> UnmodelledNodeSharing(const Labels& labels,
 //                           nouse-gpuuuid, vgpu-mode, numa-bind)
 //   hami-resource           nvidia.com/priority (HAMi-core's task priority); gpumem,
 //                           gpumem-percentage and gpucores are read by the pod reader
-//   shared-resource         nvidia.com/<name>.shared
+//   shared-resource         nvidia.com/<name>.shared other than nvidia.com/gpu.shared (a MIG
+//                           profile's renamed replicas)
 //   ack-topology-resource   aliyun.com/gpu
 std::optional<UnmodelledSharing> UnmodelledPodSharing(const std::vector<std::string>& annotations,
                                                       const std::vector<std::string>& resources);
@@ -79,7 +81,8 @@ std::optional<UnmodelledSharing> UnmodelledPodSharing(const std::vector<std::str
 // (NodeSpec::device_sharing, docs/semantics.md §2.6), read from GPU feature discovery's labels:
 // nvidia.com/gpu.sharing-strategy time-slicing | mps, nvidia.com/gpu.replicas R >= 2 (MPS: at
 // most 48), nvidia.com/gpu.count C, and capacity nvidia.com/gpu in 1..C x R (fewer: unhealthy
-// replicas). Renamed replicas (nvidia.com/gpu.shared) are not modelled. failRequestsGreaterThanOne
+// replicas). Replicas renamed to nvidia.com/gpu.shared (renameByDefault) are modelled the same,
+// with capacity nvidia.com/gpu.shared in place of nvidia.com/gpu. failRequestsGreaterThanOne
 // is not in the labels: the plugin's default (false for time-slicing, true for MPS). Nothing
 // when the node does not show all of it; UnmodelledNodeSharing then refuses what it does show.
 struct ModelledReplicas {

@@ -293,11 +293,12 @@ TEST_CASE("pod rules: HAMi's, shared replicas' and ACK topology's requests are n
        "HAMi",
        "nvidia.com/priority"},
       {"", {}, {"nvidia.com/mig-3g.40gb"}, "", ""},  // modelled (the kube reader's pods)
+      {"", {}, {"nvidia.com/gpu.shared"}, "", ""},   // renamed replicas: modelled
       {"shared-resource",
        {},
-       {"nvidia.com/gpu.shared"},
+       {"nvidia.com/mig-1g.10gb.shared"},
        "NVIDIA GPU sharing",
-       "nvidia.com/gpu.shared"},
+       "nvidia.com/mig-1g.10gb.shared"},
       {"ack-topology-resource",
        {},
        {"aliyun.com/gpu"},
@@ -446,11 +447,21 @@ TEST_CASE("DevicePluginReplicas reads time-slicing and MPS from GPU feature disc
     CHECK(r->cards == 8);
     CHECK(r->offered == c.offered);
   }
-  // Renamed replicas (renameByDefault) are not modelled.
+  // Renamed replicas (renameByDefault): nvidia.com/gpu.shared in place of nvidia.com/gpu; not
+  // beside it, and not a MIG profile's.
   Labels labels = PlainGfdLabels();
   labels["nvidia.com/gpu.sharing-strategy"] = "time-slicing";
   labels["nvidia.com/gpu.replicas"] = "4";
-  CHECK_FALSE(DevicePluginReplicas(labels, {{"nvidia.com/gpu.shared", 32}, {"nvidia.com/gpu", 0}}));
+  const auto renamed =
+      DevicePluginReplicas(labels, {{"nvidia.com/gpu.shared", 32}, {"nvidia.com/gpu", 0}});
+  REQUIRE(renamed);
+  CHECK(renamed->sharing.renamed);
+  CHECK(renamed->offered == 32);
+  CHECK(std::string(renamed->sharing.resource()) == "nvidia.com/gpu.shared");
+  CHECK_FALSE(
+      DevicePluginReplicas(labels, {{"nvidia.com/gpu.shared", 16}, {"nvidia.com/gpu", 16}}));
+  CHECK_FALSE(
+      DevicePluginReplicas(labels, {{"nvidia.com/gpu", 32}, {"nvidia.com/mig-1g.10gb.shared", 7}}));
 }
 
 }  // namespace

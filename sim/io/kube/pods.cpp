@@ -365,14 +365,16 @@ void RefuseUnmodelledSharing(ObjectReader& r, const Field& spec,
          std::string(kUnmodelledSharingHint));
 }
 
-// MIG devices under the device plugin's mixed strategy: nvidia.com/mig-<profile>, whole devices
-// the pod's whole_gpus then count (PodSpec::device_resource). One kind of device per pod: a pod
-// asking two profiles, or a profile and nvidia.com/gpu, is not modelled.
-void ReadMigRequest(ObjectReader& r, const Field& spec, PodSpec& pod) {
+// Devices of a name other than nvidia.com/gpu: MIG devices under the device plugin's mixed
+// strategy (nvidia.com/mig-<profile>) and replicas under renameByDefault
+// (nvidia.com/gpu.shared), whole devices the pod's whole_gpus then count
+// (PodSpec::device_resource). One kind of device per pod: a pod asking two profiles, or a
+// profile and nvidia.com/gpu, is not modelled.
+void ReadDeviceRequest(ObjectReader& r, const Field& spec, PodSpec& pod) {
   for (const auto& [name, amount] : pod.requests) {
-    if (!name.starts_with(kMigResourcePrefix) || amount <= 0) continue;
-    const std::string profile = name.substr(kMigResourcePrefix.size());
-    if (!ReadMigProfileName(profile))
+    const bool mig = name.starts_with(kMigResourcePrefix);
+    if ((!mig && name != kSharedGpuResource) || amount <= 0) continue;
+    if (mig && !ReadMigProfileName(name.substr(kMigResourcePrefix.size())))
       r.Fail(spec, Cat({"pod ", pod.namespace_, "/", pod.name, ": ", name,
                         " names no MIG profile (<g>g.<m>gb)"}));
     if (pod.whole_gpus > 0)
@@ -522,7 +524,7 @@ void ReadPodBody(ObjectReader& r, const Field& spec, const std::optional<Field>&
   if (auto it = pod.requests.find(kNvidiaGpuResource); it != pod.requests.end()) {
     pod.whole_gpus = static_cast<int>(it->second);
   }
-  ReadMigRequest(r, spec, pod);
+  ReadDeviceRequest(r, spec, pod);
   ReadHamiRequest(r, spec, annotations, containers, pod);
   const std::string device =
       pod.device_resource.empty() ? std::string(kNvidiaGpuResource) : pod.device_resource;

@@ -500,8 +500,9 @@ TEST_CASE("a pod of a sharing mode knobsim does not model stops the read at its 
       {"hami-pod-annotation", "{hami.io/device-scoring-weights: \"slot=1,core=1,memory=2\"}",
        "{nvidia.com/gpu: 1}",
        "bad.yaml:3: metadata.annotations.hami.io/device-scoring-weights: pod default/p: HAMi"},
-      {"shared-resource", "", "{nvidia.com/gpu.shared: 1}",
-       "bad.yaml:8: spec.containers[0].resources.limits.nvidia.com/gpu.shared: pod default/p: "},
+      {"shared-resource", "", "{nvidia.com/mig-1g.10gb.shared: 1}",
+       "bad.yaml:8: spec.containers[0].resources.limits.nvidia.com/mig-1g.10gb.shared: pod "
+       "default/p: "},
   };
   for (const Case& c : cases) {
     CAPTURE(c.rule);
@@ -514,10 +515,17 @@ TEST_CASE("a pod of a sharing mode knobsim does not model stops the read at its 
     CHECK(error.find(c.where) == 0);
     CHECK(error.find("is not modelled") != std::string::npos);
   }
-  // ACK's own resources, plain whole cards and MIG devices (§2.7) read as before.
+  // ACK's own resources, plain whole cards and MIG devices (§2.7) read as before; renamed
+  // replicas are whole devices of their own name.
   CHECK(OnePod("kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: "
                "{limits: {nvidia.com/gpu: 1}}\n")
             .whole_gpus == 1);
+  const PodSpec shared = OnePod(
+      "kind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: "
+      "{limits: {nvidia.com/gpu.shared: 2}}\n");
+  CHECK(shared.whole_gpus == 2);
+  CHECK(shared.device_resource == "nvidia.com/gpu.shared");
+  CHECK(shared.container_whole_gpus_max == 2);
 }
 
 }  // namespace

@@ -174,6 +174,13 @@ ts = node("gpu-l4-ts-0", gfd("NVIDIA-L4-SHARED", 23034, 4, "ada-lovelace", 8, 9,
                              extra={"nvidia.com/device-plugin.config": "l4-time-slicing"}), {"nvidia.com/gpu": "16"},
           cpu="48", alloc_cpu="47810m", mem="195963348Ki", alloc_mem="192296404Ki")
 write("time-slicing.json", [ts] + workload("serving", "embed", ["gpu-l4-ts-0", "gpu-l4-ts-0", "gpu-l4-ts-0"], whole))
+# 4a. The same with renameByDefault: the replicas are nvidia.com/gpu.shared, the product keeps no
+# -SHARED suffix, and the pods ask for the renamed resource.
+ts_renamed = node("gpu-l4-ts-1", gfd("NVIDIA-L4", 23034, 4, "ada-lovelace", 8, 9, replicas="4", strategy="time-slicing",
+                                     extra={"nvidia.com/device-plugin.config": "l4-time-slicing-renamed"}),
+                  {"nvidia.com/gpu.shared": "16"}, cpu="48", alloc_cpu="47810m", mem="195963348Ki", alloc_mem="192296404Ki")
+shared = {"limits": {"nvidia.com/gpu.shared": "1"}, "requests": {"cpu": "4", "memory": "32Gi", "nvidia.com/gpu.shared": "1"}}
+write("time-slicing-renamed.json", [ts_renamed] + workload("serving", "embed", ["gpu-l4-ts-1", "gpu-l4-ts-1"], shared))
 
 # 4b. NVIDIA device plugin MPS, replicas 3 on 2 A10s: the node offers 6 (the GPU operator's
 # MPS control daemon runs there, so GFD labels it mps.capable).
