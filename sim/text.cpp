@@ -1,5 +1,7 @@
 #include "sim/text.h"
 
+#include <cctype>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -28,6 +30,13 @@ std::string Join(const std::vector<std::string>& parts, std::string_view separat
 
 // Appends rather than concatenates: GCC 12 warns falsely (-Wrestrict, PR 105651) on
 // `"\"" + std::string(text)` at -O3.
+std::string_view TrimSpace(std::string_view text) {
+  const auto space = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
+  while (!text.empty() && space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && space(text.back())) text.remove_suffix(1);
+  return text;
+}
+
 std::string Quote(std::string_view text) {
   std::string quoted(1, '"');
   if (text.size() <= kMaxQuotedBytes) {

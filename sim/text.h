@@ -23,6 +23,9 @@ bool Contains(const std::vector<std::string>& list, std::string_view value);
 // "a, b, c" (fmt::join with `separator`); "" for no parts.
 std::string Join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 
+// `text` without its leading and trailing ASCII whitespace (std::isspace).
+std::string_view TrimSpace(std::string_view text);
+
 // Messages quote at most this many bytes of an input: a 10 MB line is never echoed whole.
 inline constexpr size_t kMaxQuotedBytes = 200;
 

@@ -178,4 +178,13 @@ TEST_CASE("YamlCommentText keeps a comment one line and says what the text was")
 }
 
 }  // namespace
+TEST_CASE("TrimSpace drops leading and trailing ASCII whitespace only") {
+  struct Case {
+    std::string_view in, out;
+  };
+  const Case cases[] = {
+      {"", ""}, {" \t\n", ""}, {"a", "a"}, {"  L4 ", "L4"}, {"\tA 100\r\n", "A 100"}};
+  for (const Case& c : cases) CHECK(TrimSpace(c.in) == c.out);
+}
+
 }  // namespace knobsim

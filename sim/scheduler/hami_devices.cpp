@@ -14,12 +14,6 @@
 namespace knobsim {
 namespace {
 
-std::string_view Trimmed(std::string_view s) {
-  const size_t begin = s.find_first_not_of(" \t");
-  if (begin == std::string_view::npos) return {};
-  return s.substr(begin, s.find_last_not_of(" \t") - begin + 1);
-}
-
 std::string Upper(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -36,7 +30,7 @@ std::string_view AnnotationOf(const PodSpec& pod, const char* key) {
 bool TypeMatches(std::string_view list, const std::string& card_type) {
   while (true) {
     const size_t comma = list.find(',');
-    const std::string want = Upper(Trimmed(list.substr(0, comma)));
+    const std::string want = Upper(TrimSpace(list.substr(0, comma)));
     if (card_type.find(want) != std::string::npos) return true;
     if (comma == std::string_view::npos) return false;
     list.remove_prefix(comma + 1);
@@ -86,6 +80,15 @@ std::string FitContainer(const PodSpec& pod, const NodeSpec& node, const HamiReq
     return score[a] > score[b];
   });
   return FitHamiContainer(pod, node.gpu_model, request, cards, order, taken);
+}
+
+// A container's vGPUs onto the node copy the next container sees (HAMi's AddResourceUsage).
+void AddUsage(const std::vector<HamiDevice>& taken, std::vector<CardState>& cards) {
+  for (const HamiDevice& d : taken) {
+    ++cards[d.card].used_replicas;
+    cards[d.card].used_mem += d.mem_mib;
+    cards[d.card].used_core += d.cores;
+  }
 }
 
 // The extender as a filter: a node where the pod's containers do not fit gets HAMi's reason,
@@ -205,11 +208,7 @@ HamiFit FitHamiPod(const PodSpec& pod, const NodeState& node) {
       fit.containers.clear();
       return fit;
     }
-    for (const HamiDevice& d : taken) {
-      ++cards[d.card].used_replicas;
-      cards[d.card].used_mem += d.mem_mib;
-      cards[d.card].used_core += d.cores;
-    }
+    AddUsage(taken, cards);
   }
   fit.fits = true;
   return fit;
@@ -239,11 +238,7 @@ HamiFit FitHamiPodOnCards(const PodSpec& pod, const NodeState& node, std::span<c
     std::reverse(order.begin(), order.end());
     fit.reason = FitHamiContainer(pod, node.spec.gpu_model, request, usage, order, taken);
     if (!fit.reason.empty()) return fit;
-    for (const HamiDevice& d : taken) {
-      ++usage[d.card].used_replicas;
-      usage[d.card].used_mem += d.mem_mib;
-      usage[d.card].used_core += d.cores;
-    }
+    AddUsage(taken, usage);
   }
   fit.fits = next == cards.size();
   if (!fit.fits) fit.reason = "the pod lists more cards than it has vGPUs";

@@ -71,8 +71,8 @@ class KnobParser {
     if (eq == std::string::npos) {
       Fail("expected KNOB=VALUE", "e.g. policy=3 or isolation:POOL=hard");
     }
-    const std::string lhs = Trim(k.text.substr(0, eq));
-    value_ = Trim(k.text.substr(eq + 1));
+    const std::string lhs(TrimSpace(std::string_view(k.text).substr(0, eq)));
+    value_ = TrimSpace(std::string_view(k.text).substr(eq + 1));
     const size_t colon = lhs.find(':');
     key_ = lhs.substr(0, colon);
     const std::optional<std::string> target =
@@ -213,13 +213,6 @@ class KnobParser {
   }
 
  private:
-  static std::string Trim(std::string s) {
-    const auto not_space = [](unsigned char c) { return !std::isspace(c); };
-    s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
-    s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
-    return s;
-  }
-
   static bool HasCgpuModule(const NodePool& p) {
     return !p.gpu_type.empty() &&
            (p.schedule == GpuSchedule::kCgpu || p.schedule == GpuSchedule::kCoreMem);

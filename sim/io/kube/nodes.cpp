@@ -1,7 +1,6 @@
 #include "sim/io/kube/kinds.h"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -112,24 +111,27 @@ struct HamiRegistered {
 // mode]:" per card (DecodeNodeDevices). nullopt (with `error`) when it is neither.
 std::optional<std::vector<HamiRegistered>> ParseHamiRegistration(const std::string& text,
                                                                  std::string& error) {
+  const auto fail = [&](std::string why) {
+    error = std::move(why);
+    return std::nullopt;
+  };
   std::vector<HamiRegistered> cards;
   if (!text.empty() && text.front() == '[') {
     const nlohmann::json list = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (list.is_discarded() || !list.is_array()) return error = "not a JSON list", std::nullopt;
+    if (list.is_discarded() || !list.is_array()) return fail("not a JSON list");
     for (const nlohmann::json& d : list) {
-      if (!d.is_object()) return error = "a device is not an object", std::nullopt;
+      if (!d.is_object()) return fail("a device is not an object");
       HamiRegistered c;
       for (auto [key, out] : {std::pair{"index", &c.index}, std::pair{"count", &c.count},
                               std::pair{"devmem", &c.devmem}, std::pair{"devcore", &c.devcore}}) {
         if (!d.contains(key)) continue;
-        if (!d.at(key).is_number_integer())
-          return error = Cat({key, " is not an integer"}), std::nullopt;
+        if (!d.at(key).is_number_integer()) return fail(Cat({key, " is not an integer"}));
         *out = d.at(key).get<int64_t>();
       }
       for (auto [key, out] :
            {std::pair{"id", &c.id}, std::pair{"type", &c.type}, std::pair{"mode", &c.mode}}) {
         if (!d.contains(key)) continue;
-        if (!d.at(key).is_string()) return error = Cat({key, " is not a string"}), std::nullopt;
+        if (!d.at(key).is_string()) return fail(Cat({key, " is not a string"}));
         *out = d.at(key).get<std::string>();
       }
       c.health = d.contains("health") && d.at("health").is_boolean() && d.at("health").get<bool>();
@@ -140,26 +142,21 @@ std::optional<std::vector<HamiRegistered>> ParseHamiRegistration(const std::stri
   size_t begin = 0;
   while (begin < text.size()) {
     const size_t end = std::min(text.find(':', begin), text.size());
-    std::vector<std::string> f;
+    std::vector<std::string_view> f;
     for (size_t at = begin; at <= end;) {
       const size_t comma = std::min(text.find(',', at), end);
-      f.push_back(text.substr(at, comma - at));
+      f.push_back(std::string_view(text).substr(at, comma - at));
       at = comma + 1;
     }
     begin = end + 1;
     if (f.size() == 1 && f[0].empty()) continue;
-    if (f.size() < 7) return error = "a device has fewer than 7 fields", std::nullopt;
-    HamiRegistered c;
-    c.id = f[0];
-    for (auto [i, out] :
-         {std::pair{1, &c.count}, std::pair{2, &c.devmem}, std::pair{3, &c.devcore}}) {
-      const auto [ptr, ec] = std::from_chars(f[i].data(), f[i].data() + f[i].size(), *out);
-      if (ec != std::errc() || ptr != f[i].data() + f[i].size())
-        return error = "a count, devmem or devcore is not a number", std::nullopt;
-    }
-    c.type = f[4];
-    c.health = f[6] == "true";
-    if (f.size() > 7) std::from_chars(f[7].data(), f[7].data() + f[7].size(), c.index);
+    if (f.size() < 7) return fail("a device has fewer than 7 fields");
+    const std::optional<int64_t> count = ParseInteger(f[1]), devmem = ParseInteger(f[2]),
+                                 devcore = ParseInteger(f[3]);
+    if (!count || !devmem || !devcore) return fail("a count, devmem or devcore is not a number");
+    HamiRegistered c{std::string(f[0]), 0,  *count,        *devmem, *devcore,
+                     std::string(f[4]), "", f[6] == "true"};
+    if (f.size() > 7) c.index = ParseInteger(f[7]).value_or(0);
     if (f.size() > 8) c.mode = f[8];
     cards.push_back(std::move(c));
   }
