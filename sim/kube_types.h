@@ -135,6 +135,8 @@ inline constexpr const char* kBetaRegionLabel = "failure-domain.beta.kubernetes.
 // NVIDIA GPU feature discovery's node labels (docs/semantics.md §2.5).
 inline constexpr const char* kGfdProductLabel = "nvidia.com/gpu.product";  // "NVIDIA-A10", "-MIG-"
 inline constexpr const char* kGfdCountLabel = "nvidia.com/gpu.count";
+// The node label whose value names the device plugin's config (its config manager's NODE_LABEL).
+inline constexpr const char* kDevicePluginConfigLabel = "nvidia.com/device-plugin.config";
 inline constexpr const char* kGfdMemoryLabel = "nvidia.com/gpu.memory";  // MiB
 inline constexpr const char* kGfdReplicasLabel = "nvidia.com/gpu.replicas";
 inline constexpr const char* kGfdSharingStrategyLabel =
@@ -212,6 +214,8 @@ inline constexpr const char* kHamiNodePolicyAnnotation = "hami.io/node-scheduler
 inline constexpr const char* kHamiGpuPolicyAnnotation = "hami.io/gpu-scheduler-policy";
 inline constexpr const char* kHamiUseTypeAnnotation = "nvidia.com/use-gputype";
 inline constexpr const char* kHamiNoUseTypeAnnotation = "nvidia.com/nouse-gputype";
+// The variable HAMi's webhook sets from gpuCorePolicy and HAMi-core reads.
+inline constexpr const char* kHamiCorePolicyEnv = "GPU_CORE_UTILIZATION_POLICY";
 inline constexpr const char* kHamiRegisterAnnotation = "hami.io/node-nvidia-register";
 inline constexpr const char* kHamiAllocatedAnnotation = "hami.io/vgpu-devices-allocated";
 
@@ -228,6 +232,20 @@ struct HamiRequest {
     return mem_mib > 0 ? mem_mib : int64_t{devmem_mib} * mem_percent / 100;
   }
   bool operator==(const HamiRequest&) const = default;
+};
+
+// How an exported container's HAMi request came about, beside it (PodSpec::hami_asked): what it
+// left to HAMi's configurable defaults (its device config's defaultGPUNum, defaultMemory and
+// defaultCores; the chart's 1, 0 and 0 are applied when read, and applied again from the config
+// where an export holds one: sim/io/kube/device_configs.h), and the core policy it runs with.
+struct HamiAsked {
+  bool vgpus_defaulted = false;  // no nvidia.com/gpu: the webhook adds defaultGPUNum
+  bool mem_defaulted = false;    // neither gpumem nor a positive gpumem-percentage
+  bool cores_defaulted = false;  // no gpucores, and not the webhook's exclusive 100
+  // The container's GPU_CORE_UTILIZATION_POLICY, which HAMi's webhook writes from its
+  // gpuCorePolicy when that is not `default` (absent: none was written).
+  std::optional<HamiCorePolicy> core_policy;
+  bool operator==(const HamiAsked&) const = default;
 };
 
 // The NVIDIA device plugin's MIG strategy (its flag mig-strategy): single advertises every MIG
@@ -345,6 +363,17 @@ struct HostPort {
 };
 
 // A pod as the scheduler sees it (from a manifest, or made from a scenario workload).
+// One of a pod's spec.resourceClaims (DRA, sim/kube_dra.h): a ResourceClaim by name, or a
+// ResourceClaimTemplate from which the control plane made the claim status.resourceClaimStatuses
+// names.
+struct PodResourceClaim {
+  std::string name;
+  std::string resource_claim_name;           // spec: an existing claim
+  std::string resource_claim_template_name;  // spec: a template
+  std::string generated_claim_name;          // status: the claim made from the template
+  bool operator==(const PodResourceClaim&) const = default;
+};
+
 struct PodSpec {
   std::string namespace_ = "default";
   std::string name;
@@ -399,9 +428,12 @@ struct PodSpec {
   // HAMi cluster); kube-scheduler ignores these resources (the chart's ignoredByScheduler), the
   // HAMi extender places them.
   std::vector<HamiRequest> hami;
+  std::vector<HamiAsked> hami_asked;  // parallel to `hami`, for an exported pod's containers
   // A bound HAMi pod's cards from its hami.io/vgpu-devices-allocated: one UUID per vGPU, its
   // containers' in order (HamiDevices::card_uuids maps them to cards). Never written out.
   std::vector<std::string> hami_allocated;
+  // spec.resourceClaims with status.resourceClaimStatuses (DRA).
+  std::vector<PodResourceClaim> resource_claims;
   bool require_whole_device = false;         // ack.gpushare.placement: require-whole-device
   // Allocation of a bound pod, from its annotations (v1, v2 or v3): card index -> units.
   std::map<int, int> allocated_mem;

@@ -183,11 +183,52 @@ bool FitEligible(int policy, double switch_overhead, bool exclusive, int pods_on
   return true;
 }
 
+namespace {
+
+// Pods that ask devices through DRA claims: a run does not simulate DRA devices yet (`knobsim
+// schedule` allocates them), so they are left out, loudly, rather than run as CPU-only pods.
+KubeObjects WithoutDraPods(KubeObjects objects, std::vector<std::string>& warnings) {
+  std::vector<std::string> names;
+  size_t kept = 0;
+  for (size_t i = 0; i < objects.pods.size(); ++i) {
+    if (!objects.pods[i].resource_claims.empty()) {
+      names.push_back(objects.pods[i].namespace_ + "/" + objects.pods[i].name);
+      continue;
+    }
+    if (kept != i) {
+      objects.pods[kept] = std::move(objects.pods[i]);
+      if (i < objects.pod_sources.size()) objects.pod_sources[kept] = objects.pod_sources[i];
+    }
+    ++kept;
+  }
+  objects.pods.resize(kept);
+  if (objects.pod_sources.size() > kept) objects.pod_sources.resize(kept);
+  if (!names.empty()) {
+    const size_t shown = std::min<size_t>(names.size(), 5);
+    std::vector<std::string> head(names.begin(), names.begin() + static_cast<long>(shown));
+    warnings.push_back(std::to_string(names.size()) +
+                       " pod(s) ask devices through DRA resource claims (" + Join(head, ", ") +
+                       (names.size() > shown ? ", ..." : "") +
+                       "): a run does not simulate DRA devices yet, so they and their "
+                       "workloads are left out (knobsim schedule allocates their claims)");
+  }
+  if (!objects.resource_slices.empty())
+    warnings.push_back(std::to_string(objects.resource_slices.size()) +
+                       " ResourceSlice(s) publish DRA devices, which a run does not simulate "
+                       "yet: their nodes import with the devices their capacity shows, without "
+                       "the slices'");
+  return objects;
+}
+
+}  // namespace
+
 ImportModel ImportCluster(const KubeObjects& exported, const Metrics* metrics,
                           const ImportOptions& options) {
-  const KubeObjects objects = WithTemplatePods(exported);
+  std::vector<std::string> dra_warnings;
+  const KubeObjects objects = WithoutDraPods(WithTemplatePods(exported), dra_warnings);
   const GpuCatalog catalog = GpuCatalog::BuiltIn();
   ImportModel model;
+  model.warnings = std::move(dra_warnings);
   model.name = options.name;
   model.policy = options.policy;
   model.switch_overhead = options.switch_overhead;

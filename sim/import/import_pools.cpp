@@ -26,10 +26,11 @@ struct PoolKey {
   std::string schedule, placement;
   int max_pod = 0;
   // Device-plugin replicas (NodeSpec::device_sharing): strategy, replicas, failRequests > 1,
-  // renamed.
-  std::tuple<int, int, bool, bool> replicas{0, 0, false, false};
+  // renamed, allocation.
+  std::tuple<int, int, bool, bool, int> replicas{0, 0, false, false, 0};
   std::pair<int, std::vector<std::string>> mig;  // NodeSpec::mig: strategy, each card's instances
-  std::tuple<int, int, int> hami{0, 0, 0};       // NodeSpec::hami: split count, devmem, devcore
+  // NodeSpec::hami: split count, devmem, devcore, core policy.
+  std::tuple<int, int, int, int> hami{0, 0, 0, 0};
   bool unschedulable = false;
   auto operator<=>(const PoolKey&) const = default;
 };
@@ -118,7 +119,8 @@ PoolKey KeyOf(const NodeSpec& node, const std::string& gpu,
   key.gpu = gpu;
   key.cards = node.gpu_cards;
   key.mig = {static_cast<int>(node.mig.strategy), node.mig.instances};
-  key.hami = {node.hami.split_count, node.hami.devmem_mib, node.hami.devcore};
+  key.hami = {node.hami.split_count, node.hami.devmem_mib, node.hami.devcore,
+              static_cast<int>(node.hami.core_policy)};
   key.cpu = Get(node.allocatable, "cpu");
   key.memory = Get(node.allocatable, "memory");
   key.pods = Get(node.allocatable, "pods");
@@ -138,7 +140,7 @@ PoolKey KeyOf(const NodeSpec& node, const std::string& gpu,
   const DeviceSharing& d = node.device_sharing;
   if (d.shared())
     key.replicas = {static_cast<int>(d.strategy), d.replicas, d.fail_requests_greater_than_one,
-                    d.renamed};
+                    d.renamed, static_cast<int>(d.allocation)};
   key.unschedulable = node.unschedulable;
   return key;
 }
@@ -147,7 +149,8 @@ PoolKey KeyOf(const NodeSpec& node, const std::string& gpu,
 // from; a schedule knobsim does not simulate is imported as `default`, with a warning.
 // A pool of time-slicing or MPS replicas (gpu_sharing_modes.h DevicePluginReplicas): no ACK
 // schedule, memory pooled (time-slicing) or limited per client (MPS).
-void ReplicaPoolSharing(const NodeSpec& node, const std::string& gpu, ImportedPool& p) {
+void ReplicaPoolSharing(const NodeSpec& node, const std::string& gpu, const std::string* config,
+                        ImportedPool& p) {
   NodePool& np = p.pool;
   const DeviceSharing& d = node.device_sharing;
   np.device_sharing = d;
@@ -163,7 +166,10 @@ void ReplicaPoolSharing(const NodeSpec& node, const std::string& gpu, ImportedPo
       (d.renamed ? std::string("; rename_by_default from capacity ") + kSharedGpuResource
                  : std::string()) +
       "; fail_requests_greater_than_one " + (d.fail_requests_greater_than_one ? "true" : "false") +
-      " is the device plugin's default (its config is not in the export)");
+      " and allocation " + (d.allocation == ReplicaAllocation::kPacked ? "packed" : "distributed") +
+      (config != nullptr ? " from the node's " + *config
+                         : std::string(" are the device plugin's defaults (no config of it in "
+                                       "the export applies to this node)")));
 }
 
 // A pool of MIG cards (gpu_sharing_modes.h DevicePluginMig, the kube reader's ReadMigSide): no
@@ -190,8 +196,8 @@ void MigPool(const NodeSpec& node, const std::string& gpu, ImportedPool& p) {
 // pod's memory. memory_scaling is the registered devmem over the card's memory (1 within 1 %:
 // NVML's MiB and the catalog's differ by a few); oversubscription (devmem or devcore above the
 // card) is not modelled, so it is imported at 1 with a warning that says so.
-void HamiPoolOf(const NodeSpec& node, const std::string& gpu, ImportedPool& p,
-                std::vector<std::string>& warnings) {
+void HamiPoolOf(const NodeSpec& node, const std::string& gpu, const std::string* config,
+                ImportedPool& p, std::vector<std::string>& warnings) {
   NodePool& np = p.pool;
   const HamiDevices& h = node.hami;
   const GpuCatalog catalog = GpuCatalog::BuiltIn();
@@ -201,6 +207,7 @@ void HamiPoolOf(const NodeSpec& node, const std::string& gpu, ImportedPool& p,
   np.hami.split_count = h.split_count;
   np.hami.memory_scaling = std::abs(memory - 1) <= 0.01 ? 1 : std::min(memory, 1.0);
   np.hami.core_scaling = std::min(h.devcore / 100.0, 1.0);
+  np.hami.core_policy = h.core_policy;
   if (memory > 1.01 || h.devcore > 100)
     warnings.push_back("node " + node.name + ": HAMi registers " + std::to_string(h.devmem_mib) +
                        " MiB and " + std::to_string(h.devcore) + " cores per card, more than a " +
@@ -218,16 +225,19 @@ void HamiPoolOf(const NodeSpec& node, const std::string& gpu, ImportedPool& p,
                     " cards from " + kHamiRegisterAnnotation);
   p.notes.push_back("hami: " + std::to_string(h.split_count) + " vGPUs a card, " +
                     std::to_string(h.devmem_mib) + " MiB and " + std::to_string(h.devcore) +
-                    " cores registered; gpuCorePolicy default (HAMi's device config is not in "
-                    "the export)");
+                    " cores registered; gpuCorePolicy " + HamiCorePolicyName(h.core_policy) +
+                    (config != nullptr ? " from " + *config
+                                       : std::string(" (HAMi's default: its device config is "
+                                                     "not in the export)")));
 }
 
-void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, ImportedPool& p,
-                     std::vector<std::string>& warnings) {
+// `config`: where the node's device-plugin or HAMi config came from (null: their defaults).
+void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, const std::string* config,
+                     ImportedPool& p, std::vector<std::string>& warnings) {
   NodePool& np = p.pool;
-  if (node.device_sharing.shared()) return ReplicaPoolSharing(node, gpu, p);
+  if (node.device_sharing.shared()) return ReplicaPoolSharing(node, gpu, config, p);
   if (node.mig.enabled()) return MigPool(node, gpu, p);
-  if (node.hami.enabled()) return HamiPoolOf(node, gpu, p, warnings);
+  if (node.hami.enabled()) return HamiPoolOf(node, gpu, config, p, warnings);
   std::string sched = node.gpu_schedule.empty() ? "default" : node.gpu_schedule;
   // mps, topology and mig are refused by the kube reader (gpu_sharing_modes.h); what reaches
   // here is `disabled` (GPUs offered by another plugin, e.g. DRA) or a value ACK does not
@@ -264,7 +274,7 @@ void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, ImportedPool&
 
 // The pool the first node of a key opens.
 ImportedPool NewPool(const NodeSpec& node, const PoolKey& key, const ImportOptions& options,
-                     std::vector<std::string>& warnings) {
+                     const std::string* config, std::vector<std::string>& warnings) {
   ImportedPool p;
   NodePool& np = p.pool;
   np.gpu_type = key.gpu;
@@ -285,7 +295,7 @@ ImportedPool NewPool(const NodeSpec& node, const PoolKey& key, const ImportOptio
     np.cgpu_version = v->second;
   p.gpu_model = node.gpu_model;
   if (node.gpu_cards > 0) {
-    GpuPoolSchedule(node, key.gpu, p, warnings);
+    GpuPoolSchedule(node, key.gpu, config, p, warnings);
   } else {
     np.schedule = GpuSchedule::kDefault;
     np.cgpu_active = false;
@@ -374,7 +384,13 @@ NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& option
     }
     const PoolKey key = KeyOf(node, gpu, selected, dropped_node_labels);
     auto [it, fresh] = pool_of_key.emplace(key, static_cast<int>(model.pools.size()));
-    if (fresh) model.pools.push_back(NewPool(node, key, options, model.warnings));
+    if (fresh) {
+      const auto config = objects.device_config_of_node.find(node.name);
+      model.pools.push_back(
+          NewPool(node, key, options,
+                  config == objects.device_config_of_node.end() ? nullptr : &config->second,
+                  model.warnings));
+    }
     model.pools[it->second].nodes.push_back(PoolEntry(node));
     index.pool_of_node[node.name] = it->second;
     index.gpu_of_node[node.name] = gpu;

@@ -1,7 +1,7 @@
 #include "sim/import/scenario_writer.h"
 
-#include "sim/io/quantity.h"
 #include "sim/mig_layout.h"
+#include "sim/quantity.h"
 #include "sim/text.h"
 
 #include <cctype>
@@ -173,6 +173,8 @@ void WritePool(Out& o, const ImportedPool& ip) {
     if (p.hami.memory_scaling != 1)
       h += ", memory_scaling: " + ShortestNumber(p.hami.memory_scaling);
     if (p.hami.core_scaling != 1) h += ", core_scaling: " + ShortestNumber(p.hami.core_scaling);
+    if (p.hami.core_policy != HamiCorePolicy::kDefault)
+      h += std::string(", core_policy: ") + HamiCorePolicyName(p.hami.core_policy);
     o.Line(4, h + "}");
   } else if (p.mig.enabled()) {
     o.Line(4, std::string("mig: {strategy: ") + MigStrategyName(p.mig.strategy) +

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "sim/io/document_tree.h"
+#include "sim/io/kube/device_configs.h"
 #include "sim/io/kube/kinds.h"
 #include "sim/io/kube/kube_text.h"
 #include "sim/io/kube/object_meta.h"
@@ -70,6 +71,19 @@ void ReadObject(ObjectReader& r, const Field& object) {
     keep(out.hpas, out.hpa_sources, kube::ReadHorizontalPodAutoscaler);
   } else if (kind == "CronHorizontalPodAutoscaler") {
     keep(out.cron_hpas, out.cron_hpa_sources, kube::ReadCronHorizontalPodAutoscaler);
+  } else if (kind == "ResourceSlice") {
+    keep(out.resource_slices, out.resource_slice_sources, kube::ReadResourceSlice);
+  } else if (kind == "DeviceClass") {
+    keep(out.device_classes, out.device_class_sources, kube::ReadDeviceClass);
+  } else if (kind == "ResourceClaim") {
+    keep(out.resource_claims, out.resource_claim_sources, kube::ReadResourceClaim);
+  } else if (kind == "ResourceClaimTemplate") {
+    keep(out.resource_claim_templates, out.resource_claim_template_sources,
+         kube::ReadResourceClaimTemplate);
+  } else if (kind == "ConfigMap") {
+    kube::ReadConfigMap(r, object);
+  } else if (kind == "ClusterPolicy") {
+    kube::ReadClusterPolicy(r, object);
   } else if (kind == "List" || (kube::EndsWith(kind, "List") && r.Get(object, "items"))) {
     // kubectl's envelope, and the API's typed lists (PodList, NodeList).
     if (auto items = r.Get(object, "items")) {
@@ -132,6 +146,7 @@ Expected<KubeObjects> ReadKubeString(const std::string& text, const std::string&
   Loader loader;
   if (Status read = loader.Read(text, file_name); !read) return read.error();
   ResolvePriorityClasses(loader.objects, {});
+  ResolveDeviceConfigs(loader.objects);
   return std::move(loader.objects);
 }
 
@@ -147,6 +162,7 @@ Expected<KubeObjects> ReadKubeFiles(const std::vector<std::string>& paths,
     if (Status read = loader.ReadFile(path); !read) return read.error();
   }
   ResolvePriorityClasses(loader.objects, known_classes);
+  ResolveDeviceConfigs(loader.objects);
   return std::move(loader.objects);
 }
 

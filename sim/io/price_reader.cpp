@@ -7,8 +7,8 @@
 #include <cmath>
 #include <utility>
 
-#include "sim/io/quantity.h"
 #include "sim/io/yaml_fields.h"
+#include "sim/quantity.h"
 #include "sim/text.h"
 
 namespace knobsim {

@@ -7,7 +7,7 @@
 #include <limits>
 
 #include "sim/autoscaling/node_group_expander.h"
-#include "sim/io/quantity.h"
+#include "sim/quantity.h"
 #include "sim/text.h"
 
 namespace knobsim::scenario_internal {

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "sim/io/interference_files.h"
-#include "sim/io/quantity.h"
+#include "sim/quantity.h"
 #include "sim/text.h"
 
 namespace knobsim::scenario_internal {

@@ -4,7 +4,7 @@
 
 #include <charconv>
 
-#include "sim/io/quantity.h"
+#include "sim/quantity.h"
 #include "sim/text.h"
 
 namespace knobsim::scenario_internal {

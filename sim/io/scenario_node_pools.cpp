@@ -2,8 +2,8 @@
 // (docs/semantics.md §1.2; scenario_reader_internal.h).
 #include "sim/io/scenario_reader_internal.h"
 
-#include "sim/io/quantity.h"
 #include "sim/mig_layout.h"
+#include "sim/quantity.h"
 #include "sim/scenario_objects.h"
 #include "sim/text.h"
 

@@ -6,8 +6,8 @@
 #include <cmath>
 
 #include "sim/io/arrival_file.h"
-#include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
+#include "sim/quantity.h"
 #include "sim/text.h"
 
 namespace knobsim::scenario_internal {

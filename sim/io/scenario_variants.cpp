@@ -9,8 +9,8 @@
 #include <limits>
 #include <map>
 
-#include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
+#include "sim/quantity.h"
 #include "sim/text.h"
 #include "sim/variant.h"
 

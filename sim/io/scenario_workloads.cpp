@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <limits>
 
-#include "sim/io/quantity.h"
 #include "sim/io/spelling.h"
 #include "sim/mig_layout.h"
+#include "sim/quantity.h"
 #include "sim/text.h"
 
 namespace knobsim::scenario_internal {

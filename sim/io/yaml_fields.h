@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "sim/input_error.h"
-#include "sim/io/quantity.h"
+#include "sim/quantity.h"
 
 namespace knobsim {
 
@@ -105,7 +105,7 @@ class YamlFieldReader {
   // A finite number between lo and hi, each bound open or closed; hi may be INFINITY.
   double Number(const Field& f, double lo, double hi, bool lo_open, bool hi_open,
                 std::string_view hint = "") const;
-  // A value with a unit, read by one of the parsers of sim/io/quantity.h.
+  // A value with a unit, read by one of the parsers of sim/quantity.h.
   template <class T>
   T Unit(const Field& f, Parsed<T> (*parse)(std::string_view), std::string_view what) const {
     Parsed<T> p = parse(Scalar(f, what));

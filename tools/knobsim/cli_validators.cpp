@@ -7,7 +7,7 @@
 #include <string>
 
 #include "sim/event_queue.h"
-#include "sim/io/quantity.h"
+#include "sim/quantity.h"
 #include "sim/text.h"
 
 namespace knobsim::cli {

@@ -123,7 +123,9 @@ TEST_CASE(
     const Outcome o = Import(c.file);
     REQUIRE_MESSAGE(o.exit_code == 0, o.err);
     CHECK(Has(o.out, c.pool_line));
-    CHECK(Has(o.out, "is the device plugin's default (its config is not in the export)"));
+    CHECK(Has(o.out,
+              "are the device plugin's defaults (no config of it in the export applies to "
+              "this node)"));
     CHECK_FALSE(Has(o.out, "memory_isolation:"));
     CHECK_FALSE(Has(o.out, "-SHARED\"; "));  // the GPU is the card, not GFD's shared product
     if (c.pods == 2 && Has(c.file, "renamed"))
@@ -214,6 +216,43 @@ TEST_CASE(
   const auto& one = doc.at("pods").at(1);
   CHECK(one.at("admission_error").is_null());
   CHECK(one.at("node") == "gpu-a10-mps-0");
+}
+
+TEST_CASE(
+    "the device plugin's config in the export (the GPU operator's ConfigMap and ClusterPolicy) "
+    "says what the labels cannot: this MPS config admits a pod asking two replicas") {
+  const Outcome o = Import("mps-config.json");
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  CHECK(Has(o.out,
+            "    device_sharing: {strategy: mps, replicas: 3, fail_requests_greater_than_one: "
+            "false, allocation: distributed}\n"));
+  CHECK(Has(o.out,
+            "fail_requests_greater_than_one false and allocation distributed from the node's "
+            "config \"a10-mps\" of ConfigMap gpu-operator/device-plugin-config"));
+  CHECK_FALSE(Has(o.err, "warning"));
+  CHECK_FALSE(Has(o.out + o.err, "s3://"));  // another ConfigMap's data is never shown
+  // The pod the plugin's default config refuses (schedule on mps.json above) is admitted here.
+  const std::string pods = TempPath("mps-config-pods.yaml");
+  std::ofstream(pods, std::ios::binary)
+      << "kind: Pod\nmetadata: {name: two, namespace: serving}\nspec:\n  containers:\n"
+         "  - name: c\n    resources: {limits: {nvidia.com/gpu: \"2\"}}\n";
+  const Outcome placed = Run("schedule --cluster " + QuotedSourcePath(kDir + "mps-config.json") +
+                        " --pods '" + pods + "' --json -");
+  std::remove(pods.c_str());
+  REQUIRE_MESSAGE(placed.exit_code == 0, (placed.out + placed.err));
+  const nlohmann::json two = nlohmann::json::parse(placed.out).at("pods").at(0);
+  CHECK(two.at("node") == "gpu-a10-mps-0");
+  CHECK(two.at("admission_error").is_null());
+}
+
+TEST_CASE("HAMi's device config sets the pool's gpuCorePolicy, as its pods' environment shows") {
+  const Outcome o = Import("hami-config.json");
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  CHECK(Has(o.out, "    hami: {split_count: 10, core_policy: force}\n"));
+  CHECK(Has(o.out,
+            "gpuCorePolicy force from HAMi's device config in ConfigMap "
+            "kube-system/hami-scheduler-device"));
+  CHECK_FALSE(Has(o.err, "run with gpuCorePolicy"));  // the pods agree with the config
 }
 
 TEST_CASE("schedule and check read HAMi as import does and refuse the same exports") {

@@ -24,9 +24,9 @@
 
 #include "sim/event_queue.h"
 #include "sim/input_error.h"
-#include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
 #include "sim/io/shard_json.h"
+#include "sim/quantity.h"
 #include "sim/replay/discrete.h"
 #include "sim/replay/medians.h"
 #include "sim/replay/replay_shard.h"

@@ -17,11 +17,11 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/input_error.h"
-#include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
 #include "sim/io/results_table.h"
 #include "sim/io/scenario_reader.h"
 #include "sim/io/shard_json.h"
+#include "sim/quantity.h"
 #include "sim/run_set.h"
 #include "sim/shard.h"
 #include "sim/text.h"

@@ -17,9 +17,9 @@
 
 #include "sim/engine/simulation.h"
 #include "sim/io/pool_costs.h"
-#include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
 #include "sim/output_file.h"
+#include "sim/quantity.h"
 #include "sim/report/html_report.h"
 #include "sim/whatif/verdict_json.h"
 #include "tools/knobsim/cli_validators.h"

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "sim/input_error.h"
-#include "sim/io/quantity.h"
 #include "sim/io/results_json.h"
 #include "sim/io/results_table.h"
 #include "sim/io/scenario_reader.h"
+#include "sim/quantity.h"
 #include "sim/run_set.h"
 #include "sim/whatif/knobs.h"
 #include "sim/whatif/verdict.h"

@@ -9,7 +9,7 @@
 
 #include "sim/io/kube/kinds.h"
 #include "sim/io/kube/kube_text.h"
-#include "sim/io/quantity.h"
+#include "sim/quantity.h"
 #include "sim/text.h"
 
 namespace knobsim::kube {

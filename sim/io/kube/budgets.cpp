@@ -8,7 +8,7 @@
 #include "sim/io/kube/kube_text.h"
 #include "sim/io/kube/resources.h"
 #include "sim/io/kube/selectors.h"
-#include "sim/io/quantity.h"
+#include "sim/quantity.h"
 
 namespace knobsim::kube {
 namespace {

@@ -6,7 +6,8 @@
 //    the pending pod a workload's template stands for;
 //  * storage.cpp: PersistentVolumeClaim, PersistentVolume, StorageClass;
 //  * budgets.cpp: PodDisruptionBudget, ResourceQuota, Namespace, PriorityClass;
-//  * autoscalers.cpp: HorizontalPodAutoscaler.
+//  * autoscalers.cpp: HorizontalPodAutoscaler;
+//  * dra.cpp: ResourceSlice, DeviceClass, ResourceClaim, ResourceClaimTemplate (sim/kube_dra.h).
 // kube_reader.cpp dispatches on `kind` and keeps each object with where it was read.
 #pragma once
 
@@ -41,6 +42,15 @@ PodDisruptionBudgetSpec ReadPdb(ObjectReader& r, const Field& object);
 ResourceQuotaSpec ReadResourceQuota(ObjectReader& r, const Field& object);
 NamespaceSpec ReadNamespace(ObjectReader& r, const Field& object);
 PriorityClassSpec ReadPriorityClass(ObjectReader& r, const Field& object);
+
+// Dynamic Resource Allocation (dra.cpp).
+ResourceSliceSpec ReadResourceSlice(ObjectReader& r, const Field& object);
+DeviceClassSpec ReadDeviceClass(ObjectReader& r, const Field& object);
+ResourceClaimSpec ReadResourceClaim(ObjectReader& r, const Field& object);
+ResourceClaimTemplateSpec ReadResourceClaimTemplate(ObjectReader& r, const Field& object);
+// A pod's spec.resourceClaims, and status.resourceClaimStatuses (the claims made from templates).
+void ReadPodResourceClaims(ObjectReader& r, const Field& spec, PodSpec& pod);
+void ReadPodResourceClaimStatuses(ObjectReader& r, const Field& status, PodSpec& pod);
 
 HorizontalPodAutoscalerObject ReadHorizontalPodAutoscaler(ObjectReader& r, const Field& object);
 CronHorizontalPodAutoscalerObject ReadCronHorizontalPodAutoscaler(ObjectReader& r,

@@ -395,6 +395,33 @@ void ReadDeviceRequest(ObjectReader& r, const Field& spec, PodSpec& pod) {
 // (the chart's ignoredByScheduler), so they leave the pod's requests. The cards HAMi allocated
 // (hami.io/vgpu-devices-allocated: "UUID,NVIDIA,MiB,cores:" per vGPU, ";" after each container)
 // are kept for the bind, never printed.
+// The container's GPU_CORE_UTILIZATION_POLICY, as HAMi's webhook writes it (a literal value;
+// only this variable of the env list is read, and its value only as one of the three policies).
+std::optional<HamiCorePolicy> ContainerCorePolicy(ObjectReader& r, const Field& container,
+                                                  const std::string& who) {
+  const std::optional<Field> env = r.Get(container, "env");
+  if (!env) return std::nullopt;
+  for (const Field& e : r.Items(*env)) {
+    r.ExpectMap(e);
+    const std::optional<Field> name = r.Get(e, "name");
+    if (!name || r.String(*name) != kHamiCorePolicyEnv) continue;
+    const std::optional<Field> value = r.Get(e, "value");
+    const std::string text = value ? r.String(*value) : std::string();
+    // HAMi-core's set_env_utilization_switch (src/multiprocess/multiprocess_memory_limit.c):
+    // force or FORCE, disable or DISABLE; anything else is the default policy.
+    if (text == "force" || text == "FORCE") return HamiCorePolicy::kForce;
+    if (text == "disable" || text == "DISABLE") return HamiCorePolicy::kDisable;
+    if (text != "default" && text != "DEFAULT") {
+      r.Warn(value.value_or(*name),
+             Cat({who, kHamiCorePolicyEnv,
+                  " is not force or disable (or not a literal value): HAMi-core applies its "
+                  "default policy"}));
+    }
+    return HamiCorePolicy::kDefault;
+  }
+  return std::nullopt;
+}
+
 void ReadHamiRequest(ObjectReader& r, const Field& spec, const std::optional<Field>& annotations,
                      const PodContainers& containers, PodSpec& pod) {
   const std::array<const char*, 3> hami_only = {kHamiMemResource, kHamiMemPercentResource,
@@ -414,17 +441,31 @@ void ReadHamiRequest(ObjectReader& r, const Field& spec, const std::optional<Fie
     const auto it = c.requests.find(name);
     return it == c.requests.end() ? -1 : it->second;
   };
-  for (const ContainerResources& c : containers.regular) {
+  const std::vector<Field> container_fields = r.Items(r.Require(spec, "containers"));
+  for (size_t i = 0; i < containers.regular.size(); ++i) {
+    const ContainerResources& c = containers.regular[i];
     const int64_t count = amount(c, kNvidiaGpuResource);
     if (count <= 0 && !is_hami(c)) continue;
     HamiRequest h;
+    HamiAsked asked;
+    // The webhook adds defaultGPUNum (1) to a container asking memory or cores alone.
+    asked.vgpus_defaulted = count < 0;
     h.vgpus = static_cast<int>(std::clamp<int64_t>(count, 1, kMaxCardsPerNode));
-    h.mem_mib = std::max<int64_t>(0, amount(c, kHamiMemResource));
+    const int64_t mem = amount(c, kHamiMemResource);
+    h.mem_mib = std::max<int64_t>(0, mem);
     // GenerateResourceRequests: a percentage above 100 counts as 100, one of 0 or less as unset.
     const int64_t percent = amount(c, kHamiMemPercentResource);
     h.mem_percent = percent > 0 ? static_cast<int>(std::min<int64_t>(percent, 100)) : 100;
-    h.cores = static_cast<int>(std::clamp<int64_t>(amount(c, kHamiCoresResource), 0, 100));
+    asked.mem_defaulted = mem <= 0 && percent <= 0;
+    const int64_t cores = amount(c, kHamiCoresResource);
+    // defaultExclusiveCoreIfNeeded: the webhook writes gpucores 100 where no cores are asked
+    // and the container takes the whole memory (a percentage of 100, or no memory asked).
+    const bool exclusive = cores < 0 && (percent >= 0 ? percent == 100 : mem < 0);
+    h.cores = exclusive ? 100 : static_cast<int>(std::clamp<int64_t>(cores, 0, 100));
+    asked.cores_defaulted = cores < 0 && !exclusive;
+    asked.core_policy = ContainerCorePolicy(r, container_fields[i], who);
     pod.hami.push_back(h);
+    pod.hami_asked.push_back(asked);
   }
   for (const char* name :
        {kNvidiaGpuResource, kHamiMemResource, kHamiMemPercentResource, kHamiCoresResource})
@@ -488,6 +529,7 @@ PodSpec ReadPod(ObjectReader& r, const Field& object) {
       pod.nominated_node_name = r.String(*nominated);
     }
     pod.preempted_by_scheduler = PreemptedByScheduler(r, *status);
+    ReadPodResourceClaimStatuses(r, *status, pod);
   }
   return pod;
 }
@@ -496,6 +538,7 @@ void ReadPodBody(ObjectReader& r, const Field& spec, const std::optional<Field>&
                  const std::optional<Field>& annotations, PodSpec& pod) {
   if (auto node_name = r.Get(spec, "nodeName")) pod.node_name = r.String(*node_name);
   ReadPriority(r, spec, pod);
+  ReadPodResourceClaims(r, spec, pod);
   pod.node_selector = r.StringMap(r.Get(spec, "nodeSelector"));
   if (auto affinity = r.Get(spec, "affinity")) ReadAffinity(r, *affinity, pod);
   if (pod.node_name.empty()) WarnUnmodelledScheduling(r, spec);

@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "sim/io/kube/kube_text.h"
-#include "sim/io/quantity.h"
+#include "sim/quantity.h"
 
 namespace knobsim::kube {
 namespace {

@@ -92,6 +92,11 @@ def workload(ns, name, nodes, resources, pod_annotations=None, scheduler="defaul
     pods = [pod(ns, name, h, spec, n, i, pod_annotations[i] if pod_annotations else None) for i, n in enumerate(nodes)]
     return [d, rs] + pods
 
+def config_map(ns, name, data, labels=None):
+    return {"apiVersion": "v1", "kind": "ConfigMap", "data": data,
+            "metadata": {"creationTimestamp": "2026-11-20T08:02:11Z", "labels": labels or {}, "name": name,
+                         "namespace": ns, "resourceVersion": "4410123", "uid": "c-" + name}}
+
 whole = {"limits": {"nvidia.com/gpu": "1"}, "requests": {"cpu": "4", "memory": "32Gi", "nvidia.com/gpu": "1"}}
 
 # 1. GPU operator, no sharing: an A100 SXM4 80GB node and an L4 node.
@@ -163,6 +168,21 @@ write("hami-v2.json", [hami_l4]
       + workload("ai", "embed", ["gpu-l4-hami-0", "gpu-l4-hami-0", "gpu-l4-hami-0"], embed_res,
                  [hami_alloc([l4_ids[0]], 3000, 20, 1764578510), hami_alloc([l4_ids[1]], 3000, 20, 1764578511),
                   hami_alloc([l4_ids[2]], 3000, 20, 1764578512)], scheduler="hami-scheduler"))
+# 3c. The same cluster with HAMi's device config (the chart's ConfigMap, gpuCorePolicy force):
+# the webhook wrote GPU_CORE_UTILIZATION_POLICY into the pods it admitted.
+hami_device = config_map("kube-system", "hami-scheduler-device", {"device-config.yaml": (
+    "nvidia:\n  resourceCountName: nvidia.com/gpu\n  resourceMemoryName: nvidia.com/gpumem\n"
+    "  resourceMemoryPercentageName: nvidia.com/gpumem-percentage\n  resourceCoreName: nvidia.com/gpucores\n"
+    "  resourcePriorityName: nvidia.com/priority\n  overwriteEnv: false\n  defaultMemory: 0\n  defaultCores: 0\n"
+    "  defaultGPUNum: 1\n  memoryFactor: 1\n  deviceSplitCount: 10\n  deviceMemoryScaling: 1\n"
+    "  deviceCoreScaling: 1\n  gpuCorePolicy: force\n  libCudaLogLevel: 1\n  runtimeClassName: \"\"\n")},
+    labels={"app.kubernetes.io/component": "hami-scheduler", "app.kubernetes.io/name": "hami"})
+forced = []
+for item in json.load(open("hami-v2.json"))["items"]:
+    if item["kind"] == "Pod":
+        item["spec"]["containers"][0]["env"] = [{"name": "GPU_CORE_UTILIZATION_POLICY", "value": "force"}]
+    forced.append(item)
+write("hami-config.json", forced + [hami_device])
 pinned = {"nvidia.com/use-gpuuuid": l4_ids[0]}
 write("hami-uuid.json", [hami_l4]
       + workload("ai", "pinned", ["gpu-l4-hami-0"], embed_res,
@@ -188,6 +208,22 @@ mps_dp = node("gpu-a10-mps-0", gfd("NVIDIA-A10-SHARED", 23028, 2, "ampere", 8, 6
                                    extra={"nvidia.com/device-plugin.config": "a10-mps", "nvidia.com/mps.capable": "true"}),
               {"nvidia.com/gpu": "6"})
 write("mps.json", [mps_dp] + workload("serving", "rerank", ["gpu-a10-mps-0", "gpu-a10-mps-0"], whole))
+
+# 4c. The MPS node with the GPU operator's device-plugin ConfigMap and its ClusterPolicy (as
+# `kubectl get nodes,pods,deploy,rs,cm,clusterpolicy -A -o json` prints them): the node's
+# config `a10-mps` relaxes failRequestsGreaterThanOne, so a pod may take two replicas.
+plugin_configs = config_map("gpu-operator", "device-plugin-config", {
+    "a10-mps": "version: v1\nflags:\n  migStrategy: none\nsharing:\n  mps:\n    failRequestsGreaterThanOne: false\n"
+               "    resources:\n    - name: nvidia.com/gpu\n      replicas: 3\n",
+    "l4-time-slicing": "version: v1\nflags:\n  migStrategy: none\n  plugin:\n    sharedDevicesAllocationPolicy: packed\n"
+                       "sharing:\n  timeSlicing:\n    renameByDefault: false\n    failRequestsGreaterThanOne: false\n"
+                       "    resources:\n    - name: nvidia.com/gpu\n      replicas: 4\n"})
+unrelated = config_map("serving", "triton-settings", {"model-repository": "s3://models/triton", "log-verbose": "1"})
+cluster_policy = {"apiVersion": "nvidia.com/v1", "kind": "ClusterPolicy", "metadata": {"name": "cluster-policy"},
+                  "spec": {"devicePlugin": {"enabled": True, "config": {"name": "device-plugin-config", "default": "l4-time-slicing"}},
+                           "mig": {"strategy": "single"}, "operator": {"defaultRuntime": "containerd"}}}
+write("mps-config.json", [mps_dp] + workload("serving", "rerank", ["gpu-a10-mps-0", "gpu-a10-mps-0"], whole)
+      + [plugin_configs, unrelated, cluster_policy])
 
 # 5. MIG, strategy mixed: an A100 80GB node whose 8 cards the MIG manager cut by mig-parted's
 # all-balanced (per card 1g.10gb x 2, 2g.20gb, 3g.40gb); GFD labels each profile.

@@ -1,4 +1,4 @@
-#include "sim/io/quantity.h"
+#include "sim/quantity.h"
 
 #include <algorithm>
 #include <cctype>
@@ -161,6 +161,12 @@ std::optional<double> ParseQuantity(std::string_view text) {
   const double v = q->number * q->multiplier;
   if (!std::isfinite(v)) return std::nullopt;
   return v;
+}
+
+std::optional<int64_t> ParseQuantityMilli(std::string_view text) {
+  const std::optional<double> v = ParseQuantity(text);
+  if (!v || std::fabs(*v) > 9.2e15) return std::nullopt;
+  return CeilToInt(*v * 1000);
 }
 
 Parsed<int64_t> ParseCpuMilli(std::string_view text) {
@@ -336,8 +342,7 @@ Parsed<int64_t> ParseDuration(std::string_view text) {
       } else {
         hint = "units are ns, us, ms, s, m, h, d, w";
       }
-      return Error<int64_t>(Quote(text) + " has an unknown unit " + Quote(unit),
-                            hint);
+      return Error<int64_t>(Quote(text) + " has an unknown unit " + Quote(unit), hint);
     }
     if (overflow || v > kMax / unit_nanos) return Error<int64_t>(Quote(text) + " is too long");
     v *= unit_nanos;

@@ -31,6 +31,12 @@ struct Parsed {
 // No whitespace, no unit names (`4GB` is not a quantity, as in Kubernetes).
 std::optional<double> ParseQuantity(std::string_view text);
 
+// A quantity in milli-units, signed (`1Gi` -> 1073741824000, `250m` -> 250, `-1` -> -1000),
+// rounded up as resource.Quantity's MilliValue does: for DRA's capacities, counters and CEL's
+// quantity(). Exact to 2^53 milli-units (9 × 10^12 base units: 8 TiB of bytes); beyond ±9.2e15
+// base units, nullopt, as for text that is not a quantity.
+std::optional<int64_t> ParseQuantityMilli(std::string_view text);
+
 // CPU cores as a quantity (`2`, `1.5`, `500m`) in millicores, rounded up as Kubernetes'
 // MilliValue does. Negative values are rejected.
 Parsed<int64_t> ParseCpuMilli(std::string_view text);
@@ -48,8 +54,9 @@ Parsed<int> ParseGpuMemUnits(std::string_view text);
 
 // A Go/Kubernetes duration (`30ms`, `5m`, `1h30m`, `1.5s`, `250us`, `250µs`, `100ns`), plus days
 // and weeks (`7d`, `1w`, `1d12h`: exactly 24 h and 7 d), in nanoseconds: the one duration grammar
-// of every option and file (docs/scenario.md "Value formats"). `0` needs no unit; any other bare number is an error ("add a unit, e.g. 30s").
-// Negative durations are rejected: nothing in a scenario runs backwards.
+// of every option and file (docs/scenario.md "Value formats"). `0` needs no unit; any other bare
+// number is an error ("add a unit, e.g. 30s"). Negative durations are rejected: nothing in a
+// scenario runs backwards.
 Parsed<int64_t> ParseDuration(std::string_view text);
 
 // A rate `<number>/<unit>` with unit s, min or h (`20/s`, `1200/min`, `3/h`), per second.

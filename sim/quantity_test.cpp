@@ -1,4 +1,4 @@
-#include "sim/io/quantity.h"
+#include "sim/quantity.h"
 
 #include <doctest/doctest.h>
 
@@ -40,6 +40,26 @@ TEST_CASE("unit names, lower-case suffixes and whitespace are not quantities") {
                           "1ex", "inf", "nan", "0x10", "four"}) {
     CAPTURE(bad);
     CHECK_FALSE(ParseQuantity(bad).has_value());
+  }
+}
+
+TEST_CASE("ParseQuantityMilli: signed milli-units, rounded up as MilliValue does") {
+  struct Case {
+    const char* text;
+    std::optional<int64_t> milli;
+  };
+  const Case cases[] = {{"1Gi", int64_t{1073741824000}},
+                        {"250m", 250},
+                        {"-1", -1000},
+                        {"1.5", 1500},
+                        {"1u", 1},
+                        {"80Gi", int64_t{85899345920000}},
+                        {"0", 0},
+                        {"4GB", std::nullopt},
+                        {"1e30", std::nullopt}};
+  for (const Case& c : cases) {
+    CAPTURE(c.text);
+    CHECK(ParseQuantityMilli(c.text) == c.milli);
   }
 }
 
