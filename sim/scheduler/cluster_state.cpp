@@ -69,15 +69,25 @@ int ClusterState::FindNode(const std::string& name) const {
 int ClusterState::Bind(PodSpec pod, const Placement& placement) {
   assert(placement.node >= 0 && placement.node < static_cast<int>(nodes_.size()));
   const int index = static_cast<int>(pods_.size());
+  if (!pod.resource_claims.empty()) BindClaims(pod, placement.dra_allocations);
   pods_.push_back(std::move(pod));
   placements_.emplace_back();
   Occupy(index, placement);
   return index;
 }
 
+void ClusterState::BindClaims(const PodSpec& pod, const std::vector<DraAllocation>& allocations) {
+  std::string error;
+  const std::vector<PodClaimRef> claims = dra_.ClaimsOf(pod, &error);
+  // A pod whose claims cannot be resolved was not placed by the DynamicResources filter: an
+  // export's running pod, bound as it is, holding what its claims already say.
+  if (error.empty()) dra_.Bind(pod, claims, allocations);
+}
+
 void ClusterState::Rebind(int pod, const Placement& placement) {
   assert(pod >= 0 && pod < static_cast<int>(pods_.size()) && !bound(pod));
   assert(placement.node >= 0 && placement.node < static_cast<int>(nodes_.size()));
+  if (!pods_[pod].resource_claims.empty()) dra_.Restore(pods_[pod]);
   Occupy(pod, placement);
   // Bind appends, so a node's list is in index order; a pod put back goes where it was.
   std::vector<int>& on_node = nodes_[placement.node].pods;
@@ -207,6 +217,7 @@ void ClusterState::Unbind(int pod) {
   const Placement& placement = placements_[pod];
   NodeState& node = nodes_[placement.node];
   NodeChanged(placement.node);
+  if (!spec.resource_claims.empty()) dra_.Release(spec);
   for (const auto& [resource, amount] : spec.requests) {
     auto it = node.requested.find(resource);
     if (it == node.requested.end()) continue;

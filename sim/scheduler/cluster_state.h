@@ -15,7 +15,9 @@
 #include <utility>
 #include <vector>
 
+#include "sim/kube_dra.h"
 #include "sim/kube_types.h"
+#include "sim/scheduler/dra/dra_catalog.h"
 #include "sim/scheduler/volume_catalog.h"
 
 namespace knobsim {
@@ -57,6 +59,9 @@ struct Placement {
   std::vector<int> core_units;  // gpu-core percent per chosen card (same order)
   std::vector<int> replicas = {};  // nvidia.com/gpu replicas per chosen card on a shared node
   double bottleneck_gbps = 0;   // slowest link inside a multi-card set (0: one card or unknown)
+  // The allocations of the pod's DRA claims not allocated before, in the order
+  // DraCatalog::ClaimsOf lists them (the DynamicResources filter's result for the node).
+  std::vector<DraAllocation> dra_allocations = {};
 };
 
 class ClusterState {
@@ -119,6 +124,14 @@ class ClusterState {
   }
   const VolumeCatalog& volumes() const { return volumes_; }
 
+  // The DRA devices, classes and claims (dra/dra_catalog.h). A bind allocates and reserves the
+  // pod's claims (Placement::dra_allocations), an unbind releases them, a rebind restores them.
+  void SetDra(DraCatalog dra) {
+    dra_ = std::move(dra);
+    Revise();
+  }
+  const DraCatalog& dra() const { return dra_; }
+
   int FindNode(const std::string& name) const;
   const std::vector<NodeState>& nodes() const { return nodes_; }
   const NodeState& node(int i) const { return nodes_[i]; }
@@ -143,10 +156,13 @@ class ClusterState {
   uint64_t changes_before_ = 0;     // changes no longer in changed_nodes_
   std::unordered_map<std::string, Labels> namespace_labels_;
   VolumeCatalog volumes_;
+  DraCatalog dra_;
   std::map<int, int> bound_priorities_;  // priority -> bound pods with it
 
   // A bind's effect on the node, its cards and the priorities, for Bind and Rebind.
   void Occupy(int pod, const Placement& placement);
+  // A bind's effect on the pod's DRA claims.
+  void BindClaims(const PodSpec& pod, const std::vector<DraAllocation>& allocations);
 };
 
 }  // namespace knobsim

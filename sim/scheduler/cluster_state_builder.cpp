@@ -33,6 +33,8 @@ ClusterState BuildClusterState(const KubeObjects& objects, std::vector<std::stri
   for (const NodeSpec& node : objects.nodes) cluster.AddNode(node);
   for (const NamespaceSpec& ns : objects.namespaces) cluster.SetNamespaceLabels(ns.name, ns.labels);
   cluster.SetVolumes(VolumeCatalog(objects.pvcs, objects.pvs, objects.storage_classes));
+  cluster.SetDra(DraCatalog(objects.resource_slices, objects.device_classes,
+                            objects.resource_claims, objects.resource_claim_templates));
   auto warn = [&](size_t i, std::string_view text) {
     if (warnings == nullptr) return;
     const ObjectSource source =

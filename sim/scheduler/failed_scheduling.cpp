@@ -21,7 +21,10 @@
 //    PreFilter status, so its reasons appear in the histogram counted N times;
 //  * DRA-enabled clusters run the DynamicResources PostFilter before DefaultPreemption; for a pod
 //    without claims it answers "no new claims to deallocate", and the framework joins the
-//    PostFilter reasons with ", " — hence "no new claims to deallocate, preemption: ...".
+//    PostFilter reasons with ", " — hence "no new claims to deallocate, preemption: ...". A pod
+//    whose claims passed its PreFilter gets "still not schedulable" there instead (knobsim
+//    deallocates no claim to make room, which upstream may do for an allocated claim no one
+//    holds).
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -133,15 +136,18 @@ std::string FailedSchedulingMessageFromCounts(int num_nodes,
   // A nominated node ends the PostFilter with success, which drops every reason; a profile
   // without DefaultPreemption leaves DRA's alone.
   if (preemption.outcome == Outcome::kNominated) return msg;
+  const char* dra_answer =
+      version.pod_has_claims ? "still not schedulable" : "no new claims to deallocate";
+  const bool dra = version.dra || version.pod_has_claims;
   if (preemption.outcome == Outcome::kDisabled) {
-    if (version.dra && version.minor >= 24) {
-      msg.append(" no new claims to deallocate");
+    if (dra && version.minor >= 24) {
+      msg.append(" ").append(dra_answer);
       if (version.minor >= 25 && version.minor <= 29) msg.append(".");
     }
     return msg;
   }
   if (version.minor < 24) return msg;
-  std::string post = version.dra ? "no new claims to deallocate, preemption: " : "preemption: ";
+  std::string post = dra ? std::string(dra_answer) + ", preemption: " : "preemption: ";
   if (preemption.outcome == Outcome::kNotEligible) {
     post.append(preemption.not_eligible);
   } else if (preemption.outcome == Outcome::kDryRun) {

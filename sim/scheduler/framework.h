@@ -43,6 +43,9 @@ struct PluginStatus {
 struct KubeVersion {
   int minor = 35;    // 1.<minor>; default: current upstream
   bool dra = false;  // DRA-enabled cluster: "no new claims to deallocate, " phrase
+  // Set per pod by the Scheduler: the pod's DRA claims passed PreFilter, so DynamicResources'
+  // PostFilter answers "still not schedulable" (knobsim deallocates no claim to help it).
+  bool pod_has_claims = false;
   // "1.28", "1.35+dra"; bad text is an error that is only a message (the caller names the
   // option it came from).
   static Expected<KubeVersion> Parse(std::string_view text);
@@ -66,6 +69,15 @@ class FilterPlugin {
   // Scheduler filters only those; the others get the release's status for nodes outside the
   // PreFilter result (docs/semantics.md §3.7).
   virtual const std::vector<std::string>* PreFilterNodeNames() const { return nullptr; }
+};
+
+// DynamicResources (filters/dynamic_resources.cpp): a filter whose Filter also finds the DRA
+// devices of the pod's unallocated claims on each node it passes; the Scheduler hands the
+// winner's to the bind (Placement::dra_allocations).
+class DynamicResourcesPlugin : public FilterPlugin {
+ public:
+  // What the last cycle's Filter allocated on `node` (empty when it allocated nothing there).
+  virtual std::vector<DraAllocation> Allocations(int node) const = 0;
 };
 
 class ScorePlugin {

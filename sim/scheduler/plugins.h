@@ -20,6 +20,8 @@ std::unique_ptr<FilterPlugin> NewVolumeBindingFilter();
 std::unique_ptr<FilterPlugin> NewVolumeZoneFilter();
 std::unique_ptr<FilterPlugin> NewPodTopologySpreadFilter();
 std::unique_ptr<FilterPlugin> NewInterPodAffinityFilter();
+// DRA claims (filters/dynamic_resources.cpp).
+std::unique_ptr<DynamicResourcesPlugin> NewDynamicResourcesFilter();
 std::unique_ptr<FilterPlugin> NewGpuShareFilter(const SchedulerConfig& config);
 // HAMi's scheduler extender (hami_devices.h), after every plugin, for pods with HAMi requests.
 std::unique_ptr<FilterPlugin> NewHamiFilter();

@@ -65,8 +65,9 @@ bool ClusterWideFilters(const std::vector<std::unique_ptr<FilterPlugin>>& filter
   on[kVolumeRestrictionsFilter] = !filters[kVolumeRestrictionsFilter]->Skipped();
   on[kPodTopologySpreadFilter] = HasConstraint(pod, "DoNotSchedule");
   on[kInterPodAffinityFilter] = !filters[kInterPodAffinityFilter]->Skipped();
+  on[kDynamicResourcesFilter] = !filters[kDynamicResourcesFilter]->Skipped();
   return on[kVolumeRestrictionsFilter] || on[kPodTopologySpreadFilter] ||
-         on[kInterPodAffinityFilter];
+         on[kInterPodAffinityFilter] || on[kDynamicResourcesFilter];
 }
 
 bool HasConstraint(const PodSpec& pod, std::string_view when) {
@@ -95,6 +96,9 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
   filters_.push_back(NewVolumeZoneFilter());
   filters_.push_back(NewPodTopologySpreadFilter());
   filters_.push_back(NewInterPodAffinityFilter());
+  std::unique_ptr<DynamicResourcesPlugin> dra = NewDynamicResourcesFilter();
+  dynamic_resources_ = dra.get();
+  filters_.push_back(std::move(dra));
   filters_.push_back(NewGpuShareFilter(config_));
   filters_.push_back(NewHamiFilter());
   scores_.push_back(NewTaintTolerationScore());
@@ -185,8 +189,12 @@ bool Scheduler::PassesPreFilter(const PodSpec& pod, bool explain, ScheduleResult
       }
     }
     const PreemptionVerdict verdict = Preempt(pod, potential, result);
-    result.message = FailedSchedulingMessageFromCounts(cluster_.present_count(), {},
-                                                       config_.kube_version, &status, verdict);
+    // A pod with claims shows the cluster runs DRA: its PostFilter speaks (its PreFilter did not
+    // get to the claims, so it has none to deallocate).
+    KubeVersion version = config_.kube_version;
+    version.dra = version.dra || !pod.resource_claims.empty();
+    result.message =
+        FailedSchedulingMessageFromCounts(cluster_.present_count(), {}, version, &status, verdict);
     if (!explain) return;
     for (int i = 0; i < num_nodes; ++i) {
       if (cluster_.node(i).absent) continue;
@@ -262,7 +270,8 @@ void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
       }
     }
     int verdict = memo.verdict;
-    for (int f : {kVolumeRestrictionsFilter, kPodTopologySpreadFilter, kInterPodAffinityFilter}) {
+    for (int f : {kVolumeRestrictionsFilter, kPodTopologySpreadFilter, kInterPodAffinityFilter,
+                  kDynamicResourcesFilter}) {
       if (!cluster_wide[f] || (verdict >= 0 && verdict < f)) continue;
       PluginStatus status = filters_[f]->Filter(pod, cluster_, i);
       if (!status.ok()) {
@@ -353,8 +362,11 @@ void Scheduler::ReportUnschedulable(const PodSpec& pod, PodClass& cls, bool expl
     }
   }
   const PreemptionVerdict verdict = Preempt(pod, potential, result);
-  result.message = FailedSchedulingMessageFromCounts(cluster_.present_count(), cy.counted,
-                                                     config_.kube_version, nullptr, verdict);
+  // A pod whose claims passed DynamicResources' PreFilter gets its PostFilter's own answer.
+  KubeVersion version = config_.kube_version;
+  version.pod_has_claims = !pod.resource_claims.empty();
+  result.message = FailedSchedulingMessageFromCounts(cluster_.present_count(), cy.counted, version,
+                                                     nullptr, verdict);
 }
 
 // PreScore, Score, Normalize and the weighted sum over the feasible nodes, into cy.total (and,
@@ -514,8 +526,15 @@ void Scheduler::ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleRe
 void Scheduler::ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& result) {
   if (!pod.hami.empty()) {
     result.placement = HamiPlacement(winner, FitHamiPod(pod, cluster_.node(winner)));
-    return;
+  } else {
+    ChooseSharedCards(pod, winner, result);
   }
+  // The devices DynamicResources' Filter found on the winner, for the bind to record.
+  if (!pod.resource_claims.empty())
+    result.placement.dra_allocations = dynamic_resources_->Allocations(winner);
+}
+
+void Scheduler::ChooseSharedCards(const PodSpec& pod, int winner, ScheduleResult& result) {
   CardPlacementResult cards = policy_placement_->ChooseCards(pod, cluster_, winner);
   if (!cards.choice) {
     // A programming error, not bad input: the filter and the card choice disagree about the

@@ -175,8 +175,10 @@ class Scheduler {
   // are shown as dropped by it.
   void ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleResult& result,
                           int extender_node = -1);
-  // The cards on the winning node, into result.placement.
+  // The cards (and DRA devices) on the winning node, into result.placement.
   void ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& result);
+  // ACK's or the paper policy's card choice for pods that are not HAMi's.
+  void ChooseSharedCards(const PodSpec& pod, int winner, ScheduleResult& result);
   // The pod's nominated node when it passes every filter (upstream evaluates it first): the
   // placement there, unscored. False when there is none or it does not fit.
   bool PlaceOnNominatedNode(const PodSpec& pod, bool explain, bool score, ScheduleResult& result);
@@ -194,6 +196,7 @@ class Scheduler {
   SchedulerConfig config_;
   RandomStream tie_stream_;
   std::vector<std::unique_ptr<FilterPlugin>> filters_;
+  DynamicResourcesPlugin* dynamic_resources_ = nullptr;  // one of filters_
   std::vector<std::unique_ptr<ScorePlugin>> scores_;
   std::unique_ptr<PolicyPlacement> policy_placement_;  // the paper's policies, where pools use them
   std::unique_ptr<Cycle> cycle_;

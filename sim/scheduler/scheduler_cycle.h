@@ -31,6 +31,7 @@ enum FilterIndex {
   kVolumeZoneFilter,
   kPodTopologySpreadFilter,  // with InterPodAffinity, looks beyond the node: run every cycle
   kInterPodAffinityFilter,
+  kDynamicResourcesFilter,  // DRA: devices of slices any node may reach: run every cycle
   kGpuShareFilter,
   kHamiFilter,  // HAMi's extender: node-local (its fit reads only the node's cards)
   kNumFilters
@@ -56,7 +57,7 @@ constexpr bool IsSelfNormalized(int p) {
 // Plugins whose answer on a node depends on pods elsewhere: never cached.
 constexpr bool IsClusterWideFilter(int f) {
   return f == kVolumeRestrictionsFilter || f == kPodTopologySpreadFilter ||
-         f == kInterPodAffinityFilter;
+         f == kInterPodAffinityFilter || f == kDynamicResourcesFilter;
 }
 constexpr bool IsClusterWideScore(int p) {
   return p == kPodTopologySpreadScore || p == kInterPodAffinityScore;

@@ -76,6 +76,9 @@ struct PodOutcome {
   std::vector<int> cards;
   std::vector<int> mem_units;
   std::vector<int> core_units;
+  // The devices of the pod's DRA claims once bound ("driver/pool/device" per allocation result).
+  std::vector<DraDeviceResult> devices;
+  std::vector<std::string> device_claims;  // the claim of each, parallel
   std::string message;                // FailedScheduling text when unschedulable
   int64_t score = 0;                  // the winner's weighted total
   int feasible = 0;                   // nodes that passed every filter
@@ -311,6 +314,13 @@ std::string OutcomeLine(const PodOutcome& o, size_t num_nodes) {
   if (o.node.empty()) return who + ": " + o.message + "\n";
   std::string line = who + " -> " + o.node;
   if (!o.cards.empty()) line += " [" + CardList(o.cards) + "]";
+  if (!o.devices.empty()) {
+    std::vector<std::string> names;
+    for (const DraDeviceResult& d : o.devices)
+      names.push_back(d.driver + "/" + d.pool + "/" + d.device);
+    line +=
+        " [" + std::string(o.devices.size() == 1 ? "device " : "devices ") + Join(names, ",") + "]";
+  }
   if (!o.preempted.empty()) {
     return line + fmt::format(
                       " (score {}, after preempting {} pod(s) there: {})\n    first "
@@ -341,6 +351,17 @@ Json OutcomeJson(const PodOutcome& o, const ClusterState& cluster, bool explain)
   pod["cards"] = o.cards;
   pod["gpu_mem"] = o.mem_units;
   pod["gpu_core"] = o.core_units;
+  Json devices = Json::array();
+  for (size_t i = 0; i < o.devices.size(); ++i) {
+    const DraDeviceResult& d = o.devices[i];
+    devices.push_back({{"claim", o.device_claims[i]},
+                       {"request", d.request},
+                       {"driver", d.driver},
+                       {"pool", d.pool},
+                       {"device", d.device},
+                       {"share_id", d.share_id.empty() ? json(nullptr) : json(d.share_id)}});
+  }
+  pod["devices"] = std::move(devices);
   pod["score"] = o.node.empty() ? json(nullptr) : json(o.score);
   pod["message"] = o.node.empty() ? json(o.message) : json(nullptr);
   pod["nominated"] = o.on_nominated_node || !o.preempted.empty();
@@ -414,6 +435,27 @@ ClusterState SnapshotCluster(const KubeObjects& cluster_objects, const KubeObjec
     cluster.SetVolumes(VolumeCatalog(
         both(cluster_objects.pvcs, pod_objects.pvcs), both(cluster_objects.pvs, pod_objects.pvs),
         both(cluster_objects.storage_classes, pod_objects.storage_classes)));
+  }
+  // DRA objects of the --pods files (a manifest's claims and templates, or a whole export given
+  // as both) join the cluster's, each object once.
+  if (!pod_objects.resource_slices.empty() || !pod_objects.device_classes.empty() ||
+      !pod_objects.resource_claims.empty() || !pod_objects.resource_claim_templates.empty()) {
+    auto merged = [](auto a, const auto& b, auto key) {
+      std::set<std::string> seen;
+      for (const auto& x : a) seen.insert(key(x));
+      for (const auto& x : b) {
+        if (seen.insert(key(x)).second) a.push_back(x);
+      }
+      return a;
+    };
+    auto by_name = [](const auto& x) { return x.name; };
+    auto by_namespace = [](const auto& x) { return x.namespace_ + "/" + x.name; };
+    cluster.SetDra(DraCatalog(
+        merged(cluster_objects.resource_slices, pod_objects.resource_slices, by_name),
+        merged(cluster_objects.device_classes, pod_objects.device_classes, by_name),
+        merged(cluster_objects.resource_claims, pod_objects.resource_claims, by_namespace),
+        merged(cluster_objects.resource_claim_templates, pod_objects.resource_claim_templates,
+               by_namespace)));
   }
   warnings.Add(snapshot_warnings);
   return cluster;
@@ -514,6 +556,14 @@ std::vector<PodOutcome> ScheduleAll(ClusterState& cluster, const SchedulerConfig
       o.cards = r.placement.cards;
       o.mem_units = r.placement.mem_units;
       o.core_units = r.placement.core_units;
+      std::string unresolved;
+      for (const PodClaimRef& ref : cluster.dra().ClaimsOf(pod, &unresolved)) {
+        if (!ref.claim.allocation) continue;
+        for (const DraDeviceResult& d : ref.claim.allocation->results) {
+          o.devices.push_back(d);
+          o.device_claims.push_back(ref.claim.name);
+        }
+      }
       // The kubelet refuses it after the bind: Failed, it leaves the scheduler's view (a Failed
       // pod holds no resources), so the pods after it see the node without it.
       o.admission_error = DeviceAdmissionError(pod, cluster.node(r.placement.node).spec);

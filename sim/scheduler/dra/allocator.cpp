@@ -1,0 +1,780 @@
+#include "sim/scheduler/dra/allocator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <climits>
+#include <optional>
+#include <utility>
+
+#include "sim/scheduler/dra/constraints.h"
+#include "sim/scheduler/dra/device_taints.h"
+
+namespace knobsim::dra {
+namespace {
+
+// klog.KObj: "namespace/name", or the name alone without a namespace.
+std::string ClaimRef(const ResourceClaimSpec& claim) {
+  return claim.namespace_.empty() ? claim.name : claim.namespace_ + "/" + claim.name;
+}
+
+}  // namespace
+
+const Parsed<CelSelector>& SelectorCache::Get(const std::string& expression) {
+  auto it = compiled_.find(expression);
+  if (it == compiled_.end()) {
+    it = compiled_.emplace(expression, CelSelector::Compile(expression)).first;
+  }
+  return it->second;
+}
+
+// ---- One Allocate call ------------------------------------------------------------------------
+
+namespace {
+
+enum class Step { kDone, kNotFound, kMaxSizeExceeded, kError };
+enum class Verdict { kNo, kYes, kError };
+
+// A device of a complete, valid pool the node reaches: what the search may pick.
+struct Candidate {
+  const DraDevice* device = nullptr;
+  const ResourceSliceSpec* slice = nullptr;
+  int pool = 0;
+  bool dedicated = false;                     // in AllocatedState::devices
+  const CapacityAmounts* consumed = nullptr;  // AllocatedState::consumed_capacity
+  std::vector<int> allocating_claims;         // upstream allocatingDevices: a set of claims
+  std::optional<CapacityAmounts> allocating;  // upstream allocatingCapacity
+  bool counters_resolved = false;
+  std::vector<std::pair<int, int64_t>> counter_use;  // (pool counter slot, amount)
+};
+
+// A pool's counters: what allocated claims left, and what this allocation takes.
+struct PoolCounters {
+  bool ready = false;
+  std::vector<std::pair<std::string_view, std::string_view>> names;  // (set, counter), sorted
+  std::vector<int64_t> available, consumed;
+};
+
+// One request, or one firstAvailable entry of a request (upstream requestData).
+struct RequestData {
+  int claim = 0;
+  const DraExactRequest* request = nullptr;
+  const DraRequest* parent = nullptr;  // set for a firstAvailable entry
+  const DeviceClassSpec* device_class = nullptr;
+  // The compiled selectors of the class, then the request's (class_selectors of them first).
+  std::vector<const Parsed<CelSelector>*> selectors;
+  size_t class_selectors = 0;
+  int num_devices = 0;
+  std::vector<int> all_devices;  // allocation mode All: the candidates, fixed up front
+
+  std::string_view base_name() const { return parent ? parent->name : request->name; }
+  std::string_view sub_name() const { return parent ? request->name : std::string_view(); }
+  std::string full_name() const {
+    return parent ? parent->name + "/" + request->name : request->name;
+  }
+};
+
+// A request of a claim: its RequestData entries (one per firstAvailable entry).
+struct RequestSlot {
+  int first = 0;
+  int count = 1;
+  int selected = 0;  // the firstAvailable entry the solution uses
+};
+
+// A device given to a claim so far.
+struct Chosen {
+  int candidate = 0;
+  int request = 0;     // RequestData index
+  bool multi = false;  // a multiple allocation of a multi-allocatable device
+  bool has_consumed = false;
+  CapacityAmounts consumed;
+};
+
+// Where the search is: a device of a request (or firstAvailable entry) of a claim.
+struct Position {
+  int claim = 0, request = 0, sub = 0, device = 0;
+};
+
+}  // namespace
+
+struct Allocator::Search {
+  // Inputs of the current call.
+  AllocatorFeatures features;
+  const AllocatedState* allocated = nullptr;
+  const std::vector<DeviceClassSpec>* classes = nullptr;
+  SelectorCache* cache = nullptr;
+  DraNodeRef node;
+  const std::vector<const ResourceClaimSpec*>* claims = nullptr;
+  int64_t* calls = nullptr;
+  bool build_allocations = true;
+
+  std::vector<Pool> pools;
+  std::vector<PoolCounters> counters;           // per pool
+  std::vector<std::pair<int, int>> pool_range;  // per pool: its candidates [first, last)
+  std::vector<Candidate> candidates;
+  std::vector<RequestData> requests;
+  std::vector<RequestSlot> slots;                          // per request of every claim
+  std::vector<int> claim_slots;                            // per claim: its first slot
+  std::vector<int8_t> matches;                             // requests × candidates: -1 unknown
+  std::vector<std::vector<DeviceConstraint>> constraints;  // per claim
+  std::vector<std::vector<Chosen>> chosen;                 // per claim
+  std::string error;
+
+  AllocateResult Run(const SliceIndex& slices);
+
+ private:
+  void BuildCandidates();
+  bool Validate();
+  bool ValidateClaim(int claim);
+  bool ValidateRequest(int index, const DraExactRequest& request, const DraRequest* parent);
+  bool CollectAllDevices(int index);
+  bool Fail(std::string message) {
+    error = std::move(message);
+    return false;
+  }
+
+  Step AllocateOne(Position at, bool in_subrequest, int start);
+  Step TrySubrequests(Position at);
+  Step AllocateAll(Position at, const RequestData& data, bool in_subrequest);
+  Step AllocateNext(Position at, int request_index, bool in_subrequest, int start);
+  Verdict IsSelectable(int request_index, int candidate);
+  Verdict SelectorsMatch(const RequestData& data, const Candidate& c);
+  bool FitsCapacity(const RequestData& data, const Candidate& c) const;
+  Verdict AllocateDevice(Position at, int request_index, int candidate, bool must);
+  Verdict JoinConstraints(int claim, const RequestData& data, const Candidate& c, bool must);
+  void TakeCapacity(Chosen& chosen, Candidate& c, const RequestData& data);
+  void Deallocate(int claim);
+  bool TakeCounters(int candidate);
+  void ReleaseCounters(const Candidate& c);
+  PoolCounters& CountersOf(int pool);
+
+  AllocateResult BuildResults();
+  AllocateResult CheckNodeSelectors();
+  AllocateResult NodeSelectorError(size_t claim, const AllocationNodeSelector& selector);
+
+  int RequestIndex(const Position& at) const {
+    return slots[claim_slots[at.claim] + at.request].first + at.sub;
+  }
+  int NumRequests(int claim) const {
+    return static_cast<int>((*claims)[claim]->spec.requests.size());
+  }
+  bool InUse(const Candidate& c) const { return c.dedicated || !c.allocating_claims.empty(); }
+  bool CapacityInUse(const Candidate& c) const {
+    return c.consumed != nullptr || c.allocating.has_value();
+  }
+  static bool AllocatingFor(const Candidate& c, int claim) {
+    return std::find(c.allocating_claims.begin(), c.allocating_claims.end(), claim) !=
+           c.allocating_claims.end();
+  }
+  std::string DeviceName(const Candidate& c) const {
+    return c.slice->driver + "/" + c.slice->pool + "/" + c.device->name;
+  }
+};
+
+Allocator::Allocator(AllocatorFeatures features, const AllocatedState& allocated,
+                     const std::vector<DeviceClassSpec>& classes, const SliceIndex& slices,
+                     SelectorCache& cache)
+    : features_(features),
+      allocated_(&allocated),
+      classes_(&classes),
+      slices_(&slices),
+      cache_(&cache),
+      search_(std::make_unique<Search>()) {}
+
+Allocator::~Allocator() = default;
+
+AllocateResult Allocator::Allocate(const DraNodeRef& node,
+                                   const std::vector<const ResourceClaimSpec*>& claims,
+                                   bool build_allocations) {
+  Search& s = *search_;
+  s.features = features_;
+  s.allocated = allocated_;
+  s.classes = classes_;
+  s.cache = cache_;
+  s.node = node;
+  s.claims = &claims;
+  s.calls = &allocate_one_calls_;
+  s.build_allocations = build_allocations;
+  return s.Run(*slices_);
+}
+
+AllocateResult Allocator::Search::Run(const SliceIndex& slices) {
+  pools = GatherPools(slices, node, features.partitionable_devices);
+  BuildCandidates();
+  AllocateResult result;
+  if (!Validate()) {
+    result.outcome = AllocateResult::Outcome::kError;
+    result.message = std::move(error);
+    return result;
+  }
+  switch (AllocateOne(Position{}, false, 0)) {
+    case Step::kDone:
+      return BuildResults();
+    case Step::kError:
+      result.outcome = AllocateResult::Outcome::kError;
+      result.message = std::move(error);
+      return result;
+    case Step::kMaxSizeExceeded:  // upstream lets this sentinel escape as the error
+      result.outcome = AllocateResult::Outcome::kError;
+      result.message = "allocation max size exceeded";
+      return result;
+    case Step::kNotFound:
+      break;
+  }
+  // Not a fatal error: the pool may be fine on another node, and maybe nothing would fit anyway.
+  const bool invalid_pool =
+      std::any_of(pools.begin(), pools.end(), [](const Pool& p) { return p.invalid; });
+  if (invalid_pool) result.message = std::string(kReasonInvalidPools);
+  return result;
+}
+
+void Allocator::Search::BuildCandidates() {
+  candidates.clear();
+  pool_range.clear();
+  counters.assign(pools.size(), PoolCounters{});
+  for (size_t p = 0; p < pools.size(); ++p) {
+    const Pool& pool = pools[p];
+    const int first = static_cast<int>(candidates.size());
+    if (!pool.incomplete && !pool.invalid) {
+      // What allocated claims hold in this pool: usually nothing, else a few devices.
+      const auto [held, held_end] = PoolEntries(allocated->devices, pool.driver, pool.name);
+      const auto [taken, taken_end] =
+          PoolEntries(allocated->consumed_capacity, pool.driver, pool.name);
+      for (const ResourceSliceSpec* slice : pool.slices) {
+        for (const DraDevice& device : slice->devices) {
+          Candidate& c = candidates.emplace_back();
+          c.device = &device;
+          c.slice = slice;
+          c.pool = static_cast<int>(p);
+          c.dedicated = std::any_of(held, held_end,
+                                    [&](const DeviceId& id) { return id.device == device.name; });
+          const auto consumed = std::find_if(taken, taken_end, [&](const auto& entry) {
+            return entry.first.device == device.name;
+          });
+          if (consumed != taken_end) c.consumed = &consumed->second;
+        }
+      }
+    }
+    pool_range.emplace_back(first, static_cast<int>(candidates.size()));
+  }
+}
+
+// ---- Checking the claims before the search (upstream: the top of Allocate) -------------------
+
+bool Allocator::Search::Validate() {
+  const int num_claims = static_cast<int>(claims->size());
+  requests.clear();
+  slots.clear();
+  claim_slots.clear();
+  for (const ResourceClaimSpec* claim : *claims) {
+    claim_slots.push_back(static_cast<int>(slots.size()));
+    for (const DraRequest& request : claim->spec.requests) {
+      RequestSlot& slot = slots.emplace_back();
+      slot.first = static_cast<int>(requests.size());
+      slot.count =
+          request.first_available.empty() ? 1 : static_cast<int>(request.first_available.size());
+      requests.resize(requests.size() + slot.count);
+    }
+  }
+  matches.assign(requests.size() * candidates.size(), -1);
+  constraints.clear();
+  constraints.resize(num_claims);
+  chosen.resize(num_claims);
+  for (int claim = 0; claim < num_claims; ++claim) {
+    chosen[claim].clear();
+    if (!ValidateClaim(claim)) return false;
+  }
+  return true;
+}
+
+bool Allocator::Search::ValidateClaim(int claim_index) {
+  const ResourceClaimSpec& claim = *(*claims)[claim_index];
+  const auto ref = [&] { return ClaimRef(claim); };  // only messages need it
+  int64_t min_devices = 0;
+  for (int r = 0; r < NumRequests(claim_index); ++r) {
+    const DraRequest& request = claim.spec.requests[r];
+    const RequestSlot& slot = slots[claim_slots[claim_index] + r];
+    const bool has_subrequests = !request.first_available.empty();
+    if (!features.prioritized_list && has_subrequests) {
+      return Fail(fmt::format(
+          "claim {}, request {}: has subrequests, but the DRAPrioritizedList feature is disabled",
+          ref(), request.name));
+    }
+    if (!features.consumable_capacity) {
+      if (request.exactly && !request.exactly->capacity_requests_milli.empty()) {
+        return Fail(
+            fmt::format("claim {}, request {}: has capacity requests, but the "
+                        "DRAConsumableCapacity feature is disabled",
+                        ref(), request.name));
+      }
+      for (const DraExactRequest& sub : request.first_available) {
+        if (!sub.capacity_requests_milli.empty()) {
+          return Fail(
+              fmt::format("claim {}, subrequest {}: has capacity requests, but the "
+                          "DRAConsumableCapacity feature is disabled",
+                          ref(), sub.name));
+        }
+      }
+    }
+    for (int i = 0; i < slot.count; ++i) requests[slot.first + i].claim = claim_index;
+    if (has_subrequests) {
+      int fewest = INT_MAX;
+      for (int i = 0; i < slot.count; ++i) {
+        if (!ValidateRequest(slot.first + i, request.first_available[i], &request)) return false;
+        fewest = std::min(fewest, requests[slot.first + i].num_devices);
+      }
+      min_devices += fewest;
+    } else {
+      if (!request.exactly) {
+        return Fail(fmt::format(
+            "claim {}, request {}: missing device class name (unsupported request type?)", ref(),
+            request.name));
+      }
+      if (!ValidateRequest(slot.first, *request.exactly, nullptr)) return false;
+      min_devices += requests[slot.first].num_devices;
+    }
+  }
+  // Only a lower bound with firstAvailable: the search checks the limit again as it goes.
+  if (min_devices > kAllocationResultsMaxSize) {
+    return Fail(
+        fmt::format("claim {}: number of requested devices {} exceeds the claim limit of {}", ref(),
+                    min_devices, kAllocationResultsMaxSize));
+  }
+  for (size_t i = 0; i < claim.spec.constraints.size(); ++i) {
+    const DraConstraint& constraint = claim.spec.constraints[i];
+    if (constraint.match_attribute.empty() && constraint.distinct_attribute.empty()) {
+      return Fail(fmt::format(
+          "claim {}, constraint #{}: empty constraint (unsupported constraint type?)", ref(), i));
+    }
+    constraints[claim_index].emplace_back(constraint);
+  }
+  chosen[claim_index].reserve(static_cast<size_t>(min_devices));
+  return true;
+}
+
+// Upstream validateDeviceRequest.
+bool Allocator::Search::ValidateRequest(int index, const DraExactRequest& request,
+                                        const DraRequest* parent) {
+  RequestData& data = requests[index];
+  data.request = &request;
+  data.parent = parent;
+  data.device_class = nullptr;
+  data.all_devices.clear();
+  const auto ref = [&] { return ClaimRef(*(*claims)[data.claim]); };
+  for (size_t i = 0; i < request.selectors.size(); ++i) {
+    if (request.selectors[i].empty()) {
+      return Fail(fmt::format(
+          "claim {}, request {}, selector #{}: CEL expression empty (unsupported selector type?)",
+          ref(), request.name, i));
+    }
+  }
+  if (!features.admin_access && request.admin_access) {
+    return Fail(
+        fmt::format("claim {}, request {}: admin access is requested, but the feature is disabled",
+                    ref(), request.name));
+  }
+  if (request.device_class_name.empty()) {
+    return Fail(
+        fmt::format("claim {}, request {}: missing device class name (unsupported request type?)",
+                    ref(), request.name));
+  }
+  for (const DeviceClassSpec& device_class : *classes) {
+    if (device_class.name == request.device_class_name) data.device_class = &device_class;
+  }
+  if (data.device_class == nullptr) {
+    // The text of the informer lister's NotFound error, as the scheduler wraps it.
+    return Fail(
+        fmt::format("claim {}, request {}: could not retrieve device class {}: "
+                    "deviceclass.resource.k8s.io \"{}\" not found",
+                    ref(), request.name, request.device_class_name, request.device_class_name));
+  }
+  data.selectors.clear();
+  for (const std::string& e : data.device_class->selectors)
+    data.selectors.push_back(&cache->Get(e));
+  data.class_selectors = data.selectors.size();
+  for (const std::string& e : request.selectors) data.selectors.push_back(&cache->Get(e));
+  if (!request.all) {
+    if (request.count > INT_MAX) {
+      return Fail(fmt::format("claim {}, request {}: exact count {} is too large", ref(),
+                              request.name, request.count));
+    }
+    data.num_devices = static_cast<int>(request.count);
+    return true;
+  }
+  return CollectAllDevices(index);
+}
+
+// Allocation mode All: every matching device of every pool the node sees, which must all be
+// complete and valid (upstream would rather wait than allocate "all" of a partial pool).
+bool Allocator::Search::CollectAllDevices(int index) {
+  RequestData& data = requests[index];
+  const auto ref = [&] { return ClaimRef(*(*claims)[data.claim]); };
+  for (size_t p = 0; p < pools.size(); ++p) {
+    if (pools[p].incomplete || pools[p].invalid) {
+      return Fail(fmt::format(
+          "claim {}, request {}: asks for all devices, but resource pool {} is currently {}", ref(),
+          data.request->name, pools[p].Id(), pools[p].incomplete ? "being updated" : "invalid"));
+    }
+    for (int c = pool_range[p].first; c < pool_range[p].second; ++c) {
+      const Verdict selectable = IsSelectable(index, c);
+      if (selectable == Verdict::kError) return false;
+      if (selectable == Verdict::kNo) continue;
+      if (features.consumable_capacity && !FitsCapacity(data, candidates[c])) continue;
+      data.all_devices.push_back(c);
+    }
+  }
+  data.num_devices = static_cast<int>(data.all_devices.size());
+  return true;
+}
+
+// ---- The search (upstream allocateOne) --------------------------------------------------------
+
+// One step: the next device of the request at `at`, or the next request, or the next claim.
+// `start`: the first candidate to try for this device; later devices of the same request start
+// after the previous one, so that a request tries combinations, not permutations.
+Step Allocator::Search::AllocateOne(Position at, bool in_subrequest, int start) {
+  ++*calls;
+  if (at.claim >= static_cast<int>(claims->size())) return Step::kDone;
+  if (at.request >= NumRequests(at.claim)) {
+    const Step next = AllocateOne(Position{at.claim + 1, 0, 0, 0}, false, 0);
+    // A later claim over the limit is no reason to give up on this one's other choices.
+    return next == Step::kMaxSizeExceeded ? Step::kNotFound : next;
+  }
+  const int index = RequestIndex(at);
+  const RequestData& data = requests[index];
+  if (!in_subrequest && data.parent != nullptr) return TrySubrequests(at);
+
+  if (data.request->all && data.all_devices.empty()) return Step::kNotFound;
+  if (at.device >= data.num_devices) {
+    return AllocateOne(Position{at.claim, at.request + 1, 0, 0}, false, 0);
+  }
+  // Would this request's remaining devices take the claim over the limit?
+  const size_t after = chosen[at.claim].size() + data.num_devices - at.device;
+  if (after > static_cast<size_t>(kAllocationResultsMaxSize)) return Step::kMaxSizeExceeded;
+  if (data.request->all) return AllocateAll(at, data, in_subrequest);
+  return AllocateNext(at, index, in_subrequest, start);
+}
+
+// firstAvailable: the first entry that leads to a solution.
+Step Allocator::Search::TrySubrequests(Position at) {
+  RequestSlot& slot = slots[claim_slots[at.claim] + at.request];
+  bool all_exceeded = true;
+  for (int sub = 0; sub < slot.count; ++sub) {
+    at.sub = sub;
+    const Step step = AllocateOne(at, true, 0);
+    // Over the limit: a later entry may ask for fewer devices.
+    if (step == Step::kMaxSizeExceeded) continue;
+    all_exceeded = false;
+    if (step == Step::kError) return step;
+    if (step == Step::kDone) {
+      slot.selected = sub;
+      return step;
+    }
+  }
+  // Every entry over the limit: no choice for the requests before this one helps either.
+  return all_exceeded ? Step::kMaxSizeExceeded : Step::kNotFound;
+}
+
+// Allocation mode All: the devices are known; each must be allocatable, in any order.
+Step Allocator::Search::AllocateAll(Position at, const RequestData& data, bool in_subrequest) {
+  const int index = RequestIndex(at);
+  const Verdict verdict = AllocateDevice(at, index, data.all_devices[at.device], true);
+  if (verdict == Verdict::kError) return Step::kError;
+  if (verdict == Verdict::kNo) return Step::kNotFound;
+  const Step step =
+      AllocateOne(Position{at.claim, at.request, at.sub, at.device + 1}, in_subrequest, 0);
+  if (step != Step::kDone) Deallocate(at.claim);
+  return step;
+}
+
+// ExactCount: try each remaining candidate in order.
+Step Allocator::Search::AllocateNext(Position at, int index, bool in_subrequest, int start) {
+  const bool admin = requests[index].request->admin_access;
+  for (int c = start; c < static_cast<int>(candidates.size()); ++c) {
+    const Candidate& candidate = candidates[c];
+    // Checking "in use" is cheap and thus done first.
+    if (admin ? AllocatingFor(candidate, at.claim) : InUse(candidate)) continue;
+    const Verdict selectable = IsSelectable(index, c);
+    if (selectable == Verdict::kError) return Step::kError;
+    if (selectable == Verdict::kNo) continue;
+    if (features.consumable_capacity && !FitsCapacity(requests[index], candidate)) continue;
+    const Verdict allocated = AllocateDevice(at, index, c, false);
+    if (allocated == Verdict::kError) return Step::kError;
+    if (allocated == Verdict::kNo) continue;
+    const Step step =
+        AllocateOne(Position{at.claim, at.request, at.sub, at.device + 1}, in_subrequest, c + 1);
+    if (step == Step::kDone) return step;
+    Deallocate(at.claim);
+    if (step != Step::kNotFound) return step;  // an error, or the limit: the caller decides
+  }
+  return Step::kNotFound;
+}
+
+// Upstream isSelectable: class selectors, request selectors, per-device node selection. The
+// answer does not depend on what is allocated, so it is remembered per request and device.
+Verdict Allocator::Search::IsSelectable(int index, int candidate) {
+  const Candidate& c = candidates[candidate];
+  if (!features.device_binding_and_status && !c.device->binding_conditions.empty()) {
+    return Verdict::kNo;
+  }
+  int8_t& known = matches[static_cast<size_t>(index) * candidates.size() + candidate];
+  if (known >= 0) return known ? Verdict::kYes : Verdict::kNo;
+  const RequestData& data = requests[index];
+  Verdict verdict = SelectorsMatch(data, c);
+  if (verdict == Verdict::kError) return verdict;
+  if (verdict == Verdict::kYes && c.slice->per_device_node_selection &&
+      !NodeMatches(node, c.device->node_name, c.device->all_nodes, c.device->node_selector)) {
+    verdict = Verdict::kNo;
+  }
+  known = verdict == Verdict::kYes ? 1 : 0;
+  return verdict;
+}
+
+// All selectors of the class, then of the request, must match; the first error stops.
+Verdict Allocator::Search::SelectorsMatch(const RequestData& data, const Candidate& c) {
+  for (size_t i = 0; i < data.selectors.size(); ++i) {
+    const bool of_class = i < data.class_selectors;
+    const size_t number = of_class ? i : i - data.class_selectors;  // "selector #n" of its owner
+    const auto owner = [&] {                                        // only messages need it
+      return of_class ? "class " + data.device_class->name
+                      : "claim " + ClaimRef(*(*claims)[data.claim]);
+    };
+    const Parsed<CelSelector>& selector = *data.selectors[i];
+    if (!selector.ok()) {
+      Fail(fmt::format("{}: selector #{}: CEL compile error: {}", owner(), number, selector.error));
+      return Verdict::kError;
+    }
+    const CelResult result = selector.value->Evaluate(
+        CelDevice{&c.slice->driver, &c.device->attributes, &c.device->capacity,
+                  c.device->allow_multiple_allocations});
+    if (!result.error.empty()) {
+      Fail(fmt::format("{}: selector #{} on device {}: CEL runtime error: {}", owner(), number,
+                       DeviceName(c), result.error));
+      return Verdict::kError;
+    }
+    if (!result.matches) return Verdict::kNo;
+  }
+  return Verdict::kYes;
+}
+
+// Upstream CmpRequestOverCapacity for this request on this device, now.
+bool Allocator::Search::FitsCapacity(const RequestData& data, const Candidate& c) const {
+  return dra::FitsCapacity(c.consumed, data.request->capacity_requests_milli, c.slice->driver,
+                           c.device->capacity,
+                           c.allocating ? &*c.allocating : nullptr) == CapacityFit::kFits;
+}
+
+// Upstream allocateDevice: checks availability, counters, taints and constraints for one
+// candidate and, when all pass, records it in `chosen` as allocated. `must`: the caller wants
+// exactly this device (allocation mode All), so a constraint refusing it is an error of the
+// claim. Deallocate undoes a kYes.
+Verdict Allocator::Search::AllocateDevice(Position at, int index, int candidate, bool must) {
+  const RequestData& data = requests[index];
+  Candidate& c = candidates[candidate];
+  const bool multi = features.consumable_capacity && c.device->allow_multiple_allocations;
+  const bool admin = data.request->admin_access;
+  if (!multi && admin && AllocatingFor(c, at.claim)) return Verdict::kNo;
+  if (!admin && InUse(c)) return Verdict::kNo;
+  const bool consumes_counters = !c.device->consumes_counters.empty();
+  if (!features.partitionable_devices && consumes_counters) return Verdict::kNo;
+  // A multi-allocatable device already in use took its counters with its first share.
+  const bool skip_counters = multi && CapacityInUse(c);
+  // Upstream quirk kept (allocator.h): counters taken here stay taken when a later check fails.
+  if (!skip_counters && consumes_counters && !TakeCounters(candidate)) return Verdict::kNo;
+  if (features.device_taints && TaintPreventsAllocation(*c.device, data.request->tolerations)) {
+    return Verdict::kNo;
+  }
+  const Verdict joined = JoinConstraints(at.claim, data, c, must);
+  if (joined != Verdict::kYes) return joined;
+  if (!multi && !AllocatingFor(c, at.claim)) c.allocating_claims.push_back(at.claim);
+  Chosen chosen_device;
+  chosen_device.candidate = candidate;
+  chosen_device.request = index;
+  chosen_device.multi = multi;
+  if (features.consumable_capacity) {
+    // The ExactCount scan checked this just before and nothing since changes capacity, so
+    // upstream's second check can only fail in allocation mode All (`must`); it then returns
+    // without undoing the steps above, which is kept.
+    if (must && !FitsCapacity(data, c)) return Verdict::kNo;
+    if (multi) TakeCapacity(chosen_device, c, data);
+  }
+  chosen[at.claim].push_back(std::move(chosen_device));
+  return Verdict::kYes;
+}
+
+Verdict Allocator::Search::JoinConstraints(int claim, const RequestData& data, const Candidate& c,
+                                           bool must) {
+  std::vector<DeviceConstraint>& list = constraints[claim];
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i].Add(data.base_name(), data.sub_name(), *c.device, c.slice->driver)) continue;
+    if (must) {
+      // A claim whose constraint keeps it from getting all devices makes no sense.
+      Fail(
+          fmt::format("claim {}, request {}: cannot add device {} because a claim constraint "
+                      "would not be satisfied",
+                      ClaimRef(*(*claims)[claim]), data.request->name, DeviceName(c)));
+      return Verdict::kError;
+    }
+    for (size_t e = 0; e < i; ++e) list[e].Remove(data.base_name(), data.sub_name());
+    return Verdict::kNo;
+  }
+  return Verdict::kYes;
+}
+
+void Allocator::Search::TakeCapacity(Chosen& chosen_device, Candidate& c, const RequestData& data) {
+  chosen_device.consumed =
+      ConsumedCapacity(data.request->capacity_requests_milli, c.slice->driver, c.device->capacity);
+  chosen_device.has_consumed = !chosen_device.consumed.empty();
+  if (c.allocating) {
+    AddAmounts(*c.allocating, chosen_device.consumed);
+  } else {
+    c.allocating = chosen_device.consumed;
+  }
+}
+
+// The rollback of the last AllocateDevice of `claim`.
+void Allocator::Search::Deallocate(int claim) {
+  const Chosen& last = chosen[claim].back();
+  Candidate& c = candidates[last.candidate];
+  const RequestData& data = requests[last.request];
+  for (DeviceConstraint& constraint : constraints[claim]) {
+    constraint.Remove(data.base_name(), data.sub_name());
+  }
+  std::erase(c.allocating_claims, claim);
+  if (last.multi) {
+    // Upstream quirk kept: neither counters nor an empty consumption are given back.
+    if (last.has_consumed && c.allocating && SubtractAmounts(*c.allocating, last.consumed)) {
+      c.allocating.reset();
+    }
+  } else if (features.partitionable_devices && !c.device->consumes_counters.empty()) {
+    ReleaseCounters(c);
+  }
+  chosen[claim].pop_back();
+}
+
+// ---- Shared counters (partitionable devices) --------------------------------------------------
+
+// The pool's counters minus what allocated devices (on any node) consume, computed on first
+// use. Negative availability is possible (over-allocation) and simply leaves nothing.
+PoolCounters& Allocator::Search::CountersOf(int pool_index) {
+  PoolCounters& pc = counters[pool_index];
+  if (pc.ready) return pc;
+  pc.ready = true;
+  const Pool& pool = pools[pool_index];
+  for (const auto& [set_name, set] : pool.counter_sets) {
+    for (const auto& [counter, amount] : set->counters_milli) {
+      pc.names.emplace_back(set_name, counter);
+      pc.available.push_back(amount);
+    }
+  }
+  pc.consumed.assign(pc.available.size(), 0);
+  for (const auto* list : {&pool.slices, &pool.other_slices}) {
+    for (const ResourceSliceSpec* slice : *list) {
+      for (const DraDevice& device : slice->devices) {
+        if (device.consumes_counters.empty()) continue;
+        if (!IsDeviceAllocated({slice->driver, slice->pool, device.name}, *allocated)) continue;
+        for (const DraCounterConsumption& use : device.consumes_counters) {
+          for (const auto& [counter, amount] : use.counters_milli) {
+            const auto it = std::lower_bound(
+                pc.names.begin(), pc.names.end(),
+                std::pair<std::string_view, std::string_view>(use.counter_set, counter));
+            if (it != pc.names.end() && it->first == use.counter_set && it->second == counter) {
+              pc.available[it - pc.names.begin()] -= amount;
+            }
+          }
+        }
+      }
+    }
+  }
+  return pc;
+}
+
+// Upstream checkAvailableCounters: takes the device's counters if every counter of its pool
+// still covers what is taken.
+bool Allocator::Search::TakeCounters(int candidate) {
+  Candidate& c = candidates[candidate];
+  PoolCounters& pc = CountersOf(c.pool);
+  if (!c.counters_resolved) {
+    c.counters_resolved = true;
+    for (const DraCounterConsumption& use : c.device->consumes_counters) {
+      for (const auto& [counter, amount] : use.counters_milli) {
+        const auto key = std::pair<std::string_view, std::string_view>(use.counter_set, counter);
+        const auto it = std::lower_bound(pc.names.begin(), pc.names.end(), key);
+        if (it != pc.names.end() && *it == key) {
+          c.counter_use.emplace_back(static_cast<int>(it - pc.names.begin()), amount);
+        }
+      }
+    }
+  }
+  for (const auto& [slot, amount] : c.counter_use) pc.consumed[slot] += amount;
+  for (size_t i = 0; i < pc.available.size(); ++i) {
+    if (pc.available[i] < pc.consumed[i]) {
+      ReleaseCounters(c);
+      return false;
+    }
+  }
+  return true;
+}
+
+void Allocator::Search::ReleaseCounters(const Candidate& c) {
+  PoolCounters& pc = counters[c.pool];
+  for (const auto& [slot, amount] : c.counter_use) pc.consumed[slot] -= amount;
+}
+
+// ---- The answer -------------------------------------------------------------------------------
+
+AllocateResult Allocator::Search::BuildResults() {
+  AllocateResult result;
+  result.outcome = AllocateResult::Outcome::kAllocated;
+  if (!build_allocations) return CheckNodeSelectors();
+  result.allocations.resize(claims->size());
+  for (size_t claim = 0; claim < claims->size(); ++claim) {
+    DraAllocation& allocation = result.allocations[claim];
+    allocation.results.reserve(chosen[claim].size());
+    AllocationNodeSelector selector(node.name);
+    for (const Chosen& ch : chosen[claim]) {
+      const Candidate& c = candidates[ch.candidate];
+      const RequestData& data = requests[ch.request];
+      DraDeviceResult& r = allocation.results.emplace_back();
+      r.request = data.full_name();
+      r.driver = c.slice->driver;
+      r.pool = c.slice->pool;
+      r.device = c.device->name;
+      r.admin_access = data.request->admin_access;
+      r.tolerations = data.request->tolerations;
+      if (ch.multi) {
+        r.share_id = MakeShareId(*(*claims)[claim], allocation.results.size() - 1, r);
+        if (ch.has_consumed) r.consumed_capacity_milli = ch.consumed;
+      }
+      if (!selector.Add(*c.slice, *c.device)) return NodeSelectorError(claim, selector);
+    }
+    allocation.node_selector = selector.Result();
+  }
+  return result;
+}
+
+// Without allocations to build, only the one error building them can raise.
+AllocateResult Allocator::Search::CheckNodeSelectors() {
+  for (size_t claim = 0; claim < claims->size(); ++claim) {
+    AllocationNodeSelector selector(node.name);
+    for (const Chosen& ch : chosen[claim]) {
+      const Candidate& c = candidates[ch.candidate];
+      if (!selector.Add(*c.slice, *c.device)) return NodeSelectorError(claim, selector);
+    }
+  }
+  AllocateResult result;
+  result.outcome = AllocateResult::Outcome::kAllocated;
+  return result;
+}
+
+AllocateResult Allocator::Search::NodeSelectorError(size_t claim,
+                                                    const AllocationNodeSelector& selector) {
+  AllocateResult failed;
+  failed.outcome = AllocateResult::Outcome::kError;
+  failed.message = fmt::format(
+      "create NodeSelector for claim {}: unsupported ResourceSlice.NodeSelector with {} terms",
+      (*claims)[claim]->name, selector.refused_terms());
+  return failed;
+}
+
+}  // namespace knobsim::dra

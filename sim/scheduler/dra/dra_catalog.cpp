@@ -1,0 +1,163 @@
+#include "sim/scheduler/dra/dra_catalog.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace knobsim {
+
+// The fixed part: the slices with their index (which points into them) and the classes.
+struct DraCatalog::Devices {
+  Devices(std::vector<ResourceSliceSpec> s, std::vector<DeviceClassSpec> c)
+      : slices(std::move(s)), classes(std::move(c)), index(slices) {}
+  std::vector<ResourceSliceSpec> slices;
+  std::vector<DeviceClassSpec> classes;
+  dra::SliceIndex index;
+};
+
+namespace {
+
+const std::vector<ResourceSliceSpec> kNoSlices;
+const std::vector<DeviceClassSpec> kNoClasses;
+
+// The allocator's features: everything on (the simulator allocates what the objects ask for).
+constexpr bool kConsumableCapacity = dra::AllocatorFeatures{}.consumable_capacity;
+
+bool ReservedFor(const ResourceClaimSpec& claim, const PodSpec& pod) {
+  return std::any_of(claim.reserved_for.begin(), claim.reserved_for.end(),
+                     [&](const DraConsumer& c) {
+                       return c.resource == "pods" && c.name == pod.name &&
+                              (c.uid.empty() || pod.uid.empty() || c.uid == pod.uid);
+                     });
+}
+
+}  // namespace
+
+DraCatalog::DraCatalog(std::vector<ResourceSliceSpec> slices, std::vector<DeviceClassSpec> classes,
+                       std::vector<ResourceClaimSpec> claims,
+                       std::vector<ResourceClaimTemplateSpec> templates) {
+  if (!slices.empty() || !classes.empty())
+    devices_ = std::make_shared<const Devices>(std::move(slices), std::move(classes));
+  for (ResourceClaimSpec& c : claims) {
+    if (c.allocation) dra::AddAllocation(*c.allocation, kConsumableCapacity, allocated_);
+    claims_.emplace(Key(c.namespace_, c.name), std::move(c));
+  }
+  for (ResourceClaimTemplateSpec& t : templates)
+    templates_.emplace(Key(t.namespace_, t.name), std::move(t));
+}
+
+const std::vector<ResourceSliceSpec>& DraCatalog::slices() const {
+  return devices_ ? devices_->slices : kNoSlices;
+}
+
+const std::vector<DeviceClassSpec>& DraCatalog::classes() const {
+  return devices_ ? devices_->classes : kNoClasses;
+}
+
+const dra::SliceIndex& DraCatalog::slice_index() const {
+  static const dra::SliceIndex kEmpty(kNoSlices);
+  return devices_ ? devices_->index : kEmpty;
+}
+
+const DeviceClassSpec* DraCatalog::FindClass(const std::string& name) const {
+  for (const DeviceClassSpec& c : classes()) {
+    if (c.name == name) return &c;
+  }
+  return nullptr;
+}
+
+std::vector<PodClaimRef> DraCatalog::ClaimsOf(const PodSpec& pod, std::string* error) const {
+  std::vector<PodClaimRef> out;
+  for (const PodResourceClaim& entry : pod.resource_claims) {
+    PodClaimRef ref;
+    ref.entry = entry.name;
+    std::string name = entry.resource_claim_name;
+    if (name.empty()) name = entry.generated_claim_name;
+    if (!name.empty()) {
+      const auto it = claims_.find(Key(pod.namespace_, name));
+      if (it == claims_.end()) {
+        *error = "resourceclaim.resource.k8s.io \"" + name + "\" not found";
+        return {};
+      }
+      ref.claim = it->second;
+      out.push_back(std::move(ref));
+      continue;
+    }
+    // A template whose claim the pod's status does not name: the one the controller makes,
+    // unless an earlier bind of this pod already made it.
+    const std::string made = pod.name + "-" + entry.name;
+    if (const auto it = claims_.find(Key(pod.namespace_, made)); it != claims_.end()) {
+      ref.claim = it->second;
+      out.push_back(std::move(ref));
+      continue;
+    }
+    const auto t = templates_.find(Key(pod.namespace_, entry.resource_claim_template_name));
+    if (t == templates_.end()) {
+      *error = "resourceclaimtemplate.resource.k8s.io \"" + entry.resource_claim_template_name +
+               "\" not found";
+      return {};
+    }
+    ref.claim.name = made;
+    ref.claim.namespace_ = pod.namespace_;
+    ref.claim.spec = t->second.spec;
+    ref.claim.owner_pod = pod.name;
+    ref.made_from_template = true;
+    out.push_back(std::move(ref));
+  }
+  return out;
+}
+
+void DraCatalog::Allocate(ResourceClaimSpec& claim, DraAllocation allocation) {
+  dra::AddAllocation(allocation, kConsumableCapacity, allocated_);
+  claim.allocation = std::move(allocation);
+}
+
+void DraCatalog::Bind(const PodSpec& pod, const std::vector<PodClaimRef>& claims,
+                      const std::vector<DraAllocation>& allocations) {
+  size_t next = 0;
+  for (const PodClaimRef& ref : claims) {
+    ResourceClaimSpec& claim =
+        claims_.try_emplace(Key(ref.claim.namespace_, ref.claim.name), ref.claim).first->second;
+    if (!claim.allocation && next < allocations.size()) Allocate(claim, allocations[next++]);
+    if (!ReservedFor(claim, pod)) claim.reserved_for.push_back({"pods", pod.name, pod.uid});
+  }
+}
+
+void DraCatalog::Release(const PodSpec& pod) {
+  std::vector<ResourceClaimSpec>& before = released_[Key(pod.namespace_, pod.name)];
+  before.clear();
+  for (auto it = claims_.begin(); it != claims_.end();) {
+    ResourceClaimSpec& claim = it->second;
+    if (!ReservedFor(claim, pod)) {
+      ++it;
+      continue;
+    }
+    before.push_back(claim);
+    std::erase_if(claim.reserved_for,
+                  [&](const DraConsumer& c) { return c.resource == "pods" && c.name == pod.name; });
+    if (claim.reserved_for.empty() && claim.allocation) {
+      dra::RemoveAllocation(*claim.allocation, kConsumableCapacity, allocated_);
+      claim.allocation.reset();
+    }
+    // A claim made for this pod alone goes with it.
+    if (claim.owner_pod == pod.name && claim.reserved_for.empty()) {
+      it = claims_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void DraCatalog::Restore(const PodSpec& pod) {
+  const auto it = released_.find(Key(pod.namespace_, pod.name));
+  if (it == released_.end()) return;
+  for (ResourceClaimSpec& claim : it->second) {
+    const std::string key = Key(claim.namespace_, claim.name);
+    if (const auto now = claims_.find(key); now != claims_.end() && now->second.allocation)
+      dra::RemoveAllocation(*now->second.allocation, kConsumableCapacity, allocated_);
+    if (claim.allocation) dra::AddAllocation(*claim.allocation, kConsumableCapacity, allocated_);
+    claims_[key] = std::move(claim);
+  }
+  released_.erase(it);
+}
+
+}  // namespace knobsim

@@ -1,0 +1,78 @@
+// The DRA objects of a cluster as its scheduler sees them (sim/kube_dra.h): the devices drivers
+// publish and the classes that name them (fixed once set, shared between copies of a
+// ClusterState), and the ResourceClaims with what each holds, which binding and unbinding change.
+//
+// A pod names its claims (PodSpec::resource_claims) directly or through a template. A template's
+// claim is the one the pod's status names; where there is none yet (a pending pod of a manifest),
+// it is the claim the control plane's resourceclaim controller would make for the pod, named
+// `<pod>-<entry>` **[assumption: upstream appends 5 random characters]** and owned by the pod.
+// When a pod goes (ClusterState::Unbind), its reservations go with it, and a claim no pod holds
+// any more is deallocated, as the resourceclaim controller does (a claim made for the pod alone
+// is deleted); Rebind puts back what Unbind took (preemption's dry run).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/kube_dra.h"
+#include "sim/scheduler/dra/allocator.h"
+#include "sim/scheduler/dra/pools.h"
+
+namespace knobsim {
+
+// One of a pod's claims, resolved.
+struct PodClaimRef {
+  std::string entry;                // the pod's spec.resourceClaims[].name
+  ResourceClaimSpec claim;          // a copy: the claim's state when resolved
+  bool made_from_template = false;  // not in the catalog yet: made for the pod
+};
+
+class DraCatalog {
+ public:
+  DraCatalog() = default;
+  DraCatalog(std::vector<ResourceSliceSpec> slices, std::vector<DeviceClassSpec> classes,
+             std::vector<ResourceClaimSpec> claims,
+             std::vector<ResourceClaimTemplateSpec> templates);
+
+  // No slices, classes or claims: a cluster without DRA.
+  bool empty() const { return devices_ == nullptr && claims_.empty() && templates_.empty(); }
+
+  const std::vector<ResourceSliceSpec>& slices() const;
+  const std::vector<DeviceClassSpec>& classes() const;
+  const dra::SliceIndex& slice_index() const;
+  const DeviceClassSpec* FindClass(const std::string& name) const;
+  // The devices claims hold now (dra::AddAllocation of every allocated claim).
+  const dra::AllocatedState& allocated() const { return allocated_; }
+  const std::map<std::string, ResourceClaimSpec>& claims() const { return claims_; }
+
+  // The pod's claims in spec order, or the reason one cannot be had, upstream's wording:
+  // `resourceclaim.resource.k8s.io "<name>" not found` (or the template's).
+  std::vector<PodClaimRef> ClaimsOf(const PodSpec& pod, std::string* error) const;
+
+  // Records what scheduling decided for `pod`: each claim not allocated before gets
+  // `allocations[i]` (in the order of ClaimsOf's unallocated claims), and every claim is
+  // reserved for the pod.
+  void Bind(const PodSpec& pod, const std::vector<PodClaimRef>& claims,
+            const std::vector<DraAllocation>& allocations);
+  // The pod's reservations removed and claims no pod holds deallocated; what changed is kept
+  // for Restore.
+  void Release(const PodSpec& pod);
+  // Puts back what the last Release of `pod` changed.
+  void Restore(const PodSpec& pod);
+
+ private:
+  struct Devices;
+  static std::string Key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
+  void Allocate(ResourceClaimSpec& claim, DraAllocation allocation);
+
+  std::shared_ptr<const Devices> devices_;
+  std::map<std::string, ResourceClaimSpec> claims_;  // "namespace/name"
+  std::map<std::string, ResourceClaimTemplateSpec> templates_;
+  dra::AllocatedState allocated_;
+  // Release's record: pod "namespace/name" -> the claims as they were before it.
+  std::map<std::string, std::vector<ResourceClaimSpec>> released_;
+};
+
+}  // namespace knobsim

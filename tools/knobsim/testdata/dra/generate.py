@@ -1,0 +1,199 @@
+# Writes the DRA fixtures as `kubectl get nodes,pods,resourceslices,deviceclasses,
+# resourceclaims,resourceclaimtemplates -A -o json` prints them (python3 generate.py, in this
+# folder). The devices follow what the NVIDIA DRA driver (k8s-dra-driver-gpu) publishes:
+# driver gpu.nvidia.com, one pool per node, a `gpu` device per card with its attributes and
+# memory capacity, and with DynamicMIG the MIG partitions as devices consuming the card's shared
+# counters (docs/semantics.md §6).
+import json
+
+GI = 1024 ** 3
+
+
+def meta(name, ns=None, uid=None, **extra):
+    m = {"name": name, "uid": uid or ("u-" + name), "resourceVersion": "812345",
+         "creationTimestamp": "2026-11-30T09:00:00Z"}
+    if ns:
+        m["namespace"] = ns
+    m.update(extra)
+    return m
+
+
+def node(name, cpu="96", memory="1056462224Ki"):
+    labels = {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
+              "topology.kubernetes.io/zone": "zone-a", "node.kubernetes.io/instance-type": "p5.48xlarge",
+              "nvidia.com/dra-kubelet-plugin": "true"}
+    cap = {"cpu": cpu, "memory": memory, "pods": "110", "ephemeral-storage": "209702892Ki"}
+    return {"apiVersion": "v1", "kind": "Node", "metadata": meta(name, labels=labels),
+            "spec": {}, "status": {"capacity": cap, "allocatable": dict(cap),
+                                    "conditions": [{"type": "Ready", "status": "True"}],
+                                    "nodeInfo": {"kubeletVersion": "v1.34.2"}}}
+
+
+def gpu_attrs(index, uuid):
+    return {"type": {"string": "gpu"}, "uuid": {"string": uuid}, "index": {"int": index},
+            "minor": {"int": index}, "productName": {"string": "NVIDIA H100 80GB HBM3"},
+            "brand": {"string": "Nvidia"}, "architecture": {"string": "Hopper"},
+            "cudaComputeCapability": {"version": "9.0.0"}, "driverVersion": {"version": "570.133.20"},
+            "cudaDriverVersion": {"version": "12.8.0"},
+            "resource.kubernetes.io/pcieRoot": {"string": "pci0000:%02x" % (0x18 + 0x10 * (index // 2))}}
+
+
+def h100_slice(node_name, cards, mig_cards=()):
+    """A node's pool: `cards` whole GPUs; on the cards in `mig_cards` also the MIG partitions
+    1g.10gb (7) and 3g.40gb (2), each consuming the card's counters."""
+    devices, counters = [], []
+    for i in range(cards):
+        uuid = "GPU-%08x-4b1e-9a0c-2f3d4e5f6a%02d" % (0x8a3c3b3e + i, i)
+        whole = {"name": "gpu-%d" % i, "attributes": gpu_attrs(i, uuid),
+                 "capacity": {"memory": {"value": "81559Mi"}}}
+        if i in mig_cards:
+            counters.append({"name": "gpu-%d-counter-set" % i, "counters": {
+                "multiprocessors": {"value": "132"}, "memory": {"value": "80Gi"},
+                **{"memory-slice-%d" % s: {"value": "1"} for s in range(8)}}})
+            whole["consumesCounters"] = [{"counterSet": "gpu-%d-counter-set" % i, "counters": {
+                "multiprocessors": {"value": "132"}, "memory": {"value": "80Gi"},
+                **{"memory-slice-%d" % s: {"value": "1"} for s in range(8)}}}]
+        devices.append(whole)
+        if i not in mig_cards:
+            continue
+        for profile, count, sms, mem, slices in (("1g.10gb", 7, 16, 10, 1), ("3g.40gb", 2, 60, 40, 4)):
+            for k in range(count):
+                start = k * slices
+                devices.append({
+                    "name": "gpu-%d-mig-%s-%d" % (i, profile.replace(".", ""), k),
+                    "attributes": {"type": {"string": "mig"}, "profile": {"string": profile},
+                                   "parentUUID": {"string": uuid}, "parentIndex": {"int": i},
+                                   "productName": {"string": "NVIDIA H100 80GB HBM3"},
+                                   "resource.kubernetes.io/pcieRoot": gpu_attrs(i, uuid)["resource.kubernetes.io/pcieRoot"]},
+                    "capacity": {"memory": {"value": "%dGi" % mem}, "multiprocessors": {"value": str(sms)}},
+                    "consumesCounters": [{"counterSet": "gpu-%d-counter-set" % i, "counters": {
+                        "multiprocessors": {"value": str(sms)}, "memory": {"value": "%dGi" % mem},
+                        **{"memory-slice-%d" % s: {"value": "1"} for s in range(start, start + slices)}}}]})
+    # The API keeps counter sets and devices in separate slices of one pool.
+    count = 2 if counters else 1
+    owner = [{"apiVersion": "v1", "kind": "Node", "name": node_name, "uid": "u-" + node_name}]
+    def slice_of(suffix, **content):
+        spec = {"driver": "gpu.nvidia.com", "nodeName": node_name,
+                "pool": {"name": node_name, "generation": 4, "resourceSliceCount": count}}
+        spec.update(content)
+        return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+                "metadata": meta(node_name + "-gpu.nvidia.com-" + suffix, ownerReferences=owner), "spec": spec}
+    out = [slice_of("7xk2p", devices=devices)]
+    if counters:
+        out.insert(0, slice_of("c9m4t", sharedCounters=counters))
+    return out
+
+
+def device_class(name, kind):
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": meta(name),
+            "spec": {"selectors": [{"cel": {"expression":
+                "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == '%s'" % kind}}]}}
+
+
+def template(ns, name, requests):
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": meta(name, ns),
+            "spec": {"spec": {"devices": {"requests": requests}}}}
+
+
+def exactly(name, cls, count=None, selectors=(), capacity=None):
+    e = {"deviceClassName": cls}
+    if count is not None:
+        e["count"] = count
+    if selectors:
+        e["selectors"] = [{"cel": {"expression": s}} for s in selectors]
+    if capacity:
+        e["capacity"] = {"requests": capacity}
+    return {"name": name, "exactly": e}
+
+
+def claim(ns, name, pod, requests, results, node_name):
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim",
+            "metadata": meta(name, ns, annotations={"resource.kubernetes.io/pod-claim-name": "gpu"},
+                             ownerReferences=[{"apiVersion": "v1", "kind": "Pod", "name": pod, "uid": "u-" + pod,
+                                               "controller": True, "blockOwnerDeletion": True}]),
+            "spec": {"devices": {"requests": requests}},
+            "status": {"allocation": {"devices": {"results": results},
+                                      "nodeSelector": {"nodeSelectorTerms": [{"matchFields": [
+                                          {"key": "metadata.name", "operator": "In", "values": [node_name]}]}]}},
+                       "reservedFor": [{"resource": "pods", "name": pod, "uid": "u-" + pod}]}}
+
+
+def result(request, node_name, device, share=None, consumed=None):
+    r = {"request": request, "driver": "gpu.nvidia.com", "pool": node_name, "device": device}
+    if share:
+        r["shareID"] = share
+    if consumed:
+        r["consumedCapacity"] = consumed
+    return r
+
+
+def pod(ns, name, template_name, node_name=None, claim_name=None, cpu="8", memory="64Gi"):
+    spec = {"containers": [{"name": "main", "image": "nvcr.io/nvidia/pytorch:25.01-py3",
+                            "resources": {"requests": {"cpu": cpu, "memory": memory},
+                                          "limits": {"cpu": cpu, "memory": memory},
+                                          "claims": [{"name": "gpu"}]}}],
+            "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": template_name}],
+            "restartPolicy": "Always", "schedulerName": "default-scheduler"}
+    status = {"phase": "Pending", "conditions": [{"type": "PodScheduled", "status": "False", "reason": "Unschedulable"}]}
+    if node_name:
+        spec["nodeName"] = node_name
+        status = {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}],
+                  "resourceClaimStatuses": [{"name": "gpu", "resourceClaimName": claim_name}]}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": meta(name, ns, labels={"app": name.rsplit("-", 1)[0]}),
+            "spec": spec, "status": status}
+
+
+def write(path, items):
+    with open(path, "w") as f:
+        json.dump({"apiVersion": "v1", "kind": "List", "items": items, "metadata": {"resourceVersion": ""}},
+                  f, indent=2, sort_keys=True)
+        f.write("\n")
+
+
+# 1. Two H100 nodes, their GPUs published through DRA only (no nvidia.com/gpu capacity); the
+#    second node's cards 0 and 1 cut by DynamicMIG. Two training pods run (one GPU each, on
+#    h100-a); pending: an 8-GPU job (h100-a has 6 free, h100-b's cards 0 and 1 are partitioned
+#    but free, so h100-b takes it), a second 8-GPU job (nothing left), a 1g.10gb inference pod
+#    and a pair of GPUs sharing a PCIe root.
+ml = "ml"
+items = [node("h100-a"), node("h100-b"), *h100_slice("h100-a", 8), *h100_slice("h100-b", 8, mig_cards=(0, 1)),
+         device_class("gpu.nvidia.com", "gpu"), device_class("mig.nvidia.com", "mig"),
+         template(ml, "one-gpu", [exactly("gpu", "gpu.nvidia.com")]),
+         template(ml, "eight-gpus", [exactly("gpu", "gpu.nvidia.com", count=8)]),
+         template(ml, "mig-1g", [exactly("gpu", "mig.nvidia.com", selectors=[
+             "device.attributes['gpu.nvidia.com'].profile == '1g.10gb'"])]),
+         {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate", "metadata": meta("pcie-pair", ml),
+          "spec": {"spec": {"devices": {"requests": [exactly("gpu", "gpu.nvidia.com", count=2)],
+                                        "constraints": [{"requests": ["gpu"],
+                                                         "matchAttribute": "resource.kubernetes.io/pcieRoot"}]}}}}]
+for k in range(2):
+    items.append(claim(ml, "train-%d-gpu-x8s2k" % k, "train-%d" % k, [exactly("gpu", "gpu.nvidia.com")],
+                       [result("gpu", "h100-a", "gpu-%d" % k)], "h100-a"))
+    items.append(pod(ml, "train-%d" % k, "one-gpu", "h100-a", "train-%d-gpu-x8s2k" % k))
+items += [pod(ml, "big-0", "eight-gpus"), pod(ml, "big-1", "eight-gpus"), pod(ml, "infer-0", "mig-1g"),
+          pod(ml, "pair-0", "pcie-pair")]
+write("h100-dra.json", items)
+
+# 2. One GPU shared through consumable capacity: allowMultipleAllocations with a memory policy
+#    (default 10Gi, steps of 1Gi). One pod holds 30Gi; three more ask 30Gi, 20Gi and 30Gi: the
+#    second fits in what is left (80 - 30 - 30 = 20), the third not.
+shared_slice = {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+                "metadata": meta("l40s-a-gpu.nvidia.com-shared"),
+                "spec": {"driver": "gpu.nvidia.com", "nodeName": "l40s-a",
+                         "pool": {"name": "l40s-a", "generation": 1, "resourceSliceCount": 1},
+                         "devices": [{"name": "gpu-0", "allowMultipleAllocations": True,
+                                      "attributes": {"type": {"string": "gpu"},
+                                                     "productName": {"string": "NVIDIA L40S"}},
+                                      "capacity": {"memory": {"value": "80Gi", "requestPolicy": {
+                                          "default": "10Gi", "validRange": {"min": "1Gi", "step": "1Gi"}}}}}]}}
+serve = "serve"
+items = [node("l40s-a", cpu="48", memory="395926068Ki"), shared_slice, device_class("gpu.nvidia.com", "gpu")]
+for size in (30, 20):
+    items.append(template(serve, "gpu-%dgi" % size, [exactly("gpu", "gpu.nvidia.com", capacity={"gpu.nvidia.com/memory": "%dGi" % size})]))
+items.append(claim(serve, "chat-0-gpu-p2m9q", "chat-0",
+                   [exactly("gpu", "gpu.nvidia.com", capacity={"gpu.nvidia.com/memory": "30Gi"})],
+                   [result("gpu", "l40s-a", "gpu-0", share="2f1c7b4e-7d3a-4a8e-9c51-0b6f2d9e4a13",
+                           consumed={"gpu.nvidia.com/memory": "30Gi"})], "l40s-a"))
+items.append(pod(serve, "chat-0", "gpu-30gi", "l40s-a", "chat-0-gpu-p2m9q"))
+items += [pod(serve, "chat-1", "gpu-30gi"), pod(serve, "embed-0", "gpu-20gi"), pod(serve, "chat-2", "gpu-30gi")]
+write("shared-dra.json", items)
