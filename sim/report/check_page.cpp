@@ -17,8 +17,13 @@ std::string Objects(const Json& finding) {
   std::string out;
   for (const Json& o : Items(Get(finding, "objects"))) {
     const std::string ns = Text(Get(o, "namespace"));
-    out += (out.empty() ? "" : ", ") + Text(Get(o, "kind")) + " " + (ns.empty() ? "" : ns + "/") +
-           Text(Get(o, "name"));
+    // Appended piece by piece: `"" + std::string` here made GCC 12's LTO warn of a bogus
+    // memcpy size (-Wstringop-overflow).
+    if (!out.empty()) out += ", ";
+    out += Text(Get(o, "kind"));
+    out += ' ';
+    if (!ns.empty()) out += ns + "/";
+    out += Text(Get(o, "name"));
   }
   return out;
 }

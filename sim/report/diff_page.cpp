@@ -101,8 +101,10 @@ std::string DiffPageBody(const Json& doc) {
   std::string out = "<h1>Comparison: " + HtmlEscape(Text(Get(doc, "base_scenario"))) +
                     " \xE2\x86\x92 " + HtmlEscape(Text(Get(doc, "new_scenario"))) + "</h1>\n";
   std::string variants;
-  for (const Json& v : Items(Get(doc, "variants")))
-    variants += (variants.empty() ? "" : ", ") + Text(&v);
+  for (const Json& v : Items(Get(doc, "variants"))) {
+    if (!variants.empty()) variants += ", ";  // see check_page.cpp Objects
+    variants += Text(&v);
+  }
   out += "<p class=\"meta\">" + HtmlEscape(std::string(kDiffSchema)) + " \xC2\xB7 variants " +
          HtmlEscape(variants.empty() ? "none in common" : variants) + "</p>\n";
   out += "<section id=\"verdict\"><h2>Verdict</h2>\n" + Verdict(doc) + "</section>\n";
