@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "sim/scheduler/dra/allocator.h"
+
 namespace knobsim {
 
 // The fixed part: the slices with their index (which points into them) and the classes.

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "sim/kube_dra.h"
-#include "sim/scheduler/dra/allocator.h"
+#include "sim/scheduler/dra/allocated_state.h"
 #include "sim/scheduler/dra/pools.h"
 
 namespace knobsim {
