@@ -261,13 +261,17 @@ std::string SharingText(DeviceSharingStrategy strategy, int replicas, bool renam
               renamed ? " renamed" : ""});
 }
 
+// The ConfigMap's name without its namespace (a ClusterPolicy names it so).
+std::string_view ConfigMapName(const DevicePluginConfig& c) {
+  return std::string_view(c.config_map).substr(c.config_map.find('/') + 1);
+}
+
 // The configs a node may run: those of the ConfigMap the ClusterPolicy names, else all.
 std::vector<const DevicePluginConfig*> Candidates(const KubeObjects& objects,
                                                   const DevicePluginConfigRef* ref) {
   std::vector<const DevicePluginConfig*> out;
   for (const DevicePluginConfig& c : objects.device_plugin_configs) {
-    const std::string name = c.config_map.substr(c.config_map.find('/') + 1);
-    if (ref == nullptr || name == ref->config_map) out.push_back(&c);
+    if (ref == nullptr || ConfigMapName(c) == ref->config_map) out.push_back(&c);
   }
   return out;
 }
@@ -306,9 +310,7 @@ void ResolvePluginConfigs(KubeObjects& objects) {
   for (const DevicePluginConfigRef& r : objects.device_plugin_config_refs) {
     const bool read =
         std::any_of(objects.device_plugin_configs.begin(), objects.device_plugin_configs.end(),
-                    [&](const DevicePluginConfig& c) {
-                      return c.config_map.substr(c.config_map.find('/') + 1) == r.config_map;
-                    });
+                    [&](const DevicePluginConfig& c) { return ConfigMapName(c) == r.config_map; });
     if (read) ref = &r;
   }
   const std::vector<const DevicePluginConfig*> candidates = Candidates(objects, ref);

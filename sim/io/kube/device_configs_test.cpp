@@ -234,9 +234,10 @@ TEST_CASE(
   };
   for (const Case& c : cases) {
     CAPTURE(c.limits);
-    const PodSpec& p = PodNamed(MustRead(HamiCluster("  - name: c\n    resources:\n      limits: " +
-                                                     std::string(c.limits) + "\n")),
-                                "p");
+    // The objects outlive the reference PodNamed returns into them.
+    const KubeObjects objects = MustRead(
+        HamiCluster("  - name: c\n    resources:\n      limits: " + std::string(c.limits) + "\n"));
+    const PodSpec& p = PodNamed(objects, "p");
     REQUIRE(p.hami.size() == 1);
     CHECK(p.hami[0].cores == c.cores);
   }

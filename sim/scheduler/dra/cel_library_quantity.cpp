@@ -60,16 +60,7 @@ Value Evaluator::Quantities(Fn fn, const Value& x, const Value* y) const {
   }
   if (y->kind != Kind::kQuantity) return NoSuchOverload();
   const int c = q < y->i ? -1 : q > y->i ? 1 : 0;
-  switch (fn) {
-    case Fn::kIsGreaterThan:
-      return BoolValue(c == 1);
-    case Fn::kIsLessThan:
-      return BoolValue(c == -1);
-    case Fn::kCompareTo:
-      return IntValue(c);
-    default:
-      return NoSuchOverload();
-  }
+  return ComparisonValue(fn, c);
 }
 
 }  // namespace knobsim::dra::cel_internal

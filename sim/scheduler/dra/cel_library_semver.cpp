@@ -212,16 +212,7 @@ Value Evaluator::Semvers(const Node& n, const Value* a, size_t count) const {
   Semver y;
   ParseSemver(a[1].text, &y);
   const int c = CompareSemver(x, y);
-  switch (n.fn) {
-    case Fn::kIsGreaterThan:
-      return BoolValue(c == 1);
-    case Fn::kIsLessThan:
-      return BoolValue(c == -1);
-    case Fn::kCompareTo:
-      return IntValue(c);
-    default:
-      return NoSuchOverload();
-  }
+  return ComparisonValue(n.fn, c);
 }
 
 }  // namespace knobsim::dra::cel_internal

@@ -84,6 +84,21 @@ enum class Fn : uint8_t {
   kIncludes,
 };
 
+// The answer of compareTo / isGreaterThan / isLessThan (quantity and semver alike) to an
+// ordering `order` of -1, 0 or 1.
+inline Value ComparisonValue(Fn fn, int order) {
+  switch (fn) {
+    case Fn::kIsGreaterThan:
+      return BoolValue(order == 1);
+    case Fn::kIsLessThan:
+      return BoolValue(order == -1);
+    case Fn::kCompareTo:
+      return IntValue(order);
+    default:
+      return NoSuchOverload();
+  }
+}
+
 enum class Op : uint8_t {
   kLiteral,
   kIdent,

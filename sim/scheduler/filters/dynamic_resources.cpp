@@ -28,7 +28,9 @@ namespace {
 // ResourceClaimReservedForMaxSize: a claim shared by more pods cannot be reserved again.
 constexpr size_t kReservedForMaxSize = 256;
 
-bool MatchesNode(const DraNodeSelector& selector, const NodeSpec& node) {
+// An allocation's node selector (set) admits the node; taken as the optional it is stored in, so
+// the selector is not copied per node.
+bool MatchesNode(const std::optional<DraNodeSelector>& selector, const NodeSpec& node) {
   const dra::DraNodeRef ref{node.name, &node.labels};
   return dra::NodeMatches(ref, "", false, selector);
 }
@@ -86,7 +88,7 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
     const NodeSpec& spec = cluster.node(node).spec;
     for (const PodClaimRef& ref : claims_) {
       const std::optional<DraAllocation>& a = ref.claim.allocation;
-      if (a && a->node_selector && !MatchesNode(*a->node_selector, spec))
+      if (a && a->node_selector && !MatchesNode(a->node_selector, spec))
         return PluginStatus::Unresolvable("resourceclaim not available on the node");
     }
     if (!allocator_) return PluginStatus::Success();
