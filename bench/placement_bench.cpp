@@ -98,13 +98,7 @@ std::vector<PodSpec> MakePods(bool zone_spread, int workloads = 20) {
       pod.topology_spread = {c};
     }
   }
-  std::vector<PodSpec> pods(kPodStream);
-  for (size_t i = 0; i < pods.size(); ++i) {
-    const int w = static_cast<int>(rng.Below(kWorkloads));
-    pods[i] = templates[w];
-    pods[i].name = fmt::format("w{}-{}", w, i);
-  }
-  return pods;
+  return bench::ReplicaStream(templates, kPodStream, rng);
 }
 
 // percentage: percentageOfNodesToScore; the default searches until 497 of the 1 213 nodes are

@@ -66,13 +66,7 @@ std::vector<PodSpec> MakePods(bool preferred_zone) {
           {100, OwnReplicas(pod.labels, "topology.kubernetes.io/zone")}};
     }
   }
-  std::vector<PodSpec> pods(kPodStream);
-  for (size_t i = 0; i < pods.size(); ++i) {
-    const int w = static_cast<int>(rng.Below(kWorkloads));
-    pods[i] = templates[w];
-    pods[i].name = fmt::format("w{}-{}", w, i);
-  }
-  return pods;
+  return bench::ReplicaStream(templates, kPodStream, rng);
 }
 
 // percentage: percentageOfNodesToScore; the default samples 500 of the 5 000 nodes, 100 filters

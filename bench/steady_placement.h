@@ -6,6 +6,7 @@
 #pragma once
 
 #include <benchmark/benchmark.h>
+#include <fmt/format.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -13,10 +14,24 @@
 #include <utility>
 #include <vector>
 
+#include "sim/random_stream.h"
 #include "sim/scheduler/cluster_state.h"
 #include "sim/scheduler/scheduler.h"
 
 namespace knobsim::bench {
+
+// A stream of `count` pods (a power of two, for RunSteadyPlacement), each a replica of one of
+// `templates` drawn from `rng`, named "w<template>-<position>".
+inline std::vector<PodSpec> ReplicaStream(const std::vector<PodSpec>& templates, size_t count,
+                                          RandomStream& rng) {
+  std::vector<PodSpec> pods(count);
+  for (size_t i = 0; i < pods.size(); ++i) {
+    const uint64_t w = rng.Below(templates.size());
+    pods[i] = templates[w];
+    pods[i].name = fmt::format("w{}-{}", w, i);
+  }
+  return pods;
+}
 
 inline void RunSteadyPlacement(benchmark::State& state, ClusterState& cluster,
                                const std::vector<PodSpec>& pods, size_t resident_pods,

@@ -76,8 +76,9 @@ class FilterPlugin {
 // winner's to the bind (Placement::dra_allocations).
 class DynamicResourcesPlugin : public FilterPlugin {
  public:
-  // What the last cycle's Filter allocated on `node` (empty when it allocated nothing there).
-  virtual std::vector<DraAllocation> Allocations(int node) const = 0;
+  // The allocations of the last cycle's unallocated claims on `node`, a node its Filter passed
+  // (empty when there was nothing to allocate).
+  virtual std::vector<DraAllocation> Allocations(const ClusterState& cluster, int node) const = 0;
 };
 
 class ScorePlugin {

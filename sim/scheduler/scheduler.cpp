@@ -529,9 +529,9 @@ void Scheduler::ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& re
   } else {
     ChooseSharedCards(pod, winner, result);
   }
-  // The devices DynamicResources' Filter found on the winner, for the bind to record.
+  // The devices DynamicResources allocates on the winner, for the bind to record.
   if (!pod.resource_claims.empty())
-    result.placement.dra_allocations = dynamic_resources_->Allocations(winner);
+    result.placement.dra_allocations = dynamic_resources_->Allocations(cluster_, winner);
 }
 
 void Scheduler::ChooseSharedCards(const PodSpec& pod, int winner, ScheduleResult& result) {

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <climits>
 #include <optional>
+#include <span>
 #include <utility>
 
 #include "sim/scheduler/dra/constraints.h"
 #include "sim/scheduler/dra/device_taints.h"
+#include "sim/scheduler/dra/held_devices.h"
 
 namespace knobsim::dra {
 namespace {
@@ -19,14 +21,6 @@ std::string ClaimRef(const ResourceClaimSpec& claim) {
 }
 
 }  // namespace
-
-const Parsed<CelSelector>& SelectorCache::Get(const std::string& expression) {
-  auto it = compiled_.find(expression);
-  if (it == compiled_.end()) {
-    it = compiled_.emplace(expression, CelSelector::Compile(expression)).first;
-  }
-  return it->second;
-}
 
 // ---- One Allocate call ------------------------------------------------------------------------
 
@@ -46,6 +40,19 @@ struct Candidate {
   std::optional<CapacityAmounts> allocating;  // upstream allocatingCapacity
   bool counters_resolved = false;
   std::vector<std::pair<int, int64_t>> counter_use;  // (pool counter slot, amount)
+
+  // Back to a fresh candidate, keeping the lists' buffers.
+  void Reset() {
+    device = nullptr;
+    slice = nullptr;
+    pool = 0;
+    dedicated = false;
+    consumed = nullptr;
+    allocating_claims.clear();
+    allocating.reset();
+    counters_resolved = false;
+    counter_use.clear();
+  }
 };
 
 // A pool's counters: what allocated claims left, and what this allocation takes.
@@ -62,7 +69,7 @@ struct RequestData {
   const DraRequest* parent = nullptr;  // set for a firstAvailable entry
   const DeviceClassSpec* device_class = nullptr;
   // The compiled selectors of the class, then the request's (class_selectors of them first).
-  std::vector<const Parsed<CelSelector>*> selectors;
+  std::vector<AllocatorCache::Selector*> selectors;
   size_t class_selectors = 0;
   int num_devices = 0;
   std::vector<int> all_devices;  // allocation mode All: the candidates, fixed up front
@@ -102,13 +109,15 @@ struct Allocator::Search {
   AllocatorFeatures features;
   const AllocatedState* allocated = nullptr;
   const std::vector<DeviceClassSpec>* classes = nullptr;
-  SelectorCache* cache = nullptr;
+  AllocatorCache* cache = nullptr;
+  const SliceIndex* index = nullptr;
+  std::span<const uint8_t> held;  // Allocator::UseHeldByDevice, or empty
   DraNodeRef node;
   const std::vector<const ResourceClaimSpec*>* claims = nullptr;
   int64_t* calls = nullptr;
   bool build_allocations = true;
 
-  std::vector<Pool> pools;
+  std::span<const Pool> pools;                  // the node's, from the cache
   std::vector<PoolCounters> counters;           // per pool
   std::vector<std::pair<int, int>> pool_range;  // per pool: its candidates [first, last)
   std::vector<Candidate> candidates;
@@ -119,12 +128,17 @@ struct Allocator::Search {
   std::vector<std::vector<DeviceConstraint>> constraints;  // per claim
   std::vector<std::vector<Chosen>> chosen;                 // per claim
   std::string error;
+  // The claims the last Validate passed without allocation mode All (then its checks hold on
+  // every node), or empty.
+  std::vector<const ResourceClaimSpec*> validated;
+  bool asks_all = false;  // some request of the claims being validated asks for all devices
 
   AllocateResult Run(const SliceIndex& slices);
 
  private:
   void BuildCandidates();
   bool Validate();
+  void ResetSearchState();
   bool ValidateClaim(int claim);
   bool ValidateRequest(int index, const DraExactRequest& request, const DraRequest* parent);
   bool CollectAllDevices(int index);
@@ -173,7 +187,7 @@ struct Allocator::Search {
 
 Allocator::Allocator(AllocatorFeatures features, const AllocatedState& allocated,
                      const std::vector<DeviceClassSpec>& classes, const SliceIndex& slices,
-                     SelectorCache& cache)
+                     AllocatorCache& cache)
     : features_(features),
       allocated_(&allocated),
       classes_(&classes),
@@ -195,11 +209,15 @@ AllocateResult Allocator::Allocate(const DraNodeRef& node,
   s.claims = &claims;
   s.calls = &allocate_one_calls_;
   s.build_allocations = build_allocations;
+  s.held = held_.size() == static_cast<size_t>(slices_->device_count())
+               ? held_
+               : std::span<const uint8_t>();
   return s.Run(*slices_);
 }
 
 AllocateResult Allocator::Search::Run(const SliceIndex& slices) {
-  pools = GatherPools(slices, node, features.partitionable_devices);
+  index = &slices;
+  pools = cache->PoolsOf(slices, node, features.partitionable_devices);
   BuildCandidates();
   AllocateResult result;
   if (!Validate()) {
@@ -229,39 +247,68 @@ AllocateResult Allocator::Search::Run(const SliceIndex& slices) {
 }
 
 void Allocator::Search::BuildCandidates() {
-  candidates.clear();
+  // Candidates are reused rather than cleared, so their lists keep their buffers from node to
+  // node; the first `used` are this node's.
+  size_t used = 0;
   pool_range.clear();
   counters.assign(pools.size(), PoolCounters{});
   for (size_t p = 0; p < pools.size(); ++p) {
     const Pool& pool = pools[p];
-    const int first = static_cast<int>(candidates.size());
+    const int first = static_cast<int>(used);
     if (!pool.incomplete && !pool.invalid) {
-      // What allocated claims hold in this pool: usually nothing, else a few devices.
-      const auto [held, held_end] = PoolEntries(allocated->devices, pool.driver, pool.name);
-      const auto [taken, taken_end] =
-          PoolEntries(allocated->consumed_capacity, pool.driver, pool.name);
+      // What allocated claims hold in this pool: usually nothing, else a few devices. Read from
+      // the table where there is one, else searched once per pool.
+      using Devices = decltype(allocated->devices);
+      using Consumed = decltype(allocated->consumed_capacity);
+      std::pair<Devices::const_iterator, Devices::const_iterator> dedicated;
+      std::pair<Consumed::const_iterator, Consumed::const_iterator> taken;
+      if (held.empty()) {
+        dedicated = PoolEntries(allocated->devices, pool.driver, pool.name);
+        taken = PoolEntries(allocated->consumed_capacity, pool.driver, pool.name);
+      }
       for (const ResourceSliceSpec* slice : pool.slices) {
         for (const DraDevice& device : slice->devices) {
-          Candidate& c = candidates.emplace_back();
+          if (used == candidates.size()) candidates.emplace_back();
+          Candidate& c = candidates[used++];
+          c.Reset();
           c.device = &device;
           c.slice = slice;
           c.pool = static_cast<int>(p);
-          c.dedicated = std::any_of(held, held_end,
+          if (!held.empty()) {
+            const uint8_t flags = held[index->DeviceOrdinal(*slice, device)];
+            c.dedicated = (flags & kHeldDedicated) != 0;
+            if ((flags & kHeldConsumed) != 0) {
+              c.consumed = &allocated->consumed_capacity
+                                .find(DeviceIdLess::View{pool.driver, pool.name, device.name})
+                                ->second;
+            }
+            continue;
+          }
+          c.dedicated = std::any_of(dedicated.first, dedicated.second,
                                     [&](const DeviceId& id) { return id.device == device.name; });
-          const auto consumed = std::find_if(taken, taken_end, [&](const auto& entry) {
+          const auto consumed = std::find_if(taken.first, taken.second, [&](const auto& entry) {
             return entry.first.device == device.name;
           });
-          if (consumed != taken_end) c.consumed = &consumed->second;
+          if (consumed != taken.second) c.consumed = &consumed->second;
         }
       }
     }
-    pool_range.emplace_back(first, static_cast<int>(candidates.size()));
+    pool_range.emplace_back(first, static_cast<int>(used));
   }
+  candidates.resize(used);
 }
 
 // ---- Checking the claims before the search (upstream: the top of Allocate) -------------------
 
 bool Allocator::Search::Validate() {
+  // Without allocation mode All, nothing checked here depends on the node: the same claims
+  // passed on the previous node pass here, and only the search state is reset.
+  if (!validated.empty() && validated == *claims) {
+    ResetSearchState();
+    return true;
+  }
+  validated.clear();
+  asks_all = false;
   const int num_claims = static_cast<int>(claims->size());
   requests.clear();
   slots.clear();
@@ -284,7 +331,18 @@ bool Allocator::Search::Validate() {
     chosen[claim].clear();
     if (!ValidateClaim(claim)) return false;
   }
+  if (!asks_all) validated = *claims;
   return true;
+}
+
+void Allocator::Search::ResetSearchState() {
+  matches.assign(requests.size() * candidates.size(), -1);
+  for (size_t claim = 0; claim < claims->size(); ++claim) {
+    chosen[claim].clear();
+    constraints[claim].clear();
+    for (const DraConstraint& constraint : (*claims)[claim]->spec.constraints)
+      constraints[claim].emplace_back(constraint);
+  }
 }
 
 bool Allocator::Search::ValidateClaim(int claim_index) {
@@ -401,6 +459,7 @@ bool Allocator::Search::ValidateRequest(int index, const DraExactRequest& reques
     data.num_devices = static_cast<int>(request.count);
     return true;
   }
+  asks_all = true;
   return CollectAllDevices(index);
 }
 
@@ -539,20 +598,29 @@ Verdict Allocator::Search::SelectorsMatch(const RequestData& data, const Candida
       return of_class ? "class " + data.device_class->name
                       : "claim " + ClaimRef(*(*claims)[data.claim]);
     };
-    const Parsed<CelSelector>& selector = *data.selectors[i];
-    if (!selector.ok()) {
-      Fail(fmt::format("{}: selector #{}: CEL compile error: {}", owner(), number, selector.error));
+    AllocatorCache::Selector& selector = *data.selectors[i];
+    if (!selector.compiled.ok()) {
+      Fail(fmt::format("{}: selector #{}: CEL compile error: {}", owner(), number,
+                       selector.compiled.error));
       return Verdict::kError;
     }
-    const CelResult result = selector.value->Evaluate(
-        CelDevice{&c.slice->driver, &c.device->attributes, &c.device->capacity,
-                  c.device->allow_multiple_allocations});
-    if (!result.error.empty()) {
-      Fail(fmt::format("{}: selector #{} on device {}: CEL runtime error: {}", owner(), number,
-                       DeviceName(c), result.error));
-      return Verdict::kError;
+    if (selector.serial != index->serial()) {
+      selector.serial = index->serial();
+      selector.verdicts.assign(static_cast<size_t>(index->device_count()), -1);
     }
-    if (!result.matches) return Verdict::kNo;
+    int8_t& verdict = selector.verdicts[index->DeviceOrdinal(*c.slice, *c.device)];
+    if (verdict < 0) {
+      const CelResult result = selector.compiled.value->Evaluate(
+          CelDevice{&c.slice->driver, &c.device->attributes, &c.device->capacity,
+                    c.device->allow_multiple_allocations});
+      if (!result.error.empty()) {
+        Fail(fmt::format("{}: selector #{} on device {}: CEL runtime error: {}", owner(), number,
+                         DeviceName(c), result.error));
+        return Verdict::kError;
+      }
+      verdict = result.matches ? 1 : 0;
+    }
+    if (verdict == 0) return Verdict::kNo;
   }
   return Verdict::kYes;
 }

@@ -47,9 +47,10 @@
 // Share IDs: upstream draws a random UUID per multi-allocation; here they are deterministic
 // (allocated_state.h MakeShareId), so a rerun gives the same IDs and two claims never share one.
 //
-// Performance: build SliceIndex once per change of the slices and keep one SelectorCache (each
-// CEL expression is compiled once); build one Allocator per pod and call Allocate per node
-// (without building allocations where only "does it fit" is asked). An Allocator reuses its
+// Performance: build SliceIndex once per change of the slices and keep one AllocatorCache
+// (allocator_cache.h: each CEL expression compiled once and evaluated once per device, each
+// node's pools gathered once); build one Allocator per pod and call Allocate per node (without
+// building allocations where only "does it fit" is asked). An Allocator reuses its
 // buffers across calls and is not thread-safe. The search recurses once per device chosen plus
 // once per request and claim, so its depth is bounded by the results it builds (at most 32 per
 // claim) and the claims' requests.
@@ -58,6 +59,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -66,6 +68,7 @@
 #include "sim/kube_dra.h"
 #include "sim/quantity.h"
 #include "sim/scheduler/dra/allocated_state.h"
+#include "sim/scheduler/dra/allocator_cache.h"
 #include "sim/scheduler/dra/cel.h"
 #include "sim/scheduler/dra/pools.h"
 
@@ -94,22 +97,6 @@ struct AllocatorFeatures {
   static constexpr AllocatorFeatures None() { return {false, false, false, false, false, false}; }
 };
 
-// Compiled CEL selectors by expression text; compile errors are kept too, so they are reported
-// again without compiling again. Not thread-safe.
-class SelectorCache {
- public:
-  // Stays valid as long as the cache does.
-  const Parsed<CelSelector>& Get(const std::string& expression);
-
- private:
-  struct TextHash {
-    using is_transparent = void;
-    size_t operator()(std::string_view text) const { return std::hash<std::string_view>()(text); }
-  };
-  // Only looked up, never iterated.
-  std::unordered_map<std::string, Parsed<CelSelector>, TextHash, std::equal_to<>> compiled_;
-};
-
 struct AllocateResult {
   enum class Outcome { kAllocated, kUnschedulable, kError };
   Outcome outcome = Outcome::kUnschedulable;
@@ -123,7 +110,7 @@ class Allocator {
   // is filled as selectors are first seen.
   Allocator(AllocatorFeatures features, const AllocatedState& allocated,
             const std::vector<DeviceClassSpec>& classes, const SliceIndex& slices,
-            SelectorCache& cache);
+            AllocatorCache& cache);
   ~Allocator();
   Allocator(const Allocator&) = delete;
   Allocator& operator=(const Allocator&) = delete;
@@ -131,9 +118,16 @@ class Allocator {
   // Allocates `claims` (none of them allocated yet) on `node`; see the contract above. Without
   // `build_allocations` a solution is reported as kAllocated with no allocations (same search,
   // same outcome and errors): for asking many nodes whether they fit, then allocating on one.
+  // Called again with the same claims (the same objects, unchanged), it reuses the checks of
+  // the claims that do not depend on the node.
   AllocateResult Allocate(const DraNodeRef& node,
                           const std::vector<const ResourceClaimSpec*>& claims,
                           bool build_allocations = true);
+
+  // A table of what `allocated` holds per device of `slices` (held_devices.h), kept in step with
+  // it by the caller: the devices' state is then read from it rather than searched for. Must
+  // outlive the Allocator's use of it; an empty span (the default) searches.
+  void UseHeldByDevice(std::span<const uint8_t> held) { held_ = held; }
 
   // How often the search stepped (upstream's NumAllocateOneInvocations), summed over calls: a
   // measure of the work backtracking did.
@@ -146,8 +140,9 @@ class Allocator {
   const AllocatedState* allocated_;
   const std::vector<DeviceClassSpec>* classes_;
   const SliceIndex* slices_;
-  SelectorCache* cache_;
+  AllocatorCache* cache_;
   int64_t allocate_one_calls_ = 0;
+  std::span<const uint8_t> held_;
   std::unique_ptr<Search> search_;  // reused between calls for its buffers
 };
 

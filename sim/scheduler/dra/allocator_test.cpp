@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "sim/scheduler/dra/allocator_test_support.h"
+#include "sim/scheduler/dra/held_devices.h"
 
 namespace knobsim::dra {
 namespace {
@@ -125,7 +126,7 @@ void RunCase(const Case& c) {
   INFO("upstream case ", c.name);
   const SliceIndex index(c.slices);
   const AllocatedState state = StateOf(c);
-  SelectorCache cache;
+  AllocatorCache cache;
   Allocator allocator(c.features, state, c.classes, index, cache);
   std::vector<const ResourceClaimSpec*> claims;
   for (const ResourceClaimSpec& claim : c.claims) claims.push_back(&claim);
@@ -158,6 +159,20 @@ void RunCase(const Case& c) {
   CHECK(fits.outcome == got.outcome);
   CHECK(fits.message == got.message);
   CHECK(fits.allocations.empty());
+
+  // Reading the devices' state from the per-device table (held_devices.h), as the scheduler
+  // does, it finds the same devices; and asked twice, it reuses its checks of the claims.
+  Allocator tabled(c.features, state, c.classes, index, cache);
+  const std::vector<uint8_t> held = HeldByDevice(index, state);
+  tabled.UseHeldByDevice(held);
+  for (int round = 0; round < 2; ++round) {
+    const AllocateResult same = tabled.Allocate(DraNodeRef{c.node.name, &c.node.labels}, claims);
+    CHECK(same.outcome == got.outcome);
+    CHECK(same.message == got.message);
+    REQUIRE(same.allocations.size() == got.allocations.size());
+    for (size_t i = 0; i < got.allocations.size(); ++i)
+      CHECK(Describe(same.allocations[i]) == Describe(got.allocations[i]));
+  }
 }
 
 void RunTable(const std::vector<Case>& cases) {
@@ -2096,7 +2111,7 @@ AllocateResult AllocateOn(const std::vector<ResourceSliceSpec>& slices,
                           const AllocatedState& state = {}, const std::string& node_name = kNode1) {
   static const std::vector<DeviceClassSpec> classes = {Class(kClassA, kDriverA)};
   const SliceIndex index(slices);
-  SelectorCache cache;
+  AllocatorCache cache;
   Allocator allocator(AllocatorFeatures{}, state, classes, index, cache);
   std::vector<const ResourceClaimSpec*> pointers;
   for (const ResourceClaimSpec& c : claims) pointers.push_back(&c);
@@ -2179,7 +2194,7 @@ TEST_CASE("one allocator serves every node of a pod's scheduling cycle") {
   const ResourceClaimSpec claim = Claim(kClaim0, {Req(kReq0, kClassA).All()});
   const SliceIndex index(slices);
   const AllocatedState state;
-  SelectorCache cache;
+  AllocatorCache cache;
   Allocator allocator(AllocatorFeatures{}, state, classes, index, cache);
   for (int round = 0; round < 2; ++round) {
     for (const auto& [node_name, pool] : {std::pair{kNode1, kPool1}, std::pair{kNode2, kPool2}}) {

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "sim/scheduler/dra/allocator.h"
+#include "sim/scheduler/dra/held_devices.h"
 
 namespace knobsim {
 
@@ -32,6 +33,14 @@ bool ReservedFor(const ResourceClaimSpec& claim, const PodSpec& pod) {
                      });
 }
 
+// The claim a pod's entry names: the claim itself, else the one made from the template as the
+// pod's status names it, else as this catalog names the one it makes (see the header).
+std::string ClaimName(const PodSpec& pod, const PodResourceClaim& entry) {
+  if (!entry.resource_claim_name.empty()) return entry.resource_claim_name;
+  if (!entry.generated_claim_name.empty()) return entry.generated_claim_name;
+  return pod.name + "-" + entry.name;
+}
+
 }  // namespace
 
 DraCatalog::DraCatalog(std::vector<ResourceSliceSpec> slices, std::vector<DeviceClassSpec> classes,
@@ -45,6 +54,11 @@ DraCatalog::DraCatalog(std::vector<ResourceSliceSpec> slices, std::vector<Device
   }
   for (ResourceClaimTemplateSpec& t : templates)
     templates_.emplace(Key(t.namespace_, t.name), std::move(t));
+  if (devices_) held_ = dra::HeldByDevice(devices_->index, allocated_);
+}
+
+void DraCatalog::Held(const DraAllocation& changed) {
+  if (devices_) dra::RefreshHeld(devices_->index, allocated_, changed, held_);
 }
 
 const std::vector<ResourceSliceSpec>& DraCatalog::slices() const {
@@ -72,33 +86,25 @@ std::vector<PodClaimRef> DraCatalog::ClaimsOf(const PodSpec& pod, std::string* e
   for (const PodResourceClaim& entry : pod.resource_claims) {
     PodClaimRef ref;
     ref.entry = entry.name;
-    std::string name = entry.resource_claim_name;
-    if (name.empty()) name = entry.generated_claim_name;
-    if (!name.empty()) {
-      const auto it = claims_.find(Key(pod.namespace_, name));
-      if (it == claims_.end()) {
-        *error = "resourceclaim.resource.k8s.io \"" + name + "\" not found";
-        return {};
-      }
+    std::string name = ClaimName(pod, entry);
+    if (const auto it = claims_.find(Key(pod.namespace_, name)); it != claims_.end()) {
       ref.claim = it->second;
       out.push_back(std::move(ref));
       continue;
     }
-    // A template whose claim the pod's status does not name: the one the controller makes,
-    // unless an earlier bind of this pod already made it.
-    const std::string made = pod.name + "-" + entry.name;
-    if (const auto it = claims_.find(Key(pod.namespace_, made)); it != claims_.end()) {
-      ref.claim = it->second;
-      out.push_back(std::move(ref));
-      continue;
+    if (!entry.resource_claim_name.empty() || !entry.generated_claim_name.empty()) {
+      *error = "resourceclaim.resource.k8s.io \"" + name + "\" not found";
+      return {};
     }
+    // A template whose claim the pod's status does not name, and which no earlier bind of this
+    // pod made: the one the controller makes.
     const auto t = templates_.find(Key(pod.namespace_, entry.resource_claim_template_name));
     if (t == templates_.end()) {
       *error = "resourceclaimtemplate.resource.k8s.io \"" + entry.resource_claim_template_name +
                "\" not found";
       return {};
     }
-    ref.claim.name = made;
+    ref.claim.name = std::move(name);
     ref.claim.namespace_ = pod.namespace_;
     ref.claim.spec = t->second.spec;
     ref.claim.owner_pod = pod.name;
@@ -110,6 +116,7 @@ std::vector<PodClaimRef> DraCatalog::ClaimsOf(const PodSpec& pod, std::string* e
 
 void DraCatalog::Allocate(ResourceClaimSpec& claim, DraAllocation allocation) {
   dra::AddAllocation(allocation, kConsumableCapacity, allocated_);
+  Held(allocation);
   claim.allocation = std::move(allocation);
 }
 
@@ -127,25 +134,21 @@ void DraCatalog::Bind(const PodSpec& pod, const std::vector<PodClaimRef>& claims
 void DraCatalog::Release(const PodSpec& pod) {
   std::vector<ResourceClaimSpec>& before = released_[Key(pod.namespace_, pod.name)];
   before.clear();
-  for (auto it = claims_.begin(); it != claims_.end();) {
+  // Only the pod's own claims can be reserved for it: a bind reserves what ClaimsOf resolves.
+  for (const PodResourceClaim& entry : pod.resource_claims) {
+    const auto it = claims_.find(Key(pod.namespace_, ClaimName(pod, entry)));
+    if (it == claims_.end() || !ReservedFor(it->second, pod)) continue;
     ResourceClaimSpec& claim = it->second;
-    if (!ReservedFor(claim, pod)) {
-      ++it;
-      continue;
-    }
     before.push_back(claim);
     std::erase_if(claim.reserved_for,
                   [&](const DraConsumer& c) { return c.resource == "pods" && c.name == pod.name; });
     if (claim.reserved_for.empty() && claim.allocation) {
       dra::RemoveAllocation(*claim.allocation, kConsumableCapacity, allocated_);
+      Held(*claim.allocation);
       claim.allocation.reset();
     }
     // A claim made for this pod alone goes with it.
-    if (claim.owner_pod == pod.name && claim.reserved_for.empty()) {
-      it = claims_.erase(it);
-    } else {
-      ++it;
-    }
+    if (claim.owner_pod == pod.name && claim.reserved_for.empty()) claims_.erase(it);
   }
 }
 
@@ -154,9 +157,14 @@ void DraCatalog::Restore(const PodSpec& pod) {
   if (it == released_.end()) return;
   for (ResourceClaimSpec& claim : it->second) {
     const std::string key = Key(claim.namespace_, claim.name);
-    if (const auto now = claims_.find(key); now != claims_.end() && now->second.allocation)
+    if (const auto now = claims_.find(key); now != claims_.end() && now->second.allocation) {
       dra::RemoveAllocation(*now->second.allocation, kConsumableCapacity, allocated_);
-    if (claim.allocation) dra::AddAllocation(*claim.allocation, kConsumableCapacity, allocated_);
+      Held(*now->second.allocation);
+    }
+    if (claim.allocation) {
+      dra::AddAllocation(*claim.allocation, kConsumableCapacity, allocated_);
+      Held(*claim.allocation);
+    }
     claims_[key] = std::move(claim);
   }
   released_.erase(it);

@@ -11,16 +11,21 @@
 // is deleted); Rebind puts back what Unbind took (preemption's dry run).
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "sim/kube_dra.h"
 #include "sim/scheduler/dra/allocated_state.h"
-#include "sim/scheduler/dra/pools.h"
 
 namespace knobsim {
+
+namespace dra {
+class SliceIndex;  // pools.h: only its users need the allocator's pool machinery
+}
 
 // One of a pod's claims, resolved.
 struct PodClaimRef {
@@ -45,6 +50,8 @@ class DraCatalog {
   const DeviceClassSpec* FindClass(const std::string& name) const;
   // The devices claims hold now (dra::AddAllocation of every allocated claim).
   const dra::AllocatedState& allocated() const { return allocated_; }
+  // The same per device of slice_index() (dra/held_devices.h), for the allocator.
+  std::span<const uint8_t> held_by_device() const { return held_; }
   const std::map<std::string, ResourceClaimSpec>& claims() const { return claims_; }
 
   // The pod's claims in spec order, or the reason one cannot be had, upstream's wording:
@@ -66,11 +73,14 @@ class DraCatalog {
   struct Devices;
   static std::string Key(const std::string& ns, const std::string& name) { return ns + "/" + name; }
   void Allocate(ResourceClaimSpec& claim, DraAllocation allocation);
+  // allocated_ gained or lost `changed`: held_ follows.
+  void Held(const DraAllocation& changed);
 
   std::shared_ptr<const Devices> devices_;
   std::map<std::string, ResourceClaimSpec> claims_;  // "namespace/name"
   std::map<std::string, ResourceClaimTemplateSpec> templates_;
   dra::AllocatedState allocated_;
+  std::vector<uint8_t> held_;  // allocated_ by device ordinal; empty without slices
   // Release's record: pod "namespace/name" -> the claims as they were before it.
   std::map<std::string, std::vector<ResourceClaimSpec>> released_;
 };

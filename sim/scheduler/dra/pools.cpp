@@ -1,6 +1,7 @@
 #include "sim/scheduler/dra/pools.h"
 
 #include <algorithm>
+#include <atomic>
 #include <set>
 #include <utility>
 
@@ -8,6 +9,14 @@ namespace knobsim::dra {
 namespace {
 
 const std::vector<const ResourceSliceSpec*> kNoSlices;
+
+// SliceIndex::ordinals_'s key: the three names, joined by a character no name can hold.
+std::string DeviceKey(std::string_view driver, std::string_view pool, std::string_view device) {
+  std::string key;
+  key.reserve(driver.size() + pool.size() + device.size() + 2);
+  key.append(driver).append(1, '\x1f').append(pool).append(1, '\x1f').append(device);
+  return key;
+}
 
 // Whether `node` reaches some device of `slice` (upstream: the slice is "relevant").
 // nullopt: the slice says nothing known about where its devices are (a future field); upstream
@@ -161,9 +170,14 @@ SliceFacts FactsOf(const ResourceSliceSpec& slice) {
 }  // namespace
 
 SliceIndex::SliceIndex(const std::vector<ResourceSliceSpec>& slices) : first_(slices.data()) {
+  static std::atomic<uint64_t> last_serial{0};
+  serial_ = ++last_serial;
   facts_.reserve(slices.size());
   for (const ResourceSliceSpec& slice : slices) {
     facts_.push_back(FactsOf(slice));
+    facts_.back().first_device = device_count_;
+    for (const DraDevice& device : slice.devices)
+      ordinals_[DeviceKey(slice.driver, slice.pool, device.name)].push_back(device_count_++);
     if (slice.node_name.empty()) {
       shared_.push_back(&slice);
     } else {
@@ -176,6 +190,13 @@ SliceIndex::SliceIndex(const std::vector<ResourceSliceSpec>& slices) : first_(sl
 const std::vector<const ResourceSliceSpec*>& SliceIndex::OnNode(std::string_view node) const {
   const auto it = on_node_.find(node);
   return it == on_node_.end() ? kNoSlices : it->second;
+}
+
+std::span<const int> SliceIndex::OrdinalsOf(std::string_view driver, std::string_view pool,
+                                            std::string_view name) const {
+  const auto it = ordinals_.find(DeviceKey(driver, pool, name));
+  if (it == ordinals_.end()) return {};
+  return it->second;
 }
 
 const std::vector<const ResourceSliceSpec*>& SliceIndex::InPool(std::string_view driver,

@@ -16,8 +16,10 @@
 // pool by name.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -35,6 +37,7 @@ struct SliceFacts {
   bool binding_conditions = false;  // some device has bindingConditions
   bool consumes_counters = false;   // some device consumes shared counters
   std::string duplicate_device;     // the first device name repeated within the slice, or ""
+  int first_device = 0;             // SliceIndex::DeviceOrdinal of the slice's first device
 };
 
 // The ResourceSlices of a cluster, indexed the ways allocation looks them up. Build it once per
@@ -54,6 +57,19 @@ class SliceIndex {
   // The facts of one of the indexed slices.
   const SliceFacts& Facts(const ResourceSliceSpec& slice) const { return facts_[&slice - first_]; }
 
+  // A number for each device of the indexed slices, 0 .. device_count() - 1 in slice order, for
+  // per-device tables (AllocatorCache's selector verdicts).
+  int device_count() const { return device_count_; }
+  int DeviceOrdinal(const ResourceSliceSpec& slice, const DraDevice& device) const {
+    return Facts(slice).first_device + static_cast<int>(&device - slice.devices.data());
+  }
+  // The ordinals of the device `name` of (driver, pool): one, or more where older generations
+  // of the pool list it too; none when no slice does.
+  std::span<const int> OrdinalsOf(std::string_view driver, std::string_view pool,
+                                  std::string_view name) const;
+  // Unique among the SliceIndexes of the process: what caches tied to one index check.
+  uint64_t serial() const { return serial_; }
+
  private:
   struct NameHash {
     using is_transparent = void;
@@ -61,7 +77,11 @@ class SliceIndex {
   };
 
   const ResourceSliceSpec* first_ = nullptr;
+  uint64_t serial_ = 0;
+  int device_count_ = 0;
   std::vector<SliceFacts> facts_;  // parallel to the slices
+  // "driver\x1fpool\x1fdevice" -> ordinals. Only found, never iterated.
+  std::unordered_map<std::string, std::vector<int>> ordinals_;
   std::vector<const ResourceSliceSpec*> shared_;
   // Looked up for every node of every pod: hashed. Only found, never iterated.
   std::unordered_map<std::string, std::vector<const ResourceSliceSpec*>, NameHash, std::equal_to<>>

@@ -6,13 +6,13 @@
 // that does not exist rejects the pod everywhere. Filter then checks, per node, that every
 // allocated claim's node selector admits the node ("resourceclaim not available on the node")
 // and that the unallocated ones can all be allocated there by the structured allocator
-// (dra/allocator.h; "cannot allocate all claims"). The node's allocations are kept for
-// Allocations(), which the Scheduler hands to the bind. Every status is
+// (dra/allocator.h; "cannot allocate all claims"). Filter only asks whether they fit;
+// Allocations() allocates on the node the Scheduler chose (the same search, so the same devices)
+// for the bind. Every status is
 // UnschedulableAndUnresolvable, as upstream's statusUnschedulable makes them: preemption does not
 // free devices. An allocator error (a CEL runtime error, an unsupported request) aborts upstream's
 // cycle; here it rejects the node with the error's text **[simplification]**. DRA has no score
 // plugin upstream: among the feasible nodes the other scores decide, and within a node first fit.
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,7 +43,6 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
     claims_.clear();
     to_allocate_.clear();
     allocator_.reset();
-    allocations_.clear();
     skipped_ = pod.resource_claims.empty();
     if (skipped_) return PluginStatus::Success();
     const DraCatalog& dra = cluster.dra();
@@ -77,6 +76,7 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
     if (!to_allocate_.empty()) {
       allocator_ = std::make_unique<dra::Allocator>(dra::AllocatorFeatures{}, dra.allocated(),
                                                     dra.classes(), dra.slice_index(), cache_);
+      allocator_->UseHeldByDevice(dra.held_by_device());
     }
     return PluginStatus::Success();
   }
@@ -92,10 +92,10 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
         return PluginStatus::Unresolvable("resourceclaim not available on the node");
     }
     if (!allocator_) return PluginStatus::Success();
-    dra::AllocateResult result = allocator_->Allocate({spec.name, &spec.labels}, to_allocate_);
+    dra::AllocateResult result =
+        allocator_->Allocate({spec.name, &spec.labels}, to_allocate_, /*build_allocations=*/false);
     switch (result.outcome) {
       case dra::AllocateResult::Outcome::kAllocated:
-        allocations_[node] = std::move(result.allocations);
         return PluginStatus::Success();
       case dra::AllocateResult::Outcome::kUnschedulable:
         return PluginStatus::Unresolvable(std::string(dra::kReasonCannotAllocate));
@@ -105,9 +105,11 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
     return PluginStatus::Unresolvable(result.message);
   }
 
-  std::vector<DraAllocation> Allocations(int node) const override {
-    const auto it = allocations_.find(node);
-    return it == allocations_.end() ? std::vector<DraAllocation>{} : it->second;
+  std::vector<DraAllocation> Allocations(const ClusterState& cluster, int node) const override {
+    if (!allocator_) return {};
+    const NodeSpec& spec = cluster.node(node).spec;
+    dra::AllocateResult result = allocator_->Allocate({spec.name, &spec.labels}, to_allocate_);
+    return std::move(result.allocations);
   }
 
  private:
@@ -125,9 +127,8 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
   bool skipped_ = true;
   std::vector<PodClaimRef> claims_;
   std::vector<const ResourceClaimSpec*> to_allocate_;  // into claims_
-  dra::SelectorCache cache_;  // kept across pods: each expression compiles once
+  dra::AllocatorCache cache_;  // kept across pods: selectors, their verdicts, nodes' pools
   mutable std::unique_ptr<dra::Allocator> allocator_;  // reused for every node of the cycle
-  mutable std::map<int, std::vector<DraAllocation>> allocations_;  // node -> its allocations
 };
 
 }  // namespace

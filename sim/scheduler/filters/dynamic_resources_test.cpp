@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/scheduler/dra/held_devices.h"
 #include "sim/scheduler/filters/filter_testing.h"
 #include "sim/scheduler/scheduler.h"
 
@@ -109,6 +110,43 @@ TEST_CASE(
   cluster.Unbind(0);
   CHECK(cluster.dra().claims().count("default/a-gpu") == 0);
   CHECK(scheduler.Schedule(PodWithTemplate("b")).placement.node == 0);
+}
+
+TEST_CASE(
+    "DraCatalog keeps its per-device table in step with what claims hold: binds, unbinds, "
+    "rebinds, and a claim allocated in the export") {
+  ResourceClaimSpec exported;
+  exported.name = "exported";
+  exported.spec = OneGpuTemplate().spec;
+  exported.allocation = DraAllocation{};
+  DraDeviceResult r;
+  r.request = "gpu";
+  r.driver = kDriver;
+  r.pool = "n1";
+  r.device = "gpu-1";
+  exported.allocation->results = {r};
+  ClusterState cluster = TwoNodes({NodeSlice("n0", 2), NodeSlice("n1", 2)}, {exported});
+  const auto in_step = [&] {
+    const DraCatalog& dra = cluster.dra();
+    const std::vector<uint8_t> want = dra::HeldByDevice(dra.slice_index(), dra.allocated());
+    return std::vector<uint8_t>(dra.held_by_device().begin(), dra.held_by_device().end()) == want;
+  };
+  CHECK(in_step());
+  Scheduler scheduler(cluster, SchedulerConfig{});
+  for (const char* name : {"a", "b", "c"}) {
+    REQUIRE(scheduler.ScheduleAndBind(PodWithTemplate(name)).placement.node >= 0);
+    CHECK(in_step());
+  }
+  CHECK(scheduler.Schedule(PodWithTemplate("d")).placement.node < 0);  // 3 free of 4, then 0
+  const Placement where = cluster.placement(1);
+  cluster.Unbind(1);
+  CHECK(in_step());
+  cluster.Rebind(1, where);
+  CHECK(in_step());
+  CHECK(scheduler.Schedule(PodWithTemplate("d")).placement.node < 0);
+  cluster.Unbind(0);
+  CHECK(in_step());
+  CHECK(scheduler.Schedule(PodWithTemplate("d")).placement.node >= 0);
 }
 
 TEST_CASE("DynamicResources PreFilter and Filter statuses, as upstream words them") {
