@@ -186,9 +186,10 @@ struct ResourceClaimSpec {
   DraClaimSpec spec;
   std::optional<DraAllocation> allocation;  // status.allocation
   std::vector<DraConsumer> reserved_for;    // status.reservedFor
-  // The pod this claim was made for from a template (annotation
-  // resource.kubernetes.io/pod-claim-name and the owner reference), "" when none.
-  std::string owner_pod;
+  // The pod this claim was made for from a template: its controller owner reference's name and
+  // uid, "" when none. A template's claim must be owned by its pod (upstream IsForPod).
+  std::string owner_pod, owner_pod_uid;
+  bool deleting = false;  // metadata.deletionTimestamp is set: no pod may use the claim
 };
 
 struct ResourceClaimTemplateSpec {

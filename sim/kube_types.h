@@ -371,6 +371,9 @@ struct PodResourceClaim {
   std::string resource_claim_name;           // spec: an existing claim
   std::string resource_claim_template_name;  // spec: a template
   std::string generated_claim_name;          // status: the claim made from the template
+  // status: the entry is listed without a claim, which the control plane leaves out on purpose;
+  // the scheduler skips the entry (upstream resourceclaim.Name returns no name).
+  bool no_claim_made = false;
   bool operator==(const PodResourceClaim&) const = default;
 };
 

@@ -77,11 +77,11 @@ int ClusterState::Bind(PodSpec pod, const Placement& placement) {
 }
 
 void ClusterState::BindClaims(const PodSpec& pod, const std::vector<DraAllocation>& allocations) {
-  std::string error;
+  ClaimLookupError error;
   const std::vector<PodClaimRef> claims = dra_.ClaimsOf(pod, &error);
   // A pod whose claims cannot be resolved was not placed by the DynamicResources filter: an
   // export's running pod, bound as it is, holding what its claims already say.
-  if (error.empty()) dra_.Bind(pod, claims, allocations);
+  if (!error) dra_.Bind(pod, claims, allocations);
 }
 
 void ClusterState::Rebind(int pod, const Placement& placement) {

@@ -131,6 +131,11 @@ class ClusterState {
     Revise();
   }
   const DraCatalog& dra() const { return dra_; }
+  // DynamicResources' PostFilter: the claim loses its allocation and reservations.
+  void DeallocateClaim(const std::string& ns, const std::string& name) {
+    dra_.Deallocate(ns, name);
+    Revise();
+  }
 
   int FindNode(const std::string& name) const;
   const std::vector<NodeState>& nodes() const { return nodes_; }

@@ -22,9 +22,9 @@
 //  * DRA-enabled clusters run the DynamicResources PostFilter before DefaultPreemption; for a pod
 //    without claims it answers "no new claims to deallocate", and the framework joins the
 //    PostFilter reasons with ", " — hence "no new claims to deallocate, preemption: ...". A pod
-//    whose claims passed its PreFilter gets "still not schedulable" there instead (knobsim
-//    deallocates no claim to make room, which upstream may do for an allocated claim no one
-//    holds).
+//    whose claims passed its PreFilter gets the plugin's answer instead (KubeVersion::
+//    dra_answer): "still not schedulable", or "deallocation of ResourceClaim completed" when it
+//    freed an allocated claim no node would take.
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -136,9 +136,9 @@ std::string FailedSchedulingMessageFromCounts(int num_nodes,
   // A nominated node ends the PostFilter with success, which drops every reason; a profile
   // without DefaultPreemption leaves DRA's alone.
   if (preemption.outcome == Outcome::kNominated) return msg;
-  const char* dra_answer =
-      version.pod_has_claims ? "still not schedulable" : "no new claims to deallocate";
-  const bool dra = version.dra || version.pod_has_claims;
+  const std::string_view dra_answer =
+      version.dra_answer.empty() ? kNoClaimsToDeallocate : version.dra_answer;
+  const bool dra = version.dra || !version.dra_answer.empty();
   if (preemption.outcome == Outcome::kDisabled) {
     if (dra && version.minor >= 24) {
       msg.append(" ").append(dra_answer);

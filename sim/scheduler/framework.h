@@ -24,6 +24,9 @@ enum class StatusCode {
   kSuccess,
   kUnschedulable,                 // preemption might help
   kUnschedulableAndUnresolvable,  // preemption cannot help
+  // Something is wrong with the pod's own objects (a claim's CEL selector fails): upstream's
+  // statusError, which aborts the scheduling cycle on the first node that returns it.
+  kError,
 };
 
 struct PluginStatus {
@@ -37,15 +40,19 @@ struct PluginStatus {
   static PluginStatus Unresolvable(std::string reason) {
     return {StatusCode::kUnschedulableAndUnresolvable, {std::move(reason)}};
   }
+  static PluginStatus Error(std::string reason) {
+    return {StatusCode::kError, {std::move(reason)}};
+  }
 };
 
 // Wording that changed across Kubernetes releases (docs/semantics.md §3.4, §3.7).
 struct KubeVersion {
   int minor = 35;    // 1.<minor>; default: current upstream
   bool dra = false;  // DRA-enabled cluster: "no new claims to deallocate, " phrase
-  // Set per pod by the Scheduler: the pod's DRA claims passed PreFilter, so DynamicResources'
-  // PostFilter answers "still not schedulable" (knobsim deallocates no claim to help it).
-  bool pod_has_claims = false;
+  // Set per pod by the Scheduler: what DynamicResources' PostFilter answered for a pod whose
+  // claims passed its PreFilter (DynamicResourcesPlugin::PostFilter); empty otherwise, and the
+  // answer is "no new claims to deallocate" where the cluster runs DRA.
+  std::string_view dra_answer;
   // "1.28", "1.35+dra"; bad text is an error that is only a message (the caller names the
   // option it came from).
   static Expected<KubeVersion> Parse(std::string_view text);
@@ -79,7 +86,19 @@ class DynamicResourcesPlugin : public FilterPlugin {
   // The allocations of the last cycle's unallocated claims on `node`, a node its Filter passed
   // (empty when there was nothing to allocate).
   virtual std::vector<DraAllocation> Allocations(const ClusterState& cluster, int node) const = 0;
+  // After a cycle in which no node passed: what the plugin's PostFilter does and answers
+  // (kNoClaimsToDeallocate, kStillNotSchedulable, or a claim deallocated in `cluster`).
+  virtual std::string_view PostFilter(const PodSpec& pod, ClusterState& cluster) = 0;
+  // Upstream's Score (1.35+, prioritized lists): whether some unallocated claim of the pod has a
+  // firstAvailable request (else every node scores 0), and for a node a Filter passed the sum,
+  // over those requests, of 8 minus the index of the entry the node's allocation uses.
+  virtual bool HasPrioritizedLists() const = 0;
+  virtual int64_t PrioritizedListScore(const ClusterState& cluster, int node) const = 0;
 };
+
+// DynamicResources' PostFilter answers (upstream's texts).
+inline constexpr std::string_view kNoClaimsToDeallocate = "no new claims to deallocate";
+inline constexpr std::string_view kStillNotSchedulable = "still not schedulable";
 
 class ScorePlugin {
  public:

@@ -21,7 +21,7 @@ std::unique_ptr<FilterPlugin> NewVolumeZoneFilter();
 std::unique_ptr<FilterPlugin> NewPodTopologySpreadFilter();
 std::unique_ptr<FilterPlugin> NewInterPodAffinityFilter();
 // DRA claims (filters/dynamic_resources.cpp).
-std::unique_ptr<DynamicResourcesPlugin> NewDynamicResourcesFilter();
+std::unique_ptr<DynamicResourcesPlugin> NewDynamicResourcesFilter(const KubeVersion& version);
 std::unique_ptr<FilterPlugin> NewGpuShareFilter(const SchedulerConfig& config);
 // HAMi's scheduler extender (hami_devices.h), after every plugin, for pods with HAMi requests.
 std::unique_ptr<FilterPlugin> NewHamiFilter();
@@ -36,6 +36,9 @@ std::unique_ptr<ScorePlugin> NewPodTopologySpreadScore();                       
 std::unique_ptr<ScorePlugin> NewInterPodAffinityScore(int hard_pod_affinity_weight);  // 2
 std::unique_ptr<ScorePlugin> NewBalancedAllocationScore();                           // 1
 std::unique_ptr<ScorePlugin> NewImageLocalityScore();                                // 1
+// Scores what `filter` allocates (its PreFilter runs first in the same cycle); from 1.35.
+std::unique_ptr<ScorePlugin> NewDynamicResourcesScore(const DynamicResourcesPlugin& filter,
+                                                      const KubeVersion& version);  // 1
 std::unique_ptr<ScorePlugin> NewGpuShareScore(const SchedulerConfig& config);  // config weight
 
 }  // namespace knobsim

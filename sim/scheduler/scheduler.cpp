@@ -32,6 +32,8 @@
 // only those are scored, in node index order (so "ties to the lowest index" still holds).
 #include "sim/scheduler/scheduler.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <iterator>
 #include <memory>
@@ -96,7 +98,7 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
   filters_.push_back(NewVolumeZoneFilter());
   filters_.push_back(NewPodTopologySpreadFilter());
   filters_.push_back(NewInterPodAffinityFilter());
-  std::unique_ptr<DynamicResourcesPlugin> dra = NewDynamicResourcesFilter();
+  std::unique_ptr<DynamicResourcesPlugin> dra = NewDynamicResourcesFilter(version);
   dynamic_resources_ = dra.get();
   filters_.push_back(std::move(dra));
   filters_.push_back(NewGpuShareFilter(config_));
@@ -106,6 +108,7 @@ Scheduler::Scheduler(ClusterState& cluster, SchedulerConfig config)
   scores_.push_back(NewNodeResourcesFitScore(config_.node_resources_strategy));
   scores_.push_back(NewPodTopologySpreadScore());
   scores_.push_back(NewInterPodAffinityScore(config_.hard_pod_affinity_weight));
+  scores_.push_back(NewDynamicResourcesScore(*dynamic_resources_, version));
   scores_.push_back(NewBalancedAllocationScore());
   scores_.push_back(NewImageLocalityScore());
   scores_.push_back(NewGpuShareScore(config_));
@@ -139,6 +142,15 @@ ScheduleResult Scheduler::Schedule(const PodSpec& pod, bool explain, bool score)
     return result;
   }
   FilterNodes(pod, cls);
+  if (cy.error_filter >= 0) {
+    // Upstream's RunFilterPlugins wraps the error and the cycle ends with it (a SchedulerError),
+    // without a PostFilter: the FailedScheduling text is the error's.
+    result.message =
+        fmt::format("running \"{}\" filter plugin: {}", filters_[cy.error_filter]->Name(),
+                    fmt::join(cy.error.reasons, ", "));
+    result.evaluated = cy.evaluated;
+    return result;
+  }
   result.evaluated = cy.evaluated;
   result.feasible = static_cast<int>(cy.feasible.size());
   if (cy.feasible.empty()) {
@@ -207,6 +219,12 @@ bool Scheduler::PassesPreFilter(const PodSpec& pod, bool explain, ScheduleResult
   for (const auto& filter : filters_) {
     PluginStatus status = filter->PreFilter(pod, cluster_);
     if (status.ok()) continue;
+    if (status.code == StatusCode::kError) {
+      // Upstream's RunPreFilterPlugins wraps it; the cycle ends there, without a PostFilter.
+      result.message = fmt::format("running PreFilter plugin \"{}\": {}", filter->Name(),
+                                   fmt::join(status.reasons, ", "));
+      return false;
+    }
     reject_in_pre_filter(status, filter->Name());
     return false;
   }
@@ -229,6 +247,7 @@ void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
   bool cluster_wide[kNumFilters];
   const bool any_cluster_wide = ClusterWideFilters(filters_, pod, cluster_wide);
   cy.feasible.clear();
+  cy.error_filter = -1;
   cy.failed_at.assign(num_nodes, kNotEvaluated);
   if (any_cluster_wide) cy.node_status.resize(num_nodes);
   // The nodes to search: the node tree's list, or the PreFilter result in that order (upstream
@@ -274,11 +293,18 @@ void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
                   kDynamicResourcesFilter}) {
       if (!cluster_wide[f] || (verdict >= 0 && verdict < f)) continue;
       PluginStatus status = filters_[f]->Filter(pod, cluster_, i);
+      if (status.code == StatusCode::kError) {
+        cy.error = std::move(status);
+        cy.error_filter = f;
+        break;
+      }
       if (!status.ok()) {
         verdict = f;
         cy.node_status[i] = std::move(status);
       }
     }
+    // An error aborts the search (upstream cancels the parallel walk on the first one).
+    if (cy.error_filter >= 0) break;
     // Upstream cancels the search at the first feasible node beyond the count; that node is
     // neither kept nor counted as processed, the rejected ones before it are.
     if (verdict < 0 && found == to_find) break;
@@ -361,10 +387,12 @@ void Scheduler::ReportUnschedulable(const PodSpec& pod, PodClass& cls, bool expl
       potential.push_back(i);
     }
   }
-  const PreemptionVerdict verdict = Preempt(pod, potential, result);
-  // A pod whose claims passed DynamicResources' PreFilter gets its PostFilter's own answer.
+  // PostFilter: DynamicResources first (it may deallocate a claim no node would take), then
+  // DefaultPreemption.
   KubeVersion version = config_.kube_version;
-  version.pod_has_claims = !pod.resource_claims.empty();
+  if (!pod.resource_claims.empty())
+    version.dra_answer = dynamic_resources_->PostFilter(pod, cluster_);
+  const PreemptionVerdict verdict = Preempt(pod, potential, result);
   result.message = FailedSchedulingMessageFromCounts(cluster_.present_count(), cy.counted, version,
                                                      nullptr, verdict);
 }
@@ -377,11 +405,8 @@ void Scheduler::ScoreFeasibleNodes(const PodSpec& pod, PodClass& cls, bool expla
   uint32_t mask = 0;
   for (int p = 0; p < kNumScores; ++p) {
     scores_[p]->PreScore(pod, cluster_, cy.feasible);
-    // --explain shows every upstream plugin; knobsim's PlacementPolicy only where it applies
-    // (a paper policy on some feasible node), so explained totals equal the real ones.
-    // InterPodAffinity likewise only where some pod has inter-pod affinity terms to score.
-    cy.active[p] = (explain && p != kPlacementPolicyScore && p != kInterPodAffinityScore) ||
-                   !scores_[p]->Skipped();
+    // --explain shows every upstream plugin, some only where they apply.
+    cy.active[p] = (explain && !ExplainedOnlyWhenActive(p)) || !scores_[p]->Skipped();
     if (cy.active[p]) mask |= 1u << p;
   }
   if (mask != cls.active_mask) {
@@ -472,8 +497,7 @@ int64_t Scheduler::ExplainedTotal(const PodSpec& pod, int winner, bool scored) {
   for (int p = 0; p < kNumScores; ++p) {
     if (scored && cy.active[p]) continue;  // already in the total
     if (!scored) scores_[p]->PreScore(pod, cluster_, alone);
-    const bool shown =
-        (p != kPlacementPolicyScore && p != kInterPodAffinityScore) || !scores_[p]->Skipped();
+    const bool shown = !ExplainedOnlyWhenActive(p) || !scores_[p]->Skipped();
     if (!shown) continue;
     int64_t score = scores_[p]->Score(pod, cluster_, winner);
     scores_[p]->Normalize(alone, std::span<int64_t>(&score, 1));

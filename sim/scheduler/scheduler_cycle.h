@@ -42,6 +42,7 @@ enum ScoreIndex {
   kNodeResourcesFitScore,
   kPodTopologySpreadScore,  // the two scores that look beyond the node
   kInterPodAffinityScore,
+  kDynamicResourcesScore,  // prioritized lists (1.35+); reads allocations: run every cycle
   kBalancedAllocationScore,
   kImageLocalityScore,
   kGpuShareScore,
@@ -60,7 +61,14 @@ constexpr bool IsClusterWideFilter(int f) {
          f == kInterPodAffinityFilter || f == kDynamicResourcesFilter;
 }
 constexpr bool IsClusterWideScore(int p) {
-  return p == kPodTopologySpreadScore || p == kInterPodAffinityScore;
+  return p == kPodTopologySpreadScore || p == kInterPodAffinityScore || p == kDynamicResourcesScore;
+}
+// Scores --explain lists only where they apply (not skipped for the pod): knobsim's
+// PlacementPolicy (a paper policy on some feasible node), InterPodAffinity (some pod has terms
+// to score) and DynamicResources (some claim has a prioritized list), so explained totals equal
+// the real ones and pods without them read as before.
+constexpr bool ExplainedOnlyWhenActive(int p) {
+  return p == kPlacementPolicyScore || p == kInterPodAffinityScore || p == kDynamicResourcesScore;
 }
 
 // failed_at of a node outside the PreFilter result: no filter ran on it.
@@ -148,6 +156,9 @@ struct Scheduler::Cycle {
   PluginStatus outside_status;             // for nodes outside the PreFilter result
   std::string outside_plugins;             // "NodeAffinity": the plugins that narrowed
   std::vector<PluginStatus> node_status;   // by node, from PodTopologySpread's filter
+  // A filter's error status (StatusCode::kError) ended the walk: the cycle aborts with it.
+  PluginStatus error;
+  int error_filter = -1;
   bool active[scheduler_internal::kNumScores] = {};          // scored in this cycle (not skipped)
   std::vector<int64_t> raw[scheduler_internal::kNumScores];  // [plugin][feasible position]
   std::vector<int64_t>

@@ -556,7 +556,7 @@ std::vector<PodOutcome> ScheduleAll(ClusterState& cluster, const SchedulerConfig
       o.cards = r.placement.cards;
       o.mem_units = r.placement.mem_units;
       o.core_units = r.placement.core_units;
-      std::string unresolved;
+      ClaimLookupError unresolved;
       for (const PodClaimRef& ref : cluster.dra().ClaimsOf(pod, &unresolved)) {
         if (!ref.claim.allocation) continue;
         for (const DraDeviceResult& d : ref.claim.allocation->results) {

@@ -469,8 +469,12 @@ ResourceClaimSpec ReadResourceClaim(ObjectReader& r, const Field& object) {
   const ObjectMeta meta = ReadObjectMeta(r, object, "ResourceClaim", c);
   c.spec = ClaimSpec(r, r.Require(object, "spec"), IsV1beta1(r, object));
   for (const OwnerReference& o : ReadOwnerReferences(r, meta)) {
-    if (o.kind == "Pod" && o.controller) c.owner_pod = o.name;
+    if (o.kind == "Pod" && o.controller) {
+      c.owner_pod = o.name;
+      c.owner_pod_uid = o.uid;
+    }
   }
+  c.deleting = r.Get(meta.field, "deletionTimestamp").has_value();
   if (auto status = r.Get(object, "status")) {
     r.ExpectMap(*status);
     if (auto allocation = r.Get(*status, "allocation")) c.allocation = Allocation(r, *allocation);
@@ -522,7 +526,12 @@ void ReadPodResourceClaimStatuses(ObjectReader& r, const Field& status, PodSpec&
       const std::string name = r.String(r.Require(f, "name"));
       const std::optional<Field> claim = r.Get(f, "resourceClaimName");
       for (PodResourceClaim& c : pod.resource_claims) {
-        if (c.name == name && claim) c.generated_claim_name = r.String(*claim);
+        if (c.name != name) continue;
+        if (claim) {
+          c.generated_claim_name = r.String(*claim);
+        } else {
+          c.no_claim_made = true;
+        }
       }
     }
   }

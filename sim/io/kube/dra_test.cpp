@@ -271,6 +271,46 @@ status:
   CHECK(pod.resource_claims[1].generated_claim_name == "trainer-0-own-5xk2d");
 }
 
+TEST_CASE("A claim's deletion, its controlling pod, and a status entry with no claim made") {
+  const KubeObjects objects = MustRead(R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: trainer-0-own-5xk2d
+  namespace: ml
+  deletionTimestamp: "2026-12-01T10:00:00Z"
+  ownerReferences:
+  - {apiVersion: v1, kind: Pod, name: trainer-0, uid: 9f1c, controller: true}
+spec:
+  devices:
+    requests:
+    - {name: gpu, exactly: {deviceClassName: gpu.nvidia.com}}
+---
+kind: Pod
+metadata: {name: trainer-0, namespace: ml, uid: 9f1c}
+spec:
+  resourceClaims:
+  - {name: own, resourceClaimTemplateName: one-gpu}
+  - {name: optional, resourceClaimTemplateName: one-gpu}
+  containers:
+  - name: c
+    resources:
+      claims: [{name: own}]
+status:
+  resourceClaimStatuses:
+  - {name: own, resourceClaimName: trainer-0-own-5xk2d}
+  - {name: optional}
+)");
+  const ResourceClaimSpec& claim = objects.resource_claims.at(0);
+  CHECK(claim.deleting);
+  CHECK(claim.owner_pod == "trainer-0");
+  CHECK(claim.owner_pod_uid == "9f1c");
+  const PodSpec& pod = PodNamed(objects, "trainer-0");
+  REQUIRE(pod.resource_claims.size() == 2);
+  CHECK_FALSE(pod.resource_claims[0].no_claim_made);
+  CHECK(pod.resource_claims[1].no_claim_made);
+  CHECK(pod.resource_claims[1].generated_claim_name.empty());
+}
+
 TEST_CASE("v1beta1: devices under `basic`, a request's exact fields inline") {
   const KubeObjects objects = MustRead(R"(apiVersion: resource.k8s.io/v1beta1
 kind: ResourceSlice

@@ -81,33 +81,42 @@ const DeviceClassSpec* DraCatalog::FindClass(const std::string& name) const {
   return nullptr;
 }
 
-std::vector<PodClaimRef> DraCatalog::ClaimsOf(const PodSpec& pod, std::string* error) const {
+std::vector<PodClaimRef> DraCatalog::ClaimsOf(const PodSpec& pod, ClaimLookupError* error) const {
+  using Kind = ClaimLookupError::Kind;
+  const auto fail = [&](Kind kind, std::string name) {
+    *error = {kind, std::move(name)};
+    return std::vector<PodClaimRef>{};
+  };
   std::vector<PodClaimRef> out;
   for (const PodResourceClaim& entry : pod.resource_claims) {
+    if (entry.no_claim_made) continue;
     PodClaimRef ref;
     ref.entry = entry.name;
     std::string name = ClaimName(pod, entry);
     if (const auto it = claims_.find(Key(pod.namespace_, name)); it != claims_.end()) {
-      ref.claim = it->second;
+      const ResourceClaimSpec& claim = it->second;
+      if (claim.deleting) return fail(Kind::kBeingDeleted, name);
+      // upstream IsForPod (metav1.IsControlledBy compares uids)
+      const bool owned = claim.owner_pod_uid.empty() || pod.uid.empty()
+                             ? !claim.owner_pod.empty() && claim.owner_pod == pod.name
+                             : claim.owner_pod_uid == pod.uid;
+      if (!entry.resource_claim_template_name.empty() && !owned) return fail(Kind::kNotOwner, name);
+      ref.claim = claim;
       out.push_back(std::move(ref));
       continue;
     }
-    if (!entry.resource_claim_name.empty() || !entry.generated_claim_name.empty()) {
-      *error = "resourceclaim.resource.k8s.io \"" + name + "\" not found";
-      return {};
-    }
+    if (!entry.resource_claim_name.empty() || !entry.generated_claim_name.empty())
+      return fail(Kind::kClaimNotFound, name);
     // A template whose claim the pod's status does not name, and which no earlier bind of this
     // pod made: the one the controller makes.
     const auto t = templates_.find(Key(pod.namespace_, entry.resource_claim_template_name));
-    if (t == templates_.end()) {
-      *error = "resourceclaimtemplate.resource.k8s.io \"" + entry.resource_claim_template_name +
-               "\" not found";
-      return {};
-    }
+    if (t == templates_.end())
+      return fail(Kind::kTemplateNotFound, entry.resource_claim_template_name);
     ref.claim.name = std::move(name);
     ref.claim.namespace_ = pod.namespace_;
     ref.claim.spec = t->second.spec;
     ref.claim.owner_pod = pod.name;
+    ref.claim.owner_pod_uid = pod.uid;
     ref.made_from_template = true;
     out.push_back(std::move(ref));
   }
@@ -168,6 +177,18 @@ void DraCatalog::Restore(const PodSpec& pod) {
     claims_[key] = std::move(claim);
   }
   released_.erase(it);
+}
+
+void DraCatalog::Deallocate(const std::string& ns, const std::string& name) {
+  const auto it = claims_.find(Key(ns, name));
+  if (it == claims_.end()) return;
+  ResourceClaimSpec& claim = it->second;
+  if (claim.allocation) {
+    dra::RemoveAllocation(*claim.allocation, kConsumableCapacity, allocated_);
+    Held(*claim.allocation);
+    claim.allocation.reset();
+  }
+  claim.reserved_for.clear();
 }
 
 }  // namespace knobsim

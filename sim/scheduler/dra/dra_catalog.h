@@ -27,6 +27,21 @@ namespace dra {
 class SliceIndex;  // pools.h: only its users need the allocator's pool machinery
 }
 
+// Why a pod's claims cannot be had (upstream foreachPodResourceClaim, which the scheduler runs
+// before it looks at any node).
+struct ClaimLookupError {
+  enum class Kind {
+    kNone,
+    kClaimNotFound,     // a claim the pod or its status names does not exist
+    kTemplateNotFound,  // the template of a claim still to be made does not exist
+    kBeingDeleted,      // metadata.deletionTimestamp is set
+    kNotOwner,          // a template's claim whose controller is not the pod
+  };
+  Kind kind = Kind::kNone;
+  std::string name;  // the claim's; kTemplateNotFound: the template's
+  explicit operator bool() const { return kind != Kind::kNone; }
+};
+
 // One of a pod's claims, resolved.
 struct PodClaimRef {
   std::string entry;                // the pod's spec.resourceClaims[].name
@@ -54,9 +69,10 @@ class DraCatalog {
   std::span<const uint8_t> held_by_device() const { return held_; }
   const std::map<std::string, ResourceClaimSpec>& claims() const { return claims_; }
 
-  // The pod's claims in spec order, or the reason one cannot be had, upstream's wording:
-  // `resourceclaim.resource.k8s.io "<name>" not found` (or the template's).
-  std::vector<PodClaimRef> ClaimsOf(const PodSpec& pod, std::string* error) const;
+  // The pod's claims in spec order, without the entries its status lists with no claim made
+  // (upstream skips them); or, in `error`, why the first that cannot be had cannot. The claim
+  // of a template must be controlled by the pod (by uid where both have one, else by name).
+  std::vector<PodClaimRef> ClaimsOf(const PodSpec& pod, ClaimLookupError* error) const;
 
   // Records what scheduling decided for `pod`: each claim not allocated before gets
   // `allocations[i]` (in the order of ClaimsOf's unallocated claims), and every claim is
@@ -68,6 +84,8 @@ class DraCatalog {
   void Release(const PodSpec& pod);
   // Puts back what the last Release of `pod` changed.
   void Restore(const PodSpec& pod);
+  // The claim's allocation and reservations cleared (nothing when there is no such claim).
+  void Deallocate(const std::string& ns, const std::string& name);
 
  private:
   struct Devices;

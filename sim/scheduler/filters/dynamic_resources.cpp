@@ -1,18 +1,30 @@
 // DynamicResources: a pod's DRA claims must be allocatable on the node (docs/semantics.md §6.3;
 // upstream pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go).
 //
-// PreFilter resolves the pod's claims (DraCatalog::ClaimsOf): a claim or template that does not
-// exist, a claim reserved for as many pods as the API allows, or a request naming a device class
-// that does not exist rejects the pod everywhere. Filter then checks, per node, that every
-// allocated claim's node selector admits the node ("resourceclaim not available on the node")
-// and that the unallocated ones can all be allocated there by the structured allocator
-// (dra/allocator.h; "cannot allocate all claims"). Filter only asks whether they fit;
-// Allocations() allocates on the node the Scheduler chose (the same search, so the same devices)
-// for the bind. Every status is
-// UnschedulableAndUnresolvable, as upstream's statusUnschedulable makes them: preemption does not
-// free devices. An allocator error (a CEL runtime error, an unsupported request) aborts upstream's
-// cycle; here it rejects the node with the error's text **[simplification]**. DRA has no score
-// plugin upstream: among the feasible nodes the other scores decide, and within a node first fit.
+// PreFilter resolves the pod's claims (DraCatalog::ClaimsOf): a claim that does not exist, is
+// being deleted, or (made from a template) is not owned by the pod, and a request naming a
+// device class that does not exist, reject the pod everywhere; a request without a class is an
+// error of the claim, which aborts the cycle. Filter then allocates the unallocated claims on
+// the node with the structured allocator (dra/allocator.h; "cannot allocate all claims", or
+// "invalid resource pools were encountered" when a pool the node sees is broken), and after that
+// checks that each allocated claim's node selector admits the node ("resourceclaim not available
+// on the node", the claim remembered for PostFilter). Filter only asks whether the claims fit;
+// Allocations() allocates on the node the Scheduler chose (the same search, so the same
+// devices) for the bind. Rejections are UnschedulableAndUnresolvable, as upstream's
+// statusUnschedulable makes them: preemption does not free devices. An allocator error (a CEL
+// runtime error, more devices than a claim may have) is an error status: the Scheduler aborts
+// the cycle with it, as upstream does, even where other nodes would fit.
+//
+// PostFilter, when no node fits: an allocated claim some node refused for its node selector,
+// reserved for no pod or for this one alone, is deallocated (upstream picks one of them at
+// random; here the first in the pod's order **[simplification]**), so a later attempt allocates
+// it afresh.
+//
+// The plugin's score (prioritized lists) is scores/dynamic_resources.cpp, through
+// PrioritizedListScore. Not modelled: extended resources backed by a DeviceClass
+// (DRAExtendedResource), binding conditions and their timeouts, the Filter timeout.
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,8 +37,8 @@
 namespace knobsim {
 namespace {
 
-// ResourceClaimReservedForMaxSize: a claim shared by more pods cannot be reserved again.
-constexpr size_t kReservedForMaxSize = 256;
+// resource.k8s.io/v1 FirstAvailableDeviceRequestMaxSize: the score of a request's first entry.
+constexpr int64_t kFirstAvailableDeviceRequestMaxSize = 8;
 
 // An allocation's node selector (set) admits the node; taken as the optional it is stored in, so
 // the selector is not copied per node.
@@ -37,27 +49,27 @@ bool MatchesNode(const std::optional<DraNodeSelector>& selector, const NodeSpec&
 
 class DynamicResourcesFilter final : public DynamicResourcesPlugin {
  public:
+  explicit DynamicResourcesFilter(const KubeVersion& version) : version_(version) {}
+
   std::string_view Name() const override { return "DynamicResources"; }
 
   PluginStatus PreFilter(const PodSpec& pod, const ClusterState& cluster) override {
     claims_.clear();
     to_allocate_.clear();
     allocator_.reset();
+    unavailable_.clear();
     skipped_ = pod.resource_claims.empty();
     if (skipped_) return PluginStatus::Success();
     const DraCatalog& dra = cluster.dra();
-    std::string error;
+    ClaimLookupError error;
     claims_ = dra.ClaimsOf(pod, &error);
-    if (!error.empty()) return PluginStatus::Unresolvable(error);
+    if (error) return PluginStatus::Unresolvable(LookupMessage(error, pod));
+    skipped_ = claims_.empty();  // every entry listed without a claim
+    unavailable_.assign(claims_.size(), false);
     for (const PodClaimRef& ref : claims_) {
       const ResourceClaimSpec& claim = ref.claim;
-      if (claim.allocation) {
-        const bool reserved = std::any_of(claim.reserved_for.begin(), claim.reserved_for.end(),
-                                          [&](const DraConsumer& c) { return c.name == pod.name; });
-        if (!reserved && claim.reserved_for.size() >= kReservedForMaxSize)
-          return PluginStatus::Unresolvable("resourceclaim in use");
-        continue;
-      }
+      // Upstream's CanBeReserved has no limit: a claim is never "in use" here.
+      if (claim.allocation) continue;
       for (const DraRequest& request : claim.spec.requests) {
         if (request.exactly) {
           if (PluginStatus s = CheckClass(dra, request.exactly->device_class_name, request.name);
@@ -86,23 +98,30 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
   PluginStatus Filter(const PodSpec&, const ClusterState& cluster, int node) const override {
     if (skipped_) return PluginStatus::Success();
     const NodeSpec& spec = cluster.node(node).spec;
-    for (const PodClaimRef& ref : claims_) {
-      const std::optional<DraAllocation>& a = ref.claim.allocation;
-      if (a && a->node_selector && !MatchesNode(a->node_selector, spec))
-        return PluginStatus::Unresolvable("resourceclaim not available on the node");
+    if (allocator_) {
+      dra::AllocateResult result = allocator_->Allocate({spec.name, &spec.labels}, to_allocate_,
+                                                        /*build_allocations=*/false);
+      switch (result.outcome) {
+        case dra::AllocateResult::Outcome::kAllocated:
+          break;
+        case dra::AllocateResult::Outcome::kUnschedulable:
+          return PluginStatus::Unresolvable(result.message.empty()
+                                                ? std::string(dra::kReasonCannotAllocate)
+                                                : std::move(result.message));
+        case dra::AllocateResult::Outcome::kError:
+          return PluginStatus::Error(std::move(result.message));
+      }
     }
-    if (!allocator_) return PluginStatus::Success();
-    dra::AllocateResult result =
-        allocator_->Allocate({spec.name, &spec.labels}, to_allocate_, /*build_allocations=*/false);
-    switch (result.outcome) {
-      case dra::AllocateResult::Outcome::kAllocated:
-        return PluginStatus::Success();
-      case dra::AllocateResult::Outcome::kUnschedulable:
-        return PluginStatus::Unresolvable(std::string(dra::kReasonCannotAllocate));
-      case dra::AllocateResult::Outcome::kError:
-        break;
+    bool unavailable = false;
+    for (size_t i = 0; i < claims_.size(); ++i) {
+      const std::optional<DraAllocation>& a = claims_[i].claim.allocation;
+      if (a && a->node_selector && !MatchesNode(a->node_selector, spec)) {
+        unavailable_[i] = true;
+        unavailable = true;
+      }
     }
-    return PluginStatus::Unresolvable(result.message);
+    if (unavailable) return PluginStatus::Unresolvable("resourceclaim not available on the node");
+    return PluginStatus::Success();
   }
 
   std::vector<DraAllocation> Allocations(const ClusterState& cluster, int node) const override {
@@ -112,29 +131,95 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
     return std::move(result.allocations);
   }
 
+  bool HasPrioritizedLists() const override {
+    for (const ResourceClaimSpec* claim : to_allocate_) {
+      for (const DraRequest& request : claim->spec.requests)
+        if (!request.first_available.empty()) return true;
+    }
+    return false;
+  }
+
+  int64_t PrioritizedListScore(const ClusterState& cluster, int node) const override {
+    const std::vector<DraAllocation> allocations = Allocations(cluster, node);
+    int64_t score = 0;
+    for (size_t c = 0; c < allocations.size() && c < to_allocate_.size(); ++c) {
+      for (const DraRequest& request : to_allocate_[c]->spec.requests) {
+        for (size_t i = 0; i < request.first_available.size(); ++i) {
+          const std::string ref = request.name + "/" + request.first_available[i].name;
+          const auto& results = allocations[c].results;
+          if (std::any_of(results.begin(), results.end(),
+                          [&](const DraDeviceResult& r) { return r.request == ref; }))
+            score += kFirstAvailableDeviceRequestMaxSize - static_cast<int64_t>(i);
+        }
+      }
+    }
+    return score;
+  }
+
+  std::string_view PostFilter(const PodSpec& pod, ClusterState& cluster) override {
+    if (claims_.empty()) return kNoClaimsToDeallocate;
+    for (size_t i = 0; i < claims_.size(); ++i) {
+      if (!unavailable_[i]) continue;
+      const ResourceClaimSpec& claim = claims_[i].claim;
+      const std::vector<DraConsumer>& reserved = claim.reserved_for;
+      if (reserved.empty() || (reserved.size() == 1 && reserved[0].uid == pod.uid)) {
+        cluster.DeallocateClaim(claim.namespace_, claim.name);
+        return "deallocation of ResourceClaim completed";
+      }
+    }
+    return kStillNotSchedulable;
+  }
+
  private:
-  // validateDeviceClass: an empty class is an unsupported request; a missing one waits.
+  // Upstream's texts for what foreachPodResourceClaim (and the lister) report.
+  std::string LookupMessage(const ClaimLookupError& error, const PodSpec& pod) const {
+    using Kind = ClaimLookupError::Kind;
+    switch (error.kind) {
+      case Kind::kClaimNotFound:
+        return "resourceclaim.resource.k8s.io \"" + error.name + "\" not found";
+      case Kind::kTemplateNotFound:
+        // The controller cannot make the claim: the pod waits for it (resourceclaim.Name).
+        return "pod \"" + pod.namespace_ + "/" + pod.name + "\": ResourceClaim not created yet";
+      case Kind::kBeingDeleted:
+        return "resourceclaim \"" + error.name + "\" is being deleted";
+      case Kind::kNotOwner: {
+        // IsForPod; 1.36 capitalised "Pod" when PodGroups could own claims too.
+        const char* noun = version_.minor >= 36 ? "Pod" : "pod";
+        return "ResourceClaim " + pod.namespace_ + "/" + error.name + " was not created for " +
+               noun + " " + pod.namespace_ + "/" + pod.name + " (" + noun + " is not owner)";
+      }
+      case Kind::kNone:
+        break;
+    }
+    return "";
+  }
+
+  // validateDeviceClass: an empty class is an unsupported request (an error of the claim); a
+  // missing one waits.
   static PluginStatus CheckClass(const DraCatalog& dra, const std::string& cls,
                                  const std::string& request) {
     if (cls.empty())
-      return PluginStatus::Unresolvable("request " + request + ": unsupported request type");
+      return PluginStatus::Error("request " + request + ": unsupported request type");
     if (dra.FindClass(cls) == nullptr)
       return PluginStatus::Unresolvable("request " + request + ": device class " + cls +
                                         " does not exist");
     return PluginStatus::Success();
   }
 
+  KubeVersion version_;
   bool skipped_ = true;
   std::vector<PodClaimRef> claims_;
   std::vector<const ResourceClaimSpec*> to_allocate_;  // into claims_
+  // Per claim: some node's Filter refused it for its allocation's node selector.
+  mutable std::vector<bool> unavailable_;
   dra::AllocatorCache cache_;  // kept across pods: selectors, their verdicts, nodes' pools
   mutable std::unique_ptr<dra::Allocator> allocator_;  // reused for every node of the cycle
 };
 
 }  // namespace
 
-std::unique_ptr<DynamicResourcesPlugin> NewDynamicResourcesFilter() {
-  return std::make_unique<DynamicResourcesFilter>();
+std::unique_ptr<DynamicResourcesPlugin> NewDynamicResourcesFilter(const KubeVersion& version) {
+  return std::make_unique<DynamicResourcesFilter>(version);
 }
 
 }  // namespace knobsim

@@ -59,7 +59,7 @@ inline Filters InTreeFilters(const KubeVersion& version = {}) {
   filters.push_back(NewVolumeZoneFilter());
   filters.push_back(NewPodTopologySpreadFilter());
   filters.push_back(NewInterPodAffinityFilter());
-  filters.push_back(NewDynamicResourcesFilter());
+  filters.push_back(NewDynamicResourcesFilter(version));
   return filters;
 }
 
