@@ -21,6 +21,7 @@
 #include "sim/random_stream.h"
 #include "sim/scheduler/cluster_state.h"
 #include "sim/scheduler/dra/dra_catalog.h"
+#include "sim/scheduler/dra/nvidia_gpu_devices.h"
 #include "sim/scheduler/scheduler.h"
 
 namespace knobsim {
@@ -30,53 +31,6 @@ constexpr int kNodes = 1000;
 constexpr int kGpusPerNode = 8;
 constexpr size_t kResident = 3600;  // about half of the 8 000 GPUs held (10 % of pods take two)
 constexpr size_t kPodStream = 1 << 16;
-constexpr const char* kDriver = "gpu.nvidia.com";
-
-DraAttribute StringAttribute(std::string value) {
-  DraAttribute a;
-  a.strings = {std::move(value)};
-  return a;
-}
-DraAttribute IntAttribute(int64_t value) {
-  DraAttribute a;
-  a.kind = DraAttribute::Kind::kInt;
-  a.ints = {value};
-  return a;
-}
-DraAttribute VersionAttribute(std::string value) {
-  DraAttribute a = StringAttribute(std::move(value));
-  a.kind = DraAttribute::Kind::kVersion;
-  return a;
-}
-
-// The slice the NVIDIA DRA driver's kubelet plugin publishes for a node of 8 GPUs.
-ResourceSliceSpec MakeSlice(const std::string& node) {
-  ResourceSliceSpec slice;
-  slice.name = node + "-gpu.nvidia.com-x7k2p";
-  slice.driver = kDriver;
-  slice.pool = node;
-  slice.node_name = node;
-  for (int g = 0; g < kGpusPerNode; ++g) {
-    DraDevice& d = slice.devices.emplace_back();
-    d.name = fmt::format("gpu-{}", g);
-    const std::string q = std::string(kDriver) + "/";
-    d.attributes = {
-        {q + "type", StringAttribute("gpu")},
-        {q + "productName", StringAttribute("NVIDIA H100 80GB HBM3")},
-        {q + "brand", StringAttribute("Nvidia")},
-        {q + "architecture", StringAttribute("Hopper")},
-        {q + "cudaComputeCapability", VersionAttribute("9.0.0")},
-        {q + "driverVersion", VersionAttribute("570.124.6")},
-        {q + "cudaDriverVersion", VersionAttribute("12.8.0")},
-        {q + "index", IntAttribute(g)},
-        {q + "minor", IntAttribute(g)},
-        {q + "uuid", StringAttribute(fmt::format("GPU-{:08x}-{:04x}", node.size() * 131 + g, g))},
-        {"resource.kubernetes.io/pcieRoot", StringAttribute(fmt::format("pci0000:{:02x}", g / 2))},
-    };
-    d.capacity = {{q + "memory", DraCapacity{int64_t{80} << 40, std::nullopt}}};
-  }
-  return slice;
-}
 
 ClusterState MakeCluster() {
   ClusterState cluster;
@@ -90,13 +44,10 @@ ClusterState MakeCluster() {
                    {"nvidia.com/gpu.present", "true"}};
     node.allocatable = {{"cpu", 192'000}, {"memory", int64_t{2048} << 30}, {"pods", 110}};
     node.capacity = node.allocatable;
-    slices.push_back(MakeSlice(node.name));
+    slices.push_back(dra::NvidiaGpuSlice(node.name, kGpusPerNode, "NVIDIA H100 80GB HBM3", 81559));
     cluster.AddNode(std::move(node));
   }
-  DeviceClassSpec gpu;
-  gpu.name = "gpu.nvidia.com";
-  gpu.selectors = {
-      "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'"};
+  const DeviceClassSpec gpu = dra::NvidiaGpuClass();
   ResourceClaimTemplateSpec one;
   one.name = "one-gpu";
   DraRequest& r1 = one.spec.requests.emplace_back();

@@ -68,6 +68,27 @@ struct HamiAsk {
   bool operator==(const HamiAsk&) const = default;
 };
 
+// Scenario key `dra: true` of a pool (docs/scenario.md "DRA"): the NVIDIA DRA driver publishes
+// its GPUs (driver gpu.nvidia.com, one ResourceSlice per node, devices gpu-0 …) and the DRA
+// allocator hands them to claims; the device plugin advertises none (no nvidia.com/gpu).
+struct DraPool {
+  bool enabled = false;
+  bool operator==(const DraPool&) const = default;
+};
+
+// Scenario key `dra:` of a workload: its pods ask GPUs of class gpu.nvidia.com through a
+// ResourceClaim, one per pod (a ResourceClaimTemplate) or one that every replica shares; the
+// NVIDIA DRA driver's GpuConfig sharing (time-slicing or MPS) governs a shared claim's pods.
+struct DraAsk {
+  int gpus = 0;         // devices per claim; 0: not a DRA workload
+  bool shared = false;  // one claim for all replicas (they run on its GPUs together)
+  DeviceSharingStrategy sharing = DeviceSharingStrategy::kTimeSlicing;
+  int mps_active_thread_percentage = 0;  // mpsConfig.defaultActiveThreadPercentage; 0: none
+  int64_t mps_pinned_memory_mib = 0;     // mpsConfig.defaultPinnedDeviceMemoryLimit; 0: none
+  bool enabled() const { return gpus > 0; }
+  bool operator==(const DraAsk&) const = default;
+};
+
 struct NodePool {
   std::string name;
   int count = 1;
@@ -96,6 +117,7 @@ struct NodePool {
   MigLayout mig;
   // Scenario key `hami:`: HAMi's vGPUs (schedule `default`; sim/scheduler/hami_devices.h).
   HamiPool hami;
+  DraPool dra;                // scenario key `dra:`: GPUs allocated by DRA
   SpotInterruptions spot;     // scenario key `spot:`; default: on-demand
   // Scenario key `autoscaling:`: the cluster-autoscaler sizes the pool in [min, max], `count`
   // nodes at t = 0 (sim/cluster_autoscaler_spec.h). Unset: the pool keeps `count` nodes.
@@ -269,6 +291,7 @@ struct Workload {
   // `hami:` a HAMi vGPU request (nvidia.com/gpu with gpumem / gpucores on a HAMi pool); excludes
   // gpu_mem and whole_gpus.
   HamiAsk hami;
+  DraAsk dra;           // `dra:` GPUs through a ResourceClaim (a DRA pool's); excludes the above
   int schd_weight = 0;  // ALIYUN_COM_GPU_SCHD_WEIGHT; 0 = unset
   GpuMemoryDemand memory;
   SimTime image_pull = 0;
@@ -303,7 +326,7 @@ struct Workload {
   // CronHPA scales the workload's `hpa` (docs/autoscaling.md "CronHPA").
   std::optional<CronHpaSpec> cron_hpa;
   // Its pods ask for a GPU (a share, whole cards or devices, HAMi vGPUs): only they serve traffic.
-  bool asks_gpu() const { return gpu_mem > 0 || whole_gpus > 0 || hami.enabled(); }
+  bool asks_gpu() const { return gpu_mem > 0 || whole_gpus > 0 || hami.enabled() || dra.enabled(); }
 };
 
 struct RunSettings {
@@ -320,7 +343,7 @@ struct RunSettings {
 // A variant's `sharing:` of a pool (docs/whatif.md "sharing"): ACK's cGPU sharing, whole cards
 // (nvidia.com/gpu, no sharing), or the NVIDIA device plugin's time-slicing / MPS replicas.
 struct PoolSharingKnob {
-  enum class Mode { kCgpu, kExclusive, kReplicas, kMig, kHami };
+  enum class Mode { kCgpu, kExclusive, kReplicas, kMig, kHami, kDra };
   Mode mode = Mode::kCgpu;
   DeviceSharing replicas;  // kReplicas: strategy and count (the plugin's defaults otherwise)
   MigLayout mig;           // kMig: every card's instances and the strategy

@@ -82,6 +82,9 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
       alloc[sharing.resource()] = int64_t{pool.gpus_per_node} * sharing.replicas;
       node.labels[kGfdReplicasLabel] = std::to_string(sharing.replicas);
       node.labels[kGfdSharingStrategyLabel] = DeviceSharingStrategyName(sharing.strategy);
+    } else if (pool.dra.enabled) {
+      // The NVIDIA DRA driver publishes the cards in a ResourceSlice (DraCatalogForScenario);
+      // no device plugin advertises them.
     } else if (pool.hami.enabled()) {
       // HAMi's device plugin registers each card with its split, scaled memory and cores, and
       // advertises split_count nvidia.com/gpu per card (sim/kube_types.h HamiDevices).
@@ -167,7 +170,12 @@ PodSpec PodSpecForWorkload(const Workload& w, int ordinal) {
   pod.pod_anti_affinity = w.pod_anti_affinity;
   pod.host_ports = w.host_ports;
   pod.priority = w.priority;
-  if (w.hami.enabled()) {
+  if (w.dra.enabled()) {
+    PodResourceClaim& claim = pod.resource_claims.emplace_back();
+    claim.name = kDraClaimEntry;
+    (w.dra.shared ? claim.resource_claim_name : claim.resource_claim_template_name) =
+        DraClaimName(w);
+  } else if (w.hami.enabled()) {
     // HAMi's resources are ignoredByScheduler: only its extender reads them.
     pod.hami.push_back(w.hami.request);
     for (const auto& [key, value] : w.hami.annotations) pod.annotations[key] = value;

@@ -28,6 +28,15 @@ std::string PoolNodeZone(const NodePool& pool, int ordinal);
 // per instance, nvidia.com/gpu (single) or nvidia.com/mig-<profile> (mixed), card by card.
 NodeSpec NodeSpecForPool(const Scenario& scenario, int pool, int ordinal);
 
+// A DRA workload's pods name their claim under this entry of spec.resourceClaims: the
+// ResourceClaim DraClaimName (shared) or the ResourceClaimTemplate of that name (a claim per pod,
+// `<pod>-gpu`), in the workload's namespace. The run makes those objects
+// (sim/controllers/placement.h DraCatalogForScenario).
+inline constexpr const char* kDraClaimEntry = "gpu";
+inline std::string DraClaimName(const Workload& w) {
+  return w.name + "-gpu";
+}
+
 // A pool whose cards the NVIDIA device plugin advertises (its `device_sharing` and `mig` set, or
 // neither: whole cards) runs no ACK GPU sharing: schedule default, no cGPU, and the memory
 // isolation its mechanism gives — hard for MPS clients (a pinned memory limit) and MIG instances

@@ -34,6 +34,7 @@ void SetPoolSharing(NodePool& pool, const PoolSharingKnob& knob) {
   pool.device_sharing = {};
   pool.mig = {};
   pool.hami = {};
+  pool.dra = {};
   pool.labels.erase(kCgpuDisableIsolationLabel);
   switch (knob.mode) {
     case PoolSharingKnob::Mode::kCgpu:
@@ -57,6 +58,10 @@ void SetPoolSharing(NodePool& pool, const PoolSharingKnob& knob) {
       pool.labels.erase(kGpuScheduleLabel);
       pool.hami = knob.hami;
       break;
+    case PoolSharingKnob::Mode::kDra:
+      pool.labels.erase(kGpuScheduleLabel);
+      pool.dra.enabled = true;
+      break;
   }
   pool.labels.erase(kGpuPlacementLabel);
   pool.labels.erase(kGpuMaxPodLabel);
@@ -72,6 +77,7 @@ struct OfferedRequests {
   bool whole = false;
   bool hami = false;           // HAMi vGPUs (its webhook makes every nvidia.com/gpu pod a HAMi pod)
   bool shared = false;         // replicas renamed to nvidia.com/gpu.shared (renameByDefault)
+  bool dra = false;            // GPUs allocated to DRA claims
   int gpu_mem_card_units = 0;  // the first ACK-sharing pool's card, in gpu-mem units
   std::vector<std::pair<std::string, const GpuType*>> mig;  // profile, instance type
 };
@@ -80,7 +86,9 @@ OfferedRequests Offered(const Scenario& s) {
   OfferedRequests o;
   for (const NodePool& pool : s.node_pools) {
     if (pool.gpu_type.empty()) continue;
-    if (pool.mig.strategy == MigStrategy::kMixed) {
+    if (pool.dra.enabled) {
+      o.dra = true;  // claims alone: none of the requests below
+    } else if (pool.mig.strategy == MigStrategy::kMixed) {
       for (const std::string& profile : pool.mig.instances) {
         const GpuType* type = s.catalog.Find(MigInstanceTypeName(pool.gpu_type, profile));
         if (type != nullptr) o.mig.emplace_back(profile, type);
@@ -268,16 +276,48 @@ bool TranslateDeviceKind(Workload& w, const OfferedRequests& offered) {
   return false;
 }
 
+// DRA (docs/whatif.md "sharing"): where only DRA pools take GPU pods, a pod's GPU request
+// becomes a claim of as many whole GPUs as it had cards (a vGPU or a gpu-mem share of a card
+// becomes a whole card: DRA's consumable capacity is not modelled), each pod its own claim;
+// where no pool takes claims, a claim's GPUs become as many nvidia.com/gpu (and on from there).
+// True when it changed.
+bool TranslateDra(Workload& w, const OfferedRequests& offered) {
+  const bool others =
+      offered.gpu_mem || offered.whole || offered.hami || offered.shared || !offered.mig.empty();
+  if (w.dra.enabled()) {
+    if (offered.dra || !others) return false;
+    w.whole_gpus = w.dra.gpus;
+    w.dra = {};
+    return true;
+  }
+  if (!offered.dra || others || !w.asks_gpu()) return false;
+  int cards = std::max(1, w.gpu_count);
+  if (w.whole_gpus > 0) cards = w.whole_gpus;
+  if (w.hami.enabled()) cards = w.hami.request.vgpus;
+  w.dra = {};
+  w.dra.gpus = cards;
+  w.hami = {};
+  w.gpu_mem = 0;
+  w.gpu_core = 0;
+  w.gpu_count = 1;
+  w.whole_gpus = 0;
+  w.mig_profile.clear();
+  w.shared_replicas = false;
+  return true;
+}
+
 // Renamed replicas (nvidia.com/gpu.shared) are whole-card requests of their own name: where no
 // pool offers them they become nvidia.com/gpu (and on from there), and an nvidia.com/gpu request
 // only renamed replicas take becomes one of them.
 bool TranslateRequest(Workload& w, const OfferedRequests& offered) {
+  const bool dra = TranslateDra(w, offered);
+  if (w.dra.enabled()) return dra;
   const bool unshared = w.shared_replicas && !offered.shared;
   if (unshared) w.shared_replicas = false;
   if (w.shared_replicas) return false;
   OfferedRequests whole_like = offered;
   whole_like.whole = offered.whole || offered.shared;
-  bool changed = TranslateDeviceKind(w, whole_like) || unshared;
+  bool changed = TranslateDeviceKind(w, whole_like) || unshared || dra;
   if (w.whole_gpus > 0 && w.mig_profile.empty() && !offered.whole && offered.shared) {
     w.shared_replicas = true;
     changed = true;
@@ -441,7 +481,13 @@ PoolSharingText ParsePoolSharing(std::string_view text) {
   PoolSharingText out;
   const std::string_view kForms =
       "cgpu, exclusive, timeslicing:N (N 2..256), mps:N (N 2..48), mig:LAYOUT or "
-      "mig-mixed:LAYOUT (e.g. mig:1g.10gb*7), hami or hami:N (N 1..256)";
+      "mig-mixed:LAYOUT (e.g. mig:1g.10gb*7), hami or hami:N (N 1..256), dra";
+  if (text == "dra") {
+    PoolSharingKnob knob;
+    knob.mode = PoolSharingKnob::Mode::kDra;
+    out.knob = knob;
+    return out;
+  }
   if (text == "cgpu" || text == "exclusive") {
     PoolSharingKnob knob;
     knob.mode = text == "cgpu" ? PoolSharingKnob::Mode::kCgpu : PoolSharingKnob::Mode::kExclusive;

@@ -1,8 +1,11 @@
 #include "sim/controllers/placement.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,6 +17,9 @@
 #include "sim/controllers/preemption.h"
 #include "sim/engine/simulator.h"
 #include "sim/scenario_objects.h"
+#include "sim/scheduler/dra/held_devices.h"
+#include "sim/scheduler/dra/nvidia_gpu_devices.h"
+#include "sim/scheduler/dra/pools.h"
 #include "sim/scheduler/fgd/fragmentation_report.h"
 #include "sim/scheduler/gpu_share_plugin.h"
 #include "sim/scheduler/hami_devices.h"
@@ -25,9 +31,13 @@ namespace {
 // The scenario's pods, every replica, in milli-GPU's terms: FGD's target workload.
 std::vector<fgd::TargetPod> TargetWorkload(const Scenario& scenario) {
   std::vector<fgd::TargetPod> pods;
-  for (const Workload& w : scenario.workloads)
-    for (int i = 0; i < w.replicas; ++i)
-      pods.push_back({w.cpu_milli, w.memory_mib, w.gpu_mem, w.gpu_count, w.whole_gpus});
+  for (const Workload& w : scenario.workloads) {
+    for (int i = 0; i < w.replicas; ++i) {
+      // A DRA claim's GPUs are whole; a shared claim's are asked once, by its first pod.
+      const int whole = w.dra.enabled() ? (w.dra.shared && i > 0 ? 0 : w.dra.gpus) : w.whole_gpus;
+      pods.push_back({w.cpu_milli, w.memory_mib, w.gpu_mem, w.gpu_count, whole});
+    }
+  }
   return pods;
 }
 
@@ -62,6 +72,17 @@ std::optional<Placement> CurrentPlacement(const ClusterState& state, const Sched
   return placement;
 }
 
+// Whether a claim holds card `card` of `node` as a DRA device (DraCatalogForScenario's slices).
+bool HeldByClaim(const DraCatalog& dra, const std::string& node, int card) {
+  const std::span<const uint8_t> held = dra.held_by_device();
+  if (held.empty()) return false;
+  for (const int ordinal :
+       dra.slice_index().OrdinalsOf(dra::kNvidiaDriver, node, fmt::format("gpu-{}", card))) {
+    if ((held[ordinal] & dra::kHeldDedicated) != 0) return true;
+  }
+  return false;
+}
+
 // FGD fragmentation of the placement (sim/scheduler/fgd/fragmentation_report.h): the scenario's
 // pods, every replica, are the target workload.
 FragmentationResult MeasureFragmentation(const Scenario& scenario, const ClusterState& state) {
@@ -81,13 +102,58 @@ FragmentationResult MeasureFragmentation(const Scenario& scenario, const Cluster
     in.cpu_used_milli = get(n.requested, "cpu");
     in.memory_used_mib = get(n.requested, "memory") / kMiB;
     in.card_units = n.spec.card_mem_units;
-    // A shared card's replicas are no gpu-mem: the card counts as taken once all are held.
-    for (const CardState& c : n.cards)
+    // A shared card's replicas are no gpu-mem: the card counts as taken once all are held. A
+    // DRA device (the NVIDIA DRA driver's gpu-<i>) is taken while a claim holds it.
+    for (size_t i = 0; i < n.cards.size(); ++i) {
+      const CardState& c = n.cards[i];
+      const bool held = HeldByClaim(state.dra(), n.spec.name, static_cast<int>(i));
       in.cards.push_back(
-          {c.used_mem, c.whole || (c.replicas > 0 && c.used_replicas >= c.replicas)});
+          {c.used_mem, held || c.whole || (c.replicas > 0 && c.used_replicas >= c.replicas)});
+    }
     nodes.push_back(std::move(in));
   }
   return knobsim::MeasureFragmentation(nodes, TargetWorkload(scenario));
+}
+
+// The DRA objects a scenario stands for (docs/scenario.md "DRA"): the NVIDIA DRA driver's slice
+// of every node slot of a `dra: true` pool and its DeviceClass, and each DRA workload's claim —
+// one ResourceClaim its replicas share, or a ResourceClaimTemplate — asking `gpus` devices of
+// the class. Empty (no DRA) when no pool or workload uses it.
+DraCatalog DraCatalogForScenario(const Scenario& scenario) {
+  std::vector<ResourceSliceSpec> slices;
+  for (const NodePool& pool : scenario.node_pools) {
+    if (!pool.dra.enabled) continue;
+    const GpuType& gpu = *scenario.catalog.Find(pool.gpu_type);
+    for (int i = 0; i < pool.slots(); ++i)
+      slices.push_back(
+          dra::NvidiaGpuSlice(PoolNodeName(pool, i), pool.gpus_per_node, gpu.name, gpu.memory_mib));
+  }
+  std::vector<ResourceClaimSpec> claims;
+  std::vector<ResourceClaimTemplateSpec> templates;
+  for (const Workload& w : scenario.workloads) {
+    if (!w.dra.enabled()) continue;
+    DraClaimSpec spec;
+    DraRequest& request = spec.requests.emplace_back();
+    request.name = "gpu";
+    request.exactly.emplace();
+    request.exactly->name = "gpu";
+    request.exactly->device_class_name = dra::kNvidiaGpuClass;
+    request.exactly->count = w.dra.gpus;
+    if (w.dra.shared) {
+      ResourceClaimSpec& claim = claims.emplace_back();
+      claim.name = DraClaimName(w);
+      claim.namespace_ = w.namespace_;
+      claim.spec = std::move(spec);
+    } else {
+      ResourceClaimTemplateSpec& t = templates.emplace_back();
+      t.name = DraClaimName(w);
+      t.namespace_ = w.namespace_;
+      t.spec = std::move(spec);
+    }
+  }
+  if (slices.empty() && claims.empty() && templates.empty()) return {};
+  return DraCatalog(std::move(slices), {dra::NvidiaGpuClass()}, std::move(claims),
+                    std::move(templates));
 }
 
 // The scheduler the run keeps, over every node slot of the scenario (BuildCluster's order); an
@@ -103,6 +169,8 @@ void BuildScheduler(EngineState& s) {
   }
   const ScenarioKube& kube = scenario.kube;
   s.cluster_state.SetVolumes(VolumeCatalog(kube.pvcs, kube.pvs, kube.storage_classes));
+  if (DraCatalog dra = DraCatalogForScenario(scenario); !dra.empty())
+    s.cluster_state.SetDra(std::move(dra));
   SchedulerConfig& config = s.config;
   config.default_placement =
       ParseCardPolicy(scenario.cluster.default_placement).value_or(CardPolicy::kBinpack);
@@ -241,6 +309,49 @@ bool AdmitOnNode(Simulator& sim, int32_t p, const Placement& placement) {
   return false;
 }
 
+namespace {
+
+// The cards of a DRA pod: the devices its claims were allocated (the NVIDIA DRA driver's
+// gpu-<i> is card i of the node), each once.
+void AddDraCards(const EngineState& s, const PodSpec& pod, const knobsim::Node& node,
+                 std::vector<int32_t>& cards) {
+  ClaimLookupError error;
+  for (const PodClaimRef& ref : s.cluster_state.dra().ClaimsOf(pod, &error)) {
+    if (!ref.claim.allocation) continue;
+    for (const DraDeviceResult& r : ref.claim.allocation->results) {
+      const int index = dra::NvidiaGpuIndex(r.device);
+      if (index < 0 || index >= node.num_cards) continue;
+      const int32_t card = node.first_card + index;
+      if (std::find(cards.begin(), cards.end(), card) == cards.end()) cards.push_back(card);
+    }
+  }
+}
+
+// How a DRA claim's pods share its cards (the NVIDIA DRA driver's GpuConfig): time-slicing is
+// the driver's native time-slicing with soft memory, as on any card without cGPU. MPS clients
+// run side by side: capped at the active-thread percentage where one is set (POLICY 3's fixed
+// percentage), else the active ones splitting the card evenly without context switches
+// **[assumption]**; a pinned-memory limit makes memory hard. The claim's pods are the only ones
+// on its cards (each device goes to one claim), so the card takes its claim's sharing.
+void ShareDraCards(Simulator& sim, const std::vector<int32_t>& cards, const DraAsk& dra) {
+  const bool mps = dra.shared && dra.sharing == DeviceSharingStrategy::kMps;
+  for (int32_t c : cards) {
+    CardRun& card = sim.sharing.cards[c];
+    if (!mps) {
+      card.params.policy = SharingPolicy::kNative;
+      card.isolation = MemoryIsolation::kSoft;
+      continue;
+    }
+    card.params.policy =
+        dra.mps_active_thread_percentage > 0 ? SharingPolicy::kFixedPercent : SharingPolicy::kWeak;
+    card.isolation =
+        dra.mps_pinned_memory_mib > 0 ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
+    card.co_location = false;
+  }
+}
+
+}  // namespace
+
 void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   EngineState& s = sim.state;
   PodRun& pod = s.pods[p];
@@ -250,6 +361,7 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   const knobsim::Node& node = s.cluster.nodes[pod.node];
   pod.cards.clear();
   for (int c : placement.cards) pod.cards.push_back(node.first_card + c);
+  if (spec.dra.enabled()) AddDraCards(s, s.cluster_state.pod(pod.state_pod), node, pod.cards);
   if (pod.cards.size() > 1 && placement.bottleneck_gbps > 0) {
     // A multi-card pod's work waits on its slowest link (models/gpu_topology.h); an unknown
     // topology (bandwidth 0) leaves it at full speed.
@@ -264,7 +376,16 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   const DeviceSharing& sharing =
       s.scenario.node_pools[s.cluster.nodes[pod.node].pool].device_sharing;
   const bool mps = sharing.strategy == DeviceSharingStrategy::kMps;
-  if (spec.hami.enabled()) {
+  const DraAsk& dra = spec.dra;
+  const bool dra_mps = dra.enabled() && dra.shared && dra.sharing == DeviceSharingStrategy::kMps;
+  if (dra.enabled()) {
+    ShareDraCards(sim, pod.cards, dra);
+    // An MPS pinned-memory limit caps each client (cuMemGetInfo reports it); time-sliced and
+    // exclusive claims see the whole card.
+    pod.quota_mib = dra_mps && dra.mps_pinned_memory_mib > 0
+                        ? std::min<int64_t>(dra.mps_pinned_memory_mib, card.physical_mib)
+                        : card.physical_mib;
+  } else if (spec.hami.enabled()) {
     // HAMi-core's CUDA_DEVICE_MEMORY_LIMIT: the MiB its extender gave each vGPU; the pod sees
     // at most the card (cuMemGetInfo reports min(limit, physical)).
     const int64_t mib = placement.mem_units.empty() ? 0 : placement.mem_units[0];
@@ -284,9 +405,12 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   // models/README.md); its CUDA context exists once per card.
   pod.weights_mib = (spec.memory.weights_mib + m - 1) / m;
   pod.activation_mib = (spec.memory.activation_mib + m - 1) / m;
-  const int units = spec.whole_gpus > 0 ? card.units : spec.gpu_mem / m;
-  pod.percent = spec.whole_gpus > 0 ? 100.0 : EffectivePercent(spec.gpu_core, units, card.units);
+  const bool whole = spec.whole_gpus > 0 || dra.enabled();
+  const int units = whole ? card.units : spec.gpu_mem / m;
+  pod.percent = whole ? 100.0 : EffectivePercent(spec.gpu_core, units, card.units);
   if (spec.whole_gpus > 0 && mps) pod.percent = 100 / sharing.replicas;
+  if (dra_mps && dra.mps_active_thread_percentage > 0)
+    pod.percent = dra.mps_active_thread_percentage;
   if (spec.hami.enabled()) {
     // CUDA_DEVICE_SM_LIMIT: gpucores of the first card; 0 and 100 do not throttle (HAMi-core).
     const int cores = placement.core_units.empty() ? 0 : placement.core_units[0];

@@ -23,9 +23,26 @@ Taint Reader::ReadTaint(const Field& f) const {
 
 NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
   Section s(*this, f,
-            {"name", "count", "nodes", "gpu", "gpus_per_node", "cpu", "memory", "pods", "zones",
-             "instance_type", "labels", "taints", "memory_isolation", "cgpu_version", "spot",
-             "autoscaling", "device_sharing", "mig", "hami"});
+            {"name",
+             "count",
+             "nodes",
+             "gpu",
+             "gpus_per_node",
+             "cpu",
+             "memory",
+             "pods",
+             "zones",
+             "instance_type",
+             "labels",
+             "taints",
+             "memory_isolation",
+             "cgpu_version",
+             "spot",
+             "autoscaling",
+             "device_sharing",
+             "mig",
+             "hami",
+             "dra"});
   NodePool p;
   p.name = DnsName(s.Require("name"));
   if (auto v = s.Get("nodes")) {
@@ -114,6 +131,19 @@ void Reader::ReadPoolSharing(const Section& s, NodePool& p) const {
   const std::optional<Field> labels_field = s.Get("labels");
   if (labels_field) p.labels = StringMap(*labels_field);
   auto label_field = [&](std::string_view key) { return EntryOf(*labels_field, key); };
+  if (auto v = s.Get("dra")) {
+    for (const char* other : {"device_sharing", "mig", "hami"}) {
+      if (auto d = s.Get(other))
+        Fail(*d, std::string(other) + " and dra are two ways to hand out the cards",
+             "keep one of them");
+    }
+    ReadDraPool(*v, p);
+    if (auto iso = s.Get("memory_isolation"))
+      Fail(*iso, "with dra the memory isolation follows each claim's sharing",
+           "drop memory_isolation: time-slicing pools memory (soft), an MPS pinned-memory limit "
+           "caps each pod (hard)");
+    return;
+  }
   if (auto v = s.Get("hami")) {
     for (const char* other : {"device_sharing", "mig"}) {
       if (auto d = s.Get(other))
@@ -298,6 +328,17 @@ void Reader::ReadHamiPool(const Field& f, NodePool& p) const {
                                              {"disable", HamiCorePolicy::kDisable}});
   }
   RefuseAckSharingLabels(f, p, "hami");
+  UseDevicePluginCards(p);
+}
+
+// `dra: true` (docs/scenario.md "DRA"): the NVIDIA DRA driver publishes the pool's cards as
+// devices of class gpu.nvidia.com; claims get them whole (shared among a claim's pods by the
+// claim's GpuConfig). No cGPU, no device plugin resource.
+void Reader::ReadDraPool(const Field& f, NodePool& p) const {
+  if (p.gpu_type.empty()) Fail(f, "a pool without `gpu` has no cards to publish", "set `gpu`");
+  p.dra.enabled = Enum<bool>(f, "true or false", {{"true", true}, {"false", false}});
+  if (!p.dra.enabled) Fail(f, "dra: false is the default", "drop the key");
+  RefuseAckSharingLabels(f, p, "dra");
   UseDevicePluginCards(p);
 }
 

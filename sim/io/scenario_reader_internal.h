@@ -63,6 +63,8 @@ class Reader : public YamlFieldReader {
   void ReadDeviceSharing(const Field& f, NodePool& p) const;
   void ReadMig(const Field& f, NodePool& p) const;
   void ReadHamiPool(const Field& f, NodePool& p) const;
+  void ReadDraPool(const Field& f, NodePool& p) const;
+  DraAsk ReadDraAsk(const Field& f) const;
   HamiAsk ReadHamiAsk(const Field& f) const;
   void RefuseAckSharingLabels(const Field& f, const NodePool& p, std::string_view key) const;
   Taint ReadTaint(const Field& f) const;

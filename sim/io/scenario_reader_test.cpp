@@ -71,7 +71,8 @@ const BadFile kBadFiles[] = {
     {"bad_placement.yaml:4: cluster.default_placement: \"binpak\" is not a valid placement; did "
      "you mean `binpack`?"},
     {"bad_traffic_without_gpu.yaml:8: workloads[0].traffic: a workload with traffic needs a GPU "
-     "(gpu_mem, whole_gpus or hami); GPU work runs on cards; model CPU-only steps with cpu_time "
+     "(gpu_mem, whole_gpus, hami or dra); GPU work runs on cards; model CPU-only steps with "
+     "cpu_time "
      "on a GPU workload"},
     {"bad_variant_base.yaml:4: variants[0].name: `base` is reserved for the scenario as written"},
     {"bad_hard_on_share.yaml:7: node_pools[0].memory_isolation: hard isolation needs cGPU, but "
@@ -1488,6 +1489,72 @@ TEST_CASE("variant sharing hami: requests translated to vGPUs and back") {
   CHECK(whole.workloads[1].whole_gpus == 2);
   const Scenario again = ApplyVariant(whole, s.variants[0]);
   CHECK(again.workloads[1].hami.request == HamiRequest{2, 0, 100, 100});
+}
+
+TEST_CASE("dra: a pool whose GPUs DRA allocates, and workloads' claims") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n  - {name: p, gpu: L4, gpus_per_node: 4, dra: true}\n"
+      "workloads:\n"
+      "  - {name: own, dra: {gpus: 2}}\n"
+      "  - {name: tsl, dra: {shared: true}}\n"
+      "  - {name: mps, dra: {shared: true, sharing: mps, mps: {active_thread_percentage: 25, "
+      "pinned_memory: 4Gi}}}\n");
+  const NodePool& p = s.node_pools[0];
+  CHECK(p.dra.enabled);
+  CHECK(p.schedule == GpuSchedule::kDefault);
+  CHECK(!p.cgpu_active);
+  CHECK(p.isolation == MemoryIsolation::kSoft);
+  CHECK(s.workloads[0].dra == DraAsk{2, false, DeviceSharingStrategy::kTimeSlicing, 0, 0});
+  CHECK(s.workloads[1].dra == DraAsk{1, true, DeviceSharingStrategy::kTimeSlicing, 0, 0});
+  CHECK(s.workloads[2].dra == DraAsk{1, true, DeviceSharingStrategy::kMps, 25, 4096});
+  CHECK(s.workloads[2].asks_gpu());
+
+  struct Bad {
+    const char* yaml;
+    const char* message;
+  };
+  const Bad bad[] = {
+      {"node_pools:\n  - {name: p, dra: true}\n", "a pool without `gpu` has no cards to publish"},
+      {"node_pools:\n  - {name: p, gpu: L4, dra: true, hami: {}}\n",
+       "hami and dra are two ways to hand out the cards"},
+      {"node_pools:\n  - {name: p, gpu: L4, dra: true, memory_isolation: hard}\n",
+       "with dra the memory isolation follows each claim's sharing"},
+      {"node_pools:\n  - name: p\n    gpu: L4\n    labels: {ack.node.gpu.placement: spread}\n"
+       "    dra: true\n",
+       "has no meaning with dra"},
+      {"node_pools:\n  - {name: p, gpu: L4, dra: false}\n", "dra: false is the default"},
+      {"workloads:\n  - {name: w, whole_gpus: 1, dra: {}}\n", "dra excludes whole_gpus"},
+      {"workloads:\n  - {name: w, dra: {sharing: mps}}\n", "sharing governs the pods of one claim"},
+      {"workloads:\n  - {name: w, dra: {shared: true, mps: {pinned_memory: 1Gi}}}\n",
+       "mps settings need sharing: mps"},
+      {"workloads:\n  - {name: w, dra: {gpus: 33}}\n", "is not in 1..32"},
+      {"workloads:\n  - {name: w, dra: {count: 2}}\n", "count"},
+  };
+  for (const Bad& b : bad) {
+    CAPTURE(b.yaml);
+    const std::string error = ErrorOf(std::string("name: x\n") + b.yaml);
+    CAPTURE(error);
+    CHECK(error.find(b.message) != std::string::npos);
+  }
+}
+
+TEST_CASE("variant sharing dra: requests become a claim of whole GPUs per pod, and back") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n  - {name: p, gpu: L4, gpus_per_node: 4}\n"
+      "workloads:\n  - {name: a, gpu_mem: 8, gpu_core: 30}\n  - {name: b, gpu_mem: 6, gpu_count: "
+      "2}\n  - {name: c, cpu: 1}\n"
+      "variants:\n  - {name: dra, sharing: {p: dra}}\n  - {name: back, sharing: {p: exclusive}}\n");
+  const Scenario dra = ApplyVariant(s, s.variants[0]);
+  CHECK(dra.node_pools[0].dra.enabled);
+  CHECK(dra.node_pools[0].schedule == GpuSchedule::kDefault);
+  CHECK(dra.workloads[0].dra == DraAsk{1, false, DeviceSharingStrategy::kTimeSlicing, 0, 0});
+  CHECK(dra.workloads[0].gpu_mem == 0);
+  CHECK(dra.workloads[1].dra.gpus == 2);
+  CHECK(!dra.workloads[2].dra.enabled());  // no GPU: nothing to claim
+  const Scenario back = ApplyVariant(dra, s.variants[1]);
+  CHECK(!back.node_pools[0].dra.enabled);
+  CHECK(back.workloads[1].whole_gpus == 2);
+  CHECK(!back.workloads[1].dra.enabled());
 }
 
 TEST_CASE("variant gpu_mem and gpu_core on a HAMi workload: its gpumem and gpucores") {

@@ -47,28 +47,52 @@ void Reader::CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const 
 }
 
 Workload Reader::ReadWorkload(const Field& f) const {
-  Section s(*this, f, {"name",          "namespace",
-                       "replicas",      "labels",
-                       "node_selector", "node_affinity",
-                       "tolerations",   "topology_spread",
-                       "priority",      "cpu",
-                       "memory",        "gpu_mem",
-                       "gpu_core",      "gpu_count",
-                       "whole_gpus",    "mig_profile",
-                       "schd_weight",   "gpu_memory",
-                       "startup",       "probe",
-                       "on_load_oom",   "traffic",
-                       "work",          "concurrency",
-                       "batching",      "cpu_time",
-                       "timeout",       "on_timeout",
-                       "routing",       "slo",
-                       "pods",          "kind",
-                       "images",        "image_size",
-                       "annotations",   "volumes",
-                       "pod_affinity",  "pod_anti_affinity",
-                       "host_ports",    "hpa",
-                       "cron_hpa",      "interference",
-                       "hami",          "gpu_resource"});
+  Section s(*this, f,
+            {"name",
+             "namespace",
+             "replicas",
+             "labels",
+             "node_selector",
+             "node_affinity",
+             "tolerations",
+             "topology_spread",
+             "priority",
+             "cpu",
+             "memory",
+             "gpu_mem",
+             "gpu_core",
+             "gpu_count",
+             "whole_gpus",
+             "mig_profile",
+             "schd_weight",
+             "gpu_memory",
+             "startup",
+             "probe",
+             "on_load_oom",
+             "traffic",
+             "work",
+             "concurrency",
+             "batching",
+             "cpu_time",
+             "timeout",
+             "on_timeout",
+             "routing",
+             "slo",
+             "pods",
+             "kind",
+             "images",
+             "image_size",
+             "annotations",
+             "volumes",
+             "pod_affinity",
+             "pod_anti_affinity",
+             "host_ports",
+             "hpa",
+             "cron_hpa",
+             "interference",
+             "hami",
+             "gpu_resource",
+             "dra"});
   Workload w;
   w.name = DnsName(s.Require("name"));
   if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
@@ -234,6 +258,15 @@ void Reader::ReadResources(const Section& s, Workload& w) const {
     }
     w.hami = ReadHamiAsk(*v);
   }
+  if (auto v = s.Get("dra")) {
+    for (const char* other : {"gpu_mem", "gpu_core", "gpu_count", "whole_gpus", "mig_profile",
+                              "hami", "gpu_resource"}) {
+      if (s.Get(other))
+        Fail(*v, std::string("dra excludes ") + other,
+             "a DRA pod asks its GPUs through a ResourceClaim only");
+    }
+    w.dra = ReadDraAsk(*v);
+  }
   if (auto v = s.Get("schd_weight")) w.schd_weight = Int(*v, 0);
   if (auto v = s.Get("gpu_memory")) {
     Section m(*this, *v, {"weights", "activation", "context"});
@@ -243,6 +276,38 @@ void Reader::ReadResources(const Section& s, Workload& w) const {
     }
     if (auto x = m.Get("context")) w.memory.context_mib = Unit(*x, &ParseMemoryMib, "a quantity");
   }
+}
+
+// `dra:` (docs/scenario.md "DRA"): the claim each pod asks through. `shared` makes it one
+// ResourceClaim for every replica; `sharing` is the NVIDIA DRA driver's GpuConfig strategy among
+// its pods (TimeSlicing by default), `mps` its mpsConfig defaults.
+DraAsk Reader::ReadDraAsk(const Field& f) const {
+  Section d(*this, f, {"gpus", "shared", "sharing", "mps"});
+  DraAsk ask;
+  ask.gpus = 1;
+  if (auto v = d.Get("gpus"))
+    ask.gpus = Int(*v, 1, 32, "devices per claim (at most 32, the API's limit)");
+  if (auto v = d.Get("shared"))
+    ask.shared = Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});
+  if (auto v = d.Get("sharing")) {
+    ask.sharing =
+        Enum<DeviceSharingStrategy>(*v, "GpuConfig sharing strategy",
+                                    {{"time-slicing", DeviceSharingStrategy::kTimeSlicing},
+                                     {"mps", DeviceSharingStrategy::kMps}});
+    if (!ask.shared)
+      Fail(*v, "sharing governs the pods of one claim; each pod here has its own",
+           "set shared: true, or drop sharing");
+  }
+  if (auto v = d.Get("mps")) {
+    if (ask.sharing != DeviceSharingStrategy::kMps)
+      Fail(*v, "mps settings need sharing: mps", "set sharing: mps");
+    Section m(*this, *v, {"active_thread_percentage", "pinned_memory"});
+    if (auto x = m.Get("active_thread_percentage"))
+      ask.mps_active_thread_percentage = Int(*x, 1, 100, "defaultActiveThreadPercentage, 1..100");
+    if (auto x = m.Get("pinned_memory"))
+      ask.mps_pinned_memory_mib = Unit(*x, &ParseMemoryMib, "a quantity");
+  }
+  return ask;
 }
 
 // `hami:` (docs/scenario.md "HAMi"): one container's HAMi resources, with the defaults HAMi's
@@ -310,7 +375,7 @@ void Reader::ReadServing(const Section& s, Workload& w) const {
     w.traffic = ReadTraffic(*v, w.pods);
     // Work per request is GPU time: a pod without a card has nothing to run it on.
     if (!w.asks_gpu())
-      Fail(*v, "a workload with traffic needs a GPU (gpu_mem, whole_gpus or hami)",
+      Fail(*v, "a workload with traffic needs a GPU (gpu_mem, whole_gpus, hami or dra)",
            "GPU work runs on cards; model CPU-only steps with cpu_time on a GPU workload");
   }
   if (auto v = s.Get("work")) w.work = ReadWork(*v);

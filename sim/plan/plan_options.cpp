@@ -47,6 +47,10 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
       return Status::Failure("pool " + pool.name +
                              " autoscales: plan sizes fixed pools (autoscaled sizing is not "
                              "planned yet); remove its autoscaling: to plan it");
+    if (pool.dra.enabled)
+      return Status::Failure("pool " + pool.name +
+                             " hands its cards out through DRA claims: plan does not size DRA "
+                             "pools yet; use knobsim whatif with pool sizes instead");
     if (pool.device_sharing.shared() || pool.mig.enabled() || pool.hami.enabled())
       return Status::Failure("pool " + pool.name +
                              (pool.mig.enabled()    ? " cuts its cards into MIG instances"

@@ -6,7 +6,10 @@
 // (docs/semantics.md §6, docs/schedule.md).
 #include <doctest/doctest.h>
 
+#include <map>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "tools/knobsim/e2e_support.h"
 
@@ -92,6 +95,56 @@ TEST_CASE("import leaves pods with DRA claims out with a warning naming them") {
   CHECK(Has(o.err + o.out,
             "1 ResourceSlice(s) publish DRA devices, which a run does not "
             "simulate yet"));
+}
+
+TEST_CASE(
+    "DRA in a run: claims place the pods (one GPU each, or one shared by a claim's pods), the "
+    "claims' sharing runs them, and a what-if moves the pool to time-slicing or to DRA") {
+  const std::string scenario = SourcePath("scenarios/l4-dra.yaml");
+  const Outcome run = Run("run '" + scenario + "' --all --duration 3m --json -");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  const nlohmann::json& base = doc.at("variants").at(0);
+  // Each claim has its GPU: two chat cards, the embedders' shared card, the OCR pods' card.
+  std::map<std::string, std::set<int>> cards_of;
+  for (const auto& p : base.at("pods")) {
+    CAPTURE(p.dump());
+    const std::vector<int> cards = p.at("cards").get<std::vector<int>>();
+    REQUIRE(cards.size() == 1);
+    cards_of[p.at("workload").get<std::string>()].insert(cards[0]);
+  }
+  CHECK(cards_of.at("chat").size() == 2);
+  CHECK(cards_of.at("embed").size() == 1);
+  CHECK(cards_of.at("ocr").size() == 1);
+  std::set<int> all;
+  for (const auto& [w, cards] : cards_of) all.insert(cards.begin(), cards.end());
+  CHECK(all.size() == 4);
+  // MPS's pinned-memory limit is each OCR pod's quota: 3 × 7 GiB on its card.
+  const int ocr_card = *cards_of.at("ocr").begin();
+  for (const auto& card : base.at("cards")) {
+    if (card.at("index") == ocr_card) CHECK(card.at("memory_quota_mib") == 3 * 7 * 1024);
+  }
+  for (const auto& w : base.at("workloads")) {
+    CAPTURE(w.at("name"));
+    CHECK(w.at("requests").get<int64_t>() > 0);
+    CHECK(w.at("latency_ms").at("p99").get<double>() > 0);
+  }
+  // On the device plugin's time-slicing the pods spread over the cards.
+  const nlohmann::json& sliced = doc.at("variants").at(1);
+  std::set<int> embed_cards;
+  for (const auto& p : sliced.at("pods"))
+    if (p.at("workload") == "embed") embed_cards.insert(p.at("cards").at(0).get<int>());
+  CHECK(embed_cards.size() > 1);
+
+  // The other way: a cGPU pool moved to DRA, each pod a claim of one whole GPU.
+  const Outcome whatif = Run("whatif " + QuotedSourcePath("scenarios/quickstart.yaml") +
+                             " --knob sharing:*=dra --json -");
+  REQUIRE_MESSAGE(whatif.exit_code == 0, whatif.err);
+  const nlohmann::json moved = nlohmann::json::parse(whatif.out);
+  int placed = 0;
+  for (const auto& p : moved.at("variants").at(1).at("pods"))
+    if (p.at("node").is_string()) ++placed;
+  CHECK(placed > 0);
 }
 
 }  // namespace
