@@ -185,8 +185,9 @@ bool FitEligible(int policy, double switch_overhead, bool exclusive, int pods_on
 
 namespace {
 
-// Pods that ask devices through DRA claims: a run does not simulate DRA devices yet (`knobsim
-// schedule` allocates them), so they are left out, loudly, rather than run as CPU-only pods.
+// Pods that ask devices through DRA claims: their claims are not mapped onto a scenario's `dra:`
+// pools and workloads yet (`knobsim schedule` allocates them), so they are left out, loudly,
+// rather than run as CPU-only pods.
 KubeObjects WithoutDraPods(KubeObjects objects, std::vector<std::string>& warnings) {
   std::vector<std::string> names;
   size_t kept = 0;
@@ -209,14 +210,16 @@ KubeObjects WithoutDraPods(KubeObjects objects, std::vector<std::string>& warnin
     warnings.push_back(std::to_string(names.size()) +
                        " pod(s) ask devices through DRA resource claims (" + Join(head, ", ") +
                        (names.size() > shown ? ", ..." : "") +
-                       "): a run does not simulate DRA devices yet, so they and their "
-                       "workloads are left out (knobsim schedule allocates their claims)");
+                       "): import does not turn an export's claims into scenario claims "
+                       "yet, so they and their workloads are left out (knobsim schedule "
+                       "allocates their claims; a scenario's `dra:` pools and workloads run "
+                       "them)");
   }
   if (!objects.resource_slices.empty())
     warnings.push_back(std::to_string(objects.resource_slices.size()) +
-                       " ResourceSlice(s) publish DRA devices, which a run does not simulate "
-                       "yet: their nodes import with the devices their capacity shows, without "
-                       "the slices'");
+                       " ResourceSlice(s) publish DRA devices, which import does not turn "
+                       "into `dra:` pools yet: their nodes import with the devices their "
+                       "capacity shows, without the slices'");
   return objects;
 }
 

@@ -93,8 +93,8 @@ TEST_CASE("import leaves pods with DRA claims out with a warning naming them") {
             "4 pod(s) ask devices through DRA resource claims (serve/chat-0, "
             "serve/chat-1, serve/embed-0, serve/chat-2)"));
   CHECK(Has(o.err + o.out,
-            "1 ResourceSlice(s) publish DRA devices, which a run does not "
-            "simulate yet"));
+            "1 ResourceSlice(s) publish DRA devices, which import does not turn into "
+            "`dra:` pools yet"));
 }
 
 TEST_CASE(

@@ -133,7 +133,7 @@ class Allocator {
   // measure of the work backtracking did.
   int64_t allocate_one_calls() const { return allocate_one_calls_; }
 
-  struct Search;  // one Allocate call's working state (allocator.cpp)
+  struct Search;  // one Allocate call's working state (allocator_search.h)
 
  private:
   AllocatorFeatures features_;
