@@ -46,6 +46,9 @@ std::vector<fgd::TargetPod> TargetWorkload(const Scenario& scenario) {
 // Node cpu and memory are not checked: a pod that runs is not evicted for them.
 std::optional<Placement> CurrentPlacement(const ClusterState& state, const SchedulerConfig& config,
                                           const PodSpec& pod, const CurrentPod& at) {
+  // A DRA pod's devices come from the allocator, which the scheduler runs: its claims are not
+  // allocated in the run's catalog, so it is placed again **[simplification]**.
+  if (!pod.resource_claims.empty()) return std::nullopt;
   const int node = state.FindNode(at.node);
   if (node < 0) return std::nullopt;
   const NodeState& n = state.node(node);
@@ -248,9 +251,21 @@ void PlacePods(Simulator& sim) {
     const int32_t p = pod_of[next.workload][next.ordinal];
     PodSpec pod = RunPodSpec(s, p);
     pod.start_time = 0;  // every pod of the scenario runs from t = 0
-    current[p] = CurrentPlacement(s.cluster_state, s.config, pod, spec.pods[next.ordinal]);
+    if (!pod.resource_claims.empty()) {
+      // A DRA pod's devices come from the allocator: it is scheduled now, before the pending
+      // pods, nominated to its node (taken when it fits there, as upstream does).
+      pod.nominated_node_name = spec.pods[next.ordinal].node;
+      const int index = static_cast<int>(s.cluster_state.pods().size());
+      const ScheduleResult r = s.scheduler->ScheduleAndBind(pod);
+      if (r.placement.node >= 0) {
+        current[p] = r.placement;
+        s.pods[p].state_pod = index;
+      }
+    } else {
+      current[p] = CurrentPlacement(s.cluster_state, s.config, pod, spec.pods[next.ordinal]);
+    }
     if (current[p]) {
-      s.pods[p].state_pod = s.cluster_state.Bind(pod, *current[p]);
+      if (s.pods[p].state_pod < 0) s.pods[p].state_pod = s.cluster_state.Bind(pod, *current[p]);
     } else {
       sim.recorder.PodEvent("Rescheduled", p,
                             "its current place (node " + spec.pods[next.ordinal].node +

@@ -5,8 +5,13 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "models/gpu_catalog.h"
+#include "sim/import/import_dra.h"
 #include "sim/import/import_steps.h"
 #include "sim/text.h"
 
@@ -185,17 +190,82 @@ bool FitEligible(int policy, double switch_overhead, bool exclusive, int pods_on
 
 namespace {
 
-// Pods that ask devices through DRA claims: their claims are not mapped onto a scenario's `dra:`
-// pools and workloads yet (`knobsim schedule` allocates them), so they are left out, loudly,
-// rather than run as CPU-only pods.
-KubeObjects WithoutDraPods(KubeObjects objects, std::vector<std::string>& warnings) {
-  std::vector<std::string> names;
-  size_t kept = 0;
-  for (size_t i = 0; i < objects.pods.size(); ++i) {
-    if (!objects.pods[i].resource_claims.empty()) {
-      names.push_back(objects.pods[i].namespace_ + "/" + objects.pods[i].name);
+// "a, b, c" of the first five names, and ", ..." beyond.
+std::string FirstNames(const std::vector<std::string>& names) {
+  const size_t shown = std::min<size_t>(names.size(), 5);
+  return Join(std::vector<std::string>(names.begin(), names.begin() + static_cast<long>(shown)),
+              ", ") +
+         (names.size() > shown ? ", ..." : "");
+}
+
+// The controller owning `pod` ("Kind/name"), or its own name: the workload it joins.
+std::string OwnerOf(const PodSpec& pod) {
+  for (const OwnerReference& o : pod.owner_references)
+    if (o.controller) return o.kind + "/" + o.name;
+  return "Pod/" + pod.name;
+}
+
+// DRA (import_dra.h): nodes whose DRA devices are only the NVIDIA DRA driver's whole GPUs get
+// them as cards (their pools become `dra: true`), and pods whose claim a scenario can say stay;
+// every other pod with claims is left out, loudly, rather than run as a CPU-only pod, and every
+// slice not turned into cards is counted. A node with device-plugin GPUs too keeps those.
+KubeObjects WithScenarioDra(KubeObjects objects, std::vector<std::string>& warnings) {
+  std::map<std::string, std::string> why_not;
+  std::map<std::string, DraNodeGpus> gpus = DraGpuNodes(objects, &why_not);
+  for (NodeSpec& n : objects.nodes) {
+    const auto it = gpus.find(n.name);
+    if (it == gpus.end()) continue;
+    if (n.gpu_cards > 0) {
+      why_not[n.name] = "it also offers device-plugin GPUs";
+      gpus.erase(it);
       continue;
     }
+    n.gpu_cards = it->second.count;
+    if (n.gpu_model.empty()) n.gpu_model = it->second.product;
+    n.gpu_schedule = "default";
+  }
+  // Slices of nodes not taken as DRA GPU nodes: out, so that the pools see the same nodes.
+  std::erase_if(objects.resource_slices,
+                [&](const ResourceSliceSpec& s) { return !gpus.count(s.node_name); });
+  if (!why_not.empty()) {
+    std::vector<std::string> parts;
+    for (const auto& [node, why] : why_not) parts.push_back(node + ": " + why);
+    warnings.push_back(std::to_string(why_not.size()) +
+                       " node(s) publish DRA devices import does not turn into a `dra:` pool "
+                       "(only the NVIDIA DRA driver's whole GPUs are): " +
+                       FirstNames(parts) + "; they import with the devices their capacity shows");
+  }
+  // A claim its pods share must belong to one workload: the scenario's claim is a workload's.
+  std::map<std::string, std::set<std::string>> owners_of_claim;
+  for (const PodSpec& p : objects.pods) {
+    const std::string key = SharedClaimKey(p);
+    if (!key.empty()) owners_of_claim[key].insert(OwnerOf(p));
+  }
+  std::vector<std::string> left_out;
+  std::string first_why;
+  size_t kept = 0;
+  for (size_t i = 0; i < objects.pods.size(); ++i) {
+    const PodSpec& p = objects.pods[i];
+    bool keep = true;
+    if (!p.resource_claims.empty()) {
+      std::string why;
+      keep = ScenarioDraAsk(p, objects, &why).has_value();
+      if (const std::string key = SharedClaimKey(p);
+          keep && !key.empty() && owners_of_claim.at(key).size() > 1) {
+        keep = false;
+        why = "claim " + key + " is shared by pods of " +
+              std::to_string(owners_of_claim.at(key).size()) + " workloads";
+      }
+      if (keep && !p.node_name.empty() && !gpus.count(p.node_name)) {
+        keep = false;
+        why = "its node " + p.node_name + " is not imported as a DRA GPU node";
+      }
+      if (!keep) {
+        left_out.push_back(p.namespace_ + "/" + p.name);
+        if (first_why.empty()) first_why = p.namespace_ + "/" + p.name + ": " + why;
+      }
+    }
+    if (!keep) continue;
     if (kept != i) {
       objects.pods[kept] = std::move(objects.pods[i]);
       if (i < objects.pod_sources.size()) objects.pod_sources[kept] = objects.pod_sources[i];
@@ -204,22 +274,13 @@ KubeObjects WithoutDraPods(KubeObjects objects, std::vector<std::string>& warnin
   }
   objects.pods.resize(kept);
   if (objects.pod_sources.size() > kept) objects.pod_sources.resize(kept);
-  if (!names.empty()) {
-    const size_t shown = std::min<size_t>(names.size(), 5);
-    std::vector<std::string> head(names.begin(), names.begin() + static_cast<long>(shown));
-    warnings.push_back(std::to_string(names.size()) +
-                       " pod(s) ask devices through DRA resource claims (" + Join(head, ", ") +
-                       (names.size() > shown ? ", ..." : "") +
-                       "): import does not turn an export's claims into scenario claims "
-                       "yet, so they and their workloads are left out (knobsim schedule "
-                       "allocates their claims; a scenario's `dra:` pools and workloads run "
-                       "them)");
+  if (!left_out.empty()) {
+    warnings.push_back(std::to_string(left_out.size()) +
+                       " pod(s) ask devices through DRA resource claims a scenario cannot say (" +
+                       FirstNames(left_out) + "; " + first_why +
+                       "): they and their workloads are left out (knobsim schedule allocates "
+                       "their claims)");
   }
-  if (!objects.resource_slices.empty())
-    warnings.push_back(std::to_string(objects.resource_slices.size()) +
-                       " ResourceSlice(s) publish DRA devices, which import does not turn "
-                       "into `dra:` pools yet: their nodes import with the devices their "
-                       "capacity shows, without the slices'");
   return objects;
 }
 
@@ -228,7 +289,7 @@ KubeObjects WithoutDraPods(KubeObjects objects, std::vector<std::string>& warnin
 ImportModel ImportCluster(const KubeObjects& exported, const Metrics* metrics,
                           const ImportOptions& options) {
   std::vector<std::string> dra_warnings;
-  const KubeObjects objects = WithoutDraPods(WithTemplatePods(exported), dra_warnings);
+  const KubeObjects objects = WithScenarioDra(WithTemplatePods(exported), dra_warnings);
   const GpuCatalog catalog = GpuCatalog::BuiltIn();
   ImportModel model;
   model.warnings = std::move(dra_warnings);

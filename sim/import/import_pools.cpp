@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "models/gpu_catalog.h"
+#include "sim/import/import_dra.h"
 #include "sim/import/import_steps.h"
 #include "sim/mig_layout.h"
 #include "sim/scenario_objects.h"
@@ -31,6 +32,7 @@ struct PoolKey {
   std::pair<int, std::vector<std::string>> mig;  // NodeSpec::mig: strategy, each card's instances
   // NodeSpec::hami: split count, devmem, devcore, core policy.
   std::tuple<int, int, int, int> hami{0, 0, 0, 0};
+  bool dra = false;  // its GPUs are the NVIDIA DRA driver's devices (import_dra.h)
   bool unschedulable = false;
   auto operator<=>(const PoolKey&) const = default;
 };
@@ -112,11 +114,12 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name,
   return t;
 }
 
-PoolKey KeyOf(const NodeSpec& node, const std::string& gpu,
+PoolKey KeyOf(const NodeSpec& node, const std::string& gpu, bool dra,
               const std::set<std::pair<std::string, std::string>>& selected,
               std::set<std::string>& dropped_labels) {
   PoolKey key;
   key.gpu = gpu;
+  key.dra = dra;
   key.cards = node.gpu_cards;
   key.mig = {static_cast<int>(node.mig.strategy), node.mig.instances};
   key.hami = {node.hami.split_count, node.hami.devmem_mib, node.hami.devcore,
@@ -272,6 +275,25 @@ void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, const std::st
                                             : node.placement + " from ack.node.gpu.placement"));
 }
 
+// A pool of GPUs the NVIDIA DRA driver publishes (import_dra.h): `dra: true`, no ACK schedule;
+// ACK's sharing labels, which mean nothing there, are not written.
+void DraPoolOf(const NodeSpec& node, const std::string& gpu, ImportedPool& p) {
+  NodePool& np = p.pool;
+  np.dra.enabled = true;
+  for (const char* label :
+       {kGpuScheduleLabel, kGpuPlacementLabel, kGpuMaxPodLabel, kCgpuDisableIsolationLabel})
+    np.labels.erase(label);
+  np.placement.clear();
+  np.max_pods_per_card = 0;
+  UseDevicePluginCards(np);
+  p.notes.push_back("gpu " + gpu + " from the productName of the NVIDIA DRA driver's devices (\"" +
+                    node.gpu_model + "\"); " + std::to_string(node.gpu_cards) +
+                    " whole GPUs from its ResourceSlice");
+  p.notes.push_back(
+      "dra: claims get these GPUs from the DRA allocator; each claim's sharing "
+      "(GpuConfig) is its workload's");
+}
+
 // The pool the first node of a key opens.
 ImportedPool NewPool(const NodeSpec& node, const PoolKey& key, const ImportOptions& options,
                      const std::string* config, std::vector<std::string>& warnings) {
@@ -294,7 +316,9 @@ ImportedPool NewPool(const NodeSpec& node, const PoolKey& key, const ImportOptio
   if (auto v = key.labels.find(options.cgpu_version_label); v != key.labels.end())
     np.cgpu_version = v->second;
   p.gpu_model = node.gpu_model;
-  if (node.gpu_cards > 0) {
+  if (key.dra) {
+    DraPoolOf(node, key.gpu, p);
+  } else if (node.gpu_cards > 0) {
     GpuPoolSchedule(node, key.gpu, config, p, warnings);
   } else {
     np.schedule = GpuSchedule::kDefault;
@@ -368,6 +392,8 @@ NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& option
   std::set<std::string> unknown_gpus;
   const std::set<std::pair<std::string, std::string>> selected = SelectedNodeLabels(objects.pods);
   std::set<std::string> dropped_node_labels;
+  // ImportCluster gave these nodes their DRA GPUs as cards (WithScenarioDra).
+  const std::map<std::string, DraNodeGpus> dra_nodes = DraGpuNodes(objects, nullptr);
   for (const NodeSpec& node : objects.nodes) {
     index.node_by_name[node.name] = &node;
     std::string gpu;
@@ -382,7 +408,8 @@ NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& option
         }
       }
     }
-    const PoolKey key = KeyOf(node, gpu, selected, dropped_node_labels);
+    const PoolKey key = KeyOf(node, gpu, dra_nodes.count(node.name) > 0 && node.gpu_cards > 0,
+                              selected, dropped_node_labels);
     auto [it, fresh] = pool_of_key.emplace(key, static_cast<int>(model.pools.size()));
     if (fresh) {
       const auto config = objects.device_config_of_node.find(node.name);

@@ -3,6 +3,7 @@
 #include <tuple>
 
 #include "sim/dns_label.h"
+#include "sim/import/import_dra.h"
 #include "sim/import/import_steps.h"
 #include "sim/io/kube_owners.h"
 
@@ -272,6 +273,11 @@ PodIndex WorkloadsFromPods(const KubeObjects& objects, const NodeIndex& nodes,
     const int wi = static_cast<int>(model.workloads.size());
     ImportedWorkload iw =
         WorkloadOf(g, p, static_cast<int>(live.size()), name_count, nodes, options, model.warnings);
+    if (!p.resource_claims.empty()) {
+      // ImportCluster kept only pods whose claims a scenario can say (WithScenarioDra).
+      std::string why;
+      if (std::optional<DraAsk> ask = ScenarioDraAsk(p, objects, &why)) iw.spec.dra = *ask;
+    }
     PlacePods(objects, live, wi, nodes, index, model.warnings);
     model.workloads.push_back(std::move(iw));
   }

@@ -168,7 +168,9 @@ void WritePool(Out& o, const ImportedPool& ip) {
   }
   if (!p.cgpu_version.empty()) o.Line(4, "cgpu_version: " + YamlScalar(p.cgpu_version));
   for (const std::string& n : ip.isolation_notes) o.Comment(4, n);
-  if (p.hami.enabled()) {
+  if (p.dra.enabled) {
+    o.Line(4, "dra: true");
+  } else if (p.hami.enabled()) {
     std::string h = "hami: {split_count: " + std::to_string(p.hami.split_count);
     if (p.hami.memory_scaling != 1)
       h += ", memory_scaling: " + ShortestNumber(p.hami.memory_scaling);
@@ -435,7 +437,23 @@ void WriteResources(Out& o, const ImportedWorkload& iw) {
   if (w.priority != 0) o.Line(4, "priority: " + std::to_string(w.priority));
   o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");
   o.Line(4, "memory: " + Memory(w.memory_mib));
-  if (w.hami.enabled()) {
+  if (w.dra.enabled()) {
+    const DraAsk& a = w.dra;
+    std::string d = "dra: {gpus: " + std::to_string(a.gpus) + (a.shared ? ", shared: true" : "");
+    if (a.shared && a.sharing == DeviceSharingStrategy::kMps) {
+      std::vector<std::string> mps;
+      if (a.mps_active_thread_percentage > 0)
+        mps.push_back("active_thread_percentage: " +
+                      std::to_string(a.mps_active_thread_percentage));
+      if (a.mps_pinned_memory_mib > 0)
+        mps.push_back("pinned_memory: " + Memory(a.mps_pinned_memory_mib));
+      d += ", sharing: mps";
+      if (!mps.empty()) d.append(", mps: {").append(Join(mps, ", ")).append("}");
+    }
+    o.Line(4, d + "}",
+           a.shared ? "one ResourceClaim its pods share (GpuConfig sharing)"
+                    : "a ResourceClaim per pod, from its template");
+  } else if (w.hami.enabled()) {
     // Every amount written: read back, HAMi's webhook defaults would otherwise apply again.
     const HamiRequest& r = w.hami.request;
     std::string h = "hami: {gpus: " + std::to_string(r.vgpus);

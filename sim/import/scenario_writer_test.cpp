@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "sim/io/scenario_reader.h"
+#include "sim/scenario_objects.h"
 
 namespace knobsim {
 namespace {
@@ -170,6 +171,31 @@ TEST_CASE("the written scenario reads back with the same numbers") {
   CHECK(w.traffic.pieces[1].rate == doctest::Approx(0.000123));
   CHECK(w.work.mean_s == doctest::Approx(0.0586));
   CHECK(s->run.duration == 2 * 3600 * kNanosPerSecond);
+}
+
+TEST_CASE("a dra pool and the claims of its workloads read back as written") {
+  ImportModel m = Small();
+  m.pools[0].pool.dra.enabled = true;
+  m.pools[0].pool.labels.clear();
+  UseDevicePluginCards(m.pools[0].pool);
+  const DraAsk shared{2, true, DeviceSharingStrategy::kMps, 40, 6144};
+  m.workloads[0].spec.gpu_mem = 0;
+  m.workloads[0].spec.dra = shared;
+  ImportedWorkload own = m.workloads[0];
+  own.spec.name = "own";
+  own.spec.dra = DraAsk{1, false, DeviceSharingStrategy::kTimeSlicing, 0, 0};
+  own.pods.clear();
+  m.workloads.push_back(own);
+  const std::string text = WriteScenarioYaml(m);
+  CAPTURE(text);
+  CHECK(text.find("    dra: true\n") != std::string::npos);
+  CHECK(text.find("dra: {gpus: 2, shared: true, sharing: mps, mps: {active_thread_percentage: 40, "
+                  "pinned_memory: 6Gi}}") != std::string::npos);
+  Expected<Scenario> s = ReadScenarioString(text, "dra.yaml");
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
+  CHECK(s->node_pools[0].dra.enabled);
+  CHECK(s->workloads[0].dra == shared);
+  CHECK(s->workloads[1].dra == own.spec.dra);
 }
 
 TEST_CASE("the kube: section reads back as the objects the import kept") {

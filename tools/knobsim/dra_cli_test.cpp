@@ -85,16 +85,52 @@ TEST_CASE(
   CHECK(Has(full.at("message").get<std::string>(), "1 cannot allocate all claims"));
 }
 
-TEST_CASE("import leaves pods with DRA claims out with a warning naming them") {
+TEST_CASE(
+    "import leaves out pods whose DRA claims a scenario cannot say (consumable capacity), and "
+    "the node whose GPU is shared, with warnings naming them") {
   const Outcome o = Run("import --kube " + QuotedSourcePath(kDir + "shared-dra.json"));
   CAPTURE(o.out);
   CAPTURE(o.err);
   CHECK(Has(o.err + o.out,
-            "4 pod(s) ask devices through DRA resource claims (serve/chat-0, "
-            "serve/chat-1, serve/embed-0, serve/chat-2)"));
+            "4 pod(s) ask devices through DRA resource claims a scenario cannot say (serve/chat-0, "
+            "serve/chat-1, serve/embed-0, serve/chat-2; serve/chat-0: request gpu asks consumable "
+            "capacity, not modelled in a run yet)"));
   CHECK(Has(o.err + o.out,
-            "1 ResourceSlice(s) publish DRA devices, which import does not turn into "
-            "`dra:` pools yet"));
+            "1 node(s) publish DRA devices import does not turn into a `dra:` pool (only the "
+            "NVIDIA DRA driver's whole GPUs are): l40s-a: device gpu-0 consumes counters, is "
+            "shared or is tainted"));
+}
+
+TEST_CASE(
+    "import turns the NVIDIA DRA driver's whole GPUs into a dra pool and pods claiming them into "
+    "dra workloads; MIG partitions and constrained claims stay out; the scenario runs") {
+  const std::string file = QuotedSourcePath(kDir + "h100-dra.json");
+  const std::string out = TempPath("h100-dra-import.yaml");
+  const Outcome o = Run("import --kube " + file + " -o '" + out + "'");
+  CAPTURE(o.err);
+  REQUIRE(o.exit_code == 0);
+  const std::string yaml = ReadFile(out);
+  CAPTURE(yaml);
+  CHECK(Has(yaml, "dra: true"));
+  CHECK(Has(yaml, "dra: {gpus: 1}"));
+  CHECK(Has(yaml, "dra: {gpus: 8}"));
+  // h100-b's cards are cut into MIG partitions (shared counters): not a dra pool.
+  CHECK(Has(o.err, "h100-b: ResourceSlice h100-b-gpu.nvidia.com-"));
+  CHECK(Has(o.err, "ml/infer-0, ml/pair-0"));
+  const Outcome run = Run("run '" + out + "' --duration 2m --json -");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  int on_cards = 0, pending = 0;
+  for (const auto& p : doc.at("variants").at(0).at("pods")) {
+    if (p.at("node").is_string()) {
+      on_cards += static_cast<int>(p.at("cards").size());
+    } else {
+      ++pending;
+    }
+  }
+  // The two training pods hold a GPU each; an 8-GPU job finds 6 free: both Pending.
+  CHECK(on_cards == 2);
+  CHECK(pending == 2);
 }
 
 TEST_CASE(
