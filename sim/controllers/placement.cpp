@@ -1,7 +1,5 @@
 #include "sim/controllers/placement.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -80,7 +78,7 @@ bool HeldByClaim(const DraCatalog& dra, const std::string& node, int card) {
   const std::span<const uint8_t> held = dra.held_by_device();
   if (held.empty()) return false;
   for (const int ordinal :
-       dra.slice_index().OrdinalsOf(dra::kNvidiaDriver, node, fmt::format("gpu-{}", card))) {
+       dra.slice_index().OrdinalsOf(dra::kNvidiaDriver, node, dra::NvidiaGpuName(card))) {
     if ((held[ordinal] & dra::kHeldDedicated) != 0) return true;
   }
   return false;

@@ -8,16 +8,17 @@
 #include <vector>
 
 #include "sim/quantity.h"
+#include "sim/scheduler/dra/constraints.h"
+#include "sim/scheduler/dra/nvidia_gpu_devices.h"
 
 namespace knobsim {
 namespace {
 
-constexpr const char* kDriver = "gpu.nvidia.com";
-constexpr const char* kGpuClass = "gpu.nvidia.com";
+using dra::kNvidiaDriver;
 
+// The driver's attribute `id` of `d` (attribute names are stored qualified).
 const DraAttribute* Attribute(const DraDevice& d, const std::string& id) {
-  const auto it = d.attributes.find(std::string(kDriver) + "/" + id);
-  return it == d.attributes.end() ? nullptr : &it->second;
+  return dra::LookupAttribute(d, kNvidiaDriver, std::string(kNvidiaDriver) + "/" + id);
 }
 
 std::string StringOf(const DraAttribute* a) {
@@ -26,7 +27,8 @@ std::string StringOf(const DraAttribute* a) {
 
 // Why `slice` is not whole GPUs of one product only, or "" (then `gpus` counts them).
 std::string WholeGpus(const ResourceSliceSpec& slice, DraNodeGpus& gpus) {
-  if (slice.driver != kDriver) return "ResourceSlice " + slice.name + " of driver " + slice.driver;
+  if (slice.driver != kNvidiaDriver)
+    return "ResourceSlice " + slice.name + " of driver " + slice.driver;
   if (!slice.shared_counters.empty() || slice.per_device_node_selection)
     return "ResourceSlice " + slice.name + " has shared counters or per-device node selection";
   for (const DraDevice& d : slice.devices) {
@@ -64,7 +66,7 @@ const DraClaimSpec* ClaimSpecOf(const PodSpec& pod, const PodResourceClaim& entr
 // The NVIDIA DRA driver's GpuConfig sharing in `config`, into `ask`; false with `why` for
 // anything else a config can say.
 bool ReadSharing(const DraOpaqueConfig& config, DraAsk& ask, std::string* why) {
-  if (config.driver != kDriver) {
+  if (config.driver != kNvidiaDriver) {
     *why = "a config for driver " + config.driver;
     return false;
   }
@@ -119,7 +121,7 @@ std::string ReadClaim(const DraClaimSpec& spec, DraAsk& ask) {
   const DraRequest& r = spec.requests.front();
   if (!r.exactly) return "request " + r.name + " lists firstAvailable alternatives";
   const DraExactRequest& e = *r.exactly;
-  if (e.device_class_name != kGpuClass)
+  if (e.device_class_name != dra::kNvidiaGpuClass)
     return "request " + r.name + " asks class " + e.device_class_name;
   if (!e.selectors.empty()) return "request " + r.name + " has CEL selectors";
   if (e.all) return "request " + r.name + " asks for all devices";

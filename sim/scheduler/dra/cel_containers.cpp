@@ -116,14 +116,10 @@ Value Containers::ListAt(const Value& v, size_t i) {
 }
 
 Value Containers::IdsOf(const Value& domains, const Value& domain) const {
+  // Upstream's default for a missing domain is an empty map, whatever the key.
+  if (domain.kind != Kind::kString) return OwnedMap(std::make_shared<MapHeap>());
   Value v;
   v.kind = Kind::kMap;
-  if (domain.kind != Kind::kString) {
-    // Upstream's default for a missing domain is an empty map, whatever the key.
-    v.rep = Rep::kOwned;
-    v.heap = std::make_shared<MapHeap>();
-    return v;
-  }
   v.rep = Rep::kIds;
   v.capacity = domains.capacity;
   v.text = domain.text;

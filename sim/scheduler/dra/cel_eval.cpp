@@ -188,11 +188,7 @@ Value Evaluator::MapLiteral(const Node& n) {
           fmt::format("repeated key in map literal: {}", KeyText(heap->entries[k].first)));
     }
   }
-  Value v;
-  v.kind = Kind::kMap;
-  v.rep = Rep::kOwned;
-  v.heap = std::move(heap);
-  return v;
+  return OwnedMap(std::move(heap));
 }
 
 Value Evaluator::Logical(const Node& n) {
@@ -353,11 +349,7 @@ Value Evaluator::MapComprehension(const Loop& loop) {
     heap->entries.emplace_back(slots_[static_cast<size_t>(n.slot)], std::move(v));
   }
   Charge(1);
-  Value v;
-  v.kind = Kind::kMap;
-  v.rep = Rep::kOwned;
-  v.heap = std::move(heap);
-  return v;
+  return OwnedMap(std::move(heap));
 }
 
 Value Evaluator::Call(const Node& n) {

@@ -34,6 +34,13 @@ Value OwnedList(std::vector<Value> items) {
   v.heap = std::move(heap);
   return v;
 }
+Value OwnedMap(std::shared_ptr<const MapHeap> heap) {
+  Value v;
+  v.kind = Kind::kMap;
+  v.rep = Rep::kOwned;
+  v.heap = std::move(heap);
+  return v;
+}
 
 std::string_view GoTypeName(const Value& v) {
   switch (v.kind) {

@@ -118,6 +118,8 @@ inline Value NoSuchOverload() {
   return TextView(Kind::kError, "no such overload");
 }
 Value OwnedList(std::vector<Value> items);
+// A map value owning `heap`, whose entries are sorted by KeyLess with unique keys.
+Value OwnedMap(std::shared_ptr<const MapHeap> heap);
 
 inline const ListHeap& ListOf(const Value& v) {
   return static_cast<const ListHeap&>(*v.heap);

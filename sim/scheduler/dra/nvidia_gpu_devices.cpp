@@ -34,7 +34,7 @@ ResourceSliceSpec NvidiaGpuSlice(const std::string& node, int gpus, const std::s
   const std::string q = std::string(kNvidiaDriver) + "/";
   for (int g = 0; g < gpus; ++g) {
     DraDevice& d = slice.devices.emplace_back();
-    d.name = fmt::format("gpu-{}", g);
+    d.name = NvidiaGpuName(g);
     d.attributes = {
         {q + "type", Text("gpu")},
         {q + "productName", Text(product)},
@@ -58,8 +58,13 @@ DeviceClassSpec NvidiaGpuClass() {
   return c;
 }
 
+constexpr std::string_view kPrefix = "gpu-";
+
+std::string NvidiaGpuName(int index) {
+  return std::string(kPrefix) + std::to_string(index);
+}
+
 int NvidiaGpuIndex(const std::string& device) {
-  constexpr std::string_view kPrefix = "gpu-";
   if (device.size() <= kPrefix.size() || device.compare(0, kPrefix.size(), kPrefix) != 0) return -1;
   int index = -1;
   const char* first = device.data() + kPrefix.size();

@@ -20,7 +20,9 @@ ResourceSliceSpec NvidiaGpuSlice(const std::string& node, int gpus, const std::s
                                  int64_t memory_mib);
 // The driver's DeviceClass: device.driver == 'gpu.nvidia.com' && type == 'gpu'.
 DeviceClassSpec NvidiaGpuClass();
-// The card a device of NvidiaGpuSlice is ("gpu-3" -> 3), or -1 for another name.
+// The device name of card `index` ("gpu-3"), and back: the card a device of NvidiaGpuSlice is
+// (3), or -1 for another name.
+std::string NvidiaGpuName(int index);
 int NvidiaGpuIndex(const std::string& device);
 
 }  // namespace knobsim::dra
