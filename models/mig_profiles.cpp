@@ -12,12 +12,12 @@ namespace {
 std::vector<MigProfile> SevenSliceProfiles(int small, int two, int half, int full) {
   auto name = [](int g, int gb) { return std::to_string(g) + "g." + std::to_string(gb) + "gb"; };
   return {
-      {name(1, small), 1, 1, {0, 1, 2, 3, 4, 5, 6}},
-      {name(1, two), 1, 2, {0, 2, 4, 6}},
-      {name(2, two), 2, 2, {0, 2, 4}},
-      {name(3, half), 3, 4, {0, 4}},
-      {name(4, half), 4, 4, {0}},
-      {name(7, full), 7, 8, {0}},
+      {name(1, small), 1, 1, {0, 1, 2, 3, 4, 5, 6}, 19},
+      {name(1, two), 1, 2, {0, 2, 4, 6}, 15},
+      {name(2, two), 2, 2, {0, 2, 4}, 14},
+      {name(3, half), 3, 4, {0, 4}, 9},
+      {name(4, half), 4, 4, {0}, 5},
+      {name(7, full), 7, 8, {0}, 0},
   };
 }
 
@@ -37,15 +37,29 @@ const std::array<CardProfiles, 4>& Table() {
 }
 
 // Places instances[k..] on the free memory slices `used` (a bit per slice), largest first.
-bool PlaceFrom(std::span<const MigProfile* const> instances, size_t k, unsigned used) {
+// Places instances[k..] on the memory slices not in `used`; `starts` (when given) receives
+// each instance's start.
+bool PlaceFrom(std::span<const MigProfile* const> instances, size_t k, unsigned used,
+               int* starts = nullptr) {
   if (k == instances.size()) return true;
   const MigProfile& p = *instances[k];
   for (int start : p.starts) {
     const unsigned run = ((1u << p.memory_slices) - 1u) << start;
     if (start + p.memory_slices > kMigMemorySlices || (used & run) != 0) continue;
-    if (PlaceFrom(instances, k + 1, used | run)) return true;
+    if (starts != nullptr) starts[k] = start;
+    if (PlaceFrom(instances, k + 1, used | run, starts)) return true;
   }
   return false;
+}
+
+// Largest runs first: they have the fewest starts, so the search fails early.
+std::vector<size_t> LargestFirst(std::span<const MigProfile* const> instances) {
+  std::vector<size_t> order(instances.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return instances[a]->memory_slices > instances[b]->memory_slices;
+  });
+  return order;
 }
 
 }  // namespace
@@ -66,12 +80,21 @@ bool MigLayoutFits(std::span<const MigProfile* const> instances) {
   int compute = 0;
   for (const MigProfile* p : instances) compute += p->compute_slices;
   if (compute > kMigComputeSlices) return false;
-  // Largest runs first: they have the fewest starts, so the search fails early.
-  std::vector<const MigProfile*> order(instances.begin(), instances.end());
-  std::stable_sort(order.begin(), order.end(), [](const MigProfile* a, const MigProfile* b) {
-    return a->memory_slices > b->memory_slices;
-  });
+  std::vector<const MigProfile*> order;
+  for (size_t i : LargestFirst(instances)) order.push_back(instances[i]);
   return PlaceFrom(order, 0, 0);
+}
+
+std::vector<int> MigPlacementStarts(std::span<const MigProfile* const> instances) {
+  if (!MigLayoutFits(instances)) return {};
+  const std::vector<size_t> index = LargestFirst(instances);
+  std::vector<const MigProfile*> order;
+  for (size_t i : index) order.push_back(instances[i]);
+  std::vector<int> placed(order.size());
+  PlaceFrom(order, 0, 0, placed.data());
+  std::vector<int> starts(instances.size());
+  for (size_t k = 0; k < index.size(); ++k) starts[index[k]] = placed[k];
+  return starts;
 }
 
 int MigMostInstances(const MigProfile& profile) {

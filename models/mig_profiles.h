@@ -40,6 +40,9 @@ struct MigProfile {
   int compute_slices = 0;   // g, of 7
   int memory_slices = 0;    // of 8
   std::vector<int> starts;  // memory-slice offsets the instance may start at
+  // NVML's GPU instance profile ID (`nvidia-smi mig -lgip`: 19 for the small 1g, 15 for the
+  // double-memory 1g, 14, 9, 5, 0 for 2g, 3g, 4g, 7g), part of the NVIDIA DRA driver's names.
+  int gi_profile_id = 0;
 };
 
 inline constexpr int kMigComputeSlices = 7;
@@ -55,6 +58,11 @@ const MigProfile* FindMigProfile(std::string_view gpu_type, std::string_view nam
 // Whether the instances fit one card together (each at one of its starts, no memory slice
 // shared, at most 7 compute slices). An empty set fits.
 bool MigLayoutFits(std::span<const MigProfile* const> instances);
+
+// Where each instance starts (its first memory slice), in the order given: the placement
+// MigLayoutFits finds (larger instances placed first, each at its lowest free start). Empty when
+// they do not fit.
+std::vector<int> MigPlacementStarts(std::span<const MigProfile* const> instances);
 
 // How many instances of `profile` alone fit one card (the guide's "Number of Instances
 // Available": 7 for a small 1g, 4, 3, 2, 1, 1).

@@ -84,6 +84,24 @@ TEST_CASE("mixed layouts fit when the memory slices can be placed without overla
   }
 }
 
+TEST_CASE("placement starts: larger instances first, each at its lowest free start") {
+  struct Row {
+    std::vector<std::string> layout;
+    std::vector<int> starts;  // in the layout's order; empty: does not fit
+  };
+  for (const Row& row : {
+           // With 3g at 0 and 2g at 4 the second small 1g finds no start (slice 7 is not
+           // one), so 3g moves to 4: the guide's all-balanced placement.
+           Row{{"3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"}, {4, 0, 2, 3}},
+           Row{{"1g.10gb", "3g.40gb"}, {4, 0}},
+           Row{{"7g.80gb"}, {0}},
+           Row{{"1g.20gb", "1g.20gb", "1g.20gb", "1g.20gb"}, {0, 2, 4, 6}},
+           Row{{"4g.40gb", "4g.40gb"}, {}},
+       }) {
+    CHECK(MigPlacementStarts(Layout("H100", row.layout)) == row.starts);
+  }
+}
+
 TEST_CASE("a MIG instance is a smaller card: memory slices / 8 and compute slices / 7") {
   const GpuType h100{"H100", 81559, 7.9, 500, "nvlink", ""};
   const GpuType one = MigInstanceType(h100, *FindMigProfile("H100", "1g.10gb"));

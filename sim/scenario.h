@@ -68,23 +68,40 @@ struct HamiAsk {
   bool operator==(const HamiAsk&) const = default;
 };
 
-// Scenario key `dra: true` of a pool (docs/scenario.md "DRA"): the NVIDIA DRA driver publishes
-// its GPUs (driver gpu.nvidia.com, one ResourceSlice per node, devices gpu-0 …) and the DRA
-// allocator hands them to claims; the device plugin advertises none (no nvidia.com/gpu).
+// The DRA driver that publishes a `dra:` pool's cards (docs/scenario.md "DRA").
+enum class DraDriver {
+  // The NVIDIA DRA driver (gpu.nvidia.com): whole GPUs, class gpu.nvidia.com; with the pool's
+  // MIG layout (`dra: {mig: LAYOUT}`, MIG instances created ahead) the instances instead,
+  // class mig.nvidia.com.
+  kNvidia,
+  // HAMi's DRA driver (hami-core-gpu.project-hami.io): each card one device that many claims
+  // share by consumable capacity (KEP-5075) — `memory` and `cores`, HAMi-core's limits.
+  kHamiCore,
+};
+
+// Scenario key `dra:` of a pool (docs/scenario.md "DRA"): a DRA driver publishes its cards (one
+// ResourceSlice per node) and the DRA allocator hands them to claims; the device plugin
+// advertises none. A MIG layout lives in NodePool::mig (the card slots are its instances).
 struct DraPool {
   bool enabled = false;
+  DraDriver driver = DraDriver::kNvidia;
   bool operator==(const DraPool&) const = default;
 };
 
-// Scenario key `dra:` of a workload: its pods ask GPUs of class gpu.nvidia.com through a
-// ResourceClaim, one per pod (a ResourceClaimTemplate) or one that every replica shares; the
-// NVIDIA DRA driver's GpuConfig sharing (time-slicing or MPS) governs a shared claim's pods.
+// Scenario key `dra:` of a workload: its pods ask devices of a DRA pool through a ResourceClaim,
+// one per pod (a ResourceClaimTemplate) or one that every replica shares; the NVIDIA DRA
+// driver's GpuConfig sharing (time-slicing or MPS) governs a shared claim's pods.
 struct DraAsk {
   int gpus = 0;         // devices per claim; 0: not a DRA workload
   bool shared = false;  // one claim for all replicas (they run on its GPUs together)
   DeviceSharingStrategy sharing = DeviceSharingStrategy::kTimeSlicing;
   int mps_active_thread_percentage = 0;  // mpsConfig.defaultActiveThreadPercentage; 0: none
   int64_t mps_pinned_memory_mib = 0;     // mpsConfig.defaultPinnedDeviceMemoryLimit; 0: none
+  DraDriver driver = DraDriver::kNvidia;  // whose devices the claim's class selects
+  std::string mig_profile;  // NVIDIA: MIG instances of this profile (class mig.nvidia.com)
+  // HAMi-core: capacity.requests per device; absent, the device's default (all of it).
+  std::optional<int64_t> memory_mib;
+  std::optional<int> cores;  // percent of the card, 0..100
   bool enabled() const { return gpus > 0; }
   bool operator==(const DraAsk&) const = default;
 };
@@ -348,6 +365,7 @@ struct PoolSharingKnob {
   DeviceSharing replicas;  // kReplicas: strategy and count (the plugin's defaults otherwise)
   MigLayout mig;           // kMig: every card's instances and the strategy
   HamiPool hami;           // kHami: the device plugin's split (HAMi's defaults otherwise)
+  DraPool dra;             // kDra: the driver (with `mig`, the NVIDIA driver's MIG instances)
   bool operator==(const PoolSharingKnob&) const = default;
 };
 

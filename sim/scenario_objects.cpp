@@ -61,7 +61,11 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
     node.labels[kGpuModelLabel] = gpu->name;
     node.labels[kGpuCountLabel] = std::to_string(pool.gpus_per_node);
     node.labels[kGpuMemoryLabel] = std::to_string(gpu->memory_mib) + "MiB";
-    if (pool.mig.enabled()) {
+    if (pool.dra.enabled) {
+      // A DRA driver publishes the cards (or a MIG layout's instances) in a ResourceSlice
+      // (DraCatalogForScenario); no device plugin advertises them.
+      node.gpu_cards = pool.card_slots();
+    } else if (pool.mig.enabled()) {
       // Each card's MIG instances are the node's device slots, card by card (models/
       // mig_profiles.h); the device plugin advertises them by its strategy and GPU feature
       // discovery labels the strategy (k8s-device-plugin internal/lm/mig-strategy.go).
@@ -82,9 +86,6 @@ NodeSpec NodeSpecForPool(const Scenario& scenario, int pool_index, int ordinal) 
       alloc[sharing.resource()] = int64_t{pool.gpus_per_node} * sharing.replicas;
       node.labels[kGfdReplicasLabel] = std::to_string(sharing.replicas);
       node.labels[kGfdSharingStrategyLabel] = DeviceSharingStrategyName(sharing.strategy);
-    } else if (pool.dra.enabled) {
-      // The NVIDIA DRA driver publishes the cards in a ResourceSlice (DraCatalogForScenario);
-      // no device plugin advertises them.
     } else if (pool.hami.enabled()) {
       // HAMi's device plugin registers each card with its split, scaled memory and cores, and
       // advertises split_count nvidia.com/gpu per card (sim/kube_types.h HamiDevices).
@@ -118,6 +119,7 @@ void UseDevicePluginCards(NodePool& pool) {
   pool.cgpu_active = false;
   // MIG instances have their own memory, MPS clients a pinned limit, HAMi-core a limit per pod.
   const bool hard = pool.mig.enabled() || pool.hami.enabled() ||
+                    (pool.dra.enabled && pool.dra.driver == DraDriver::kHamiCore) ||
                     pool.device_sharing.strategy == DeviceSharingStrategy::kMps;
   pool.isolation = hard ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
 }

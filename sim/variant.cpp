@@ -60,7 +60,9 @@ void SetPoolSharing(NodePool& pool, const PoolSharingKnob& knob) {
       break;
     case PoolSharingKnob::Mode::kDra:
       pool.labels.erase(kGpuScheduleLabel);
+      pool.dra = knob.dra;
       pool.dra.enabled = true;
+      pool.mig = knob.mig;  // dra:mig:LAYOUT: the instances the NVIDIA DRA driver publishes
       break;
   }
   pool.labels.erase(kGpuPlacementLabel);
@@ -77,7 +79,10 @@ struct OfferedRequests {
   bool whole = false;
   bool hami = false;           // HAMi vGPUs (its webhook makes every nvidia.com/gpu pod a HAMi pod)
   bool shared = false;         // replicas renamed to nvidia.com/gpu.shared (renameByDefault)
-  bool dra = false;            // GPUs allocated to DRA claims
+  bool dra = false;            // some pool hands its cards to DRA claims
+  bool dra_gpus = false;       // NVIDIA DRA driver whole GPUs
+  bool dra_hami = false;       // HAMi DRA driver shares (consumable capacity)
+  std::vector<std::pair<std::string, const GpuType*>> dra_mig;  // NVIDIA DRA MIG instances
   int gpu_mem_card_units = 0;  // the first ACK-sharing pool's card, in gpu-mem units
   std::vector<std::pair<std::string, const GpuType*>> mig;  // profile, instance type
 };
@@ -88,6 +93,16 @@ OfferedRequests Offered(const Scenario& s) {
     if (pool.gpu_type.empty()) continue;
     if (pool.dra.enabled) {
       o.dra = true;  // claims alone: none of the requests below
+      if (pool.dra.driver == DraDriver::kHamiCore) {
+        o.dra_hami = true;
+      } else if (pool.mig.enabled()) {
+        for (const std::string& profile : pool.mig.instances) {
+          const GpuType* type = s.catalog.Find(MigInstanceTypeName(pool.gpu_type, profile));
+          if (type != nullptr) o.dra_mig.emplace_back(profile, type);
+        }
+      } else {
+        o.dra_gpus = true;
+      }
     } else if (pool.mig.strategy == MigStrategy::kMixed) {
       for (const std::string& profile : pool.mig.instances) {
         const GpuType* type = s.catalog.Find(MigInstanceTypeName(pool.gpu_type, profile));
@@ -276,26 +291,45 @@ bool TranslateDeviceKind(Workload& w, const OfferedRequests& offered) {
   return false;
 }
 
-// DRA (docs/whatif.md "sharing"): where only DRA pools take GPU pods, a pod's GPU request
-// becomes a claim of as many whole GPUs as it had cards (a vGPU or a gpu-mem share of a card
-// becomes a whole card: DRA's consumable capacity is not modelled), each pod its own claim;
-// where no pool takes claims, a claim's GPUs become as many nvidia.com/gpu (and on from there).
-// True when it changed.
-bool TranslateDra(Workload& w, const OfferedRequests& offered) {
-  const bool others =
-      offered.gpu_mem || offered.whole || offered.hami || offered.shared || !offered.mig.empty();
-  if (w.dra.enabled()) {
-    if (offered.dra || !others) return false;
-    w.whole_gpus = w.dra.gpus;
-    w.dra = {};
-    return true;
-  }
-  if (!offered.dra || others || !w.asks_gpu()) return false;
-  int cards = std::max(1, w.gpu_count);
-  if (w.whole_gpus > 0) cards = w.whole_gpus;
-  if (w.hami.enabled()) cards = w.hami.request.vgpus;
+// Whether a DRA pool takes the claim `ask` (its driver's class; a MIG profile some pool has).
+bool OffersDra(const OfferedRequests& offered, const DraAsk& ask) {
+  if (ask.driver == DraDriver::kHamiCore) return offered.dra_hami;
+  if (ask.mig_profile.empty()) return offered.dra_gpus;
+  return std::any_of(offered.dra_mig.begin(), offered.dra_mig.end(),
+                     [&](const auto& m) { return m.first == ask.mig_profile; });
+}
+
+// A DRA claim as the device-plugin request it amounts to: HAMi-core shares as HAMi vGPUs of
+// that memory and cores (no memory asked: the whole card's; no cores asked: the device's
+// default, all of them), MIG instances as nvidia.com/mig-<profile>, GPUs as nvidia.com/gpu.
+void LeaveDra(Workload& w) {
+  const DraAsk ask = w.dra;
   w.dra = {};
-  w.dra.gpus = cards;
+  if (ask.driver == DraDriver::kHamiCore) {
+    AskHami(w, ask.gpus, ask.memory_mib.value_or(0), ask.cores.value_or(100));
+    return;
+  }
+  w.whole_gpus = ask.gpus;
+  w.mig_profile = ask.mig_profile;
+}
+
+// The device-plugin request a workload now has (after LeaveDra or TranslateDeviceKind against
+// the DRA pools' offers) as a claim per pod: HAMi vGPUs as HAMi-core shares of the same memory
+// (whole card: none asked) and cores — a gpu-mem share became such a vGPU with its gpu-core
+// percentage as cores (0, no limit, without one); cards and MIG instances as devices.
+void AskDra(Workload& w) {
+  DraAsk ask;
+  if (w.hami.enabled()) {
+    const HamiRequest& r = w.hami.request;
+    ask.driver = DraDriver::kHamiCore;
+    ask.gpus = r.vgpus;
+    if (r.mem_mib > 0) ask.memory_mib = r.mem_mib;
+    ask.cores = r.cores;
+  } else {
+    ask.gpus = std::max(1, w.whole_gpus);
+    ask.mig_profile = w.mig_profile;
+  }
+  w.dra = ask;
   w.hami = {};
   w.gpu_mem = 0;
   w.gpu_core = 0;
@@ -303,6 +337,30 @@ bool TranslateDra(Workload& w, const OfferedRequests& offered) {
   w.whole_gpus = 0;
   w.mig_profile.clear();
   w.shared_replicas = false;
+}
+
+// DRA (docs/whatif.md "sharing"). Where only DRA pools take GPU pods, a pod's GPU request
+// becomes a claim of its own, translated as though the pools offered what their drivers
+// publish — HAMi's DRA driver as HAMi vGPUs, NVIDIA's MIG instances as mixed MIG, its GPUs as
+// nvidia.com/gpu — then asked through DRA (AskDra). A claim no DRA pool takes any more is
+// translated the same way from the request it amounts to (LeaveDra); where no pool takes
+// claims, that request stays (and is translated on from there). True when it changed.
+bool TranslateDra(Workload& w, const OfferedRequests& offered) {
+  const bool others =
+      offered.gpu_mem || offered.whole || offered.hami || offered.shared || !offered.mig.empty();
+  if (w.dra.enabled()) {
+    if (OffersDra(offered, w.dra) || (offered.dra && others)) return false;
+    LeaveDra(w);
+    if (!offered.dra) return true;
+  } else if (!offered.dra || others || !w.asks_gpu()) {
+    return false;
+  }
+  OfferedRequests as_plugin;
+  as_plugin.whole = offered.dra_gpus;
+  as_plugin.hami = offered.dra_hami;
+  as_plugin.mig = offered.dra_mig;
+  TranslateDeviceKind(w, as_plugin);
+  AskDra(w);
   return true;
 }
 
@@ -471,7 +529,9 @@ uint64_t ReplicationSeed(uint64_t seed, int replication) {
 
 std::optional<MigLayoutProblem> PoolSharingProblem(const NodePool& pool,
                                                    const PoolSharingKnob& knob) {
-  if (knob.mode != PoolSharingKnob::Mode::kMig || pool.gpu_type.empty()) return std::nullopt;
+  const bool mig = knob.mode == PoolSharingKnob::Mode::kMig ||
+                   (knob.mode == PoolSharingKnob::Mode::kDra && knob.mig.enabled());
+  if (!mig || pool.gpu_type.empty()) return std::nullopt;
   std::optional<MigLayoutProblem> problem = CheckMigLayout(pool.gpu_type, knob.mig);
   if (problem) problem->error = "node pool " + pool.name + ": " + problem->error;
   return problem;
@@ -481,10 +541,26 @@ PoolSharingText ParsePoolSharing(std::string_view text) {
   PoolSharingText out;
   const std::string_view kForms =
       "cgpu, exclusive, timeslicing:N (N 2..256), mps:N (N 2..48), mig:LAYOUT or "
-      "mig-mixed:LAYOUT (e.g. mig:1g.10gb*7), hami or hami:N (N 1..256), dra";
-  if (text == "dra") {
+      "mig-mixed:LAYOUT (e.g. mig:1g.10gb*7), hami or hami:N (N 1..256), dra, dra:hami, "
+      "dra:mig:LAYOUT";
+  if (text == "dra" || text == "dra:hami") {
     PoolSharingKnob knob;
     knob.mode = PoolSharingKnob::Mode::kDra;
+    if (text == "dra:hami") knob.dra.driver = DraDriver::kHamiCore;
+    out.knob = knob;
+    return out;
+  }
+  if (text.starts_with("dra:mig:")) {
+    MigLayoutText layout = ParseMigLayout(text.substr(8));
+    if (!layout.layout) {
+      out.error = "sharing " + std::string(text) + ": " + layout.error;
+      out.hint = "dra:mig:LAYOUT, " + layout.hint;
+      return out;
+    }
+    PoolSharingKnob knob;
+    knob.mode = PoolSharingKnob::Mode::kDra;
+    knob.mig = *layout.layout;
+    knob.mig.strategy = MigStrategy::kMixed;
     out.knob = knob;
     return out;
   }

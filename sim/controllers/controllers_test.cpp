@@ -12,6 +12,7 @@
 #include "sim/controllers/placement.h"
 #include "sim/controllers/replacement.h"
 #include "sim/engine/simulator.h"
+#include "sim/mig_layout.h"
 
 namespace knobsim::engine {
 namespace {
@@ -154,6 +155,63 @@ TEST_CASE("daemon sets: one pod per eligible node, pinned, in a run") {
   REQUIRE(spec.node_affinity.required_terms.size() == 1);
   CHECK(spec.node_affinity.required_terms[0][0].key == "metadata.name");
   CHECK(spec.node_affinity.required_terms[0][0].values == std::vector<std::string>{"gpu-1"});
+}
+
+// DRA in a run (placement.h BindPod): a claim's devices are the pod's cards. HAMi's DRA driver
+// shares a card by consumable capacity: each pod's HAMi-core limits are what its claim consumed
+// (memory hard, compute capped); the NVIDIA driver's MIG instances are card slots of their own.
+TEST_CASE("dra in a run: HAMi shares hold their memory and cores, MIG instances are cards") {
+  Scenario scenario = OneNode();
+  NodePool& pool = scenario.node_pools[0];
+  pool.gpu_type = "H100";
+  pool.gpus_per_node = 1;
+  pool.dra.enabled = true;
+  pool.dra.driver = DraDriver::kHamiCore;
+  Workload share = Service("share", "Deployment");
+  share.gpu_mem = 0;
+  share.replicas = 2;
+  share.dra.gpus = 1;
+  share.dra.driver = DraDriver::kHamiCore;
+  share.dra.memory_mib = 6144;
+  share.dra.cores = 30;
+  scenario.workloads.push_back(share);
+  Simulator sim(scenario, 1, RunOptions{});
+  PlacePods(sim);
+  REQUIRE(sim.state.pods.size() == 2);
+  for (const PodRun& p : sim.state.pods) {
+    CAPTURE(p.name);
+    REQUIRE(p.cards.size() == 1);
+    CHECK(p.cards[0] == 0);  // first fit: both on the one card
+    CHECK(p.quota_mib == 6144);
+    CHECK(p.percent == 30);
+  }
+  CHECK(sim.sharing.cards[0].params.policy == SharingPolicy::kCappedTimeSlicing);
+  CHECK(sim.sharing.cards[0].isolation == MemoryIsolation::kHard);
+
+  Scenario mig = OneNode();
+  NodePool& cut = mig.node_pools[0];
+  cut.gpu_type = "H100";
+  cut.gpus_per_node = 1;
+  cut.dra.enabled = true;
+  cut.mig = {MigStrategy::kMixed, {"3g.40gb", "1g.10gb", "1g.10gb"}};
+  AddMigInstanceTypes(mig);
+  Workload small = Service("small", "Deployment");
+  small.gpu_mem = 0;
+  small.replicas = 3;
+  small.dra.gpus = 1;
+  small.dra.mig_profile = "1g.10gb";
+  mig.workloads.push_back(small);
+  Simulator on_mig(mig, 1, RunOptions{});
+  PlacePods(on_mig);
+  std::vector<int32_t> cards;
+  for (const PodRun& p : on_mig.state.pods) {
+    if (p.node < 0) continue;
+    REQUIRE(p.cards.size() == 1);
+    cards.push_back(p.cards[0]);
+    CHECK(on_mig.state.cluster.cards[p.cards[0]].gpu->name == "H100 MIG 1g.10gb");
+    CHECK(p.quota_mib == on_mig.state.cluster.cards[p.cards[0]].gpu->memory_mib);
+  }
+  CHECK(cards == std::vector<int32_t>{1, 2});  // two instances: the third pod waits
 }
 
 TEST_CASE("replacement: a Deployment's is a new name, a StatefulSet's keeps the old one") {

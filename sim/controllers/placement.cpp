@@ -15,6 +15,7 @@
 #include "sim/controllers/preemption.h"
 #include "sim/engine/simulator.h"
 #include "sim/scenario_objects.h"
+#include "sim/scheduler/dra/hami_gpu_devices.h"
 #include "sim/scheduler/dra/held_devices.h"
 #include "sim/scheduler/dra/nvidia_gpu_devices.h"
 #include "sim/scheduler/dra/pools.h"
@@ -31,8 +32,15 @@ std::vector<fgd::TargetPod> TargetWorkload(const Scenario& scenario) {
   std::vector<fgd::TargetPod> pods;
   for (const Workload& w : scenario.workloads) {
     for (int i = 0; i < w.replicas; ++i) {
-      // A DRA claim's GPUs are whole; a shared claim's are asked once, by its first pod.
-      const int whole = w.dra.enabled() ? (w.dra.shared && i > 0 ? 0 : w.dra.gpus) : w.whole_gpus;
+      // A DRA claim's devices are whole (a MIG instance is a card slot); a shared claim's are
+      // asked once, by its first pod. A HAMi-core share asks its memory, as gpu-mem does.
+      const DraAsk& dra = w.dra;
+      if (dra.enabled() && dra.memory_mib) {
+        const int units = static_cast<int>((*dra.memory_mib + 1023) / 1024);  // whole GiB, up
+        pods.push_back({w.cpu_milli, w.memory_mib, units * dra.gpus, dra.gpus, 0});
+        continue;
+      }
+      const int whole = dra.enabled() ? (dra.shared && i > 0 ? 0 : dra.gpus) : w.whole_gpus;
       pods.push_back({w.cpu_milli, w.memory_mib, w.gpu_mem, w.gpu_count, whole});
     }
   }
@@ -73,15 +81,44 @@ std::optional<Placement> CurrentPlacement(const ClusterState& state, const Sched
   return placement;
 }
 
-// Whether a claim holds card `card` of `node` as a DRA device (DraCatalogForScenario's slices).
-bool HeldByClaim(const DraCatalog& dra, const std::string& node, int card) {
-  const std::span<const uint8_t> held = dra.held_by_device();
-  if (held.empty()) return false;
-  for (const int ordinal :
-       dra.slice_index().OrdinalsOf(dra::kNvidiaDriver, node, dra::NvidiaGpuName(card))) {
-    if ((held[ordinal] & dra::kHeldDedicated) != 0) return true;
+// The device of card slot `card` of `node` in DraCatalogForScenario's slices (each node's
+// devices are its card slots, in order), or nullptr.
+const DraDevice* DeviceOfCard(const DraCatalog& dra, const std::string& node, int card) {
+  for (const ResourceSliceSpec* slice : dra.slice_index().OnNode(node)) {
+    if (card < static_cast<int>(slice->devices.size())) return &slice->devices[card];
   }
-  return false;
+  return nullptr;
+}
+
+// How claims hold card `card` of `node` as a DRA device: `whole` when one claim holds it alone;
+// a multi-allocatable device's shares as the memory they consumed, in gpu-mem units (GiB).
+struct DraCardUse {
+  bool whole = false;
+  int used_units = 0;
+  int card_units = 0;  // the device's memory in gpu-mem units (a shared device only)
+};
+
+DraCardUse DraUseOfCard(const DraCatalog& dra, const std::string& node, int card) {
+  DraCardUse use;
+  const std::span<const uint8_t> held = dra.held_by_device();
+  if (held.empty()) return use;
+  for (const ResourceSliceSpec* slice : dra.slice_index().OnNode(node)) {
+    if (card >= static_cast<int>(slice->devices.size())) continue;
+    const DraDevice& device = slice->devices[card];
+    use.whole = (held[dra.slice_index().DeviceOrdinal(*slice, device)] & dra::kHeldDedicated) != 0;
+    const auto memory = device.capacity.find(dra::kHamiMemoryCapacity);
+    if (!device.allow_multiple_allocations || memory == device.capacity.end()) return use;
+    constexpr int64_t kGiBMilli = (int64_t{1} << 30) * 1000;
+    use.card_units = CardMemoryUnits(memory->second.milli / 1000 >> 20);
+    const auto& consumed = dra.allocated().consumed_capacity;
+    const auto it = consumed.find(std::tuple<std::string_view, std::string_view, std::string_view>(
+        slice->driver, slice->pool, device.name));
+    if (it == consumed.end()) return use;
+    if (const auto m = it->second.find(dra::kHamiMemoryCapacity); m != it->second.end())
+      use.used_units = static_cast<int>((m->second + kGiBMilli - 1) / kGiBMilli);
+    return use;
+  }
+  return use;
 }
 
 // FGD fragmentation of the placement (sim/scheduler/fgd/fragmentation_report.h): the scenario's
@@ -104,57 +141,88 @@ FragmentationResult MeasureFragmentation(const Scenario& scenario, const Cluster
     in.memory_used_mib = get(n.requested, "memory") / kMiB;
     in.card_units = n.spec.card_mem_units;
     // A shared card's replicas are no gpu-mem: the card counts as taken once all are held. A
-    // DRA device (the NVIDIA DRA driver's gpu-<i>) is taken while a claim holds it.
+    // DRA device is taken while a claim holds it alone; HAMi-core shares count the memory
+    // they consumed, as gpu-mem does.
     for (size_t i = 0; i < n.cards.size(); ++i) {
       const CardState& c = n.cards[i];
-      const bool held = HeldByClaim(state.dra(), n.spec.name, static_cast<int>(i));
+      const DraCardUse dra = DraUseOfCard(state.dra(), n.spec.name, static_cast<int>(i));
+      if (dra.card_units > 0) in.card_units = dra.card_units;
       in.cards.push_back(
-          {c.used_mem, held || c.whole || (c.replicas > 0 && c.used_replicas >= c.replicas)});
+          {c.used_mem + dra.used_units,
+           dra.whole || c.whole || (c.replicas > 0 && c.used_replicas >= c.replicas)});
     }
     nodes.push_back(std::move(in));
   }
   return knobsim::MeasureFragmentation(nodes, TargetWorkload(scenario));
 }
 
-// The DRA objects a scenario stands for (docs/scenario.md "DRA"): the NVIDIA DRA driver's slice
-// of every node slot of a `dra: true` pool and its DeviceClass, and each DRA workload's claim —
-// one ResourceClaim its replicas share, or a ResourceClaimTemplate — asking `gpus` devices of
-// the class. Empty (no DRA) when no pool or workload uses it.
+// The slice a DRA driver publishes for node slot `i` of `pool` (docs/scenario.md "DRA"): its
+// devices are the node's card slots, in order.
+ResourceSliceSpec DraSliceOf(const Scenario& scenario, const NodePool& pool, int i) {
+  const GpuType& gpu = *scenario.catalog.Find(pool.gpu_type);
+  const std::string node = PoolNodeName(pool, i);
+  if (pool.dra.driver == DraDriver::kHamiCore)
+    return dra::HamiCoreGpuSlice(node, pool.gpus_per_node, gpu.name, gpu.memory_mib);
+  if (pool.mig.enabled()) {
+    return dra::NvidiaMigSlice(node, pool.gpus_per_node, pool.gpu_type, gpu.name, gpu.memory_mib,
+                               pool.mig.instances);
+  }
+  return dra::NvidiaGpuSlice(node, pool.gpus_per_node, gpu.name, gpu.memory_mib);
+}
+
+// The claim of a `dra:` workload: `gpus` devices of its driver's class — NVIDIA GPUs, NVIDIA MIG
+// instances of one profile, or shares of HAMi-core GPUs with the memory and cores it asks.
+DraClaimSpec DraClaimOf(const DraAsk& ask) {
+  constexpr int64_t kMiBMilli = (int64_t{1} << 20) * 1000;
+  DraClaimSpec spec;
+  DraRequest& request = spec.requests.emplace_back();
+  request.name = "gpu";
+  DraExactRequest& e = request.exactly.emplace();
+  e.name = "gpu";
+  e.count = ask.gpus;
+  if (ask.driver == DraDriver::kHamiCore) {
+    e.device_class_name = dra::kHamiCoreClass;
+    if (ask.memory_mib) e.capacity_requests_milli["memory"] = *ask.memory_mib * kMiBMilli;
+    if (ask.cores) e.capacity_requests_milli["cores"] = int64_t{*ask.cores} * 1000;
+  } else if (!ask.mig_profile.empty()) {
+    e.device_class_name = dra::kNvidiaMigClass;
+    e.selectors = {dra::NvidiaMigProfileSelector(ask.mig_profile)};
+  } else {
+    e.device_class_name = dra::kNvidiaGpuClass;
+  }
+  return spec;
+}
+
+// The DRA objects a scenario stands for (docs/scenario.md "DRA"): each `dra:` pool's slice of
+// every node slot and the drivers' DeviceClasses, and each DRA workload's claim — one
+// ResourceClaim its replicas share, or a ResourceClaimTemplate. Empty (no DRA) when no pool or
+// workload uses it.
 DraCatalog DraCatalogForScenario(const Scenario& scenario) {
   std::vector<ResourceSliceSpec> slices;
   for (const NodePool& pool : scenario.node_pools) {
     if (!pool.dra.enabled) continue;
-    const GpuType& gpu = *scenario.catalog.Find(pool.gpu_type);
-    for (int i = 0; i < pool.slots(); ++i)
-      slices.push_back(
-          dra::NvidiaGpuSlice(PoolNodeName(pool, i), pool.gpus_per_node, gpu.name, gpu.memory_mib));
+    for (int i = 0; i < pool.slots(); ++i) slices.push_back(DraSliceOf(scenario, pool, i));
   }
   std::vector<ResourceClaimSpec> claims;
   std::vector<ResourceClaimTemplateSpec> templates;
   for (const Workload& w : scenario.workloads) {
     if (!w.dra.enabled()) continue;
-    DraClaimSpec spec;
-    DraRequest& request = spec.requests.emplace_back();
-    request.name = "gpu";
-    request.exactly.emplace();
-    request.exactly->name = "gpu";
-    request.exactly->device_class_name = dra::kNvidiaGpuClass;
-    request.exactly->count = w.dra.gpus;
     if (w.dra.shared) {
       ResourceClaimSpec& claim = claims.emplace_back();
       claim.name = DraClaimName(w);
       claim.namespace_ = w.namespace_;
-      claim.spec = std::move(spec);
+      claim.spec = DraClaimOf(w.dra);
     } else {
       ResourceClaimTemplateSpec& t = templates.emplace_back();
       t.name = DraClaimName(w);
       t.namespace_ = w.namespace_;
-      t.spec = std::move(spec);
+      t.spec = DraClaimOf(w.dra);
     }
   }
   if (slices.empty() && claims.empty() && templates.empty()) return {};
-  return DraCatalog(std::move(slices), {dra::NvidiaGpuClass()}, std::move(claims),
-                    std::move(templates));
+  return DraCatalog(std::move(slices),
+                    {dra::NvidiaGpuClass(), dra::NvidiaMigClass(), dra::HamiCoreGpuClass()},
+                    std::move(claims), std::move(templates));
 }
 
 // The scheduler the run keeps, over every node slot of the scenario (BuildCluster's order); an
@@ -324,35 +392,67 @@ bool AdmitOnNode(Simulator& sim, int32_t p, const Placement& placement) {
 
 namespace {
 
-// The cards of a DRA pod: the devices its claims were allocated (the NVIDIA DRA driver's
-// gpu-<i> is card i of the node), each once.
-void AddDraCards(const EngineState& s, const PodSpec& pod, const knobsim::Node& node,
-                 std::vector<int32_t>& cards) {
+// What a DRA pod holds: the cards of the devices its claims were allocated (each device is the
+// card slot of its position in the node's slice), each once, and of HAMi-core shares the
+// capacity its first device's result consumed (the limits HAMi's driver hands the container).
+struct DraHolding {
+  std::optional<int64_t> memory_mib;  // CUDA_DEVICE_MEMORY_LIMIT
+  std::optional<int64_t> cores;       // CUDA_DEVICE_SM_LIMIT
+};
+
+DraHolding AddDraCards(const EngineState& s, const PodSpec& pod, const knobsim::Node& node,
+                       std::vector<int32_t>& cards) {
+  const DraCatalog& dra = s.cluster_state.dra();
+  DraHolding holding;
   ClaimLookupError error;
-  for (const PodClaimRef& ref : s.cluster_state.dra().ClaimsOf(pod, &error)) {
+  for (const PodClaimRef& ref : dra.ClaimsOf(pod, &error)) {
     if (!ref.claim.allocation) continue;
     for (const DraDeviceResult& r : ref.claim.allocation->results) {
-      const int index = dra::NvidiaGpuIndex(r.device);
-      if (index < 0 || index >= node.num_cards) continue;
+      int index = -1;
+      for (int c = 0; c < node.num_cards && index < 0; ++c) {
+        const DraDevice* d = DeviceOfCard(dra, node.name, c);
+        if (d != nullptr && d->name == r.device) index = c;
+      }
+      if (index < 0) continue;
       const int32_t card = node.first_card + index;
-      if (std::find(cards.begin(), cards.end(), card) == cards.end()) cards.push_back(card);
+      if (std::find(cards.begin(), cards.end(), card) != cards.end()) continue;
+      cards.push_back(card);
+      const auto consumed = [&](const char* name) -> std::optional<int64_t> {
+        const auto it = r.consumed_capacity_milli.find(name);
+        if (it == r.consumed_capacity_milli.end()) return std::nullopt;
+        return it->second / 1000;
+      };
+      if (!holding.memory_mib) {
+        if (auto bytes = consumed(dra::kHamiMemoryCapacity)) holding.memory_mib = *bytes >> 20;
+      }
+      if (!holding.cores) holding.cores = consumed(dra::kHamiCoresCapacity);
     }
   }
+  return holding;
 }
 
-// How a DRA claim's pods share its cards (the NVIDIA DRA driver's GpuConfig): time-slicing is
-// the driver's native time-slicing with soft memory, as on any card without cGPU. MPS clients
-// run side by side: capped at the active-thread percentage where one is set (POLICY 3's fixed
+// How a DRA claim's pods share its cards. The NVIDIA DRA driver's GpuConfig: time-slicing is the
+// driver's native time-slicing with soft memory, as on any card without cGPU. MPS clients run
+// side by side: capped at the active-thread percentage where one is set (POLICY 3's fixed
 // percentage), else the active ones splitting the card evenly without context switches
-// **[assumption]**; a pinned-memory limit makes memory hard. The claim's pods are the only ones
-// on its cards (each device goes to one claim), so the card takes its claim's sharing.
+// **[assumption]**; a pinned-memory limit makes memory hard. A device goes to one claim, so the
+// card takes its claim's sharing. A MIG instance is its own memory (hard). HAMi's DRA driver:
+// each claim's HAMi-core limits, memory hard and compute capped while another pod is active on
+// the card (HAMi-core's default policy; the driver sets no GPU_CORE_UTILIZATION_POLICY).
 void ShareDraCards(Simulator& sim, const std::vector<int32_t>& cards, const DraAsk& dra) {
   const bool mps = dra.shared && dra.sharing == DeviceSharingStrategy::kMps;
   for (int32_t c : cards) {
     CardRun& card = sim.sharing.cards[c];
+    if (dra.driver == DraDriver::kHamiCore) {
+      card.params.policy = SharingPolicy::kCappedTimeSlicing;
+      card.params.caps_when_alone = false;
+      card.isolation = MemoryIsolation::kHard;
+      card.co_location = false;
+      continue;
+    }
     if (!mps) {
       card.params.policy = SharingPolicy::kNative;
-      card.isolation = MemoryIsolation::kSoft;
+      card.isolation = dra.mig_profile.empty() ? MemoryIsolation::kSoft : MemoryIsolation::kHard;
       continue;
     }
     card.params.policy =
@@ -374,7 +474,9 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   const knobsim::Node& node = s.cluster.nodes[pod.node];
   pod.cards.clear();
   for (int c : placement.cards) pod.cards.push_back(node.first_card + c);
-  if (spec.dra.enabled()) AddDraCards(s, s.cluster_state.pod(pod.state_pod), node, pod.cards);
+  DraHolding dra_holding;
+  if (spec.dra.enabled())
+    dra_holding = AddDraCards(s, s.cluster_state.pod(pod.state_pod), node, pod.cards);
   if (pod.cards.size() > 1 && placement.bottleneck_gbps > 0) {
     // A multi-card pod's work waits on its slowest link (models/gpu_topology.h); an unknown
     // topology (bandwidth 0) leaves it at full speed.
@@ -393,11 +495,13 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   const bool dra_mps = dra.enabled() && dra.shared && dra.sharing == DeviceSharingStrategy::kMps;
   if (dra.enabled()) {
     ShareDraCards(sim, pod.cards, dra);
-    // An MPS pinned-memory limit caps each client (cuMemGetInfo reports it); time-sliced and
-    // exclusive claims see the whole card.
-    pod.quota_mib = dra_mps && dra.mps_pinned_memory_mib > 0
-                        ? std::min<int64_t>(dra.mps_pinned_memory_mib, card.physical_mib)
-                        : card.physical_mib;
+    // An MPS pinned-memory limit caps each client (cuMemGetInfo reports it), HAMi-core the
+    // memory the claim consumed; time-sliced and exclusive claims see the whole card.
+    pod.quota_mib = card.physical_mib;
+    if (dra_mps && dra.mps_pinned_memory_mib > 0)
+      pod.quota_mib = std::min<int64_t>(dra.mps_pinned_memory_mib, card.physical_mib);
+    if (dra_holding.memory_mib)
+      pod.quota_mib = std::min<int64_t>(*dra_holding.memory_mib, card.physical_mib);
   } else if (spec.hami.enabled()) {
     // HAMi-core's CUDA_DEVICE_MEMORY_LIMIT: the MiB its extender gave each vGPU; the pod sees
     // at most the card (cuMemGetInfo reports min(limit, physical)).
@@ -424,6 +528,8 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   if (spec.whole_gpus > 0 && mps) pod.percent = 100 / sharing.replicas;
   if (dra_mps && dra.mps_active_thread_percentage > 0)
     pod.percent = dra.mps_active_thread_percentage;
+  if (dra_holding.cores && *dra_holding.cores > 0 && *dra_holding.cores < 100)
+    pod.percent = static_cast<double>(*dra_holding.cores);  // 0 and 100 do not throttle
   if (spec.hami.enabled()) {
     // CUDA_DEVICE_SM_LIMIT: gpucores of the first card; 0 and 100 do not throttle (HAMi-core).
     const int cores = placement.core_units.empty() ? 0 : placement.core_units[0];

@@ -205,8 +205,8 @@ std::string OwnerOf(const PodSpec& pod) {
   return "Pod/" + pod.name;
 }
 
-// DRA (import_dra.h): nodes whose DRA devices are only the NVIDIA DRA driver's whole GPUs get
-// them as cards (their pools become `dra: true`), and pods whose claim a scenario can say stay;
+// DRA (import_dra.h): nodes whose DRA devices a scenario pool publishes get them as cards
+// (their pools become `dra:` pools), and pods whose claim a scenario can say stay;
 // every other pod with claims is left out, loudly, rather than run as a CPU-only pod, and every
 // slice not turned into cards is counted. A node with device-plugin GPUs too keeps those.
 KubeObjects WithScenarioDra(KubeObjects objects, std::vector<std::string>& warnings) {
@@ -223,6 +223,8 @@ KubeObjects WithScenarioDra(KubeObjects objects, std::vector<std::string>& warni
     n.gpu_cards = it->second.count;
     if (n.gpu_model.empty()) n.gpu_model = it->second.product;
     n.gpu_schedule = "default";
+    // The NVIDIA driver's MIG layout keys the pool (its cards stay the physical ones).
+    if (!it->second.mig.empty()) n.mig = {MigStrategy::kMixed, it->second.mig};
   }
   // Slices of nodes not taken as DRA GPU nodes: out, so that the pools see the same nodes.
   std::erase_if(objects.resource_slices,
@@ -232,7 +234,8 @@ KubeObjects WithScenarioDra(KubeObjects objects, std::vector<std::string>& warni
     for (const auto& [node, why] : why_not) parts.push_back(node + ": " + why);
     warnings.push_back(std::to_string(why_not.size()) +
                        " node(s) publish DRA devices import does not turn into a `dra:` pool "
-                       "(only the NVIDIA DRA driver's whole GPUs are): " +
+                       "(only the NVIDIA DRA driver's whole GPUs and MIG instances created ahead, "
+                       "and HAMi's DRA driver's GPUs, are): " +
                        FirstNames(parts) + "; they import with the devices their capacity shows");
   }
   // A claim its pods share must belong to one workload: the scenario's claim is a workload's.

@@ -4,46 +4,117 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <utility>
 #include <vector>
 
+#include "sim/mig_layout.h"
 #include "sim/quantity.h"
+#include "sim/scheduler/dra/cel.h"
 #include "sim/scheduler/dra/constraints.h"
+#include "sim/scheduler/dra/hami_gpu_devices.h"
 #include "sim/scheduler/dra/nvidia_gpu_devices.h"
+#include "sim/text.h"
 
 namespace knobsim {
 namespace {
 
 using dra::kNvidiaDriver;
 
-// The driver's attribute `id` of `d` (attribute names are stored qualified).
-const DraAttribute* Attribute(const DraDevice& d, const std::string& id) {
-  return dra::LookupAttribute(d, kNvidiaDriver, std::string(kNvidiaDriver) + "/" + id);
+// The attribute `id` of `d` published by `driver` (attribute names are stored qualified).
+const DraAttribute* Attribute(const DraDevice& d, const std::string& driver,
+                              const std::string& id) {
+  return dra::LookupAttribute(d, driver, driver + "/" + id);
 }
 
 std::string StringOf(const DraAttribute* a) {
   return a != nullptr && !a->list && a->strings.size() == 1 ? a->strings.front() : "";
 }
 
-// Why `slice` is not whole GPUs of one product only, or "" (then `gpus` counts them).
-std::string WholeGpus(const ResourceSliceSpec& slice, DraNodeGpus& gpus) {
-  if (slice.driver != kNvidiaDriver)
+// What one node's newest slices publish, gathered device by device.
+struct NodeDevices {
+  DraNodeGpus gpus;
+  int whole = 0;                                        // NVIDIA type "gpu"
+  std::map<std::string, std::vector<std::string>> mig;  // parentUUID -> its profiles
+  int hami = 0;                                         // HAMi type "hami-gpu"
+};
+
+// Why `d` of `slice` is no device a scenario pool publishes, or "" (then `node` counts it).
+std::string ReadDevice(const ResourceSliceSpec& slice, const DraDevice& d, NodeDevices& node) {
+  const bool nvidia = slice.driver == kNvidiaDriver;
+  const std::string type = StringOf(Attribute(d, slice.driver, "type"));
+  if (!d.consumes_counters.empty())
+    return "device " + d.name + " is a partition of a shared counter set (DynamicMIG)";
+  if (!d.taints.empty()) return "device " + d.name + " is tainted";
+  if (nvidia && d.allow_multiple_allocations)
+    return "device " + d.name +
+           " allows multiple allocations, which the NVIDIA DRA driver's "
+           "devices do not";
+  if (nvidia && type == "gpu") {
+    ++node.whole;
+  } else if (nvidia && type == "mig") {
+    const std::string profile = StringOf(Attribute(d, slice.driver, "profile"));
+    const std::string parent = StringOf(Attribute(d, slice.driver, "parentUUID"));
+    if (profile.empty() || parent.empty())
+      return "MIG device " + d.name + " names no profile or parentUUID";
+    node.mig[parent].push_back(profile);
+  } else if (!nvidia && type == "hami-gpu" && d.allow_multiple_allocations) {
+    for (const auto& [name, capacity] : d.capacity) {
+      const std::string id = name.substr(name.find('/') + 1);
+      if (id != "memory" && id != "cores")
+        return "device " + d.name + " has capacity " + id + ", which is not modelled";
+    }
+    ++node.hami;
+  } else {
+    return "device " + d.name + " is of type " + (type.empty() ? "?" : type);
+  }
+  std::string product = StringOf(Attribute(d, slice.driver, "productName"));
+  std::replace(product.begin(), product.end(), ' ', '-');
+  if (!node.gpus.product.empty() && product != node.gpus.product)
+    return "GPUs of two products (" + node.gpus.product + ", " + product + ")";
+  node.gpus.product = product;
+  return "";
+}
+
+// Why `slice` holds devices a scenario pool does not publish, or "" (then `node` counts them).
+std::string ReadSlice(const ResourceSliceSpec& slice, NodeDevices& node) {
+  if (slice.driver != kNvidiaDriver && slice.driver != dra::kHamiCoreDriver)
     return "ResourceSlice " + slice.name + " of driver " + slice.driver;
   if (!slice.shared_counters.empty() || slice.per_device_node_selection)
     return "ResourceSlice " + slice.name + " has shared counters or per-device node selection";
-  for (const DraDevice& d : slice.devices) {
-    const std::string type = StringOf(Attribute(d, "type"));
-    if (type != "gpu") return "device " + d.name + " is of type " + (type.empty() ? "?" : type);
-    if (!d.consumes_counters.empty() || d.allow_multiple_allocations || !d.taints.empty())
-      return "device " + d.name + " consumes counters, is shared or is tainted";
-    std::string product = StringOf(Attribute(d, "productName"));
-    std::replace(product.begin(), product.end(), ' ', '-');
-    if (gpus.count > 0 && product != gpus.product)
-      return "GPUs of two products (" + gpus.product + ", " + product + ")";
-    gpus.product = product;
-    ++gpus.count;
-  }
+  for (const DraDevice& d : slice.devices)
+    if (std::string why = ReadDevice(slice, d, node); !why.empty()) return why;
   return "";
+}
+
+// The node's GPUs once every slice is read, or "" in `why` when its devices mix kinds or its
+// cards differ in their MIG instances.
+DraNodeGpus NodeGpus(NodeDevices& node, std::string& why) {
+  DraNodeGpus gpus = node.gpus;
+  const int kinds = (node.whole > 0) + (!node.mig.empty()) + (node.hami > 0);
+  if (kinds > 1) {
+    why = node.hami > 0 ? "devices of two drivers" : "GPUs with and without MIG instances";
+    return gpus;
+  }
+  if (node.hami > 0) {
+    gpus.driver = DraDriver::kHamiCore;
+    gpus.count = node.hami;
+    return gpus;
+  }
+  gpus.count = node.whole;
+  if (node.mig.empty()) return gpus;
+  for (auto& [parent, profiles] : node.mig) std::sort(profiles.begin(), profiles.end());
+  const std::vector<std::string>& first = node.mig.begin()->second;
+  for (const auto& [parent, profiles] : node.mig) {
+    if (profiles != first) {
+      why = "cards cut into different MIG instances (" + MigLayoutString(first) + ", " +
+            MigLayoutString(profiles) + ")";
+      return gpus;
+    }
+  }
+  gpus.count = static_cast<int>(node.mig.size());
+  gpus.mig = first;
+  return gpus;
 }
 
 // The claim spec `entry` of `pod` resolves to, and whether it is shared (a claim by name).
@@ -115,23 +186,91 @@ bool ReadSharing(const DraOpaqueConfig& config, DraAsk& ask, std::string* why) {
   return true;
 }
 
-// Why `spec` is not `count` whole GPUs of the driver's class, or "" with `ask` filled.
-std::string ReadClaim(const DraClaimSpec& spec, DraAsk& ask) {
+// The profile of the MIG instances in `objects` that `selectors` match, or "" with `why`: none,
+// or instances of several profiles, match; or a selector fails.
+std::string MatchedMigProfile(const std::vector<std::string>& selectors, const KubeObjects& objects,
+                              std::string& why) {
+  std::vector<dra::CelSelector> compiled;
+  for (const std::string& expression : selectors) {
+    Parsed<dra::CelSelector> c = dra::CelSelector::Compile(expression);
+    if (!c.ok()) {
+      why = "selector " + expression + ": " + c.error;
+      return "";
+    }
+    compiled.push_back(std::move(*c.value));
+  }
+  std::set<std::string> profiles;
+  for (const ResourceSliceSpec& slice : objects.resource_slices) {
+    if (slice.driver != kNvidiaDriver) continue;
+    for (const DraDevice& d : slice.devices) {
+      if (StringOf(Attribute(d, slice.driver, "type")) != "mig") continue;
+      const dra::CelDevice device{&slice.driver, &d.attributes, &d.capacity,
+                                  d.allow_multiple_allocations};
+      bool all = true;
+      for (const dra::CelSelector& selector : compiled) {
+        const dra::CelResult r = selector.Evaluate(device);
+        all = all && r.error.empty() && r.matches;
+      }
+      if (all) profiles.insert(StringOf(Attribute(d, slice.driver, "profile")));
+    }
+  }
+  if (profiles.size() == 1) return *profiles.begin();
+  why = profiles.empty()
+            ? "its selectors match no MIG instance in the export"
+            : "its selectors match MIG instances of " + std::to_string(profiles.size()) +
+                  " profiles (" +
+                  Join(std::vector<std::string>(profiles.begin(), profiles.end()), ", ") +
+                  "); a scenario claim asks one";
+  return "";
+}
+
+// HAMi's DRA driver's capacity requests into `ask`: `memory` (whole MiB, rounded up) and
+// `cores` (whole percent), by short or driver-qualified name; why not, or "".
+std::string ReadHamiShare(const DraExactRequest& e, DraAsk& ask) {
+  constexpr int64_t kMiBMilli = (int64_t{1} << 20) * 1000;
+  ask.driver = DraDriver::kHamiCore;
+  for (const auto& [name, milli] : e.capacity_requests_milli) {
+    std::string id = name;
+    if (id.starts_with(std::string(dra::kHamiCoreDriver) + "/"))
+      id = id.substr(std::string(dra::kHamiCoreDriver).size() + 1);
+    if (id == "memory") {
+      ask.memory_mib = (milli + kMiBMilli - 1) / kMiBMilli;
+    } else if (id == "cores" && milli % 1000 == 0 && milli >= 0 && milli <= 100000) {
+      ask.cores = static_cast<int>(milli / 1000);
+    } else {
+      return "request " + e.name + " asks capacity " + name + " a scenario cannot say";
+    }
+  }
+  return "";
+}
+
+// Why `spec` is not a scenario claim, or "" with `ask` filled.
+std::string ReadClaim(const DraClaimSpec& spec, const KubeObjects& objects, DraAsk& ask) {
   if (spec.requests.size() != 1) return std::to_string(spec.requests.size()) + " requests";
   const DraRequest& r = spec.requests.front();
   if (!r.exactly) return "request " + r.name + " lists firstAvailable alternatives";
   const DraExactRequest& e = *r.exactly;
-  if (e.device_class_name != dra::kNvidiaGpuClass)
-    return "request " + r.name + " asks class " + e.device_class_name;
-  if (!e.selectors.empty()) return "request " + r.name + " has CEL selectors";
+  const std::string& cls = e.device_class_name;
+  if (cls != dra::kNvidiaGpuClass && cls != dra::kNvidiaMigClass && cls != dra::kHamiCoreClass)
+    return "request " + r.name + " asks class " + cls;
   if (e.all) return "request " + r.name + " asks for all devices";
   if (e.admin_access) return "request " + r.name + " asks admin access";
   if (!e.tolerations.empty()) return "request " + r.name + " tolerates device taints";
-  if (!e.capacity_requests_milli.empty())
-    return "request " + r.name + " asks consumable capacity, not modelled in a run yet";
   if (e.count < 1 || e.count > 32) return "request " + r.name + " asks " + std::to_string(e.count);
   if (!spec.constraints.empty()) return "its constraints (matchAttribute, distinctAttribute)";
   ask.gpus = static_cast<int>(e.count);
+  if (cls != dra::kNvidiaMigClass && !e.selectors.empty())
+    return "request " + r.name + " has CEL selectors";
+  if (cls != dra::kHamiCoreClass && !e.capacity_requests_milli.empty())
+    return "request " + r.name + " asks consumable capacity of devices that have none";
+  if (cls != dra::kNvidiaGpuClass && !spec.config.empty())
+    return "a device config on class " + cls + ", which is not modelled";
+  if (cls == dra::kHamiCoreClass) return ReadHamiShare(e, ask);
+  if (cls == dra::kNvidiaMigClass) {
+    std::string why;
+    ask.mig_profile = MatchedMigProfile(e.selectors, objects, why);
+    return ask.mig_profile.empty() ? "request " + r.name + ": " + why : "";
+  }
   std::string why;
   for (const DraOpaqueConfig& c : spec.config)
     if (!ReadSharing(c, ask, &why)) return why;
@@ -148,7 +287,7 @@ std::map<std::string, DraNodeGpus> DraGpuNodes(const KubeObjects& objects,
     int64_t& g = newest[{s.driver, s.pool}];
     g = std::max(g, s.pool_generation);
   }
-  std::map<std::string, DraNodeGpus> nodes;
+  std::map<std::string, NodeDevices> devices;
   std::map<std::string, std::string> refused;
   for (const ResourceSliceSpec& s : objects.resource_slices) {
     if (s.pool_generation != newest.at({s.driver, s.pool})) continue;
@@ -159,14 +298,21 @@ std::map<std::string, DraNodeGpus> DraGpuNodes(const KubeObjects& objects,
       continue;
     }
     if (refused.count(node)) continue;
-    DraNodeGpus& gpus = nodes[node];
-    if (std::string why = WholeGpus(s, gpus); !why.empty()) refused[node] = std::move(why);
+    if (std::string why = ReadSlice(s, devices[node]); !why.empty()) refused[node] = std::move(why);
   }
-  for (const auto& [node, why] : refused) {
-    nodes.erase(node);
-    if (why_not != nullptr) (*why_not)[node] = why;
+  std::map<std::string, DraNodeGpus> nodes;
+  for (auto& [node, d] : devices) {
+    if (refused.count(node)) continue;
+    std::string why;
+    DraNodeGpus gpus = NodeGpus(d, why);
+    if (!why.empty()) {
+      refused[node] = std::move(why);
+    } else if (gpus.count > 0) {
+      nodes[node] = std::move(gpus);
+    }
   }
-  std::erase_if(nodes, [](const auto& n) { return n.second.count == 0; });
+  if (why_not != nullptr)
+    for (const auto& [node, why] : refused) (*why_not)[node] = why;
   return nodes;
 }
 
@@ -183,12 +329,21 @@ std::optional<DraAsk> ScenarioDraAsk(const PodSpec& pod, const KubeObjects& obje
   const DraClaimSpec* spec = ClaimSpecOf(pod, *entries.front(), objects, &shared, why);
   if (spec == nullptr) return std::nullopt;
   DraAsk ask;
-  if (std::string reason = ReadClaim(*spec, ask); !reason.empty()) {
+  if (std::string reason = ReadClaim(*spec, objects, ask); !reason.empty()) {
     *why = std::move(reason);
     return std::nullopt;
   }
+  if (shared && ask.driver == DraDriver::kHamiCore) {
+    *why = "a claim of HAMi's DRA driver shared by several pods (one HAMi-core limit for all)";
+    return std::nullopt;
+  }
   ask.shared = shared;
-  if (!shared) ask = DraAsk{ask.gpus, false, DeviceSharingStrategy::kTimeSlicing, 0, 0};
+  if (!shared) {
+    // A pod's own claim has nothing to share: its GpuConfig sharing means nothing.
+    ask.sharing = DeviceSharingStrategy::kTimeSlicing;
+    ask.mps_active_thread_percentage = 0;
+    ask.mps_pinned_memory_mib = 0;
+  }
   return ask;
 }
 

@@ -1,43 +1,57 @@
 // What `knobsim import` makes of an export's DRA objects (docs/import.md "DRA resource claims"):
-// the nodes whose only DRA devices are whole GPUs of the NVIDIA DRA driver become `dra: true`
-// pools, and a pod whose one claim asks such GPUs as a scenario can say it becomes a `dra:`
-// workload. Everything else a DRA claim or slice can say is refused here, with the reason, and
-// the pod left out (ImportCluster warns): a scenario claim is whole GPUs of class
-// gpu.nvidia.com, shared by one workload's replicas or one per pod, with the driver's
-// TimeSlicing or MPS sharing.
+// the nodes whose DRA devices a scenario pool can publish become `dra:` pools — the NVIDIA DRA
+// driver's whole GPUs, its MIG instances created ahead (one layout on every card), or HAMi's DRA
+// driver's shared GPUs — and a pod whose one claim asks such devices as a scenario can say it
+// becomes a `dra:` workload. Everything else a DRA claim or slice can say is refused here, with
+// the reason, and the pod left out (ImportCluster warns): a scenario claim is whole GPUs of
+// class gpu.nvidia.com (shared by one workload's replicas or one per pod, with the driver's
+// TimeSlicing or MPS sharing), MIG instances of one profile of class mig.nvidia.com, or a pod's
+// own share of HAMi GPUs (memory and cores) of class hami-core-gpu.project-hami.io.
 #pragma once
 
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/kube_objects.h"
 #include "sim/scenario.h"
 
 namespace knobsim {
 
-// A node's whole GPUs as the NVIDIA DRA driver publishes them: how many, and their productName
-// with spaces as dashes (GPU feature discovery's spelling, which the catalog reads).
+// A node's GPUs as a DRA driver publishes them: how many cards, their productName with spaces
+// as dashes (GPU feature discovery's spelling, which the catalog reads), the driver, and for
+// the NVIDIA driver's MIG instances the layout of every card (its profiles, sorted).
 struct DraNodeGpus {
   int count = 0;
   std::string product;
+  DraDriver driver = DraDriver::kNvidia;
+  std::vector<std::string> mig;
 };
 
-// The nodes whose newest ResourceSlices of driver gpu.nvidia.com list only devices of type
-// "gpu" of one product, by node name. A node whose slices hold other devices (MIG partitions,
-// shared counters, per-device selection) or another driver's is not among them: `why_not`
-// (when given) receives "node: reason" for each.
+// The nodes whose newest ResourceSlices list only one driver's devices of one product that a
+// scenario pool publishes: the NVIDIA DRA driver's whole GPUs (type "gpu") or its MIG
+// instances created ahead (type "mig", no shared counters: every card with the same profiles),
+// or HAMi's DRA driver's GPUs (type "hami-gpu"), by node name. A node whose slices hold other
+// devices (DynamicMIG partitions with shared counters, per-device selection, tainted devices,
+// GPUs with and without MIG) or another driver's is not among them: `why_not` (when given)
+// receives "node: reason" for each.
 std::map<std::string, DraNodeGpus> DraGpuNodes(const KubeObjects& objects,
                                                std::map<std::string, std::string>* why_not);
 
 // The scenario claim `pod`'s DRA claims amount to, or nullopt with `why` set: exactly one claim
 // (entries the pod's status lists without one do not count), found in the export as a claim or
-// template, of one request for `count` GPUs of class gpu.nvidia.com with no selectors,
-// allocation mode, admin access, tolerations, capacity requests or constraints, and whose
-// config is at most the driver's GpuConfig sharing (TimeSlicing; MPS with
-// defaultActiveThreadPercentage and defaultPinnedDeviceMemoryLimit). A claim by name is shared
-// (`shared: true`); a template's is the pod's own. Whether several workloads use one claim is
-// the caller's check.
+// template, of one request for `count` devices without allocation mode All, admin access,
+// tolerations or constraints:
+//   - class gpu.nvidia.com, no selectors or capacity requests, a config that is at most the
+//     driver's GpuConfig sharing (TimeSlicing; MPS with defaultActiveThreadPercentage and
+//     defaultPinnedDeviceMemoryLimit);
+//   - class mig.nvidia.com, selectors that the export's MIG instances of exactly one profile
+//     match (evaluated, not read), no config;
+//   - class hami-core-gpu.project-hami.io, no selectors, capacity requests of `memory` and
+//     `cores` only, no config, and the pod's own claim (a template's).
+// A claim by name is shared (`shared: true`); a template's is the pod's own. Whether several
+// workloads use one claim is the caller's check.
 std::optional<DraAsk> ScenarioDraAsk(const PodSpec& pod, const KubeObjects& objects,
                                      std::string* why);
 

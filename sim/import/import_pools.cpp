@@ -32,7 +32,7 @@ struct PoolKey {
   std::pair<int, std::vector<std::string>> mig;  // NodeSpec::mig: strategy, each card's instances
   // NodeSpec::hami: split count, devmem, devcore, core policy.
   std::tuple<int, int, int, int> hami{0, 0, 0, 0};
-  bool dra = false;  // its GPUs are the NVIDIA DRA driver's devices (import_dra.h)
+  int dra = 0;  // its GPUs are a DRA driver's devices (import_dra.h): 1 + DraDriver; 0: not
   bool unschedulable = false;
   auto operator<=>(const PoolKey&) const = default;
 };
@@ -114,12 +114,12 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name,
   return t;
 }
 
-PoolKey KeyOf(const NodeSpec& node, const std::string& gpu, bool dra,
+PoolKey KeyOf(const NodeSpec& node, const std::string& gpu, const DraNodeGpus* dra,
               const std::set<std::pair<std::string, std::string>>& selected,
               std::set<std::string>& dropped_labels) {
   PoolKey key;
   key.gpu = gpu;
-  key.dra = dra;
+  key.dra = dra != nullptr ? 1 + static_cast<int>(dra->driver) : 0;
   key.cards = node.gpu_cards;
   key.mig = {static_cast<int>(node.mig.strategy), node.mig.instances};
   key.hami = {node.hami.split_count, node.hami.devmem_mib, node.hami.devcore,
@@ -275,28 +275,39 @@ void GpuPoolSchedule(const NodeSpec& node, const std::string& gpu, const std::st
                                             : node.placement + " from ack.node.gpu.placement"));
 }
 
-// A pool of GPUs the NVIDIA DRA driver publishes (import_dra.h): `dra: true`, no ACK schedule;
-// ACK's sharing labels, which mean nothing there, are not written.
-void DraPoolOf(const NodeSpec& node, const std::string& gpu, ImportedPool& p) {
+// A pool of GPUs a DRA driver publishes (import_dra.h): `dra:` with the driver and the NVIDIA
+// driver's MIG layout, no ACK schedule; ACK's sharing labels, which mean nothing there, are not
+// written.
+void DraPoolOf(const NodeSpec& node, const std::string& gpu, const DraNodeGpus& dra,
+               ImportedPool& p) {
   NodePool& np = p.pool;
   np.dra.enabled = true;
+  np.dra.driver = dra.driver;
+  if (!dra.mig.empty()) np.mig = {MigStrategy::kMixed, dra.mig};
   for (const char* label :
        {kGpuScheduleLabel, kGpuPlacementLabel, kGpuMaxPodLabel, kCgpuDisableIsolationLabel})
     np.labels.erase(label);
   np.placement.clear();
   np.max_pods_per_card = 0;
   UseDevicePluginCards(np);
-  p.notes.push_back("gpu " + gpu + " from the productName of the NVIDIA DRA driver's devices (\"" +
-                    node.gpu_model + "\"); " + std::to_string(node.gpu_cards) +
-                    " whole GPUs from its ResourceSlice");
-  p.notes.push_back(
-      "dra: claims get these GPUs from the DRA allocator; each claim's sharing "
-      "(GpuConfig) is its workload's");
+  const bool hami = dra.driver == DraDriver::kHamiCore;
+  const std::string driver = hami ? "HAMi DRA driver" : "NVIDIA DRA driver";
+  std::string devices = std::to_string(node.gpu_cards) + " whole GPUs";
+  if (hami) devices = std::to_string(node.gpu_cards) + " GPUs shared by consumable capacity";
+  if (!dra.mig.empty())
+    devices = std::to_string(node.gpu_cards) + " GPUs cut into MIG instances " +
+              MigLayoutString(dra.mig) + " (by their parentUUID)";
+  p.notes.push_back("gpu " + gpu + " from the productName of the " + driver + "'s devices (\"" +
+                    node.gpu_model + "\"); " + devices + " from its ResourceSlice");
+  p.notes.push_back(hami ? "dra: each claim's memory and cores are HAMi-core's limits for its pod"
+                         : "dra: claims get these devices from the DRA allocator; each claim's "
+                           "sharing (GpuConfig) is its workload's");
 }
 
 // The pool the first node of a key opens.
-ImportedPool NewPool(const NodeSpec& node, const PoolKey& key, const ImportOptions& options,
-                     const std::string* config, std::vector<std::string>& warnings) {
+ImportedPool NewPool(const NodeSpec& node, const PoolKey& key, const DraNodeGpus* dra,
+                     const ImportOptions& options, const std::string* config,
+                     std::vector<std::string>& warnings) {
   ImportedPool p;
   NodePool& np = p.pool;
   np.gpu_type = key.gpu;
@@ -316,8 +327,8 @@ ImportedPool NewPool(const NodeSpec& node, const PoolKey& key, const ImportOptio
   if (auto v = key.labels.find(options.cgpu_version_label); v != key.labels.end())
     np.cgpu_version = v->second;
   p.gpu_model = node.gpu_model;
-  if (key.dra) {
-    DraPoolOf(node, key.gpu, p);
+  if (dra != nullptr) {
+    DraPoolOf(node, key.gpu, *dra, p);
   } else if (node.gpu_cards > 0) {
     GpuPoolSchedule(node, key.gpu, config, p, warnings);
   } else {
@@ -408,13 +419,15 @@ NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& option
         }
       }
     }
-    const PoolKey key = KeyOf(node, gpu, dra_nodes.count(node.name) > 0 && node.gpu_cards > 0,
-                              selected, dropped_node_labels);
+    const auto dra_node = dra_nodes.find(node.name);
+    const DraNodeGpus* dra =
+        dra_node != dra_nodes.end() && node.gpu_cards > 0 ? &dra_node->second : nullptr;
+    const PoolKey key = KeyOf(node, gpu, dra, selected, dropped_node_labels);
     auto [it, fresh] = pool_of_key.emplace(key, static_cast<int>(model.pools.size()));
     if (fresh) {
       const auto config = objects.device_config_of_node.find(node.name);
       model.pools.push_back(
-          NewPool(node, key, options,
+          NewPool(node, key, dra, options,
                   config == objects.device_config_of_node.end() ? nullptr : &config->second,
                   model.warnings));
     }

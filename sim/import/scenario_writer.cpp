@@ -31,12 +31,6 @@ std::string Cpu(int64_t milli) {
   return std::to_string(milli) + "m";
 }
 
-std::string Memory(int64_t mib) {
-  if (mib == 0) return "0";
-  if (mib % 1024 == 0) return std::to_string(mib / 1024) + "Gi";
-  return std::to_string(mib) + "Mi";
-}
-
 std::string Map(const std::map<std::string, std::string>& m) {
   std::string out = "{";
   bool first = true;
@@ -153,7 +147,7 @@ void WritePool(Out& o, const ImportedPool& ip) {
   }
   if (!p.instance_type.empty()) o.Line(4, "instance_type: " + YamlScalar(p.instance_type));
   o.Line(4, "cpu: " + Cpu(p.cpu_milli), "allocatable");
-  o.Line(4, "memory: " + Memory(p.memory_mib), "allocatable, whole MiB");
+  o.Line(4, "memory: " + ScenarioMemory(p.memory_mib), "allocatable, whole MiB");
   o.Line(4, "pods: " + std::to_string(p.pods));
   if (!p.labels.empty()) {
     o.Line(4, "labels:");
@@ -169,7 +163,7 @@ void WritePool(Out& o, const ImportedPool& ip) {
   if (!p.cgpu_version.empty()) o.Line(4, "cgpu_version: " + YamlScalar(p.cgpu_version));
   for (const std::string& n : ip.isolation_notes) o.Comment(4, n);
   if (p.dra.enabled) {
-    o.Line(4, "dra: true");
+    o.Line(4, "dra: " + DraPoolValue(p));
   } else if (p.hami.enabled()) {
     std::string h = "hami: {split_count: " + std::to_string(p.hami.split_count);
     if (p.hami.memory_scaling != 1)
@@ -289,7 +283,7 @@ void WriteHpa(Out& o, const ImportedWorkload& iw) {
   for (const HpaMetric& m : h.metrics) {
     const double x = static_cast<double>(m.target_milli) / 1000.0;
     const std::string value = m.kind == HpaMetricKind::kGpuMemory
-                                  ? Memory(static_cast<int64_t>(std::ceil(x)))
+                                  ? ScenarioMemory(static_cast<int64_t>(std::ceil(x)))
                                   : TrimZeros(Fmt("%.3f", x));
     o.Line(8, "- {metric: " + std::string(HpaMetricKindName(m.kind)) +
                   (m.target_type == HpaTargetType::kValue ? ", value: " : ", average: ") + value +
@@ -436,23 +430,11 @@ void WriteResources(Out& o, const ImportedWorkload& iw) {
   const Workload& w = iw.spec;
   if (w.priority != 0) o.Line(4, "priority: " + std::to_string(w.priority));
   o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");
-  o.Line(4, "memory: " + Memory(w.memory_mib));
+  o.Line(4, "memory: " + ScenarioMemory(w.memory_mib));
   if (w.dra.enabled()) {
-    const DraAsk& a = w.dra;
-    std::string d = "dra: {gpus: " + std::to_string(a.gpus) + (a.shared ? ", shared: true" : "");
-    if (a.shared && a.sharing == DeviceSharingStrategy::kMps) {
-      std::vector<std::string> mps;
-      if (a.mps_active_thread_percentage > 0)
-        mps.push_back("active_thread_percentage: " +
-                      std::to_string(a.mps_active_thread_percentage));
-      if (a.mps_pinned_memory_mib > 0)
-        mps.push_back("pinned_memory: " + Memory(a.mps_pinned_memory_mib));
-      d += ", sharing: mps";
-      if (!mps.empty()) d.append(", mps: {").append(Join(mps, ", ")).append("}");
-    }
-    o.Line(4, d + "}",
-           a.shared ? "one ResourceClaim its pods share (GpuConfig sharing)"
-                    : "a ResourceClaim per pod, from its template");
+    o.Line(4, "dra: " + DraAskValue(w.dra),
+           w.dra.shared ? "one ResourceClaim its pods share (GpuConfig sharing)"
+                        : "a ResourceClaim per pod, from its template");
   } else if (w.hami.enabled()) {
     // Every amount written: read back, HAMi's webhook defaults would otherwise apply again.
     const HamiRequest& r = w.hami.request;
@@ -489,8 +471,8 @@ void WriteResources(Out& o, const ImportedWorkload& iw) {
   Evidence(o, 4, iw, "gpu_memory");
   if (iw.has_memory) {
     o.Line(4,
-           "gpu_memory: {weights: " + Memory(w.memory.weights_mib) +
-               ", activation: " + Memory(w.memory.activation_mib) + "}",
+           "gpu_memory: {weights: " + ScenarioMemory(w.memory.weights_mib) +
+               ", activation: " + ScenarioMemory(w.memory.activation_mib) + "}",
            Note(iw, "gpu_memory"));
   } else if (!Note(iw, "gpu_memory").empty()) {
     o.Comment(4, "gpu_memory: " + Note(iw, "gpu_memory"));
@@ -541,7 +523,7 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
   if (w.kind != "Deployment") o.Line(4, "kind: " + w.kind);
   if (!w.images.empty()) o.Line(4, "images: " + List(w.images));
   if (w.image_size_mib > 0)
-    o.Line(4, "image_size: " + Memory(w.image_size_mib), "from the node's image list");
+    o.Line(4, "image_size: " + ScenarioMemory(w.image_size_mib), "from the node's image list");
   if (!w.annotations.empty()) o.Line(4, "annotations: " + Map(w.annotations));
   if (!w.volumes.empty()) o.Line(4, "volumes: " + List(w.volumes));
   if (!w.labels.empty()) o.Line(4, "labels: " + Map(w.labels));
@@ -562,6 +544,12 @@ void WriteWorkload(Out& o, const ImportedWorkload& iw) {
 }
 
 }  // namespace
+
+std::string ScenarioMemory(int64_t mib) {
+  if (mib == 0) return "0";
+  if (mib % 1024 == 0) return std::to_string(mib / 1024) + "Gi";
+  return std::to_string(mib) + "Mi";
+}
 
 std::string YamlScalar(const std::string& text) {
   bool plain = !text.empty();

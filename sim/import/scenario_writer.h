@@ -7,6 +7,7 @@
 // exported as JSON or as YAML gives the same bytes.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "sim/import/cluster_import.h"
@@ -16,6 +17,15 @@ namespace knobsim {
 // A YAML scalar for a string: plain when that reads back as the same string, else double-quoted
 // ("true", "8080", "", "a: b" are quoted).
 std::string YamlScalar(const std::string& text);
+
+// A memory amount in MiB as the scenario reader reads it: "0", "6Gi", "6000Mi".
+std::string ScenarioMemory(int64_t mib);
+
+// The `dra:` value of a DRA pool and of a DRA workload (docs/scenario.md "DRA"): "true",
+// "{driver: hami}", "{mig: \"3g.40gb+1g.10gb*4\"}"; "{gpus: 1, shared: true, sharing: mps, mps:
+// {…}}", "{gpus: 1, driver: hami, memory: 6Gi, cores: 30}" (scenario_writer_dra.cpp).
+std::string DraPoolValue(const NodePool& pool);
+std::string DraAskValue(const DraAsk& ask);
 
 // A duration as the scenario reader parses it: "0", "1h", "90m", "58.6ms", "1.251s".
 std::string ScenarioDuration(double seconds);

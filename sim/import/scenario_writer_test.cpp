@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include "sim/dra_ask_test_support.h"
 #include "sim/io/scenario_reader.h"
 #include "sim/scenario_objects.h"
 
@@ -173,17 +174,54 @@ TEST_CASE("the written scenario reads back with the same numbers") {
   CHECK(s->run.duration == 2 * 3600 * kNanosPerSecond);
 }
 
+TEST_CASE("MIG and HAMi dra pools and their claims read back as written") {
+  for (const DraDriver driver : {DraDriver::kNvidia, DraDriver::kHamiCore}) {
+    ImportModel m = Small();
+    NodePool& pool = m.pools[0].pool;
+    pool.gpu_type = "H100";
+    pool.labels.clear();
+    pool.dra.enabled = true;
+    pool.dra.driver = driver;
+    DraAsk ask;
+    ask.gpus = 1;
+    ask.driver = driver;
+    if (driver == DraDriver::kNvidia) {
+      pool.mig = {MigStrategy::kMixed, {"1g.10gb", "1g.10gb", "3g.40gb"}};
+      ask.mig_profile = "1g.10gb";
+    } else {
+      ask.memory_mib = 6000;
+      ask.cores = 0;
+    }
+    UseDevicePluginCards(pool);
+    m.workloads[0].spec.gpu_mem = 0;
+    m.workloads[0].spec.dra = ask;
+    const std::string text = WriteScenarioYaml(m);
+    CAPTURE(text);
+    CHECK(text.find(driver == DraDriver::kNvidia ? "dra: {mig: \"1g.10gb*2+3g.40gb\"}"
+                                                 : "dra: {driver: hami}") != std::string::npos);
+    CHECK(text.find(driver == DraDriver::kNvidia
+                        ? "dra: {gpus: 1, mig_profile: \"1g.10gb\"}"
+                        : "dra: {gpus: 1, driver: hami, memory: 6000Mi, cores: 0}") !=
+          std::string::npos);
+    Expected<Scenario> s = ReadScenarioString(text, "dra.yaml");
+    REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
+    CHECK(s->node_pools[0].dra == pool.dra);
+    CHECK(s->node_pools[0].mig.instances == pool.mig.instances);
+    CHECK(s->workloads[0].dra == ask);
+  }
+}
+
 TEST_CASE("a dra pool and the claims of its workloads read back as written") {
   ImportModel m = Small();
   m.pools[0].pool.dra.enabled = true;
   m.pools[0].pool.labels.clear();
   UseDevicePluginCards(m.pools[0].pool);
-  const DraAsk shared{2, true, DeviceSharingStrategy::kMps, 40, 6144};
+  const DraAsk shared = WholeGpuAsk(2, true, DeviceSharingStrategy::kMps, 40, 6144);
   m.workloads[0].spec.gpu_mem = 0;
   m.workloads[0].spec.dra = shared;
   ImportedWorkload own = m.workloads[0];
   own.spec.name = "own";
-  own.spec.dra = DraAsk{1, false, DeviceSharingStrategy::kTimeSlicing, 0, 0};
+  own.spec.dra = WholeGpuAsk(1, false, DeviceSharingStrategy::kTimeSlicing, 0, 0);
   own.pods.clear();
   m.workloads.push_back(own);
   const std::string text = WriteScenarioYaml(m);

@@ -141,7 +141,7 @@ void Reader::ReadPoolSharing(const Section& s, NodePool& p) const {
     if (auto iso = s.Get("memory_isolation"))
       Fail(*iso, "with dra the memory isolation follows each claim's sharing",
            "drop memory_isolation: time-slicing pools memory (soft), an MPS pinned-memory limit "
-           "caps each pod (hard)");
+           "or HAMi-core caps each pod (hard), a MIG instance is its own memory");
     return;
   }
   if (auto v = s.Get("hami")) {
@@ -331,13 +331,35 @@ void Reader::ReadHamiPool(const Field& f, NodePool& p) const {
   UseDevicePluginCards(p);
 }
 
-// `dra: true` (docs/scenario.md "DRA"): the NVIDIA DRA driver publishes the pool's cards as
-// devices of class gpu.nvidia.com; claims get them whole (shared among a claim's pods by the
-// claim's GpuConfig). No cGPU, no device plugin resource.
+// `dra: true` or `dra: {driver, mig}` (docs/scenario.md "DRA"): a DRA driver publishes the
+// pool's cards — the NVIDIA DRA driver whole GPUs of class gpu.nvidia.com, or with `mig` the MIG
+// instances of that layout (class mig.nvidia.com); HAMi's DRA driver each card as one device
+// claims share by memory and cores. No cGPU, no device plugin resource.
 void Reader::ReadDraPool(const Field& f, NodePool& p) const {
   if (p.gpu_type.empty()) Fail(f, "a pool without `gpu` has no cards to publish", "set `gpu`");
-  p.dra.enabled = Enum<bool>(f, "true or false", {{"true", true}, {"false", false}});
-  if (!p.dra.enabled) Fail(f, "dra: false is the default", "drop the key");
+  p.dra.enabled = true;
+  if (f.node.IsScalar()) {
+    if (!Enum<bool>(f, "true or false", {{"true", true}, {"false", false}}))
+      Fail(f, "dra: false is the default", "drop the key");
+  } else {
+    Section d(*this, f, {"driver", "mig"});
+    if (auto v = d.Get("driver")) {
+      p.dra.driver = Enum<DraDriver>(
+          *v, "DRA driver", {{"nvidia", DraDriver::kNvidia}, {"hami", DraDriver::kHamiCore}});
+    }
+    if (auto v = d.Get("mig")) {
+      if (p.dra.driver != DraDriver::kNvidia)
+        Fail(*v, "HAMi's DRA driver publishes whole cards, not MIG instances",
+             "drop mig, or use driver: nvidia");
+      MigLayoutText parsed = ParseMigLayout(String(*v));
+      if (!parsed.layout) Fail(*v, parsed.error, parsed.hint);
+      // The NVIDIA DRA driver publishes whatever instances exist; the device plugin's strategy
+      // means nothing here, but a layout of one profile reads as single: keep it mixed.
+      p.mig = *parsed.layout;
+      p.mig.strategy = MigStrategy::kMixed;
+      if (auto problem = CheckMigLayout(p.gpu_type, p.mig)) Fail(*v, problem->error, problem->hint);
+    }
+  }
   RefuseAckSharingLabels(f, p, "dra");
   UseDevicePluginCards(p);
 }

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "sim/dra_ask_test_support.h"
 #include "sim/io/interference_files.h"
 #include "sim/scenario_objects.h"
 #include "sim/variant.h"
@@ -1504,9 +1505,9 @@ TEST_CASE("dra: a pool whose GPUs DRA allocates, and workloads' claims") {
   CHECK(p.schedule == GpuSchedule::kDefault);
   CHECK(!p.cgpu_active);
   CHECK(p.isolation == MemoryIsolation::kSoft);
-  CHECK(s.workloads[0].dra == DraAsk{2, false, DeviceSharingStrategy::kTimeSlicing, 0, 0});
-  CHECK(s.workloads[1].dra == DraAsk{1, true, DeviceSharingStrategy::kTimeSlicing, 0, 0});
-  CHECK(s.workloads[2].dra == DraAsk{1, true, DeviceSharingStrategy::kMps, 25, 4096});
+  CHECK(s.workloads[0].dra == WholeGpuAsk(2, false, DeviceSharingStrategy::kTimeSlicing, 0, 0));
+  CHECK(s.workloads[1].dra == WholeGpuAsk(1, true, DeviceSharingStrategy::kTimeSlicing, 0, 0));
+  CHECK(s.workloads[2].dra == WholeGpuAsk(1, true, DeviceSharingStrategy::kMps, 25, 4096));
   CHECK(s.workloads[2].asks_gpu());
 
   struct Bad {
@@ -1547,7 +1548,7 @@ TEST_CASE("variant sharing dra: requests become a claim of whole GPUs per pod, a
   const Scenario dra = ApplyVariant(s, s.variants[0]);
   CHECK(dra.node_pools[0].dra.enabled);
   CHECK(dra.node_pools[0].schedule == GpuSchedule::kDefault);
-  CHECK(dra.workloads[0].dra == DraAsk{1, false, DeviceSharingStrategy::kTimeSlicing, 0, 0});
+  CHECK(dra.workloads[0].dra == WholeGpuAsk(1, false, DeviceSharingStrategy::kTimeSlicing, 0, 0));
   CHECK(dra.workloads[0].gpu_mem == 0);
   CHECK(dra.workloads[1].dra.gpus == 2);
   CHECK(!dra.workloads[2].dra.enabled());  // no GPU: nothing to claim
@@ -1555,6 +1556,108 @@ TEST_CASE("variant sharing dra: requests become a claim of whole GPUs per pod, a
   CHECK(!back.node_pools[0].dra.enabled);
   CHECK(back.workloads[1].whole_gpus == 2);
   CHECK(!back.workloads[1].dra.enabled());
+}
+
+TEST_CASE("dra: MIG instances of the NVIDIA driver and HAMi's shared GPUs, pools and claims") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n"
+      "  - {name: m, gpu: H100, gpus_per_node: 2, dra: {mig: 3g.40gb+2g.20gb+1g.10gb*2}}\n"
+      "  - {name: h, gpu: L4, gpus_per_node: 4, dra: {driver: hami}}\n"
+      "workloads:\n"
+      "  - {name: small, dra: {mig_profile: 1g.10gb}}\n"
+      "  - {name: share, dra: {memory: 6Gi, cores: 30}}\n"
+      "  - {name: whole, dra: {driver: hami, gpus: 2}}\n");
+  const NodePool& m = s.node_pools[0];
+  CHECK(m.dra.enabled);
+  CHECK(m.dra.driver == DraDriver::kNvidia);
+  CHECK(m.mig.instances == std::vector<std::string>{"3g.40gb", "2g.20gb", "1g.10gb", "1g.10gb"});
+  CHECK(m.card_slots() == 8);  // each instance a card slot
+  CHECK(m.isolation == MemoryIsolation::kHard);
+  const NodePool& h = s.node_pools[1];
+  CHECK(h.dra.driver == DraDriver::kHamiCore);
+  CHECK(h.isolation == MemoryIsolation::kHard);
+  CHECK(s.workloads[0].dra.mig_profile == "1g.10gb");
+  CHECK(s.workloads[0].dra.driver == DraDriver::kNvidia);
+  const DraAsk& share = s.workloads[1].dra;
+  CHECK(share.driver == DraDriver::kHamiCore);  // memory and cores imply HAMi's driver
+  CHECK(share.memory_mib == 6144);
+  CHECK(share.cores == 30);
+  CHECK(s.workloads[2].dra.driver == DraDriver::kHamiCore);
+  CHECK(!s.workloads[2].dra.memory_mib);  // the device's default: all of it
+  // The node advertises no device-plugin resource: the slices publish the cards.
+  const NodeSpec node = NodeSpecForPool(s, 0, 0);
+  CHECK(node.allocatable.count("nvidia.com/gpu") == 0);
+  CHECK(node.allocatable.count("nvidia.com/mig-1g.10gb") == 0);
+  CHECK(!node.mig.enabled());
+  CHECK(node.gpu_cards == 8);
+
+  struct Bad {
+    const char* yaml;
+    const char* message;
+  };
+  const Bad bad[] = {
+      {"node_pools:\n  - {name: p, gpu: H100, dra: {driver: hami, mig: 1g.10gb}}\n",
+       "HAMi's DRA driver publishes whole cards, not MIG instances"},
+      {"node_pools:\n  - {name: p, gpu: H100, dra: {mig: 4g.40gb*2}}\n", "4g.40gb"},
+      {"node_pools:\n  - {name: p, gpu: L4, dra: {driver: amd}}\n", "DRA driver"},
+      {"workloads:\n  - {name: w, dra: {driver: nvidia, memory: 1Gi}}\n",
+       "the NVIDIA DRA driver's GPUs have no consumable capacity"},
+      {"workloads:\n  - {name: w, dra: {cores: 101}}\n", "0..100"},
+      {"workloads:\n  - {name: w, dra: {memory: 4Gi, shared: true}}\n",
+       "a claim of HAMi's DRA driver shared by several pods is not modelled"},
+      {"workloads:\n  - {name: w, dra: {memory: 4Gi, mig_profile: 1g.10gb}}\n",
+       "HAMi's DRA driver publishes whole cards"},
+      {"workloads:\n  - {name: w, dra: {mig_profile: 1g10gb}}\n", "not a MIG profile name"},
+  };
+  for (const Bad& b : bad) {
+    CAPTURE(b.yaml);
+    const std::string error = ErrorOf(std::string("name: x\n") + b.yaml);
+    CAPTURE(error);
+    CHECK(error.find(b.message) != std::string::npos);
+  }
+}
+
+TEST_CASE("variant sharing dra:hami and dra:mig: requests become shares and instances, and back") {
+  Scenario s = Read(
+      "name: x\nnode_pools:\n  - {name: p, gpu: H100, gpus_per_node: 2}\n"
+      "workloads:\n  - {name: a, gpu_mem: 8, gpu_core: 30}\n"
+      "  - {name: b, gpu_mem: 12, gpu_count: 2}\n  - {name: c, whole_gpus: 1}\n"
+      "  - {name: d, cpu: 1}\n"
+      "variants:\n  - {name: hami, sharing: {p: \"dra:hami\"}}\n"
+      "  - {name: mig, sharing: {p: \"dra:mig:3g.40gb*2\"}}\n"
+      "  - {name: back, sharing: {p: cgpu}}\n");
+  const Scenario hami = ApplyVariant(s, s.variants[0]);
+  CHECK(hami.node_pools[0].dra.driver == DraDriver::kHamiCore);
+  const DraAsk& a = hami.workloads[0].dra;
+  CHECK(a.driver == DraDriver::kHamiCore);
+  CHECK(a.gpus == 1);
+  CHECK(a.memory_mib == 8192);
+  CHECK(a.cores == 30);
+  const DraAsk& b = hami.workloads[1].dra;
+  CHECK(b.gpus == 2);
+  CHECK(b.memory_mib == 6144);  // per card
+  CHECK(b.cores == 0);          // gpu-mem without gpu-core: compute not limited
+  const DraAsk& c = hami.workloads[2].dra;
+  CHECK(c.gpus == 1);
+  CHECK(!c.memory_mib);  // a whole card: all its memory
+  CHECK(c.cores == 100);
+  CHECK(!hami.workloads[3].dra.enabled());
+  const Scenario mig = ApplyVariant(s, s.variants[1]);
+  CHECK(mig.node_pools[0].mig.instances == std::vector<std::string>{"3g.40gb", "3g.40gb"});
+  CHECK(mig.node_pools[0].dra.enabled);
+  CHECK(mig.workloads[0].dra.mig_profile == "3g.40gb");
+  CHECK(mig.workloads[2].dra.mig_profile == "3g.40gb");
+  CHECK(mig.workloads[0].dra.driver == DraDriver::kNvidia);
+  // From HAMi shares to MIG instances, and from claims back to ACK's gpu-mem.
+  const Scenario hami_to_mig = ApplyVariant(hami, s.variants[1]);
+  CHECK(hami_to_mig.workloads[0].dra.mig_profile == "3g.40gb");
+  CHECK(!hami_to_mig.workloads[0].dra.memory_mib);
+  const Scenario back = ApplyVariant(hami, s.variants[2]);
+  CHECK(!back.workloads[0].dra.enabled());
+  CHECK(back.workloads[0].gpu_mem == 8);
+  CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, gpu: L4}\nvariants:\n  - {name: v, "
+                "sharing: {p: \"dra:mig:1g.10gb\"}}\n")
+            .find("MIG") != std::string::npos);
 }
 
 TEST_CASE("variant gpu_mem and gpu_core on a HAMi workload: its gpumem and gpucores") {

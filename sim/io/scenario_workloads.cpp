@@ -280,16 +280,45 @@ void Reader::ReadResources(const Section& s, Workload& w) const {
 
 // `dra:` (docs/scenario.md "DRA"): the claim each pod asks through. `shared` makes it one
 // ResourceClaim for every replica; `sharing` is the NVIDIA DRA driver's GpuConfig strategy among
-// its pods (TimeSlicing by default), `mps` its mpsConfig defaults.
+// its pods (TimeSlicing by default), `mps` its mpsConfig defaults; `mig_profile` asks MIG
+// instances instead of GPUs; `memory` and `cores` (driver hami) ask a share of each device.
 DraAsk Reader::ReadDraAsk(const Field& f) const {
-  Section d(*this, f, {"gpus", "shared", "sharing", "mps"});
+  Section d(*this, f,
+            {"gpus", "shared", "sharing", "mps", "driver", "mig_profile", "memory", "cores"});
   DraAsk ask;
   ask.gpus = 1;
   if (auto v = d.Get("gpus"))
     ask.gpus = Int(*v, 1, 32, "devices per claim (at most 32, the API's limit)");
   if (auto v = d.Get("shared"))
     ask.shared = Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});
+  const std::optional<Field> memory = d.Get("memory");
+  const std::optional<Field> cores = d.Get("cores");
+  if (auto v = d.Get("driver")) {
+    ask.driver = Enum<DraDriver>(*v, "DRA driver",
+                                 {{"nvidia", DraDriver::kNvidia}, {"hami", DraDriver::kHamiCore}});
+    if (ask.driver == DraDriver::kNvidia && (memory || cores))
+      Fail(*(memory ? memory : cores), "the NVIDIA DRA driver's GPUs have no consumable capacity",
+           "use driver: hami for a share of a card");
+  } else if (memory || cores) {
+    ask.driver = DraDriver::kHamiCore;
+  }
+  if (memory) {
+    ask.memory_mib = Unit(*memory, &ParseMemoryMib, "a quantity");
+    if (*ask.memory_mib < 1)
+      Fail(*memory, "memory below 1Mi", "HAMi's DRA driver's minimum is 1Mi");
+  }
+  if (cores) ask.cores = Int(*cores, 0, 100, "percent of the card's compute, 0..100");
+  const bool hami = ask.driver == DraDriver::kHamiCore;
+  if (auto v = d.Get("mig_profile")) {
+    if (hami) Fail(*v, "HAMi's DRA driver publishes whole cards", "drop mig_profile");
+    ask.mig_profile = String(*v);
+    if (!ReadMigProfileName(ask.mig_profile))
+      Fail(*v, "not a MIG profile name", "spell it <g>g.<m>gb, e.g. 1g.10gb");
+  }
   if (auto v = d.Get("sharing")) {
+    if (hami)
+      Fail(*v, "HAMi-core limits each claim by its memory and cores; GpuConfig is NVIDIA's",
+           "drop sharing");
     ask.sharing =
         Enum<DeviceSharingStrategy>(*v, "GpuConfig sharing strategy",
                                     {{"time-slicing", DeviceSharingStrategy::kTimeSlicing},
@@ -297,6 +326,12 @@ DraAsk Reader::ReadDraAsk(const Field& f) const {
     if (!ask.shared)
       Fail(*v, "sharing governs the pods of one claim; each pod here has its own",
            "set shared: true, or drop sharing");
+  }
+  if (hami && ask.shared) {
+    // The driver hands a claim one HAMi-core accounting cache that all its pods write: their
+    // memory is limited together, which the run does not model.
+    Fail(*d.Get("shared"), "a claim of HAMi's DRA driver shared by several pods is not modelled",
+         "give each pod its own claim (drop shared): they still share the card");
   }
   if (auto v = d.Get("mps")) {
     if (ask.sharing != DeviceSharingStrategy::kMps)

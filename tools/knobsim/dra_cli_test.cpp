@@ -86,19 +86,20 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "import leaves out pods whose DRA claims a scenario cannot say (consumable capacity), and "
-    "the node whose GPU is shared, with warnings naming them") {
+    "import leaves out pods whose DRA claims a scenario cannot say (consumable capacity of an "
+    "NVIDIA GPU), and the node whose GPU is shared, with warnings naming them") {
   const Outcome o = Run("import --kube " + QuotedSourcePath(kDir + "shared-dra.json"));
   CAPTURE(o.out);
   CAPTURE(o.err);
   CHECK(Has(o.err + o.out,
             "4 pod(s) ask devices through DRA resource claims a scenario cannot say (serve/chat-0, "
             "serve/chat-1, serve/embed-0, serve/chat-2; serve/chat-0: request gpu asks consumable "
-            "capacity, not modelled in a run yet)"));
+            "capacity of devices that have none)"));
   CHECK(Has(o.err + o.out,
             "1 node(s) publish DRA devices import does not turn into a `dra:` pool (only the "
-            "NVIDIA DRA driver's whole GPUs are): l40s-a: device gpu-0 consumes counters, is "
-            "shared or is tainted"));
+            "NVIDIA DRA driver's whole GPUs and MIG instances created ahead, and HAMi's DRA "
+            "driver's GPUs, are): l40s-a: device gpu-0 allows multiple allocations, which the "
+            "NVIDIA DRA driver's devices do not"));
 }
 
 TEST_CASE(
@@ -114,7 +115,7 @@ TEST_CASE(
   CHECK(Has(yaml, "dra: true"));
   CHECK(Has(yaml, "dra: {gpus: 1}"));
   CHECK(Has(yaml, "dra: {gpus: 8}"));
-  // h100-b's cards are cut into MIG partitions (shared counters): not a dra pool.
+  // h100-b's cards are cut by DynamicMIG (partitions of shared counters): not a dra pool.
   CHECK(Has(o.err, "h100-b: ResourceSlice h100-b-gpu.nvidia.com-"));
   CHECK(Has(o.err, "ml/infer-0, ml/pair-0"));
   const Outcome run = Run("run '" + out + "' --duration 2m --json -");
@@ -181,6 +182,61 @@ TEST_CASE(
   for (const auto& p : moved.at("variants").at(1).at("pods"))
     if (p.at("node").is_string()) ++placed;
   CHECK(placed > 0);
+}
+
+TEST_CASE(
+    "import turns MIG instances created ahead and HAMi's shared GPUs into dra pools, claims into "
+    "dra workloads (the MIG profile the selectors match), and the scenario runs: instances are "
+    "cards of their own, HAMi shares hold their memory and cores") {
+  const std::string file = QuotedSourcePath(kDir + "mig-hami-dra.json");
+  const std::string out = TempPath("mig-hami-dra-import.yaml");
+  const Outcome o = Run("import --kube " + file + " -o '" + out + "'");
+  CAPTURE(o.err);
+  REQUIRE(o.exit_code == 0);
+  const std::string yaml = ReadFile(out);
+  CAPTURE(yaml);
+  CHECK(Has(yaml, "dra: {mig: \"1g.10gb*2+2g.20gb+3g.40gb\"}"));
+  CHECK(Has(yaml, "dra: {driver: hami}"));
+  CHECK(Has(yaml, "dra: {gpus: 1, mig_profile: \"1g.10gb\"}"));
+  CHECK(Has(yaml, "dra: {gpus: 1, mig_profile: \"3g.40gb\"}"));  // startsWith('3g')
+  CHECK(Has(yaml, "dra: {gpus: 1, driver: hami, memory: 6Gi, cores: 30}"));
+  // A HAMi claim several pods share: one HAMi-core limit for all of them, not modelled.
+  CHECK(Has(o.err, "infer/ocr-0"));
+  CHECK(Has(o.err, "shared by several pods"));
+  const Outcome run = Run("run '" + out + "' --duration 2m --json -");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  std::map<std::string, std::vector<std::string>> cards_of;
+  for (const auto& p : doc.at("variants").at(0).at("pods")) {
+    REQUIRE_MESSAGE(p.at("node").is_string(), p.dump());
+    for (const auto& c : p.at("cards"))
+      cards_of[p.at("name").get<std::string>()].push_back(c.dump());
+  }
+  CAPTURE(nlohmann::json(cards_of).dump());
+  // Three 1g.10gb pods, one 3g.40gb pod, each on an instance of its own; three HAMi shares.
+  CHECK(cards_of.size() == 7);
+  std::set<std::string> mig_cards;
+  for (const auto& [pod, cards] : cards_of) {
+    CHECK(cards.size() == 1);
+    if (pod.starts_with("small") || pod.starts_with("mid")) mig_cards.insert(cards.at(0));
+  }
+  CHECK(mig_cards.size() == 4);
+}
+
+TEST_CASE(
+    "scenarios/h100-dra-shares.yaml: HAMi's DRA shares, MIG instances and whole GPUs; whole GPUs "
+    "leave four pods Pending") {
+  const Outcome run =
+      Run("run " + QuotedSourcePath("scenarios/h100-dra-shares.yaml") + " --all --json -");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  std::map<std::string, int> pending;
+  for (const auto& v : doc.at("variants")) {
+    int n = 0;
+    for (const auto& p : v.at("pods")) n += p.at("node").is_null() ? 1 : 0;
+    pending[v.at("name").get<std::string>()] = n;
+  }
+  CHECK(pending == std::map<std::string, int>{{"base", 0}, {"mig", 0}, {"whole-gpus", 4}});
 }
 
 }  // namespace

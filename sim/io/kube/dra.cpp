@@ -294,12 +294,11 @@ DraExactRequest Exact(FieldReader& r, const Field& f, const std::string& name, b
   if (auto capacity = r.Get(f, "capacity")) {
     r.ExpectMap(*capacity);
     if (auto requests = r.Get(*capacity, "requests")) {
-      for (const auto& [cap, value] : r.Entries(*requests)) {
-        if (cap.find('/') == std::string::npos)
-          r.Fail(value, Cat({Quote(cap), " is not a fully qualified capacity name"}),
-                 "a capacity request names `<domain>/<id>`");
+      // A QualifiedName: `<domain>/<id>`, or `<id>` in the device's driver's domain (HAMi's
+      // DRA driver's claims ask `cores` and `memory` so); kept as written, the allocator
+      // matches both forms (consumable_capacity.h).
+      for (const auto& [cap, value] : r.Entries(*requests))
         e.capacity_requests_milli[cap] = Milli(r, value);
-      }
     }
   }
   return e;

@@ -1,12 +1,17 @@
-// The objects the NVIDIA DRA driver (k8s-dra-driver-gpu) publishes for whole GPUs, for clusters
-// knobsim builds itself (a scenario's `dra: true` pools, benchmarks): one ResourceSlice per node
-// (driver gpu.nvidia.com, the pool named after the node), a device `gpu-<i>` per card with the
-// driver's attributes (type "gpu", productName, index, uuid, …) and its memory as capacity, and
-// the driver's DeviceClass gpu.nvidia.com, which selects them.
+// The objects the NVIDIA DRA driver (k8s-dra-driver-gpu) publishes, for clusters knobsim builds
+// itself (a scenario's `dra:` pools, benchmarks): one ResourceSlice per node (driver
+// gpu.nvidia.com, the pool named after the node) and the driver's DeviceClasses.
+//   - Whole GPUs: a device `gpu-<minor>` per card with the driver's attributes (type "gpu",
+//     productName, index, uuid, …) and its memory as capacity; class gpu.nvidia.com.
+//   - MIG instances created ahead (MIG mode on, without the DynamicMIG gate): a device per
+//     instance, `gpu-<minor>-mig-<profile without dots>-<GI profile ID>-<placement start>`
+//     (cmd/gpu-kubelet-plugin mig.go ToCanonicalName), type "mig" with its profile and parent,
+//     its memory as capacity; class mig.nvidia.com. The card is not published itself.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/kube_dra.h"
 
@@ -14,12 +19,22 @@ namespace knobsim::dra {
 
 inline constexpr const char* kNvidiaDriver = "gpu.nvidia.com";
 inline constexpr const char* kNvidiaGpuClass = "gpu.nvidia.com";
+inline constexpr const char* kNvidiaMigClass = "mig.nvidia.com";
 
 // The slice of `node`, with `gpus` cards of `product` holding `memory_mib` each.
 ResourceSliceSpec NvidiaGpuSlice(const std::string& node, int gpus, const std::string& product,
                                  int64_t memory_mib);
-// The driver's DeviceClass: device.driver == 'gpu.nvidia.com' && type == 'gpu'.
+// The slice of `node` whose `gpus` cards of `gpu_type` (a card type with MIG geometry,
+// models/mig_profiles.h) are each cut into `instances` (a layout that fits), card by card: the
+// device of instance k of card g is the node's card slot g * instances.size() + k.
+ResourceSliceSpec NvidiaMigSlice(const std::string& node, int gpus, const std::string& gpu_type,
+                                 const std::string& product, int64_t memory_mib,
+                                 const std::vector<std::string>& instances);
+// The driver's DeviceClasses: device.driver == 'gpu.nvidia.com' && type == 'gpu' (or 'mig').
 DeviceClassSpec NvidiaGpuClass();
+DeviceClassSpec NvidiaMigClass();
+// The selector a claim asks MIG instances of one profile by (the driver's `profile` attribute).
+std::string NvidiaMigProfileSelector(const std::string& profile);
 // The device name of card `index` ("gpu-3"), and back: the card a device of NvidiaGpuSlice is
 // (3), or -1 for another name.
 std::string NvidiaGpuName(int index);

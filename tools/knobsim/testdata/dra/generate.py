@@ -197,3 +197,81 @@ items.append(claim(serve, "chat-0-gpu-p2m9q", "chat-0",
 items.append(pod(serve, "chat-0", "gpu-30gi", "l40s-a", "chat-0-gpu-p2m9q"))
 items += [pod(serve, "chat-1", "gpu-30gi"), pod(serve, "embed-0", "gpu-20gi"), pod(serve, "chat-2", "gpu-30gi")]
 write("shared-dra.json", items)
+
+# 3. MIG instances created ahead and HAMi's DRA driver. h100-m: eight H100s, each cut into
+#    3g.40gb + 2g.20gb + 1g.10gb x2 (MIG mode on, no DynamicMIG: the driver publishes the
+#    instances, named gpu-<minor>-mig-<profile>-<GI profile ID>-<placement start>, and not the
+#    cards). l4-h: four L4s published by HAMi's DRA driver (hami-core-gpu.project-hami.io), each
+#    one device that claims share by `cores` and `memory` (cmd/hami-kubelet-plugin
+#    hami_core.go). One 1g.10gb inference pod runs; pending: two more 1g.10gb pods, a pod asking
+#    a 3g instance by a startsWith selector, three HAMi shares of 6Gi and 30 cores, and a pod
+#    whose HAMi claim others share (which a scenario cannot say).
+L4_BYTES = 23034 * 1024 ** 2
+
+
+def mig_device(node_name, card, profile, gi_id, start, index):
+    parent = "GPU-%08x-77aa-4c1d-8e2f-%012x" % (0x5e100000 + card, card)
+    mem = {"1g.10gb": 9984, "2g.20gb": 20096, "3g.40gb": 40320}[profile]
+    return {"name": "gpu-%d-mig-%s-%d-%d" % (card, profile.replace(".", ""), gi_id, start),
+            "attributes": {"type": {"string": "mig"}, "profile": {"string": profile},
+                           "parentUUID": {"string": parent}, "uuid": {"string": "MIG-%s-%d" % (parent[4:], index)},
+                           "productName": {"string": "NVIDIA H100 80GB HBM3"}, "brand": {"string": "Nvidia"},
+                           "architecture": {"string": "Hopper"},
+                           "cudaComputeCapability": {"version": "9.0.0"},
+                           "driverVersion": {"version": "570.133.20"}},
+            "capacity": {"memory": {"value": "%dMi" % mem}, "multiprocessors": {"value": str(16 * int(profile[0]))}}}
+
+
+def hami_device(card):
+    cap = {"cores": {"value": "100", "requestPolicy": {"default": "100", "validRange": {"min": "0", "max": "100", "step": "1"}}},
+           "memory": {"value": str(L4_BYTES), "requestPolicy": {"default": str(L4_BYTES),
+                                                                 "validRange": {"min": "1Mi", "max": str(L4_BYTES), "step": "1Mi"}}}}
+    return {"name": "hami-gpu-%d" % card, "allowMultipleAllocations": True, "capacity": cap,
+            "attributes": {"type": {"string": "hami-gpu"}, "minor": {"int": card},
+                           "uuid": {"string": "GPU-%08x-1c2d-4e5f-8a9b-%012x" % (0x14000000 + card, card)},
+                           "productName": {"string": "NVIDIA L4"}, "brand": {"string": "Nvidia"},
+                           "architecture": {"string": "Ada Lovelace"}}}
+
+
+def simple_slice(node_name, driver, devices):
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
+            "metadata": meta(node_name + "-" + driver + "-b7x2q",
+                             ownerReferences=[{"apiVersion": "v1", "kind": "Node", "name": node_name, "uid": "u-" + node_name}]),
+            "spec": {"driver": driver, "nodeName": node_name,
+                     "pool": {"name": node_name, "generation": 1, "resourceSliceCount": 1}, "devices": devices}}
+
+
+def hami_class():
+    return {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": meta("hami-core-gpu.project-hami.io"),
+            "spec": {"selectors": [{"cel": {"expression":
+                "device.driver == \"hami-core-gpu.project-hami.io\" && "
+                "device.attributes[\"hami-core-gpu.project-hami.io\"].type == \"hami-gpu\""}}]}}
+
+
+mig_devices = []
+for card in range(8):
+    for k, (profile, gi_id, start) in enumerate((("3g.40gb", 9, 4), ("2g.20gb", 14, 0), ("1g.10gb", 19, 2), ("1g.10gb", 19, 3))):
+        mig_devices.append(mig_device("h100-m", card, profile, gi_id, start, k))
+infer = "infer"
+hami_share = [exactly("gpu", "hami-core-gpu.project-hami.io", capacity={"cores": "30", "memory": "6Gi"})]
+items = [node("h100-m"), node("l4-h", cpu="32", memory="131599376Ki"),
+         simple_slice("h100-m", "gpu.nvidia.com", mig_devices),
+         simple_slice("l4-h", "hami-core-gpu.project-hami.io", [hami_device(c) for c in range(4)]),
+         device_class("gpu.nvidia.com", "gpu"), device_class("mig.nvidia.com", "mig"), hami_class(),
+         template(infer, "mig-1g", [exactly("gpu", "mig.nvidia.com", selectors=[
+             "device.attributes['gpu.nvidia.com'].profile == '1g.10gb'"])]),
+         template(infer, "mig-3g", [exactly("gpu", "mig.nvidia.com", selectors=[
+             "device.attributes['gpu.nvidia.com'].profile.startsWith('3g')"])]),
+         template(infer, "hami-6g", hami_share),
+         {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaim", "metadata": meta("ocr-shared", infer),
+          "spec": {"devices": {"requests": hami_share}}}]
+items.append(claim(infer, "small-0-gpu-k2v9d", "small-0",
+                   [exactly("gpu", "mig.nvidia.com", selectors=["device.attributes['gpu.nvidia.com'].profile == '1g.10gb'"])],
+                   [result("gpu", "h100-m", "gpu-0-mig-1g10gb-19-2")], "h100-m"))
+items.append(pod(infer, "small-0", "mig-1g", "h100-m", "small-0-gpu-k2v9d"))
+items += [pod(infer, "small-1", "mig-1g"), pod(infer, "small-2", "mig-1g"), pod(infer, "mid-0", "mig-3g")]
+items += [pod(infer, "embed-%d" % k, "hami-6g", cpu="2", memory="8Gi") for k in range(3)]
+ocr = pod(infer, "ocr-0", None, cpu="2", memory="8Gi")
+ocr["spec"]["resourceClaims"] = [{"name": "gpu", "resourceClaimName": "ocr-shared"}]
+items.append(ocr)
+write("mig-hami-dra.json", items)
