@@ -97,6 +97,16 @@ std::vector<int> MigPlacementStarts(std::span<const MigProfile* const> instances
   return starts;
 }
 
+std::vector<MigPlacement> MigAllPlacements(std::string_view gpu_type) {
+  std::vector<MigPlacement> out;
+  for (const MigProfile& p : MigProfilesOf(gpu_type)) {
+    for (int start : p.starts) {
+      if (start + p.memory_slices <= kMigMemorySlices) out.push_back({&p, start});
+    }
+  }
+  return out;
+}
+
 int MigMostInstances(const MigProfile& profile) {
   for (int n = kMigComputeSlices; n > 1; --n) {
     const std::vector<const MigProfile*> copies(n, &profile);

@@ -64,6 +64,17 @@ bool MigLayoutFits(std::span<const MigProfile* const> instances);
 // they do not fit.
 std::vector<int> MigPlacementStarts(std::span<const MigProfile* const> instances);
 
+// One place a profile's instance can take on a card: the profile and its first memory slice.
+struct MigPlacement {
+  const MigProfile* profile = nullptr;
+  int start = 0;
+};
+
+// Every placement of every profile of `gpu_type`, in the table's profile order and by start:
+// the MIG devices the NVIDIA DRA driver publishes for a card under its DynamicMIG gate (beside
+// the whole card), any of which it creates when a claim is allocated. Empty without geometry.
+std::vector<MigPlacement> MigAllPlacements(std::string_view gpu_type);
+
 // How many instances of `profile` alone fit one card (the guide's "Number of Instances
 // Available": 7 for a small 1g, 4, 3, 2, 1, 1).
 int MigMostInstances(const MigProfile& profile);

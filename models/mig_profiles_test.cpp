@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,20 @@ TEST_CASE("placement starts: larger instances first, each at its lowest free sta
        }) {
     CHECK(MigPlacementStarts(Layout("H100", row.layout)) == row.starts);
   }
+}
+
+TEST_CASE("every placement of a card: the guide's instance counts, 19 on a 7-slice card") {
+  const std::vector<MigPlacement> all = MigAllPlacements("H100");
+  std::map<std::string, std::vector<int>> starts;
+  for (const MigPlacement& p : all) starts[p.profile->name].push_back(p.start);
+  CHECK(starts == std::map<std::string, std::vector<int>>{{"1g.10gb", {0, 1, 2, 3, 4, 5, 6}},
+                                                          {"1g.20gb", {0, 2, 4, 6}},
+                                                          {"2g.20gb", {0, 2, 4}},
+                                                          {"3g.40gb", {0, 4}},
+                                                          {"4g.40gb", {0}},
+                                                          {"7g.80gb", {0}}});
+  CHECK(all.size() == 18);
+  CHECK(MigAllPlacements("L4").empty());
 }
 
 TEST_CASE("a MIG instance is a smaller card: memory slices / 8 and compute slices / 7") {

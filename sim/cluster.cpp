@@ -16,7 +16,18 @@ Cluster BuildCluster(const Scenario& scenario) {
     // A MIG pool's slots are its cards' instances, card by card, each of its instance type
     // (AddMigInstanceTypes put them in the catalog).
     std::vector<const GpuType*> slot_types(num_cards, gpu);
-    if (gpu != nullptr && pool.mig.enabled()) {
+    if (gpu != nullptr && pool.dra.dynamic_mig) {
+      // DynamicMIG: each card whole, then each MIG placement of it (AddMigInstanceTypes).
+      const std::vector<MigPlacement> placements = MigAllPlacements(pool.gpu_type);
+      const size_t per_card = placements.size() + 1;
+      for (int c = 0; c < num_cards; ++c) {
+        const size_t k = c % per_card;
+        if (k == 0) continue;
+        slot_types[c] =
+            scenario.catalog.Find(MigInstanceTypeName(gpu->name, placements[k - 1].profile->name));
+        assert(slot_types[c] != nullptr);
+      }
+    } else if (gpu != nullptr && pool.mig.enabled()) {
       const size_t per_card = pool.mig.instances.size();
       for (int c = 0; c < num_cards; ++c) {
         slot_types[c] =

@@ -132,8 +132,11 @@ std::optional<MigLayoutProblem> CheckMigLayout(std::string_view gpu_type, const 
 
 void AddMigInstanceTypes(Scenario& scenario) {
   for (const NodePool& pool : scenario.node_pools) {
-    if (!pool.mig.enabled()) continue;
-    for (const std::string& name : pool.mig.instances) {
+    std::vector<std::string> names = pool.mig.instances;
+    if (pool.dra.dynamic_mig) {
+      for (const MigProfile& p : MigProfilesOf(pool.gpu_type)) names.push_back(p.name);
+    }
+    for (const std::string& name : names) {
       const GpuType* card = scenario.catalog.Find(pool.gpu_type);
       const MigProfile* profile = FindMigProfile(pool.gpu_type, name);
       if (card == nullptr || profile == nullptr) continue;  // CheckMigLayout refused these

@@ -18,6 +18,7 @@
 #include "models/gpu_catalog.h"
 #include "models/interference.h"
 #include "models/memory_isolation.h"
+#include "models/mig_profiles.h"
 #include "models/sharing_policy.h"
 #include "sim/cluster_autoscaler_spec.h"
 #include "sim/cron_hpa_spec.h"
@@ -72,7 +73,8 @@ struct HamiAsk {
 enum class DraDriver {
   // The NVIDIA DRA driver (gpu.nvidia.com): whole GPUs, class gpu.nvidia.com; with the pool's
   // MIG layout (`dra: {mig: LAYOUT}`, MIG instances created ahead) the instances instead,
-  // class mig.nvidia.com.
+  // class mig.nvidia.com; with `dynamic_mig` (its DynamicMIG gate) each card whole and every
+  // MIG placement of it, partitions of the card's shared counters.
   kNvidia,
   // HAMi's DRA driver (hami-core-gpu.project-hami.io): each card one device that many claims
   // share by consumable capacity (KEP-5075) — `memory` and `cores`, HAMi-core's limits.
@@ -85,6 +87,10 @@ enum class DraDriver {
 struct DraPool {
   bool enabled = false;
   DraDriver driver = DraDriver::kNvidia;
+  // `dynamic_mig: true`: the card slots of a node are, card by card, the whole card and then
+  // each of its MIG placements (models/mig_profiles.h MigAllPlacements); the allocator's
+  // counters keep the ones in use from overlapping.
+  bool dynamic_mig = false;
   bool operator==(const DraPool&) const = default;
 };
 
@@ -141,6 +147,8 @@ struct NodePool {
   std::optional<PoolAutoscaling> autoscaling;
   // Card slots per node: the cards, or on a MIG pool their instances.
   int card_slots() const {
+    if (dra.dynamic_mig)
+      return gpus_per_node * (1 + static_cast<int>(MigAllPlacements(gpu_type).size()));
     return mig.enabled() ? gpus_per_node * static_cast<int>(mig.instances.size()) : gpus_per_node;
   }
   // Node slots the run keeps for the pool: `count`, or the autoscaler's maximum.

@@ -95,6 +95,12 @@ OfferedRequests Offered(const Scenario& s) {
       o.dra = true;  // claims alone: none of the requests below
       if (pool.dra.driver == DraDriver::kHamiCore) {
         o.dra_hami = true;
+      } else if (pool.dra.dynamic_mig) {
+        o.dra_gpus = true;  // each card whole, and every MIG profile of it
+        for (const MigProfile& profile : MigProfilesOf(pool.gpu_type)) {
+          const GpuType* type = s.catalog.Find(MigInstanceTypeName(pool.gpu_type, profile.name));
+          if (type != nullptr) o.dra_mig.emplace_back(profile.name, type);
+        }
       } else if (pool.mig.enabled()) {
         for (const std::string& profile : pool.mig.instances) {
           const GpuType* type = s.catalog.Find(MigInstanceTypeName(pool.gpu_type, profile));
@@ -529,6 +535,12 @@ uint64_t ReplicationSeed(uint64_t seed, int replication) {
 
 std::optional<MigLayoutProblem> PoolSharingProblem(const NodePool& pool,
                                                    const PoolSharingKnob& knob) {
+  if (knob.mode == PoolSharingKnob::Mode::kDra && knob.dra.dynamic_mig && !pool.gpu_type.empty() &&
+      MigProfilesOf(pool.gpu_type).empty()) {
+    return MigLayoutProblem{"node pool " + pool.name + ": knobsim has no MIG geometry for " +
+                                pool.gpu_type + ", so no DynamicMIG",
+                            "use a MIG-capable card: A100-40G, A100-80G, H100, H200"};
+  }
   const bool mig = knob.mode == PoolSharingKnob::Mode::kMig ||
                    (knob.mode == PoolSharingKnob::Mode::kDra && knob.mig.enabled());
   if (!mig || pool.gpu_type.empty()) return std::nullopt;
@@ -542,11 +554,12 @@ PoolSharingText ParsePoolSharing(std::string_view text) {
   const std::string_view kForms =
       "cgpu, exclusive, timeslicing:N (N 2..256), mps:N (N 2..48), mig:LAYOUT or "
       "mig-mixed:LAYOUT (e.g. mig:1g.10gb*7), hami or hami:N (N 1..256), dra, dra:hami, "
-      "dra:mig:LAYOUT";
-  if (text == "dra" || text == "dra:hami") {
+      "dra:mig:LAYOUT, dra:dynamic-mig";
+  if (text == "dra" || text == "dra:hami" || text == "dra:dynamic-mig") {
     PoolSharingKnob knob;
     knob.mode = PoolSharingKnob::Mode::kDra;
     if (text == "dra:hami") knob.dra.driver = DraDriver::kHamiCore;
+    knob.dra.dynamic_mig = text == "dra:dynamic-mig";
     out.knob = knob;
     return out;
   }

@@ -212,6 +212,36 @@ TEST_CASE("dra in a run: HAMi shares hold their memory and cores, MIG instances 
     CHECK(p.quota_mib == on_mig.state.cluster.cards[p.cards[0]].gpu->memory_mib);
   }
   CHECK(cards == std::vector<int32_t>{1, 2});  // two instances: the third pod waits
+
+  // DynamicMIG: the card whole (slot 0), then its placements; two 3g.40gb pods take the card's
+  // two 3g placements (memory slices 0-3 and 4-7), so a whole-card pod finds it taken.
+  Scenario dynamic = OneNode();
+  NodePool& parted = dynamic.node_pools[0];
+  parted.gpu_type = "H100";
+  parted.gpus_per_node = 1;
+  parted.dra.enabled = true;
+  parted.dra.dynamic_mig = true;
+  AddMigInstanceTypes(dynamic);
+  Workload mid = Service("mid", "Deployment");
+  mid.gpu_mem = 0;
+  mid.replicas = 2;
+  mid.dra.gpus = 1;
+  mid.dra.mig_profile = "3g.40gb";
+  dynamic.workloads.push_back(mid);
+  Workload whole = Service("whole", "Deployment");
+  whole.gpu_mem = 0;
+  whole.dra.gpus = 1;
+  dynamic.workloads.push_back(whole);
+  Simulator on_parts(dynamic, 1, RunOptions{});
+  PlacePods(on_parts);
+  std::vector<std::string> placed;
+  for (const PodRun& p : on_parts.state.pods) {
+    placed.push_back(p.name + (p.cards.empty()
+                                   ? std::string(" pending")
+                                   : " on " + on_parts.state.cluster.cards[p.cards[0]].gpu->name));
+  }
+  CHECK(placed == std::vector<std::string>{"mid-0 on H100 MIG 3g.40gb", "mid-1 on H100 MIG 3g.40gb",
+                                           "whole-0 pending"});
 }
 
 TEST_CASE("replacement: a Deployment's is a new name, a StatefulSet's keeps the old one") {

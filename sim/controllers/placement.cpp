@@ -81,13 +81,14 @@ std::optional<Placement> CurrentPlacement(const ClusterState& state, const Sched
   return placement;
 }
 
-// The device of card slot `card` of `node` in DraCatalogForScenario's slices (each node's
-// devices are its card slots, in order), or nullptr.
-const DraDevice* DeviceOfCard(const DraCatalog& dra, const std::string& node, int card) {
+// The card slot of `node` that DRA device `device` is: its position in the node's device slice
+// (DraCatalogForScenario publishes each node's card slots in order), or -1.
+int CardOfDevice(const DraCatalog& dra, const std::string& node, const std::string& device) {
   for (const ResourceSliceSpec* slice : dra.slice_index().OnNode(node)) {
-    if (card < static_cast<int>(slice->devices.size())) return &slice->devices[card];
+    for (size_t i = 0; i < slice->devices.size(); ++i)
+      if (slice->devices[i].name == device) return static_cast<int>(i);
   }
-  return nullptr;
+  return -1;
 }
 
 // How claims hold card `card` of `node` as a DRA device: `whole` when one claim holds it alone;
@@ -156,18 +157,24 @@ FragmentationResult MeasureFragmentation(const Scenario& scenario, const Cluster
   return knobsim::MeasureFragmentation(nodes, TargetWorkload(scenario));
 }
 
-// The slice a DRA driver publishes for node slot `i` of `pool` (docs/scenario.md "DRA"): its
-// devices are the node's card slots, in order.
-ResourceSliceSpec DraSliceOf(const Scenario& scenario, const NodePool& pool, int i) {
+// The slices a DRA driver publishes for node slot `i` of `pool` (docs/scenario.md "DRA"), onto
+// `out`: their devices are the node's card slots, in order.
+void AddDraSlices(const Scenario& scenario, const NodePool& pool, int i,
+                  std::vector<ResourceSliceSpec>& out) {
   const GpuType& gpu = *scenario.catalog.Find(pool.gpu_type);
   const std::string node = PoolNodeName(pool, i);
-  if (pool.dra.driver == DraDriver::kHamiCore)
-    return dra::HamiCoreGpuSlice(node, pool.gpus_per_node, gpu.name, gpu.memory_mib);
-  if (pool.mig.enabled()) {
-    return dra::NvidiaMigSlice(node, pool.gpus_per_node, pool.gpu_type, gpu.name, gpu.memory_mib,
-                               pool.mig.instances);
+  if (pool.dra.driver == DraDriver::kHamiCore) {
+    out.push_back(dra::HamiCoreGpuSlice(node, pool.gpus_per_node, gpu.name, gpu.memory_mib));
+  } else if (pool.dra.dynamic_mig) {
+    for (ResourceSliceSpec& s : dra::NvidiaDynamicMigSlices(node, pool.gpus_per_node, pool.gpu_type,
+                                                            gpu.name, gpu.memory_mib))
+      out.push_back(std::move(s));
+  } else if (pool.mig.enabled()) {
+    out.push_back(dra::NvidiaMigSlice(node, pool.gpus_per_node, pool.gpu_type, gpu.name,
+                                      gpu.memory_mib, pool.mig.instances));
+  } else {
+    out.push_back(dra::NvidiaGpuSlice(node, pool.gpus_per_node, gpu.name, gpu.memory_mib));
   }
-  return dra::NvidiaGpuSlice(node, pool.gpus_per_node, gpu.name, gpu.memory_mib);
 }
 
 // The claim of a `dra:` workload: `gpus` devices of its driver's class — NVIDIA GPUs, NVIDIA MIG
@@ -201,7 +208,7 @@ DraCatalog DraCatalogForScenario(const Scenario& scenario) {
   std::vector<ResourceSliceSpec> slices;
   for (const NodePool& pool : scenario.node_pools) {
     if (!pool.dra.enabled) continue;
-    for (int i = 0; i < pool.slots(); ++i) slices.push_back(DraSliceOf(scenario, pool, i));
+    for (int i = 0; i < pool.slots(); ++i) AddDraSlices(scenario, pool, i, slices);
   }
   std::vector<ResourceClaimSpec> claims;
   std::vector<ResourceClaimTemplateSpec> templates;
@@ -408,12 +415,8 @@ DraHolding AddDraCards(const EngineState& s, const PodSpec& pod, const knobsim::
   for (const PodClaimRef& ref : dra.ClaimsOf(pod, &error)) {
     if (!ref.claim.allocation) continue;
     for (const DraDeviceResult& r : ref.claim.allocation->results) {
-      int index = -1;
-      for (int c = 0; c < node.num_cards && index < 0; ++c) {
-        const DraDevice* d = DeviceOfCard(dra, node.name, c);
-        if (d != nullptr && d->name == r.device) index = c;
-      }
-      if (index < 0) continue;
+      const int index = CardOfDevice(dra, node.name, r.device);
+      if (index < 0 || index >= node.num_cards) continue;
       const int32_t card = node.first_card + index;
       if (std::find(cards.begin(), cards.end(), card) != cards.end()) continue;
       cards.push_back(card);

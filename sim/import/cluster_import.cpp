@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/gpu_catalog.h"
+#include "models/mig_profiles.h"
 #include "sim/import/import_dra.h"
 #include "sim/import/import_steps.h"
 #include "sim/text.h"
@@ -217,6 +218,13 @@ KubeObjects WithScenarioDra(KubeObjects objects, std::vector<std::string>& warni
     if (it == gpus.end()) continue;
     if (n.gpu_cards > 0) {
       why_not[n.name] = "it also offers device-plugin GPUs";
+      gpus.erase(it);
+      continue;
+    }
+    if (it->second.dynamic_mig && MigProfilesOf(GpuCatalogKey(it->second.product)).empty()) {
+      why_not[n.name] = "DynamicMIG on " + it->second.product +
+                        ", a card knobsim has no MIG "
+                        "geometry for";
       gpus.erase(it);
       continue;
     }

@@ -37,15 +37,23 @@ struct NodeDevices {
   int whole = 0;                                        // NVIDIA type "gpu"
   std::map<std::string, std::vector<std::string>> mig;  // parentUUID -> its profiles
   int hami = 0;                                         // HAMi type "hami-gpu"
+  std::set<std::string> counter_sets;                   // DynamicMIG: the cards' counter sets
+  int uncounted = 0;  // NVIDIA devices that consume no counter set
 };
 
 // Why `d` of `slice` is no device a scenario pool publishes, or "" (then `node` counts it).
 std::string ReadDevice(const ResourceSliceSpec& slice, const DraDevice& d, NodeDevices& node) {
   const bool nvidia = slice.driver == kNvidiaDriver;
   const std::string type = StringOf(Attribute(d, slice.driver, "type"));
-  if (!d.consumes_counters.empty())
-    return "device " + d.name + " is a partition of a shared counter set (DynamicMIG)";
   if (!d.taints.empty()) return "device " + d.name + " is tainted";
+  if (!nvidia && !d.consumes_counters.empty())
+    return "device " + d.name + " consumes shared counters";
+  if (nvidia) {
+    // DynamicMIG: every device of a card, whole or MIG, takes from the card's counter set.
+    for (const DraCounterConsumption& c : d.consumes_counters)
+      node.counter_sets.insert(c.counter_set);
+    if (d.consumes_counters.empty()) ++node.uncounted;
+  }
   if (nvidia && d.allow_multiple_allocations)
     return "device " + d.name +
            " allows multiple allocations, which the NVIDIA DRA driver's "
@@ -57,7 +65,7 @@ std::string ReadDevice(const ResourceSliceSpec& slice, const DraDevice& d, NodeD
     const std::string parent = StringOf(Attribute(d, slice.driver, "parentUUID"));
     if (profile.empty() || parent.empty())
       return "MIG device " + d.name + " names no profile or parentUUID";
-    node.mig[parent].push_back(profile);
+    if (d.consumes_counters.empty()) node.mig[parent].push_back(profile);
   } else if (!nvidia && type == "hami-gpu" && d.allow_multiple_allocations) {
     for (const auto& [name, capacity] : d.capacity) {
       const std::string id = name.substr(name.find('/') + 1);
@@ -80,8 +88,10 @@ std::string ReadDevice(const ResourceSliceSpec& slice, const DraDevice& d, NodeD
 std::string ReadSlice(const ResourceSliceSpec& slice, NodeDevices& node) {
   if (slice.driver != kNvidiaDriver && slice.driver != dra::kHamiCoreDriver)
     return "ResourceSlice " + slice.name + " of driver " + slice.driver;
-  if (!slice.shared_counters.empty() || slice.per_device_node_selection)
-    return "ResourceSlice " + slice.name + " has shared counters or per-device node selection";
+  if (slice.per_device_node_selection)
+    return "ResourceSlice " + slice.name + " has per-device node selection";
+  if (!slice.shared_counters.empty() && slice.driver != kNvidiaDriver)
+    return "ResourceSlice " + slice.name + " has shared counters";
   for (const DraDevice& d : slice.devices)
     if (std::string why = ReadDevice(slice, d, node); !why.empty()) return why;
   return "";
@@ -91,6 +101,17 @@ std::string ReadSlice(const ResourceSliceSpec& slice, NodeDevices& node) {
 // cards differ in their MIG instances.
 DraNodeGpus NodeGpus(NodeDevices& node, std::string& why) {
   DraNodeGpus gpus = node.gpus;
+  if (!node.counter_sets.empty()) {
+    // DynamicMIG: one counter set a card; every device of the node must take from one.
+    if (node.uncounted > 0 || node.hami > 0) {
+      why =
+          node.hami > 0 ? "devices of two drivers" : "GPUs with and without DynamicMIG partitions";
+      return gpus;
+    }
+    gpus.count = static_cast<int>(node.counter_sets.size());
+    gpus.dynamic_mig = true;
+    return gpus;
+  }
   const int kinds = (node.whole > 0) + (!node.mig.empty()) + (node.hami > 0);
   if (kinds > 1) {
     why = node.hami > 0 ? "devices of two drivers" : "GPUs with and without MIG instances";

@@ -27,14 +27,16 @@ struct DraNodeGpus {
   std::string product;
   DraDriver driver = DraDriver::kNvidia;
   std::vector<std::string> mig;
+  bool dynamic_mig = false;  // NVIDIA DynamicMIG: each card's devices consume its counter set
 };
 
 // The nodes whose newest ResourceSlices list only one driver's devices of one product that a
-// scenario pool publishes: the NVIDIA DRA driver's whole GPUs (type "gpu") or its MIG
-// instances created ahead (type "mig", no shared counters: every card with the same profiles),
-// or HAMi's DRA driver's GPUs (type "hami-gpu"), by node name. A node whose slices hold other
-// devices (DynamicMIG partitions with shared counters, per-device selection, tainted devices,
-// GPUs with and without MIG) or another driver's is not among them: `why_not` (when given)
+// scenario pool publishes: the NVIDIA DRA driver's whole GPUs (type "gpu"), its MIG instances
+// created ahead (type "mig", no shared counters: every card with the same profiles), or its
+// DynamicMIG devices (whole GPUs and MIG partitions that all consume a card's counter set: the
+// cards are the counter sets), or HAMi's DRA driver's GPUs (type "hami-gpu"), by node name. A
+// node whose slices hold other devices (per-device selection, tainted devices, GPUs with and
+// without MIG or DynamicMIG) or another driver's is not among them: `why_not` (when given)
 // receives "node: reason" for each.
 std::map<std::string, DraNodeGpus> DraGpuNodes(const KubeObjects& objects,
                                                std::map<std::string, std::string>* why_not);

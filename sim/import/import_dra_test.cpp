@@ -164,7 +164,9 @@ ResourceSliceSpec SliceOf(const std::string& node, const std::string& driver,
   return s;
 }
 
-TEST_CASE("DraGpuNodes: MIG instances created ahead, one layout a card; HAMi's shared GPUs") {
+TEST_CASE(
+    "DraGpuNodes: MIG instances created ahead, one layout a card; DynamicMIG cards by their "
+    "counter sets; HAMi's shared GPUs") {
   const std::string nv = "gpu.nvidia.com", hami = "hami-core-gpu.project-hami.io";
   KubeObjects o;
   o.resource_slices = {
@@ -185,12 +187,19 @@ TEST_CASE("DraGpuNodes: MIG instances created ahead, one layout a card; HAMi's s
       SliceOf("dyn", nv, {Device(nv, "gpu-0-mig-1g", "mig", "1g.10gb", "U")});
   dynamic.devices[0].consumes_counters.emplace_back().counter_set = "gpu-0-counter-set";
   o.resource_slices.push_back(dynamic);
+  ResourceSliceSpec half =
+      SliceOf("half", nv, {Device(nv, "gpu-0", "gpu"), Device(nv, "gpu-1", "gpu")});
+  half.devices[0].consumes_counters.emplace_back().counter_set = "gpu-0-counter-set";
+  o.resource_slices.push_back(half);
   ResourceSliceSpec odd = SliceOf("odd", hami, {Device(hami, "hami-gpu-0", "hami-gpu")});
   odd.devices[0].capacity["hami-core-gpu.project-hami.io/encoders"] = DraCapacity{1000, {}};
   o.resource_slices.push_back(odd);
   std::map<std::string, std::string> why;
   const std::map<std::string, DraNodeGpus> nodes = DraGpuNodes(o, &why);
-  REQUIRE(nodes.size() == 2);
+  REQUIRE(nodes.size() == 3);
+  CHECK(nodes.at("dyn").count == 1);  // one counter set: one card
+  CHECK(nodes.at("dyn").dynamic_mig);
+  CHECK(!nodes.at("m").dynamic_mig);
   CHECK(nodes.at("m").count == 2);
   CHECK(nodes.at("m").driver == DraDriver::kNvidia);
   CHECK(nodes.at("m").mig == std::vector<std::string>{"1g.10gb", "1g.10gb", "3g.40gb"});
@@ -200,7 +209,8 @@ TEST_CASE("DraGpuNodes: MIG instances created ahead, one layout a card; HAMi's s
   CHECK(why.at("uneven") == "cards cut into different MIG instances (3g.40gb, 7g.80gb)");
   CHECK(why.at("mixed") == "GPUs with and without MIG instances");
   CHECK(why.at("both") == "devices of two drivers");
-  CHECK(why.at("dyn") == "device gpu-0-mig-1g is a partition of a shared counter set (DynamicMIG)");
+  CHECK(!why.count("dyn"));
+  CHECK(why.at("half") == "GPUs with and without DynamicMIG partitions");
   CHECK(why.at("odd") == "device hami-gpu-0 has capacity encoders, which is not modelled");
 }
 

@@ -33,6 +33,7 @@ struct PoolKey {
   // NodeSpec::hami: split count, devmem, devcore, core policy.
   std::tuple<int, int, int, int> hami{0, 0, 0, 0};
   int dra = 0;  // its GPUs are a DRA driver's devices (import_dra.h): 1 + DraDriver; 0: not
+  bool dra_dynamic_mig = false;
   bool unschedulable = false;
   auto operator<=>(const PoolKey&) const = default;
 };
@@ -120,6 +121,7 @@ PoolKey KeyOf(const NodeSpec& node, const std::string& gpu, const DraNodeGpus* d
   PoolKey key;
   key.gpu = gpu;
   key.dra = dra != nullptr ? 1 + static_cast<int>(dra->driver) : 0;
+  key.dra_dynamic_mig = dra != nullptr && dra->dynamic_mig;
   key.cards = node.gpu_cards;
   key.mig = {static_cast<int>(node.mig.strategy), node.mig.instances};
   key.hami = {node.hami.split_count, node.hami.devmem_mib, node.hami.devcore,
@@ -284,6 +286,7 @@ void DraPoolOf(const NodeSpec& node, const std::string& gpu, const DraNodeGpus& 
   np.dra.enabled = true;
   np.dra.driver = dra.driver;
   if (!dra.mig.empty()) np.mig = {MigStrategy::kMixed, dra.mig};
+  np.dra.dynamic_mig = dra.dynamic_mig;
   for (const char* label :
        {kGpuScheduleLabel, kGpuPlacementLabel, kGpuMaxPodLabel, kCgpuDisableIsolationLabel})
     np.labels.erase(label);
@@ -297,6 +300,10 @@ void DraPoolOf(const NodeSpec& node, const std::string& gpu, const DraNodeGpus& 
   if (!dra.mig.empty())
     devices = std::to_string(node.gpu_cards) + " GPUs cut into MIG instances " +
               MigLayoutString(dra.mig) + " (by their parentUUID)";
+  if (dra.dynamic_mig)
+    devices = std::to_string(node.gpu_cards) +
+              " GPUs partitioned by DynamicMIG (one counter set a card; the run publishes every "
+              "MIG placement of the card)";
   p.notes.push_back("gpu " + gpu + " from the productName of the " + driver + "'s devices (\"" +
                     node.gpu_model + "\"); " + devices + " from its ResourceSlice");
   p.notes.push_back(hami ? "dra: each claim's memory and cores are HAMi-core's limits for its pod"

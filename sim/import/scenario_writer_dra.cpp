@@ -10,6 +10,7 @@ namespace knobsim {
 
 std::string DraPoolValue(const NodePool& pool) {
   if (pool.dra.driver == DraDriver::kHamiCore) return "{driver: hami}";
+  if (pool.dra.dynamic_mig) return "{dynamic_mig: true}";
   if (pool.mig.enabled()) return "{mig: " + YamlScalar(MigLayoutString(pool.mig.instances)) + "}";
   return "true";
 }

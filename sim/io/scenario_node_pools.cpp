@@ -331,10 +331,11 @@ void Reader::ReadHamiPool(const Field& f, NodePool& p) const {
   UseDevicePluginCards(p);
 }
 
-// `dra: true` or `dra: {driver, mig}` (docs/scenario.md "DRA"): a DRA driver publishes the
-// pool's cards — the NVIDIA DRA driver whole GPUs of class gpu.nvidia.com, or with `mig` the MIG
-// instances of that layout (class mig.nvidia.com); HAMi's DRA driver each card as one device
-// claims share by memory and cores. No cGPU, no device plugin resource.
+// `dra: true` or `dra: {driver, mig, dynamic_mig}` (docs/scenario.md "DRA"): a DRA driver
+// publishes the pool's cards — the NVIDIA DRA driver whole GPUs of class gpu.nvidia.com, with
+// `mig` the MIG instances of that layout (class mig.nvidia.com), with `dynamic_mig` each card
+// whole and every MIG placement of it; HAMi's DRA driver each card as one device claims share by
+// memory and cores. No cGPU, no device plugin resource.
 void Reader::ReadDraPool(const Field& f, NodePool& p) const {
   if (p.gpu_type.empty()) Fail(f, "a pool without `gpu` has no cards to publish", "set `gpu`");
   p.dra.enabled = true;
@@ -342,7 +343,7 @@ void Reader::ReadDraPool(const Field& f, NodePool& p) const {
     if (!Enum<bool>(f, "true or false", {{"true", true}, {"false", false}}))
       Fail(f, "dra: false is the default", "drop the key");
   } else {
-    Section d(*this, f, {"driver", "mig"});
+    Section d(*this, f, {"driver", "mig", "dynamic_mig"});
     if (auto v = d.Get("driver")) {
       p.dra.driver = Enum<DraDriver>(
           *v, "DRA driver", {{"nvidia", DraDriver::kNvidia}, {"hami", DraDriver::kHamiCore}});
@@ -358,6 +359,20 @@ void Reader::ReadDraPool(const Field& f, NodePool& p) const {
       p.mig = *parsed.layout;
       p.mig.strategy = MigStrategy::kMixed;
       if (auto problem = CheckMigLayout(p.gpu_type, p.mig)) Fail(*v, problem->error, problem->hint);
+    }
+    if (auto v = d.Get("dynamic_mig")) {
+      p.dra.dynamic_mig = Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});
+      if (p.dra.dynamic_mig && p.dra.driver != DraDriver::kNvidia)
+        Fail(*v, "DynamicMIG is the NVIDIA DRA driver's",
+             "drop dynamic_mig, or use driver: nvidia");
+      if (p.dra.dynamic_mig && p.mig.enabled())
+        Fail(*v,
+             "with dynamic_mig the driver creates MIG instances as claims ask; mig is a layout "
+             "created ahead",
+             "keep one of them");
+      if (p.dra.dynamic_mig && MigProfilesOf(p.gpu_type).empty())
+        Fail(*v, "knobsim has no MIG geometry for " + p.gpu_type,
+             "use a MIG-capable card: A100-40G, A100-80G, H100, H200");
     }
   }
   RefuseAckSharingLabels(f, p, "dra");

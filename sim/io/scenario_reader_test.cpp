@@ -1590,6 +1590,13 @@ TEST_CASE("dra: MIG instances of the NVIDIA driver and HAMi's shared GPUs, pools
   CHECK(node.allocatable.count("nvidia.com/mig-1g.10gb") == 0);
   CHECK(!node.mig.enabled());
   CHECK(node.gpu_cards == 8);
+  // DynamicMIG: each card whole, then its 18 MIG placements: 19 card slots a card.
+  const Scenario dynamic = Read(
+      "name: x\nnode_pools:\n  - {name: d, gpu: H100, gpus_per_node: 2, dra: {dynamic_mig: "
+      "true}}\n");
+  CHECK(dynamic.node_pools[0].dra.dynamic_mig);
+  CHECK(dynamic.node_pools[0].card_slots() == 38);
+  CHECK(dynamic.catalog.Find("H100 MIG 4g.40gb") != nullptr);
 
   struct Bad {
     const char* yaml;
@@ -1608,6 +1615,12 @@ TEST_CASE("dra: MIG instances of the NVIDIA driver and HAMi's shared GPUs, pools
       {"workloads:\n  - {name: w, dra: {memory: 4Gi, mig_profile: 1g.10gb}}\n",
        "HAMi's DRA driver publishes whole cards"},
       {"workloads:\n  - {name: w, dra: {mig_profile: 1g10gb}}\n", "not a MIG profile name"},
+      {"node_pools:\n  - {name: p, gpu: L4, dra: {dynamic_mig: true}}\n",
+       "knobsim has no MIG geometry for L4"},
+      {"node_pools:\n  - {name: p, gpu: H100, dra: {driver: hami, dynamic_mig: true}}\n",
+       "DynamicMIG is the NVIDIA DRA driver's"},
+      {"node_pools:\n  - {name: p, gpu: H100, dra: {mig: 7g.80gb, dynamic_mig: true}}\n",
+       "with dynamic_mig the driver creates MIG instances as claims ask"},
   };
   for (const Bad& b : bad) {
     CAPTURE(b.yaml);
@@ -1625,6 +1638,7 @@ TEST_CASE("variant sharing dra:hami and dra:mig: requests become shares and inst
       "  - {name: d, cpu: 1}\n"
       "variants:\n  - {name: hami, sharing: {p: \"dra:hami\"}}\n"
       "  - {name: mig, sharing: {p: \"dra:mig:3g.40gb*2\"}}\n"
+      "  - {name: dynamic, sharing: {p: \"dra:dynamic-mig\"}}\n"
       "  - {name: back, sharing: {p: cgpu}}\n");
   const Scenario hami = ApplyVariant(s, s.variants[0]);
   CHECK(hami.node_pools[0].dra.driver == DraDriver::kHamiCore);
@@ -1648,11 +1662,19 @@ TEST_CASE("variant sharing dra:hami and dra:mig: requests become shares and inst
   CHECK(mig.workloads[0].dra.mig_profile == "3g.40gb");
   CHECK(mig.workloads[2].dra.mig_profile == "3g.40gb");
   CHECK(mig.workloads[0].dra.driver == DraDriver::kNvidia);
+  // DynamicMIG offers each card whole and every profile: whole cards are what a request
+  // becomes where whole cards are offered, a MIG claim keeps its profile.
+  const Scenario dynamic = ApplyVariant(s, s.variants[2]);
+  CHECK(dynamic.node_pools[0].dra.dynamic_mig);
+  CHECK(dynamic.node_pools[0].card_slots() == 38);
+  CHECK(dynamic.workloads[0].dra.gpus == 1);
+  CHECK(dynamic.workloads[0].dra.mig_profile.empty());
+  CHECK(ApplyVariant(mig, s.variants[2]).workloads[0].dra.mig_profile == "3g.40gb");
   // From HAMi shares to MIG instances, and from claims back to ACK's gpu-mem.
   const Scenario hami_to_mig = ApplyVariant(hami, s.variants[1]);
   CHECK(hami_to_mig.workloads[0].dra.mig_profile == "3g.40gb");
   CHECK(!hami_to_mig.workloads[0].dra.memory_mib);
-  const Scenario back = ApplyVariant(hami, s.variants[2]);
+  const Scenario back = ApplyVariant(hami, s.variants[3]);  // cgpu
   CHECK(!back.workloads[0].dra.enabled());
   CHECK(back.workloads[0].gpu_mem == 8);
   CHECK(ErrorOf("name: x\nnode_pools:\n  - {name: p, gpu: L4}\nvariants:\n  - {name: v, "

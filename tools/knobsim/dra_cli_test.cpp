@@ -115,8 +115,8 @@ TEST_CASE(
   CHECK(Has(yaml, "dra: true"));
   CHECK(Has(yaml, "dra: {gpus: 1}"));
   CHECK(Has(yaml, "dra: {gpus: 8}"));
-  // h100-b's cards are cut by DynamicMIG (partitions of shared counters): not a dra pool.
-  CHECK(Has(o.err, "h100-b: ResourceSlice h100-b-gpu.nvidia.com-"));
+  // h100-b's cards 0 and 1 are cut by DynamicMIG, the others not: not a dra pool.
+  CHECK(Has(o.err, "h100-b: GPUs with and without DynamicMIG partitions"));
   CHECK(Has(o.err, "ml/infer-0, ml/pair-0"));
   const Outcome run = Run("run '" + out + "' --duration 2m --json -");
   REQUIRE_MESSAGE(run.exit_code == 0, run.err);
@@ -237,6 +237,37 @@ TEST_CASE(
     pending[v.at("name").get<std::string>()] = n;
   }
   CHECK(pending == std::map<std::string, int>{{"base", 0}, {"mig", 0}, {"whole-gpus", 4}});
+}
+
+TEST_CASE(
+    "import turns a node of eight H100s under DynamicMIG into a dra: {dynamic_mig: true} pool; "
+    "the run creates the partitions claims ask, never two on the same memory slices") {
+  const std::string file = QuotedSourcePath(kDir + "dynamic-mig-dra.json");
+  const std::string out = TempPath("dynamic-mig-import.yaml");
+  const Outcome o = Run("import --kube " + file + " -o '" + out + "'");
+  CAPTURE(o.err);
+  REQUIRE(o.exit_code == 0);
+  const std::string yaml = ReadFile(out);
+  CAPTURE(yaml);
+  CHECK(Has(yaml, "dra: {dynamic_mig: true}"));
+  CHECK(Has(yaml, "gpus_per_node: 8"));
+  CHECK(Has(yaml, "dra: {gpus: 1, mig_profile: \"3g.40gb\"}"));
+  const Outcome run = Run("run '" + out + "' --duration 2m --json -");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  std::set<int> slots;
+  int placed = 0;
+  for (const auto& p : doc.at("variants").at(0).at("pods")) {
+    REQUIRE_MESSAGE(p.at("node").is_string(), p.dump());
+    REQUIRE(p.at("cards").size() == 1);
+    slots.insert(p.at("cards").at(0).get<int>());
+    ++placed;
+  }
+  CHECK(placed == 8);
+  // Card 0 (slots 0-18): whole 0, 1g.10gb at 1-7, 3g.40gb at 15 and 16. The four 1g pods take
+  // slots 1-4 (slices 0-3), so the first 3g pod gets slot 16 (slices 4-7), the second card 1's
+  // first 3g (19 + 15), the training pods cards 2 and 3 whole.
+  CHECK(slots == std::set<int>{1, 2, 3, 4, 16, 34, 38, 57});
 }
 
 }  // namespace

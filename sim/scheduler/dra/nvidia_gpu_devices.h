@@ -7,6 +7,11 @@
 //     instance, `gpu-<minor>-mig-<profile without dots>-<GI profile ID>-<placement start>`
 //     (cmd/gpu-kubelet-plugin mig.go ToCanonicalName), type "mig" with its profile and parent,
 //     its memory as capacity; class mig.nvidia.com. The card is not published itself.
+//   - DynamicMIG (the driver's gate; cmd/gpu-kubelet-plugin partitions.go): each card whole and
+//     every MIG placement of it, all consuming the card's counter set `gpu-<minor>-counter-set`
+//     (one counter per memory slice, `memory-slice-<i>`: the whole card takes all eight, an
+//     instance its run of them), so allocated devices never overlap. The counter set sits in a
+//     slice of its own (the API keeps counter sets and devices apart): two slices in the pool.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +35,13 @@ ResourceSliceSpec NvidiaGpuSlice(const std::string& node, int gpus, const std::s
 ResourceSliceSpec NvidiaMigSlice(const std::string& node, int gpus, const std::string& gpu_type,
                                  const std::string& product, int64_t memory_mib,
                                  const std::vector<std::string>& instances);
+// The two slices of `node` under DynamicMIG, counters first: for each of `gpus` cards of
+// `gpu_type` the whole card, then its MigAllPlacements (models/mig_profiles.h), in that order —
+// device k of card g is the node's card slot g * (1 + placements) + k.
+std::vector<ResourceSliceSpec> NvidiaDynamicMigSlices(const std::string& node, int gpus,
+                                                      const std::string& gpu_type,
+                                                      const std::string& product,
+                                                      int64_t memory_mib);
 // The driver's DeviceClasses: device.driver == 'gpu.nvidia.com' && type == 'gpu' (or 'mig').
 DeviceClassSpec NvidiaGpuClass();
 DeviceClassSpec NvidiaMigClass();

@@ -275,3 +275,23 @@ ocr = pod(infer, "ocr-0", None, cpu="2", memory="8Gi")
 ocr["spec"]["resourceClaims"] = [{"name": "gpu", "resourceClaimName": "ocr-shared"}]
 items.append(ocr)
 write("mig-hami-dra.json", items)
+
+# 4. DynamicMIG on every card: a node of eight H100s whose devices are each card whole and its
+#    MIG partitions (1g.10gb x7, 3g.40gb x2 here), all consuming the card's counter set, as the
+#    NVIDIA DRA driver publishes them with its DynamicMIG gate. One 1g.10gb pod runs on card 0;
+#    pending: two whole-GPU training pods, three 1g.10gb and two 3g.40gb inference pods.
+items = [node("h100-d"), *h100_slice("h100-d", 8, mig_cards=range(8)),
+         device_class("gpu.nvidia.com", "gpu"), device_class("mig.nvidia.com", "mig"),
+         template(ml, "one-gpu", [exactly("gpu", "gpu.nvidia.com")]),
+         template(ml, "mig-1g", [exactly("gpu", "mig.nvidia.com", selectors=[
+             "device.attributes['gpu.nvidia.com'].profile == '1g.10gb'"])]),
+         template(ml, "mig-3g", [exactly("gpu", "mig.nvidia.com", selectors=[
+             "device.attributes['gpu.nvidia.com'].profile == '3g.40gb'"])])]
+items.append(claim(ml, "infer-0-gpu-q7w2z", "infer-0",
+                   [exactly("gpu", "mig.nvidia.com", selectors=["device.attributes['gpu.nvidia.com'].profile == '1g.10gb'"])],
+                   [result("gpu", "h100-d", "gpu-0-mig-1g10gb-0")], "h100-d"))
+items.append(pod(ml, "infer-0", "mig-1g", "h100-d", "infer-0-gpu-q7w2z"))
+items += [pod(ml, "train-%d" % k, "one-gpu") for k in range(2)]
+items += [pod(ml, "infer-%d" % k, "mig-1g", cpu="4", memory="16Gi") for k in range(1, 4)]
+items += [pod(ml, "chat-%d" % k, "mig-3g") for k in range(2)]
+write("dynamic-mig-dra.json", items)
