@@ -91,6 +91,17 @@ struct DraPool {
   // each of its MIG placements (models/mig_profiles.h MigAllPlacements); the allocator's
   // counters keep the ones in use from overlapping.
   bool dynamic_mig = false;
+  // `shared_memory: {default, min, step}`: the NVIDIA driver's whole GPUs allow multiple
+  // allocations, each claim taking a share of a consumable `memory` capacity (KEP-5075) under
+  // this request policy (MiB; default 0: all of the card). The allocator accounts the shares;
+  // nothing enforces them on the card **[assumption]**: memory is pooled, compute time-sliced.
+  struct SharedMemory {
+    int64_t default_mib = 0;
+    int64_t min_mib = 1;
+    int64_t step_mib = 1;
+    bool operator==(const SharedMemory&) const = default;
+  };
+  std::optional<SharedMemory> shared_memory;
   bool operator==(const DraPool&) const = default;
 };
 

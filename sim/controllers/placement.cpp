@@ -107,7 +107,8 @@ DraCardUse DraUseOfCard(const DraCatalog& dra, const std::string& node, int card
     if (card >= static_cast<int>(slice->devices.size())) continue;
     const DraDevice& device = slice->devices[card];
     use.whole = (held[dra.slice_index().DeviceOrdinal(*slice, device)] & dra::kHeldDedicated) != 0;
-    const auto memory = device.capacity.find(dra::kHamiMemoryCapacity);
+    const std::string memory_name = slice->driver + "/memory";
+    const auto memory = device.capacity.find(memory_name);
     if (!device.allow_multiple_allocations || memory == device.capacity.end()) return use;
     constexpr int64_t kGiBMilli = (int64_t{1} << 30) * 1000;
     use.card_units = CardMemoryUnits(memory->second.milli / 1000 >> 20);
@@ -115,7 +116,7 @@ DraCardUse DraUseOfCard(const DraCatalog& dra, const std::string& node, int card
     const auto it = consumed.find(std::tuple<std::string_view, std::string_view, std::string_view>(
         slice->driver, slice->pool, device.name));
     if (it == consumed.end()) return use;
-    if (const auto m = it->second.find(dra::kHamiMemoryCapacity); m != it->second.end())
+    if (const auto m = it->second.find(memory_name); m != it->second.end())
       use.used_units = static_cast<int>((m->second + kGiBMilli - 1) / kGiBMilli);
     return use;
   }
@@ -142,8 +143,8 @@ FragmentationResult MeasureFragmentation(const Scenario& scenario, const Cluster
     in.memory_used_mib = get(n.requested, "memory") / kMiB;
     in.card_units = n.spec.card_mem_units;
     // A shared card's replicas are no gpu-mem: the card counts as taken once all are held. A
-    // DRA device is taken while a claim holds it alone; HAMi-core shares count the memory
-    // they consumed, as gpu-mem does.
+    // DRA device is taken while a claim holds it alone; shares of a device's consumable memory
+    // count the memory they consumed, as gpu-mem does.
     for (size_t i = 0; i < n.cards.size(); ++i) {
       const CardState& c = n.cards[i];
       const DraCardUse dra = DraUseOfCard(state.dra(), n.spec.name, static_cast<int>(i));
@@ -172,6 +173,15 @@ void AddDraSlices(const Scenario& scenario, const NodePool& pool, int i,
   } else if (pool.mig.enabled()) {
     out.push_back(dra::NvidiaMigSlice(node, pool.gpus_per_node, pool.gpu_type, gpu.name,
                                       gpu.memory_mib, pool.mig.instances));
+  } else if (const auto& shared = pool.dra.shared_memory) {
+    constexpr int64_t kMiBMilli = (int64_t{1} << 20) * 1000;
+    DraCapacityPolicy policy;
+    policy.default_milli =
+        (shared->default_mib > 0 ? shared->default_mib : gpu.memory_mib) * kMiBMilli;
+    policy.has_range = true;
+    policy.min_milli = shared->min_mib * kMiBMilli;
+    policy.step_milli = shared->step_mib * kMiBMilli;
+    out.push_back(dra::NvidiaGpuSlice(node, pool.gpus_per_node, gpu.name, gpu.memory_mib, &policy));
   } else {
     out.push_back(dra::NvidiaGpuSlice(node, pool.gpus_per_node, gpu.name, gpu.memory_mib));
   }
@@ -196,6 +206,7 @@ DraClaimSpec DraClaimOf(const DraAsk& ask) {
     e.selectors = {dra::NvidiaMigProfileSelector(ask.mig_profile)};
   } else {
     e.device_class_name = dra::kNvidiaGpuClass;
+    if (ask.memory_mib) e.capacity_requests_milli["memory"] = *ask.memory_mib * kMiBMilli;
   }
   return spec;
 }

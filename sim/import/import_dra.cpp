@@ -39,7 +39,45 @@ struct NodeDevices {
   int hami = 0;                                         // HAMi type "hami-gpu"
   std::set<std::string> counter_sets;                   // DynamicMIG: the cards' counter sets
   int uncounted = 0;  // NVIDIA devices that consume no counter set
+  std::optional<DraPool::SharedMemory> shared;  // NVIDIA GPUs shared by consumable memory
+  int unshared = 0;                             // NVIDIA GPUs allocated whole
 };
+
+// The consumable `memory` of a GPU that allows multiple allocations, as a scenario pool's
+// shared_memory (whole MiB); nullopt with `why` for any other capacity or policy.
+std::optional<DraPool::SharedMemory> SharedMemoryOf(const DraDevice& d, std::string& why) {
+  constexpr int64_t kMiBMilli = (int64_t{1} << 20) * 1000;
+  const std::string memory = std::string(kNvidiaDriver) + "/memory";
+  for (const auto& [name, capacity] : d.capacity) {
+    if (name != memory) {
+      why = "shared device " + d.name + " has capacity " + name + ", which is not modelled";
+      return std::nullopt;
+    }
+  }
+  const auto it = d.capacity.find(memory);
+  if (it == d.capacity.end()) {
+    why = "shared device " + d.name + " has no memory capacity";
+    return std::nullopt;
+  }
+  DraPool::SharedMemory shared;
+  const std::optional<DraCapacityPolicy>& policy = it->second.request_policy;
+  if (!policy) return shared;  // each claim consumes what it asks (to the MiB here)
+  const auto mib = [&](std::optional<int64_t> milli, int64_t& out) {
+    if (!milli) return true;
+    if (*milli % kMiBMilli != 0) return false;
+    out = *milli / kMiBMilli;
+    return true;
+  };
+  if (!policy->valid_values_milli.empty() || !mib(policy->default_milli, shared.default_mib) ||
+      !mib(policy->min_milli, shared.min_mib) || !mib(policy->step_milli, shared.step_mib) ||
+      (policy->max_milli && *policy->max_milli != it->second.milli)) {
+    why = "shared device " + d.name +
+          "'s memory request policy (validValues, a maximum below the card, or amounts not in "
+          "whole MiB) is not modelled";
+    return std::nullopt;
+  }
+  return shared;
+}
 
 // Why `d` of `slice` is no device a scenario pool publishes, or "" (then `node` counts it).
 std::string ReadDevice(const ResourceSliceSpec& slice, const DraDevice& d, NodeDevices& node) {
@@ -54,11 +92,18 @@ std::string ReadDevice(const ResourceSliceSpec& slice, const DraDevice& d, NodeD
       node.counter_sets.insert(c.counter_set);
     if (d.consumes_counters.empty()) ++node.uncounted;
   }
-  if (nvidia && d.allow_multiple_allocations)
-    return "device " + d.name +
-           " allows multiple allocations, which the NVIDIA DRA driver's "
-           "devices do not";
-  if (nvidia && type == "gpu") {
+  if (nvidia && d.allow_multiple_allocations && type != "gpu")
+    return "device " + d.name + " of type " + type + " allows multiple allocations";
+  if (nvidia && type == "gpu" && d.allow_multiple_allocations) {
+    std::string why;
+    const std::optional<DraPool::SharedMemory> shared = SharedMemoryOf(d, why);
+    if (!shared) return why;
+    if (node.shared && *node.shared != *shared)
+      return "GPUs whose shared memory has two request policies";
+    node.shared = shared;
+    ++node.whole;
+  } else if (nvidia && type == "gpu") {
+    ++node.unshared;
     ++node.whole;
   } else if (nvidia && type == "mig") {
     const std::string profile = StringOf(Attribute(d, slice.driver, "profile"));
@@ -75,6 +120,11 @@ std::string ReadDevice(const ResourceSliceSpec& slice, const DraDevice& d, NodeD
     ++node.hami;
   } else {
     return "device " + d.name + " is of type " + (type.empty() ? "?" : type);
+  }
+  if (type == "gpu" || type == "hami-gpu") {
+    const auto memory = d.capacity.find(slice.driver + "/memory");
+    if (memory != d.capacity.end() && node.gpus.memory_mib == 0)
+      node.gpus.memory_mib = memory->second.milli / 1000 >> 20;
   }
   std::string product = StringOf(Attribute(d, slice.driver, "productName"));
   std::replace(product.begin(), product.end(), ' ', '-');
@@ -122,6 +172,11 @@ DraNodeGpus NodeGpus(NodeDevices& node, std::string& why) {
     gpus.count = node.hami;
     return gpus;
   }
+  if (node.shared && node.unshared > 0) {
+    why = "GPUs shared by consumable memory and GPUs allocated whole";
+    return gpus;
+  }
+  gpus.shared_memory = node.shared;
   gpus.count = node.whole;
   if (node.mig.empty()) return gpus;
   for (auto& [parent, profiles] : node.mig) std::sort(profiles.begin(), profiles.end());
@@ -245,18 +300,18 @@ std::string MatchedMigProfile(const std::vector<std::string>& selectors, const K
   return "";
 }
 
-// HAMi's DRA driver's capacity requests into `ask`: `memory` (whole MiB, rounded up) and
-// `cores` (whole percent), by short or driver-qualified name; why not, or "".
-std::string ReadHamiShare(const DraExactRequest& e, DraAsk& ask) {
+// A claim's capacity requests of `driver`'s devices into `ask`: `memory` (whole MiB, rounded
+// up) and, for HAMi's driver, `cores` (whole percent), by short or driver-qualified name; why
+// not, or "".
+std::string ReadShare(const DraExactRequest& e, const std::string& driver, DraAsk& ask) {
   constexpr int64_t kMiBMilli = (int64_t{1} << 20) * 1000;
-  ask.driver = DraDriver::kHamiCore;
+  const bool hami = driver == dra::kHamiCoreDriver;
   for (const auto& [name, milli] : e.capacity_requests_milli) {
     std::string id = name;
-    if (id.starts_with(std::string(dra::kHamiCoreDriver) + "/"))
-      id = id.substr(std::string(dra::kHamiCoreDriver).size() + 1);
+    if (id.starts_with(driver + "/")) id = id.substr(driver.size() + 1);
     if (id == "memory") {
       ask.memory_mib = (milli + kMiBMilli - 1) / kMiBMilli;
-    } else if (id == "cores" && milli % 1000 == 0 && milli >= 0 && milli <= 100000) {
+    } else if (hami && id == "cores" && milli % 1000 == 0 && milli >= 0 && milli <= 100000) {
       ask.cores = static_cast<int>(milli / 1000);
     } else {
       return "request " + e.name + " asks capacity " + name + " a scenario cannot say";
@@ -282,16 +337,20 @@ std::string ReadClaim(const DraClaimSpec& spec, const KubeObjects& objects, DraA
   ask.gpus = static_cast<int>(e.count);
   if (cls != dra::kNvidiaMigClass && !e.selectors.empty())
     return "request " + r.name + " has CEL selectors";
-  if (cls != dra::kHamiCoreClass && !e.capacity_requests_milli.empty())
-    return "request " + r.name + " asks consumable capacity of devices that have none";
+  if (cls == dra::kNvidiaMigClass && !e.capacity_requests_milli.empty())
+    return "request " + r.name + " asks consumable capacity of MIG instances, which have none";
   if (cls != dra::kNvidiaGpuClass && !spec.config.empty())
     return "a device config on class " + cls + ", which is not modelled";
-  if (cls == dra::kHamiCoreClass) return ReadHamiShare(e, ask);
+  if (cls == dra::kHamiCoreClass) {
+    ask.driver = DraDriver::kHamiCore;
+    return ReadShare(e, dra::kHamiCoreDriver, ask);
+  }
   if (cls == dra::kNvidiaMigClass) {
     std::string why;
     ask.mig_profile = MatchedMigProfile(e.selectors, objects, why);
     return ask.mig_profile.empty() ? "request " + r.name + ": " + why : "";
   }
+  if (std::string why = ReadShare(e, kNvidiaDriver, ask); !why.empty()) return why;
   std::string why;
   for (const DraOpaqueConfig& c : spec.config)
     if (!ReadSharing(c, ask, &why)) return why;

@@ -28,6 +28,9 @@ struct DraNodeGpus {
   DraDriver driver = DraDriver::kNvidia;
   std::vector<std::string> mig;
   bool dynamic_mig = false;  // NVIDIA DynamicMIG: each card's devices consume its counter set
+  // NVIDIA-driver GPUs that allow multiple allocations, shared by consumable memory.
+  std::optional<DraPool::SharedMemory> shared_memory;
+  int64_t memory_mib = 0;  // a whole card's `memory` capacity, 0 when no device says
 };
 
 // The nodes whose newest ResourceSlices list only one driver's devices of one product that a

@@ -53,6 +53,12 @@ TEST_CASE("DraGpuNodes: only the newest slices of whole GPUs of one product") {
   CHECK(why.at("d") == "ResourceSlice d-slice-1 of driver neuron.amazonaws.com");
 }
 
+DraAsk NvidiaShare(int64_t memory_mib) {
+  DraAsk ask = WholeGpuAsk(1, false);
+  ask.memory_mib = memory_mib;
+  return ask;
+}
+
 TEST_CASE("ScenarioDraAsk: what a scenario claim can say, and why the rest is refused") {
   auto request = [](int64_t count) {
     DraRequest r;
@@ -107,8 +113,7 @@ TEST_CASE("ScenarioDraAsk: what a scenario claim can say, and why the rest is re
        "request gpu has CEL selectors"},
       {"MIG devices, none in the export", mig, false, std::nullopt,
        "request gpu: its selectors match no MIG instance in the export"},
-      {"consumable capacity of an NVIDIA GPU", capacity, false, std::nullopt,
-       "request gpu asks consumable capacity of devices that have none"},
+      {"a share of an NVIDIA GPU's consumable memory", capacity, false, NvidiaShare(1), ""},
       {"a constraint", constrained, false, std::nullopt,
        "its constraints (matchAttribute, distinctAttribute)"},
       {"an MPS limit per device", per_device, true, std::nullopt,

@@ -34,6 +34,7 @@ struct PoolKey {
   std::tuple<int, int, int, int> hami{0, 0, 0, 0};
   int dra = 0;  // its GPUs are a DRA driver's devices (import_dra.h): 1 + DraDriver; 0: not
   bool dra_dynamic_mig = false;
+  std::optional<std::tuple<int64_t, int64_t, int64_t>> dra_shared_memory;  // default, min, step
   bool unschedulable = false;
   auto operator<=>(const PoolKey&) const = default;
 };
@@ -75,7 +76,7 @@ int64_t LabelNumber(const NodeSpec& node, const char* key) {
 // when none of them is there); speed 1.0. The speed, and a memory no label gave, are guesses:
 // the warning that `warning` receives says so on stderr, naming the node and what to set.
 ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name,
-                               std::string& warning) {
+                               const DraNodeGpus* dra, std::string& warning) {
   ImportedGpuType t;
   t.type.name = name;
   int64_t mib = 0;
@@ -84,6 +85,10 @@ ImportedGpuType UnknownGpuType(const NodeSpec& node, const std::string& name,
     if (mib > 0) break;
     mib = LabelNumber(node, key);
     from = std::string("from node label ") + key;
+  }
+  if (mib == 0 && dra != nullptr && dra->memory_mib > 0) {
+    mib = dra->memory_mib;
+    from = "from the memory capacity of its DRA devices";
   }
   if (mib == 0 && node.hami.enabled()) {
     // HAMi registers NVML's memory × deviceMemoryScaling: the card's own at the default scaling.
@@ -122,6 +127,10 @@ PoolKey KeyOf(const NodeSpec& node, const std::string& gpu, const DraNodeGpus* d
   key.gpu = gpu;
   key.dra = dra != nullptr ? 1 + static_cast<int>(dra->driver) : 0;
   key.dra_dynamic_mig = dra != nullptr && dra->dynamic_mig;
+  if (dra != nullptr && dra->shared_memory) {
+    key.dra_shared_memory = {dra->shared_memory->default_mib, dra->shared_memory->min_mib,
+                             dra->shared_memory->step_mib};
+  }
   key.cards = node.gpu_cards;
   key.mig = {static_cast<int>(node.mig.strategy), node.mig.instances};
   key.hami = {node.hami.split_count, node.hami.devmem_mib, node.hami.devcore,
@@ -287,6 +296,7 @@ void DraPoolOf(const NodeSpec& node, const std::string& gpu, const DraNodeGpus& 
   np.dra.driver = dra.driver;
   if (!dra.mig.empty()) np.mig = {MigStrategy::kMixed, dra.mig};
   np.dra.dynamic_mig = dra.dynamic_mig;
+  np.dra.shared_memory = dra.shared_memory;
   for (const char* label :
        {kGpuScheduleLabel, kGpuPlacementLabel, kGpuMaxPodLabel, kCgpuDisableIsolationLabel})
     np.labels.erase(label);
@@ -300,6 +310,10 @@ void DraPoolOf(const NodeSpec& node, const std::string& gpu, const DraNodeGpus& 
   if (!dra.mig.empty())
     devices = std::to_string(node.gpu_cards) + " GPUs cut into MIG instances " +
               MigLayoutString(dra.mig) + " (by their parentUUID)";
+  if (dra.shared_memory)
+    devices = std::to_string(node.gpu_cards) +
+              " GPUs that allow multiple allocations, shared by consumable memory (the allocator "
+              "accounts the shares; the run enforces none)";
   if (dra.dynamic_mig)
     devices = std::to_string(node.gpu_cards) +
               " GPUs partitioned by DynamicMIG (one counter set a card; the run publishes every "
@@ -414,6 +428,9 @@ NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& option
   const std::map<std::string, DraNodeGpus> dra_nodes = DraGpuNodes(objects, nullptr);
   for (const NodeSpec& node : objects.nodes) {
     index.node_by_name[node.name] = &node;
+    const auto dra_node = dra_nodes.find(node.name);
+    const DraNodeGpus* dra =
+        dra_node != dra_nodes.end() && node.gpu_cards > 0 ? &dra_node->second : nullptr;
     std::string gpu;
     if (node.gpu_cards > 0) {
       gpu = GpuCatalogKey(node.gpu_model);
@@ -421,14 +438,11 @@ NodeIndex PoolsFromNodes(const KubeObjects& objects, const ImportOptions& option
         gpu = DnsLabel(node.gpu_model.empty() ? "unknown-gpu" : node.gpu_model);
         if (unknown_gpus.insert(gpu).second) {
           std::string warning;
-          model.gpu_types.push_back(UnknownGpuType(node, gpu, warning));
+          model.gpu_types.push_back(UnknownGpuType(node, gpu, dra, warning));
           model.warnings.push_back(std::move(warning));
         }
       }
     }
-    const auto dra_node = dra_nodes.find(node.name);
-    const DraNodeGpus* dra =
-        dra_node != dra_nodes.end() && node.gpu_cards > 0 ? &dra_node->second : nullptr;
     const PoolKey key = KeyOf(node, gpu, dra, selected, dropped_node_labels);
     auto [it, fresh] = pool_of_key.emplace(key, static_cast<int>(model.pools.size()));
     if (fresh) {

@@ -11,6 +11,12 @@ namespace knobsim {
 std::string DraPoolValue(const NodePool& pool) {
   if (pool.dra.driver == DraDriver::kHamiCore) return "{driver: hami}";
   if (pool.dra.dynamic_mig) return "{dynamic_mig: true}";
+  if (const auto& shared = pool.dra.shared_memory) {
+    std::string d = "{shared_memory: {";
+    if (shared->default_mib > 0) d += "default: " + ScenarioMemory(shared->default_mib) + ", ";
+    return d + "min: " + ScenarioMemory(shared->min_mib) +
+           ", step: " + ScenarioMemory(shared->step_mib) + "}}";
+  }
   if (pool.mig.enabled()) return "{mig: " + YamlScalar(MigLayoutString(pool.mig.instances)) + "}";
   return "true";
 }
@@ -19,6 +25,7 @@ std::string DraAskValue(const DraAsk& a) {
   std::string d = "{gpus: " + std::to_string(a.gpus) + (a.shared ? ", shared: true" : "");
   if (!a.mig_profile.empty()) d += ", mig_profile: " + YamlScalar(a.mig_profile);
   if (a.driver == DraDriver::kHamiCore) d += ", driver: hami";
+  if (a.driver == DraDriver::kNvidia && a.memory_mib) d += ", driver: nvidia";  // not implied
   if (a.memory_mib) d += ", memory: " + ScenarioMemory(*a.memory_mib);
   if (a.cores) d += ", cores: " + std::to_string(*a.cores);
   if (a.shared && a.sharing == DeviceSharingStrategy::kMps) {

@@ -174,22 +174,29 @@ TEST_CASE("the written scenario reads back with the same numbers") {
   CHECK(s->run.duration == 2 * 3600 * kNanosPerSecond);
 }
 
-TEST_CASE("a DynamicMIG dra pool reads back as written") {
-  ImportModel m = Small();
-  NodePool& pool = m.pools[0].pool;
-  pool.gpu_type = "H100";
-  pool.labels.clear();
-  pool.dra.enabled = true;
-  pool.dra.dynamic_mig = true;
-  UseDevicePluginCards(pool);
-  m.workloads[0].spec.gpu_mem = 0;
-  m.workloads[0].spec.dra.gpus = 1;
-  const std::string text = WriteScenarioYaml(m);
-  CAPTURE(text);
-  CHECK(text.find("dra: {dynamic_mig: true}") != std::string::npos);
-  Expected<Scenario> s = ReadScenarioString(text, "dra.yaml");
-  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
-  CHECK(s->node_pools[0].dra == pool.dra);
+TEST_CASE("DynamicMIG and shared-memory dra pools read back as written") {
+  for (const bool dynamic : {true, false}) {
+    ImportModel m = Small();
+    NodePool& pool = m.pools[0].pool;
+    pool.gpu_type = "H100";
+    pool.labels.clear();
+    pool.dra.enabled = true;
+    pool.dra.dynamic_mig = dynamic;
+    if (!dynamic) pool.dra.shared_memory = DraPool::SharedMemory{10240, 1024, 1024};
+    UseDevicePluginCards(pool);
+    m.workloads[0].spec.gpu_mem = 0;
+    m.workloads[0].spec.dra.gpus = 1;
+    if (!dynamic) m.workloads[0].spec.dra.memory_mib = 30720;
+    const std::string text = WriteScenarioYaml(m);
+    CAPTURE(text);
+    CHECK(text.find(dynamic ? "dra: {dynamic_mig: true}"
+                            : "dra: {shared_memory: {default: 10Gi, min: 1Gi, step: 1Gi}}") !=
+          std::string::npos);
+    Expected<Scenario> s = ReadScenarioString(text, "dra.yaml");
+    REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
+    CHECK(s->node_pools[0].dra == pool.dra);
+    CHECK(s->workloads[0].dra == m.workloads[0].spec.dra);
+  }
 }
 
 TEST_CASE("MIG and HAMi dra pools and their claims read back as written") {

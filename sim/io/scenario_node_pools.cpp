@@ -343,7 +343,7 @@ void Reader::ReadDraPool(const Field& f, NodePool& p) const {
     if (!Enum<bool>(f, "true or false", {{"true", true}, {"false", false}}))
       Fail(f, "dra: false is the default", "drop the key");
   } else {
-    Section d(*this, f, {"driver", "mig", "dynamic_mig"});
+    Section d(*this, f, {"driver", "mig", "dynamic_mig", "shared_memory"});
     if (auto v = d.Get("driver")) {
       p.dra.driver = Enum<DraDriver>(
           *v, "DRA driver", {{"nvidia", DraDriver::kNvidia}, {"hami", DraDriver::kHamiCore}});
@@ -359,6 +359,19 @@ void Reader::ReadDraPool(const Field& f, NodePool& p) const {
       p.mig = *parsed.layout;
       p.mig.strategy = MigStrategy::kMixed;
       if (auto problem = CheckMigLayout(p.gpu_type, p.mig)) Fail(*v, problem->error, problem->hint);
+    }
+    if (auto v = d.Get("shared_memory")) {
+      if (p.dra.driver != DraDriver::kNvidia || p.mig.enabled())
+        Fail(*v, "shared_memory shares the NVIDIA driver's whole GPUs",
+             "drop mig or driver: hami (HAMi's driver shares by memory and cores itself)");
+      Section m(*this, *v, {"default", "min", "step"});
+      DraPool::SharedMemory shared;
+      if (auto x = m.Get("default")) shared.default_mib = Unit(*x, &ParseMemoryMib, "a quantity");
+      if (auto x = m.Get("min")) shared.min_mib = Unit(*x, &ParseMemoryMib, "a quantity");
+      if (auto x = m.Get("step")) shared.step_mib = Unit(*x, &ParseMemoryMib, "a quantity");
+      if (shared.min_mib < 1 || shared.step_mib < 1)
+        Fail(*v, "min and step are at least 1Mi", "e.g. {min: 1Gi, step: 1Gi}");
+      p.dra.shared_memory = shared;
     }
     if (auto v = d.Get("dynamic_mig")) {
       p.dra.dynamic_mig = Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});

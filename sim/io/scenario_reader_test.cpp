@@ -1590,6 +1590,13 @@ TEST_CASE("dra: MIG instances of the NVIDIA driver and HAMi's shared GPUs, pools
   CHECK(node.allocatable.count("nvidia.com/mig-1g.10gb") == 0);
   CHECK(!node.mig.enabled());
   CHECK(node.gpu_cards == 8);
+  // GPUs shared by consumable memory: the pool's request policy, the claims' memory.
+  const Scenario shared = Read(
+      "name: x\nnode_pools:\n  - {name: s, gpu: L4, dra: {shared_memory: {default: 4Gi, min: "
+      "1Gi, step: 512Mi}}}\nworkloads:\n  - {name: w, dra: {driver: nvidia, memory: 6Gi}}\n");
+  CHECK(shared.node_pools[0].dra.shared_memory == DraPool::SharedMemory{4096, 1024, 512});
+  CHECK(shared.workloads[0].dra.driver == DraDriver::kNvidia);
+  CHECK(shared.workloads[0].dra.memory_mib == 6144);
   // DynamicMIG: each card whole, then its 18 MIG placements: 19 card slots a card.
   const Scenario dynamic = Read(
       "name: x\nnode_pools:\n  - {name: d, gpu: H100, gpus_per_node: 2, dra: {dynamic_mig: "
@@ -1607,8 +1614,12 @@ TEST_CASE("dra: MIG instances of the NVIDIA driver and HAMi's shared GPUs, pools
        "HAMi's DRA driver publishes whole cards, not MIG instances"},
       {"node_pools:\n  - {name: p, gpu: H100, dra: {mig: 4g.40gb*2}}\n", "4g.40gb"},
       {"node_pools:\n  - {name: p, gpu: L4, dra: {driver: amd}}\n", "DRA driver"},
-      {"workloads:\n  - {name: w, dra: {driver: nvidia, memory: 1Gi}}\n",
-       "the NVIDIA DRA driver's GPUs have no consumable capacity"},
+      {"workloads:\n  - {name: w, dra: {driver: nvidia, cores: 10}}\n",
+       "the NVIDIA DRA driver's GPUs have no cores capacity"},
+      {"workloads:\n  - {name: w, dra: {driver: nvidia, memory: 1Gi, mig_profile: 1g.10gb}}\n",
+       "MIG instances have no consumable capacity"},
+      {"node_pools:\n  - {name: p, gpu: L4, dra: {shared_memory: {step: 0}}}\n",
+       "min and step are at least 1Mi"},
       {"workloads:\n  - {name: w, dra: {cores: 101}}\n", "0..100"},
       {"workloads:\n  - {name: w, dra: {memory: 4Gi, shared: true}}\n",
        "a claim of HAMi's DRA driver shared by several pods is not modelled"},

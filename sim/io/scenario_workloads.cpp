@@ -281,7 +281,8 @@ void Reader::ReadResources(const Section& s, Workload& w) const {
 // `dra:` (docs/scenario.md "DRA"): the claim each pod asks through. `shared` makes it one
 // ResourceClaim for every replica; `sharing` is the NVIDIA DRA driver's GpuConfig strategy among
 // its pods (TimeSlicing by default), `mps` its mpsConfig defaults; `mig_profile` asks MIG
-// instances instead of GPUs; `memory` and `cores` (driver hami) ask a share of each device.
+// instances instead of GPUs; `memory` and `cores` (driver hami) ask a share of each device, as
+// `memory` alone does with driver nvidia (a pool's shared_memory GPUs).
 DraAsk Reader::ReadDraAsk(const Field& f) const {
   Section d(*this, f,
             {"gpus", "shared", "sharing", "mps", "driver", "mig_profile", "memory", "cores"});
@@ -296,9 +297,9 @@ DraAsk Reader::ReadDraAsk(const Field& f) const {
   if (auto v = d.Get("driver")) {
     ask.driver = Enum<DraDriver>(*v, "DRA driver",
                                  {{"nvidia", DraDriver::kNvidia}, {"hami", DraDriver::kHamiCore}});
-    if (ask.driver == DraDriver::kNvidia && (memory || cores))
-      Fail(*(memory ? memory : cores), "the NVIDIA DRA driver's GPUs have no consumable capacity",
-           "use driver: hami for a share of a card");
+    if (ask.driver == DraDriver::kNvidia && cores)
+      Fail(*cores, "the NVIDIA DRA driver's GPUs have no cores capacity",
+           "use driver: hami for a share of a card's compute");
   } else if (memory || cores) {
     ask.driver = DraDriver::kHamiCore;
   }
@@ -315,6 +316,8 @@ DraAsk Reader::ReadDraAsk(const Field& f) const {
     if (!ReadMigProfileName(ask.mig_profile))
       Fail(*v, "not a MIG profile name", "spell it <g>g.<m>gb, e.g. 1g.10gb");
   }
+  if (!hami && ask.memory_mib && !ask.mig_profile.empty())
+    Fail(*memory, "MIG instances have no consumable capacity", "drop memory or mig_profile");
   if (auto v = d.Get("sharing")) {
     if (hami)
       Fail(*v, "HAMi-core limits each claim by its memory and cores; GpuConfig is NVIDIA's",

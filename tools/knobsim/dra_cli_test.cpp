@@ -1,9 +1,10 @@
 // End-to-end tests of Dynamic Resource Allocation on exports as `kubectl get -o json` writes them
-// (tools/knobsim/testdata/dra, made by its generate.py with the slices the NVIDIA DRA driver
-// publishes): `schedule` allocates pods' claims as kube-scheduler's DynamicResources plugin does
-// (whole GPUs, MIG partitions sharing a card's counters, a PCIe-root constraint, a GPU shared
-// through consumable capacity), and `import` leaves pods with claims out, loudly
-// (docs/semantics.md §6, docs/schedule.md).
+// (tools/knobsim/testdata/dra, made by its generate.py with the slices the NVIDIA DRA driver and
+// HAMi's DRA driver publish): `schedule` allocates pods' claims as kube-scheduler's
+// DynamicResources plugin does (whole GPUs, MIG partitions sharing a card's counters, a
+// PCIe-root constraint, a GPU shared through consumable capacity), and `import` turns the
+// devices and claims a scenario can say into `dra:` pools and workloads that `run` simulates,
+// leaving the others out, loudly (docs/semantics.md §6, docs/schedule.md, docs/import.md).
 #include <doctest/doctest.h>
 
 #include <map>
@@ -86,20 +87,27 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "import leaves out pods whose DRA claims a scenario cannot say (consumable capacity of an "
-    "NVIDIA GPU), and the node whose GPU is shared, with warnings naming them") {
-  const Outcome o = Run("import --kube " + QuotedSourcePath(kDir + "shared-dra.json"));
-  CAPTURE(o.out);
+    "import turns a GPU shared through consumable capacity into a shared_memory dra pool and its "
+    "claims into memory shares; the run places them as schedule does") {
+  const std::string out = TempPath("shared-dra-import.yaml");
+  const Outcome o =
+      Run("import --kube " + QuotedSourcePath(kDir + "shared-dra.json") + " -o '" + out + "'");
   CAPTURE(o.err);
-  CHECK(Has(o.err + o.out,
-            "4 pod(s) ask devices through DRA resource claims a scenario cannot say (serve/chat-0, "
-            "serve/chat-1, serve/embed-0, serve/chat-2; serve/chat-0: request gpu asks consumable "
-            "capacity of devices that have none)"));
-  CHECK(Has(o.err + o.out,
-            "1 node(s) publish DRA devices import does not turn into a `dra:` pool (only the "
-            "NVIDIA DRA driver's whole GPUs and MIG instances created ahead, and HAMi's DRA "
-            "driver's GPUs, are): l40s-a: device gpu-0 allows multiple allocations, which the "
-            "NVIDIA DRA driver's devices do not"));
+  REQUIRE(o.exit_code == 0);
+  const std::string yaml = ReadFile(out);
+  CAPTURE(yaml);
+  CHECK(Has(yaml, "dra: {shared_memory: {default: 10Gi, min: 1Gi, step: 1Gi}}"));
+  CHECK(Has(yaml, "dra: {gpus: 1, driver: nvidia, memory: 30Gi}"));
+  CHECK(Has(yaml, "dra: {gpus: 1, driver: nvidia, memory: 20Gi}"));
+  CHECK(Has(o.err, "81920 MiB from the memory capacity of its DRA devices"));
+  const Outcome run = Run("run '" + out + "' --duration 2m --json -");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  std::vector<std::string> placed;
+  for (const auto& p : doc.at("variants").at(0).at("pods"))
+    placed.push_back(p.at("name").get<std::string>() + (p.at("node").is_null() ? " pending" : ""));
+  // 30 + 30 + 20 of 80 GiB: the third 30 GiB claim does not fit, as in `schedule`.
+  CHECK(placed == std::vector<std::string>{"chat-0", "chat-1-0", "chat-2-0 pending", "embed-0-0"});
 }
 
 TEST_CASE(

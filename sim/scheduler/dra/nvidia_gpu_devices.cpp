@@ -72,9 +72,14 @@ std::vector<DraCounterConsumption> MemorySlices(int g, int start, int n) {
 }  // namespace
 
 ResourceSliceSpec NvidiaGpuSlice(const std::string& node, int gpus, const std::string& product,
-                                 int64_t memory_mib) {
+                                 int64_t memory_mib, const DraCapacityPolicy* shared_memory) {
   ResourceSliceSpec slice = NodeSlice(node, kNvidiaDriver);
-  for (int g = 0; g < gpus; ++g) slice.devices.push_back(GpuDevice(node, g, product, memory_mib));
+  for (int g = 0; g < gpus; ++g) {
+    DraDevice& d = slice.devices.emplace_back(GpuDevice(node, g, product, memory_mib));
+    if (shared_memory == nullptr) continue;
+    d.allow_multiple_allocations = true;
+    d.capacity.begin()->second.request_policy = *shared_memory;
+  }
   return slice;
 }
 

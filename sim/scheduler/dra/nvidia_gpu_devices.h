@@ -26,9 +26,13 @@ inline constexpr const char* kNvidiaDriver = "gpu.nvidia.com";
 inline constexpr const char* kNvidiaGpuClass = "gpu.nvidia.com";
 inline constexpr const char* kNvidiaMigClass = "mig.nvidia.com";
 
-// The slice of `node`, with `gpus` cards of `product` holding `memory_mib` each.
+// The slice of `node`, with `gpus` cards of `product` holding `memory_mib` each. With
+// `shared_memory` the cards allow multiple allocations and their `memory` is consumable under
+// that request policy (KEP-5075; the driver itself publishes no such devices, a scenario's
+// `shared_memory` pool stands for a driver that does).
 ResourceSliceSpec NvidiaGpuSlice(const std::string& node, int gpus, const std::string& product,
-                                 int64_t memory_mib);
+                                 int64_t memory_mib,
+                                 const DraCapacityPolicy* shared_memory = nullptr);
 // The slice of `node` whose `gpus` cards of `gpu_type` (a card type with MIG geometry,
 // models/mig_profiles.h) are each cut into `instances` (a layout that fits), card by card: the
 // device of instance k of card g is the node's card slot g * instances.size() + k.
