@@ -218,4 +218,11 @@ std::string Rfc3339(double unix_seconds) {
                      tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
+std::string FirstNames(const std::vector<std::string>& names) {
+  const size_t shown = std::min<size_t>(names.size(), 5);
+  return Join(std::vector<std::string>(names.begin(), names.begin() + static_cast<long>(shown)),
+              ", ") +
+         (names.size() > shown ? ", ..." : "");
+}
+
 }  // namespace knobsim

@@ -23,6 +23,9 @@ bool Contains(const std::vector<std::string>& list, std::string_view value);
 // "a, b, c" (fmt::join with `separator`); "" for no parts.
 std::string Join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 
+// "a, b, c" of the first five names, and ", ..." beyond (messages that list what they name).
+std::string FirstNames(const std::vector<std::string>& names);
+
 // `text` without its leading and trailing ASCII whitespace (std::isspace).
 std::string_view TrimSpace(std::string_view text);
 

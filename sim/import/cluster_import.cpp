@@ -191,14 +191,6 @@ bool FitEligible(int policy, double switch_overhead, bool exclusive, int pods_on
 
 namespace {
 
-// "a, b, c" of the first five names, and ", ..." beyond.
-std::string FirstNames(const std::vector<std::string>& names) {
-  const size_t shown = std::min<size_t>(names.size(), 5);
-  return Join(std::vector<std::string>(names.begin(), names.begin() + static_cast<long>(shown)),
-              ", ") +
-         (names.size() > shown ? ", ..." : "");
-}
-
 // The controller owning `pod` ("Kind/name"), or its own name: the workload it joins.
 std::string OwnerOf(const PodSpec& pod) {
   for (const OwnerReference& o : pod.owner_references)
@@ -258,7 +250,19 @@ KubeObjects WithScenarioDra(KubeObjects objects, std::vector<std::string>& warni
   for (size_t i = 0; i < objects.pods.size(); ++i) {
     const PodSpec& p = objects.pods[i];
     bool keep = true;
-    if (!p.resource_claims.empty()) {
+    std::string extended_why;
+    const bool extended = ExtendedResourceDraAsk(p, objects, &extended_why).has_value();
+    if (!extended_why.empty()) {
+      keep = false;
+      left_out.push_back(p.namespace_ + "/" + p.name);
+      if (first_why.empty()) first_why = p.namespace_ + "/" + p.name + ": " + extended_why;
+    } else if (extended && !p.node_name.empty() && !gpus.count(p.node_name)) {
+      keep = false;
+      left_out.push_back(p.namespace_ + "/" + p.name);
+      if (first_why.empty())
+        first_why = p.namespace_ + "/" + p.name + ": its node " + p.node_name +
+                    " is not imported as a DRA GPU node";
+    } else if (!p.resource_claims.empty()) {
       std::string why;
       keep = ScenarioDraAsk(p, objects, &why).has_value();
       if (const std::string key = SharedClaimKey(p);

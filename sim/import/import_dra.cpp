@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <set>
 #include <utility>
@@ -424,6 +425,83 @@ std::optional<DraAsk> ScenarioDraAsk(const PodSpec& pod, const KubeObjects& obje
     ask.mps_active_thread_percentage = 0;
     ask.mps_pinned_memory_mib = 0;
   }
+  return ask;
+}
+
+namespace {
+
+// The class an extended resource maps to: an explicit extendedResourceName (the lower class
+// name on a clash), or the implicit name.
+const DeviceClassSpec* ClassOfExtendedResource(const KubeObjects& objects,
+                                               const std::string& resource) {
+  constexpr std::string_view kImplicit = "deviceclass.resource.kubernetes.io/";
+  const DeviceClassSpec* found = nullptr;
+  for (const DeviceClassSpec& c : objects.device_classes) {
+    const bool match =
+        c.extended_resource_name == resource ||
+        (resource.starts_with(kImplicit) && resource.substr(kImplicit.size()) == c.name);
+    if (match && (found == nullptr || c.name < found->name)) found = &c;
+  }
+  return found;
+}
+
+}  // namespace
+
+std::pair<std::string, const DeviceClassSpec*> DraBackedResource(const PodSpec& pod,
+                                                                 const KubeObjects& objects) {
+  for (const auto& [name, amount] : pod.requests) {
+    if (amount <= 0) continue;
+    if (const DeviceClassSpec* c = ClassOfExtendedResource(objects, name)) return {name, c};
+  }
+  return {"", nullptr};
+}
+
+int NewestKubeletMinor(const KubeObjects& objects) {
+  int newest = 0;
+  for (const NodeSpec& n : objects.nodes) {
+    std::string_view v = n.kubelet_version;
+    if (v.starts_with("v")) v.remove_prefix(1);
+    if (!v.starts_with("1.")) continue;
+    v.remove_prefix(2);
+    int minor = 0;
+    std::from_chars(v.data(), v.data() + v.size(), minor);
+    newest = std::max(newest, minor);
+  }
+  return newest;
+}
+
+std::optional<DraAsk> ExtendedResourceDraAsk(const PodSpec& pod, const KubeObjects& objects,
+                                             std::string* why, std::string* resource) {
+  why->clear();
+  if (!pod.resource_claims.empty()) return std::nullopt;
+  const auto [asked, cls] = DraBackedResource(pod, objects);
+  if (cls == nullptr) return std::nullopt;
+  for (const auto& [name, amount] : pod.requests) {
+    if (name != asked && amount > 0 && ClassOfExtendedResource(objects, name) != nullptr) {
+      *why = "it asks two extended resources that DeviceClasses back";
+      return std::nullopt;
+    }
+  }
+  const int64_t count = pod.requests.at(asked);
+  if (resource != nullptr) *resource = asked;
+  for (const NodeSpec& n : objects.nodes) {
+    const auto it = n.allocatable.find(asked);
+    if (it != n.allocatable.end() && it->second > 0) return std::nullopt;  // a device plugin's
+  }
+  if (NewestKubeletMinor(objects) < 36) return std::nullopt;  // the gate is off before 1.36
+  if (cls->name != dra::kNvidiaGpuClass && cls->name != dra::kHamiCoreClass) {
+    *why = "it asks " + asked + ", which DeviceClass " + cls->name +
+           " backs, not a class a "
+           "scenario says";
+    return std::nullopt;
+  }
+  if (count < 1 || count > 32) {
+    *why = "it asks " + std::to_string(count) + " devices through " + asked;
+    return std::nullopt;
+  }
+  DraAsk ask;
+  ask.gpus = static_cast<int>(count);
+  if (cls->name == dra::kHamiCoreClass) ask.driver = DraDriver::kHamiCore;
   return ask;
 }
 

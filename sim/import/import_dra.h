@@ -60,6 +60,27 @@ std::map<std::string, DraNodeGpus> DraGpuNodes(const KubeObjects& objects,
 std::optional<DraAsk> ScenarioDraAsk(const PodSpec& pod, const KubeObjects& objects,
                                      std::string* why);
 
+// DRAExtendedResource (on from Kubernetes 1.36): a pod without claims whose requests hold an
+// extended resource that a DeviceClass backs — its `extendedResourceName`, or the implicit
+// `deviceclass.resource.kubernetes.io/<class>` — gets it from the DRA allocator, as a claim
+// the scheduler makes for the pod, wherever a node offers none of it through a device plugin.
+// The scenario claim that amounts to, when the export's newest kubelet is 1.36 or later and
+// no node offers the resource: `count` devices of the class, the pod's own (whole GPUs of
+// gpu.nvidia.com, or a whole card of HAMi's class). nullopt with `why` empty when the pod asks
+// no such resource; with `why` set when it does but a scenario cannot say it.
+// The first extended resource of `pod`'s requests that a DeviceClass of `objects` backs, and
+// that class (upstream's extendedresourcecache: explicit extendedResourceName, the lower class
+// name on a clash **[simplification]**: creation times are not kept; or the implicit
+// deviceclass.resource.kubernetes.io/<class>); {"", nullptr} when none.
+std::pair<std::string, const DeviceClassSpec*> DraBackedResource(const PodSpec& pod,
+                                                                 const KubeObjects& objects);
+
+// The newest kubelet minor version among the nodes (1.<minor>), 0 when none says.
+int NewestKubeletMinor(const KubeObjects& objects);
+
+std::optional<DraAsk> ExtendedResourceDraAsk(const PodSpec& pod, const KubeObjects& objects,
+                                             std::string* why, std::string* resource = nullptr);
+
 // The claim a shared DraAsk came from, "namespace/name" (the pod's claim by name).
 std::string SharedClaimKey(const PodSpec& pod);
 

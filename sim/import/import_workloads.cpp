@@ -273,10 +273,19 @@ PodIndex WorkloadsFromPods(const KubeObjects& objects, const NodeIndex& nodes,
     const int wi = static_cast<int>(model.workloads.size());
     ImportedWorkload iw =
         WorkloadOf(g, p, static_cast<int>(live.size()), name_count, nodes, options, model.warnings);
+    std::string why, resource;
     if (!p.resource_claims.empty()) {
       // ImportCluster kept only pods whose claims a scenario can say (WithScenarioDra).
-      std::string why;
       if (std::optional<DraAsk> ask = ScenarioDraAsk(p, objects, &why)) iw.spec.dra = *ask;
+    } else if (std::optional<DraAsk> ask = ExtendedResourceDraAsk(p, objects, &why, &resource)) {
+      // DRAExtendedResource: the claim the scheduler makes for the pod, one of its own.
+      iw.spec.dra = *ask;
+      iw.spec.whole_gpus = 0;
+      iw.spec.mig_profile.clear();
+      iw.notes["dra"] =
+          "asks " + resource +
+          ", which a DeviceClass backs and no device plugin offers (DRAExtendedResource, "
+          "Kubernetes 1.36+): the claim the scheduler makes for each pod";
     }
     PlacePods(objects, live, wi, nodes, index, model.warnings);
     model.workloads.push_back(std::move(iw));

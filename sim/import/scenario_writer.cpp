@@ -432,9 +432,11 @@ void WriteResources(Out& o, const ImportedWorkload& iw) {
   o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");
   o.Line(4, "memory: " + ScenarioMemory(w.memory_mib));
   if (w.dra.enabled()) {
+    const std::string note = Note(iw, "dra");
     o.Line(4, "dra: " + DraAskValue(w.dra),
-           w.dra.shared ? "one ResourceClaim its pods share (GpuConfig sharing)"
-                        : "a ResourceClaim per pod, from its template");
+           !note.empty()  ? note
+           : w.dra.shared ? "one ResourceClaim its pods share (GpuConfig sharing)"
+                          : "a ResourceClaim per pod, from its template");
   } else if (w.hami.enabled()) {
     // Every amount written: read back, HAMi's webhook defaults would otherwise apply again.
     const HamiRequest& r = w.hami.request;

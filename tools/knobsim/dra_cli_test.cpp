@@ -278,5 +278,35 @@ TEST_CASE(
   CHECK(slots == std::set<int>{1, 2, 3, 4, 16, 34, 38, 57});
 }
 
+TEST_CASE(
+    "DRAExtendedResource at 1.36: import turns pods asking nvidia.com/gpu, which the DRA "
+    "driver's class backs, into a claim each that the run allocates; schedule says it does not "
+    "model it") {
+  const std::string file = QuotedSourcePath(kDir + "extended-resource-dra.json");
+  const std::string out = TempPath("extended-resource-import.yaml");
+  const Outcome o = Run("import --kube " + file + " -o '" + out + "'");
+  CAPTURE(o.err);
+  REQUIRE(o.exit_code == 0);
+  const std::string yaml = ReadFile(out);
+  CAPTURE(yaml);
+  CHECK(Has(yaml, "dra: {gpus: 2}  # asks nvidia.com/gpu, which a DeviceClass backs"));
+  CHECK(Has(yaml, "dra: {gpus: 4}"));
+  CHECK(!Has(yaml, "whole_gpus"));
+  const Outcome run = Run("run '" + out + "' --duration 2m --json -");
+  REQUIRE_MESSAGE(run.exit_code == 0, run.err);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  std::vector<std::string> placed;
+  for (const auto& p : doc.at("variants").at(0).at("pods")) {
+    placed.push_back(p.at("name").get<std::string>() + " " + std::to_string(p.at("cards").size()));
+  }
+  // Eight GPUs: 2 for the running pod, 4 for the first job, the second waits.
+  CHECK(placed == std::vector<std::string>{"serve-0 2", "train-0-0 4", "train-1-0 0"});
+  const Outcome schedule = Run("schedule --cluster " + file + " --pods " + file);
+  CHECK(Has(schedule.err,
+            "2 pending pod(s) (ml/train-0, ml/train-1) ask an extended resource a "
+            "DeviceClass backs (nvidia.com/gpu, which DeviceClass gpu.nvidia.com "
+            "backs): DRAExtendedResource (on from Kubernetes 1.36) is not modelled"));
+}
+
 }  // namespace
 }  // namespace knobsim::e2e

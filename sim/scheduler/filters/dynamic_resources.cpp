@@ -22,7 +22,8 @@
 //
 // The plugin's score (prioritized lists) is scores/dynamic_resources.cpp, through
 // PrioritizedListScore. Not modelled: extended resources backed by a DeviceClass
-// (DRAExtendedResource), binding conditions and their timeouts, the Filter timeout.
+// (DRAExtendedResource; knobsim schedule warns, import turns such pods into claims), binding
+// conditions and their timeouts, the Filter timeout.
 #include <algorithm>
 #include <cstdint>
 #include <memory>

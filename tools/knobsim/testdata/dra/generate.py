@@ -18,7 +18,7 @@ def meta(name, ns=None, uid=None, **extra):
     return m
 
 
-def node(name, cpu="96", memory="1056462224Ki"):
+def node(name, cpu="96", memory="1056462224Ki", version="v1.34.2"):
     labels = {"kubernetes.io/hostname": name, "kubernetes.io/os": "linux", "kubernetes.io/arch": "amd64",
               "topology.kubernetes.io/zone": "zone-a", "node.kubernetes.io/instance-type": "p5.48xlarge",
               "nvidia.com/dra-kubelet-plugin": "true"}
@@ -26,7 +26,7 @@ def node(name, cpu="96", memory="1056462224Ki"):
     return {"apiVersion": "v1", "kind": "Node", "metadata": meta(name, labels=labels),
             "spec": {}, "status": {"capacity": cap, "allocatable": dict(cap),
                                     "conditions": [{"type": "Ready", "status": "True"}],
-                                    "nodeInfo": {"kubeletVersion": "v1.34.2"}}}
+                                    "nodeInfo": {"kubeletVersion": version}}}
 
 
 def gpu_attrs(index, uuid):
@@ -295,3 +295,33 @@ items += [pod(ml, "train-%d" % k, "one-gpu") for k in range(2)]
 items += [pod(ml, "infer-%d" % k, "mig-1g", cpu="4", memory="16Gi") for k in range(1, 4)]
 items += [pod(ml, "chat-%d" % k, "mig-3g") for k in range(2)]
 write("dynamic-mig-dra.json", items)
+
+# 5. DRAExtendedResource (Kubernetes 1.36): the NVIDIA DRA driver's whole GPUs, its DeviceClass
+#    naming extendedResourceName nvidia.com/gpu (as the driver's chart writes it for v1), and
+#    pods that ask nvidia.com/gpu with no claim: the scheduler makes a claim for each. One runs
+#    (its claim made by the scheduler, owned by the pod), two wait.
+items = [node("h100-x", version="v1.36.1"), *h100_slice("h100-x", 8)]
+gpu_class = device_class("gpu.nvidia.com", "gpu")
+gpu_class["spec"]["extendedResourceName"] = "nvidia.com/gpu"
+items.append(gpu_class)
+def gpu_pod(name, count, node_name=None):
+    p = pod(ml, name, "unused", node_name, cpu="8", memory="64Gi")
+    del p["spec"]["resourceClaims"]
+    c = p["spec"]["containers"][0]
+    del c["resources"]["claims"]
+    c["resources"]["requests"]["nvidia.com/gpu"] = str(count)
+    c["resources"]["limits"]["nvidia.com/gpu"] = str(count)
+    p["status"].pop("resourceClaimStatuses", None)
+    return p
+running = gpu_pod("serve-0", 2, "h100-x")
+running["status"]["extendedResourceClaimStatus"] = {
+    "resourceClaimName": "serve-0-extended-resources-x7k2p",
+    "requestMappings": [{"containerName": "main", "resourceName": "nvidia.com/gpu", "requestName": "container-0-request-2"}]}
+items.append(running)
+claim_obj = claim(ml, "serve-0-extended-resources-x7k2p", "serve-0",
+                  [exactly("container-0-request-2", "gpu.nvidia.com", count=2)],
+                  [result("container-0-request-2", "h100-x", "gpu-0"), result("container-0-request-2", "h100-x", "gpu-1")], "h100-x")
+claim_obj["metadata"]["annotations"] = {"resource.kubernetes.io/extended-resource-claim": "true"}
+items.append(claim_obj)
+items += [gpu_pod("train-%d" % k, 4) for k in range(2)]
+write("extended-resource-dra.json", items)
