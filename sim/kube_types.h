@@ -366,6 +366,11 @@ struct HostPort {
 // One of a pod's spec.resourceClaims (DRA, sim/kube_dra.h): a ResourceClaim by name, or a
 // ResourceClaimTemplate from which the control plane made the claim status.resourceClaimStatuses
 // names.
+// The entry knobsim adds to a pod's claims for the claim the scheduler made for its extended
+// resources (DRAExtendedResource): upstream's in-memory name of that claim, which no real
+// entry or claim can have.
+inline constexpr const char* kExtendedResourceClaimEntry = "<extended-resources>";
+
 struct PodResourceClaim {
   std::string name;
   std::string resource_claim_name;           // spec: an existing claim
@@ -437,6 +442,17 @@ struct PodSpec {
   std::vector<std::string> hami_allocated;
   // spec.resourceClaims with status.resourceClaimStatuses (DRA).
   std::vector<PodResourceClaim> resource_claims;
+  // Each container's own requests, spec.initContainers then spec.containers (after defaulting
+  // to limits), for the claim DRAExtendedResource makes of its extended resources
+  // (sim/scheduler/dra/extended_resources.h). Empty for pods built from a scenario: `requests`
+  // then stands for one container.
+  struct ContainerRequests {
+    bool init = false;
+    bool sidecar = false;  // an init container with restartPolicy Always
+    ResourceList requests;
+    bool operator==(const ContainerRequests&) const = default;
+  };
+  std::vector<ContainerRequests> container_requests;
   bool require_whole_device = false;         // ack.gpushare.placement: require-whole-device
   // Allocation of a bound pod, from its annotations (v1, v2 or v3): card index -> units.
   std::map<int, int> allocated_mem;

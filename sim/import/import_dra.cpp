@@ -13,6 +13,7 @@
 #include "sim/quantity.h"
 #include "sim/scheduler/dra/cel.h"
 #include "sim/scheduler/dra/constraints.h"
+#include "sim/scheduler/dra/extended_resources.h"
 #include "sim/scheduler/dra/hami_gpu_devices.h"
 #include "sim/scheduler/dra/nvidia_gpu_devices.h"
 #include "sim/text.h"
@@ -428,30 +429,12 @@ std::optional<DraAsk> ScenarioDraAsk(const PodSpec& pod, const KubeObjects& obje
   return ask;
 }
 
-namespace {
-
-// The class an extended resource maps to: an explicit extendedResourceName (the lower class
-// name on a clash), or the implicit name.
-const DeviceClassSpec* ClassOfExtendedResource(const KubeObjects& objects,
-                                               const std::string& resource) {
-  constexpr std::string_view kImplicit = "deviceclass.resource.kubernetes.io/";
-  const DeviceClassSpec* found = nullptr;
-  for (const DeviceClassSpec& c : objects.device_classes) {
-    const bool match =
-        c.extended_resource_name == resource ||
-        (resource.starts_with(kImplicit) && resource.substr(kImplicit.size()) == c.name);
-    if (match && (found == nullptr || c.name < found->name)) found = &c;
-  }
-  return found;
-}
-
-}  // namespace
-
 std::pair<std::string, const DeviceClassSpec*> DraBackedResource(const PodSpec& pod,
                                                                  const KubeObjects& objects) {
   for (const auto& [name, amount] : pod.requests) {
     if (amount <= 0) continue;
-    if (const DeviceClassSpec* c = ClassOfExtendedResource(objects, name)) return {name, c};
+    if (const DeviceClassSpec* c = dra::ExtendedResourceClass(objects.device_classes, name))
+      return {name, c};
   }
   return {"", nullptr};
 }
@@ -477,7 +460,8 @@ std::optional<DraAsk> ExtendedResourceDraAsk(const PodSpec& pod, const KubeObjec
   const auto [asked, cls] = DraBackedResource(pod, objects);
   if (cls == nullptr) return std::nullopt;
   for (const auto& [name, amount] : pod.requests) {
-    if (name != asked && amount > 0 && ClassOfExtendedResource(objects, name) != nullptr) {
+    if (name != asked && amount > 0 &&
+        dra::ExtendedResourceClass(objects.device_classes, name) != nullptr) {
       *why = "it asks two extended resources that DeviceClasses back";
       return std::nullopt;
     }
@@ -510,6 +494,33 @@ std::string SharedClaimKey(const PodSpec& pod) {
     if (!e.no_claim_made && !e.resource_claim_name.empty())
       return pod.namespace_ + "/" + e.resource_claim_name;
   return "";
+}
+
+std::string OlderSchedulerWarning(const std::vector<PodSpec>& pending, const KubeObjects& cluster,
+                                  const KubeObjects& pods, int minor) {
+  if (minor >= dra::kDraExtendedResourceMinor ||
+      NewestKubeletMinor(cluster) < dra::kDraExtendedResourceMinor)
+    return "";
+  KubeObjects classes;
+  classes.device_classes = cluster.device_classes;
+  classes.device_classes.insert(classes.device_classes.end(), pods.device_classes.begin(),
+                                pods.device_classes.end());
+  std::vector<std::string> named;
+  std::string example;
+  for (const PodSpec& p : pending) {
+    const auto [resource, cls] = DraBackedResource(p, classes);
+    if (cls == nullptr) continue;
+    named.push_back(p.namespace_ + "/" + p.name);
+    if (example.empty()) example = resource + ", which DeviceClass " + cls->name + " backs";
+  }
+  if (named.empty()) return "";
+  return std::to_string(named.size()) + " pending pod(s) (" + FirstNames(named) +
+         ") ask an extended resource a DeviceClass backs (" + example +
+         "), and the kubelets run 1.36 or later, where DRAExtendedResource is on; at "
+         "--kube-version 1." +
+         std::to_string(minor) +
+         " they are judged as device-plugin requests: give --kube-version 1.36 to allocate them "
+         "through DRA";
 }
 
 }  // namespace knobsim

@@ -78,6 +78,13 @@ std::pair<std::string, const DeviceClassSpec*> DraBackedResource(const PodSpec& 
 // The newest kubelet minor version among the nodes (1.<minor>), 0 when none says.
 int NewestKubeletMinor(const KubeObjects& objects);
 
+// DRAExtendedResource is on from Kubernetes 1.36. Where the scheduler's version (1.`minor`) is
+// older but the kubelets of `cluster` run 1.36 or later, `pending` pods asking an extended
+// resource a DeviceClass (of either file) backs are judged as device-plugin requests, which
+// the cluster does not do: the warning naming them, or "".
+std::string OlderSchedulerWarning(const std::vector<PodSpec>& pending, const KubeObjects& cluster,
+                                  const KubeObjects& pods, int minor);
+
 std::optional<DraAsk> ExtendedResourceDraAsk(const PodSpec& pod, const KubeObjects& objects,
                                              std::string* why, std::string* resource = nullptr);
 

@@ -69,6 +69,14 @@ int ClusterState::FindNode(const std::string& name) const {
 int ClusterState::Bind(PodSpec pod, const Placement& placement) {
   assert(placement.node >= 0 && placement.node < static_cast<int>(nodes_.size()));
   const int index = static_cast<int>(pods_.size());
+  if (const std::optional<ResourceClaimSpec>& claim = placement.extended_resource_claim) {
+    // Upstream records it in the pod's status.extendedResourceClaimStatus; an entry of the
+    // pod's claims lets unbind and rebind find it as they find the others.
+    dra_.AddClaim(*claim);
+    PodResourceClaim& entry = pod.resource_claims.emplace_back();
+    entry.name = kExtendedResourceClaimEntry;
+    entry.resource_claim_name = claim->name;
+  }
   if (!pod.resource_claims.empty()) BindClaims(pod, placement.dra_allocations);
   pods_.push_back(std::move(pod));
   placements_.emplace_back();

@@ -62,6 +62,10 @@ struct Placement {
   // The allocations of the pod's DRA claims not allocated before, in the order
   // DraCatalog::ClaimsOf lists them (the DynamicResources filter's result for the node).
   std::vector<DraAllocation> dra_allocations = {};
+  // DRAExtendedResource: the claim the scheduler makes for the pod's extended resources on the
+  // node (its allocation last in dra_allocations); the bind adds it to the catalog and to the
+  // pod's claims.
+  std::optional<ResourceClaimSpec> extended_resource_claim = {};
 };
 
 class ClusterState {

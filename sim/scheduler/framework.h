@@ -86,6 +86,13 @@ class DynamicResourcesPlugin : public FilterPlugin {
   // The allocations of the last cycle's unallocated claims on `node`, a node its Filter passed
   // (empty when there was nothing to allocate).
   virtual std::vector<DraAllocation> Allocations(const ClusterState& cluster, int node) const = 0;
+  // After PreFilter: DRAExtendedResource is on and a DeviceClass backs some extended resource
+  // the pod asks, so on a node that offers none of it the plugin allocates a claim of its own
+  // for it (upstream's special claim).
+  virtual bool MakesExtendedResourceClaim() const = 0;
+  // That claim on `node` (a node its Filter passed), named `<pod>-extended-resources` and owned
+  // by the pod; nullopt where the node's device plugins serve every such resource.
+  virtual std::optional<ResourceClaimSpec> ExtendedResourceClaim(int node) const = 0;
   // After a cycle in which no node passed: what the plugin's PostFilter does and answers
   // (kNoClaimsToDeallocate, kStillNotSchedulable, or a claim deallocated in `cluster`).
   virtual std::string_view PostFilter(const PodSpec& pod, ClusterState& cluster) = 0;

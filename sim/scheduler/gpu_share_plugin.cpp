@@ -1,4 +1,5 @@
 #include "sim/scheduler/gpu_share_plugin.h"
+#include "sim/scheduler/dra/extended_resources.h"
 
 #include <algorithm>
 #include <memory>
@@ -56,6 +57,12 @@ class GpuShareFilter : public FilterPlugin {
   PluginStatus Filter(const PodSpec& pod, const ClusterState& cluster, int index) const override {
     if (!AsksGpu(pod)) return PluginStatus::Success();
     const NodeState& node = cluster.node(index);
+    // DRAExtendedResource: a node that offers no nvidia.com/gpu leaves the pod's whole GPUs to
+    // a claim DynamicResources allocates, not to the device plugin's cards.
+    if (pod.whole_gpus > 0 &&
+        dra::DelegatedToDra(dra::WholeGpuResource(pod), node.spec, cluster.dra().classes(),
+                            config_.kube_version.minor))
+      return PluginStatus::Success();
     if (pod.whole_gpus == 0 && !IsGpuShareNode(node.spec)) {
       return PluginStatus::Unschedulable(NotShareNodeReason(node.spec, config_));
     }

@@ -31,6 +31,7 @@
 // start index until NumFeasibleNodesToFind nodes are feasible (41 % of 1 213 nodes by default);
 // only those are scored, in node index order (so "ties to the lowest index" still holds).
 #include "sim/scheduler/scheduler.h"
+#include "sim/scheduler/dra/extended_resources.h"
 
 #include <fmt/format.h>
 
@@ -390,7 +391,7 @@ void Scheduler::ReportUnschedulable(const PodSpec& pod, PodClass& cls, bool expl
   // PostFilter: DynamicResources first (it may deallocate a claim no node would take), then
   // DefaultPreemption.
   KubeVersion version = config_.kube_version;
-  if (!pod.resource_claims.empty())
+  if (!pod.resource_claims.empty() || dynamic_resources_->MakesExtendedResourceClaim())
     version.dra_answer = dynamic_resources_->PostFilter(pod, cluster_);
   const PreemptionVerdict verdict = Preempt(pod, potential, result);
   result.message = FailedSchedulingMessageFromCounts(cluster_.present_count(), cy.counted, version,
@@ -550,12 +551,18 @@ void Scheduler::ExplainScoredCycle(const PodSpec& pod, PodClass& cls, ScheduleRe
 void Scheduler::ChooseCardsOn(const PodSpec& pod, int winner, ScheduleResult& result) {
   if (!pod.hami.empty()) {
     result.placement = HamiPlacement(winner, FitHamiPod(pod, cluster_.node(winner)));
+  } else if (pod.whole_gpus > 0 &&
+             dra::DelegatedToDra(dra::WholeGpuResource(pod), cluster_.node(winner).spec,
+                                 cluster_.dra().classes(), config_.kube_version.minor)) {
+    result.placement.node = winner;  // its GPUs come from the claim DynamicResources makes
   } else {
     ChooseSharedCards(pod, winner, result);
   }
   // The devices DynamicResources allocates on the winner, for the bind to record.
-  if (!pod.resource_claims.empty())
+  if (!pod.resource_claims.empty() || dynamic_resources_->MakesExtendedResourceClaim()) {
     result.placement.dra_allocations = dynamic_resources_->Allocations(cluster_, winner);
+    result.placement.extended_resource_claim = dynamic_resources_->ExtendedResourceClaim(winner);
+  }
 }
 
 void Scheduler::ChooseSharedCards(const PodSpec& pod, int winner, ScheduleResult& result) {

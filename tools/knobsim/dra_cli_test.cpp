@@ -279,9 +279,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "DRAExtendedResource at 1.36: import turns pods asking nvidia.com/gpu, which the DRA "
-    "driver's class backs, into a claim each that the run allocates; schedule says it does not "
-    "model it") {
+    "DRAExtendedResource at 1.36: pods asking nvidia.com/gpu, which the DRA driver's class "
+    "backs, get a claim each from schedule and from import's run") {
   const std::string file = QuotedSourcePath(kDir + "extended-resource-dra.json");
   const std::string out = TempPath("extended-resource-import.yaml");
   const Outcome o = Run("import --kube " + file + " -o '" + out + "'");
@@ -301,11 +300,25 @@ TEST_CASE(
   }
   // Eight GPUs: 2 for the running pod, 4 for the first job, the second waits.
   CHECK(placed == std::vector<std::string>{"serve-0 2", "train-0-0 4", "train-1-0 0"});
-  const Outcome schedule = Run("schedule --cluster " + file + " --pods " + file);
-  CHECK(Has(schedule.err,
-            "2 pending pod(s) (ml/train-0, ml/train-1) ask an extended resource a "
-            "DeviceClass backs (nvidia.com/gpu, which DeviceClass gpu.nvidia.com "
-            "backs): DRAExtendedResource (on from Kubernetes 1.36) is not modelled"));
+  // schedule at the default 1.35 reads them as device-plugin requests, and says the kubelets
+  // run 1.36; at 1.36 the scheduler makes each a claim of its own.
+  const Outcome old_version = Run("schedule --cluster " + file + " --pods " + file);
+  CHECK(Has(old_version.err,
+            "2 pending pod(s) (ml/train-0, ml/train-1) ask an extended resource "
+            "a DeviceClass backs (nvidia.com/gpu, which DeviceClass "
+            "gpu.nvidia.com backs), and the kubelets run 1.36 or later"));
+  CHECK(Has(old_version.out, "1 Insufficient nvidia.com/gpu"));
+  const Outcome at136 =
+      Run("schedule --cluster " + file + " --pods " + file + " --kube-version 1.36 --json -");
+  const nlohmann::json doc136 = nlohmann::json::parse(at136.out);
+  const nlohmann::json& train0 = PodNamed(doc136, "train-0");
+  CHECK(train0.at("node") == "h100-x");
+  REQUIRE(train0.at("devices").size() == 4);
+  CHECK(train0.at("devices").at(0).at("claim") == "train-0-extended-resources");
+  CHECK(train0.at("devices").at(0).at("request") == "container-0-request-2");
+  CHECK(train0.at("devices").at(0).at("device") == "gpu-2");  // gpu-0, gpu-1: serve-0's claim
+  CHECK(Has(PodNamed(doc136, "train-1").at("message").get<std::string>(),
+            "1 cannot allocate all claims. still not schedulable"));
 }
 
 }  // namespace

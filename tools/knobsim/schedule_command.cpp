@@ -462,35 +462,6 @@ ClusterState SnapshotCluster(const KubeObjects& cluster_objects, const KubeObjec
   return cluster;
 }
 
-// DRAExtendedResource (on from Kubernetes 1.36): a pending pod asking an extended resource that
-// a DeviceClass backs gets a claim from the scheduler where no device plugin offers it. knobsim
-// schedule judges it as a device-plugin request; say so where the cluster runs 1.36 or later
-// (--kube-version, or its kubelets). `knobsim import` turns such pods into claims.
-void WarnDraExtendedResources(const std::vector<PodSpec>& pending, const KubeObjects& cluster,
-                              const KubeObjects& pods, const KubeVersion& version,
-                              Warnings& warnings) {
-  if (version.minor < 36 && NewestKubeletMinor(cluster) < 36) return;
-  KubeObjects classes;
-  classes.device_classes = cluster.device_classes;
-  classes.device_classes.insert(classes.device_classes.end(), pods.device_classes.begin(),
-                                pods.device_classes.end());
-  std::vector<std::string> named;
-  std::string example;
-  for (const PodSpec& p : pending) {
-    if (!p.resource_claims.empty()) continue;
-    const auto [resource, cls] = DraBackedResource(p, classes);
-    if (cls == nullptr) continue;
-    named.push_back(p.namespace_ + "/" + p.name);
-    if (example.empty()) example = resource + ", which DeviceClass " + cls->name + " backs";
-  }
-  if (named.empty()) return;
-  warnings.Add({std::to_string(named.size()) + " pending pod(s) (" + FirstNames(named) +
-                ") ask an extended resource a DeviceClass backs (" + example +
-                "): DRAExtendedResource (on from Kubernetes 1.36) is not modelled here, so they "
-                "are judged as device-plugin requests (Insufficient where no node offers it); "
-                "knobsim import turns them into claims a run allocates"});
-}
-
 // The PodDisruptionBudgets of the --cluster and --pods files (a file given as both counts once),
 // with the disruptionsAllowed their status carries.
 std::vector<PreemptionBudget> PreemptionBudgets(const ScheduleArgs& args,
@@ -586,8 +557,10 @@ std::vector<PodOutcome> ScheduleAll(ClusterState& cluster, const SchedulerConfig
       o.cards = r.placement.cards;
       o.mem_units = r.placement.mem_units;
       o.core_units = r.placement.core_units;
+      // The bound pod (the last: ClusterState::Bind appends), with the claim the scheduler made
+      // for its extended resources where it made one.
       ClaimLookupError unresolved;
-      for (const PodClaimRef& ref : cluster.dra().ClaimsOf(pod, &unresolved)) {
+      for (const PodClaimRef& ref : cluster.dra().ClaimsOf(cluster.pods().back(), &unresolved)) {
         if (!ref.claim.allocation) continue;
         for (const DraDeviceResult& d : ref.claim.allocation->results) {
           o.devices.push_back(d);
@@ -674,7 +647,10 @@ int Schedule(const ScheduleArgs& args) {
 
   const std::vector<PodSpec> pending = PendingPods(*pod_objects);
   NoteUnused(args, *cluster_objects, *pod_objects, pending);
-  WarnDraExtendedResources(pending, *cluster_objects, *pod_objects, config.kube_version, warnings);
+  if (std::string w =
+          OlderSchedulerWarning(pending, *cluster_objects, *pod_objects, config.kube_version.minor);
+      !w.empty())
+    warnings.Add({w});
   if (pending.empty()) Note("no pending pods in " + args.pods + "; nothing to schedule");
 
   ClusterState cluster = SnapshotCluster(*cluster_objects, *pod_objects, warnings);

@@ -559,6 +559,10 @@ void ReadPodBody(ObjectReader& r, const Field& spec, const std::optional<Field>&
   pod.num_containers = static_cast<int>(containers.regular.size());
   if (auto volumes = r.Get(spec, "volumes")) ReadVolumeClaims(r, *volumes, pod);
   pod.requests = PodRequests(containers.regular, containers.init, overhead, {});
+  for (const ContainerResources& c : containers.init)
+    pod.container_requests.push_back({true, c.sidecar, c.requests});
+  for (const ContainerResources& c : containers.regular)
+    pod.container_requests.push_back({false, false, c.requests});
   // Scoring's non-zero requests: 100m cpu and 200Mi memory for a container that sets none.
   const ResourceList nonzero = PodRequests(containers.regular, containers.init, overhead,
                                            {{"cpu", 100}, {"memory", int64_t{200} << 20}});

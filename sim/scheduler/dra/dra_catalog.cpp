@@ -191,4 +191,9 @@ void DraCatalog::Deallocate(const std::string& ns, const std::string& name) {
   claim.reserved_for.clear();
 }
 
+void DraCatalog::AddClaim(ResourceClaimSpec claim) {
+  const std::string key = Key(claim.namespace_, claim.name);
+  claims_[key] = std::move(claim);
+}
+
 }  // namespace knobsim

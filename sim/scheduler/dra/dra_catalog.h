@@ -74,6 +74,8 @@ class DraCatalog {
   // of a template must be controlled by the pod (by uid where both have one, else by name).
   std::vector<PodClaimRef> ClaimsOf(const PodSpec& pod, ClaimLookupError* error) const;
 
+  // Adds a claim made for a pod by the scheduler (DRAExtendedResource), unallocated.
+  void AddClaim(ResourceClaimSpec claim);
   // Records what scheduling decided for `pod`: each claim not allocated before gets
   // `allocations[i]` (in the order of ClaimsOf's unallocated claims), and every claim is
   // reserved for the pod.

@@ -21,17 +21,23 @@
 // it afresh.
 //
 // The plugin's score (prioritized lists) is scores/dynamic_resources.cpp, through
-// PrioritizedListScore. Not modelled: extended resources backed by a DeviceClass
-// (DRAExtendedResource; knobsim schedule warns, import turns such pods into claims), binding
-// conditions and their timeouts, the Filter timeout.
+// PrioritizedListScore.
+//
+// DRAExtendedResource (1.36+, extendedresources.go): the pod's extended resources a DeviceClass
+// backs are, on a node that offers none of them, requests of a claim the plugin makes for the
+// pod (dra/extended_resources.h), allocated with its other claims; the bind records it
+// (Placement::extended_resource_claim). Not modelled: a stale such claim of a prior cycle,
+// binding conditions and their timeouts, the Filter timeout.
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/scheduler/dra/allocator.h"
+#include "sim/scheduler/dra/extended_resources.h"
 #include "sim/scheduler/node_matching.h"
 #include "sim/scheduler/plugins.h"
 
@@ -57,15 +63,30 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
   PluginStatus PreFilter(const PodSpec& pod, const ClusterState& cluster) override {
     claims_.clear();
     to_allocate_.clear();
+    extended_.clear();
+    node_claims_.clear();
+    cluster_ = &cluster;
+    if (version_.minor >= dra::kDraExtendedResourceMinor) {
+      // preFilterExtendedResources: the pod's extended resources a DeviceClass backs.
+      for (const auto& [name, amount] : pod.requests) {
+        if (amount <= 0) continue;
+        if (const DeviceClassSpec* c = dra::ExtendedResourceClass(cluster.dra().classes(), name))
+          extended_[name] = c;
+      }
+      if (!extended_.empty()) {
+        pod_ = pod;  // its requests build each node's claim
+        pod_.resource_claims.clear();
+      }
+    }
     allocator_.reset();
     unavailable_.clear();
-    skipped_ = pod.resource_claims.empty();
+    skipped_ = pod.resource_claims.empty() && extended_.empty();
     if (skipped_) return PluginStatus::Success();
     const DraCatalog& dra = cluster.dra();
     ClaimLookupError error;
     claims_ = dra.ClaimsOf(pod, &error);
     if (error) return PluginStatus::Unresolvable(LookupMessage(error, pod));
-    skipped_ = claims_.empty();  // every entry listed without a claim
+    skipped_ = claims_.empty() && extended_.empty();  // every entry listed without a claim
     unavailable_.assign(claims_.size(), false);
     for (const PodClaimRef& ref : claims_) {
       const ResourceClaimSpec& claim = ref.claim;
@@ -86,7 +107,7 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
       }
       to_allocate_.push_back(&ref.claim);
     }
-    if (!to_allocate_.empty()) {
+    if (!to_allocate_.empty() || !extended_.empty()) {
       allocator_ = std::make_unique<dra::Allocator>(dra::AllocatorFeatures{}, dra.allocated(),
                                                     dra.classes(), dra.slice_index(), cache_);
       allocator_->UseHeldByDevice(dra.held_by_device());
@@ -99,9 +120,14 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
   PluginStatus Filter(const PodSpec&, const ClusterState& cluster, int node) const override {
     if (skipped_) return PluginStatus::Success();
     const NodeSpec& spec = cluster.node(node).spec;
+    const ResourceClaimSpec* extended = NodeClaim(node);
+    // filterExtendedResources: the node's device plugins serve every such resource, and the pod
+    // has no claim of its own: nothing left to do here.
+    if (extended == nullptr && claims_.empty()) return PluginStatus::Success();
     if (allocator_) {
-      dra::AllocateResult result = allocator_->Allocate({spec.name, &spec.labels}, to_allocate_,
-                                                        /*build_allocations=*/false);
+      dra::AllocateResult result =
+          allocator_->Allocate({spec.name, &spec.labels}, ClaimsToAllocate(extended),
+                               /*build_allocations=*/false);
       switch (result.outcome) {
         case dra::AllocateResult::Outcome::kAllocated:
           break;
@@ -128,8 +154,21 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
   std::vector<DraAllocation> Allocations(const ClusterState& cluster, int node) const override {
     if (!allocator_) return {};
     const NodeSpec& spec = cluster.node(node).spec;
-    dra::AllocateResult result = allocator_->Allocate({spec.name, &spec.labels}, to_allocate_);
+    dra::AllocateResult result =
+        allocator_->Allocate({spec.name, &spec.labels}, ClaimsToAllocate(NodeClaim(node)));
     return std::move(result.allocations);
+  }
+
+  bool MakesExtendedResourceClaim() const override { return !extended_.empty(); }
+
+  std::optional<ResourceClaimSpec> ExtendedResourceClaim(int node) const override {
+    const ResourceClaimSpec* claim = NodeClaim(node);
+    if (claim == nullptr) return std::nullopt;
+    ResourceClaimSpec named = *claim;
+    // Upstream's generateName `<pod>-extended-resources-` gets a random suffix from the API
+    // server; the name here has none.
+    named.name = pod_.name + "-extended-resources";
+    return named;
   }
 
   bool HasPrioritizedLists() const override {
@@ -158,7 +197,7 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
   }
 
   std::string_view PostFilter(const PodSpec& pod, ClusterState& cluster) override {
-    if (claims_.empty()) return kNoClaimsToDeallocate;
+    if (claims_.empty() && extended_.empty()) return kNoClaimsToDeallocate;
     for (size_t i = 0; i < claims_.size(); ++i) {
       if (!unavailable_[i]) continue;
       const ResourceClaimSpec& claim = claims_[i].claim;
@@ -207,8 +246,46 @@ class DynamicResourcesFilter final : public DynamicResourcesPlugin {
     return PluginStatus::Success();
   }
 
+  // The claim for the pod's extended resources that `node` leaves to DRA (those it offers none
+  // of: filterExtendedResources), made once per distinct set; nullptr when there are none.
+  const ResourceClaimSpec* NodeClaim(int node) const {
+    if (extended_.empty()) return nullptr;
+    const NodeSpec& spec = cluster_->node(node).spec;
+    std::map<std::string, const DeviceClassSpec*> delegated;
+    std::string key;
+    for (const auto& [name, cls] : extended_) {
+      const auto it = spec.allocatable.find(name);
+      if (it != spec.allocatable.end() && it->second > 0) continue;  // a device plugin's
+      delegated[name] = cls;
+      key.append(name).push_back('\n');
+    }
+    if (delegated.empty()) return nullptr;
+    auto [it, fresh] = node_claims_.try_emplace(key);
+    if (fresh) {
+      ResourceClaimSpec& claim = it->second;
+      claim.name = kExtendedResourceClaimEntry;  // upstream's in-memory name
+      claim.namespace_ = pod_.namespace_;
+      claim.owner_pod = pod_.name;
+      claim.owner_pod_uid = pod_.uid;
+      claim.spec.requests = dra::ExtendedResourceRequests(pod_, delegated);
+    }
+    return &it->second;
+  }
+
+  // The claims to allocate on a node: the pod's unallocated ones, then the extended one.
+  std::vector<const ResourceClaimSpec*> ClaimsToAllocate(const ResourceClaimSpec* extended) const {
+    std::vector<const ResourceClaimSpec*> claims = to_allocate_;
+    if (extended != nullptr) claims.push_back(extended);
+    return claims;
+  }
+
   KubeVersion version_;
   bool skipped_ = true;
+  const ClusterState* cluster_ = nullptr;
+  // DRAExtendedResource: the pod's extended resources a DeviceClass backs, and the pod.
+  std::map<std::string, const DeviceClassSpec*> extended_;
+  PodSpec pod_;
+  mutable std::map<std::string, ResourceClaimSpec> node_claims_;  // by delegated set
   std::vector<PodClaimRef> claims_;
   std::vector<const ResourceClaimSpec*> to_allocate_;  // into claims_
   // Per claim: some node's Filter refused it for its allocation's node selector.

@@ -416,5 +416,67 @@ TEST_CASE("DynamicResources score: the node that can give a request's first choi
   }
 }
 
+// DRAExtendedResource (1.36+, upstream extendedresources.go): a pod asking example.com/gpu,
+// which the class names, gets it from a claim the scheduler makes where no device plugin offers
+// it; a node offering it through a device plugin serves it as before; before 1.36 the request is
+// a plain extended resource.
+TEST_CASE("DynamicResources: extended resources a DeviceClass backs, where nodes offer none") {
+  auto cluster_of = [](bool plugin_on_n1) {
+    ClusterState cluster;
+    cluster.AddNode(MakeNode("n0"));
+    NodeSpec n1 = MakeNode("n1");
+    if (plugin_on_n1) n1.allocatable["example.com/gpu"] = 1;
+    cluster.AddNode(n1);
+    DeviceClassSpec cls = GpuClass();
+    cls.extended_resource_name = "example.com/gpu";
+    cluster.SetDra(DraCatalog({NodeSlice("n0", 2)}, {cls}, {}, {}));
+    return cluster;
+  };
+  auto asking = [](const std::string& name, int64_t gpus) {
+    PodSpec pod = MakePod(name);
+    pod.uid = "uid-" + name;
+    pod.requests["example.com/gpu"] = gpus;
+    return pod;
+  };
+  SchedulerConfig at136;
+  at136.kube_version.minor = 36;
+  {
+    ClusterState cluster = cluster_of(false);
+    Scheduler scheduler(cluster, at136);
+    const ScheduleResult a = scheduler.ScheduleAndBind(asking("a", 2));
+    REQUIRE(a.placement.node == 0);  // n1 has no devices
+    REQUIRE(a.placement.extended_resource_claim.has_value());
+    const ResourceClaimSpec& made = cluster.dra().claims().at("default/a-extended-resources");
+    REQUIRE(made.allocation.has_value());
+    CHECK(made.allocation->results.size() == 2);
+    CHECK(made.spec.requests.at(0).name == "container-0-request-0");  // its only request
+    CHECK(made.reserved_for.at(0).name == "a");
+    const ScheduleResult b = scheduler.ScheduleAndBind(asking("b", 1));
+    CHECK(b.placement.node < 0);
+    CHECK(b.message ==
+          "0/2 nodes are available: 2 cannot allocate all claims. still not schedulable, "
+          "preemption: 0/2 nodes are available: 2 Preemption is not helpful for scheduling.");
+    // The pod goes: its claim's devices are free again.
+    cluster.Unbind(0);
+    CHECK(scheduler.Schedule(asking("b", 1)).placement.node == 0);
+  }
+  {
+    // A device plugin offers it on n1: n1 serves it as an extended resource, n0 through DRA.
+    ClusterState cluster = cluster_of(true);
+    Scheduler scheduler(cluster, at136);
+    const ScheduleResult a = scheduler.ScheduleAndBind(asking("a", 1));
+    REQUIRE(a.placement.node >= 0);
+    CHECK(a.placement.extended_resource_claim.has_value() == (a.placement.node == 0));
+  }
+  {
+    // 1.35: the gate is off, the request is a plain extended resource no node has enough of.
+    ClusterState cluster = cluster_of(false);
+    Scheduler scheduler(cluster, SchedulerConfig{});
+    const ScheduleResult a = scheduler.ScheduleAndBind(asking("a", 1));
+    CHECK(a.placement.node < 0);
+    CHECK(a.message.find("2 Insufficient example.com/gpu") != std::string::npos);
+  }
+}
+
 }  // namespace
 }  // namespace knobsim

@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/scheduler/dra/extended_resources.h"
 #include "sim/scheduler/filters/node_cache.h"
 #include "sim/scheduler/plugins.h"
 
@@ -106,12 +107,16 @@ struct RequestItem {
   int slot;
   int64_t amount;
   std::string reason;  // "Insufficient <name>"
+  // DRAExtendedResource: a DeviceClass backs it, so a node that offers none of it leaves it to
+  // DynamicResources (upstream ShouldDelegateResourceToDRA).
+  bool delegable = false;
 };
 
 class NodeResourcesFitFilter final : public FilterPlugin {
  public:
   explicit NodeResourcesFitFilter(const KubeVersion& version)
-      : oversize_unresolvable_(version.minor >= 34) {}
+      : oversize_unresolvable_(version.minor >= 34),
+        dra_extended_resource_(version.minor >= dra::kDraExtendedResourceMinor) {}
 
   std::string_view Name() const override { return "NodeResourcesFit"; }
 
@@ -125,7 +130,9 @@ class NodeResourcesFitFilter final : public FilterPlugin {
       if (it == pod.requests.end() || it->second <= 0) return;
       std::string reason = "Insufficient ";
       reason.append(name);
-      request_.push_back({slot, it->second, std::move(reason)});
+      const bool delegable = dra_extended_resource_ && IsScalarResource(name) &&
+                             dra::ExtendedResourceClass(cluster.dra().classes(), name) != nullptr;
+      request_.push_back({slot, it->second, std::move(reason), delegable});
     };
     add("cpu", kCpuSlot);
     add("memory", kMemorySlot);
@@ -151,6 +158,7 @@ class NodeResourcesFitFilter final : public FilterPlugin {
       // A resource the node does not list counts as allocatable 0.
       const int64_t total = amounts_.allocatable(i, item.slot);
       if (item.amount <= total - requested[item.slot]) continue;
+      if (item.delegable && total <= 0) continue;  // DynamicResources allocates it here
       // Current upstream: a request larger than the whole node can never fit there, so evicting
       // pods (preemption) cannot help; older releases called every shortage resolvable.
       Fail(status, item.reason, oversize_unresolvable_ && item.amount > total);
@@ -169,6 +177,7 @@ class NodeResourcesFitFilter final : public FilterPlugin {
   }
 
   bool oversize_unresolvable_;
+  bool dra_extended_resource_;
   std::vector<RequestItem> request_;  // cpu, memory, ephemeral-storage, then extended by name
   // Filter is const to the framework but refreshes this cache (one Scheduler, one thread).
   mutable NodeAmounts amounts_;
