@@ -246,12 +246,14 @@ KubeObjects WithScenarioDra(KubeObjects objects, std::vector<std::string>& warni
   }
   std::vector<std::string> left_out;
   std::string first_why;
+  const ExtendedResourceNodes extended_nodes = ExtendedResourceNodesOf(objects);
   size_t kept = 0;
   for (size_t i = 0; i < objects.pods.size(); ++i) {
     const PodSpec& p = objects.pods[i];
     bool keep = true;
     std::string extended_why;
-    const bool extended = ExtendedResourceDraAsk(p, objects, &extended_why).has_value();
+    const bool extended =
+        ExtendedResourceDraAsk(p, objects, extended_nodes, &extended_why).has_value();
     if (!extended_why.empty()) {
       keep = false;
       left_out.push_back(p.namespace_ + "/" + p.name);

@@ -453,8 +453,19 @@ int NewestKubeletMinor(const KubeObjects& objects) {
   return newest;
 }
 
+ExtendedResourceNodes ExtendedResourceNodesOf(const KubeObjects& objects) {
+  ExtendedResourceNodes nodes;
+  nodes.newest_kubelet_minor = NewestKubeletMinor(objects);
+  for (const NodeSpec& n : objects.nodes) {
+    for (const auto& [name, amount] : n.allocatable)
+      if (amount > 0) nodes.offered.insert(name);
+  }
+  return nodes;
+}
+
 std::optional<DraAsk> ExtendedResourceDraAsk(const PodSpec& pod, const KubeObjects& objects,
-                                             std::string* why, std::string* resource) {
+                                             const ExtendedResourceNodes& nodes, std::string* why,
+                                             std::string* resource) {
   why->clear();
   if (!pod.resource_claims.empty()) return std::nullopt;
   const auto [asked, cls] = DraBackedResource(pod, objects);
@@ -468,11 +479,9 @@ std::optional<DraAsk> ExtendedResourceDraAsk(const PodSpec& pod, const KubeObjec
   }
   const int64_t count = pod.requests.at(asked);
   if (resource != nullptr) *resource = asked;
-  for (const NodeSpec& n : objects.nodes) {
-    const auto it = n.allocatable.find(asked);
-    if (it != n.allocatable.end() && it->second > 0) return std::nullopt;  // a device plugin's
-  }
-  if (NewestKubeletMinor(objects) < 36) return std::nullopt;  // the gate is off before 1.36
+  if (nodes.offered.count(asked)) return std::nullopt;  // a device plugin's
+  if (nodes.newest_kubelet_minor < dra::kDraExtendedResourceMinor)
+    return std::nullopt;  // the gate is off before 1.36
   if (cls->name != dra::kNvidiaGpuClass && cls->name != dra::kHamiCoreClass) {
     *why = "it asks " + asked + ", which DeviceClass " + cls->name +
            " backs, not a class a "

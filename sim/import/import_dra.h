@@ -11,6 +11,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -85,8 +86,15 @@ int NewestKubeletMinor(const KubeObjects& objects);
 std::string OlderSchedulerWarning(const std::vector<PodSpec>& pending, const KubeObjects& cluster,
                                   const KubeObjects& pods, int minor);
 
+struct ExtendedResourceNodes {
+  int newest_kubelet_minor = 0;   // NewestKubeletMinor
+  std::set<std::string> offered;  // resources some node's allocatable holds (> 0)
+};
+// What ExtendedResourceDraAsk needs of the nodes, worked out once for all pods.
+ExtendedResourceNodes ExtendedResourceNodesOf(const KubeObjects& objects);
 std::optional<DraAsk> ExtendedResourceDraAsk(const PodSpec& pod, const KubeObjects& objects,
-                                             std::string* why, std::string* resource = nullptr);
+                                             const ExtendedResourceNodes& nodes, std::string* why,
+                                             std::string* resource = nullptr);
 
 // The claim a shared DraAsk came from, "namespace/name" (the pod's claim by name).
 std::string SharedClaimKey(const PodSpec& pod);

@@ -300,26 +300,29 @@ TEST_CASE(
     c.extended_resource_name = extended;
     return o;
   };
+  auto Ask = [](const PodSpec& p, const KubeObjects& o, std::string* why,
+                std::string* resource = nullptr) {
+    return ExtendedResourceDraAsk(p, o, ExtendedResourceNodesOf(o), why, resource);
+  };
   PodSpec pod;
   pod.name = "p";
   pod.requests = {{"cpu", 1000}, {"nvidia.com/gpu", 2}};
   std::string why, resource;
-  std::optional<DraAsk> ask =
-      ExtendedResourceDraAsk(pod, objects("v1.36.0", "nvidia.com/gpu"), &why, &resource);
+  std::optional<DraAsk> ask = Ask(pod, objects("v1.36.0", "nvidia.com/gpu"), &why, &resource);
   REQUIRE(ask);
   CHECK(ask->gpus == 2);
   CHECK(resource == "nvidia.com/gpu");
   // Before 1.36 the gate is off: the pod stays a device-plugin request.
-  CHECK(!ExtendedResourceDraAsk(pod, objects("v1.35.2", "nvidia.com/gpu"), &why));
+  CHECK(!Ask(pod, objects("v1.35.2", "nvidia.com/gpu"), &why));
   CHECK(why.empty());
   // A device plugin offers it somewhere: the scheduler uses that.
   KubeObjects offered = objects("v1.36.0", "nvidia.com/gpu");
   offered.nodes[0].allocatable["nvidia.com/gpu"] = 8;
-  CHECK(!ExtendedResourceDraAsk(pod, offered, &why));
+  CHECK(!Ask(pod, offered, &why));
   // The implicit name of a class.
   PodSpec implicit = pod;
   implicit.requests = {{"deviceclass.resource.kubernetes.io/gpu.nvidia.com", 1}};
-  ask = ExtendedResourceDraAsk(implicit, objects("v1.36.0", ""), &why);
+  ask = Ask(implicit, objects("v1.36.0", ""), &why);
   REQUIRE(ask);
   CHECK(ask->gpus == 1);
   // Another class than a scenario says.
@@ -327,7 +330,7 @@ TEST_CASE(
   PodSpec fpga = pod;
   fpga.requests = {{"example.com/fpga", 1}};
   other.device_classes[0].name = "fpga.example.com";
-  CHECK(!ExtendedResourceDraAsk(fpga, other, &why));
+  CHECK(!Ask(fpga, other, &why));
   CHECK(why ==
         "it asks example.com/fpga, which DeviceClass fpga.example.com backs, not a class a "
         "scenario says");

@@ -258,6 +258,7 @@ PodIndex WorkloadsFromPods(const KubeObjects& objects, const NodeIndex& nodes,
 
   PodIndex index;
   int finished = 0;
+  const ExtendedResourceNodes extended_nodes = ExtendedResourceNodesOf(objects);
   for (const OwnedPods& g : groups) {
     std::vector<int> live;
     for (int i : g.pods) {
@@ -277,7 +278,8 @@ PodIndex WorkloadsFromPods(const KubeObjects& objects, const NodeIndex& nodes,
     if (!p.resource_claims.empty()) {
       // ImportCluster kept only pods whose claims a scenario can say (WithScenarioDra).
       if (std::optional<DraAsk> ask = ScenarioDraAsk(p, objects, &why)) iw.spec.dra = *ask;
-    } else if (std::optional<DraAsk> ask = ExtendedResourceDraAsk(p, objects, &why, &resource)) {
+    } else if (std::optional<DraAsk> ask =
+                   ExtendedResourceDraAsk(p, objects, extended_nodes, &why, &resource)) {
       // DRAExtendedResource: the claim the scheduler makes for the pod, one of its own.
       iw.spec.dra = *ask;
       iw.spec.whole_gpus = 0;
