@@ -549,6 +549,24 @@ std::optional<MigLayoutProblem> PoolSharingProblem(const NodePool& pool,
   return problem;
 }
 
+namespace {
+
+// The MIG layout `layout` of the `sharing` value `text` into `knob`; false with `out`'s error and
+// a hint naming the value's `form`.
+bool ReadKnobLayout(std::string_view text, std::string_view layout, std::string_view form,
+                    PoolSharingKnob& knob, PoolSharingText& out) {
+  MigLayoutText parsed = ParseMigLayout(layout);
+  if (!parsed.layout) {
+    out.error = "sharing " + std::string(text) + ": " + parsed.error;
+    out.hint = std::string(form) + ", " + parsed.hint;
+    return false;
+  }
+  knob.mig = *parsed.layout;
+  return true;
+}
+
+}  // namespace
+
 PoolSharingText ParsePoolSharing(std::string_view text) {
   PoolSharingText out;
   const std::string_view kForms =
@@ -564,15 +582,9 @@ PoolSharingText ParsePoolSharing(std::string_view text) {
     return out;
   }
   if (text.starts_with("dra:mig:")) {
-    MigLayoutText layout = ParseMigLayout(text.substr(8));
-    if (!layout.layout) {
-      out.error = "sharing " + std::string(text) + ": " + layout.error;
-      out.hint = "dra:mig:LAYOUT, " + layout.hint;
-      return out;
-    }
     PoolSharingKnob knob;
     knob.mode = PoolSharingKnob::Mode::kDra;
-    knob.mig = *layout.layout;
+    if (!ReadKnobLayout(text, text.substr(8), "dra:mig:LAYOUT", knob, out)) return out;
     knob.mig.strategy = MigStrategy::kMixed;
     out.knob = knob;
     return out;
@@ -605,16 +617,10 @@ PoolSharingText ParsePoolSharing(std::string_view text) {
     return out;
   }
   if (mode == "mig" || mode == "mig-mixed") {
-    MigLayoutText layout =
-        ParseMigLayout(colon == std::string_view::npos ? "" : text.substr(colon + 1));
-    if (!layout.layout) {
-      out.error = "sharing " + std::string(text) + ": " + layout.error;
-      out.hint = "mig:LAYOUT, " + layout.hint;
-      return out;
-    }
     PoolSharingKnob knob;
     knob.mode = PoolSharingKnob::Mode::kMig;
-    knob.mig = *layout.layout;
+    const std::string_view layout = colon == std::string_view::npos ? "" : text.substr(colon + 1);
+    if (!ReadKnobLayout(text, layout, "mig:LAYOUT", knob, out)) return out;
     if (mode == "mig-mixed") knob.mig.strategy = MigStrategy::kMixed;
     out.knob = knob;
     return out;

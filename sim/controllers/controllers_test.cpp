@@ -157,20 +157,32 @@ TEST_CASE("daemon sets: one pod per eligible node, pinned, in a run") {
   CHECK(spec.node_affinity.required_terms[0][0].values == std::vector<std::string>{"gpu-1"});
 }
 
+// One node of one H100 whose card a DRA driver publishes (the NVIDIA driver's whole GPU).
+Scenario OneDraCard() {
+  Scenario s = OneNode();
+  NodePool& pool = s.node_pools[0];
+  pool.gpu_type = "H100";
+  pool.gpus_per_node = 1;
+  pool.dra.enabled = true;
+  return s;
+}
+
+// A Deployment of `replicas` pods, each with a claim of its own for one device.
+Workload DraService(const std::string& name, int replicas) {
+  Workload w = Service(name, "Deployment");
+  w.gpu_mem = 0;
+  w.replicas = replicas;
+  w.dra.gpus = 1;
+  return w;
+}
+
 // DRA in a run (placement.h BindPod): a claim's devices are the pod's cards. HAMi's DRA driver
 // shares a card by consumable capacity: each pod's HAMi-core limits are what its claim consumed
 // (memory hard, compute capped); the NVIDIA driver's MIG instances are card slots of their own.
 TEST_CASE("dra in a run: HAMi shares hold their memory and cores, MIG instances are cards") {
-  Scenario scenario = OneNode();
-  NodePool& pool = scenario.node_pools[0];
-  pool.gpu_type = "H100";
-  pool.gpus_per_node = 1;
-  pool.dra.enabled = true;
-  pool.dra.driver = DraDriver::kHamiCore;
-  Workload share = Service("share", "Deployment");
-  share.gpu_mem = 0;
-  share.replicas = 2;
-  share.dra.gpus = 1;
+  Scenario scenario = OneDraCard();
+  scenario.node_pools[0].dra.driver = DraDriver::kHamiCore;
+  Workload share = DraService("share", 2);
   share.dra.driver = DraDriver::kHamiCore;
   share.dra.memory_mib = 6144;
   share.dra.cores = 30;
@@ -188,17 +200,10 @@ TEST_CASE("dra in a run: HAMi shares hold their memory and cores, MIG instances 
   CHECK(sim.sharing.cards[0].params.policy == SharingPolicy::kCappedTimeSlicing);
   CHECK(sim.sharing.cards[0].isolation == MemoryIsolation::kHard);
 
-  Scenario mig = OneNode();
-  NodePool& cut = mig.node_pools[0];
-  cut.gpu_type = "H100";
-  cut.gpus_per_node = 1;
-  cut.dra.enabled = true;
-  cut.mig = {MigStrategy::kMixed, {"3g.40gb", "1g.10gb", "1g.10gb"}};
+  Scenario mig = OneDraCard();
+  mig.node_pools[0].mig = {MigStrategy::kMixed, {"3g.40gb", "1g.10gb", "1g.10gb"}};
   AddMigInstanceTypes(mig);
-  Workload small = Service("small", "Deployment");
-  small.gpu_mem = 0;
-  small.replicas = 3;
-  small.dra.gpus = 1;
+  Workload small = DraService("small", 3);
   small.dra.mig_profile = "1g.10gb";
   mig.workloads.push_back(small);
   Simulator on_mig(mig, 1, RunOptions{});
@@ -215,22 +220,13 @@ TEST_CASE("dra in a run: HAMi shares hold their memory and cores, MIG instances 
 
   // DynamicMIG: the card whole (slot 0), then its placements; two 3g.40gb pods take the card's
   // two 3g placements (memory slices 0-3 and 4-7), so a whole-card pod finds it taken.
-  Scenario dynamic = OneNode();
-  NodePool& parted = dynamic.node_pools[0];
-  parted.gpu_type = "H100";
-  parted.gpus_per_node = 1;
-  parted.dra.enabled = true;
-  parted.dra.dynamic_mig = true;
+  Scenario dynamic = OneDraCard();
+  dynamic.node_pools[0].dra.dynamic_mig = true;
   AddMigInstanceTypes(dynamic);
-  Workload mid = Service("mid", "Deployment");
-  mid.gpu_mem = 0;
-  mid.replicas = 2;
-  mid.dra.gpus = 1;
+  Workload mid = DraService("mid", 2);
   mid.dra.mig_profile = "3g.40gb";
   dynamic.workloads.push_back(mid);
-  Workload whole = Service("whole", "Deployment");
-  whole.gpu_mem = 0;
-  whole.dra.gpus = 1;
+  Workload whole = DraService("whole", 1);
   dynamic.workloads.push_back(whole);
   Simulator on_parts(dynamic, 1, RunOptions{});
   PlacePods(on_parts);

@@ -123,20 +123,27 @@ std::vector<ResourceSliceSpec> NvidiaDynamicMigSlices(const std::string& node, i
   return {counters, devices};
 }
 
-DeviceClassSpec NvidiaGpuClass() {
+namespace {
+
+// The chart's class `name`, selecting the driver's devices of `type`.
+DeviceClassSpec NvidiaClass(const char* name, const std::string& type) {
   DeviceClassSpec c;
-  c.name = kNvidiaGpuClass;
+  c.name = name;
   c.selectors = {
-      "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'gpu'"};
+      "device.driver == 'gpu.nvidia.com' && "
+      "device.attributes['gpu.nvidia.com'].type == '" +
+      type + "'"};
   return c;
 }
 
+}  // namespace
+
+DeviceClassSpec NvidiaGpuClass() {
+  return NvidiaClass(kNvidiaGpuClass, "gpu");
+}
+
 DeviceClassSpec NvidiaMigClass() {
-  DeviceClassSpec c;
-  c.name = kNvidiaMigClass;
-  c.selectors = {
-      "device.driver == 'gpu.nvidia.com' && device.attributes['gpu.nvidia.com'].type == 'mig'"};
-  return c;
+  return NvidiaClass(kNvidiaMigClass, "mig");
 }
 
 std::string NvidiaMigProfileSelector(const std::string& profile) {
