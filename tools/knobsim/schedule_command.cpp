@@ -718,8 +718,9 @@ void AddScheduleCommand(CLI::App& app, int* exit_code) {
       "of the text");
   args->json_opt->type_name("FILE");
   cmd->add_option("--kube-version", args->kube_version,
-                  "Kubernetes version whose FailedScheduling wording to use, e.g. 1.28 or "
-                  "1.35+dra (default 1.35)")
+                  "Kubernetes version whose FailedScheduling wording and rules to use, e.g. "
+                  "1.28 or 1.35+dra (default 1.35); from 1.36 extended resources a "
+                  "DeviceClass backs are allocated through DRA")
       ->type_name("VERSION");
   cmd->add_option("--placement", args->placement,
                   "Card placement on nodes without the ack.node.gpu.placement label: ACK's "
