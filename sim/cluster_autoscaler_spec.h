@@ -27,6 +27,13 @@ struct PoolAutoscaling {
   std::optional<int> priority;
 };
 
+// The backoff of a node group whose scale-up failed (sim/autoscaling/node_group_backoff.h).
+struct NodeGroupBackoffSettings {
+  SimTime initial = 300 * kNanosPerSecond;           // --initial-node-group-backoff-duration
+  SimTime max = 1800 * kNanosPerSecond;              // --max-node-group-backoff-duration
+  SimTime reset_after = 3 * 3600 * kNanosPerSecond;  // --node-group-backoff-reset-timeout
+};
+
 struct ClusterAutoscalerSettings {
   SimTime scan_interval = 10 * kNanosPerSecond;  // --scan-interval
   // --expander: a comma-separated chain of random, most-pods, least-waste, priority
@@ -47,6 +54,10 @@ struct ClusterAutoscalerSettings {
   // scale-up and a cGPU node counts as 0 % GPU-utilized: false reproduces that. Assumption:
   // true, the behaviour a cGPU node pool needs to autoscale at all.
   bool knows_gpu_share = true;
+  // A new node not Ready this long after its scale-up has failed (ScaleUpTimedOut): the
+  // autoscaler forgets it and backs its group off (sim/autoscaling/node_group_backoff.h).
+  SimTime max_node_provision_time = 900 * kNanosPerSecond;  // --max-node-provision-time
+  NodeGroupBackoffSettings backoff;
 };
 
 }  // namespace knobsim

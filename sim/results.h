@@ -199,6 +199,13 @@ struct PoolResult {
   double node_hours = 0;   // ∫ size dt over the run, warm-up included
   double nodes_added = 0;  // by the autoscaler
   double nodes_removed = 0;
+  // Spot pools (NodePool::spot) only: instances the provider released, scale-ups given up on
+  // (a stock-out's node that never registered), and the node-hours of the pay-as-you-go nodes
+  // created instead of spot ones (compensate_with_on_demand), which `cost` prices on-demand.
+  bool spot = false;
+  double nodes_reclaimed = 0;
+  double failed_scale_ups = 0;
+  double on_demand_node_hours = 0;
   // With a price file (`--prices`, docs/prices.md): node_hours priced at the instance's monthly
   // price / 730 h. Empty currency: not priced.
   std::string currency;

@@ -133,6 +133,7 @@ std::vector<PoolResult> MeanPools(const std::vector<RunResult>& runs) {
     PoolResult& m = out[p];
     m.nodes_start = m.nodes_end = m.nodes_min = m.nodes_max = m.nodes_mean = m.node_hours = 0;
     m.nodes_added = m.nodes_removed = 0;
+    m.nodes_reclaimed = m.failed_scale_ups = m.on_demand_node_hours = 0;
     for (const RunResult& r : runs) {
       const PoolResult& x = r.pools[p];
       m.nodes_start += x.nodes_start / n;
@@ -143,6 +144,9 @@ std::vector<PoolResult> MeanPools(const std::vector<RunResult>& runs) {
       m.node_hours += x.node_hours / n;
       m.nodes_added += x.nodes_added / n;
       m.nodes_removed += x.nodes_removed / n;
+      m.nodes_reclaimed += x.nodes_reclaimed / n;
+      m.failed_scale_ups += x.failed_scale_ups / n;
+      m.on_demand_node_hours += x.on_demand_node_hours / n;
     }
   }
   return out;

@@ -39,12 +39,30 @@ struct PoolNode {
 };
 
 // Spot instances: the provider reclaims a node at random (a Poisson process per node, drawn from
-// its own random stream, so paired variants see the same reclaims) and a replacement joins
-// `replace_after` later, empty; the pods the node held start again there (image pull, model load).
-// Requests queued or in service on a reclaimed pod fail as `interrupted`.
+// its own random stream, so paired variants see the same reclaims). Each reclaim starts with an
+// interruption notice; `notice` later the instance is released. On the notice the node is
+// cordoned and, with `drain_on_notice`, its pods are deleted so their controllers' replacements
+// start elsewhere in the window (a termination handler's drain). At the release what is still
+// on the node stops: requests queued or in service there fail as `interrupted`. A fixed pool's
+// replacement joins `replace_after` later, empty, and the pods the node still held start there
+// again (image pull, model load); an autoscaled pool's node is simply gone, and the autoscaler
+// adds nodes as Pending pods need them. A node that joins during the run is not reclaimed in its
+// first `protection` (ECS's protection period); the nodes at t = 0 have none left (assumption:
+// they are older than that). docs/autoscaling.md "Spot pools".
 struct SpotInterruptions {
   double per_node_hour = 0;                       // 0 = on-demand: never reclaimed
-  SimTime replace_after = 180 * kNanosPerSecond;  // reclaim to a Ready replacement node
+  SimTime replace_after = 180 * kNanosPerSecond;  // fixed pools: release to a Ready replacement
+  // From the interruption notice to the release. Alibaba ECS releases a spot instance 5 minutes
+  // after its interruption event; AWS gives 2 minutes, GCP and Azure 30 seconds. 0: no notice.
+  SimTime notice = 300 * kNanosPerSecond;
+  bool drain_on_notice = true;                  // `on_notice: drain` (default) or `none`
+  SimTime protection = 3600 * kNanosPerSecond;  // ECS's default one-hour protection period
+  // Autoscaled pools: the chance that a new spot instance cannot be created (no inventory at the
+  // bid). With `compensate_with_on_demand` (ACK's node-pool setting of that name) a
+  // pay-as-you-go instance is created instead, billed on-demand and never reclaimed; without it
+  // the node never registers and the autoscaler gives up on it after max_node_provision_time.
+  double stockout = 0;
+  bool compensate_with_on_demand = false;
 };
 
 // Scenario key `hami:` of a pool (docs/scenario.md "HAMi"): HAMi's device plugin config. Each

@@ -36,25 +36,6 @@ bool Autoscaled(const EngineState& s, int pool) {
   return s.scenario.node_pools[pool].autoscaling.has_value();
 }
 
-// The pool's size changes by `delta` now: the node-time integral is closed up to now first.
-void Resize(EngineState& s, int pool, int delta) {
-  PoolRun& p = s.pools[pool];
-  p.node_ns += static_cast<double>(p.size) * static_cast<double>(s.now - p.since);
-  if (const SimTime step = s.options.timeline_step; step > 0) {
-    for (SimTime from = p.since; from < s.now;) {
-      const auto k = static_cast<size_t>(from / step);
-      const SimTime to = std::min(s.now, static_cast<SimTime>(k + 1) * step);
-      if (p.step_node_ns.size() <= k) p.step_node_ns.resize(k + 1, 0.0);
-      p.step_node_ns[k] += static_cast<double>(p.size) * static_cast<double>(to - from);
-      from = to;
-    }
-  }
-  p.since = s.now;
-  p.size += delta;
-  p.size_min = std::min(p.size_min, p.size);
-  p.size_max = std::max(p.size_max, p.size);
-}
-
 // A pod the autoscaler packs: its spec and its run id.
 struct PendingPod {
   int32_t pod;
@@ -149,6 +130,7 @@ PoolOption EstimatePool(const EngineState& s, const ClusterState& with_upcoming,
 // ("Insufficient cpu"), or the group's bound.
 std::string TemplateReason(const EngineState& s, int pool, const PodSpec& pod) {
   const PoolRun& run = s.pools[pool];
+  if (run.backoff.Active(s.now)) return "in backoff after failed scale-up";
   if (run.size >= s.scenario.node_pools[pool].autoscaling->max)
     return "max node group size reached";
   if (!Settings(s).knows_gpu_share && pod.gpu_mem > 0)
@@ -182,6 +164,43 @@ std::string ScaleUpInfo(const EngineState& s, int pool, int added) {
          ")}";
 }
 
+// One new node of a scale-up: its instance is created (a spot pool's may find no inventory:
+// then a pay-as-you-go one with compensate_with_on_demand, or none, and the node never
+// registers) and it is Ready after the pool's provisioning delay.
+void StartProvisioning(Simulator& sim, int32_t n) {
+  EngineState& s = sim.state;
+  NodeRun& node = s.nodes[n];
+  const NodePool& spec = s.scenario.node_pools[node.pool];
+  PoolRun& run = s.pools[node.pool];
+  node.provisioning = true;
+  const PoolAutoscaling& a = *spec.autoscaling;
+  const SimTime spread = a.provisioning_max - a.provisioning_min;
+  const SimTime delay =
+      a.provisioning_min +
+      (spread > 0 ? static_cast<SimTime>(run.provisioning.Uniform01() * static_cast<double>(spread))
+                  : 0);
+  // Drawn only for pools that can stock out, so that other pools' streams stay as they were.
+  const bool stocked_out = spec.spot.per_node_hour > 0 && spec.spot.stockout > 0 &&
+                           run.stock.Uniform01() < spec.spot.stockout;
+  if (stocked_out && spec.spot.compensate_with_on_demand) {
+    node.on_demand = true;
+    ++run.on_demand;
+    sim.recorder.NodeEvent("SpotStockout", n,
+                           "no spot inventory at the bid: a pay-as-you-go instance is created "
+                           "instead (compensate_with_on_demand)");
+  } else if (stocked_out) {
+    node.stocked_out = true;
+    ++run.phantom;
+    sim.recorder.NodeEvent("SpotStockout", n,
+                           "no spot inventory at the bid: no instance was created, the node will "
+                           "not register");
+    s.queue.Push(s.now + Settings(s).max_node_provision_time, kProvisionTimeout,
+                 static_cast<uint32_t>(n));
+    return;
+  }
+  s.queue.Push(s.now + delay, kNodeProvisioned, static_cast<uint32_t>(n));
+}
+
 // Step 1. Returns whether the loop scaled up.
 bool ScaleUp(Simulator& sim) {
   EngineState& s = sim.state;
@@ -210,7 +229,7 @@ bool ScaleUp(Simulator& sim) {
   std::vector<PoolOption> options;
   std::vector<autoscaling::ExpansionOption> plain;
   for (int pool = 0; pool < static_cast<int>(s.pools.size()); ++pool) {
-    if (!Autoscaled(s, pool)) continue;
+    if (!Autoscaled(s, pool) || s.pools[pool].backoff.Active(s.now)) continue;
     PoolOption o = EstimatePool(s, upcoming.cluster, pool, left);
     if (o.option.node_count == 0 || o.pods.empty()) continue;
     plain.push_back(o.option);
@@ -224,19 +243,9 @@ bool ScaleUp(Simulator& sim) {
     const PoolOption& chosen = options[pick];
     const int pool = chosen.option.group;
     const std::string info = "[" + ScaleUpInfo(s, pool, chosen.option.node_count) + "]";
-    const PoolAutoscaling& a = *s.scenario.node_pools[pool].autoscaling;
-    for (int32_t n : chosen.nodes) {
-      NodeRun& node = s.nodes[n];
-      node.provisioning = true;
-      PoolRun& run = s.pools[pool];
-      const SimTime spread = a.provisioning_max - a.provisioning_min;
-      const SimTime delay =
-          a.provisioning_min + (spread > 0 ? static_cast<SimTime>(run.provisioning.Uniform01() *
-                                                                  static_cast<double>(spread))
-                                           : 0);
-      s.queue.Push(s.now + delay, kNodeProvisioned, static_cast<uint32_t>(n));
-    }
-    Resize(s, pool, chosen.option.node_count);
+    CloseNodeTime(s, pool);
+    for (int32_t n : chosen.nodes) StartProvisioning(sim, n);
+    ResizePool(s, pool, chosen.option.node_count);
     s.pools[pool].nodes_added += chosen.option.node_count;
     s.last_scale_up = s.now;
     for (int32_t p : chosen.pods) {
@@ -401,7 +410,12 @@ void FinishRemoval(Simulator& sim, int32_t n) {
   node.images.clear();
   s.cluster_state.SetUnschedulable(n, false);
   s.cluster_state.SetAbsent(n, true);
-  Resize(s, node.pool, -1);
+  if (node.on_demand) {
+    CloseNodeTime(s, node.pool);
+    node.on_demand = false;
+    --s.pools[node.pool].on_demand;
+  }
+  ResizePool(s, node.pool, -1);
   ++s.pools[node.pool].nodes_removed;
   sim.recorder.NodeEvent("ScaleDown", n, "nodes removed by cluster autoscaler");
 }
@@ -452,7 +466,7 @@ void ScaleDown(Simulator& sim) {
   for (int32_t n = 0; n < static_cast<int32_t>(s.nodes.size()); ++n) {
     NodeRun& node = s.nodes[n];
     if (!Autoscaled(s, node.pool) || node.absent || node.provisioning || node.removing ||
-        node.down()) {
+        node.notified || node.down()) {
       node.unneeded_since = -1;
       continue;
     }
@@ -496,6 +510,31 @@ void ScaleDown(Simulator& sim) {
 
 }  // namespace
 
+void CloseNodeTime(EngineState& s, int pool) {
+  PoolRun& p = s.pools[pool];
+  const double billed = p.size - p.phantom;
+  p.node_ns += billed * static_cast<double>(s.now - p.since);
+  p.on_demand_node_ns += p.on_demand * static_cast<double>(s.now - p.since);
+  if (const SimTime step = s.options.timeline_step; step > 0) {
+    for (SimTime from = p.since; from < s.now;) {
+      const auto k = static_cast<size_t>(from / step);
+      const SimTime to = std::min(s.now, static_cast<SimTime>(k + 1) * step);
+      if (p.step_node_ns.size() <= k) p.step_node_ns.resize(k + 1, 0.0);
+      p.step_node_ns[k] += billed * static_cast<double>(to - from);
+      from = to;
+    }
+  }
+  p.since = s.now;
+}
+
+void ResizePool(EngineState& s, int pool, int delta) {
+  CloseNodeTime(s, pool);
+  PoolRun& p = s.pools[pool];
+  p.size += delta;
+  p.size_min = std::min(p.size_min, p.size - p.phantom);
+  p.size_max = std::max(p.size_max, p.size - p.phantom);
+}
+
 void StartClusterAutoscaler(Simulator& sim) {
   EngineState& s = sim.state;
   bool any = false;
@@ -524,6 +563,7 @@ void JoinProvisionedNode(Simulator& sim, int32_t n) {
   if (!node.provisioning) return;
   node.provisioning = false;
   node.absent = false;
+  node.joined_at = s.now;
   node.unneeded_since = -1;
   node.pods.clear();
   node.images.clear();
@@ -536,6 +576,26 @@ void JoinProvisionedNode(Simulator& sim, int32_t n) {
   SchedulePending(sim);
 }
 
+void GiveUpProvisioning(Simulator& sim, int32_t n) {
+  EngineState& s = sim.state;
+  NodeRun& node = s.nodes[n];
+  if (!node.stocked_out) return;
+  PoolRun& run = s.pools[node.pool];
+  CloseNodeTime(s, node.pool);
+  node.stocked_out = false;
+  node.provisioning = false;
+  --run.phantom;
+  ResizePool(s, node.pool, -1);
+  ++run.failed_scale_ups;
+  run.backoff.Fail(s.now, Settings(s).backoff);
+  const SimTime limit = Settings(s).max_node_provision_time;
+  sim.recorder.NodeEvent("ScaleUpTimedOut", n,
+                         "did not register within " + std::to_string(limit / kNanosPerSecond) +
+                             " s (nodes added to group " + s.scenario.node_pools[node.pool].name +
+                             " failed to register); the group is backed off for " +
+                             std::to_string(run.backoff.duration() / kNanosPerSecond) + " s");
+}
+
 std::vector<PoolTimeline> PoolTimelines(EngineState& s) {
   std::vector<PoolTimeline> out;
   const SimTime step = s.options.timeline_step;
@@ -544,7 +604,7 @@ std::vector<PoolTimeline> PoolTimelines(EngineState& s) {
   const size_t steps = static_cast<size_t>(std::max<SimTime>(1, (end + step - 1) / step));
   for (int pool = 0; pool < static_cast<int>(s.pools.size()); ++pool) {
     if (!Autoscaled(s, pool)) continue;  // a fixed pool keeps its count: nothing to draw
-    Resize(s, pool, 0);
+    ResizePool(s, pool, 0);
     PoolRun& run = s.pools[pool];
     run.step_node_ns.resize(steps, 0.0);
     PoolTimeline t;
@@ -565,7 +625,7 @@ std::vector<PoolResult> PoolResults(EngineState& s) {
   const double hours = 3600.0 * 1e9;
   const double run_ns = std::max<double>(1, static_cast<double>(s.now));
   for (int pool = 0; pool < static_cast<int>(s.pools.size()); ++pool) {
-    Resize(s, pool, 0);
+    ResizePool(s, pool, 0);
     const PoolRun& run = s.pools[pool];
     PoolResult r;
     r.name = s.scenario.node_pools[pool].name;
@@ -578,6 +638,10 @@ std::vector<PoolResult> PoolResults(EngineState& s) {
     r.node_hours = run.node_ns / hours;
     r.nodes_added = run.nodes_added;
     r.nodes_removed = run.nodes_removed;
+    r.spot = s.scenario.node_pools[pool].spot.per_node_hour > 0;
+    r.nodes_reclaimed = run.nodes_reclaimed;
+    r.failed_scale_ups = run.failed_scale_ups;
+    r.on_demand_node_hours = run.on_demand_node_ns / hours;
     out.push_back(std::move(r));
   }
   return out;

@@ -35,10 +35,19 @@
 //     takes the node out at the first loop after its last pod left. Events: ScaleDown on the node
 //     and on each pod.
 //
-// Left out, and said in docs/autoscaling.md: kube-system pods blocking, failed
-// provisioning and max-node-provision-time, the joint simulation of several removals (each
-// candidate is checked alone, and non-empty nodes go one at a time), spot pools (the reader
-// refuses spot with autoscaling). DaemonSet pods on new nodes: daemon_sets.h.
+//  3. Failed provisioning. A spot pool's new instance may find no inventory (SpotInterruptions::
+//     stockout): with compensate_with_on_demand a pay-as-you-go node is created instead; without
+//     it the node never registers, and `max_node_provision_time` after the scale-up the
+//     autoscaler gives up on it (ScaleUpTimedOut: the node leaves the target size) and backs the
+//     pool off (sim/autoscaling/node_group_backoff.h): no scale-up option while backed off, so
+//     the expander picks another pool — the fallback to an on-demand pool. Until then the Pending
+//     pods wait for the node, as upstream counts it upcoming.
+// Spot reclaims of autoscaled pools: spot_reclaims.h.
+//
+// Left out, and said in docs/autoscaling.md: kube-system pods blocking, the joint simulation of
+// several removals (each candidate is checked alone, and non-empty nodes go one at a time), a
+// node that registers after its scale-up timed out (the reader keeps provisioning within the
+// limit). DaemonSet pods on new nodes: daemon_sets.h.
 #pragma once
 
 #include <cstdint>
@@ -57,6 +66,14 @@ void StartClusterAutoscaler(Simulator& sim);
 void RunAutoscalerLoop(Simulator& sim);
 // kNodeProvisioned: the new node is Ready; the Pending pods are scheduled again.
 void JoinProvisionedNode(Simulator& sim, int32_t n);
+// A pool's node-time integrals (billed nodes: its size but the stocked-out ones; and its
+// on-demand nodes) closed up to now: call before changing its counts.
+void CloseNodeTime(EngineState& state, int pool);
+// The pool's size (the autoscaler's target) changes by `delta` now.
+void ResizePool(EngineState& state, int pool, int delta);
+// kProvisionTimeout: a scale-up's node that never registered is given up on (ScaleUpTimedOut)
+// and its pool backed off.
+void GiveUpProvisioning(Simulator& sim, int32_t n);
 // Each pool's size over the run, closed at the run's end (`state.now`).
 std::vector<PoolResult> PoolResults(EngineState& state);
 // Each autoscaled pool's size per timeline step (RunOptions::timeline_step; none when 0).

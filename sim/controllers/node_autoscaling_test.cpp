@@ -241,5 +241,129 @@ TEST_CASE("cluster-autoscaler: a drained node's pods move, one non-empty node at
   }
 }
 
+// A spot pool in the autoscaler: a second pool `name`, autoscaled in [min, max] from `count`.
+NodePool SpotPool(const std::string& name, int count, int min, int max, double per_node_hour) {
+  NodePool pool = Cluster(count, min, max, 0).node_pools[0];
+  pool.name = name;
+  pool.spot.per_node_hour = per_node_hour;
+  return pool;
+}
+
+TEST_CASE(
+    "spot, autoscaled: the notice drains the node, the autoscaler replaces it, the release "
+    "takes it") {
+  // One spot node (no protection: it was there at t = 0) holding a 3-cpu job. At the notice t
+  // the node is cordoned and the job deleted; its replacement fits nowhere, so the first loop
+  // after t scales the pool 1 -> 2 and the new node is Ready 120 s later. At t + 300 s the
+  // provider releases the old node, empty by then: the pool is back to 1 node. The new node is
+  // in its one-hour protection until the run ends, so nothing else is reclaimed.
+  Scenario s = Cluster(1, 1, 2, 3600 * kS);
+  s.node_pools[0] = SpotPool("cpu", 1, 1, 2, 6.0);  // a reclaim every 10 minutes on average
+  s.workloads.push_back(Batch("job", 1, 3000));
+  Simulator sim(s, 1, RunOptions{});
+  const RunResult r = sim.Run();
+  const std::vector<Seen> notice = EventsOf(r, "SpotInterruption");
+  REQUIRE(notice.size() == 1);
+  const SimTime t = notice[0].at;
+  REQUIRE(t < 3000 * kS);
+  CHECK(notice[0].message.find("cordoned and drained (1 pod(s) deleted)") != std::string::npos);
+  const std::vector<Seen> up = EventsOf(r, "TriggeredScaleUp");
+  REQUIRE(up.size() == 1);
+  const SimTime loop = (t / (10 * kS) + 1) * 10 * kS;  // the first loop after t
+  CHECK(up[0].at == loop);
+  CHECK(up[0].message == "pod triggered scale-up: [{cpu 1->2 (max: 2)}]");
+  const std::vector<Seen> ready = EventsOf(r, "NodeReady");
+  REQUIRE(ready.size() == 1);
+  CHECK(ready[0].at == loop + 120 * kS);
+  const std::vector<Seen> gone = EventsOf(r, "SpotReclaim");
+  REQUIRE(gone.size() == 1);
+  CHECK(gone[0].at == t + 300 * kS);
+  CHECK(gone[0].message == "node cpu-0 released by the provider; it held no pods");
+  const PoolResult& pool = r.pools[0];
+  CHECK(pool.spot);
+  CHECK(pool.nodes_reclaimed == 1);
+  CHECK(pool.nodes_end == 1);
+  CHECK(pool.nodes_max == 2);
+  // Billed: one node all along, a second from the scale-up to the release.
+  CHECK(pool.node_hours ==
+        doctest::Approx((3600.0 + static_cast<double>(t + 300 * kS - loop) / kS) / 3600));
+  int running = 0;
+  for (const PodResult& p : r.pods) running += p.state == "Running" && p.node == "cpu-1";
+  CHECK(running == 1);
+}
+
+// Two autoscaled pools from empty: `spot` (priority 20) always out of stock, `od` (priority 10).
+Scenario Fallback(bool compensate) {
+  Scenario s = Cluster(0, 0, 2, 1800 * kS);
+  s.node_pools[0] = SpotPool("spot", 0, 0, 2, 1e-9);
+  s.node_pools[0].autoscaling->priority = 20;
+  s.node_pools[0].spot.stockout = 1;
+  s.node_pools[0].spot.compensate_with_on_demand = compensate;
+  NodePool od = Cluster(0, 0, 2, 0).node_pools[0];
+  od.name = "od";
+  od.autoscaling->priority = 10;
+  s.node_pools.push_back(od);
+  s.cluster.cluster_autoscaler.expander = "priority";
+  s.workloads.push_back(Batch("job", 1, 3000));
+  return s;
+}
+
+TEST_CASE(
+    "spot stock-out: the scale-up times out after 15 minutes, the pool backs off, the "
+    "expander falls back to the on-demand pool") {
+  // t = 0: the priority expander picks `spot`; no instance can be created, so the node never
+  // registers and the pod waits for it (upstream counts it upcoming). At 900 s the autoscaler
+  // gives up on it (ScaleUpTimedOut) and backs `spot` off for 5 minutes; the loop at 900 s then
+  // takes `od`, whose node is Ready at 1020 s.
+  const Scenario s = Fallback(false);
+  Simulator sim(s, 1, RunOptions{});
+  const RunResult r = sim.Run();
+  const std::vector<Seen> stockout = EventsOf(r, "SpotStockout");
+  REQUIRE(stockout.size() == 1);
+  CHECK(stockout[0].at == 0);
+  const std::vector<Seen> timed_out = EventsOf(r, "ScaleUpTimedOut");
+  REQUIRE(timed_out.size() == 1);
+  CHECK(timed_out[0].at == 900 * kS);
+  CHECK(timed_out[0].message ==
+        "node spot-0 did not register within 900 s (nodes added to group spot failed to "
+        "register); the group is backed off for 300 s");
+  const std::vector<Seen> up = EventsOf(r, "TriggeredScaleUp");
+  REQUIRE(up.size() == 2);
+  CHECK(up[0].at == 0);
+  CHECK(up[0].message == "pod triggered scale-up: [{spot 0->1 (max: 2)}]");
+  CHECK(up[1].at == 900 * kS);
+  CHECK(up[1].message == "pod triggered scale-up: [{od 0->1 (max: 2)}]");
+  const std::vector<Seen> ready = EventsOf(r, "NodeReady");
+  REQUIRE(ready.size() == 1);
+  CHECK(ready[0].at == 1020 * kS);
+  CHECK(r.pools[0].failed_scale_ups == 1);
+  CHECK(r.pools[0].node_hours == 0);  // no instance, no bill
+  CHECK(r.pools[0].nodes_end == 0);
+  CHECK(r.pools[1].node_hours == doctest::Approx(900.0 / 3600));
+  CHECK(r.pods[0].node == "od-0");
+}
+
+TEST_CASE(
+    "spot stock-out with compensate_with_on_demand: a pay-as-you-go node, billed on-demand, "
+    "never reclaimed") {
+  Scenario s = Fallback(true);
+  s.node_pools[0].spot.per_node_hour = 60;  // a reclaim a minute, were it a spot instance
+  s.node_pools[0].spot.protection = 0;
+  Simulator sim(s, 1, RunOptions{});
+  const RunResult r = sim.Run();
+  const std::vector<Seen> stockout = EventsOf(r, "SpotStockout");
+  REQUIRE(stockout.size() == 1);
+  CHECK(stockout[0].message.find("a pay-as-you-go instance is created instead") !=
+        std::string::npos);
+  CHECK(EventsOf(r, "SpotInterruption").empty());
+  CHECK(EventsOf(r, "ScaleUpTimedOut").empty());
+  REQUIRE(EventsOf(r, "NodeReady").size() == 1);
+  CHECK(EventsOf(r, "NodeReady")[0].at == 120 * kS);
+  CHECK(r.pods[0].node == "spot-0");
+  CHECK(r.pools[0].node_hours == doctest::Approx(0.5));
+  CHECK(r.pools[0].on_demand_node_hours == doctest::Approx(0.5));
+  CHECK(r.pools[1].node_hours == 0);
+}
+
 }  // namespace
 }  // namespace knobsim::engine

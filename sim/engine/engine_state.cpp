@@ -61,6 +61,7 @@ EngineState::EngineState(const Scenario& scenario, uint64_t seed, const RunOptio
     PoolRun& pool = pools[p];
     const NodePool& spec = scenario.node_pools[p];
     pool.provisioning = RandomStream(seed, "cluster-autoscaler/" + spec.name);
+    pool.stock = RandomStream(seed, "spot-stock/" + spec.name);
     pool.size = pool.size_at_start = pool.size_min = pool.size_max = spec.count;
   }
   for (size_t n = 0; n < nodes.size(); ++n)

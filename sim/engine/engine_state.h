@@ -19,6 +19,7 @@
 #include "models/memory_isolation.h"
 #include "models/sharing_policy.h"
 #include "sim/autoscaling/horizontal_controller.h"
+#include "sim/autoscaling/node_group_backoff.h"
 #include "sim/cluster.h"
 #include "sim/engine/simulation.h"
 #include "sim/event_queue.h"
@@ -51,7 +52,9 @@ enum EventKind : uint32_t {
   kHpaSync,         // target: index into EngineState::hpas
   kCronHpaFire,     // target: index into EngineState::cron_hpas; generation: the job's index
   kAutoscalerScan,  // the cluster-autoscaler's loop (sim/controllers/node_autoscaling.h)
-  kNodeProvisioned,  // target: node (a scale-up's new node is Ready)
+  kNodeProvisioned,   // target: node (a scale-up's new node is Ready)
+  kSpotRelease,       // target: node (the end of its interruption notice)
+  kProvisionTimeout,  // target: node (a scale-up's node never registered: max provision time)
 };
 
 enum class PodPhase {
@@ -193,6 +196,16 @@ struct NodeRun {
   // reset (until it brings the node back); each ends only its own.
   bool reclaimed = false;
   bool resetting = false;
+  // Spot: between an interruption notice and the release; cordoned (spot_reclaims.h).
+  bool notified = false;
+  // When it joined (a spot node is not reclaimed in its protection period); the nodes there at
+  // t = 0 count as long there.
+  SimTime joined_at = std::numeric_limits<SimTime>::min() / 2;
+  // A spot pool's node created as pay-as-you-go (compensate_with_on_demand): never reclaimed,
+  // billed on-demand.
+  bool on_demand = false;
+  // A scale-up's node whose instance was never created (a spot stock-out): it never registers.
+  bool stocked_out = false;
   // An autoscaled pool's slot (node_autoscaling.h): absent while it holds no node (before a
   // scale-up's node joins, after a scale-down removed it); provisioning from the scale-up to
   // the node Ready; removing from the scale-down's cordon until its last pod left.
@@ -216,7 +229,16 @@ struct PoolRun {
   int size = 0;
   int size_at_start = 0, size_min = 0, size_max = 0;
   int nodes_added = 0, nodes_removed = 0;
-  double node_ns = 0;  // ∫ size dt from t = 0 to `since`
+  int nodes_reclaimed = 0;   // spot releases
+  int failed_scale_ups = 0;  // nodes given up on after max_node_provision_time
+  // Nodes counted in `size` (the autoscaler's target) that have no instance: stock-outs that
+  // have not timed out yet. They are not billed.
+  int phantom = 0;
+  int on_demand = 0;   // nodes of a spot pool created as pay-as-you-go
+  RandomStream stock;  // "spot-stock/<pool>": whether each new spot instance can be created
+  autoscaling::NodeGroupBackoff backoff;
+  double node_ns = 0;            // ∫ (size − phantom) dt from t = 0 to `since`
+  double on_demand_node_ns = 0;  // ∫ on_demand dt, the same way
   SimTime since = 0;
   std::vector<double> step_node_ns;  // the same per timeline step (RunOptions::timeline_step)
 };

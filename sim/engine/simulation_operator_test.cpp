@@ -273,6 +273,8 @@ TEST_CASE("a spot reclaim during a reset does not bring the node back early, nor
   Scenario s = TwoNodes();
   s.node_pools[0].spot.per_node_hour = 120;  // a reclaim every 30 s on average
   s.node_pools[0].spot.replace_after = 5 * kS;
+  s.node_pools[0].spot.notice = 0;  // the release at the reclaim, as the test's timeline has it
+  s.node_pools[0].spot.protection = 0;
   ScriptedOperator op;
   op.At(120 * kS, [&](ClusterControl& c) {
     c.SetCordoned(0, true);

@@ -498,11 +498,21 @@ std::vector<SimTime> EventTimes(const RunResult& r, const std::string& kind,
   return times;
 }
 
+// Reclaims with no notice and no protection period: the mechanics of the release alone.
+SpotInterruptions AbruptSpot(double per_node_hour, SimTime replace_after) {
+  SpotInterruptions spot;
+  spot.per_node_hour = per_node_hour;
+  spot.replace_after = replace_after;
+  spot.notice = 0;
+  spot.protection = 0;
+  return spot;
+}
+
 // One A10 node reclaimed about once an hour, serving one replica that takes 10 s to pull and
 // 20 s to load 3 GiB of weights; a replacement node joins 60 s after a reclaim.
 Scenario SpotSolo(double per_node_hour) {
   Scenario s = OneNode(SharingPolicy::kPreemptive);
-  s.node_pools[0].spot = {per_node_hour, 60 * kNanosPerSecond};
+  s.node_pools[0].spot = AbruptSpot(per_node_hour, 60 * kNanosPerSecond);
   s.run.duration = 20000 * kNanosPerSecond;
   Workload w = Service("solo", 20, 0.01);
   w.memory.weights_mib = 3 * 1024;
@@ -523,12 +533,12 @@ TEST_CASE("spot rate 0 changes nothing, bit for bit") {
   s.workloads.push_back(Service("b", 20, 0.02));
   const RunResult on_demand = Simulate(s, 4);
   Scenario zero = s;
-  zero.node_pools[0].spot = {0.0, 1 * kNanosPerSecond};
+  zero.node_pools[0].spot = AbruptSpot(0.0, 1 * kNanosPerSecond);
   CheckSameRun(on_demand, Simulate(zero, 4));
   // A rate so small that no reclaim falls in the run draws from the node's stream and must
   // still leave every other draw and event where it was.
   Scenario rare = s;
-  rare.node_pools[0].spot = {1e-12, 60 * kNanosPerSecond};
+  rare.node_pools[0].spot = AbruptSpot(1e-12, 60 * kNanosPerSecond);
   const RunResult none = Simulate(rare, 4);
   CheckSameRun(on_demand, none);
   CHECK(EventTimes(none, "SpotReclaim").empty());
@@ -543,7 +553,7 @@ TEST_CASE(
   // node serves again, and none when both nodes are down at once.
   Scenario s = OneNode(SharingPolicy::kPreemptive, 2);
   s.node_pools[0].count = 2;
-  s.node_pools[0].spot = {20.0, 30 * kNanosPerSecond};  // ~10 reclaims per node in 2000 s
+  s.node_pools[0].spot = AbruptSpot(20.0, 30 * kNanosPerSecond);  // ~10 reclaims per node in 2000 s
   auto spread = [](Workload w) {
     w.replicas = 2;
     w.gpu_mem = 12;  // one pod per 22-unit card
@@ -666,6 +676,49 @@ TEST_CASE("the pods of a reclaimed node come back Running after replace_after + 
   CHECK(back.pods[0].node == "gpu-0");
   CHECK(back.pods[0].restarts == 0);
   CHECK(EventTimes(back, "NodeReplaced") == std::vector<SimTime>{replaced});
+}
+
+TEST_CASE(
+    "a spot notice: cordoned and drained at once, released `notice` later, replaced after "
+    "replace_after; without the drain the pod serves until the release") {
+  Scenario s = SpotSolo(1.0);
+  s.node_pools[0].spot.notice = 300 * kNanosPerSecond;
+  s.node_pools[0].spot.protection = 0;
+  const RunResult r = Simulate(s, 5);
+  const std::vector<SimTime> notices = EventTimes(r, "SpotInterruption");
+  const std::vector<SimTime> releases = EventTimes(r, "SpotReclaim");
+  const std::vector<SimTime> replaced = EventTimes(r, "NodeReplaced");
+  REQUIRE(notices.size() >= 2);
+  REQUIRE(releases.size() + 1 >= notices.size());
+  for (size_t i = 0; i < releases.size(); ++i)
+    CHECK(releases[i] == notices[i] + 300 * kNanosPerSecond);
+  for (size_t i = 0; i < replaced.size(); ++i)
+    CHECK(replaced[i] == releases[i] + 60 * kNanosPerSecond);
+  // The drained replica finishes its requests within the grace period: none is interrupted.
+  const WorkloadResult& drained = r.workloads[0];
+  CHECK(drained.errors.interrupted == 0);
+  CHECK(drained.errors.no_replica > 0);
+  CheckConservation(drained);
+
+  Scenario none = s;
+  none.node_pools[0].spot.drain_on_notice = false;
+  const RunResult n = Simulate(none, 5);
+  CHECK(EventTimes(n, "SpotInterruption") == notices);  // the same reclaims
+  CHECK(n.workloads[0].errors.no_replica < drained.errors.no_replica);
+  CheckConservation(n.workloads[0]);
+}
+
+TEST_CASE("a node that joined during the run is not reclaimed in its protection period") {
+  Scenario s = SpotSolo(6.0);
+  s.node_pools[0].spot.notice = 0;
+  s.node_pools[0].spot.protection = 3600 * kNanosPerSecond;
+  const RunResult r = Simulate(s, 5);
+  const std::vector<SimTime> reclaims = EventTimes(r, "SpotReclaim");
+  const std::vector<SimTime> replaced = EventTimes(r, "NodeReplaced");
+  REQUIRE(reclaims.size() >= 2);
+  // Every reclaim after the first comes an hour or more after the last replacement joined.
+  for (size_t i = 1; i < reclaims.size(); ++i)
+    CHECK(reclaims[i] >= replaced[i - 1] + 3600 * kNanosPerSecond);
 }
 
 TEST_CASE("paired variants with more spot nodes see the same reclaims on the nodes they share") {

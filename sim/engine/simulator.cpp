@@ -108,6 +108,12 @@ void Simulator::Dispatch(const Event& e) {
     case kNodeProvisioned:
       JoinProvisionedNode(*this, target);
       break;
+    case kSpotRelease:
+      ReleaseNode(*this, target);
+      break;
+    case kProvisionTimeout:
+      GiveUpProvisioning(*this, target);
+      break;
   }
 }
 

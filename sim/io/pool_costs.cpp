@@ -33,6 +33,11 @@ PoolPrice PriceOf(const PriceBook& book, const NodePool& pool) {
   out.monthly = spot ? out.instance->spot : out.instance->on_demand;
   if (!out.monthly) {
     out.why = "instance " + out.instance->instance_type + " has no " + out.pricing + " price";
+  } else if (spot && pool.spot.compensate_with_on_demand && !out.instance->on_demand) {
+    out.monthly.reset();
+    out.why = "instance " + out.instance->instance_type +
+              " has no on_demand price, at which the pool's compensate_with_on_demand nodes are "
+              "billed";
   }
   return out;
 }
@@ -54,7 +59,11 @@ PoolPricing PriceNodePools(const PriceBook& prices, const Scenario& scenario,
         r.currency = prices.currency;
         r.instance_type = price.instance->instance_type;
         r.pricing = price.pricing;
-        r.cost = r.node_hours * *price.monthly / kHoursPerMonth;
+        // A spot pool's pay-as-you-go nodes (compensate_with_on_demand) at the on-demand price.
+        const double on_demand_hours = r.spot ? r.on_demand_node_hours : 0;
+        r.cost = (r.node_hours - on_demand_hours) * *price.monthly / kHoursPerMonth;
+        if (on_demand_hours > 0)
+          r.cost += on_demand_hours * *price.instance->on_demand / kHoursPerMonth;
       }
     }
   }

@@ -3,7 +3,8 @@
 // The instance is the pool's `instance_type` when the file lists it, else the file's instance
 // for the pool's GPU type and cards per node (PriceBook::Find); a CPU-only pool needs its
 // instance_type listed. A spot pool (`spot:`) takes the spot price, every other pool the
-// on-demand one. A pool the file cannot price stays unpriced and is named in `unpriced`.
+// on-demand one (a spot pool's compensate_with_on_demand nodes too). A pool the file cannot price
+// stays unpriced and is named in `unpriced`.
 #pragma once
 
 #include <string>

@@ -17,6 +17,7 @@ instances:
      spot_interruptions_per_hour: 0.1}
   - {instance_type: gpu.big, gpu_type: A10, gpus: 1, on_demand: 1460}
   - {instance_type: cpu.std, gpu_type: T4, gpus: 1, on_demand: 73}
+  - {instance_type: spot.only, gpu_type: T4, gpus: 1, spot: 50, spot_interruptions_per_hour: 0.1}
 )";
 
 NodePool Pool(std::string name, std::string gpu, std::string instance = "") {
@@ -61,6 +62,42 @@ TEST_CASE("pool costs: node-hours at the instance's monthly price over 730 hours
   REQUIRE(pricing.unpriced.size() == 2);
   CHECK(pricing.unpriced[0] == "cpu: no instance_type the price file lists");
   CHECK(pricing.unpriced[1] == "l20: no instance in the price file with 1 L20 card(s)");
+}
+
+TEST_CASE("pool costs: a spot pool's compensate_with_on_demand node-hours at the on-demand price") {
+  Expected<PriceBook> book = ReadPriceString(kBook, "prices.yaml");
+  REQUIRE(book.ok());
+  Scenario s;
+  s.node_pools = {Pool("spot", "A10"), Pool("spot-big", "A10", "gpu.big"),
+                  Pool("spot-only", "T4", "spot.only")};
+  for (NodePool& p : s.node_pools) {
+    p.spot.per_node_hour = 0.1;
+    p.spot.compensate_with_on_demand = true;
+  }
+  RunSetResult results;
+  VariantSummary v;
+  for (const NodePool& p : s.node_pools) {
+    PoolResult r;
+    r.name = p.name;
+    r.spot = true;
+    r.node_hours = 10;
+    r.on_demand_node_hours = 4;  // of the 10
+    v.pools.push_back(r);
+  }
+  results.variants.push_back(v);
+  const PoolPricing pricing = PriceNodePools(*book, s, &results);
+  const std::vector<PoolResult>& pools = results.variants[0].pools;
+  CHECK(pools[0].pricing == "spot");
+  CHECK(pools[0].cost == doctest::Approx(6 * 0.2 + 4 * 1.0));  // 146 and 730 a month over 730 h
+  // gpu.big has no spot price at all: unpriced, said.
+  CHECK(pools[1].currency.empty());
+  // spot.only has no on-demand price for the compensating nodes: unpriced rather than guessed.
+  CHECK(pools[2].currency.empty());
+  REQUIRE(pricing.unpriced.size() == 2);
+  CHECK(pricing.unpriced[0] == "spot-big: instance gpu.big has no spot price");
+  CHECK(pricing.unpriced[1] ==
+        "spot-only: instance spot.only has no on_demand price, at which the pool's "
+        "compensate_with_on_demand nodes are billed");
 }
 
 }  // namespace

@@ -179,6 +179,12 @@ void Fields(V& v, P& p) {
   v.Real("node_hours", p.node_hours);
   v.Real("nodes_added", p.nodes_added);
   v.Real("nodes_removed", p.nodes_removed);
+  v.Partial(p.spot, [&] {  // spot pools only
+    v.Bool("spot", p.spot);
+    v.Real("nodes_reclaimed", p.nodes_reclaimed);
+    v.Real("failed_scale_ups", p.failed_scale_ups);
+    v.Real("on_demand_node_hours", p.on_demand_node_hours);
+  });
   const bool priced = !p.currency.empty();
   v.Text("currency", p.currency, priced);
   v.Text("instance_type", p.instance_type, priced);

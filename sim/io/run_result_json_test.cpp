@@ -280,7 +280,7 @@ TEST_CASE("RunResult JSON: the result structs have the fields the serializer kno
   CHECK(sizeof(FragmentationResult) == 4 * 8 + 24);
   // + the timeline (not serialized: see RunResultToJson) + end.
   CHECK(sizeof(RunTimeline) == 8 + 8 + 24 + 24 + 24);
-  CHECK(sizeof(PoolResult) == 32 + 8 + 8 * 8 + 3 * 32 + 8);
+  CHECK(sizeof(PoolResult) == 32 + 8 + 8 * 8 + 8 + 3 * 8 + 3 * 32 + 8);
   CHECK(sizeof(RunResult) == 3 * 24 + sizeof(ClusterResult) + 8 + 8 + sizeof(FragmentationResult) +
                                  sizeof(RunTimeline) + 8 + 24);
 #endif

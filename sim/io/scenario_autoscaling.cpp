@@ -88,8 +88,7 @@ CronHpaSpec Reader::ReadCronHpa(const Field& f, const Workload& w) const {
     job.schedule = ReadCronSchedule(schedule);
     job.schedule_text = String(schedule);
     job.target_size = Int(j.Require("target_size"), on_hpa ? 1 : 0);
-    if (auto r = j.Get("run_once"))
-      job.run_once = Enum<bool>(*r, "true or false", {{"true", true}, {"false", false}});
+    if (auto r = j.Get("run_once")) job.run_once = Bool(*r);
     c.jobs.push_back(std::move(job));
   }
   if (c.jobs.empty()) Fail(jobs, "list at least one job");
@@ -230,11 +229,16 @@ PoolAutoscaling Reader::ReadPoolAutoscaling(const Field& f, NodePool& pool,
     } else {
       a.provisioning_min = a.provisioning_max = Duration(*v);
     }
+    // A node slower than that is given up on and taken out (ScaleUpTimedOut) while it still
+    // boots; knobsim does not model a node that registers after its scale-up failed.
+    if (a.provisioning_max > max_node_provision_time_)
+      Fail(*v,
+           "provisioning can take longer than the cluster-autoscaler's max_node_provision_time (" +
+               FormatDuration(max_node_provision_time_) + ")",
+           "raise cluster.cluster_autoscaler.max_node_provision_time, as you would "
+           "--max-node-provision-time");
   }
   if (auto v = s.Get("priority")) a.priority = Int(*v, std::numeric_limits<int>::min());
-  if (pool.spot.per_node_hour > 0)
-    Fail(f, "spot reclaims of an autoscaled pool are not modelled yet",
-         "leave out spot, or autoscaling");
   return a;
 }
 
@@ -244,7 +248,9 @@ ClusterAutoscalerSettings Reader::ReadClusterAutoscaler(const Field& f) const {
             {"scan_interval", "expander", "scale_down_utilization_threshold",
              "scale_down_gpu_utilization_threshold", "scale_down_unneeded_time",
              "scale_down_delay_after_add", "scale_down_delay_after_delete", "scale_down_enabled",
-             "max_scale_down_parallelism", "expendable_pods_priority_cutoff", "knows_gpu_share"});
+             "max_scale_down_parallelism", "expendable_pods_priority_cutoff", "knows_gpu_share",
+             "max_node_provision_time", "initial_node_group_backoff", "max_node_group_backoff",
+             "node_group_backoff_reset"});
   ClusterAutoscalerSettings c;
   if (auto v = s.Get("scan_interval")) {
     c.scan_interval = Duration(*v);
@@ -262,14 +268,20 @@ ClusterAutoscalerSettings Reader::ReadClusterAutoscaler(const Field& f) const {
   if (auto v = s.Get("scale_down_unneeded_time")) c.unneeded_time = Duration(*v);
   if (auto v = s.Get("scale_down_delay_after_add")) c.delay_after_add = Duration(*v);
   if (auto v = s.Get("scale_down_delay_after_delete")) c.delay_after_delete = Duration(*v);
-  const auto flag = [&](const Field& v) {
-    return Enum<bool>(v, "true or false", {{"true", true}, {"false", false}});
-  };
-  if (auto v = s.Get("scale_down_enabled")) c.scale_down = flag(*v);
+  if (auto v = s.Get("scale_down_enabled")) c.scale_down = Bool(*v);
   if (auto v = s.Get("max_scale_down_parallelism")) c.max_scale_down_parallelism = Int(*v, 1);
   if (auto v = s.Get("expendable_pods_priority_cutoff"))
     c.expendable_pods_priority_cutoff = Int(*v, std::numeric_limits<int>::min());
-  if (auto v = s.Get("knows_gpu_share")) c.knows_gpu_share = flag(*v);
+  if (auto v = s.Get("knows_gpu_share")) c.knows_gpu_share = Bool(*v);
+  const auto positive = [&](const Field& v) {
+    const SimTime d = Duration(v);
+    if (d <= 0) Fail(v, "must be above 0");
+    return d;
+  };
+  if (auto v = s.Get("max_node_provision_time")) c.max_node_provision_time = positive(*v);
+  if (auto v = s.Get("initial_node_group_backoff")) c.backoff.initial = positive(*v);
+  if (auto v = s.Get("max_node_group_backoff")) c.backoff.max = positive(*v);
+  if (auto v = s.Get("node_group_backoff_reset")) c.backoff.reset_after = positive(*v);
   return c;
 }
 

@@ -200,7 +200,7 @@ StorageClassSpec Reader::ReadStorageClass(const Field& f) const {
         {{"Immediate", "Immediate"}, {"WaitForFirstConsumer", "WaitForFirstConsumer"}}));
   }
   if (auto v = s.Get("default")) {
-    sc.is_default = Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});
+    sc.is_default = Bool(*v);
   }
   return sc;
 }

@@ -68,17 +68,43 @@ NodePool Reader::ReadNodePool(const Field& f, const GpuCatalog& catalog) const {
     for (const Field& item : Items(*v)) p.taints.push_back(ReadTaint(item));
   }
   if (auto v = s.Get("cgpu_version")) p.cgpu_version = String(*v);
-  if (auto v = s.Get("spot")) {
-    // Spot instances: reclaims per node-hour (a Poisson process per node) and how long a
-    // replacement node takes to join. Above one a minute the pool would mostly be down.
-    Section spot(*this, *v, {"per_node_hour", "replace_after"});
-    p.spot.per_node_hour = Number(spot.Require("per_node_hour"), 0, 60, false, false,
-                                  "reclaims per node per hour, e.g. 0.05; 0 = on-demand");
-    if (auto r = spot.Get("replace_after")) p.spot.replace_after = Duration(*r);
-  }
+  if (auto v = s.Get("spot")) ReadPoolSpot(*v, s.Has("autoscaling"), p.spot);
   if (auto v = s.Get("autoscaling")) p.autoscaling = ReadPoolAutoscaling(*v, p, s.Get("count"));
   ReadPoolSharing(s, p);
   return p;
+}
+
+// `spot:` (docs/autoscaling.md "Spot pools"): reclaims per node-hour (a Poisson process per
+// node; above one a minute the pool would mostly be down), the interruption notice and what the
+// cluster does on it, the protection period, and for autoscaled pools the stock-outs. What the
+// keys mean depends on whether the pool autoscales: a fixed pool's node comes back after
+// `replace_after`; an autoscaled pool's does not, and only it creates new instances that a
+// stock-out can refuse.
+void Reader::ReadPoolSpot(const Field& f, bool autoscaled, SpotInterruptions& spot) const {
+  Section s(*this, f,
+            {"per_node_hour", "replace_after", "notice", "on_notice", "protection", "stockout",
+             "compensate_with_on_demand"});
+  spot.per_node_hour = Number(s.Require("per_node_hour"), 0, 60, false, false,
+                              "reclaims per node per hour, e.g. 0.05; 0 = on-demand");
+  if (auto v = s.Get("replace_after")) spot.replace_after = Duration(*v);
+  if (auto v = s.Get("notice")) spot.notice = Duration(*v);
+  if (auto v = s.Get("on_notice"))
+    spot.drain_on_notice = Enum<bool>(*v, "on_notice", {{"drain", true}, {"none", false}});
+  if (auto v = s.Get("protection")) spot.protection = Duration(*v);
+  if (auto v = s.Get("stockout"))
+    spot.stockout = Number(*v, 0, 1, false, false, "the chance a new spot instance is refused");
+  if (auto v = s.Get("compensate_with_on_demand")) spot.compensate_with_on_demand = Bool(*v);
+  if (autoscaled) {
+    if (auto v = s.Get("replace_after"))
+      Fail(*v, "an autoscaled pool's reclaimed node is not replaced after a delay",
+           "leave replace_after out: the cluster-autoscaler adds nodes as Pending pods need them");
+    return;
+  }
+  for (const char* key : {"stockout", "compensate_with_on_demand"}) {
+    if (auto v = s.Get(key))
+      Fail(*v, std::string(key) + " applies to the new instances of an autoscaled pool",
+           "add autoscaling: {min, max} to the pool, or leave " + std::string(key) + " out");
+  }
 }
 
 // `nodes:`: the pool's nodes by name, or as {name, zone, labels}.
@@ -241,16 +267,14 @@ void Reader::ReadDeviceSharing(const Field& f, NodePool& p) const {
                              : "the device plugin needs 2 or more; 256 is knobsim's bound");
   sharing.fail_requests_greater_than_one = mps;  // the plugin's defaults (api/config/v1)
   if (auto v = d.Get("fail_requests_greater_than_one")) {
-    sharing.fail_requests_greater_than_one =
-        Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});
+    sharing.fail_requests_greater_than_one = Bool(*v);
   }
   if (auto v = d.Get("allocation")) {
     sharing.allocation = Enum<ReplicaAllocation>(
         *v, "replica allocation policy",
         {{"distributed", ReplicaAllocation::kDistributed}, {"packed", ReplicaAllocation::kPacked}});
   }
-  if (auto v = d.Get("rename_by_default"))
-    sharing.renamed = Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});
+  if (auto v = d.Get("rename_by_default")) sharing.renamed = Bool(*v);
   RefuseAckSharingLabels(f, p, "device_sharing");
   UseDevicePluginCards(p);
 }
@@ -340,8 +364,7 @@ void Reader::ReadDraPool(const Field& f, NodePool& p) const {
   if (p.gpu_type.empty()) Fail(f, "a pool without `gpu` has no cards to publish", "set `gpu`");
   p.dra.enabled = true;
   if (f.node.IsScalar()) {
-    if (!Enum<bool>(f, "true or false", {{"true", true}, {"false", false}}))
-      Fail(f, "dra: false is the default", "drop the key");
+    if (!Bool(f)) Fail(f, "dra: false is the default", "drop the key");
   } else {
     Section d(*this, f, {"driver", "mig", "dynamic_mig", "shared_memory"});
     if (auto v = d.Get("driver")) {
@@ -374,7 +397,7 @@ void Reader::ReadDraPool(const Field& f, NodePool& p) const {
       p.dra.shared_memory = shared;
     }
     if (auto v = d.Get("dynamic_mig")) {
-      p.dra.dynamic_mig = Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});
+      p.dra.dynamic_mig = Bool(*v);
       if (p.dra.dynamic_mig && p.dra.driver != DraDriver::kNvidia)
         Fail(*v, "DynamicMIG is the NVIDIA DRA driver's",
              "drop dynamic_mig, or use driver: nvidia");

@@ -170,6 +170,7 @@ Scenario Reader::Read(const YAML::Node& root) const {
     sc.cluster.interference = ReadInterferenceSetup(*v);
   }
   interference_ = sc.cluster.interference;
+  max_node_provision_time_ = sc.cluster.cluster_autoscaler.max_node_provision_time;
   if (auto v = s.Get("node_pools")) {
     for (const Field& item : Items(*v)) {
       NodePool p = ReadNodePool(item, sc.catalog);

@@ -107,6 +107,7 @@ class Reader : public YamlFieldReader {
   CronHpaSpec ReadCronHpa(const Field& f, const Workload& w) const;
   CronSchedule ReadCronSchedule(const Field& f) const;
   CronHpaControllerSettings ReadCronHpaController(const Field& f) const;
+  void ReadPoolSpot(const Field& f, bool autoscaled, SpotInterruptions& spot) const;
   PoolAutoscaling ReadPoolAutoscaling(const Field& f, NodePool& pool,
                                       const std::optional<Field>& count) const;
   ClusterAutoscalerSettings ReadClusterAutoscaler(const Field& f) const;
@@ -151,6 +152,9 @@ class Reader : public YamlFieldReader {
   std::vector<std::string> HintedNodeNames() const;
   // cluster.interference, once the cluster is read (workloads name its jobs).
   mutable std::shared_ptr<const InterferenceSetup> interference_;
+  // The cluster-autoscaler's --max-node-provision-time, read before the pools: a pool's
+  // provisioning delay must stay within it.
+  mutable SimTime max_node_provision_time_ = ClusterAutoscalerSettings{}.max_node_provision_time;
 };
 
 }  // namespace knobsim::scenario_internal

@@ -1166,6 +1166,37 @@ TEST_CASE("a node pool's spot key sets its reclaim rate and replacement delay") 
         "s.yaml:3: node_pools[0].spot: expected a mapping, found \"0.05\"");
 }
 
+TEST_CASE("spot: the notice defaults to ECS's 5 minutes with a drain, the protection to 1 hour") {
+  const std::string head = "name: x\nnode_pools:\n  - {name: gpu, gpu: A10, count: 2";
+  const SpotInterruptions plain = Read(head + ", spot: {per_node_hour: 1}}\n").node_pools[0].spot;
+  CHECK(plain.notice == 300 * kS);
+  CHECK(plain.drain_on_notice);
+  CHECK(plain.protection == 3600 * kS);
+  CHECK(plain.stockout == 0);
+  CHECK_FALSE(plain.compensate_with_on_demand);
+  const SpotInterruptions aws =
+      Read(head + ", spot: {per_node_hour: 1, notice: 2m, on_notice: none, protection: 0s}}\n")
+          .node_pools[0]
+          .spot;
+  CHECK(aws.notice == 120 * kS);
+  CHECK_FALSE(aws.drain_on_notice);
+  CHECK(aws.protection == 0);
+  const Scenario scaled = Read(
+      "name: x\ncluster: {cluster_autoscaler: {max_node_provision_time: 30m, "
+      "initial_node_group_backoff: 1m, max_node_group_backoff: 10m, node_group_backoff_reset: "
+      "1h}}\n"
+      "node_pools:\n  - {name: gpu, gpu: A10, autoscaling: {min: 0, max: 4, provisioning: 20m}, "
+      "spot: {per_node_hour: 1, stockout: 0.25, compensate_with_on_demand: true}}\n");
+  CHECK(scaled.node_pools[0].spot.stockout == 0.25);
+  CHECK(scaled.node_pools[0].spot.compensate_with_on_demand);
+  const ClusterAutoscalerSettings& c = scaled.cluster.cluster_autoscaler;
+  CHECK(c.max_node_provision_time == 1800 * kS);
+  CHECK(c.backoff.initial == 60 * kS);
+  CHECK(c.backoff.max == 600 * kS);
+  CHECK(c.backoff.reset_after == 3600 * kS);
+  CHECK(ClusterAutoscalerSettings{}.max_node_provision_time == 900 * kS);
+}
+
 }  // namespace
 }  // namespace knobsim
 
@@ -1372,8 +1403,25 @@ TEST_CASE("node pool autoscaling errors name the field") {
        "node_pools[0].autoscaling.provisioning.max: max is below min"},
       {pool + "    nodes: [n1]\n    autoscaling: {min: 1, max: 4}\n",
        "a pool with listed nodes cannot autoscale"},
-      {pool + "    spot: {per_node_hour: 0.1}\n    autoscaling: {min: 1, max: 4}\n",
-       "spot reclaims of an autoscaled pool are not modelled yet"},
+      {pool +
+           "    spot: {per_node_hour: 0.1, replace_after: 3m}\n    autoscaling: {min: 1, max: 4}\n",
+       "s.yaml:5: node_pools[0].spot.replace_after: an autoscaled pool's reclaimed node is not "
+       "replaced after a delay; leave replace_after out"},
+      {pool + "    spot: {per_node_hour: 0.1, stockout: 0.2}\n",
+       "s.yaml:5: node_pools[0].spot.stockout: stockout applies to the new instances of an "
+       "autoscaled pool"},
+      {pool + "    spot: {per_node_hour: 0.1, compensate_with_on_demand: true}\n",
+       "node_pools[0].spot.compensate_with_on_demand: compensate_with_on_demand applies to"},
+      {pool + "    spot: {per_node_hour: 0.1, stockout: 1.5}\n    autoscaling: {min: 1, max: 4}\n",
+       "node_pools[0].spot.stockout: 1.5 is not in [0, 1]"},
+      {pool + "    spot: {per_node_hour: 0.1, on_notice: evict}\n",
+       "node_pools[0].spot.on_notice: \"evict\" is not a valid on_notice; use one of drain, none"},
+      {pool + "    autoscaling: {min: 1, max: 4, provisioning: 20m}\n",
+       "s.yaml:5: node_pools[0].autoscaling.provisioning: provisioning can take longer than the "
+       "cluster-autoscaler's max_node_provision_time (15m); raise "
+       "cluster.cluster_autoscaler.max_node_provision_time"},
+      {"name: s\ncluster: {cluster_autoscaler: {max_node_provision_time: 0s}}\n",
+       "cluster.cluster_autoscaler.max_node_provision_time: must be above 0"},
       {"name: s\ncluster: {cluster_autoscaler: {expander: price}}\n",
        "s.yaml:2: cluster.cluster_autoscaler.expander: unknown expander 'price'"},
       {"name: s\ncluster: {cluster_autoscaler: {scan_interval: 0s}}\n",

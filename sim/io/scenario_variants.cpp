@@ -241,7 +241,7 @@ void Reader::ReadVariantAutoscalerKnobs(const Section& s, const Scenario& sc, Va
   }
   if (auto x = s.Get("cron_hpa")) {
     for (const auto& [key, value] : KnobEntries(*x, WorkloadNames(sc), "workload")) {
-      v.cron_hpa[key] = Enum<bool>(value, "true or false", {{"true", true}, {"false", false}});
+      v.cron_hpa[key] = Bool(value);
       const Workload* w = key == "*" ? nullptr : FindWorkload(sc, key);
       if (key != "*" && (w == nullptr || !w->cron_hpa))
         Fail(value, "workload " + Quote(key) + " has no cron_hpa");

@@ -135,8 +135,7 @@ std::vector<CurrentPod> Reader::ReadCurrentPods(const Field& f, int replicas) co
         Fail(*c, "cards must be distinct and in increasing order");
       }
     }
-    if (auto r = ps.Get("ready"))
-      pod.ready = Enum<bool>(*r, "true or false", {{"true", true}, {"false", false}});
+    if (auto r = ps.Get("ready")) pod.ready = Bool(*r);
     if (auto r = ps.Get("ready_after")) {
       if (pod.ready)
         Fail(*r, "ready_after is for a pod that is not Ready at the start", "add `ready: false`");
@@ -290,8 +289,7 @@ DraAsk Reader::ReadDraAsk(const Field& f) const {
   ask.gpus = 1;
   if (auto v = d.Get("gpus"))
     ask.gpus = Int(*v, 1, 32, "devices per claim (at most 32, the API's limit)");
-  if (auto v = d.Get("shared"))
-    ask.shared = Enum<bool>(*v, "true or false", {{"true", true}, {"false", false}});
+  if (auto v = d.Get("shared")) ask.shared = Bool(*v);
   const std::optional<Field> memory = d.Get("memory");
   const std::optional<Field> cores = d.Get("cores");
   if (auto v = d.Get("driver")) {

@@ -151,6 +151,10 @@ std::string YamlFieldReader::NonEmptyString(const Field& f) const {
   return s;
 }
 
+bool YamlFieldReader::Bool(const Field& f) const {
+  return Enum<bool>(f, "true or false", {{"true", true}, {"false", false}});
+}
+
 int64_t YamlFieldReader::Integer(const Field& f, int64_t lo, int64_t hi,
                                  std::string_view hint) const {
   const std::string text = Scalar(f, "a whole number");

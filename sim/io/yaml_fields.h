@@ -113,6 +113,8 @@ class YamlFieldReader {
     return *p.value;
   }
   int64_t Duration(const Field& f) const { return Unit(f, &ParseDuration, "a duration"); }
+  // `true` or `false`, exactly.
+  bool Bool(const Field& f) const;
   // One of the table's names, exactly as written; `what` names the kind ("taint effect").
   template <class E>
   E Enum(const Field& f, std::string_view what, EnumTable<E> table) const;

@@ -270,5 +270,52 @@ TEST_CASE("--prices with --timeline gives each priced pool its cost per hour, st
         doctest::Approx(base.at("node_pools").at(0).at("cost").get<double>()).epsilon(0.01));
 }
 
+// Spot pools (docs/autoscaling.md "Spot pools") on scenarios/spot-fallback.yaml: the spot pool
+// stocks out at the 08:00 step, each lost node is given up on 15 minutes after its scale-up, and
+// the on-demand pool takes over in that same loop; a reclaimed node is drained at its notice and
+// released 5 minutes later.
+TEST_CASE(
+    "a spot pool's stock-out times out after 15 minutes and falls back to the on-demand "
+    "pool; warm on-demand nodes cut the errors") {
+  const std::string prices = QuotedSourcePath("scenarios/prices-example.yaml");
+  const Outcome out = Run("run " + QuotedSourcePath("scenarios/spot-fallback.yaml") +
+                          " --all --prices " + prices + " --quiet --json -");
+  REQUIRE_MESSAGE(out.exit_code <= 1, out.err);
+  const json doc = json::parse(out.out);
+  const json& base = Variant(doc, "base");
+  const json& spot = base.at("node_pools").at(0);
+  const json& od = base.at("node_pools").at(1);
+  CHECK(spot.at("spot") == true);
+  CHECK(spot.at("pricing") == "spot");
+  CHECK(spot.at("failed_scale_ups").get<double>() >= 1);
+  CHECK(spot.at("on_demand_node_hours").get<double>() == 0);
+  CHECK(!od.contains("spot"));  // an on-demand pool carries no spot fields
+  CHECK(od.at("pricing") == "on_demand");
+  CHECK(od.at("nodes_added").get<double>() >= 1);
+  std::vector<double> stockouts, timeouts, reclaims, notices;
+  std::vector<std::pair<double, std::string>> scale_ups;
+  for (const json& e : base.at("cluster").at("events")) {
+    const double t = e.at("time_s").get<double>();
+    if (e.at("kind") == "SpotStockout") stockouts.push_back(t);
+    if (e.at("kind") == "ScaleUpTimedOut") timeouts.push_back(t);
+    if (e.at("kind") == "SpotInterruption") notices.push_back(t);
+    if (e.at("kind") == "SpotReclaim") reclaims.push_back(t);
+    if (e.at("kind") == "TriggeredScaleUp") scale_ups.emplace_back(t, e.at("message"));
+  }
+  REQUIRE(!timeouts.empty());
+  REQUIRE(stockouts.size() >= timeouts.size());
+  CHECK(timeouts.front() == doctest::Approx(stockouts.front() + 900).epsilon(1e-9));
+  // The loop that gives up on the spot node grows the on-demand pool.
+  bool fell_back = false;
+  for (const auto& [t, message] : scale_ups)
+    fell_back |= t == timeouts.front() && message.find("{gpu-on-demand ") != std::string::npos;
+  CHECK(fell_back);
+  for (size_t i = 0; i < reclaims.size(); ++i)
+    CHECK(reclaims[i] == doctest::Approx(notices[i] + 300).epsilon(1e-9));
+  const json& warm = Variant(doc, "warm-on-demand");
+  CHECK(Workload(warm, "chat").at("error_ratio").get<double>() <
+        Workload(base, "chat").at("error_ratio").get<double>());
+}
+
 }  // namespace
 }  // namespace knobsim::e2e
