@@ -9,8 +9,9 @@
 # trace (default ../shared/data/alibaba-gpu-v2023 beside the checkout); without it the notebooks
 # that replay it (fgd-replay.ipynb) are skipped, and when nothing is left to run the status is
 # 77 (CTest's SKIP_RETURN_CODE), unless FGD_REPLAY_DIR names a `knobsim replay --out` folder for it
-# to read. capacity.ipynb needs no trace (PLAN_JSON and PLAN_ARGS pass through to it). No
-# arguments: every notebooks/*.ipynb. NOTEBOOK_OUT=notebooks refreshes the committed outputs.
+# to read. capacity.ipynb and timeline.ipynb need no trace (PLAN_JSON and PLAN_ARGS, VARIANT and
+# TIMELINE_STEP pass through to them). No arguments: every notebooks/*.ipynb.
+# NOTEBOOK_OUT=notebooks refreshes the committed outputs.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 

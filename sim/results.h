@@ -136,6 +136,11 @@ struct TimelinePoint {
   // Time-average of the replicas wanted over the step: `replicas`, or what the workload's HPA
   // or CronHPA last set.
   double desired_mean = 0;
+  // Pending pods: existing, not started on a node that is up — waiting for the scheduler or for
+  // a node the cluster-autoscaler provisions (sim/controllers/endpoints.h). The time-average over
+  // the step, and the most at any moment of it (a state that lasts no time does not count).
+  double pending_mean = 0;
+  int pending_max = 0;
   // The step's successes with latency at or below each of the workload's bucket bounds
   // (RunOptions::timeline_latency_bounds_ms; empty without), cumulative like a Prometheus
   // histogram's buckets; the count of the last bound at most `completed`.

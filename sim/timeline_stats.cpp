@@ -42,6 +42,8 @@ TimelinePointStats PointStats(const std::vector<const TimelinePoint*>& at) {
   p.available_min = Over(at, [](const TimelinePoint& x) { return x.available_min; });
   p.ready_mean = Over(at, [](const TimelinePoint& x) { return x.ready_mean; });
   p.desired_mean = Over(at, [](const TimelinePoint& x) { return x.desired_mean; });
+  p.pending_mean = Over(at, [](const TimelinePoint& x) { return x.pending_mean; });
+  p.pending_max = Over(at, [](const TimelinePoint& x) { return x.pending_max; });
   return p;
 }
 

@@ -26,6 +26,7 @@ struct TimelinePointStats {
   int latency_replications = 0;
   MeanCi latency_mean_ms, latency_p50_ms, latency_p99_ms, queue_wait_mean_ms, service_mean_ms;
   MeanCi available_mean, available_min, ready_mean, desired_mean;
+  MeanCi pending_mean, pending_max;
 };
 
 struct WorkloadTimelineStats {

@@ -50,6 +50,19 @@ TEST_CASE("timeline stats: each point is the mean over the replications, with it
   CHECK(t.cards[0].points[0].memory_peak_mib.mean == doctest::Approx(200));
 }
 
+TEST_CASE("timeline stats: Pending pods per step are the mean over the replications") {
+  std::vector<RunResult> runs = {Run(1, 5, 50, 0.1), Run(1, 5, 50, 0.1)};
+  runs[0].timeline.workloads[0].points[0].pending_mean = 0.5;
+  runs[0].timeline.workloads[0].points[0].pending_max = 1;
+  runs[1].timeline.workloads[0].points[0].pending_mean = 1.5;
+  runs[1].timeline.workloads[0].points[0].pending_max = 3;
+  const TimelinePointStats p = SummarizeTimelines(runs).workloads[0].points[0];
+  CHECK(p.pending_mean.mean == doctest::Approx(1.0));
+  CHECK(p.pending_mean.half_width > 0);
+  CHECK(p.pending_max.mean == doctest::Approx(2.0));
+  CHECK(p.pending_max.half_width > 0);
+}
+
 TEST_CASE("timeline stats: a latency is over the replications with a success in the step") {
   const std::vector<RunResult> runs = {Run(1, 5, 50, 0.1), Run(1, 5, -1, 0.1)};
   const TimelinePointStats p = SummarizeTimelines(runs).workloads[0].points[0];

@@ -139,6 +139,8 @@ void CheckSameTimeline(const RunTimeline& a, const RunTimeline& b) {
       CHECK(x.latency_p99_ms == y.latency_p99_ms);
       CHECK(x.queue_wait_mean_ms == y.queue_wait_mean_ms);
       CHECK(x.latency_at_or_below == y.latency_at_or_below);
+      CHECK(x.pending_mean == y.pending_mean);
+      CHECK(x.pending_max == y.pending_max);
     }
   }
   REQUIRE(a.cards.size() == b.cards.size());

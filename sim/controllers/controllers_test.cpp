@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/controllers/daemon_sets.h"
+#include "sim/controllers/endpoints.h"
 #include "sim/controllers/image_pulls.h"
 #include "sim/controllers/placement.h"
 #include "sim/controllers/replacement.h"
@@ -81,6 +82,38 @@ TEST_CASE("preemption: a higher-priority pod evicts a running lower-priority one
   const RunResult same = equal.Run();
   CHECK(same.cluster.preempted_pods == 0);
   CHECK(same.cluster.pending_pods == 1);
+}
+
+// WorkloadRun::pending (endpoints.h) is kept by every change of a pod, not recounted: at the end
+// it must equal a count over the pods, and the timeline's last step must show it. The preemption
+// run creates pods at the start, preempts one, replaces it and leaves the replacement waiting.
+TEST_CASE("pending pods: the count kept through the run matches the pods at its end") {
+  Scenario scenario = OneNode();
+  Workload batch = Service("batch", "Deployment");
+  batch.gpu_mem = 20;
+  batch.pods = {{"batch-0", "gpu-0", {}, true, -1}};
+  Workload infer = Service("infer", "Deployment");
+  infer.gpu_mem = 12;
+  for (const int priority : {1000, 0}) {  // batch preempted and replaced; infer never placed
+    CAPTURE(priority);
+    infer.priority = priority;
+    scenario.workloads = {batch, infer};
+    RunOptions options;
+    options.timeline_step = 50 * kNanosPerSecond;
+    Simulator sim(scenario, 1, options);
+    const RunResult r = sim.Run();
+    int total = 0;
+    for (int32_t w = 0; w < 2; ++w) {
+      int pending = 0;
+      for (int32_t p = 0; p < static_cast<int32_t>(sim.state.pods.size()); ++p)
+        pending += sim.state.pods[p].workload == w && EndpointOf(sim.state, p).pending;
+      CHECK(sim.state.workloads[w].pending == pending);
+      CHECK(r.timeline.workloads[w].points.back().pending_max == pending);
+      CHECK(r.timeline.workloads[w].points.back().pending_mean == doctest::Approx(pending));
+      total += pending;
+    }
+    CHECK(total == r.cluster.pending_pods);
+  }
 }
 
 // nodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller_test.go's predicates): the

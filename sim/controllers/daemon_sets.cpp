@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "sim/controllers/endpoints.h"
 #include "sim/engine/simulator.h"
 #include "sim/scenario_objects.h"
 #include "sim/scheduler/node_matching.h"
@@ -162,6 +163,7 @@ void CreateDaemonPods(Simulator& sim, int32_t node) {
     const int32_t p = static_cast<int32_t>(s.pods.size());
     s.pods.push_back(std::move(fresh));
     s.pending.push_back(p);
+    PodCreated(sim, p);
     sim.recorder.PodEvent("SuccessfulCreate", p,
                           "created by its DaemonSet on node " + name + ", which joined");
   }

@@ -10,7 +10,8 @@ Endpoint EndpointOf(const EngineState& state, int32_t p) {
   const PodRun& pod = state.pods[p];
   const bool live = !pod.terminating && !pod.gone;
   return {live && (pod.phase == PodPhase::kServing || pod.phase == PodPhase::kFakeReady),
-          live && pod.phase == PodPhase::kServing};
+          live && pod.phase == PodPhase::kServing,
+          live && !pod.admission_failed && pod.phase == PodPhase::kPending};
 }
 
 // A change costs a binary search, not a pass over the workload's pods.
@@ -29,12 +30,17 @@ void MoveEndpoint(Simulator& sim, int32_t p, Endpoint before) {
     }
   }
   run.available += static_cast<int>(after.available) - static_cast<int>(before.available);
+  run.pending += static_cast<int>(after.pending) - static_cast<int>(before.pending);
 }
 
 void SetPhase(Simulator& sim, int32_t p, PodPhase phase) {
   const Endpoint before = EndpointOf(sim.state, p);
   sim.state.pods[p].phase = phase;
   MoveEndpoint(sim, p, before);
+}
+
+void PodCreated(Simulator& sim, int32_t p) {
+  MoveEndpoint(sim, p, Endpoint{});  // before it existed it counted nowhere
 }
 
 }  // namespace knobsim::engine

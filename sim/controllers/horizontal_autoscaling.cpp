@@ -5,6 +5,7 @@
 #include <tuple>
 #include <vector>
 
+#include "sim/controllers/endpoints.h"
 #include "sim/controllers/pending_pods.h"
 #include "sim/controllers/termination.h"
 #include "sim/engine/simulator.h"
@@ -142,6 +143,7 @@ void ScaleUp(Simulator& sim, int32_t w, int count, const std::string& why) {
     const auto p = static_cast<int32_t>(s.pods.size());
     s.pods.push_back(std::move(fresh));
     s.pending.push_back(p);
+    PodCreated(sim, p);
     sim.recorder.PodEvent("SuccessfulCreate", p, "created by its " + spec.kind + ": " + why);
   }
   SchedulePending(sim);

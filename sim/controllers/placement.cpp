@@ -10,6 +10,7 @@
 #include "models/gpu_topology.h"
 #include "sim/controllers/daemon_sets.h"
 #include "sim/controllers/disruption_budget.h"
+#include "sim/controllers/endpoints.h"
 #include "sim/controllers/image_pulls.h"
 #include "sim/controllers/pending_pods.h"
 #include "sim/controllers/preemption.h"
@@ -327,6 +328,7 @@ void PlacePods(Simulator& sim) {
   });
   // Pods keep workload order in the results; the queue order only decides who binds first.
   const std::vector<std::vector<int32_t>> pod_of = CreatePods(s);
+  for (int32_t p = 0; p < static_cast<int32_t>(s.pods.size()); ++p) PodCreated(sim, p);
   // Pods that already run somewhere are bound before the scheduler places anyone.
   std::vector<std::optional<Placement>> current(s.pods.size());
   for (const QueuedPod& next : order) {
@@ -384,7 +386,7 @@ void PlacePods(Simulator& sim) {
     // The pods of the scenario run when the run starts: their images are on their nodes
     // already, and `image_pull` stands for the start-up the run replays.
     MarkImagesCached(s, p);
-    s.pods[p].phase = PodPhase::kPulling;
+    SetPhase(sim, p, PodPhase::kPulling);
     s.queue.Push(spec.image_pull, kContainerStart, static_cast<uint32_t>(p), s.pods[p].generation);
   }
   std::sort(s.pending.begin(), s.pending.end());
@@ -401,9 +403,11 @@ bool AdmitOnNode(Simulator& sim, int32_t p, const Placement& placement) {
   if (why.empty()) return true;
   s.cluster_state.Unbind(pod.state_pod);
   pod.state_pod = -1;
+  const Endpoint before = EndpointOf(s, p);
   pod.admission_failed = true;
   pod.failed_on = s.cluster.nodes[placement.node].name;
   pod.message = why;
+  MoveEndpoint(sim, p, before);  // Failed: no longer Pending
   sim.recorder.PodEvent("UnexpectedAdmissionError", p, why);
   return false;
 }

@@ -3,6 +3,7 @@
 #include <string>
 #include <utility>
 
+#include "sim/controllers/endpoints.h"
 #include "sim/engine/simulator.h"
 
 namespace knobsim::engine {
@@ -21,6 +22,7 @@ void CreateReplacement(Simulator& sim, int32_t old) {
   const int32_t p = static_cast<int32_t>(s.pods.size());
   s.pods.push_back(std::move(fresh));  // invalidates references into pods
   s.pending.push_back(p);
+  PodCreated(sim, p);
   sim.recorder.PodEvent("SuccessfulCreate", p,
                         "created by its " + spec.kind + " to replace " + replaced);
 }

@@ -255,6 +255,7 @@ struct WorkloadRun {
   uint64_t round_robin = 0;
   int replacements = 0;  // Deployment replacements created so far (their names)
   int available = 0;     // Ready with the model loaded, not terminating
+  int pending = 0;       // Pending: not started on a node that is up (endpoints.h)
   int desired = 0;       // spec.replicas now: the scenario's, then what its HPA sets
   int next_ordinal = 0;  // the ordinal of the next pod a scale-up creates (Deployments)
   int64_t arrivals = 0;  // requests ever arrived at its Service (external request-rate metric)

@@ -86,7 +86,9 @@ void RunRecorder::IntegrateAvailability(int32_t w_index) {
       at.available_ns += static_cast<double>(until - t) * w.available;
       at.ready_ns += static_cast<double>(until - t) * ready;
       at.desired_ns += static_cast<double>(until - t) * desired;
+      at.pending_ns += static_cast<double>(until - t) * w.pending;
       at.available_min = std::min(at.available_min, w.available);
+      at.pending_max = std::max(at.pending_max, w.pending);
       t = until;
     }
   }
@@ -332,9 +334,11 @@ RunTimeline RunRecorder::CollectTimeline(const CardSharing& sharing) {
         point.available_mean = in.available_ns / length;
         point.ready_mean = in.ready_ns / length;
         point.desired_mean = in.desired_ns / length;
+        point.pending_mean = in.pending_ns / length;
       }
       point.available_min =
           in.available_min == std::numeric_limits<int>::max() ? run.available : in.available_min;
+      point.pending_max = in.pending_max;
       if (!m.bounds_ms.empty()) {
         point.latency_at_or_below.assign(m.bounds_ms.size(), 0);
         int64_t below = 0;

@@ -5,9 +5,10 @@
 //    ErrorCounts cause). Only requests that arrived after the warm-up are counted in the
 //    results; the timeline (RunOptions::timeline_step > 0) counts every one, in the step of its
 //    arrival or departure.
-//  * IntegrateAvailability(w): called just BEFORE workload w's endpoints change (its Ready or
-//    available pods); integrates the counts they had since the last change, for the timeline
-//    and the availability figures (from the warm-up on).
+//  * IntegrateAvailability(w): called just BEFORE workload w's endpoints change (its Ready,
+//    available or Pending pods, sim/controllers/endpoints.h) or its desired replicas; integrates
+//    the counts they had since the last change, for the timeline and the availability figures
+//    (from the warm-up on).
 //  * PodEvent / NodeEvent / Event: the cluster events of the results (the first 1000).
 // Collect() builds the RunResult once the clock stands at the end: the workloads (latency
 // quantiles, SLO), the cards (busy/effective/switch time and memory from card sharing), the pods
@@ -66,7 +67,9 @@ class RunRecorder {
     double available_ns = 0;  // ∫ available pods dt over the step
     double ready_ns = 0;
     double desired_ns = 0;  // ∫ desired replicas dt
+    double pending_ns = 0;  // ∫ Pending pods dt
     int available_min = std::numeric_limits<int>::max();
+    int pending_max = 0;  // over the stretches of the step with a length
   };
   struct WorkloadMetrics {
     WorkloadResult result;

@@ -105,6 +105,48 @@ TEST_CASE("run recorder: availability is integrated from the warm-up, per timeli
   CHECK(t.unavailable_ns == 0);
 }
 
+// The engine changes WorkloadRun::pending just after telling the recorder (as MoveEndpoint does);
+// steps of 60 s over the run's 100 s: [0, 60) and [60, 100), 40 s long.
+TEST_CASE("run recorder: Pending pods are time-averaged per step, with the most at any moment") {
+  struct Change {
+    int t_s;
+    int pending;  // from t_s on
+  };
+  struct Case {
+    const char* name;
+    std::vector<Change> changes;
+    double mean[2];
+    int max[2];
+  };
+  const Case cases[] = {
+      {"one pod Pending 30 s of a 60 s step", {{15, 1}, {45, 0}}, {0.5, 0}, {1, 0}},
+      {"two pods across the step boundary", {{45, 2}, {75, 0}}, {0.5, 0.75}, {2, 2}},
+      {"Pending to the end", {{80, 1}}, {0, 0.5}, {0, 1}},
+      {"a state that lasts no time", {{30, 3}, {30, 0}}, {0, 0}, {0, 0}},
+      {"one, then three, then one", {{0, 1}, {20, 3}, {40, 1}, {60, 0}}, {5.0 / 3, 0}, {3, 0}},
+  };
+  RunOptions options;
+  options.timeline_step = 60 * kNanosPerSecond;
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    Recording run(options);
+    EngineState& s = run.state;
+    for (const Change& change : c.changes) {
+      s.now = change.t_s * kNanosPerSecond;
+      run.recorder.IntegrateAvailability(0);
+      s.workloads[0].pending = change.pending;
+    }
+    s.now = s.end;
+    const RunResult r = run.recorder.Collect(run.sharing);
+    const std::vector<TimelinePoint>& points = r.timeline.workloads.at(0).points;
+    REQUIRE(points.size() == 2);
+    for (size_t k = 0; k < 2; ++k) {
+      CHECK(points[k].pending_mean == doctest::Approx(c.mean[k]));
+      CHECK(points[k].pending_max == c.max[k]);
+    }
+  }
+}
+
 // Prometheus' histogram counts an observation in every bucket whose `le` bound it does not
 // exceed; the timeline's latency_at_or_below counts the step's successes the same way.
 TEST_CASE("run recorder: successes per step are counted into the given le buckets") {

@@ -237,6 +237,8 @@ void Fields(V& v, P& p) {
   v.Count("available_min", p.available_min);
   v.Real("ready_mean", p.ready_mean);
   v.Real("desired_mean", p.desired_mean);
+  v.Real("pending_mean", p.pending_mean);
+  v.Count("pending_max", p.pending_max);
 }
 
 // A workload's timeline without its points (sim/io/timeline_json.cpp writes them).

@@ -278,7 +278,8 @@ TEST_CASE("the timeline draws replicas and nodes only where an autoscaler moved 
                 {"errors", {}},
                 {"latency_ms", {{"p99", 50.0}}},
                 {"available_mean", available},
-                {"desired_mean", desired}};
+                {"desired_mean", desired},
+                {"pending_mean", desired - available}};
   };
   auto nodes = [](double t, double n) { return Json{{"t_s", t}, {"nodes_mean", n}}; };
   auto doc = [&](double second_desired, double second_nodes) {
@@ -305,6 +306,7 @@ TEST_CASE("the timeline draws replicas and nodes only where an autoscaler moved 
   CHECK(moved.find("nodes of gpu") != std::string::npos);
   CHECK(moved.find("nodes of cpu") == std::string::npos);  // it never changed
   CHECK(moved.find("default/chat wanted") != std::string::npos);
+  CHECK(moved.find("default/chat Pending") != std::string::npos);  // the replicas waiting
   const std::string still = RenderReport(doc(1, 1)).value();
   CHECK(still.find("replicas and nodes over time") == std::string::npos);
 }

@@ -55,23 +55,32 @@ bool Moves(const Json& points, const char* key) {
   return false;
 }
 
-// Replicas wanted and available per workload, nodes per pool: drawn when one of them moves.
+// Replicas wanted, available and Pending per workload, nodes per pool: drawn when one of them
+// moves. A workload whose wanted replicas move always has its three series (Pending too while
+// flat at 0), so a series keeps its place, hence its colour, on every variant's chart; a document
+// from before `pending_mean` has two.
 std::string ScalingChart(const std::string& variant, const Json& timeline, bool* drawn) {
   XYChart c;
   c.title = variant + ": replicas and nodes over time";
   c.x_label = "minutes from the start of the run";
   c.y_label = "replicas, nodes (time-average per step)";
   *drawn = false;
+  const std::pair<const char*, const char*> kinds[] = {
+      {"desired_mean", " wanted"}, {"available_mean", " available"}, {"pending_mean", " Pending"}};
   for (const Json& w : Items(Get(timeline, "workloads"))) {
     const Json* points = Get(w, "points");
     if (points == nullptr || !Moves(*points, "desired_mean")) continue;
     *drawn = true;
-    for (const char* key : {"desired_mean", "available_mean"}) {
+    for (const auto& [key, suffix] : kinds) {
       XYSeries s;
-      s.name = WorkloadId(w) + (std::string_view(key) == "desired_mean" ? " wanted" : " available");
-      for (const Json& p : Items(points))
-        s.points.push_back({Minutes(Get(p, "t_s")), Number(Get(p, key))});
-      c.series.push_back(std::move(s));
+      s.name = WorkloadId(w) + suffix;
+      bool any = false;
+      for (const Json& p : Items(points)) {
+        const double y = Number(Get(p, key));
+        any |= std::isfinite(y);
+        s.points.push_back({Minutes(Get(p, "t_s")), y});
+      }
+      if (any) c.series.push_back(std::move(s));
     }
   }
   for (const Json& pool : Items(Get(timeline, "node_pools"))) {

@@ -56,7 +56,7 @@ TEST_CASE("timeline JSON: per workload its availability totals and one point per
   CHECK(Keys(p5) == std::vector<std::string>{"t_s", "arrivals", "completed", "errors", "latency_ms",
                                              "queue_wait_ms_mean", "service_ms_mean",
                                              "available_mean", "available_min", "ready_mean",
-                                             "desired_mean"});
+                                             "desired_mean", "pending_mean", "pending_max"});
   CHECK(p5["t_s"] == 300.0);
   CHECK(p5["errors"]["fake_ready"] == 50);
   CHECK(p5["completed"] == 190);

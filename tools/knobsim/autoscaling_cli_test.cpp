@@ -2,6 +2,7 @@
 // the bundled scenarios/hpa-morning-ramp.yaml.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -210,6 +211,33 @@ TEST_CASE("a pool that scales to one node at night misses the morning step; warm
   CHECK(points.at(6).at("t_s").get<double>() == 3600.0);
   CHECK(points.at(6).at("nodes_mean").get<double>() == doctest::Approx(1.0));
   CHECK(points.at(14).at("nodes_mean").get<double>() >= 5.0);
+}
+
+// Pending pods over time: none through the night; at the 08:00 step the HPA's new replicas wait,
+// unbound, for the autoscaler's nodes, from its first rescale until a node is Ready.
+TEST_CASE("the morning ramp's new replicas are Pending from the HPA's rescale to the node Ready") {
+  const json doc = RunJson("scenarios/nodepool-morning-ramp.yaml", "--timeline 60s");
+  const json& base = Variant(doc, "base");
+  double rescale = -1, ready = -1;
+  for (const json& e : base.at("cluster").at("events")) {
+    if (e.at("kind") == "SuccessfulRescale" && rescale < 0) rescale = e.at("time_s").get<double>();
+    if (e.at("kind") == "NodeReady" && ready < 0) ready = e.at("time_s").get<double>();
+  }
+  REQUIRE(rescale >= 7200);  // the HPA answers the step, not the night
+  REQUIRE(ready > rescale);
+  double first_pending = -1;
+  for (const json& p : base.at("timeline").at("workloads").at(0).at("points")) {
+    const double t = p.at("t_s").get<double>();
+    const double max = p.at("pending_max").get<double>();
+    const double mean = p.at("pending_mean").get<double>();
+    CAPTURE(t);
+    CHECK(mean <= max);
+    if (t < 7200) CHECK(max == 0);
+    if (max > 0 && first_pending < 0) first_pending = t;
+    // The whole step between the rescale and the first node Ready: one replica waits.
+    if (t >= rescale && t + 60 <= ready) CHECK(mean == doctest::Approx(1.0));
+  }
+  CHECK(first_pending == std::floor(rescale / 60) * 60);
 }
 
 TEST_CASE("whatif pool_min and pool_max change an autoscaled pool, and refuse a fixed one") {
