@@ -240,6 +240,10 @@ struct ImportModel {
   double switch_overhead = 0;
   double duration_s = 3600;  // the run length (RunLength)
   std::string run_note;      // how it was chosen, above `run:` and on stderr
+  // The wall clock at t = 0 (Unix seconds): the metrics window's start, where the traffic's
+  // `at: 0` is (RunLength). Written as `run.start` when a CronHPA reads it (cron_hpa_start).
+  std::optional<int64_t> start_unix_s;
+  bool cron_hpa_start = false;
   std::string evidence;      // EvidenceFingerprint of the export and metrics; empty without metrics
   std::vector<ImportedGpuType> gpu_types;  // types not in the catalog
   std::vector<ImportedPool> pools;

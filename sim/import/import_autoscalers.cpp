@@ -325,10 +325,15 @@ void CronHpasFromObjects(const KubeObjects& objects, ImportModel& model) {
     iw.spec.cron_hpa = std::move(spec);
     any = true;
   }
-  if (any) {
+  if (!any) return;
+  // Jobs fire on the wall clock: t = 0 is the metrics window's start, the traffic's `at: 0`.
+  if (model.start_unix_s) {
+    model.cron_hpa_start = true;
+  } else {
     model.warnings.push_back(
         "CronHPA jobs fire on the wall clock: set run.start in the scenario to the time the "
-        "run stands for (unset, it starts 2024-01-01 00:00 in the controller's zone, +08:00)");
+        "run stands for (unset, it starts 2024-01-01 00:00 in the controller's zone, +08:00); "
+        "with --prom metrics it is the metrics window's start");
   }
 }
 

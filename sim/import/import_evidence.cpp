@@ -3,6 +3,7 @@
 // and the same line as a comment beside what it affected in the scenario (docs/import.md
 // "Impossible evidence").
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <utility>
@@ -245,6 +246,8 @@ void RunLength(const ImportOptions& options, bool have_metrics, ImportModel& mod
     model.run_note = "run: " + ScenarioDuration(model.duration_s) +
                      " (no metrics window; knobsim import --duration D for another length)";
   } else {
+    // Whole seconds, as run.start takes them: the window's first second.
+    model.start_unix_s = static_cast<int64_t>(std::floor(options.window_start));
     const double window = std::max(1.0, options.window_end - options.window_start);
     const std::string w = ScenarioDuration(window);
     if (options.run_duration_s <= 0) {

@@ -778,7 +778,13 @@ std::string WriteScenarioYaml(const ImportModel& m) {
   o.Blank();
   if (!m.run_note.empty()) o.Comment(0, m.run_note);
   o.Comment(0, "Pods are running already: no warm-up.");
-  o.Line(0, "run: {duration: " + ScenarioDuration(m.duration_s) + ", warmup: 0, seed: 1}");
+  std::string start;
+  if (m.cron_hpa_start && m.start_unix_s) {
+    o.Comment(0, "start: the metrics window's start, the wall clock the CronHPA jobs fire on.");
+    start = ", start: \"" + Rfc3339(static_cast<double>(*m.start_unix_s)) + "\"";
+  }
+  o.Line(0, "run: {duration: " + ScenarioDuration(m.duration_s) + ", warmup: 0, seed: 1" + start +
+                "}");
   if (!m.kube.empty()) {
     o.Blank();
     WriteKube(o, m.kube);

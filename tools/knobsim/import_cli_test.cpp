@@ -535,14 +535,20 @@ spec:
   const Outcome o = Run("import --kube " + QuotedSourcePath(kDir + "export.json") + " --kube '" +
                         objects + "'" + Prom() + " -o '" + out + "'");
   REQUIRE_MESSAGE(o.exit_code == 0, o.err);
-  CHECK(o.err.find("CronHPA jobs fire on the wall clock: set run.start") != std::string::npos);
+  // With metrics the run's wall clock is known: t = 0 is the metrics window's start.
+  CHECK(o.err.find("CronHPA jobs fire on the wall clock") == std::string::npos);
   std::string yaml = ReadFile(out);
   CHECK(yaml.find("    cron_hpa:  # CronHorizontalPodAutoscaler llm-chat-morning\n"
                   "      name: llm-chat-morning\n      target: hpa\n") != std::string::npos);
-  // The run's wall clock, as the warning asks.
-  const size_t run_at = yaml.find("\nrun: {");
-  REQUIRE(run_at != std::string::npos);
-  yaml.insert(run_at + 7, "start: \"2026-03-02T07:59:00+08:00\", ");
+  CHECK(yaml.find("# start: the metrics window's start, the wall clock the CronHPA jobs fire on.\n"
+                  "run: {") != std::string::npos);
+  const size_t start_at = yaml.find(", start: \"", yaml.find("\nrun: {"));
+  REQUIRE(start_at != std::string::npos);
+  const size_t value_at = start_at + 10;
+  const size_t value_end = yaml.find('"', value_at);
+  CHECK(yaml.substr(value_end - 1, 3) == "Z\"}");  // UTC, whole seconds
+  // Moved to 07:59 (+08:00), the 08:00 job fires a minute into the run.
+  yaml.replace(value_at, value_end - value_at, "2026-03-02T07:59:00+08:00");
   {
     std::ofstream rewrite(out);
     rewrite << yaml;
