@@ -139,7 +139,8 @@ BudgetPod ToBudgetPod(const Scenario& s, const PodView& pod) {
   const Workload* w = WorkloadOf(s, pod);
   if (w != nullptr && w->kind != "Pod") {
     b.controller = w->kind + "/" + w->namespace_ + "/" + w->name;
-    b.controller_scale = w->replicas;
+    // The run's scale when it knows it: an HPA moves spec.replicas, and the budget follows.
+    b.controller_scale = pod.controller_scale >= 0 ? pod.controller_scale : w->replicas;
   } else {
     b.controller_scale = 0;
   }

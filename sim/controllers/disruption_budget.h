@@ -90,7 +90,8 @@ EvictionDecision DecideEviction(const BudgetPod& pod, const std::vector<Matching
 
 // The Eviction API's answer for `pod` of a run (ClusterControl::Pods), every budget of the
 // scenario's `kube.pdbs` that selects it recomputed from `pods` now: a pod's controller is its
-// workload, whose scale is its replicas (a Deployment's ReplicaSet summed once per Deployment);
+// workload, whose scale is PodView::controller_scale (its replicas now, as an HPA set them), or
+// the scenario's replicas when unknown (a Deployment's ReplicaSet summed once per Deployment);
 // a bare Pod has none. `budgets`: namespace/name of the budgets that select the pod.
 struct RunEviction {
   EvictionDecision decision;

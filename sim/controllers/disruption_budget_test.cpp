@@ -212,4 +212,35 @@ TEST_CASE("Eviction of a pod under two budgets is a 500") {
   CHECK(DecideEviction(pods[0], {}).outcome == EvictionOutcome::kDeleted);
 }
 
+// Upstream's disruption controller reads the scale subresource, that is spec.replicas, which an
+// HPA moves: a budget over a workload the HPA scaled from 2 to 4 expects 4 pods.
+TEST_CASE("Eviction in a run: the budget expects the scale the HPA set, not the scenario's") {
+  Scenario s;
+  Workload w;
+  w.name = "etcd";
+  w.namespace_ = "infra";
+  w.kind = "StatefulSet";
+  w.replicas = 2;  // as written; the HPA has since scaled it to 4
+  w.labels = {{"app", "etcd"}};
+  s.workloads.push_back(w);
+  s.kube.pdbs.push_back(Budget(Pct(75), std::nullopt));
+  std::vector<PodView> pods;
+  for (int i = 0; i < 4; ++i) {
+    PodView v;
+    v.id = i;
+    v.workload = 0;
+    v.namespace_ = "infra";
+    v.name = "etcd-" + std::to_string(i);
+    v.phase = "Running";
+    v.ready = i < 3;  // one of the four not Ready
+    v.controller_scale = 4;
+    pods.push_back(v);
+  }
+  // 75 % of 4 is 3 healthy needed, 3 there: nothing may go.
+  CHECK(EvaluateEviction(s, pods, pods[0]).decision.outcome == EvictionOutcome::kTooManyRequests);
+  // Unknown to the caller (-1): the scenario's 2 stand in, 75 % of 2 is 2, one may go.
+  for (PodView& v : pods) v.controller_scale = -1;
+  CHECK(EvaluateEviction(s, pods, pods[0]).decision.outcome == EvictionOutcome::kEvicted);
+}
+
 }  // namespace knobsim

@@ -72,6 +72,7 @@ std::vector<PodView> OperatorControl::Pods() const {
                          pod.phase == PodPhase::kImagePullBackOff;
     v.phase = waiting ? "Pending" : "Running";
     v.status = PodStatus(s, pod);
+    if (spec.kind != "DaemonSet") v.controller_scale = s.workloads[pod.workload].desired;
     pods.push_back(std::move(v));
   }
   return pods;

@@ -43,6 +43,10 @@ struct PodView {
   bool terminating = false;  // deletionTimestamp set: leaving
   std::string status;        // `kubectl get pods` STATUS: Running, ContainerCreating, Pending,
                              // ImagePullBackOff, CrashLoopBackOff, Terminating, NodeLost
+  // Its controller's /scale now (spec.replicas: the scenario's, or what an HPA or CronHPA last
+  // set), which a disruption budget's percentage and maxUnavailable rules read; -1 when unknown
+  // (the scenario's replicas stand in) or for a DaemonSet's pod.
+  int controller_scale = -1;
 };
 
 struct NodeView {
