@@ -1,0 +1,30 @@
+// What a plan learns from one simulated configuration (sim/plan/plan.h, "Meets"): each
+// workload's SLO bounds over the replications — the one-sided upper confidence bounds of its SLO
+// percentile latency, error ratio and overdue ratio against its objective — the cards' use, and
+// each node pool's mean size (an autoscaled pool moves).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/plan/plan.h"
+#include "sim/run_set.h"
+#include "sim/scenario.h"
+
+namespace knobsim {
+
+struct Evaluation {
+  bool met = false;
+  std::string why_not;                  // when no simulation could run (too few slots)
+  std::vector<PlanWorkload> workloads;  // `scenario`'s, in its order
+  std::vector<PlanCard> cards;
+  // Per pool of `scenario`, its time-average size, the mean over the replications.
+  std::vector<double> pool_nodes_mean;
+};
+
+// `rs` is `scenario` run `replications` times (fewer: stopped early, a miss). Met when no pod
+// was left Pending in any replication and every workload's bounds are within its objective.
+Evaluation AssessRuns(const Scenario& scenario, const RunSetResult& rs, int replications,
+                      double confidence);
+
+}  // namespace knobsim
