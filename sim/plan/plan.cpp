@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "models/memory_isolation.h"
+#include "sim/plan/autoscaled_plan.h"
 #include "sim/plan/plan_evaluation.h"
 #include "sim/plan/pool_groups.h"
 #include "sim/replication_stats.h"
@@ -137,6 +138,11 @@ class Planner {
   Scenario GroupScenario(const PoolGroup& g, const Cell& cell, int density, int nodes,
                          const std::vector<int>& replicas) const;
   const Evaluation& Evaluate(int group, const Cell& cell, int density, int nodes);
+  // The group at `nodes` (replicas as split there), elastic down to `floor` (autoscaled_plan.h).
+  const Evaluation& EvaluateElastic(int group, const Cell& cell, int density, int nodes, int floor);
+  // The smallest floor of each elastic group at the chosen option that still meets, by
+  // bisection (the option's own size meets: it is the fixed deployment), into best.autoscaled.
+  void PlanElastic(const Cell& cell, PlanOption& best);
   // The smallest size of `group` that meets, searched up to `cap` nodes (infeasible beyond it).
   GroupAnswer Search(int group, const Cell& cell, int density, int cap,
                      std::vector<PlanSearchStep>* log);
@@ -164,6 +170,7 @@ class Planner {
   // Keyed by what the simulation depends on: on-demand and reserved cells share runs.
   using Key = std::tuple<int, double, std::string, int, std::string, bool, int, int>;
   std::map<Key, Evaluation> cache_;
+  std::map<std::pair<Key, int>, Evaluation> elastic_cache_;  // by floor
   // This cell's searches by (group, density; 1 for a whole-card group): the smallest size that
   // met, or none up to `cap` (0: not searched yet).
   struct Answer {
@@ -206,6 +213,7 @@ Scenario Planner::GroupScenario(const PoolGroup& g, const Cell& cell, int densit
   bool cores = false;
   for (int p : g.pools) {
     NodePool pool = s_.node_pools[p];
+    pool.autoscaling.reset();  // the fixed deployment; ElasticScenario adds the autoscaler back
     pool.gpu_type = cell.gpu->name;
     pool.count = nodes;
     if (static_cast<int>(pool.nodes.size()) > nodes) pool.nodes.resize(nodes);
@@ -235,6 +243,8 @@ Scenario Planner::GroupScenario(const PoolGroup& g, const Cell& cell, int densit
     Workload w = s_.workloads[g.workloads[i]];
     w.pods.clear();  // the plan places every replica afresh
     w.replicas = replicas[i];
+    w.hpa.reset();  // the fixed deployment holds its replicas (autoscaled_plan.h)
+    w.cron_hpa.reset();
     w.traffic.scale *= cell.traffic;
     if (!g.whole) {
       const int m = std::max(1, w.gpu_count);
@@ -278,6 +288,95 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
   Report();
   e = AssessRuns(scenario, rs, o_.replications, o_.confidence);
   return e;
+}
+
+const Evaluation& Planner::EvaluateElastic(int group, const Cell& cell, int density, int nodes,
+                                           int floor) {
+  const PoolGroup& g = groups_[group];
+  const int d = g.whole ? 1 : density;
+  const Key key{group,       cell.traffic,   cell.gpu->name,
+                cell.policy, cell.placement, cell.pricing == "spot",
+                d,           nodes};
+  if (auto it = elastic_cache_.find({key, floor}); it != elastic_cache_.end()) return it->second;
+  Evaluation& e = elastic_cache_[{key, floor}];
+  int slots = 0;
+  for (int p : g.pools) slots += nodes * s_.node_pools[p].gpus_per_node * d;
+  std::vector<const Workload*> ws;
+  for (int w : g.workloads) ws.push_back(&s_.workloads[w]);
+  const std::optional<std::vector<int>> replicas = ReplicaSplit(ws, slots, s_.run.duration);
+  if (!replicas) return e;  // not met; the fixed size had them, so this does not happen
+  const Scenario scenario =
+      ElasticScenario(s_, g, GroupScenario(g, cell, d, nodes, *replicas), floor, nodes);
+  RunSetOptions run;
+  run.replications = o_.replications;
+  run.seed = o_.seed;
+  run.threads = o_.threads;
+  run.limits = o_.limits;
+  // No early stop: a pod Pending while a node joins is the autoscaler at work, not a miss.
+  const RunSetResult rs = RunSet(scenario, run);
+  ++sizes_simulated;
+  Report();
+  e = AssessRuns(scenario, rs, o_.replications, o_.confidence, /*pending_misses=*/false);
+  return e;
+}
+
+void Planner::PlanElastic(const Cell& cell, PlanOption& best) {
+  PlanAutoscaled out;
+  bool any = false;
+  double cost = best.monthly_cost.value_or(0.0);
+  std::vector<std::pair<int, const PlanWorkload*>> ordered;
+  for (size_t gi = 0; gi < groups_.size(); ++gi) {
+    const PoolGroup& g = groups_[gi];
+    if (!ElasticGroup(s_, g)) continue;
+    any = true;
+    const std::string& first = s_.node_pools[g.pools.front()].name;
+    int nodes = 0;
+    for (const PlanPool& p : best.pools)
+      if (p.name == first) nodes = p.nodes;
+    const int group = static_cast<int>(gi);
+    int lo = 0, hi = nodes;  // hi meets: the fixed option itself
+    while (lo < hi) {
+      const int mid = lo + (hi - lo) / 2;
+      const bool met = EvaluateElastic(group, cell, best.density, nodes, mid).met;
+      out.search.push_back({first, best.density, mid, met});
+      if (met) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    const Evaluation& at = EvaluateElastic(group, cell, best.density, nodes, hi);
+    for (size_t k = 0; k < g.pools.size(); ++k) {
+      const NodePool& pool = s_.node_pools[g.pools[k]];
+      if (!pool.autoscaling) continue;
+      PlanAutoscaledPool ap;
+      ap.name = pool.name;
+      ap.min = hi;
+      ap.max = nodes;
+      ap.nodes_mean = at.pool_nodes_mean.at(k);
+      if (const InstancePrice* inst = InstanceFor(o_, *cell.gpu, pool.gpus_per_node)) {
+        const double per_node = *PriceOf(*inst, cell.pricing);
+        ap.monthly_cost = per_node * ap.nodes_mean;
+        cost += *ap.monthly_cost - per_node * nodes;  // instead of its fixed nodes
+      }
+      out.pools.push_back(std::move(ap));
+    }
+    for (size_t k = 0; k < g.workloads.size(); ++k)
+      ordered.emplace_back(g.workloads[k], &at.workloads.at(k));
+  }
+  if (!any) return;
+  std::sort(ordered.begin(), ordered.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [index, pw] : ordered) {
+    out.workloads.push_back(*pw);
+    if (pw->slo.latency > 0 && pw->latency_replications > 0) {
+      const double ratio =
+          pw->slo_latency_ms.mean / (static_cast<double>(pw->slo.latency) / kNanosPerMilli);
+      out.worst_p99_ratio = std::max(out.worst_p99_ratio, ratio);
+    }
+  }
+  if (best.monthly_cost) out.monthly_cost = cost;
+  best.autoscaled = std::move(out);
 }
 
 int Planner::MinNodes(int group, int density) const {
@@ -541,6 +640,7 @@ PlanOption Planner::PlanCell(const Cell& cell) {
     return opt;
   }
   best->search = std::move(log);
+  PlanElastic(cell, *best);
   return std::move(*best);
 }
 

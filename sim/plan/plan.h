@@ -111,6 +111,27 @@ struct PlanSearchStep {
   bool met = false;
 };
 
+// An autoscaled pool at a plan option (docs/plan.md "Autoscaled pools"): the cluster-autoscaler
+// keeps it in [min, max] nodes; max is the option's fixed size.
+struct PlanAutoscaledPool {
+  std::string name;
+  int min = 0, max = 0;
+  double nodes_mean = 0;               // time-average over the run, mean over the replications
+  std::optional<double> monthly_cost;  // nodes_mean × the instance's monthly price
+};
+
+// The cheapest autoscaled configuration of a feasible option: each group with an autoscaled pool
+// and an HPA workload gets the smallest floor (pool min, and each HPA's min replicas in
+// proportion) that still meets every SLO through the scenario's traffic, its max the option's
+// nodes and replicas.
+struct PlanAutoscaled {
+  std::vector<PlanAutoscaledPool> pools;  // the autoscaled pools of the option, in its order
+  std::optional<double> monthly_cost;     // the whole option, these pools at their mean size
+  double worst_p99_ratio = 0;             // of the autoscaled groups' workloads
+  std::vector<PlanWorkload> workloads;    // of the autoscaled groups, at the chosen floor
+  std::vector<PlanSearchStep> search;     // floors tried (`nodes` is the floor)
+};
+
 // One grid cell.
 struct PlanOption {
   int cell = 0;  // grid ordinal (traffic, gpu_type, policy, placement, pricing)
@@ -131,6 +152,7 @@ struct PlanOption {
   std::vector<PlanWorkload> workloads;
   std::vector<PlanCard> cards;
   std::vector<PlanSearchStep> search;
+  std::optional<PlanAutoscaled> autoscaled;  // feasible options with an autoscaled group
 };
 
 struct PlanResult {

@@ -36,12 +36,13 @@ ReplicationValues ValuesOf(const WorkloadResult& x, const Workload& w) {
 }  // namespace
 
 Evaluation AssessRuns(const Scenario& scenario, const RunSetResult& rs, int replications,
-                      double confidence) {
+                      double confidence, bool pending_misses) {
   Evaluation e;
   const VariantSummary& v = rs.variants.front();
 
   bool pending = false;
   for (const RunResult& r : v.runs) pending = pending || r.cluster.pending_pods > 0;
+  pending = pending && pending_misses;
   // Stopped early (CertainMiss): a miss, however the replications run so far summarize.
   e.met = !pending && rs.replications == replications;
   for (size_t i = 0; i < v.workloads.size(); ++i) {

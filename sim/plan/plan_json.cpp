@@ -52,6 +52,38 @@ Json WorkloadJson(const PlanWorkload& w) {
   return j;
 }
 
+// A feasible option's cheapest autoscaled configuration (docs/plan.md "Autoscaled pools").
+Json AutoscaledJson(const PlanAutoscaled& a, const std::string& currency) {
+  Json j;
+  Json pools = Json::array();
+  for (const PlanAutoscaledPool& p : a.pools) {
+    Json pj;
+    pj["name"] = p.name;
+    pj["min"] = p.min;
+    pj["max"] = p.max;
+    pj["nodes_mean"] = Num(p.nodes_mean);
+    pj["monthly_cost"] = p.monthly_cost ? Num(*p.monthly_cost) : Json(nullptr);
+    pools.push_back(std::move(pj));
+  }
+  j["pools"] = std::move(pools);
+  j["monthly_cost"] = a.monthly_cost ? Num(*a.monthly_cost) : Json(nullptr);
+  j["currency"] = OrNull(currency);
+  j["worst_p99_ratio"] = Num(a.worst_p99_ratio);
+  Json ws = Json::array();
+  for (const PlanWorkload& w : a.workloads) ws.push_back(WorkloadJson(w));
+  j["workloads"] = std::move(ws);
+  Json search = Json::array();
+  for (const PlanSearchStep& s : a.search) {
+    Json sj;
+    sj["floor"] = s.nodes;
+    sj["met"] = s.met;
+    sj["pool"] = s.pool;
+    search.push_back(std::move(sj));
+  }
+  j["search"] = std::move(search);
+  return j;
+}
+
 Json OptionJson(const PlanOption& o) {
   Json j;
   j["id"] = o.id;
@@ -104,6 +136,7 @@ Json OptionJson(const PlanOption& o) {
     search.push_back(std::move(sj));
   }
   j["search"] = std::move(search);
+  if (o.autoscaled) j["autoscaled"] = AutoscaledJson(*o.autoscaled, o.currency);
   return j;
 }
 

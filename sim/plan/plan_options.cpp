@@ -43,10 +43,6 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
       return Status::Failure("--traffic: " + ShortestNumber(t) + " is not a positive multiple");
   }
   for (const NodePool& pool : s.node_pools) {
-    if (pool.autoscaling)
-      return Status::Failure("pool " + pool.name +
-                             " autoscales: plan sizes fixed pools (autoscaled sizing is not "
-                             "planned yet); remove its autoscaling: to plan it");
     if (pool.dra.enabled)
       return Status::Failure("pool " + pool.name +
                              " hands its cards out through DRA claims: plan does not size DRA "

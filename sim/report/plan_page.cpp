@@ -85,6 +85,7 @@ class PlanPage {
     out += Frontiers();
     out += TrafficCurves();
     out += Utilization();
+    out += Autoscaled();
     out += AllOptions();
     out += Assumptions();
     out += Reproduce();
@@ -382,6 +383,38 @@ class PlanPage {
     out += fmt::format("<details><summary>All {} options of the grid</summary>\n", options_.size());
     out += t.Render() + "</details>\n</section>\n";
     return out;
+  }
+
+  // The options with an autoscaled configuration beside the fixed one (docs/plan.md
+  // "Autoscaled pools"); nothing when the plan has none.
+  std::string Autoscaled() const {
+    Table t;
+    t.Head({"option", "fixed nodes", "fixed monthly cost", "autoscaled pools", "mean nodes",
+            "autoscaled monthly cost", "worst p99 / SLO"});
+    for (const Json* o : options_) {
+      const Json* a = Get(*o, "autoscaled");
+      if (a == nullptr) continue;
+      std::string pools;
+      double mean = 0;
+      for (const Json& p : Items(Get(*a, "pools"))) {
+        if (!pools.empty()) pools += ", ";
+        pools += Text(Get(p, "name")) + " " + Text(Get(p, "min")) + ".." + Text(Get(p, "max"));
+        mean += Number(Get(p, "nodes_mean"));
+      }
+      t.Row()
+          .Cell(Id(*o))
+          .Cell(Count(Nodes(*o)), "num")
+          .Cell(Money(Number(Get(*o, "monthly_cost")), currency_), "num")
+          .Cell(pools)
+          .Cell(Fixed(mean, 1), "num")
+          .Cell(Money(Number(Get(*a, "monthly_cost")), currency_), "num")
+          .Cell(Fixed(Number(Get(*a, "worst_p99_ratio")), 3), "num");
+    }
+    if (t.empty()) return "";
+    return "<section id=\"autoscaled\"><h2>Autoscaled</h2>\n<p>Each option's autoscaled pools "
+           "between the smallest floor that still meets every SLO through the run's traffic and "
+           "the fixed size; the cost at their mean size.</p>\n" +
+           t.Render() + "</section>\n";
   }
 
   std::string Assumptions() const {

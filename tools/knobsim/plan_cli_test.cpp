@@ -204,5 +204,33 @@ TEST_CASE("plan rejects bad input with exit status 2 and writes nothing") {
   std::remove(file.c_str());
 }
 
+// An autoscaled pool under an HPA (docs/plan.md "Autoscaled pools"): the fixed option sizes the
+// peak, the autoscaled configuration beside it has a lower floor, a smaller mean and a lower cost.
+TEST_CASE("plan sizes an autoscaled pool both ways: fixed for the peak, and the cheapest floor") {
+  const Outcome o = Run("plan " + QuotedSourcePath("scenarios/diurnal-autoscaled.yaml") +
+                        " --gpu-types A10 --policies 5 --density 1 --traffic 1 --replications 2"
+                        " --prices " +
+                        QuotedSourcePath("scenarios/prices-example.yaml") + " --json -");
+  REQUIRE_MESSAGE(o.exit_code == 0, o.err);
+  const nlohmann::json doc = nlohmann::json::parse(o.out);
+  const nlohmann::json& option = doc.at("options").at(0);
+  REQUIRE(option.at("feasible") == true);
+  const int nodes = option.at("pools").at(0).at("nodes").get<int>();
+  const nlohmann::json& a = option.at("autoscaled");
+  const nlohmann::json& pool = a.at("pools").at(0);
+  CHECK(pool.at("name") == "gpu-a10");
+  CHECK(pool.at("max").get<int>() == nodes);
+  CHECK(pool.at("min").get<int>() < nodes);
+  CHECK(pool.at("nodes_mean").get<double>() < nodes);
+  CHECK(a.at("monthly_cost").get<double>() < option.at("monthly_cost").get<double>());
+  CHECK(a.at("currency") == option.at("currency"));
+  CHECK(a.at("workloads").at(0).at("slo_met") == true);
+  const Outcome text = Run("plan " + QuotedSourcePath("scenarios/diurnal-autoscaled.yaml") +
+                           " --gpu-types A10 --policies 5 --density 1 --traffic 1"
+                           " --replications 2");
+  REQUIRE_MESSAGE(text.exit_code == 0, text.err);
+  CHECK(text.out.find("autoscaled: gpu-a10 ") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace knobsim::e2e

@@ -142,6 +142,23 @@ std::string Fixed(double x, int digits) {
   return buf;
 }
 
+// "autoscaled: gpu-a10 2..7 nodes (mean 3.4), p99/SLO 0.84, 1234.56 CNY", under its option.
+std::string AutoscaledLine(const nlohmann::ordered_json& a) {
+  std::ostringstream line;
+  line << "    autoscaled: ";
+  for (const auto& p : a.at("pools")) {
+    line << p.at("name").get<std::string>() << " " << p.at("min").get<int>() << ".."
+         << p.at("max").get<int>() << " nodes (mean " << Fixed(p.at("nodes_mean").get<double>(), 1)
+         << "), ";
+  }
+  line << "p99/SLO " << Fixed(a.at("worst_p99_ratio").get<double>(), 2);
+  if (a.at("monthly_cost").is_number())
+    line << ", " << Fixed(a.at("monthly_cost").get<double>(), 2) << " "
+         << a.at("currency").get<std::string>();
+  line << "\n";
+  return line.str();
+}
+
 // Per traffic level: the recommendation, then the options from the cheapest.
 std::string PlanTable(const nlohmann::ordered_json& doc) {
   std::ostringstream out;
@@ -197,6 +214,7 @@ std::string PlanTable(const nlohmann::ordered_json& doc) {
           << (o->at("binding_workload").is_string() ? o->at("binding_workload").get<std::string>()
                                                     : "-")
           << "\n";
+      if (o->contains("autoscaled")) out << AutoscaledLine(o->at("autoscaled"));
     }
   }
   return out.str();
