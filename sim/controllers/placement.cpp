@@ -10,6 +10,7 @@
 #include "models/gpu_topology.h"
 #include "sim/controllers/daemon_sets.h"
 #include "sim/controllers/disruption_budget.h"
+#include "sim/controllers/endpoints.h"
 #include "sim/controllers/image_pulls.h"
 #include "sim/controllers/pending_pods.h"
 #include "sim/controllers/preemption.h"
@@ -384,7 +385,7 @@ void PlacePods(Simulator& sim) {
     // The pods of the scenario run when the run starts: their images are on their nodes
     // already, and `image_pull` stands for the start-up the run replays.
     MarkImagesCached(s, p);
-    s.pods[p].phase = PodPhase::kPulling;
+    SetPhase(sim, p, PodPhase::kPulling);
     s.queue.Push(spec.image_pull, kContainerStart, static_cast<uint32_t>(p), s.pods[p].generation);
   }
   std::sort(s.pending.begin(), s.pending.end());
