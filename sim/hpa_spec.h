@@ -63,6 +63,17 @@ struct HpaMetric {
   int64_t target_milli = 0;        // milli-units, kAverageValue / kValue
 };
 
+// The metric of an HPA that lists none: Resource cpu at 80 % utilization (the API server's
+// SetDefaults_HorizontalPodAutoscaler, DefaultCPUUtilization).
+inline HpaMetric DefaultCpuMetric() {
+  HpaMetric cpu;
+  cpu.kind = HpaMetricKind::kCpu;
+  cpu.name = "cpu";
+  cpu.target_type = HpaTargetType::kUtilization;
+  cpu.target_utilization = 80;
+  return cpu;
+}
+
 struct HpaSpec {
   std::string name;
   std::string namespace_ = "default";

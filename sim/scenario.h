@@ -426,7 +426,8 @@ struct Variant {
   std::map<std::string, double> traffic_scale;  // workload (or "*") -> factor
   std::optional<bool> interference;  // false: cluster.interference off (every card by POLICY)
   // Workload -> its HPA's bounds, and the target of its HPA's first metric (in the metric's
-  // own unit: percent, requests/s, MiB, requests). The workload must have an HPA.
+  // own unit: percent, requests/s, MiB, requests, cores; cpu at 80 % when it lists none). The
+  // workload must have an HPA.
   std::map<std::string, int> hpa_min_replicas;
   std::map<std::string, int> hpa_max_replicas;
   std::map<std::string, double> hpa_target;

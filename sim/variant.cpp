@@ -512,8 +512,18 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
     if (w.hpa) {
       if (const auto* min = Lookup(variant.hpa_min_replicas, w.name)) w.hpa->min_replicas = *min;
       if (const auto* max = Lookup(variant.hpa_max_replicas, w.name)) w.hpa->max_replicas = *max;
-      if (const auto* target = Lookup(variant.hpa_target, w.name))
-        w.hpa->metrics.front().target_milli = std::llround(*target * 1000);
+      if (const auto* target = Lookup(variant.hpa_target, w.name)) {
+        // An HPA that lists no metric runs on cpu at 80 % (the API's default): the knob moves
+        // that one. A Utilization target is a whole percent, at least 1, as the API's.
+        if (w.hpa->metrics.empty()) w.hpa->metrics = {DefaultCpuMetric()};
+        HpaMetric& first = w.hpa->metrics.front();
+        if (first.target_type == HpaTargetType::kUtilization) {
+          first.target_utilization =
+              static_cast<int32_t>(std::max<long long>(1, std::llround(*target)));
+        } else {
+          first.target_milli = std::llround(*target * 1000);
+        }
+      }
       // The HPA starts from `replicas`, which its new bounds may move (as the controller's
       // first sync would at once).
       w.replicas = std::clamp(w.replicas, w.hpa->min_replicas, w.hpa->max_replicas);

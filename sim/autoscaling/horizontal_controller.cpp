@@ -55,12 +55,7 @@ MetricSource SourceOf(HpaMetricKind kind) {
 
 std::vector<HpaMetric> MetricsOf(const HpaSpec& spec) {
   if (!spec.metrics.empty()) return spec.metrics;
-  HpaMetric cpu;
-  cpu.kind = HpaMetricKind::kCpu;
-  cpu.name = "cpu";
-  cpu.target_type = HpaTargetType::kUtilization;
-  cpu.target_utilization = 80;
-  return {cpu};
+  return {DefaultCpuMetric()};
 }
 
 HorizontalController::HorizontalController(HpaSpec spec, HpaControllerSettings settings)

@@ -35,7 +35,17 @@ void MoveEndpoint(Simulator& sim, int32_t p, Endpoint before) {
 
 void SetPhase(Simulator& sim, int32_t p, PodPhase phase) {
   const Endpoint before = EndpointOf(sim.state, p);
-  sim.state.pods[p].phase = phase;
+  PodRun& pod = sim.state.pods[p];
+  const SimTime now = sim.state.now;
+  auto ready = [](PodPhase x) { return x == PodPhase::kServing || x == PodPhase::kFakeReady; };
+  if (phase == PodPhase::kPending) {
+    pod.started_at = -1;  // evicted: its replacement is a new pod, not started yet
+  } else if (pod.phase == PodPhase::kPending) {
+    pod.started_at = now;  // the kubelet took it; its Ready condition begins False
+    pod.ready_changed = now;
+  }
+  if (ready(phase) != ready(pod.phase)) pod.ready_changed = now;
+  pod.phase = phase;
   MoveEndpoint(sim, p, before);
 }
 

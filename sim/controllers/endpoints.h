@@ -26,7 +26,8 @@ struct Endpoint {
 Endpoint EndpointOf(const EngineState& state, int32_t p);
 // After a change to pod p that may move its endpoint: `before` is what EndpointOf said before.
 void MoveEndpoint(Simulator& sim, int32_t p, Endpoint before);
-// The pod's phase changes; its endpoint follows.
+// The pod's phase changes; its endpoint follows, and so do its start time and Ready condition
+// (PodRun::started_at, ready_changed).
 void SetPhase(Simulator& sim, int32_t p, PodPhase phase);
 // Pod p was just created (Pending): it enters the counts.
 void PodCreated(Simulator& sim, int32_t p);

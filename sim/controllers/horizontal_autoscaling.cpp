@@ -49,6 +49,7 @@ HpaRun::Snapshot TakeSnapshot(const Simulator& sim, const HpaRun& run) {
     HpaRun::PodCounters c;
     c.pod = p;
     c.routed = pod.routed;
+    c.cpu_core_ns = pod.cpu.CoreNsAt(s.now);
     for (int32_t card : pod.cards) c.busy_ns += CardBusyNow(sim.sharing.cards[card], s.now);
     snap.pods.push_back(c);
   }
@@ -78,6 +79,8 @@ std::optional<int64_t> Sample(const Simulator& sim, const HpaRun& run,
     const double dt = static_cast<double>(s.now - past.at);
     if (kind == HpaMetricKind::kRequestRate)
       return std::llround(static_cast<double>(current->routed - then->routed) * 1e12 / dt);
+    if (kind == HpaMetricKind::kCpu)
+      return AverageMillicores(current->cpu_core_ns - then->cpu_core_ns, s.now - past.at);
     // Percent of the window its cards were busy, averaged over its cards.
     const double cards = std::max<double>(1, static_cast<double>(pod.cards.size()));
     return std::llround((current->busy_ns - then->busy_ns) / cards / dt * 100.0 * 1000.0);
@@ -103,6 +106,7 @@ MetricInput InputFor(const Simulator& sim, const HpaRun& run, const HpaRun::Snap
       if (pod.workload == run.workload && Exists(pod) && IsReady(pod)) ++in.ready_pods;
     return in;
   }
+  const Workload& spec = *s.workloads[run.workload].spec;
   for (int32_t p = 0; p < static_cast<int32_t>(s.pods.size()); ++p) {
     const PodRun& pod = s.pods[p];
     if (pod.workload != run.workload || pod.gone) continue;
@@ -113,6 +117,15 @@ MetricInput InputFor(const Simulator& sim, const HpaRun& run, const HpaRun::Snap
     sample.ready = IsReady(pod);
     sample.sample_time = s.now;
     sample.sample_window = window;
+    // The CPU readiness rules read these (the other metrics' pods are grouped without them).
+    if (pod.started_at >= 0) {
+      sample.start_time = pod.started_at;
+    } else {
+      sample.start_time.reset();
+      sample.ready.reset();  // no kubelet has reported its conditions yet
+    }
+    sample.ready_transition = pod.ready_changed;
+    if (metric.kind == HpaMetricKind::kCpu && spec.cpu_milli > 0) sample.request = spec.cpu_milli;
     if (sample.phase == ApiPodPhase::kRunning)
       sample.value = Sample(sim, run, now_snap, p, metric.kind, window);
     in.pods.push_back(std::move(sample));
@@ -183,6 +196,11 @@ int ExistingPods(const EngineState& s, int32_t w) {
 }
 
 }  // namespace
+
+// Integer arithmetic, exact: the remainder's product stays below 1000 × dt.
+int64_t AverageMillicores(int64_t core_ns, SimTime dt) {
+  return core_ns / dt * 1000 + (core_ns % dt * 1000 + dt - 1) / dt;
+}
 
 void ScaleWorkload(Simulator& sim, int32_t w, int32_t replicas, const std::string& why) {
   EngineState& s = sim.state;

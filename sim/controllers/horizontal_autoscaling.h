@@ -9,7 +9,11 @@
 //    the external request rate is the Service's arrivals over the window. A pod's sample is the
 //    change since the oldest sync inside the window that saw it Running: a pod Running for less
 //    than one sync has no sample yet (a missing pod), as a rate over a single scrape has none.
-//    CPU is not simulated: the scenario reader refuses an HPA on CPU.
+//    A pod's cpu is its requests' CPU stages (CpuUsage, engine_state.h) over the window, in
+//    millicores rounded up (metrics-server's usage: a rate of the kubelet's counter), against
+//    the workload's cpu request (Utilization targets; none: the metric fails each sync, as
+//    upstream's "missing request for cpu"). A pod's startTime and Ready transition feed the
+//    CPU readiness rules.
 //  * Pods bound and starting (pulling, loading) are Running; unbound or pulling pods Pending;
 //    terminating pods are deleted (ignored by the calculation).
 //  * a scale-up creates the new pods at once (Pending, then scheduled, pulled and loaded like
@@ -24,9 +28,15 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/event_queue.h"
+
 namespace knobsim::engine {
 
 class Simulator;
+
+// A pod's cpu sample: `core_ns` of CPU used over `dt`, as average cores in millicores rounded
+// up (metrics-server's usage over its window, then Quantity.MilliValue).
+int64_t AverageMillicores(int64_t core_ns, SimTime dt);
 
 // Creates the controllers of the workloads with an HPA and their first syncs (t = 0).
 void StartAutoscalers(Simulator& sim);

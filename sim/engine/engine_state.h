@@ -6,7 +6,8 @@
 // name their target the same way (EventKind says which table). Records never move while they
 // exist: pods and nodes are never removed (a gone pod keeps its record for its id), requests and
 // jobs are recycled through free lists. Cancellation is by generation (sim/event_queue.h).
-// Nothing here has behaviour beyond the free lists; who changes what is said at each field.
+// Nothing here has behaviour beyond the free lists and CpuUsage's integral; who changes what is
+// said at each field.
 #pragma once
 
 #include <cstdint>
@@ -84,6 +85,22 @@ struct Request {
   bool counted = false;  // arrived after warm-up
 };
 
+// A pod's CPU usage: its requests in a CPU stage (cpu_time before or after the GPU), each on a
+// core of its own (the stages never contend, as their delays do not), and ∫ that count dt from
+// t = 0 (warm-up included), in core-ns: what the kubelet's usage_core_nanoseconds counter of
+// the pod holds, read by the HPA's cpu metric. Exact: integers, integrated at each change.
+struct CpuUsage {
+  int32_t busy = 0;     // requests in a CPU stage now
+  SimTime last = 0;     // `core_ns` is integrated up to here
+  int64_t core_ns = 0;  // ∫ busy dt up to `last`
+  void Change(SimTime now, int32_t delta) {
+    core_ns += int64_t{busy} * (now - last);
+    last = now;
+    busy += delta;
+  }
+  int64_t CoreNsAt(SimTime now) const { return core_ns + int64_t{busy} * (now - last); }
+};
+
 // One timeline step of a card (RunOptions::timeline_step > 0), from t = 0, warm-up included.
 struct CardStep {
   double busy_ns = 0, effective_ns = 0, memory_integral = 0;  // ∫ over the step
@@ -147,6 +164,12 @@ struct PodRun {
   bool admission_failed = false;
   std::string failed_on;
   SimTime ready_after = -1;
+  // status.startTime: when the kubelet took the pod (bound, Pending → pulling); -1 before, and
+  // again once evicted (its replacement is a new pod). The Ready condition's lastTransitionTime:
+  // that start (the condition begins False), then each change of readiness (SetPhase). The
+  // HPA's CPU readiness rules read both (replica_calculator.h).
+  SimTime started_at = -1;
+  SimTime ready_changed = 0;
   int node = -1;
   std::vector<int32_t> cards;
   std::vector<double> share_on;  // share on each of `cards`
@@ -174,6 +197,7 @@ struct PodRun {
   int32_t queue_len = 0;
   int32_t outstanding = 0;       // routed here and not yet departed
   int64_t routed = 0;            // requests ever routed here (the HPA's request-rate metric)
+  CpuUsage cpu;                  // the simulator moves it as requests enter and leave CPU stages
   std::vector<int32_t> service;  // heap of job ids by finish
   int32_t jobs = 0;              // jobs in service
   double attained = 0;
@@ -270,6 +294,7 @@ struct HpaRun {
     int32_t pod = -1;
     double busy_ns = 0;  // Σ over its cards of CardRun::busy_total_ns
     int64_t routed = 0;
+    int64_t cpu_core_ns = 0;  // CpuUsage::CoreNsAt
   };
   struct Snapshot {
     SimTime at = 0;

@@ -166,6 +166,7 @@ void Simulator::Arrive(int32_t stream_index) {
     s.queue.Push(now + spec.timeout, kTimeout, static_cast<uint32_t>(r), req.generation);
   if (spec.cpu_before > 0) {
     req.stage = RequestStage::kCpuBefore;
+    s.pods[p].cpu.Change(now, +1);
     s.queue.Push(now + spec.cpu_before, kCpuBeforeDone, static_cast<uint32_t>(r), req.generation);
     return;
   }
@@ -220,6 +221,7 @@ void Simulator::Enqueue(int32_t r) {
   EngineState& s = state;
   Request& req = s.requests[r];
   PodRun& pod = s.pods[req.pod];
+  if (req.stage == RequestStage::kCpuBefore) pod.cpu.Change(s.now, -1);
   req.stage = RequestStage::kQueued;
   req.enqueued = s.now;
   req.next = kNone;
@@ -316,6 +318,7 @@ void Simulator::FinishJob(int32_t j) {
     } else if (spec.cpu_after > 0) {
       req.job = kNone;
       req.stage = RequestStage::kCpuAfter;
+      pod.cpu.Change(s.now, +1);
       s.queue.Push(s.now + spec.cpu_after, kCpuAfterDone, static_cast<uint32_t>(r), req.generation);
     } else {
       Depart(r, true, nullptr);
@@ -339,6 +342,10 @@ void Simulator::Account(int32_t r, bool success, int64_t ErrorCounts::*cause) {
   Request& req = s.requests[r];
   if (req.pod != kNone) {
     PodRun& pod = s.pods[req.pod];
+    // Every way out of a CPU stage passes here but its normal end before the GPU (Enqueue):
+    // done, timed out, or interrupted with its pod.
+    if (req.stage == RequestStage::kCpuBefore || req.stage == RequestStage::kCpuAfter)
+      pod.cpu.Change(s.now, -1);
     // A terminating pod whose last request left is gone now, before its grace period ends.
     if (--pod.outstanding == 0 && pod.terminating)
       s.queue.Push(s.now, kTerminated, static_cast<uint32_t>(req.pod));

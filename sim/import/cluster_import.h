@@ -222,6 +222,9 @@ struct ImportedWorkload {
   std::string kind;  // Deployment, StatefulSet, DaemonSet, Pod, ...
   std::string owner;  // the owner's name (spec.name may be <ns>-<owner>)
   std::vector<ImportedPod> pods;
+  // Its pod's spec.containers by name: a ContainerResource metric of its HPA is the pod's own
+  // only when the pod has that one container (the workload stands for one container).
+  std::vector<std::string> containers;
   bool has_memory = false;   // write gpu_memory
   bool has_traffic = false;  // write traffic
   bool has_work = false;     // write work

@@ -7,6 +7,7 @@
 #include <map>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "sim/cron_schedule.h"
 #include "sim/import/import_steps.h"
@@ -45,13 +46,25 @@ std::string HpaName(const HorizontalPodAutoscalerObject& h) {
   return h.namespace_ + "/" + h.name;
 }
 
-// The kind a metric maps to, or why it is left out.
-Expected<HpaMetricKind> KindOf(const HpaMetricSource& m, const ImportOptions& options) {
+// The kind a metric of the HPA on `iw` maps to, or why it is left out.
+Expected<HpaMetricKind> KindOf(const HpaMetricSource& m, const ImportedWorkload& iw,
+                               const ImportOptions& options) {
   auto refuse = [&](std::string why) {
     return InputError{"", m.line, "", m.type + " metric " + Quote(m.name) + ": " + why, ""};
   };
   if (m.type == "Resource" || m.type == "ContainerResource") {
-    return refuse("knobsim does not simulate CPU or memory usage, so it cannot compute it");
+    if (m.name != "cpu")
+      return refuse("knobsim simulates no usage of " + m.name + " (only cpu, from cpu_time)");
+    // ContainerResource is one container's usage against its own request; a workload is one
+    // container, so it is the pod's only when the pod has that one container.
+    if (m.type == "ContainerResource" && iw.containers.size() > 1) {
+      return refuse("container " + Quote(m.container) + " is one of " +
+                    std::to_string(iw.containers.size()) +
+                    " containers of the pod, and knobsim models a pod's cpu as one container's");
+    }
+    if (m.type == "ContainerResource" && iw.containers != std::vector<std::string>{m.container})
+      return refuse("the pod has no container " + Quote(m.container));
+    return HpaMetricKind::kCpu;
   }
   std::optional<HpaMetricKind> kind;
   if (auto it = options.hpa_metric_kinds.find(m.name); it != options.hpa_metric_kinds.end()) {
@@ -203,7 +216,7 @@ void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options, I
     spec.behavior = hpa.behavior;
     std::vector<std::string> left_out;
     for (const HpaMetricSource& m : hpa.metrics) {
-      const Expected<HpaMetricKind> kind = KindOf(m, options);
+      const Expected<HpaMetricKind> kind = KindOf(m, iw, options);
       if (!kind) {
         model.warnings.push_back(file + ":" + std::to_string(m.line) +
                                  ": HorizontalPodAutoscaler " + HpaName(hpa) + ": " +
@@ -215,7 +228,16 @@ void HpasFromObjects(const KubeObjects& objects, const ImportOptions& options, I
       metric.kind = *kind;
       metric.name = std::string(HpaMetricKindName(*kind));
       metric.target_type = m.target_type;
+      metric.target_utilization = m.target_utilization;
       metric.target_milli = m.target_milli;
+      if (metric.kind == HpaMetricKind::kCpu && m.target_type == HpaTargetType::kUtilization &&
+          iw.spec.cpu_milli == 0) {
+        model.warnings.push_back(
+            file + ":" + std::to_string(m.line) + ": HorizontalPodAutoscaler " + HpaName(hpa) +
+            ": a cpu Utilization target, and workload " + iw.spec.name +
+            " requests no cpu: the controller cannot compute it (missing "
+            "request for cpu, FailedGetResourceMetric) and keeps the replicas");
+      }
       if (m.has_selector) {
         model.warnings.push_back(file + ":" + std::to_string(m.line) +
                                  ": HorizontalPodAutoscaler " + HpaName(hpa) + ": metric " +

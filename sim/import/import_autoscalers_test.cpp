@@ -109,7 +109,7 @@ ImportModel Import(const std::string& text, const ImportOptions& options = {}) {
   return ImportCluster(*objects, nullptr, options);
 }
 
-TEST_CASE("an HPA's GPU metrics are simulated; CPU is left out with a warning naming it") {
+TEST_CASE("an HPA's GPU and cpu metrics are simulated; cpu without a request is warned about") {
   const ImportModel m = Import(std::string(kDeployments) + kHpas);
   const ImportedWorkload& chat = Find(m, "chat");
   REQUIRE(chat.spec.hpa.has_value());
@@ -117,22 +117,120 @@ TEST_CASE("an HPA's GPU metrics are simulated; CPU is left out with a warning na
   CHECK(h.name == "chat-gpu");
   CHECK(h.min_replicas == 2);
   CHECK(h.max_replicas == 10);
-  REQUIRE(h.metrics.size() == 2);
+  REQUIRE(h.metrics.size() == 3);
   CHECK(h.metrics[0].kind == HpaMetricKind::kGpuUtilization);
   CHECK(h.metrics[0].target_milli == 65'000);
-  CHECK(h.metrics[1].kind == HpaMetricKind::kGpuMemory);
-  CHECK(h.metrics[1].target_milli == 12'288'000);
+  CHECK(h.metrics[1].kind == HpaMetricKind::kCpu);
+  CHECK(h.metrics[1].target_type == HpaTargetType::kUtilization);
+  CHECK(h.metrics[1].target_utilization == 70);
+  CHECK(h.metrics[2].kind == HpaMetricKind::kGpuMemory);
+  CHECK(h.metrics[2].target_milli == 12'288'000);
   REQUIRE(h.behavior.has_value());
   CHECK(h.behavior->scale_down->stabilization_window_s == 600);
   // replicas 1 is below minReplicas 2: the controller's first sync raises it.
   CHECK(chat.spec.replicas == 2);
-  CHECK(chat.notes.at("hpa").find("not simulated: Resource cpu") != std::string::npos);
+  CHECK(chat.notes.at("hpa").find("not simulated") == std::string::npos);
+  // chat's container requests no cpu: upstream's controller fails the metric each sync.
   CHECK(Mentions(m.warnings,
-                 "export.yaml:41: HorizontalPodAutoscaler ai/chat-gpu: Resource "
-                 "metric \"cpu\": knobsim does not simulate CPU or memory usage"));
+                 "export.yaml:41: HorizontalPodAutoscaler ai/chat-gpu: a cpu Utilization "
+                 "target, and workload chat requests no cpu"));
   CHECK(Mentions(m.warnings,
                  "HorizontalPodAutoscaler ai/ghost scales Deployment nowhere, which "
                  "is not an imported workload; left out"));
+}
+
+// A Deployment `api` of `containers` (the first requests 500m cpu) with an HPA of `metrics`.
+std::string CpuExport(const std::string& containers, const std::string& metrics) {
+  return R"(apiVersion: apps/v1
+kind: Deployment
+metadata: {name: api, namespace: ai}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: api}}
+  template:
+    metadata: {labels: {app: api}}
+    spec:
+      containers:
+)" + containers +
+         R"(---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: api, namespace: ai}
+spec:
+  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: api}
+  maxReplicas: 5
+)" + metrics;
+}
+
+TEST_CASE("Resource cpu, and ContainerResource cpu of a one-container pod, become the cpu metric") {
+  const std::string one =
+      "        - {name: server, image: r.example.com/api:1, resources: {requests: {cpu: 500m}}}\n";
+  const std::string two = one + "        - {name: proxy, image: r.example.com/envoy:1}\n";
+  struct Case {
+    const char* rule;
+    std::string containers;
+    std::string metrics;
+    HpaTargetType type;  // of the one cpu metric; unused when left out
+    int32_t utilization;
+    int64_t milli;
+    const char* warning;  // the metric is left out with it; nullptr: kept
+  };
+  const Case cases[] = {
+      {"Resource cpu Utilization: percent of the request", one,
+       "  metrics: [{type: Resource, resource: {name: cpu, target: {type: Utilization, "
+       "averageUtilization: 60}}}]\n",
+       HpaTargetType::kUtilization, 60, 0, nullptr},
+      {"Resource cpu AverageValue: millicores per pod", one,
+       "  metrics: [{type: Resource, resource: {name: cpu, target: {type: AverageValue, "
+       "averageValue: 300m}}}]\n",
+       HpaTargetType::kAverageValue, 0, 300, nullptr},
+      {"no metrics: cpu at 80 % (the API's default)", one, "", HpaTargetType::kUtilization, 80, 0,
+       nullptr},
+      {"ContainerResource cpu of the pod's one container", one,
+       "  metrics: [{type: ContainerResource, containerResource: {name: cpu, container: server, "
+       "target: {type: Utilization, averageUtilization: 50}}}]\n",
+       HpaTargetType::kUtilization, 50, 0, nullptr},
+      {"ContainerResource cpu of one of two containers: left out", two,
+       "  metrics: [{type: ContainerResource, containerResource: {name: cpu, container: server, "
+       "target: {type: Utilization, averageUtilization: 50}}}]\n",
+       HpaTargetType::kUtilization, 0, 0,
+       "ContainerResource metric \"cpu\": container \"server\" is one of 2 containers"},
+      {"ContainerResource cpu of a container the pod lacks: left out", one,
+       "  metrics: [{type: ContainerResource, containerResource: {name: cpu, container: side, "
+       "target: {type: Utilization, averageUtilization: 50}}}]\n",
+       HpaTargetType::kUtilization, 0, 0, "the pod has no container \"side\""},
+      {"Resource memory: left out", one,
+       "  metrics: [{type: Resource, resource: {name: memory, target: {type: AverageValue, "
+       "averageValue: 1Gi}}}]\n",
+       HpaTargetType::kUtilization, 0, 0,
+       "Resource metric \"memory\": knobsim simulates no usage of memory"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.rule);
+    const ImportModel m = Import(CpuExport(c.containers, c.metrics));
+    const ImportedWorkload& api = Find(m, "api");
+    if (c.warning != nullptr) {
+      CHECK_FALSE(api.spec.hpa.has_value());
+      CHECK(Mentions(m.warnings, c.warning));
+      continue;
+    }
+    REQUIRE(api.spec.hpa.has_value());
+    REQUIRE(api.spec.hpa->metrics.size() == 1);
+    const HpaMetric& cpu = api.spec.hpa->metrics[0];
+    CHECK(cpu.kind == HpaMetricKind::kCpu);
+    CHECK(cpu.target_type == c.type);
+    CHECK(cpu.target_utilization == c.utilization);
+    CHECK(cpu.target_milli == c.milli);
+    CHECK_FALSE(Mentions(m.warnings, "requests no cpu"));
+    // What the writer prints reads back as the same metric.
+    const std::string yaml = WriteScenarioYaml(m);
+    CAPTURE(yaml);
+    Expected<Scenario> s = ReadScenarioString(yaml, "imported.yaml");
+    REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
+    REQUIRE(s->workloads[0].hpa->metrics.size() == 1);
+    CHECK(s->workloads[0].hpa->metrics[0].target_utilization == c.utilization);
+    CHECK(s->workloads[0].hpa->metrics[0].target_milli == c.milli);
+  }
 }
 
 TEST_CASE("a metric knobsim does not know leaves the workload fixed unless --hpa-metric maps it") {
@@ -214,6 +312,7 @@ TEST_CASE("the written hpa: reads back as the imported HPA") {
     CHECK(chat->hpa->metrics[i].kind == want.metrics[i].kind);
     CHECK(chat->hpa->metrics[i].target_type == want.metrics[i].target_type);
     CHECK(chat->hpa->metrics[i].target_milli == want.metrics[i].target_milli);
+    CHECK(chat->hpa->metrics[i].target_utilization == want.metrics[i].target_utilization);
   }
   REQUIRE(chat->hpa->behavior.has_value());
   REQUIRE(chat->hpa->behavior->scale_down.has_value());

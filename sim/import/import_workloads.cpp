@@ -160,6 +160,7 @@ ImportedWorkload WorkloadOf(const OwnedPods& g, const PodSpec& p, int live_pods,
   Scheduling(p, iw, warnings);
   CheckedFields(p, g.workload.kind, nodes, options, w);
   Requests(p, w);
+  for (const ContainerInfo& c : p.containers) iw.containers.push_back(c.name);
   if (p.hami.size() > 1)
     warnings.push_back("pod " + p.namespace_ + "/" + p.name + ": " + std::to_string(p.hami.size()) +
                        " containers ask HAMi vGPUs and a scenario workload has one: the first "

@@ -281,6 +281,12 @@ void WriteHpa(Out& o, const ImportedWorkload& iw) {
   o.Line(6, "max_replicas: " + std::to_string(h.max_replicas));
   o.Line(6, "metrics:");
   for (const HpaMetric& m : h.metrics) {
+    if (m.kind == HpaMetricKind::kCpu) {
+      o.Line(8, m.target_type == HpaTargetType::kUtilization
+                    ? "- {metric: cpu, utilization: " + std::to_string(m.target_utilization) + "}"
+                    : "- {metric: cpu, average: " + Cpu(m.target_milli) + "}");
+      continue;
+    }
     const double x = static_cast<double>(m.target_milli) / 1000.0;
     const std::string value = m.kind == HpaMetricKind::kGpuMemory
                                   ? ScenarioMemory(static_cast<int64_t>(std::ceil(x)))

@@ -121,37 +121,9 @@ HpaSpec Reader::ReadHpa(const Field& f, const Workload& w) const {
   const Field max = s.Require("max_replicas");
   h.max_replicas = Int(max, 1);
   if (h.min_replicas > h.max_replicas) Fail(max, "max_replicas is below min_replicas");
-  const Field metrics = s.Require("metrics");
-  for (const Field& item : Items(metrics)) {
-    Section m(*this, item, {"metric", "average", "value"});
-    HpaMetric metric;
-    const Field name = m.Require("metric");
-    metric.kind =
-        Enum<HpaMetricKind>(name, "HPA metric",
-                            {{"gpu_utilization", HpaMetricKind::kGpuUtilization},
-                             {"gpu_memory", HpaMetricKind::kGpuMemory},
-                             {"request_rate", HpaMetricKind::kRequestRate},
-                             {"in_flight", HpaMetricKind::kInFlight},
-                             {"external_request_rate", HpaMetricKind::kExternalRequestRate}});
-    metric.name = String(name);
-    const std::optional<Field> average = m.Get("average");
-    const std::optional<Field> value = m.Get("value");
-    if (average.has_value() == value.has_value())
-      Fail(item, "give the target as `average` (per pod) or `value` (in all), one of them");
-    if (value && metric.kind != HpaMetricKind::kExternalRequestRate)
-      Fail(*value, "a per-pod metric takes an `average` target", "write average: instead");
-    const Field& target = average ? *average : *value;
-    metric.target_type = average ? HpaTargetType::kAverageValue : HpaTargetType::kValue;
-    const double x = metric.kind == HpaMetricKind::kGpuMemory
-                         ? static_cast<double>(Unit(target, &ParseMemoryMib, "a quantity"))
-                         : Number(target, 0, INFINITY, true, true);
-    if (metric.kind == HpaMetricKind::kGpuUtilization && x > 100)
-      Fail(target, "GPU utilization is a percent, at most 100");
-    metric.target_milli = std::llround(x * 1000);
-    if (metric.target_milli <= 0) Fail(target, "the target must be at least 0.001");
-    h.metrics.push_back(std::move(metric));
-  }
-  if (h.metrics.empty()) Fail(metrics, "list at least one metric");
+  // No metrics (absent or []): Resource cpu at 80 % (the API server's defaulting; MetricsOf).
+  if (auto metrics = s.Get("metrics"))
+    for (const Field& item : Items(*metrics)) h.metrics.push_back(ReadHpaMetric(item));
   if (auto v = s.Get("behavior")) {
     Section b(*this, *v, {"scale_up", "scale_down"});
     HpaBehavior behavior;
@@ -160,6 +132,58 @@ HpaSpec Reader::ReadHpa(const Field& f, const Workload& w) const {
     h.behavior = behavior;
   }
   return h;
+}
+
+// One metric with its target: `average` per pod or `value` in all, or cpu's `utilization`
+// (percent of the pod's cpu request) or `average` (a cpu quantity per pod).
+HpaMetric Reader::ReadHpaMetric(const Field& item) const {
+  Section m(*this, item, {"metric", "average", "value", "utilization"});
+  HpaMetric metric;
+  const Field name = m.Require("metric");
+  metric.kind =
+      Enum<HpaMetricKind>(name, "HPA metric",
+                          {{"cpu", HpaMetricKind::kCpu},
+                           {"gpu_utilization", HpaMetricKind::kGpuUtilization},
+                           {"gpu_memory", HpaMetricKind::kGpuMemory},
+                           {"request_rate", HpaMetricKind::kRequestRate},
+                           {"in_flight", HpaMetricKind::kInFlight},
+                           {"external_request_rate", HpaMetricKind::kExternalRequestRate}});
+  metric.name = String(name);
+  const std::optional<Field> average = m.Get("average");
+  const std::optional<Field> value = m.Get("value");
+  const std::optional<Field> utilization = m.Get("utilization");
+  const bool cpu = metric.kind == HpaMetricKind::kCpu;
+  if (utilization && !cpu)
+    Fail(*utilization, "utilization is a percent of the pod's request: only cpu has one",
+         "write average: instead");
+  if (cpu) {
+    if (average.has_value() == utilization.has_value())
+      Fail(item, "give cpu's target as `utilization` (percent of request) or `average` (per pod)");
+    if (value) Fail(*value, "a Resource metric has no Value target", "write average: instead");
+    if (utilization) {
+      metric.target_type = HpaTargetType::kUtilization;
+      metric.target_utilization = Int(*utilization, 1);
+    } else {
+      metric.target_type = HpaTargetType::kAverageValue;
+      metric.target_milli = Unit(*average, &ParseCpuMilli, "a quantity");
+      if (metric.target_milli <= 0) Fail(*average, "the target must be at least 1m");
+    }
+    return metric;
+  }
+  if (average.has_value() == value.has_value())
+    Fail(item, "give the target as `average` (per pod) or `value` (in all), one of them");
+  if (value && metric.kind != HpaMetricKind::kExternalRequestRate)
+    Fail(*value, "a per-pod metric takes an `average` target", "write average: instead");
+  const Field& target = average ? *average : *value;
+  metric.target_type = average ? HpaTargetType::kAverageValue : HpaTargetType::kValue;
+  const double x = metric.kind == HpaMetricKind::kGpuMemory
+                       ? static_cast<double>(Unit(target, &ParseMemoryMib, "a quantity"))
+                       : Number(target, 0, INFINITY, true, true);
+  if (metric.kind == HpaMetricKind::kGpuUtilization && x > 100)
+    Fail(target, "GPU utilization is a percent, at most 100");
+  metric.target_milli = std::llround(x * 1000);
+  if (metric.target_milli <= 0) Fail(target, "the target must be at least 0.001");
+  return metric;
 }
 
 // HPAScalingRules: unset fields take the API server's defaults.

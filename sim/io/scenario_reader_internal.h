@@ -102,6 +102,7 @@ class Reader : public YamlFieldReader {
 
   // Autoscalers and their controllers (scenario_autoscaling.cpp).
   HpaSpec ReadHpa(const Field& f, const Workload& w) const;
+  HpaMetric ReadHpaMetric(const Field& item) const;
   HpaScalingRules ReadHpaRules(const Field& f) const;
   HpaControllerSettings ReadHpaController(const Field& f) const;
   CronHpaSpec ReadCronHpa(const Field& f, const Workload& w) const;

@@ -1337,6 +1337,86 @@ TEST_CASE("cron_hpa errors name the field") {
   }
 }
 
+TEST_CASE("an hpa's cpu metric: utilization in percent of the request, average as a quantity") {
+  const std::string pre = "name: s\nworkloads:\n  - name: web\n    cpu: 1\n    hpa: ";
+  struct Case {
+    std::string hpa;
+    HpaTargetType type;
+    int32_t utilization;
+    int64_t milli;
+  };
+  const Case cases[] = {
+      {"{max_replicas: 4, metrics: [{metric: cpu, utilization: 50}]}", HpaTargetType::kUtilization,
+       50, 0},
+      {"{max_replicas: 4, metrics: [{metric: cpu, average: 500m}]}", HpaTargetType::kAverageValue,
+       0, 500},
+      {"{max_replicas: 4, metrics: [{metric: cpu, average: 1.5}]}", HpaTargetType::kAverageValue, 0,
+       1500},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.hpa);
+    const Scenario s = Read(pre + c.hpa + "\n");
+    REQUIRE(s.workloads[0].hpa->metrics.size() == 1);
+    const HpaMetric& m = s.workloads[0].hpa->metrics[0];
+    CHECK(m.kind == HpaMetricKind::kCpu);
+    CHECK(m.name == "cpu");
+    CHECK(m.target_type == c.type);
+    CHECK(m.target_utilization == c.utilization);
+    CHECK(m.target_milli == c.milli);
+  }
+}
+
+TEST_CASE("an hpa without metrics keeps them empty: cpu at 80 %, the API's default") {
+  for (const char* metrics : {"", ", metrics: []"}) {
+    CAPTURE(metrics);
+    const Scenario s =
+        Read(std::string("name: s\nworkloads:\n  - name: web\n    hpa: {max_replicas: 3") +
+             metrics + "}\n");
+    CHECK(s.workloads[0].hpa->metrics.empty());
+  }
+}
+
+TEST_CASE("hpa metric targets the metric cannot take are errors naming the field") {
+  const std::string pre =
+      "name: s\nworkloads:\n  - name: web\n    hpa: {max_replicas: 3, metrics: ";
+  struct Case {
+    std::string metrics;
+    std::string error;
+  };
+  const Case cases[] = {
+      {"[{metric: cpu}]", "s.yaml:4: workloads[0].hpa.metrics[0]: give cpu's target as"},
+      {"[{metric: cpu, utilization: 50, average: 1}]", "give cpu's target as"},
+      {"[{metric: cpu, utilization: 0}]", "workloads[0].hpa.metrics[0].utilization"},
+      {"[{metric: cpu, utilization: 50%}]", "workloads[0].hpa.metrics[0].utilization"},
+      {"[{metric: cpu, average: 50x}]", "workloads[0].hpa.metrics[0].average"},
+      {"[{metric: cpu, average: 0}]", "the target must be at least 1m"},
+      {"[{metric: cpu, utilization: 50, value: 1}]", "a Resource metric has no Value target"},
+      {"[{metric: gpu_utilization, utilization: 50}]",
+       "workloads[0].hpa.metrics[0].utilization: utilization is a percent of the pod's request"},
+      {"[{metric: memory, average: 1Gi}]", "workloads[0].hpa.metrics[0].metric"},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.metrics);
+    const std::string error = ErrorOf(pre + c.metrics + "}\n");
+    CHECK_MESSAGE(Has(error, c.error), error);
+  }
+}
+
+TEST_CASE("the hpa_target variant moves a cpu target in its own unit, the default one too") {
+  const Scenario s = Read(
+      "name: s\nworkloads:\n"
+      "  - name: a\n    hpa: {max_replicas: 3, metrics: [{metric: cpu, utilization: 50}]}\n"
+      "  - name: b\n    hpa: {max_replicas: 3, metrics: [{metric: cpu, average: 500m}]}\n"
+      "  - name: c\n    hpa: {max_replicas: 3}\n"
+      "variants: [{name: v, hpa_target: {a: 70, b: 0.25, c: 60}}]\n");
+  const Scenario v = ApplyVariant(s, s.variants[0]);
+  CHECK(v.workloads[0].hpa->metrics[0].target_utilization == 70);
+  CHECK(v.workloads[1].hpa->metrics[0].target_milli == 250);
+  REQUIRE(v.workloads[2].hpa->metrics.size() == 1);
+  CHECK(v.workloads[2].hpa->metrics[0].kind == HpaMetricKind::kCpu);
+  CHECK(v.workloads[2].hpa->metrics[0].target_utilization == 60);
+}
+
 TEST_CASE("node pool autoscaling: bounds, provisioning, the autoscaler's flags, variants") {
   const Scenario s = Read(
       "name: s\n"

@@ -1,5 +1,5 @@
 // End to end: the HPA on the simulated clock (docs/autoscaling.md) through the real binary on
-// the bundled scenarios/hpa-morning-ramp.yaml.
+// the bundled scenarios/hpa-morning-ramp.yaml, and on small scenarios written here (cpu).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -60,12 +60,64 @@ workloads:
   - name: w
     traffic: {rate: 1/s}
     work: {dist: exponential, mean: 10ms}
-    hpa: {max_replicas: 3, metrics: [{metric: cpu, average: 50}]}
+    hpa: {max_replicas: 3, metrics: [{metric: memory, average: 1Gi}]}
 )";
   }
   const Outcome out = Run("run " + Quoted(path));
   CHECK(out.exit_code == 2);
   CHECK(out.err.find("metric") != std::string::npos);
+}
+
+// A workload whose requests spend 200 ms of CPU each (cpu_time before the GPU), 10 per second
+// evenly: two cores on a pod that requests `cpu`. Ready at 30 s (its model load).
+std::string CpuScenario(const std::string& cpu, const std::string& hpa) {
+  const std::string path = TempPath("hpa-cpu.yaml");
+  std::ofstream f(path);
+  f << R"(name: hpa-cpu
+node_pools: [{name: p, count: 1, gpu: A10, gpus_per_node: 1, cpu: 16, memory: 64Gi}]
+workloads:
+  - name: api
+)" << cpu
+    << R"(    gpu_mem: 4
+    gpu_memory: {weights: 1Gi}
+    startup: {model_load: 30s}
+    traffic: {counts: {step: 50s, values: [500, 500], spread: even}}
+    work: {dist: constant, mean: 10ms}
+    cpu_time: {before: 200ms}
+)" << hpa
+    << "run: {duration: 100s, warmup: 0s}\n";
+  return path;
+}
+
+// 200 % of the one-core request against a 50 % target: ceil(200 / 50 × 1) = 4 pods, at the sync
+// a whole metric window (60 s) after the pod turned Ready (the CPU initialization rules).
+TEST_CASE("an HPA on cpu utilization scales the pods its requests' CPU time keeps busy") {
+  const std::string path = CpuScenario(
+      "    cpu: 1\n", "    hpa: {max_replicas: 8, metrics: [{metric: cpu, utilization: 50}]}\n");
+  const Outcome out = Run("run " + Quoted(path) + " --quiet --json -");
+  REQUIRE_MESSAGE(out.exit_code == 0, out.err);
+  const json doc = json::parse(out.out);
+  std::vector<std::pair<double, std::string>> rescales;
+  for (const json& e : Variant(doc, "base").at("cluster").at("events"))
+    if (e.at("kind") == "SuccessfulRescale")
+      rescales.emplace_back(e.at("time_s").get<double>(), e.at("message").get<std::string>());
+  REQUIRE(rescales.size() == 1);
+  CHECK(rescales[0].first == 90);
+  CHECK(rescales[0].second ==
+        "New size: 4; reason: cpu resource utilization (percentage of request) above target");
+}
+
+// No metrics: cpu at 80 % (the API's default); without a cpu request upstream's controller
+// cannot compute it and keeps the replicas. Said on stderr, not refused.
+TEST_CASE("an HPA without metrics on a workload without a cpu request warns and keeps replicas") {
+  const std::string path = CpuScenario("", "    hpa: {max_replicas: 8}\n");
+  const Outcome out = Run("run " + Quoted(path) + " --quiet --json -");
+  REQUIRE_MESSAGE(out.exit_code == 0, out.err);
+  CHECK(out.err.find("workload api: its HPA lists no metric, so runs on cpu at 80 %, and the "
+                     "workload requests no cpu") != std::string::npos);
+  const json doc = json::parse(out.out);
+  for (const json& e : Variant(doc, "base").at("cluster").at("events"))
+    CHECK(e.at("kind") != "SuccessfulRescale");
 }
 
 // scenarios/cronhpa-morning-step.yaml: the CronHPA raises the HPA's minimum at 07:30 (t = 1.5 h

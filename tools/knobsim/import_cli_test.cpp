@@ -464,9 +464,10 @@ TEST_CASE("pods on nodes absent from the export are a counted warning, not an er
   CHECK(o.err.find("1 warning") != std::string::npos);
 }
 
-// An exported HPA on llm-chat (GPU utilization through the adapter, and CPU, which is left out):
-// the imported scenario carries its `hpa:`, stderr names the metric left out, and a run of the
-// scenario has the HPA act on the simulated pods (upstream's SuccessfulRescale events).
+// An exported HPA on llm-chat (GPU utilization through the adapter, CPU, and memory, which is
+// left out): the imported scenario carries its `hpa:`, stderr names the metric left out, and a
+// run of the scenario has the HPA act on the simulated pods (upstream's SuccessfulRescale
+// events).
 TEST_CASE("an exported HPA imports as the workload's hpa: and runs") {
   const std::string hpa = WriteTemp("llm-chat-hpa.yaml", R"(apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
@@ -482,20 +483,23 @@ spec:
       target: {type: AverageValue, averageValue: "90"}
   - type: Resource
     resource: {name: cpu, target: {type: Utilization, averageUtilization: 80}}
+  - type: Resource
+    resource: {name: memory, target: {type: AverageValue, averageValue: 10Gi}}
 )");
   const std::string out = TempPath("imported-hpa.yaml");
   const Outcome o = Run("import --kube " + QuotedSourcePath(kDir + "export.json") + " --kube '" +
                         hpa + "'" + Prom() + " -o '" + out + "'");
   REQUIRE_MESSAGE(o.exit_code == 0, o.err);
-  CHECK(o.err.find("llm-chat-hpa.yaml:13: HorizontalPodAutoscaler llm/llm-chat: Resource metric "
-                   "\"cpu\": knobsim does not simulate CPU or memory usage") != std::string::npos);
+  CHECK(o.err.find("llm-chat-hpa.yaml:15: HorizontalPodAutoscaler llm/llm-chat: Resource metric "
+                   "\"memory\": knobsim simulates no usage of memory") != std::string::npos);
   const std::string yaml = ReadFile(out);
   const size_t at = yaml.find("- name: llm-chat\n");
   REQUIRE(at != std::string::npos);
   const std::string workload = yaml.substr(at, yaml.find("\n  - name:", at + 1) - at);
   CHECK(workload.find("    hpa:  # HorizontalPodAutoscaler llm/llm-chat; not simulated: "
-                      "Resource cpu") != std::string::npos);
+                      "Resource memory") != std::string::npos);
   CHECK(workload.find("- {metric: gpu_utilization, average: 90}") != std::string::npos);
+  CHECK(workload.find("- {metric: cpu, utilization: 80}") != std::string::npos);
   const Outcome run = Run("run " + Quoted(out) + " --duration 20m --quiet --json -");
   REQUIRE_MESSAGE((run.exit_code == 0 || run.exit_code == 1), run.err);
   int rescales = 0;

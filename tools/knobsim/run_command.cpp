@@ -135,6 +135,7 @@ int Run(const RunArgs& args) {
   if (!read.ok()) return BadInput(read.error().ToString());
   Scenario& scenario = *read;
   NoteUnsimulatedVolumes(scenario);
+  NoteCpuHpasWithoutRequest(scenario);
 
   // Command-line overrides of the scenario's run settings.
   if (Status s = ApplyRunOverrides(args.sim, &scenario); !s) return BadInput(s);

@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/autoscaling/horizontal_controller.h"
 #include "sim/engine/simulation.h"
 #include "sim/io/pool_costs.h"
 #include "sim/io/results_json.h"
@@ -127,6 +128,21 @@ Status ApplyTimelineOption(const SimulationOptions& o, RunSetOptions* run) {
   if (step <= 0) return Status::Failure("--timeline: the step must be positive, e.g. 1m");
   run->timeline_step = step;
   return Status::Ok();
+}
+
+void NoteCpuHpasWithoutRequest(const Scenario& scenario) {
+  for (const Workload& w : scenario.workloads) {
+    if (!w.hpa || w.cpu_milli > 0) continue;
+    for (const HpaMetric& m : autoscaling::MetricsOf(*w.hpa)) {
+      if (m.kind != HpaMetricKind::kCpu || m.target_type != HpaTargetType::kUtilization) continue;
+      std::cerr << "knobsim: warning: workload " << w.name << ": its HPA "
+                << (w.hpa->metrics.empty() ? "lists no metric, so runs on cpu at 80 %, "
+                                           : "has a cpu utilization target, ")
+                << "and the workload requests no cpu: the HPA cannot compute it (missing "
+                   "request for cpu) and keeps the replicas; set the workload's cpu\n";
+      break;
+    }
+  }
 }
 
 Status ApplyRunOverrides(const SimulationOptions& o, Scenario* scenario) {

@@ -59,6 +59,11 @@ void AddSimulationOptions(CLI::App* cmd, SimulationOptions* options, std::string
 // message) when they cannot be used.
 Status ApplyRunOverrides(const SimulationOptions& options, Scenario* scenario);
 
+// Says on stderr which HPAs run on cpu utilization (their own metric, or the default when they
+// list none) for a workload that requests no cpu: the controller cannot compute it ("missing
+// request for cpu", FailedGetResourceMetric) and keeps the replicas, as upstream's does.
+void NoteCpuHpasWithoutRequest(const Scenario& scenario);
+
 // --timeline STEP: every run collects RunResult::timeline with that step (the results
 // document writes replication 1's, docs/results.md); the message when STEP is not a positive
 // duration (only a message). Ok when the option was not given.

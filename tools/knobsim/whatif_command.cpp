@@ -53,6 +53,7 @@ int Whatif(const WhatifArgs& args) {
   Expected<Scenario> read = ReadScenarioFile(args.scenario);
   if (!read.ok()) return BadInput(read.error().ToString());
   Scenario& scenario = *read;
+  NoteCpuHpasWithoutRequest(scenario);
 
   if (Status s = ApplyRunOverrides(args.sim, &scenario); !s) return BadInput(s);
 
