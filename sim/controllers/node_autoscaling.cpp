@@ -361,8 +361,9 @@ class DrainSimulation {
  public:
   explicit DrainSimulation(const EngineState& s) : s_(s) {}
 
-  // Whether every pod to move fits on the other nodes (the node and those being removed gone).
-  bool PodsFitElsewhere(int32_t n, const std::vector<int32_t>& pods) {
+  // Whether every pod to move fits on the other nodes (the node, and `also_gone`, gone).
+  bool PodsFitElsewhere(int32_t n, const std::vector<int32_t>& pods,
+                        const std::vector<int32_t>& also_gone = {}) {
     if (pods.empty()) return true;
     if (!trial_) trial_ = std::make_unique<Trial>(s_.cluster_state, s_.config);
     ClusterState& cluster = trial_->cluster;
@@ -378,6 +379,7 @@ class DrainSimulation {
       cluster.Unbind(index);
     }
     cluster.SetAbsent(n, true);
+    for (int32_t g : also_gone) cluster.SetAbsent(g, true);
     std::vector<int> placed;
     bool fits = true;
     for (int32_t p : pods) {
@@ -392,6 +394,7 @@ class DrainSimulation {
     // Put the copy back as it was (the moved pods at their places, new indexes).
     for (int index : placed) cluster.Unbind(index);
     cluster.SetAbsent(n, false);
+    for (int32_t g : also_gone) cluster.SetAbsent(g, false);
     for (Moved& m : moved) cluster.Bind(std::move(m.spec), m.was);
     return fits;
   }
@@ -491,6 +494,13 @@ void ScaleDown(Simulator& sim) {
   for (const NodeRun& node : s.nodes) draining |= node.removing;
   std::vector<int> size(s.pools.size());
   for (size_t p = 0; p < s.pools.size(); ++p) size[p] = s.pools[p].size;
+  // Empty nodes first, in bulk, then at most one node to drain (upstream's actuator deletes the
+  // empty ones first). The removals of one loop are simulated together: the node to drain must
+  // place its pods without the empty nodes going with it. All are cordoned before any pod moves,
+  // so that no replacement lands on a node of the same removal.
+  std::stable_partition(removable.begin(), removable.end(),
+                        [&](int32_t n) { return moves[n].empty(); });
+  std::vector<int32_t> chosen;
   int empty_removed = 0;
   for (int32_t n : removable) {
     const int pool = s.nodes[n].pool;
@@ -500,9 +510,14 @@ void ScaleDown(Simulator& sim) {
       ++empty_removed;
     } else {
       if (draining) continue;
+      if (!chosen.empty() && !drain.PodsFitElsewhere(n, moves[n], chosen)) continue;
       draining = true;
     }
     --size[pool];
+    chosen.push_back(n);
+  }
+  for (int32_t n : chosen) s.cluster_state.SetUnschedulable(n, true);
+  for (int32_t n : chosen) {
     StartRemoval(sim, n, moves[n]);
     if (s.nodes[n].pods.empty()) FinishRemoval(sim, n);
   }

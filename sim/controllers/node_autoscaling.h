@@ -44,10 +44,13 @@
 //     pods wait for the node, as upstream counts it upcoming.
 // Spot reclaims of autoscaled pools: spot_reclaims.h.
 //
-// Left out, and said in docs/autoscaling.md: kube-system pods blocking, the joint simulation of
-// several removals (each candidate is checked alone, and non-empty nodes go one at a time), a
-// node that registers after its scale-up timed out (the reader keeps provisioning within the
-// limit). DaemonSet pods on new nodes: daemon_sets.h.
+// The removals of one loop are simulated together: empty nodes first (in bulk), then at most
+// one node to drain, whose pods must fit without the empty nodes going too; every chosen node is
+// cordoned before any pod moves.
+//
+// Left out, and said in docs/autoscaling.md: kube-system pods blocking, a node that registers
+// after its scale-up timed out (the reader keeps provisioning within the limit). DaemonSet pods
+// on new nodes: daemon_sets.h.
 #pragma once
 
 #include <cstdint>

@@ -241,6 +241,32 @@ TEST_CASE("cluster-autoscaler: a drained node's pods move, one non-empty node at
   }
 }
 
+TEST_CASE("cluster-autoscaler: the removals of one loop are simulated together") {
+  // cpu-0 holds a 1.5-cpu pod (37.5 %), cpu-1 is empty, cpu-2 holds a 3-cpu pod (75 %). Checked
+  // alone, cpu-0 is unneeded: its pod would fit on the empty cpu-1. But cpu-1 goes in the same
+  // loop (at 600 s, empty nodes first), and then the pod fits nowhere (3 + 1.5 > 4 on cpu-2): so
+  // only cpu-1 goes, and no pod is left Pending for a new scale-up.
+  Scenario s = Cluster(3, 1, 3, 1800 * kS);
+  Workload small = Batch("small", 1, 1500);
+  small.pods = {CurrentPod{"small-0", "cpu-0", {}, true, -1}};
+  Workload big = Batch("big", 1, 3000);
+  big.pods = {CurrentPod{"big-0", "cpu-2", {}, true, -1}};
+  s.workloads = {small, big};
+  Simulator sim(s, 1, RunOptions{});
+  const RunResult r = sim.Run();
+  const std::vector<Seen> down = EventsOf(r, "ScaleDown");
+  REQUIRE(down.size() == 2);  // cpu-1 marked, then removed
+  for (const Seen& e : down) {
+    CHECK(e.at == 600 * kS);
+    CHECK(e.message.rfind("node cpu-1 ", 0) == 0);
+  }
+  CHECK(EventsOf(r, "TriggeredScaleUp").empty());
+  CHECK(r.pools[0].nodes_end == 2);
+  CHECK(r.pools[0].nodes_removed == 1);
+  CHECK(r.cluster.pending_pods == 0);
+  for (const PodResult& p : r.pods) CHECK(p.node == (p.workload == "small" ? "cpu-0" : "cpu-2"));
+}
+
 // A spot pool in the autoscaler: a second pool `name`, autoscaled in [min, max] from `count`.
 NodePool SpotPool(const std::string& name, int count, int min, int max, double per_node_hour) {
   NodePool pool = Cluster(count, min, max, 0).node_pools[0];
