@@ -1122,3 +1122,26 @@ TEST_CASE("ReplicaCalc: TestGroupPods (upstream replica_calculator_test.go)") {
 
 }  // namespace
 }  // namespace knobsim::autoscaling
+
+namespace knobsim::autoscaling {
+namespace {
+
+// docs/validation.md's HPA row: 4 Ready pods using 90 % of their cpu request against a 60 %
+// target give ceil(1.5 × 4) = 6; at 64 % the ratio 1.067 is within the 10 % tolerance.
+TEST_CASE("ReplicaCalc: 4 Ready pods at 90 % against 60 % give 6; at 64 % the count stays") {
+  const SimTime now = 3600 * kNanosPerSecond;  // past the CPU initialization period
+  std::vector<PodSample> pods(4);
+  for (size_t i = 0; i < pods.size(); ++i) {
+    pods[i].name = "p" + std::to_string(i);
+    pods[i].value = 900;
+    pods[i].request = 1000;
+    pods[i].sample_time = now;
+    pods[i].sample_window = 60 * kNanosPerSecond;
+  }
+  CHECK(ResourceReplicas(4, 60, true, pods, Tolerances{}, ReadinessSettings{}, now).replicas == 6);
+  for (PodSample& p : pods) p.value = 640;
+  CHECK(ResourceReplicas(4, 60, true, pods, Tolerances{}, ReadinessSettings{}, now).replicas == 4);
+}
+
+}  // namespace
+}  // namespace knobsim::autoscaling
