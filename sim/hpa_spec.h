@@ -33,6 +33,11 @@ struct HpaScalingRules {
   std::optional<double> tolerance;         // HPAConfigurableTolerance; unset = the flag's
 };
 
+// stabilizationWindowSeconds: whole seconds in [0, 3600] (the API server's validation).
+inline bool ValidStabilizationWindow(SimTime ns) {
+  return ns >= 0 && ns <= 3600 * kNanosPerSecond && ns % kNanosPerSecond == 0;
+}
+
 struct HpaBehavior {
   std::optional<HpaScalingRules> scale_up;
   std::optional<HpaScalingRules> scale_down;

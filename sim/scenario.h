@@ -431,6 +431,10 @@ struct Variant {
   std::map<std::string, int> hpa_min_replicas;
   std::map<std::string, int> hpa_max_replicas;
   std::map<std::string, double> hpa_target;
+  // Workload -> its HPA's behavior stabilization windows (stabilizationWindowSeconds of scaleUp /
+  // scaleDown, 0..1 h). An HPA without `behavior` gets one with the API's defaults for the rest.
+  std::map<std::string, SimTime> hpa_scale_up_window;
+  std::map<std::string, SimTime> hpa_scale_down_window;
   // Workload -> false: its CronHPA left out (true keeps it). The workload must have one.
   std::map<std::string, bool> cron_hpa;
   // Pool -> its autoscaler bounds (the pool must autoscale; `count` is clamped into them).

@@ -524,6 +524,19 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
           first.target_milli = std::llround(*target * 1000);
         }
       }
+      // A window on an HPA without `behavior` gives it one, the rest the API's defaults (as
+      // `kubectl edit` adding that field would).
+      const auto window = [&](const std::map<std::string, SimTime>& knob, bool up) {
+        const SimTime* w_ns = Lookup(knob, w.name);
+        if (w_ns == nullptr) return;
+        if (!w.hpa->behavior) w.hpa->behavior = HpaBehavior{};
+        std::optional<HpaScalingRules>& rules =
+            up ? w.hpa->behavior->scale_up : w.hpa->behavior->scale_down;
+        if (!rules) rules = HpaScalingRules{};
+        rules->stabilization_window_s = static_cast<int32_t>(*w_ns / kNanosPerSecond);
+      };
+      window(variant.hpa_scale_up_window, true);
+      window(variant.hpa_scale_down_window, false);
       // The HPA starts from `replicas`, which its new bounds may move (as the controller's
       // first sync would at once).
       w.replicas = std::clamp(w.replicas, w.hpa->min_replicas, w.hpa->max_replicas);

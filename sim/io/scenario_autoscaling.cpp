@@ -192,7 +192,7 @@ HpaScalingRules Reader::ReadHpaRules(const Field& f) const {
   HpaScalingRules r;
   if (auto v = s.Get("stabilization_window")) {
     const int64_t ns = Duration(*v);
-    if (ns < 0 || ns > 3600 * kNanosPerSecond || ns % kNanosPerSecond != 0)
+    if (!ValidStabilizationWindow(ns))
       Fail(*v, "a stabilization window is whole seconds, 0 to 1h (the API's bounds)");
     r.stabilization_window_s = static_cast<int32_t>(ns / kNanosPerSecond);
   }

@@ -1417,6 +1417,31 @@ TEST_CASE("the hpa_target variant moves a cpu target in its own unit, the defaul
   CHECK(v.workloads[2].hpa->metrics[0].target_utilization == 60);
 }
 
+TEST_CASE("the hpa stabilization-window variants set the behavior, creating it with defaults") {
+  const Scenario s = Read(
+      "name: s\nworkloads:\n"
+      "  - name: a\n    hpa: {max_replicas: 3, behavior: {scale_down: {stabilization_window: "
+      "60s, policies: [{type: Pods, value: 1, period: 60s}]}}}\n"
+      "  - name: b\n    hpa: {max_replicas: 3}\n"
+      "variants: [{name: v, hpa_scale_down_window: {a: 10m, b: 0s}, hpa_scale_up_window: {b: "
+      "30s}}]\n");
+  const Scenario v = ApplyVariant(s, s.variants[0]);
+  const HpaScalingRules& a_down = *v.workloads[0].hpa->behavior->scale_down;
+  CHECK(a_down.stabilization_window_s == 600);
+  CHECK(a_down.policies.size() == 1);  // the rest as written
+  CHECK_FALSE(v.workloads[0].hpa->behavior->scale_up);
+  REQUIRE(v.workloads[1].hpa->behavior);  // created: the API's defaults but these windows
+  CHECK(v.workloads[1].hpa->behavior->scale_down->stabilization_window_s == 0);
+  CHECK(v.workloads[1].hpa->behavior->scale_down->policies.empty());
+  CHECK(v.workloads[1].hpa->behavior->scale_up->stabilization_window_s == 30);
+  CHECK(Has(ErrorOf("name: s\nworkloads:\n  - name: a\n    hpa: {max_replicas: 3}\n"
+                    "variants: [{name: v, hpa_scale_up_window: {a: 2h}}]\n"),
+            "a stabilization window is whole seconds from 0s to 1h"));
+  CHECK(Has(ErrorOf("name: s\nworkloads:\n  - name: a\n"
+                    "variants: [{name: v, hpa_scale_up_window: {a: 1m}}]\n"),
+            "workload \"a\" has no hpa"));
+}
+
 TEST_CASE("node pool autoscaling: bounds, provisioning, the autoscaler's flags, variants") {
   const Scenario s = Read(
       "name: s\n"

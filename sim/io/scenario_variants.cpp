@@ -47,13 +47,31 @@ const Workload* FindWorkload(const Scenario& sc, const std::string& name) {
 }  // namespace
 
 Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
-  Section s(
-      *this, f,
-      {"name",         "description",      "policy",           "max_inst",        "switch_overhead",
-       "placement",    "memory_isolation", "sharing",          "topology_spread", "gpu_mem",
-       "gpu_core",     "replicas",         "priority",         "node_count",      "traffic_scale",
-       "interference", "hpa_min_replicas", "hpa_max_replicas", "cron_hpa",        "hpa_target",
-       "pool_min",     "pool_max"});
+  Section s(*this, f,
+            {"name",
+             "description",
+             "policy",
+             "max_inst",
+             "switch_overhead",
+             "placement",
+             "memory_isolation",
+             "sharing",
+             "topology_spread",
+             "gpu_mem",
+             "gpu_core",
+             "replicas",
+             "priority",
+             "node_count",
+             "traffic_scale",
+             "interference",
+             "hpa_min_replicas",
+             "hpa_max_replicas",
+             "cron_hpa",
+             "hpa_target",
+             "hpa_scale_up_window",
+             "hpa_scale_down_window",
+             "pool_min",
+             "pool_max"});
   Variant v;
   const Field name = s.Require("name");
   v.name = NonEmptyString(name);
@@ -236,6 +254,19 @@ void Reader::ReadVariantAutoscalerKnobs(const Section& s, const Scenario& sc, Va
   if (auto x = s.Get("hpa_target")) {
     for (const auto& [key, value] : KnobEntries(*x, WorkloadNames(sc), "workload")) {
       v.hpa_target[key] = Number(value, 0, INFINITY, true, true);
+      hpa_of(key, value);
+    }
+  }
+  for (const char* name : {"hpa_scale_up_window", "hpa_scale_down_window"}) {
+    auto x = s.Get(name);
+    if (!x) continue;
+    auto& knob = std::string_view(name) == "hpa_scale_up_window" ? v.hpa_scale_up_window
+                                                                 : v.hpa_scale_down_window;
+    for (const auto& [key, value] : KnobEntries(*x, WorkloadNames(sc), "workload")) {
+      const SimTime window = Duration(value);
+      if (!ValidStabilizationWindow(window))
+        Fail(value, "a stabilization window is whole seconds from 0s to 1h");
+      knob[key] = window;
       hpa_of(key, value);
     }
   }

@@ -18,6 +18,7 @@
 #include "models/memory_isolation.h"
 #include "sim/io/spelling.h"
 #include "sim/io/yaml_fields.h"
+#include "sim/quantity.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/text.h"
 #include "sim/variant.h"
@@ -50,6 +51,11 @@ const std::vector<KnobKind>& Kinds() {
       {"nodes", Target::kPool, "nodes:POOL=N"},
       {"pool_min", Target::kPool, "pool_min:POOL=N"},
       {"pool_max", Target::kPool, "pool_max:POOL=N"},
+      {"hpa_min", Target::kWorkload, "hpa_min:WORKLOAD=N"},
+      {"hpa_max", Target::kWorkload, "hpa_max:WORKLOAD=N"},
+      {"hpa_target", Target::kWorkload, "hpa_target:WORKLOAD=X"},
+      {"hpa_scale_up_window", Target::kWorkload, "hpa_scale_up_window:WORKLOAD=DURATION"},
+      {"hpa_scale_down_window", Target::kWorkload, "hpa_scale_down_window:WORKLOAD=DURATION"},
       {"traffic", Target::kOptionalWorkload, "traffic[:WORKLOAD]=FACTOR"},
       {"gpu_core", Target::kWorkload, "gpu_core:WORKLOAD=0..100"},
   };
@@ -141,6 +147,8 @@ class KnobParser {
       v_.node_count[Pool(*target)] = Int(0, 1000000);
     } else if (key_ == "pool_min" || key_ == "pool_max") {
       PoolBound(Pool(*target), key_ == "pool_min");
+    } else if (key_.rfind("hpa_", 0) == 0) {
+      Hpa(Workload(*target));
     } else if (key_ == "replicas") {
       const std::string w = Workload(*target);
       // `*` leaves DaemonSets as they are (their count follows the nodes); naming one fails.
@@ -203,6 +211,52 @@ class KnobParser {
       Fail("pool_max " + std::to_string(n) + " is below the pool's min " +
            std::to_string(other(v_.pool_min, p.autoscaling->min)));
     (is_min ? v_.pool_min : v_.pool_max)[pool] = n;
+  }
+
+  // hpa_min / hpa_max / hpa_target / hpa_scale_up_window / hpa_scale_down_window: a
+  // workload's HPA (`*`: every workload that has one), its bounds kept ordered with the other
+  // bound (the knob given, else the scenario's), as the scenario's variant keys.
+  void Hpa(const std::string& w) {
+    const knobsim::Workload* named = nullptr;
+    bool any = false;
+    ForEach(w, [&](const knobsim::Workload& wl) {
+      any = any || wl.hpa.has_value();
+      if (wl.name == w) named = &wl;
+    });
+    if (w != "*" && !named->hpa)
+      Fail("workload " + Quote(w) + " has no hpa", "give it hpa: in the scenario");
+    if (!any) Fail("no workload has an hpa", "give one hpa: in the scenario");
+    if (key_ == "hpa_min" || key_ == "hpa_max") {
+      const bool is_min = key_ == "hpa_min";
+      const int n = Int(is_min ? 0 : 1, 1000000);
+      if (named != nullptr) {
+        const auto other = [&](const std::map<std::string, int>& m, int base) {
+          const auto it = m.find(w);
+          return it == m.end() ? base : it->second;
+        };
+        const int max = other(v_.hpa_max_replicas, named->hpa->max_replicas);
+        const int min = other(v_.hpa_min_replicas, named->hpa->min_replicas);
+        if (is_min && n > max)
+          Fail("hpa_min " + std::to_string(n) + " is above the HPA's max " + std::to_string(max));
+        if (!is_min && n < min)
+          Fail("hpa_max " + std::to_string(n) + " is below the HPA's min " + std::to_string(min));
+      }
+      (is_min ? v_.hpa_min_replicas : v_.hpa_max_replicas)[w] = n;
+    } else if (key_ == "hpa_target") {
+      const double x = Number();
+      if (!(x > 0) || !std::isfinite(x))
+        Fail(Quote(value_) + " is not a positive target",
+             "in the first metric's unit: percent for a utilization, cores for cpu's average");
+      v_.hpa_target[w] = x;
+    } else {
+      const Parsed<int64_t> d = ParseDuration(value_);
+      if (!d.ok()) Fail(d.error, d.hint);
+      if (!ValidStabilizationWindow(*d.value))
+        Fail(Quote(value_) + " is not a stabilization window",
+             "whole seconds from 0s to 1h, e.g. 5m");
+      (key_ == "hpa_scale_up_window" ? v_.hpa_scale_up_window : v_.hpa_scale_down_window)[w] =
+          *d.value;
+    }
   }
 
   [[noreturn]] void Fail(std::string message, std::string hint = "") const {

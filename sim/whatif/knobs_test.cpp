@@ -268,6 +268,60 @@ TEST_CASE("bad knobs fail with the knob and a hint") {
   }
 }
 
+// A workload with an HPA (chat, 1..8 on GPU utilization at 60 %) and one without (batch).
+constexpr const char* kHpaScenario = R"(
+name: hpa-knobs
+node_pools:
+  - {name: gpu, count: 2, gpu: A10, gpus_per_node: 1, labels: {ack.node.gpu.schedule: cgpu}}
+workloads:
+  - name: chat
+    gpu_mem: 5
+    traffic: {rate: 1/s}
+    hpa: {min_replicas: 1, max_replicas: 8, metrics: [{metric: gpu_utilization, average: 60}]}
+  - name: batch
+    gpu_mem: 2
+)";
+
+Expected<Variant> HpaKnobs(std::vector<std::string> texts) {
+  Expected<Scenario> s = ReadScenarioString(kHpaScenario, "hpa.yaml");
+  REQUIRE_MESSAGE(s.ok(), (s.ok() ? "" : s.error().ToString()));
+  std::vector<KnobText> knobs;
+  for (auto& t : texts) knobs.push_back({t, "--knob", 0, ""});
+  return VariantFromKnobs(*s, knobs, "v");
+}
+
+TEST_CASE("hpa knobs set a workload's HPA bounds, target and stabilization windows") {
+  const Expected<Variant> v =
+      HpaKnobs({"hpa_min:chat=3", "hpa_max:chat=6", "hpa_target:chat=70",
+                "hpa_scale_up_window:chat=30s", "hpa_scale_down_window:*=10m"});
+  REQUIRE_MESSAGE(v.ok(), (v.ok() ? "" : v.error().ToString()));
+  CHECK(v->hpa_min_replicas.at("chat") == 3);
+  CHECK(v->hpa_max_replicas.at("chat") == 6);
+  CHECK(v->hpa_target.at("chat") == 70);
+  CHECK(v->hpa_scale_up_window.at("chat") == 30 * kNanosPerSecond);
+  CHECK(v->hpa_scale_down_window.at("*") == 600 * kNanosPerSecond);
+  struct Case {
+    std::vector<std::string> knobs;
+    const char* message;
+  };
+  const Case cases[] = {
+      {{"hpa_min:batch=2"}, "workload \"batch\" has no hpa; give it hpa: in the scenario"},
+      {{"hpa_min:chat=9"}, "hpa_min 9 is above the HPA's max 8"},
+      {{"hpa_max:chat=4", "hpa_min:chat=5"}, "hpa_min 5 is above the HPA's max 4"},
+      {{"hpa_max:chat=0"}, "is out of range 1..1000000"},
+      {{"hpa_target:chat=0"}, "\"0\" is not a positive target"},
+      {{"hpa_scale_down_window:chat=2h"}, "\"2h\" is not a stabilization window"},
+      {{"hpa_scale_down_window:chat=1500ms"}, "is not a stabilization window"},
+      {{"hpa_scale_up_window:chat=soon"}, "hpa_scale_up_window:chat=soon"},
+  };
+  for (const Case& c : cases) {
+    const Expected<Variant> bad = HpaKnobs(c.knobs);
+    REQUIRE_FALSE(bad.ok());
+    CHECK_MESSAGE(bad.error().ToString().find(c.message) != std::string::npos,
+                  bad.error().ToString());
+  }
+}
+
 TEST_CASE("the --knob variant is named after its knobs") {
   CHECK(KnobVariantName({"policy=3", "isolation=hard"}) == "policy=3,isolation=hard");
 }

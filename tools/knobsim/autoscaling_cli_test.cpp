@@ -309,6 +309,20 @@ TEST_CASE("whatif pool_min and pool_max change an autoscaled pool, and refuse a 
   CHECK(crossed.err.find("pool_min 9 is above the pool's max 8") != std::string::npos);
 }
 
+TEST_CASE("whatif hpa_min keeps warm replicas through the night: the morning step meets its SLO") {
+  const std::string nodepool = QuotedSourcePath("scenarios/nodepool-morning-ramp.yaml");
+  const Outcome ok = Run("whatif " + nodepool +
+                         " --knob hpa_min:chat=5 --knob hpa_scale_down_window:chat=10m --quiet"
+                         " --json -");
+  REQUIRE_MESSAGE(ok.exit_code <= 1, ok.err);
+  const json doc = json::parse(ok.out);
+  CHECK(Workload(doc.at("variants").at(0), "chat").at("slo_met") == false);
+  CHECK(Workload(doc.at("variants").at(1), "chat").at("slo_met") == true);
+  const Outcome bad = Run("whatif " + nodepool + " --knob hpa_max:chat=0");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("hpa_max:chat=0") != std::string::npos);
+}
+
 TEST_CASE("--prices gives each pool's node-hours a cost in the table and the document") {
   const std::string nodepool = QuotedSourcePath("scenarios/nodepool-morning-ramp.yaml");
   const std::string prices = QuotedSourcePath("scenarios/prices-example.yaml");
