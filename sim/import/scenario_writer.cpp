@@ -26,11 +26,6 @@ std::string TrimZeros(std::string s) {
   return s;
 }
 
-std::string Cpu(int64_t milli) {
-  if (milli % 1000 == 0) return std::to_string(milli / 1000);
-  return std::to_string(milli) + "m";
-}
-
 std::string Map(const std::map<std::string, std::string>& m) {
   std::string out = "{";
   bool first = true;
@@ -146,7 +141,7 @@ void WritePool(Out& o, const ImportedPool& ip) {
     o.Line(4, "gpus_per_node: " + std::to_string(p.gpus_per_node));
   }
   if (!p.instance_type.empty()) o.Line(4, "instance_type: " + YamlScalar(p.instance_type));
-  o.Line(4, "cpu: " + Cpu(p.cpu_milli), "allocatable");
+  o.Line(4, "cpu: " + ScenarioCpu(p.cpu_milli), "allocatable");
   o.Line(4, "memory: " + ScenarioMemory(p.memory_mib), "allocatable, whole MiB");
   o.Line(4, "pods: " + std::to_string(p.pods));
   if (!p.labels.empty()) {
@@ -244,29 +239,6 @@ void WriteTraffic(Out& o, const ImportedWorkload& iw) {
   }
 }
 
-std::string HpaRules(const HpaScalingRules& r) {
-  std::vector<std::string> parts;
-  if (r.stabilization_window_s)
-    parts.push_back("stabilization_window: " + std::to_string(*r.stabilization_window_s) + "s");
-  if (r.select_policy) {
-    parts.push_back(std::string("select_policy: ") +
-                    (*r.select_policy == HpaSelectPolicy::kMax   ? "Max"
-                     : *r.select_policy == HpaSelectPolicy::kMin ? "Min"
-                                                                 : "Disabled"));
-  }
-  if (!r.policies.empty()) {
-    std::vector<std::string> policies;
-    for (const HpaScalingPolicy& p : r.policies) {
-      policies.push_back(
-          std::string("{type: ") + (p.type == HpaPolicyType::kPods ? "Pods" : "Percent") +
-          ", value: " + std::to_string(p.value) + ", period: " + std::to_string(p.period_s) + "s}");
-    }
-    parts.push_back("policies: [" + Join(policies, ", ") + "]");
-  }
-  if (r.tolerance) parts.push_back("tolerance: " + TrimZeros(Fmt("%.6f", *r.tolerance)));
-  return "{" + Join(parts, ", ") + "}";
-}
-
 // `hpa:` as the scenario reader reads it (docs/autoscaling.md).
 void WriteHpa(Out& o, const ImportedWorkload& iw) {
   const Workload& w = iw.spec;
@@ -280,25 +252,11 @@ void WriteHpa(Out& o, const ImportedWorkload& iw) {
   o.Line(6, "min_replicas: " + std::to_string(h.min_replicas));
   o.Line(6, "max_replicas: " + std::to_string(h.max_replicas));
   o.Line(6, "metrics:");
-  for (const HpaMetric& m : h.metrics) {
-    if (m.kind == HpaMetricKind::kCpu) {
-      o.Line(8, m.target_type == HpaTargetType::kUtilization
-                    ? "- {metric: cpu, utilization: " + std::to_string(m.target_utilization) + "}"
-                    : "- {metric: cpu, average: " + Cpu(m.target_milli) + "}");
-      continue;
-    }
-    const double x = static_cast<double>(m.target_milli) / 1000.0;
-    const std::string value = m.kind == HpaMetricKind::kGpuMemory
-                                  ? ScenarioMemory(static_cast<int64_t>(std::ceil(x)))
-                                  : TrimZeros(Fmt("%.3f", x));
-    o.Line(8, "- {metric: " + std::string(HpaMetricKindName(m.kind)) +
-                  (m.target_type == HpaTargetType::kValue ? ", value: " : ", average: ") + value +
-                  "}");
-  }
+  for (const HpaMetric& m : h.metrics) o.Line(8, "- " + HpaMetricValue(m));
   if (h.behavior) {
     o.Line(6, "behavior:");
-    if (h.behavior->scale_up) o.Line(8, "scale_up: " + HpaRules(*h.behavior->scale_up));
-    if (h.behavior->scale_down) o.Line(8, "scale_down: " + HpaRules(*h.behavior->scale_down));
+    if (h.behavior->scale_up) o.Line(8, "scale_up: " + HpaRulesValue(*h.behavior->scale_up));
+    if (h.behavior->scale_down) o.Line(8, "scale_down: " + HpaRulesValue(*h.behavior->scale_down));
   }
 }
 
@@ -435,7 +393,7 @@ void WritePodAffinities(Out& o, const ImportedWorkload& iw) {
 void WriteResources(Out& o, const ImportedWorkload& iw) {
   const Workload& w = iw.spec;
   if (w.priority != 0) o.Line(4, "priority: " + std::to_string(w.priority));
-  o.Line(4, "cpu: " + Cpu(w.cpu_milli), "requests");
+  o.Line(4, "cpu: " + ScenarioCpu(w.cpu_milli), "requests");
   o.Line(4, "memory: " + ScenarioMemory(w.memory_mib));
   if (w.dra.enabled()) {
     const std::string note = Note(iw, "dra");
@@ -636,6 +594,11 @@ std::string ScenarioRate(double per_s) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.*f", std::min(digits, 12), per_s);
   return TrimZeros(buf) + "/s";
+}
+
+std::string ScenarioCpu(int64_t milli) {
+  if (milli % 1000 == 0) return std::to_string(milli / 1000);
+  return std::to_string(milli) + "m";
 }
 
 std::string ScenarioDecimal(double v) {

@@ -27,6 +27,16 @@ std::string ScenarioMemory(int64_t mib);
 std::string DraPoolValue(const NodePool& pool);
 std::string DraAskValue(const DraAsk& ask);
 
+// An `hpa:` metric and scaling rules as the scenario reader reads them
+// (scenario_writer_autoscalers.cpp): "{metric: cpu, utilization: 50}",
+// "{metric: gpu_memory, average: 6Gi}"; "{stabilization_window: 300s, policies: [{type: Pods,
+// value: 4, period: 15s}]}".
+std::string HpaMetricValue(const HpaMetric& metric);
+std::string HpaRulesValue(const HpaScalingRules& rules);
+
+// A cpu amount in millicores as the reader reads it: "4", "500m".
+std::string ScenarioCpu(int64_t milli);
+
 // A duration as the scenario reader parses it: "0", "1h", "90m", "58.6ms", "1.251s".
 std::string ScenarioDuration(double seconds);
 
