@@ -47,15 +47,21 @@ Workload Service(const std::string& name, const std::string& kind) {
 // inference Deployment of higher priority that fits nowhere else. The batch pod is preempted at
 // t = 0, drains, and its replacement waits Pending at its lower priority; the inference pod is
 // nominated to the node and starts there once the victim is gone.
-TEST_CASE("preemption: a higher-priority pod evicts a running lower-priority one in a run") {
+// The card: batch-0 (20 gpu-mem) runs on it; infer (12) at `infer_priority` wants it.
+Scenario BatchAndInference(int infer_priority) {
   Scenario scenario = OneNode();
   Workload batch = Service("batch", "Deployment");
   batch.gpu_mem = 20;
   batch.pods = {{"batch-0", "gpu-0", {}, true, -1}};
   Workload infer = Service("infer", "Deployment");
   infer.gpu_mem = 12;
-  infer.priority = 1000;
+  infer.priority = infer_priority;
   scenario.workloads = {batch, infer};
+  return scenario;
+}
+
+TEST_CASE("preemption: a higher-priority pod evicts a running lower-priority one in a run") {
+  Scenario scenario = BatchAndInference(1000);
   Simulator sim(scenario, 1, RunOptions{});
   const RunResult r = sim.Run();
   CHECK(r.cluster.preempted_pods == 1);
@@ -88,16 +94,9 @@ TEST_CASE("preemption: a higher-priority pod evicts a running lower-priority one
 // it must equal a count over the pods, and the timeline's last step must show it. The preemption
 // run creates pods at the start, preempts one, replaces it and leaves the replacement waiting.
 TEST_CASE("pending pods: the count kept through the run matches the pods at its end") {
-  Scenario scenario = OneNode();
-  Workload batch = Service("batch", "Deployment");
-  batch.gpu_mem = 20;
-  batch.pods = {{"batch-0", "gpu-0", {}, true, -1}};
-  Workload infer = Service("infer", "Deployment");
-  infer.gpu_mem = 12;
   for (const int priority : {1000, 0}) {  // batch preempted and replaced; infer never placed
     CAPTURE(priority);
-    infer.priority = priority;
-    scenario.workloads = {batch, infer};
+    const Scenario scenario = BatchAndInference(priority);
     RunOptions options;
     options.timeline_step = 50 * kNanosPerSecond;
     Simulator sim(scenario, 1, options);
