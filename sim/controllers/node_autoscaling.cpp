@@ -628,7 +628,7 @@ std::vector<PoolTimeline> PoolTimelines(EngineState& s) {
       const SimTime from = static_cast<SimTime>(k) * step;
       const SimTime to = std::min(end, from + step);
       t.points.push_back({from, to > from ? run.step_node_ns[k] / static_cast<double>(to - from)
-                                          : static_cast<double>(run.size)});
+                                          : static_cast<double>(run.size - run.phantom)});
     }
     out.push_back(std::move(t));
   }
@@ -646,7 +646,7 @@ std::vector<PoolResult> PoolResults(EngineState& s) {
     r.name = s.scenario.node_pools[pool].name;
     r.autoscaled = Autoscaled(s, pool);
     r.nodes_start = run.size_at_start;
-    r.nodes_end = run.size;
+    r.nodes_end = run.size - run.phantom;  // a stocked-out node never existed
     r.nodes_min = run.size_min;
     r.nodes_max = run.size_max;
     r.nodes_mean = run.node_ns / run_ns;

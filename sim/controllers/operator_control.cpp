@@ -81,7 +81,8 @@ std::vector<PodView> OperatorControl::Pods() const {
 void OperatorControl::SetCordoned(int n, bool cordoned) {
   EngineState& s = sim_.state;
   s.nodes[n].cordoned = cordoned;
-  s.cluster_state.SetUnschedulable(n, cordoned || s.nodes[n].down());
+  // A spot node under its interruption notice stays cordoned whatever the operator does.
+  s.cluster_state.SetUnschedulable(n, cordoned || s.nodes[n].down() || s.nodes[n].notified);
   if (!cordoned) SchedulePending(sim_);
 }
 
