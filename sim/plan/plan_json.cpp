@@ -233,6 +233,20 @@ std::string Recommendation(double traffic, const Json& o) {
   }
   const std::string binding = BindingText(o);
   if (!binding.empty()) text += "; " + binding;
+  // The autoscaled configuration beside it: "; autoscaled, gpu-a10 0..3 nodes (mean 2.3) for
+  // 16027.91 CNY/month".
+  if (o.contains("autoscaled")) {
+    const Json& a = o.at("autoscaled");
+    text += "; autoscaled,";
+    for (const Json& p : a.at("pools")) {
+      text += " " + p.at("name").get<std::string>() + " " + std::to_string(p.at("min").get<int>()) +
+              ".." + std::to_string(p.at("max").get<int>()) + " nodes (mean " +
+              ShortestNumber(std::round(p.at("nodes_mean").get<double>() * 10) / 10) + ")";
+    }
+    if (a.at("monthly_cost").is_number())
+      text += " for " + Fixed2(a.at("monthly_cost").get<double>()) + " " +
+              a.at("currency").get<std::string>() + "/month";
+  }
   return text + ".";
 }
 

@@ -230,6 +230,11 @@ TEST_CASE("plan sizes an autoscaled pool both ways: fixed for the peak, and the 
                            " --replications 2");
   REQUIRE_MESSAGE(text.exit_code == 0, text.err);
   CHECK(text.out.find("autoscaled: gpu-a10 ") != std::string::npos);
+  // The recommendation names both.
+  const std::string rec = doc.at("recommendations").at(0).at("text").get<std::string>();
+  CHECK(rec.find("; autoscaled, gpu-a10 " + std::to_string(pool.at("min").get<int>()) + ".." +
+                 std::to_string(nodes) + " nodes (mean ") != std::string::npos);
+  CHECK(rec.find(" CNY/month.") != std::string::npos);
 }
 
 }  // namespace
