@@ -406,20 +406,8 @@ class DrainSimulation {
 
 void FinishRemoval(Simulator& sim, int32_t n) {
   EngineState& s = sim.state;
-  NodeRun& node = s.nodes[n];
-  node.removing = false;
-  node.absent = true;
-  node.unneeded_since = -1;
-  node.images.clear();
-  s.cluster_state.SetUnschedulable(n, false);
-  s.cluster_state.SetAbsent(n, true);
-  if (node.on_demand) {
-    CloseNodeTime(s, node.pool);
-    node.on_demand = false;
-    --s.pools[node.pool].on_demand;
-  }
-  ResizePool(s, node.pool, -1);
-  ++s.pools[node.pool].nodes_removed;
+  TakeOutOfPool(s, n);
+  ++s.pools[s.nodes[n].pool].nodes_removed;
   sim.recorder.NodeEvent("ScaleDown", n, "nodes removed by cluster autoscaler");
 }
 
@@ -540,6 +528,22 @@ void CloseNodeTime(EngineState& s, int pool) {
     }
   }
   p.since = s.now;
+}
+
+void TakeOutOfPool(EngineState& s, int32_t n) {
+  NodeRun& node = s.nodes[n];
+  node.removing = false;
+  node.absent = true;
+  node.unneeded_since = -1;
+  node.images.clear();
+  s.cluster_state.SetUnschedulable(n, false);
+  s.cluster_state.SetAbsent(n, true);
+  if (node.on_demand) {
+    CloseNodeTime(s, node.pool);
+    node.on_demand = false;
+    --s.pools[node.pool].on_demand;
+  }
+  ResizePool(s, node.pool, -1);
 }
 
 void ResizePool(EngineState& s, int pool, int delta) {

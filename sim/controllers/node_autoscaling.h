@@ -74,6 +74,9 @@ void JoinProvisionedNode(Simulator& sim, int32_t n);
 void CloseNodeTime(EngineState& state, int pool);
 // The pool's size (the autoscaler's target) changes by `delta` now.
 void ResizePool(EngineState& state, int pool, int delta);
+// An autoscaled pool's node leaves it, its pods gone: the slot is absent again, the pool one
+// node smaller (a scale-down's removal, a spot release).
+void TakeOutOfPool(EngineState& state, int32_t n);
 // kProvisionTimeout: a scale-up's node that never registered is given up on (ScaleUpTimedOut)
 // and its pool backed off.
 void GiveUpProvisioning(Simulator& sim, int32_t n);

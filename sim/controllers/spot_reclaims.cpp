@@ -34,12 +34,7 @@ void ReleaseAutoscaledNode(Simulator& sim, int32_t n) {
     DeletePod(sim, p, "its node " + s.cluster.nodes[n].name + " was reclaimed (spot)");
     Terminate(sim, p);
   }
-  node.images.clear();
-  node.absent = true;
-  node.unneeded_since = -1;
-  s.cluster_state.SetUnschedulable(n, false);
-  s.cluster_state.SetAbsent(n, true);
-  ResizePool(s, node.pool, -1);
+  TakeOutOfPool(s, n);
   ++s.pools[node.pool].nodes_reclaimed;
   sim.recorder.NodeEvent("SpotReclaim", n,
                          stopped == 0 ? std::string("released by the provider; it held no pods")

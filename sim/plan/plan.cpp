@@ -137,9 +137,10 @@ class Planner {
 
   Scenario GroupScenario(const PoolGroup& g, const Cell& cell, int density, int nodes,
                          const std::vector<int>& replicas) const;
-  const Evaluation& Evaluate(int group, const Cell& cell, int density, int nodes);
-  // The group at `nodes` (replicas as split there), elastic down to `floor` (autoscaled_plan.h).
-  const Evaluation& EvaluateElastic(int group, const Cell& cell, int density, int nodes, int floor);
+  // The group at `nodes` (replicas as split there): the fixed deployment, or with a `floor` the
+  // elastic one down to it (autoscaled_plan.h).
+  const Evaluation& Evaluate(int group, const Cell& cell, int density, int nodes,
+                             std::optional<int> floor = std::nullopt);
   // The smallest floor of each elastic group at the chosen option that still meets, by
   // bisection (the option's own size meets: it is the fixed deployment), into best.autoscaled.
   void PlanElastic(const Cell& cell, PlanOption& best);
@@ -168,9 +169,9 @@ class Planner {
   const PlanOptions& o_;
   std::vector<PoolGroup> groups_;
   // Keyed by what the simulation depends on: on-demand and reserved cells share runs.
-  using Key = std::tuple<int, double, std::string, int, std::string, bool, int, int>;
+  // The last entry is the elastic floor, -1 for the fixed deployment.
+  using Key = std::tuple<int, double, std::string, int, std::string, bool, int, int, int>;
   std::map<Key, Evaluation> cache_;
-  std::map<std::pair<Key, int>, Evaluation> elastic_cache_;  // by floor
   // This cell's searches by (group, density; 1 for a whole-card group): the smallest size that
   // met, or none up to `cap` (0: not searched yet).
   struct Answer {
@@ -256,12 +257,13 @@ Scenario Planner::GroupScenario(const PoolGroup& g, const Cell& cell, int densit
   return out;
 }
 
-const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, int nodes) {
+const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, int nodes,
+                                    std::optional<int> floor) {
   const PoolGroup& g = groups_[group];
   const int d = g.whole ? 1 : density;
   const Key key{group,       cell.traffic,   cell.gpu->name,
                 cell.policy, cell.placement, cell.pricing == "spot",
-                d,           nodes};
+                d,           nodes,          floor.value_or(-1)};
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
   Evaluation& e = cache_[key];
 
@@ -274,49 +276,23 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
     e.why_not = std::to_string(slots) + " pod slots cannot give every workload a replica";
     return e;
   }
-  const Scenario scenario = GroupScenario(g, cell, d, nodes, *replicas);
+  Scenario scenario = GroupScenario(g, cell, d, nodes, *replicas);
+  if (floor) scenario = ElasticScenario(s_, g, std::move(scenario), *floor, nodes);
   RunSetOptions run;
   run.replications = o_.replications;
   run.seed = o_.seed;
   run.threads = o_.threads;
   run.limits = o_.limits;
-  run.stop = [&](const std::vector<RunResult>& finished) {
-    return CertainMiss(scenario, finished, o_.replications);
-  };
+  // No early stop under the autoscaler: a pod Pending while its node joins is not a miss.
+  if (!floor) {
+    run.stop = [&](const std::vector<RunResult>& finished) {
+      return CertainMiss(scenario, finished, o_.replications);
+    };
+  }
   const RunSetResult rs = RunSet(scenario, run);
   ++sizes_simulated;
   Report();
-  e = AssessRuns(scenario, rs, o_.replications, o_.confidence);
-  return e;
-}
-
-const Evaluation& Planner::EvaluateElastic(int group, const Cell& cell, int density, int nodes,
-                                           int floor) {
-  const PoolGroup& g = groups_[group];
-  const int d = g.whole ? 1 : density;
-  const Key key{group,       cell.traffic,   cell.gpu->name,
-                cell.policy, cell.placement, cell.pricing == "spot",
-                d,           nodes};
-  if (auto it = elastic_cache_.find({key, floor}); it != elastic_cache_.end()) return it->second;
-  Evaluation& e = elastic_cache_[{key, floor}];
-  int slots = 0;
-  for (int p : g.pools) slots += nodes * s_.node_pools[p].gpus_per_node * d;
-  std::vector<const Workload*> ws;
-  for (int w : g.workloads) ws.push_back(&s_.workloads[w]);
-  const std::optional<std::vector<int>> replicas = ReplicaSplit(ws, slots, s_.run.duration);
-  if (!replicas) return e;  // not met; the fixed size had them, so this does not happen
-  const Scenario scenario =
-      ElasticScenario(s_, g, GroupScenario(g, cell, d, nodes, *replicas), floor, nodes);
-  RunSetOptions run;
-  run.replications = o_.replications;
-  run.seed = o_.seed;
-  run.threads = o_.threads;
-  run.limits = o_.limits;
-  // No early stop: a pod Pending while a node joins is the autoscaler at work, not a miss.
-  const RunSetResult rs = RunSet(scenario, run);
-  ++sizes_simulated;
-  Report();
-  e = AssessRuns(scenario, rs, o_.replications, o_.confidence, /*pending_misses=*/false);
+  e = AssessRuns(scenario, rs, o_.replications, o_.confidence, /*pending_misses=*/!floor);
   return e;
 }
 
@@ -337,7 +313,7 @@ void Planner::PlanElastic(const Cell& cell, PlanOption& best) {
     int lo = 0, hi = nodes;  // hi meets: the fixed option itself
     while (lo < hi) {
       const int mid = lo + (hi - lo) / 2;
-      const bool met = EvaluateElastic(group, cell, best.density, nodes, mid).met;
+      const bool met = Evaluate(group, cell, best.density, nodes, mid).met;
       out.search.push_back({first, best.density, mid, met});
       if (met) {
         hi = mid;
@@ -345,7 +321,7 @@ void Planner::PlanElastic(const Cell& cell, PlanOption& best) {
         lo = mid + 1;
       }
     }
-    const Evaluation& at = EvaluateElastic(group, cell, best.density, nodes, hi);
+    const Evaluation& at = Evaluate(group, cell, best.density, nodes, hi);
     for (size_t k = 0; k < g.pools.size(); ++k) {
       const NodePool& pool = s_.node_pools[g.pools[k]];
       if (!pool.autoscaling) continue;
@@ -369,11 +345,7 @@ void Planner::PlanElastic(const Cell& cell, PlanOption& best) {
             [](const auto& a, const auto& b) { return a.first < b.first; });
   for (const auto& [index, pw] : ordered) {
     out.workloads.push_back(*pw);
-    if (pw->slo.latency > 0 && pw->latency_replications > 0) {
-      const double ratio =
-          pw->slo_latency_ms.mean / (static_cast<double>(pw->slo.latency) / kNanosPerMilli);
-      out.worst_p99_ratio = std::max(out.worst_p99_ratio, ratio);
-    }
+    out.worst_p99_ratio = std::max(out.worst_p99_ratio, SloLatencyRatio(*pw));
   }
   if (best.monthly_cost) out.monthly_cost = cost;
   best.autoscaled = std::move(out);
@@ -550,11 +522,7 @@ void Planner::FillOutcome(const std::vector<const Evaluation*>& at, PlanOption& 
       worst_margin = pw->margin_ratio;
       cand.binding_workload = pw->namespace_ + "/" + pw->name;
     }
-    if (pw->slo.latency > 0 && pw->latency_replications > 0) {
-      const double ratio =
-          pw->slo_latency_ms.mean / (static_cast<double>(pw->slo.latency) / kNanosPerMilli);
-      cand.worst_p99_ratio = std::max(cand.worst_p99_ratio, ratio);
-    }
+    cand.worst_p99_ratio = std::max(cand.worst_p99_ratio, SloLatencyRatio(*pw));
   }
 }
 

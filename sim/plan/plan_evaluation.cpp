@@ -35,6 +35,11 @@ ReplicationValues ValuesOf(const WorkloadResult& x, const Workload& w) {
 
 }  // namespace
 
+double SloLatencyRatio(const PlanWorkload& w) {
+  if (w.slo.latency <= 0 || w.latency_replications <= 0) return 0;
+  return w.slo_latency_ms.mean / (static_cast<double>(w.slo.latency) / kNanosPerMilli);
+}
+
 Evaluation AssessRuns(const Scenario& scenario, const RunSetResult& rs, int replications,
                       double confidence, bool pending_misses) {
   Evaluation e;

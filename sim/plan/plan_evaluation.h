@@ -22,6 +22,10 @@ struct Evaluation {
   std::vector<double> pool_nodes_mean;
 };
 
+// The mean latency at the SLO percentile over the SLO latency (an option's worst_p99_ratio is
+// the largest); 0 for a workload without a latency objective or without a success.
+double SloLatencyRatio(const PlanWorkload& w);
+
 // `rs` is `scenario` run `replications` times (fewer: stopped early, a miss). Met when every
 // workload's bounds are within its objective and, with `pending_misses`, no pod was left Pending
 // in any replication (a fixed deployment's pod that never found room; under the autoscaler a

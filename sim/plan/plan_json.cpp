@@ -52,6 +52,12 @@ Json WorkloadJson(const PlanWorkload& w) {
   return j;
 }
 
+Json WorkloadsJson(const std::vector<PlanWorkload>& workloads) {
+  Json ws = Json::array();
+  for (const PlanWorkload& w : workloads) ws.push_back(WorkloadJson(w));
+  return ws;
+}
+
 // A feasible option's cheapest autoscaled configuration (docs/plan.md "Autoscaled pools").
 Json AutoscaledJson(const PlanAutoscaled& a, const std::string& currency) {
   Json j;
@@ -69,9 +75,7 @@ Json AutoscaledJson(const PlanAutoscaled& a, const std::string& currency) {
   j["monthly_cost"] = a.monthly_cost ? Num(*a.monthly_cost) : Json(nullptr);
   j["currency"] = OrNull(currency);
   j["worst_p99_ratio"] = Num(a.worst_p99_ratio);
-  Json ws = Json::array();
-  for (const PlanWorkload& w : a.workloads) ws.push_back(WorkloadJson(w));
-  j["workloads"] = std::move(ws);
+  j["workloads"] = WorkloadsJson(a.workloads);
   Json search = Json::array();
   for (const PlanSearchStep& s : a.search) {
     Json sj;
@@ -111,9 +115,7 @@ Json OptionJson(const PlanOption& o) {
   j["currency"] = OrNull(o.currency);
   j["binding_workload"] = o.feasible ? OrNull(o.binding_workload) : Json(nullptr);
   j["worst_p99_ratio"] = o.feasible ? Num(o.worst_p99_ratio) : Json(nullptr);
-  Json ws = Json::array();
-  for (const PlanWorkload& w : o.workloads) ws.push_back(WorkloadJson(w));
-  j["workloads"] = std::move(ws);
+  j["workloads"] = WorkloadsJson(o.workloads);
   Json cards = Json::array();
   for (const PlanCard& c : o.cards) {
     Json cj;
