@@ -306,7 +306,8 @@ void AddPlanCommand(CLI::App& app, int* exit_code) {
       "smallest node count per GPU pool at which every workload meets its SLO with the stated "
       "confidence (geometric growth, then bisection; common random numbers), its monthly cost, "
       "the workload that binds, and per traffic level the cheapest option and the cost-versus-p99 "
-      "frontier. See docs/plan.md.");
+      "frontier; beside an option whose pool autoscales under an HPA, the cheapest autoscaled "
+      "floor that still meets every SLO. See docs/plan.md.");
   args->cmd = cmd;
   cmd->add_option("scenario", args->scenario, "Scenario file (YAML, see docs/scenario.md)")
       ->required();
