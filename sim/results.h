@@ -28,6 +28,21 @@ struct LatencySummary {  // milliseconds, over successful requests only
   double mean = 0, p50 = 0, p90 = 0, p99 = 0, p999 = 0;
 };
 
+// A closed-loop job's progress (Workload::closed_loop): its iterations are its requests, so
+// throughput, latency and errors above are per iteration; these say what they mean for the job.
+struct ClosedLoopResult {
+  int64_t steps_done = 0;     // iterations that succeeded, from t = 0 (warm-up included)
+  SimTime completed_at = -1;  // when the `steps`-th succeeded; -1: not within the run (or no steps)
+  // Over the iterations counted after the warm-up, while the job ran (to the end of the run, or
+  // to its completion):
+  double steps_per_s = 0;
+  double step_ms_mean = 0;  // an iteration's latency + think: one turn of a loop
+  // The same turn with the GPU phase alone on a whole card of its type (work / card speed), the
+  // CPU stages and think unchanged; slowdown = step_ms_mean / solo_step_ms.
+  double solo_step_ms = 0;
+  double slowdown = 0;
+};
+
 struct WorkloadResult {
   std::string name;
   std::string namespace_;  // a workload is namespace/name (names are unique in a scenario)
@@ -54,6 +69,8 @@ struct WorkloadResult {
   double queue_wait_ms_p99 = 0;
   double service_ms_mean = 0;
   LatencyHistogram histogram;  // successes, ms (kept for merging replications)
+  bool closed_loop = false;    // a closed-loop job: `loop` holds its progress
+  ClosedLoopResult loop;
 };
 
 struct CardResult {

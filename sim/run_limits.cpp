@@ -74,11 +74,28 @@ int64_t Pods(const Scenario& s) {
   return pods;
 }
 
+// The speed of the fastest card type of the scenario's pools (1 without any).
+double FastestCardSpeed(const Scenario& s) {
+  double fastest = 1;
+  for (const NodePool& p : s.node_pools)
+    if (const GpuType* gpu = s.catalog.Find(p.gpu_type)) fastest = std::max(fastest, gpu->speed);
+  return fastest;
+}
+
 // One run's expected arrivals plus its pods and nodes.
 double RunEvents(const Scenario& s, SimTime duration) {
   double events = static_cast<double>(Pods(s) + Nodes(s));
   const double seconds = static_cast<double>(duration) / kNanosPerSecond;
   for (const Workload& w : s.workloads) {
+    if (w.closed_loop) {
+      // Each loop of each pod turns at most once per (think + CPU stages + the work alone on
+      // the fastest card): a bound, not the likely count.
+      const double turn_s =
+          static_cast<double>(w.closed_loop->think + w.cpu_before + w.cpu_after) / kNanosPerSecond +
+          w.work.mean_s / FastestCardSpeed(s);
+      events += static_cast<double>(std::max(w.replicas, 0)) * w.closed_loop->in_flight *
+                (turn_s > 0 ? seconds / turn_s : std::numeric_limits<double>::infinity());
+    }
     if (w.traffic.kind == ArrivalKind::kNone) continue;
     const double rate = MeanRate(w.traffic, duration);
     // A NaN or infinite rate (1e308 × a scale) counts as infinitely many events.

@@ -28,6 +28,30 @@ MeanCi Over(const std::vector<const RunResult*>& runs, F f) {
   return Summarize(values);
 }
 
+ClosedLoopStats SummarizeClosedLoop(const std::vector<RunResult>& runs, size_t w) {
+  std::vector<const RunResult*> all, completed, stepping;
+  for (const RunResult& r : runs) {
+    all.push_back(&r);
+    if (r.workloads[w].loop.completed_at >= 0) completed.push_back(&r);
+    if (r.workloads[w].completed > 0) stepping.push_back(&r);
+  }
+  auto of = [w](auto field) {
+    return [w, field](const RunResult& r) { return field(r.workloads[w].loop); };
+  };
+  ClosedLoopStats st;
+  st.steps_done = Over(all, of([](const ClosedLoopResult& x) { return x.steps_done; }));
+  st.completed_replications = static_cast<int>(completed.size());
+  st.completion_s = Over(completed, of([](const ClosedLoopResult& x) {
+                           return static_cast<double>(x.completed_at) / kNanosPerSecond;
+                         }));
+  st.stepping_replications = static_cast<int>(stepping.size());
+  st.steps_per_s = Over(stepping, of([](const ClosedLoopResult& x) { return x.steps_per_s; }));
+  st.step_ms_mean = Over(stepping, of([](const ClosedLoopResult& x) { return x.step_ms_mean; }));
+  st.solo_step_ms = Over(stepping, of([](const ClosedLoopResult& x) { return x.solo_step_ms; }));
+  st.slowdown = Over(stepping, of([](const ClosedLoopResult& x) { return x.slowdown; }));
+  return st;
+}
+
 WorkloadStats SummarizeWorkload(const std::vector<RunResult>& runs, size_t w, const Scenario& s) {
   std::vector<const RunResult*> all;
   std::vector<const RunResult*> with_successes;  // a percentile of no request is not 0 ms
@@ -85,6 +109,8 @@ WorkloadStats SummarizeWorkload(const std::vector<RunResult>& runs, size_t w, co
   st.measured_s = Over(all, of([](const WorkloadResult& x) { return x.measured_s; }));
   st.time_in_system_mean_ms =
       Over(all, of([](const WorkloadResult& x) { return x.time_in_system_mean_ms; }));
+  if (runs.front().workloads[w].closed_loop) st.loop = SummarizeClosedLoop(runs, w);
+  st.closed_loop = runs.front().workloads[w].closed_loop;
   return st;
 }
 

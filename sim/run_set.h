@@ -58,6 +58,16 @@ struct LatencyStats {  // milliseconds
   MeanCi mean, p50, p90, p99, p999;
 };
 
+// A closed-loop job over the replications (ClosedLoopResult): the iteration figures over the
+// replications with a counted success, the completion time over those that completed.
+struct ClosedLoopStats {
+  MeanCi steps_done;
+  int completed_replications = 0;
+  MeanCi completion_s;
+  int stepping_replications = 0;
+  MeanCi steps_per_s, step_ms_mean, solo_step_ms, slowdown;
+};
+
 // One workload over the replications of one variant.
 struct WorkloadStats {
   std::string name;
@@ -78,6 +88,8 @@ struct WorkloadStats {
   MeanCi in_system_end, in_system_mean, measured_s, time_in_system_mean_ms;
   MeanCi in_system_overdue, in_system_oldest_ms;  // sim/results.h
   Slo slo;  // the objective, from the scenario this variant ran
+  bool closed_loop = false;  // a closed-loop job: `loop` summarises its progress
+  ClosedLoopStats loop;
 };
 
 // One card over the replications of one variant (cards are the same in every replication).

@@ -317,6 +317,18 @@ struct CurrentPod {
   SimTime ready_after = -1;  // -1: never by itself
 };
 
+// `closed_loop:` a job that runs its own iterations instead of answering traffic — a training or
+// batch job (docs/scenario.md "Closed-loop jobs"). Each pod, from the moment it is available
+// (Serving, model loaded), keeps `in_flight` iterations going: an iteration is a request sent to
+// that pod (its CPU stages, queue and GPU work as any request's), then `think` of CPU or data
+// time off the GPU, then the next. With `steps` the job ends when that many iterations have
+// succeeded, workload-wide: its pods complete and are deleted, freeing their cards.
+struct ClosedLoop {
+  int in_flight = 1;
+  SimTime think = 0;
+  int64_t steps = 0;  // 0: runs to the end of the run
+};
+
 struct Workload {
   std::string name;
   std::string namespace_ = "default";
@@ -353,6 +365,7 @@ struct Workload {
   ReadinessKind probe = ReadinessKind::kModel;
   LoadOomReaction on_load_oom = LoadOomReaction::kStayUp;
   Traffic traffic;
+  std::optional<ClosedLoop> closed_loop;  // excludes traffic
   WorkModel work;
   int concurrency = 1;  // in-flight requests on the GPU per pod; 0 = unlimited
   Batching batching;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/controllers/closed_loops.h"
 #include "sim/engine/simulator.h"
 
 namespace knobsim::engine {
@@ -31,6 +32,7 @@ void MoveEndpoint(Simulator& sim, int32_t p, Endpoint before) {
   }
   run.available += static_cast<int>(after.available) - static_cast<int>(before.available);
   run.pending += static_cast<int>(after.pending) - static_cast<int>(before.pending);
+  if (after.available && !before.available) StartLoops(sim, p);
 }
 
 void SetPhase(Simulator& sim, int32_t p, PodPhase phase) {

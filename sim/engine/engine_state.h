@@ -56,6 +56,8 @@ enum EventKind : uint32_t {
   kNodeProvisioned,   // target: node (a scale-up's new node is Ready)
   kSpotRelease,       // target: node (the end of its interruption notice)
   kProvisionTimeout,  // target: node (a scale-up's node never registered: max provision time)
+  kIterationStart,    // target: pod; generation: its loop epoch (sim/controllers/closed_loops.h)
+  kJobComplete,       // target: workload (a closed-loop job reached its steps)
 };
 
 enum class PodPhase {
@@ -82,7 +84,8 @@ struct Request {
   int32_t job = kNone;
   uint32_t generation = 0;  // bumps cancel its pending timeout / cpu events
   RequestStage stage = RequestStage::kGone;
-  bool counted = false;  // arrived after warm-up
+  bool counted = false;    // arrived after warm-up
+  bool iteration = false;  // a closed-loop job's iteration (sim/controllers/closed_loops.h)
 };
 
 // A pod's CPU usage: its requests in a CPU stage (cpu_time before or after the GPU), each on a
@@ -200,6 +203,10 @@ struct PodRun {
   CpuUsage cpu;                  // the simulator moves it as requests enter and leave CPU stages
   std::vector<int32_t> service;  // heap of job ids by finish
   int32_t jobs = 0;              // jobs in service
+  // A closed-loop job's pod: its live iterations (in flight or thinking), and the epoch they
+  // belong to; AbortWork ends them all by moving to the next epoch.
+  int32_t loops = 0;
+  uint32_t loop_epoch = 0;
   double attained = 0;
   double rate = 0;               // reference-ns of progress per ns for each job
   double throughput_factor = 1;  // multi-card pods: links slower than NVLink (gpu_topology)
@@ -283,6 +290,8 @@ struct WorkloadRun {
   int desired = 0;       // spec.replicas now: the scenario's, then what its HPA sets
   int next_ordinal = 0;  // the ordinal of the next pod a scale-up creates (Deployments)
   int64_t arrivals = 0;  // requests ever arrived at its Service (external request-rate metric)
+  int64_t steps_done = 0;  // a closed-loop job: iterations that succeeded, from t = 0
+  bool job_done = false;   // ... and it reached its `steps`
   // A DaemonSet: per pool, whether one of its listed pods runs there (daemon_sets.h).
   std::vector<char> daemon_pools;
 };

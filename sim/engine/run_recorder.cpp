@@ -202,9 +202,38 @@ void RunRecorder::CollectWorkloads(RunResult& result) {
                         : 0;
     r.slo_latency_ms = r.completed > 0 ? r.histogram.Quantile(slo.percentile / 100.0) : 0;
     r.slo_met = CheckSlo(r, slo).met();
+    if (s_.workloads[w].spec->closed_loop) CollectClosedLoop(w, r);
     cluster_.request_oom_errors += r.errors.oom;
     result.workloads.push_back(std::move(r));
   }
+}
+
+void RunRecorder::IterationSucceeded(int32_t w, double solo_gpu_ns) {
+  ++workloads_[w].steps;
+  workloads_[w].solo_gpu_sum_ns += solo_gpu_ns;
+}
+
+void RunRecorder::JobCompleted(int32_t w) {
+  workloads_[w].result.loop.completed_at = s_.now;
+}
+
+void RunRecorder::CollectClosedLoop(size_t w, WorkloadResult& r) const {
+  const Workload& spec = *s_.workloads[w].spec;
+  ClosedLoopResult& loop = r.loop;
+  r.closed_loop = true;
+  loop.steps_done = s_.workloads[w].steps_done;
+  // The job ran from the warm-up's end to its completion (or the run's end).
+  const SimTime until = loop.completed_at >= 0 ? std::min(loop.completed_at, s_.end) : s_.end;
+  const double ran_s = static_cast<double>(std::max<SimTime>(0, until - s_.warmup)) / 1e9;
+  const int64_t steps = workloads_[w].steps;
+  if (steps == 0 || ran_s <= 0) return;
+  const double think_ms = static_cast<double>(spec.closed_loop->think) / kNanosPerMilli;
+  const double cpu_ms = static_cast<double>(spec.cpu_before + spec.cpu_after) / kNanosPerMilli;
+  loop.steps_per_s = static_cast<double>(steps) / ran_s;
+  loop.step_ms_mean = r.latency_ms.mean + think_ms;
+  loop.solo_step_ms =
+      workloads_[w].solo_gpu_sum_ns / 1e6 / static_cast<double>(steps) + cpu_ms + think_ms;
+  loop.slowdown = loop.solo_step_ms > 0 ? loop.step_ms_mean / loop.solo_step_ms : 0;
 }
 
 void RunRecorder::CollectCards(CardSharing& sharing, RunResult& result) {

@@ -41,6 +41,12 @@ class RunRecorder {
   void Departed(int32_t w, SimTime arrival, SimTime gpu_start, bool counted, bool success,
                 int64_t ErrorCounts::*cause);
   void IntegrateAvailability(int32_t w);
+  // A closed-loop job's iteration counted after the warm-up succeeded before the job was done (a
+  // step); its GPU phase would have taken solo_gpu_ns alone on a whole card
+  // (sim/controllers/closed_loops.h).
+  void IterationSucceeded(int32_t w, double solo_gpu_ns);
+  // The job reached its steps now.
+  void JobCompleted(int32_t w);
 
   void PodEvent(const char* kind, int32_t p, std::string message);
   // A pod the scheduler preempted: its Preempted event, counted in ClusterResult.
@@ -88,12 +94,16 @@ class RunRecorder {
     double unavailable_ns = 0;
     std::vector<TimelineStep> timeline;
     std::vector<double> bounds_ms;  // RunOptions::timeline_latency_bounds_ms of the workload
+    // A closed-loop job's steps counted after the warm-up, and the Σ of their solo GPU phases.
+    int64_t steps = 0;
+    double solo_gpu_sum_ns = 0;
   };
 
   TimelineStep& StepAt(WorkloadMetrics& m, SimTime t);
   static void CountInBucket(const WorkloadMetrics& m, TimelineStep& step, double ms);
   void AccountInSystem(WorkloadMetrics& m);
   void CollectWorkloads(RunResult& result);
+  void CollectClosedLoop(size_t w, WorkloadResult& r) const;
   void CollectCards(CardSharing& sharing, RunResult& result);
   void CollectPods(RunResult& result);
   RunTimeline CollectTimeline(const CardSharing& sharing);

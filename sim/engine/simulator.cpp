@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "sim/controllers/closed_loops.h"
 #include "sim/controllers/cron_autoscaling.h"
 #include "sim/controllers/daemon_sets.h"
 #include "sim/controllers/endpoints.h"
@@ -114,6 +115,12 @@ void Simulator::Dispatch(const Event& e) {
     case kProvisionTimeout:
       GiveUpProvisioning(*this, target);
       break;
+    case kIterationStart:
+      IterationStart(*this, target, e.generation);
+      break;
+    case kJobComplete:
+      CompleteJob(*this, target);
+      break;
   }
 }
 
@@ -138,17 +145,7 @@ void Simulator::Arrive(int32_t stream_index) {
   ++s.arrivals;
   ++w.arrivals;
 
-  const int32_t r = s.NewRequest();
-  Request& req = s.requests[r];
-  req.arrival = now;
-  req.gpu_start = -1;
-  req.work_s = work_s;
-  req.workload = w_index;
-  req.pod = kNone;
-  req.next = kNone;
-  req.job = kNone;
-  req.counted = now >= s.warmup;
-  recorder.Arrived(w_index, req.counted);
+  const int32_t r = NewRequest(w_index, work_s);
   const int32_t p = stream.replica >= 0 ? RouteToOwnPod(stream, w) : Route(w);
   if (p == kNone) {
     Depart(r, false, &ErrorCounts::no_replica);
@@ -159,6 +156,41 @@ void Simulator::Arrive(int32_t stream_index) {
     Depart(r, false, &ErrorCounts::fake_ready);
     return;
   }
+  Admit(r, p);
+}
+
+void Simulator::SendIteration(int32_t p) {
+  EngineState& s = state;
+  const int32_t w_index = s.pods[p].workload;
+  WorkloadRun& w = s.workloads[w_index];
+  const int32_t r = NewRequest(w_index, DrawWorkSeconds(w.spec->work, w.work_stream));
+  s.requests[r].iteration = true;
+  ++s.arrivals;
+  Admit(r, p);
+}
+
+int32_t Simulator::NewRequest(int32_t w, double work_s) {
+  EngineState& s = state;
+  const int32_t r = s.NewRequest();
+  Request& req = s.requests[r];
+  req.arrival = s.now;
+  req.gpu_start = -1;
+  req.work_s = work_s;
+  req.workload = w;
+  req.pod = kNone;
+  req.next = kNone;
+  req.job = kNone;
+  req.counted = s.now >= s.warmup;
+  req.iteration = false;
+  recorder.Arrived(w, req.counted);
+  return r;
+}
+
+void Simulator::Admit(int32_t r, int32_t p) {
+  EngineState& s = state;
+  Request& req = s.requests[r];
+  const Workload& spec = *s.workloads[req.workload].spec;
+  const SimTime now = s.now;
   req.pod = p;
   ++s.pods[p].outstanding;
   ++s.pods[p].routed;
@@ -349,6 +381,7 @@ void Simulator::Account(int32_t r, bool success, int64_t ErrorCounts::*cause) {
     // A terminating pod whose last request left is gone now, before its grace period ends.
     if (--pod.outstanding == 0 && pod.terminating)
       s.queue.Push(s.now, kTerminated, static_cast<uint32_t>(req.pod));
+    if (req.iteration) IterationEnded(*this, r, success, cause);
   }
   req.pod = kNone;
   req.stage = RequestStage::kGone;
@@ -419,6 +452,8 @@ void Simulator::AbortWork(int32_t p) {
   PodRun& pod = s.pods[p];
   ++pod.generation;        // cancels a pending pull, load or restart
   ++pod.batch_generation;  // and a batch wait
+  ++pod.loop_epoch;        // and a closed-loop job's loops
+  pod.loops = 0;
   if (!pod.cards.empty()) sharing.Touch(p);
   for (int32_t j : pod.service) {
     if (s.jobs[j].in_service) {

@@ -36,6 +36,8 @@ class Simulator {
   // The pod stops whatever it was doing: pending lifecycle events are cancelled and every
   // request routed to it fails as `interrupted`. Its container is still in P (StopContainer).
   void AbortWork(int32_t p);
+  // A closed-loop job's next iteration, sent to pod p (sim/controllers/closed_loops.h).
+  void SendIteration(int32_t p);
 
   // The scenario with each DaemonSet's pods laid out over the nodes (daemon_sets.h), when it has
   // DaemonSets; `state` runs it.
@@ -50,6 +52,11 @@ class Simulator {
   void Arrive(int32_t stream);  // an index into EngineState::streams
   int32_t Route(WorkloadRun& w);
   int32_t RouteToOwnPod(ArrivalStream& stream, WorkloadRun& w);
+  // A new request of workload w with work_s of work (its record set up, counted if after the
+  // warm-up).
+  int32_t NewRequest(int32_t w, double work_s);
+  // Request r goes to pod p: its timeout starts, then its CPU stage or the pod's queue.
+  void Admit(int32_t r, int32_t p);
   void Enqueue(int32_t r);
   void TryStartService(int32_t p);
   void CompleteCard(int32_t c);

@@ -49,6 +49,35 @@ void Fields(V& v, S& s) {
   v.Real("error_budget", s.error_budget);
 }
 
+template <class V, class L>
+requires FieldsOf<L, ClosedLoopResult>
+void Fields(V& v, L& l) {
+  const bool known = l.steps_per_s > 0;
+  v.Count("steps_done", l.steps_done);
+  v.Time("completed_at", l.completed_at, TimeUnit::kSeconds, l.completed_at >= 0);
+  v.Real("steps_per_s", l.steps_per_s, known);
+  v.Real("step_ms_mean", l.step_ms_mean, known);
+  v.Real("solo_step_ms", l.solo_step_ms, known);
+  v.Real("slowdown", l.slowdown, known);
+}
+
+// The results document's closed_loop object (docs/results.md).
+template <class V, class L>
+requires FieldsOf<L, ClosedLoopStats>
+void Fields(V& v, L& l) {
+  const bool known = l.stepping_replications > 0;
+  v.Count("steps_done", l.steps_done);
+  v.Real("completion_s", l.completion_s, l.completed_replications > 0);
+  v.Real("steps_per_s", l.steps_per_s, known);
+  v.Real("step_ms_mean", l.step_ms_mean, known);
+  v.Real("solo_step_ms", l.solo_step_ms, known);
+  v.Real("slowdown", l.slowdown, known);
+  v.Replicated([&] {
+    v.Count("completed_replications", l.completed_replications);
+    v.Count("stepping_replications", l.stepping_replications);
+  });
+}
+
 template <class V, class W>
 requires FieldsOf<W, WorkloadResult>
 void Fields(V& v, W& w) {
@@ -73,6 +102,10 @@ void Fields(V& v, W& w) {
   v.Real("queue_wait_ms_p99", w.queue_wait_ms_p99, any);
   v.Real("service_ms_mean", w.service_ms_mean, any);
   v.Histogram("histogram", w.histogram);
+  v.Partial(w.closed_loop, [&] {
+    v.Bool("closed_loop", w.closed_loop);
+    v.Object("loop", w.loop);
+  });
 }
 
 // The results document's workload; RunSet's summary of the replications (sim/run_set.h).
@@ -108,6 +141,7 @@ void Fields(V& v, W& w) {
     v.Count("errors_met_replications", w.errors_met_replications);
     v.Count("backlog_met_replications", w.backlog_met_replications);
   });
+  v.Partial(w.closed_loop, [&] { v.Object("closed_loop", w.loop); });
 }
 
 template <class V, class C>

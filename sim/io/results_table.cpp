@@ -180,6 +180,25 @@ std::string SloCell(const WorkloadStats& w, int replications) {
   return fmt::format("✗ {}/{}", w.slo_met_replications, replications);
 }
 
+// A closed-loop job's rows (ClosedLoopStats): its pace, its step against the step alone, and
+// when it finished.
+template <class Row>
+void AddClosedLoopRows(Row& row, bool rep) {
+  auto stepping = [rep](const MeanCi ClosedLoopStats::*field) {
+    return [rep, field](const WorkloadStats& w) {
+      return w.loop.stepping_replications == 0 ? std::string(kNone) : Real(w.loop.*field, rep);
+    };
+  };
+  row("steps/s", stepping(&ClosedLoopStats::steps_per_s));
+  row("step ms", stepping(&ClosedLoopStats::step_ms_mean));
+  row("step ms alone", stepping(&ClosedLoopStats::solo_step_ms));
+  row("slowdown ×", stepping(&ClosedLoopStats::slowdown));
+  row("completed at", [](const WorkloadStats& w) {
+    return w.loop.completed_replications == 0 ? std::string("not within the run")
+                                              : DurationText(w.loop.completion_s.mean);
+  });
+}
+
 void AddWorkloads(const RunSetResult& r, Grid& g) {
   const bool rep = r.replications > 1;
   const auto& vs = r.variants;
@@ -227,6 +246,7 @@ void AddWorkloads(const RunSetResult& r, Grid& g) {
     row("latency p50 ms", latency(&LatencyStats::p50));
     row("latency p99 ms", latency(&LatencyStats::p99));
     row("throughput req/s", [&](const WorkloadStats& w) { return Real(w.throughput_rps, rep); });
+    if (base.closed_loop) AddClosedLoopRows(row, rep);
     // The backlog rule's numbers (sim/slo_check.h), only where some variant missed it: the
     // verdict's "backlog grows" reason quotes them.
     bool backlog = false;

@@ -47,6 +47,13 @@ void CheckSame(const WorkloadResult& a, const WorkloadResult& b) {
   CHECK(Same(a.queue_wait_ms_mean, b.queue_wait_ms_mean));
   CHECK(Same(a.queue_wait_ms_p99, b.queue_wait_ms_p99));
   CHECK(Same(a.service_ms_mean, b.service_ms_mean));
+  CHECK(a.closed_loop == b.closed_loop);
+  CHECK(a.loop.steps_done == b.loop.steps_done);
+  CHECK(a.loop.completed_at == b.loop.completed_at);
+  CHECK(Same(a.loop.steps_per_s, b.loop.steps_per_s));
+  CHECK(Same(a.loop.step_ms_mean, b.loop.step_ms_mean));
+  CHECK(Same(a.loop.solo_step_ms, b.loop.solo_step_ms));
+  CHECK(Same(a.loop.slowdown, b.loop.slowdown));
   CHECK(a.histogram.contents() == b.histogram.contents());
   for (double q : {0.0, 0.5, 0.9, 0.99, 0.999, 1.0}) {
     CHECK(Same(a.histogram.Quantile(q), b.histogram.Quantile(q)));
@@ -142,6 +149,8 @@ RunResult AwkwardRun() {
   w.queue_wait_ms_mean = 0.1 + 0.2;
   w.queue_wait_ms_p99 = 7.25;
   w.service_ms_mean = 1.0 / 3.0;
+  w.closed_loop = true;
+  w.loop = {20000, 1822592426543, 11.470742906835524, 1.0 / 3, 0.1 + 0.2, 7.0 / 3};
   for (int i = 0; i < 5000; ++i) w.histogram.Record(0.001 * std::exp(i * 0.003));
   w.histogram.Record(0);     // below the smallest bucket
   w.histogram.Record(1e12);  // beyond the largest
@@ -270,8 +279,10 @@ TEST_CASE("RunResult JSON: the result structs have the fields the serializer kno
 #if defined(__x86_64__) && defined(__GLIBCXX__)
   CHECK(sizeof(ErrorCounts) == 5 * 8);
   CHECK(sizeof(LatencySummary) == 5 * 8);
+  CHECK(sizeof(ClosedLoopResult) == 6 * 8);
   CHECK(sizeof(WorkloadResult) == 2 * 32 + 2 * 8 + 40 + 40 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 +
-                                      3 * 8 + sizeof(LatencyHistogram));
+                                      3 * 8 + sizeof(LatencyHistogram) + 8 +
+                                      sizeof(ClosedLoopResult));
   CHECK(sizeof(CardResult) == 32 + 8 + 32 + 4 * 8 + 8 + 8 + 8 + 8 + 24);
   CHECK(sizeof(PodResult) == 3 * 32 + 32 + 24 + 32 + 8 + 32 + 8 + 8);
   CHECK(sizeof(ClusterEvent) == 8 + 3 * 32);

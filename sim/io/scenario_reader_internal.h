@@ -87,6 +87,7 @@ class Reader : public YamlFieldReader {
   void ReadPodMetadata(const Section& s, Workload& w) const;
   void ReadSchedulingRules(const Section& s, Workload& w) const;
   void ReadWorkloadAutoscalers(const Section& s, Workload& w) const;
+  void ReadClosedLoop(const Field& f, const Section& s, Workload& w) const;
   void ReadResources(const Section& s, Workload& w) const;
   void ReadStartup(const Section& s, Workload& w) const;
   void ReadServing(const Section& s, Workload& w) const;

@@ -96,6 +96,10 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
       v.traffic_scale["*"] = Number(*x, 0, INFINITY, false, false);
     } else {
       for (const auto& [key, value] : KnobEntries(*x, WorkloadNames(sc), "workload")) {
+        for (const Workload& w : sc.workloads)
+          if (w.name == key && w.closed_loop)
+            Fail(value, "workload " + Quote(key) + " is a closed_loop job: it has no traffic",
+                 "change its replicas, or its closed_loop in the scenario");
         v.traffic_scale[key] = Number(value, 0, INFINITY, false, false);
       }
     }

@@ -70,6 +70,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
              "probe",
              "on_load_oom",
              "traffic",
+             "closed_loop",
              "work",
              "concurrency",
              "batching",
@@ -445,6 +446,30 @@ void Reader::ReadServing(const Section& s, Workload& w) const {
                                {"least_outstanding", Routing::kLeastOutstanding}});
   }
   if (auto v = s.Get("slo")) w.slo = ReadSlo(*v);
+  if (auto v = s.Get("closed_loop")) ReadClosedLoop(*v, s, w);
+}
+
+// `closed_loop: {in_flight, think, steps}`: the job drives itself; nothing else may send it
+// requests or size it by them.
+void Reader::ReadClosedLoop(const Field& f, const Section& s, Workload& w) const {
+  Section c(*this, f, {"in_flight", "think", "steps"});
+  ClosedLoop loop;
+  if (auto x = c.Get("in_flight")) loop.in_flight = Int(*x, 1, 1024);
+  if (auto x = c.Get("think")) loop.think = Duration(*x);
+  if (auto x = c.Get("steps")) loop.steps = Int(*x, 1, std::numeric_limits<int>::max());
+  if (auto t = s.Get("traffic"))
+    Fail(*t, "a closed_loop job sends its own requests: it has no traffic",
+         "drop `traffic`, or drop `closed_loop` to serve traffic");
+  if (!w.asks_gpu())
+    Fail(f, "a closed_loop job needs a GPU (gpu_mem, whole_gpus, hami or dra)",
+         "its iterations are GPU work; model its CPU or data phase with `think`");
+  if (w.batching.max_batch > 1)
+    Fail(f, "a closed_loop job with batching is not modelled",
+         "fold the batch into `work` and drop `batching`");
+  if (w.hpa || w.cron_hpa)
+    Fail(f, "a closed_loop job scaled by an HPA or a CronHPA is not modelled",
+         "give it a fixed `replicas`");
+  w.closed_loop = loop;
 }
 
 // `interference:` under cluster.interference: a job, a solo profile or `none`; required of a
@@ -461,7 +486,8 @@ void Reader::ReadWorkloadInterference(const Section& s, const Field& f, Workload
     }
     if (!(v->node.IsScalar() && v->node.Scalar() == "none"))
       w.interference = ReadInterferenceProfile(*v);
-  } else if (interference_ && w.gpu_mem > 0 && w.traffic.kind != ArrivalKind::kNone) {
+  } else if (interference_ && w.gpu_mem > 0 &&
+             (w.traffic.kind != ArrivalKind::kNone || w.closed_loop)) {
     // Refuse rather than guess: under a co-location model, a shared-GPU workload silently
     // split by POLICY would be a different model for its neighbours as well.
     Fail(EntryOf(f, "name"),

@@ -25,7 +25,9 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
+// A closed-loop job's workers are the job's own, not a share of the serving load.
 bool IsFixed(const Workload& w) {
+  if (w.closed_loop) return true;
   auto it = w.labels.find(kPlanReplicasLabel);
   return it != w.labels.end() && it->second == "fixed";
 }

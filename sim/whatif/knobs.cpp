@@ -167,6 +167,12 @@ class KnobParser {
       const double x = Number();
       if (!(x > 0) || !std::isfinite(x))
         Fail(Quote(value_) + " is not a positive factor", "e.g. traffic=1.5");
+      // `*` leaves closed-loop jobs as they are (they send their own work); naming one fails.
+      ForEach(w, [&](const knobsim::Workload& wl) {
+        if (wl.closed_loop && w != "*")
+          Fail("workload " + Quote(wl.name) + " is a closed_loop job: it has no traffic",
+               "change its replicas, e.g. replicas:" + wl.name + "=N");
+      });
       v_.traffic_scale[w] = x;
     } else if (key_ == "gpu_core") {
       const std::string w = Workload(*target);
