@@ -33,7 +33,8 @@ struct SyntaxFailure {
 // each value knows where it starts.
 class JsonParser {
  public:
-  JsonParser(std::string_view text, DocumentTree& tree) : s_(text), tree_(tree) {}
+  JsonParser(std::string_view text, DocumentTree& tree, int first_line)
+      : s_(text), tree_(tree), line_(first_line) {}
 
   void Parse() {
     // kubectl's JSON has a value every ~18 bytes; a small over-reservation saves the copies.
@@ -468,7 +469,8 @@ bool LooksLikeJson(std::string_view text) {
 }
 
 // The text as a tree: JSON by our parser, anything else by yaml-cpp's.
-Status ParseDocumentTree(const std::string& text, const std::string& file, DocumentTree& tree) {
+Status ParseDocumentTree(const std::string& text, const std::string& file, DocumentTree& tree,
+                         int first_line) {
   // The tree's 32-bit offsets reach any byte of the text, and decoded text is never longer.
   if (text.size() >= std::numeric_limits<uint32_t>::max()) {
     return InputError{file, 0, "", "the file is larger than 4 GiB",
@@ -476,7 +478,7 @@ Status ParseDocumentTree(const std::string& text, const std::string& file, Docum
   }
   try {
     if (LooksLikeJson(text)) {
-      JsonParser(text, tree).Parse();
+      JsonParser(text, tree, first_line).Parse();
       return Status::Ok();
     }
     TextBuffer buffer(text);

@@ -131,7 +131,9 @@ class DocumentTree {
 bool LooksLikeJson(std::string_view text);
 
 // Reads `text` into `tree` (empty): JSON by our parser, anything else by yaml-cpp's. A syntax
-// error is an InputError naming `file` and the line, without a field path.
-Status ParseDocumentTree(const std::string& text, const std::string& file, DocumentTree& tree);
+// error is an InputError naming `file` and the line, without a field path. JSON's lines count
+// from `first_line` (a part of a larger file, sim/io/json_stream.h).
+Status ParseDocumentTree(const std::string& text, const std::string& file, DocumentTree& tree,
+                         int first_line = 1);
 
 }  // namespace knobsim

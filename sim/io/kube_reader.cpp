@@ -8,7 +8,12 @@
 #include <optional>
 #include <utility>
 
+#include <sys/stat.h>
+
+#include <fstream>
+
 #include "sim/io/document_tree.h"
+#include "sim/io/json_stream.h"
 #include "sim/io/kube/device_configs.h"
 #include "sim/io/kube/kinds.h"
 #include "sim/io/kube/kube_text.h"
@@ -99,10 +104,9 @@ void ReadObject(ObjectReader& r, const Field& object) {
 struct Loader {
   KubeObjects objects;
   std::map<std::string, ObjectSource> seen;
+  size_t stream_above = kMaxInputBytes;
 
-  Status Read(const std::string& text, const std::string& file) {
-    DocumentTree tree(text);
-    if (Status parsed = ParseDocumentTree(text, file, tree); !parsed) return parsed;
+  void WarnDuplicateKeys(const DocumentTree& tree, const std::string& file) {
     for (const DocumentTree::DuplicateKey& d : tree.duplicate_keys()) {
       objects.warnings.push_back(
           kube::Cat({file, ":", std::to_string(d.line), ": duplicate key ", Quote(d.key),
@@ -110,13 +114,21 @@ struct Loader {
                      "): the last one is used, as kubectl's client-side decoding does; kubectl's "
                      "default strict field validation refuses the object"}));
     }
+  }
+
+  static InputError NoObjects(const std::string& file) {
+    return InputError{file, 0, "", "the file holds no Kubernetes objects",
+                      "expected the output of kubectl get -o yaml or -o json"};
+  }
+
+  Status Read(const std::string& text, const std::string& file) {
+    DocumentTree tree(text);
+    if (Status parsed = ParseDocumentTree(text, file, tree); !parsed) return parsed;
+    WarnDuplicateKeys(tree, file);
     const bool empty =
         std::all_of(tree.documents().begin(), tree.documents().end(),
                     [&](uint32_t d) { return tree.node(d).kind == NodeKind::kNull; });
-    if (empty) {
-      return InputError{file, 0, "", "the file holds no Kubernetes objects",
-                        "expected the output of kubectl get -o yaml or -o json"};
-    }
+    if (empty) return NoObjects(file);
     ObjectReader reader(file, tree, objects, &seen);
     try {
       for (uint32_t doc : tree.documents()) {
@@ -131,12 +143,73 @@ struct Loader {
     return Status::Ok();
   }
 
+  // A JSON export over the input limit, a unit at a time (sim/io/json_stream.h): each item of a
+  // List as its own tree, read as the whole file's items[i] would be, then the envelope, which
+  // must be a List (its items were read before its `kind`, which kubectl writes after them).
+  Status Stream(const std::string& path, const std::string& file) {
+    const DocumentTree none("");
+    ObjectReader reader(file, none, objects, &seen);
+    bool any = false;
+    Status streamed = StreamJsonUnits(path, file, kMaxInputBytes, [&](const JsonUnit& unit) {
+      DocumentTree tree(unit.text);
+      if (Status parsed = ParseDocumentTree(unit.text, file, tree, unit.first_line); !parsed)
+        return parsed;
+      WarnDuplicateKeys(tree, file);
+      reader.SetTree(tree);
+      try {
+        for (uint32_t doc : tree.documents()) {
+          const TreeNode& node = tree.node(doc);
+          const Field field{
+              &node, unit.item >= 0 ? kube::Cat({"items[", std::to_string(unit.item), "]"}) : "",
+              kube::LineOf(node, unit.first_line)};
+          if (unit.envelope) CheckStreamedList(reader, field);
+          ReadObject(reader, field);
+          any = true;
+        }
+      } catch (const kube::Failure& f) {
+        return Status(f.error);
+      }
+      return Status::Ok();
+    });
+    if (!streamed) return streamed;
+    if (!any) return NoObjects(file);
+    reader.WarnDroppedAnnotations();
+    return Status::Ok();
+  }
+
+  static void CheckStreamedList(ObjectReader& r, const Field& envelope) {
+    const std::optional<Field> kind_field = r.Get(envelope, "kind");
+    const std::string kind = kind_field ? r.String(*kind_field) : "";
+    if (kind == "List" || kube::EndsWith(kind, "List")) return;
+    r.Fail(kind_field ? *kind_field : envelope,
+           kube::Cat({"this file is over the input limit of ", std::to_string(kMaxInputBytes >> 20),
+                      " MiB, so its top-level `items` were read one by one as a List's, but the "
+                      "object holding them is ",
+                      kind.empty() ? std::string("of no kind") : "a " + kind}),
+           "export with kubectl get -o json (a kind: List), or split the file");
+  }
+
   Status ReadFile(const std::string& path) {
+    const std::string file = path == "-" ? "<stdin>" : path;
+    if (path != "-" && LargeJsonFile(path, stream_above)) return Stream(path, file);
     // One read into one string (a 90 MB export is not copied twice), through the readers' one
     // function: pipes, the input limit and a directory's message included.
     const Expected<std::string> text = ReadFileText(path);
     if (!text) return text.error();
-    return Read(*text, path == "-" ? "<stdin>" : path);
+    return Read(*text, file);
+  }
+
+  // A regular file larger than `above` bytes whose text starts as JSON does: what Stream reads.
+  static bool LargeJsonFile(const std::string& path, size_t above) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        static_cast<size_t>(st.st_size) <= above)
+      return false;
+    std::ifstream in(path, std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    return LooksLikeJson(head);
   }
 };
 
@@ -156,8 +229,10 @@ Expected<KubeObjects> ReadKubeFile(const std::string& path,
 }
 
 Expected<KubeObjects> ReadKubeFiles(const std::vector<std::string>& paths,
-                                    const std::vector<PriorityClassSpec>& known_classes) {
+                                    const std::vector<PriorityClassSpec>& known_classes,
+                                    size_t stream_above) {
   Loader loader;
+  loader.stream_above = stream_above;
   for (const std::string& path : paths) {
     if (Status read = loader.ReadFile(path); !read) return read.error();
   }

@@ -62,16 +62,20 @@
 #include "sim/io/kube/secret_filter.h"  // LooksLikeSecret, for the readers' callers too
 #include "sim/kube_objects.h"
 #include "sim/kube_types.h"
+#include "sim/text.h"  // kMaxInputBytes
 
 namespace knobsim {
 
 // Reads the files in order into one set of objects (`-` reads standard input). An object of a
 // kind read here that appears twice (same kind, namespace and name) is an error naming both
-// places.
+// places. A JSON file larger than `stream_above` bytes (the input limit, docs/limits.md) is
+// streamed a List item at a time (sim/io/json_stream.h) rather than refused: the same objects,
+// warnings and errors, in bounded memory.
 // Pods without spec.priority (manifests, not exports) take it from their PriorityClass, found
 // among the objects read or in `known_classes` (the cluster's, when pods come in another file).
 Expected<KubeObjects> ReadKubeFiles(const std::vector<std::string>& paths,
-                                    const std::vector<PriorityClassSpec>& known_classes = {});
+                                    const std::vector<PriorityClassSpec>& known_classes = {},
+                                    size_t stream_above = kMaxInputBytes);
 Expected<KubeObjects> ReadKubeFile(const std::string& path,
                                    const std::vector<PriorityClassSpec>& known_classes = {});
 

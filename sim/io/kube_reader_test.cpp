@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -288,6 +290,53 @@ TEST_CASE("the JSON and the two-document YAML export read to the same objects") 
   CHECK(yaml->warnings[0].starts_with(KubeDataDir() + "export.yaml:543: "));
   CHECK(yaml->pod_sources[0].line != Export().pod_sources[0].line);
   CHECK(Dump(Export()).size() > 50'000);  // the dump really holds the export
+}
+
+// A JSON file over the input limit is streamed a List item at a time (json_stream.h): the same
+// objects, sources and warnings as the whole read, and errors at the same line and field.
+TEST_CASE("a streamed JSON export reads to exactly what the whole file reads to") {
+  for (const char* name : {"export.json", "ack-cluster.json"}) {
+    CAPTURE(name);
+    const std::string path = KubeDataDir() + name;
+    const Expected<KubeObjects> whole = ReadKubeFiles({path});
+    const Expected<KubeObjects> streamed = ReadKubeFiles({path}, {}, /*stream_above=*/0);
+    REQUIRE(whole.ok());
+    REQUIRE_MESSAGE(streamed.ok(), streamed.error().ToString());
+    CHECK(Dump(*streamed) == Dump(*whole));
+    CHECK(streamed->warnings == whole->warnings);
+    REQUIRE(streamed->pods.size() == whole->pods.size());
+    for (size_t i = 0; i < whole->pods.size(); ++i) {
+      CHECK(streamed->pod_sources[i].line == whole->pod_sources[i].line);
+    }
+  }
+  // A bad value deep in an item: the same message, line and field path.
+  const std::string bad = "kube_reader_test_streamed_bad.json";
+  std::string text = ReadText(KubeDataDir() + "export.json");
+  const size_t at = text.find("\"cpu\": \"", text.find("\"kind\": \"Pod\""));
+  REQUIRE(at != std::string::npos);
+  text.insert(at + 8, "2 cores");
+  std::ofstream(bad, std::ios::binary) << text;
+  const Expected<KubeObjects> whole = ReadKubeFiles({bad});
+  const Expected<KubeObjects> streamed = ReadKubeFiles({bad}, {}, 0);
+  REQUIRE_FALSE(whole.ok());
+  REQUIRE_FALSE(streamed.ok());
+  CHECK(streamed.error().ToString() == whole.error().ToString());
+  std::remove(bad.c_str());
+}
+
+TEST_CASE("a streamed file's items must belong to a List") {
+  const std::string path = "kube_reader_test_not_a_list.json";
+  std::ofstream(path)
+      << "{\"items\": [{\"kind\": \"Namespace\", \"metadata\": {\"name\": \"a\"}}],\n"
+         " \"kind\": \"Pod\"}\n";
+  const Expected<KubeObjects> r = ReadKubeFiles({path}, {}, 0);
+  REQUIRE_FALSE(r.ok());
+  CHECK(r.error().ToString() ==
+        path +
+            ":2: kind: this file is over the input limit of 256 MiB, so its top-level `items` "
+            "were read one by one as a List's, but the object holding them is a Pod; export "
+            "with kubectl get -o json (a kind: List), or split the file");
+  std::remove(path.c_str());
 }
 
 }  // namespace

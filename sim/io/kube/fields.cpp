@@ -42,7 +42,7 @@ void FieldReader::Warn(const Field& f, std::string_view text) {
 std::string FieldReader::Describe(const TreeNode& node, bool reveal) const {
   switch (node.kind) {
     case NodeKind::kScalar:
-      return reveal ? Quote(tree_.Scalar(node)) : std::string("a string");
+      return reveal ? Quote(tree_->Scalar(node)) : std::string("a string");
     case NodeKind::kSequence:
       return "a list";
     case NodeKind::kMap:
@@ -64,9 +64,9 @@ std::optional<Field> FieldReader::Get(const Field& map, std::string_view key) co
   if (map.node->kind != NodeKind::kMap) return std::nullopt;
   // A null value reads as absent, as Go's JSON decoding of a Kubernetes object does.
   for (size_t i = 0; i < map.node->size; ++i) {
-    const TreeNode& k = tree_.Key(*map.node, i);
-    if (k.kind == NodeKind::kScalar && tree_.Scalar(k) == key) {
-      const TreeNode& v = tree_.Value(*map.node, i);
+    const TreeNode& k = tree_->Key(*map.node, i);
+    if (k.kind == NodeKind::kScalar && tree_->Scalar(k) == key) {
+      const TreeNode& v = tree_->Value(*map.node, i);
       if (v.kind == NodeKind::kNull) return std::nullopt;
       return Field{&v, ChildPath(map.path, key), LineOf(k, map.line)};
     }
@@ -86,7 +86,7 @@ std::vector<Field> FieldReader::Items(const Field& f, bool reveal) const {
   std::vector<Field> items;
   items.reserve(f.node->size);
   for (size_t i = 0; i < f.node->size; ++i) {
-    const TreeNode& item = tree_.Item(*f.node, i);
+    const TreeNode& item = tree_->Item(*f.node, i);
     items.push_back(Field{&item, IndexPath(f.path, i), LineOf(item, f.line)});
   }
   return items;
@@ -97,15 +97,15 @@ std::vector<std::pair<std::string, Field>> FieldReader::Entries(const Field& f, 
   std::vector<std::pair<std::string, Field>> entries;
   entries.reserve(f.node->size);
   for (size_t i = 0; i < f.node->size; ++i) {
-    const TreeNode& k = tree_.Key(*f.node, i);
+    const TreeNode& k = tree_->Key(*f.node, i);
     Field key{&k, f.path, LineOf(k, f.line)};
     if (k.kind != NodeKind::kScalar) {
       Fail(key, Cat({"keys must be strings, found ", Describe(k)}));
     }
-    std::string name(tree_.Scalar(k));
+    std::string name(tree_->Scalar(k));
     std::string path = ChildPath(f.path, name);
     entries.emplace_back(std::move(name),
-                         Field{&tree_.Value(*f.node, i), std::move(path), key.line});
+                         Field{&tree_->Value(*f.node, i), std::move(path), key.line});
   }
   return entries;
 }
@@ -117,7 +117,7 @@ std::string FieldReader::String(const Field& f, bool reveal) const {
   if (f.node->kind != NodeKind::kScalar) {
     Fail(f, Cat({"expected a string, found ", Describe(*f.node, reveal)}));
   }
-  return std::string(tree_.Scalar(*f.node));
+  return std::string(tree_->Scalar(*f.node));
 }
 
 int64_t FieldReader::Int(const Field& f, int64_t min, int64_t max) const {

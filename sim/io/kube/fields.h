@@ -43,10 +43,13 @@ class FieldReader {
  public:
   // Warnings go to `warnings` as "file:line: field: text".
   FieldReader(std::string file, const DocumentTree& tree, std::vector<std::string>& warnings)
-      : file_(std::move(file)), tree_(tree), warnings_(warnings) {}
+      : file_(std::move(file)), tree_(&tree), warnings_(warnings) {}
 
   const std::string& file() const { return file_; }
-  const DocumentTree& tree() const { return tree_; }
+  const DocumentTree& tree() const { return *tree_; }
+  // The next part of the same file (a streamed export, sim/io/json_stream.h): fields read from
+  // now on are of `tree`'s nodes.
+  void SetTree(const DocumentTree& tree) { tree_ = &tree; }
 
   [[noreturn]] void Fail(const Field& f, std::string message, std::string hint = "") const;
   void Warn(const Field& f, std::string_view text);
@@ -77,7 +80,7 @@ class FieldReader {
 
  private:
   std::string file_;
-  const DocumentTree& tree_;
+  const DocumentTree* tree_;
   std::vector<std::string>& warnings_;
 };
 

@@ -16,7 +16,8 @@ Labels ObjectReader::Annotations(const std::optional<Field>& f) {
     std::string text = String(value, /*reveal=*/false);
     if (key == kLastAppliedAnnotation) continue;
     if (LooksLikeSecret(key, text)) {
-      if (dropped_.empty()) first_dropped_ = value;
+      if (dropped_.empty())
+        first_dropped_ = {nullptr, value.path, value.line};  // outlives its tree
       ++dropped_[key];
       continue;
     }
