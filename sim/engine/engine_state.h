@@ -56,6 +56,7 @@ enum EventKind : uint32_t {
   kNodeProvisioned,   // target: node (a scale-up's new node is Ready)
   kSpotRelease,       // target: node (the end of its interruption notice)
   kProvisionTimeout,  // target: node (a scale-up's node never registered: max provision time)
+  kSliceEnd,          // target: card (slice mode: its slice or switch ends; time_slices.h)
 };
 
 enum class PodPhase {
@@ -127,6 +128,8 @@ struct CardRun {
   // cluster.interference applies: the card is time-sliced natively (POLICY 5, or no cGPU) and
   // the scenario names a co-location model.
   bool co_location = false;
+  // cluster.time_slice applies: round-robin slices (time_slices.h) instead of the fluid split.
+  bool sliced = false;
   std::vector<int32_t> running;  // pods in P (GPU container running)
   std::vector<PodOnCard> view;   // scratch for the policy
   std::vector<double> shares;    // scratch for the policy

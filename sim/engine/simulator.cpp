@@ -114,6 +114,9 @@ void Simulator::Dispatch(const Event& e) {
     case kProvisionTimeout:
       GiveUpProvisioning(*this, target);
       break;
+    case kSliceEnd:
+      sharing.EndSlice(target, e.generation);
+      break;
   }
 }
 
