@@ -9,6 +9,7 @@
 #include "sim/io/interference_files.h"
 #include "sim/quantity.h"
 #include "sim/text.h"
+#include "sim/time_slice_rules.h"
 
 namespace knobsim::scenario_internal {
 
@@ -94,64 +95,23 @@ std::shared_ptr<const InterferenceSetup> Reader::ReadInterferenceSetup(const Fie
 }
 
 // `time_slice: {quantum: 2ms, switch_cost: 100us}`; a variant's `time_slice: off` goes back to
-// the fluid model. The quantum is at least 1 µs: shorter slices only multiply the events (the
-// fluid model is their limit, docs/validation.md rung 4).
+// the fluid model. The quantum is at least kMinTimeSliceQuantum.
 TimeSliceKnobs Reader::ReadTimeSlice(const Field& f, bool allow_off) const {
   if (allow_off && f.node.IsScalar() && f.node.Scalar() == "off") return TimeSliceKnobs{};
   Section s(*this, f, {"quantum", "switch_cost"});
   TimeSliceKnobs t;
   const Field quantum = s.Require("quantum");
   t.quantum = Duration(quantum);
-  if (t.quantum < 1000) {
+  if (t.quantum < kMinTimeSliceQuantum)
     Fail(quantum, "a time slice of " + FormatDuration(t.quantum) + " is too short",
-         "slices are at least 1us; leave time_slice out for the fluid model, their limit");
-  }
+         kTimeSliceTooShortHint);
   if (auto v = s.Get("switch_cost")) t.switch_cost = Duration(*v);
   return t;
 }
 
-namespace {
-
-// Why slice mode cannot share the scenario's cards, or "" when it can. It replaces the fluid
-// split of native time-slicing (POLICY 5, cards without cGPU, time-slicing replicas, DRA
-// time-slicing) and of POLICY 0's fixed slots; the other rules are not round-robin slices of the
-// whole card (CardSharing's constructor and placement.cpp's ShareDraCards say which rule a card
-// gets).
-std::string TimeSliceRefusal(const Scenario& sc) {
-  if (sc.cluster.interference)
-    return "the co-location model (cluster.interference) already replaces native time-slicing's "
-           "split";
-  for (const NodePool& pool : sc.node_pools) {
-    if (pool.gpu_type.empty()) continue;
-    const std::string name = "node pool " + Quote(pool.name);
-    if (pool.device_sharing.strategy == DeviceSharingStrategy::kMps)
-      return name + " shares its cards by MPS (clients side by side, not in turns)";
-    if (pool.hami.enabled() && pool.hami.core_policy != HamiCorePolicy::kDisable)
-      return name + "'s cards are capped by HAMi-core's gpucores";
-    const auto policy = static_cast<int>(sc.cluster.policy);
-    if (pool.cgpu_active && policy != 0 && policy != 5)
-      return name + " runs cGPU with POLICY " + std::to_string(policy) +
-             ", whose shares are not equal slices";
-  }
-  for (const Workload& w : sc.workloads) {
-    if (!w.dra.enabled()) continue;
-    if (w.dra.driver == DraDriver::kHamiCore)
-      return "workload " + Quote(w.name) + "'s claim is capped by HAMi-core";
-    if (w.dra.shared && w.dra.sharing == DeviceSharingStrategy::kMps)
-      return "workload " + Quote(w.name) + "'s claim shares its GPUs by MPS";
-  }
-  return "";
-}
-
-}  // namespace
-
 void Reader::CheckTimeSlice(const Scenario& sc, const Field& f) const {
-  if (!sc.cluster.time_slice.enabled()) return;
   const std::string why = TimeSliceRefusal(sc);
-  if (!why.empty()) {
-    Fail(f, "slice mode shares only cards of native time-slicing and cGPU POLICY 0, but " + why,
-         "leave time_slice out (the fluid model) or share these cards by POLICY 0 or 5");
-  }
+  if (!why.empty()) Fail(f, TimeSliceRefusalMessage(why), kTimeSliceRefusalHint);
 }
 
 }  // namespace knobsim::scenario_internal
