@@ -210,6 +210,30 @@ TEST_CASE("slice mode: a lone pod on a card schedules no slice end") {
   CHECK(out.finish == std::vector<SimTime>{8 * kMs, 3 * kMs});
 }
 
+TEST_CASE("slice mode: a multi-card pod progresses only while it holds all its cards") {
+  Scenario scenario = SlicedCard(SharingPolicy::kNative, kMs, 0);
+  scenario.node_pools[0].gpus_per_node = 2;
+  EngineState s(scenario, 1, RunOptions{});
+  CardSharing sharing(s);
+  REQUIRE(sharing.cards.size() == 2);
+  // Pod 0 on card 1 first, then pod 1 on both cards, then pod 2 on card 0: card 0 runs pods 1
+  // and 2 in turn, card 1 pods 0 and 1.
+  for (const std::vector<int32_t>& cards : {std::vector<int32_t>{1}, {0, 1}, {0}}) {
+    PodRun pod;
+    pod.cards = cards;
+    pod.share_on.assign(cards.size(), 0.0);
+    pod.percent = 100;
+    s.pods.push_back(pod);
+    const auto p = static_cast<int32_t>(s.pods.size() - 1);
+    sharing.Touch(p);
+    sharing.JoinCards(p);
+  }
+  // [0, 1): card 1 runs pod 0 (done), card 0 pod 1 — which holds card 0 only: no progress.
+  // [1, 2): card 1 goes to pod 1, card 0 to pod 2 (done at 2). From 2 pod 1 holds both.
+  const Outcome split = RunCard(s, sharing, {{0, 0, 1e6}, {1, 0, 1e6}, {2, 0, 1e6}});
+  CHECK(split.finish == std::vector<SimTime>{1 * kMs, 3 * kMs, 2 * kMs});
+}
+
 TEST_CASE("slice mode: without time_slice every card stays fluid") {
   Scenario scenario = SlicedCard(SharingPolicy::kNative, kMs, 0);
   scenario.cluster.time_slice = TimeSliceKnobs{};
