@@ -193,6 +193,18 @@ struct InterferenceSetup {
   std::vector<JobProfile> profiles;  // the jobs the model file holds, in name order
 };
 
+// cluster.time_slice: slice mode (sim/engine/time_slices.h, docs/semantics.md §2.9) — the
+// cards that native time-slicing or POLICY 0 shares run one pod at a time, in round-robin slices
+// of `quantum` with `switch_cost` of no progress between two pods, instead of the fluid split.
+// NVIDIA and Alibaba document neither length, so there is no default: unset (quantum 0) is the
+// fluid model.
+struct TimeSliceKnobs {
+  SimTime quantum = 0;  // 0: slice mode off
+  SimTime switch_cost = 0;
+  bool enabled() const { return quantum > 0; }
+  bool operator==(const TimeSliceKnobs&) const = default;
+};
+
 struct ClusterKnobs {
   SharingPolicy policy = SharingPolicy::kNative;
   int max_inst = 0;               // POLICY 0 slots per card, 1..25; 0 = unset
@@ -203,6 +215,7 @@ struct ClusterKnobs {
   // paper's simulator scores every node).
   std::optional<int> percentage_of_nodes_to_score;
   std::shared_ptr<const InterferenceSetup> interference;  // null: every card by its POLICY
+  TimeSliceKnobs time_slice;                              // off: the fluid model
   // The HPA controller's flags and the metrics pipeline's window (docs/autoscaling.md).
   HpaControllerSettings hpa_controller;
   // The CronHPA controller's time zone (docs/autoscaling.md "CronHPA").
@@ -427,6 +440,7 @@ struct Variant {
   std::optional<SharingPolicy> policy;
   std::optional<int> max_inst;
   std::optional<double> switch_overhead;
+  std::optional<TimeSliceKnobs> time_slice;                 // quantum 0: slice mode off
   std::map<std::string, std::string> placement;             // pool -> placement
   std::map<std::string, MemoryIsolation> memory_isolation;  // pool -> hard/soft
   std::map<std::string, PoolSharingKnob> sharing;           // pool -> how its cards are shared

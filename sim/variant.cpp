@@ -432,6 +432,7 @@ Scenario ApplyVariant(const Scenario& base, const Variant& variant) {
   if (variant.policy) s.cluster.policy = *variant.policy;
   if (variant.max_inst) s.cluster.max_inst = *variant.max_inst;
   if (variant.switch_overhead) s.cluster.switch_overhead = *variant.switch_overhead;
+  if (variant.time_slice) s.cluster.time_slice = *variant.time_slice;
   // `on` is the scenario as written (the reader refuses it without a model): only `off` changes.
   if (variant.interference == false) s.cluster.interference = nullptr;
 

@@ -5,7 +5,8 @@
 
 namespace knobsim::engine {
 
-CardSharing::CardSharing(EngineState& state) : s_(state) {
+CardSharing::CardSharing(EngineState& state)
+    : s_(state), slices_(state, state.scenario.cluster.time_slice, state.cluster.cards.size()) {
   const Scenario& scenario = s_.scenario;
   cards.resize(s_.cluster.cards.size());
   for (size_t c = 0; c < cards.size(); ++c) {
@@ -34,6 +35,10 @@ CardSharing::CardSharing(EngineState& state) : s_(state) {
     }
     run.co_location =
         scenario.cluster.interference != nullptr && run.params.policy == SharingPolicy::kNative;
+    // The scenario reader refused slice mode beside any other rule (CheckTimeSlice).
+    run.sliced = scenario.cluster.time_slice.enabled() && !run.co_location &&
+                 (run.params.policy == SharingPolicy::kNative ||
+                  run.params.policy == SharingPolicy::kFixedEqual);
   }
   if (const InterferenceSetup* setup = scenario.cluster.interference.get()) {
     interference_ = &setup->model;
@@ -133,6 +138,20 @@ void CardSharing::PopDeadJobs(PodRun& pod) {
   }
 }
 
+void CardSharing::EndSlice(int32_t c, uint32_t generation) {
+  if (!slices_.Fire(c, generation)) return;
+  // A completion due within the clock's 1 ns goes first (a job whose remaining work rounds up
+  // to the next ns): the slice that did the work keeps it instead of a whole round's wait.
+  const SimTime due = cards[c].scheduled;
+  if (due >= s_.now && due <= s_.now + 1) {
+    slices_.Delay(c, due);
+    return;
+  }
+  AdvanceCard(c);
+  cards[c].membership_changed = true;  // the shares change though neither P nor A did
+  MarkDirty(c);
+}
+
 void CardSharing::WarmupEnded() {
   for (CardRun& card : cards)
     card.memory_peak_mib = std::max(card.memory_peak_mib, card.memory_used_mib);
@@ -159,8 +178,12 @@ void CardSharing::Flush() {
       card.view[i] = PodOnCard{pod.jobs > 0, pod.weight, pod.percent};
       card.active += pod.jobs > 0;
     }
-    card.eta = ComputeShares(card.params, card.view, card.shares);
-    if (card.co_location && card.active >= 2) CoLocatedShares(card);
+    if (card.sliced) {
+      slices_.Share(c, card);
+    } else {
+      card.eta = ComputeShares(card.params, card.view, card.shares);
+      if (card.co_location && card.active >= 2) CoLocatedShares(card);
+    }
     card.sum_share = 0;
     for (size_t i = 0; i < n; ++i) {
       PodRun& pod = s_.pods[card.running[i]];
@@ -186,6 +209,7 @@ void CardSharing::Flush() {
   }
   for (int32_t c : dirty_) {
     ScheduleCompletion(c);
+    if (cards[c].sliced) slices_.Schedule(c);
     cards[c].dirty = false;
   }
   dirty_.clear();

@@ -21,6 +21,8 @@
 //    (an assumption: the pairs measured two), at most 1 — instead of POLICY 5's eta/|A|. The
 //    measured speeds include the context switches, so eta is 1 there. An active pod without a
 //    profile (`interference: none`) leaves the card to the POLICY split.
+//  * Slice mode (cluster.time_slice, time_slices.h): the cards of native time-slicing and POLICY
+//    0 take their shares from explicit round-robin slices instead, each slice's end an event.
 //
 // Hot path: the small calls are defined inline below, so that the request flow in another file
 // still inlines them without LTO.
@@ -34,6 +36,7 @@
 #include "models/interference.h"
 #include "models/memory_isolation.h"
 #include "sim/engine/engine_state.h"
+#include "sim/engine/time_slices.h"
 
 namespace knobsim::engine {
 
@@ -70,6 +73,8 @@ class CardSharing {
   void PopDeadJobs(PodRun& pod);
   // The warm-up is over: memory peaks count from now.
   void WarmupEnded();
+  // A kSliceEnd event: the card's slice or switch ended (a stale generation does nothing).
+  void EndSlice(int32_t c, uint32_t generation);
 
   std::vector<CardRun> cards;
 
@@ -92,6 +97,7 @@ class CardSharing {
   std::vector<int32_t> job_of_workload_;
   std::vector<ResolvedJob> jobs_;
   std::vector<std::pair<size_t, int32_t>> co_running_;
+  TimeSlices slices_;  // cluster.time_slice: the sliced cards' round robins
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +125,8 @@ inline void CardSharing::AdvanceCard(int32_t c) {
       const double dt = static_cast<double>(now - from);
       if (card.active > 0) card.busy_ns += dt;
       card.effective_ns += card.sum_share * dt;
-      if (card.active >= 2) card.switch_ns += (1 - card.eta) * dt;
+      // eta < 1: POLICY 5's overhead with two or more active pods, or a sliced card switching.
+      if (card.eta < 1) card.switch_ns += (1 - card.eta) * dt;
       card.memory_integral += static_cast<double>(card.memory_used_mib) * dt;
     }
     if (card.active > 0) card.busy_total_ns += static_cast<double>(now - card.last);

@@ -58,6 +58,7 @@ enum EventKind : uint32_t {
   kProvisionTimeout,  // target: node (a scale-up's node never registered: max provision time)
   kIterationStart,    // target: pod; generation: its loop epoch (sim/controllers/closed_loops.h)
   kJobComplete,       // target: workload (a closed-loop job reached its steps)
+  kSliceEnd,          // target: card (slice mode: its slice or switch ends; time_slices.h)
 };
 
 enum class PodPhase {
@@ -130,6 +131,8 @@ struct CardRun {
   // cluster.interference applies: the card is time-sliced natively (POLICY 5, or no cGPU) and
   // the scenario names a co-location model.
   bool co_location = false;
+  // cluster.time_slice applies: round-robin slices (time_slices.h) instead of the fluid split.
+  bool sliced = false;
   std::vector<int32_t> running;  // pods in P (GPU container running)
   std::vector<PodOnCard> view;   // scratch for the policy
   std::vector<double> shares;    // scratch for the policy

@@ -121,6 +121,9 @@ void Simulator::Dispatch(const Event& e) {
     case kJobComplete:
       CompleteJob(*this, target);
       break;
+    case kSliceEnd:
+      sharing.EndSlice(target, e.generation);
+      break;
   }
 }
 

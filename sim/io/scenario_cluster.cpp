@@ -9,6 +9,7 @@
 #include "sim/io/interference_files.h"
 #include "sim/quantity.h"
 #include "sim/text.h"
+#include "sim/time_slice_rules.h"
 
 namespace knobsim::scenario_internal {
 
@@ -59,10 +60,10 @@ int Reader::ReadMaxInst(const Field& f) const {
 }
 
 ClusterKnobs Reader::ReadCluster(const Field& f) const {
-  Section s(
-      *this, f,
-      {"policy", "max_inst", "switch_overhead", "default_placement", "percentage_of_nodes_to_score",
-       "interference", "hpa_controller", "cron_hpa_controller", "cluster_autoscaler"});
+  Section s(*this, f,
+            {"policy", "max_inst", "switch_overhead", "default_placement",
+             "percentage_of_nodes_to_score", "interference", "time_slice", "hpa_controller",
+             "cron_hpa_controller", "cluster_autoscaler"});
   ClusterKnobs c;
   if (auto v = s.Get("policy")) c.policy = ReadPolicy(*v);
   if (auto v = s.Get("max_inst")) c.max_inst = ReadMaxInst(*v);
@@ -73,6 +74,7 @@ ClusterKnobs Reader::ReadCluster(const Field& f) const {
         Int(*v, 0, 100, "kube-scheduler's percentageOfNodesToScore is 0 (adaptive) to 100");
   }
   if (auto v = s.Get("interference")) c.interference = ReadInterferenceSetup(*v);
+  if (auto v = s.Get("time_slice")) c.time_slice = ReadTimeSlice(*v, false);
   if (auto v = s.Get("hpa_controller")) c.hpa_controller = ReadHpaController(*v);
   if (auto v = s.Get("cron_hpa_controller")) c.cron_hpa_controller = ReadCronHpaController(*v);
   if (auto v = s.Get("cluster_autoscaler")) c.cluster_autoscaler = ReadClusterAutoscaler(*v);
@@ -90,6 +92,26 @@ std::shared_ptr<const InterferenceSetup> Reader::ReadInterferenceSetup(const Fie
   setup->model = std::move(file->model);
   setup->profiles = std::move(file->profiles);
   return setup;
+}
+
+// `time_slice: {quantum: 2ms, switch_cost: 100us}`; a variant's `time_slice: off` goes back to
+// the fluid model. The quantum is at least kMinTimeSliceQuantum.
+TimeSliceKnobs Reader::ReadTimeSlice(const Field& f, bool allow_off) const {
+  if (allow_off && f.node.IsScalar() && f.node.Scalar() == "off") return TimeSliceKnobs{};
+  Section s(*this, f, {"quantum", "switch_cost"});
+  TimeSliceKnobs t;
+  const Field quantum = s.Require("quantum");
+  t.quantum = Duration(quantum);
+  if (t.quantum < kMinTimeSliceQuantum)
+    Fail(quantum, "a time slice of " + FormatDuration(t.quantum) + " is too short",
+         kTimeSliceTooShortHint);
+  if (auto v = s.Get("switch_cost")) t.switch_cost = Duration(*v);
+  return t;
+}
+
+void Reader::CheckTimeSlice(const Scenario& sc, const Field& f) const {
+  const std::string why = TimeSliceRefusal(sc);
+  if (!why.empty()) Fail(f, TimeSliceRefusalMessage(why), kTimeSliceRefusalHint);
 }
 
 }  // namespace knobsim::scenario_internal

@@ -197,6 +197,8 @@ Scenario Reader::Read(const YAML::Node& root) const {
       sc.workloads.push_back(std::move(w));
     }
   }
+  if (auto v = s.Get("cluster"); v && sc.cluster.time_slice.enabled())
+    CheckTimeSlice(sc, EntryOf(*v, "time_slice"));
   if (auto v = s.Get("run")) sc.run = ReadRun(*v);
   if (auto v = s.Get("kube")) sc.kube = ReadKube(*v);
   if (auto v = s.Get("variants")) {

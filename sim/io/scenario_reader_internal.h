@@ -54,6 +54,11 @@ class Reader : public YamlFieldReader {
   SharingPolicy ReadPolicy(const Field& f) const;
   int ReadMaxInst(const Field& f) const;
   std::shared_ptr<const InterferenceSetup> ReadInterferenceSetup(const Field& f) const;
+  // cluster.time_slice (and a variant's): `{quantum, switch_cost}`, or `off` where `allow_off`.
+  TimeSliceKnobs ReadTimeSlice(const Field& f, bool allow_off) const;
+  // Slice mode shares only cards of native time-slicing and POLICY 0: fails at `f` when the
+  // scenario (a variant applied) has cards of another kind or a co-location model.
+  void CheckTimeSlice(const Scenario& sc, const Field& f) const;
 
   // Node pools (scenario_node_pools.cpp).
   NodePool ReadNodePool(const Field& f, const GpuCatalog& catalog) const;

@@ -53,6 +53,7 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
              "policy",
              "max_inst",
              "switch_overhead",
+             "time_slice",
              "placement",
              "memory_isolation",
              "sharing",
@@ -104,6 +105,10 @@ Variant Reader::ReadVariant(const Field& f, const Scenario& sc) const {
       }
     }
   }
+  // Slice mode and a variant that changes how cards are shared: the variant's scenario must
+  // still share its cards by slices only.
+  if (sc.cluster.time_slice.enabled() || (v.time_slice && v.time_slice->enabled()))
+    CheckTimeSlice(ApplyVariant(sc, v), s.Has("time_slice") ? *s.Get("time_slice") : f);
   return v;
 }
 
@@ -122,6 +127,7 @@ void Reader::ReadVariantClusterKnobs(const Section& s, const Scenario& sc, Varia
   if (auto x = s.Get("policy")) v.policy = ReadPolicy(*x);
   if (auto x = s.Get("max_inst")) v.max_inst = ReadMaxInst(*x);
   if (auto x = s.Get("switch_overhead")) v.switch_overhead = Number(*x, 0, 1, false, true);
+  if (auto x = s.Get("time_slice")) v.time_slice = ReadTimeSlice(*x, true);
   if (auto x = s.Get("interference")) {
     v.interference = Enum<bool>(*x, "interference", {{"on", true}, {"off", false}});
     if (*v.interference && !sc.cluster.interference) {

@@ -21,6 +21,7 @@
 #include "sim/quantity.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/text.h"
+#include "sim/time_slice_rules.h"
 #include "sim/variant.h"
 
 namespace knobsim {
@@ -41,6 +42,7 @@ const std::vector<KnobKind>& Kinds() {
       {"max_inst", Target::kNone, "max_inst=1..25"},
       {"switch_overhead", Target::kNone, "switch_overhead=0..1"},
       {"interference", Target::kNone, "interference=on|off"},
+      {"time_slice", Target::kNone, "time_slice=QUANTUM[/SWITCH_COST]|off"},
       {"placement", Target::kPool, "placement:POOL=binpack|spread|..."},
       {"isolation", Target::kOptionalPool, "isolation[:POOL]=hard|soft"},
       {"sharing", Target::kPool, "sharing:POOL=cgpu|exclusive|timeslicing:N|mps:N"},
@@ -117,6 +119,8 @@ class KnobParser {
       if (!(x >= 0 && x < 1))
         Fail(Quote(value_) + " is out of range", "switch_overhead is in [0, 1)");
       v_.switch_overhead = x;
+    } else if (key_ == "time_slice") {
+      v_.time_slice = TimeSlice();
     } else if (key_ == "placement") {
       const std::string pool = Pool(*target);
       if (pool != "*" && FindPool(pool)->gpu_type.empty()) {
@@ -265,6 +269,18 @@ class KnobParser {
     }
   }
 
+  // After every knob: slice mode still shares only the cards it slices (time_slice_rules.h),
+  // blamed on the time_slice knob when there is one, else on the last knob.
+  void CheckTimeSlice(const std::vector<KnobText>& knobs) {
+    if (!v_.time_slice && !s_.cluster.time_slice.enabled()) return;
+    const std::string why = TimeSliceRefusal(ApplyVariant(s_, v_));
+    if (why.empty()) return;
+    at_ = &knobs.back();
+    for (const KnobText& k : knobs)
+      if (k.text.rfind("time_slice", 0) == 0) at_ = &k;
+    Fail(TimeSliceRefusalMessage(why), kTimeSliceRefusalHint);
+  }
+
   [[noreturn]] void Fail(std::string message, std::string hint = "") const {
     InputError e{at_->file, at_->line,
                  at_->path.empty() ? at_->text : at_->path + " " + Quote(at_->text),
@@ -293,6 +309,25 @@ class KnobParser {
            std::string(hint));
     }
     return x;
+  }
+
+  // `off`, or QUANTUM[/SWITCH_COST] as Go durations (`2ms/50us`).
+  TimeSliceKnobs TimeSlice() const {
+    if (value_ == "off") return TimeSliceKnobs{};
+    const size_t slash = value_.find('/');
+    TimeSliceKnobs t;
+    const std::string quantum = value_.substr(0, slash);
+    const Parsed<int64_t> q = ParseDuration(quantum);
+    if (!q.ok()) Fail(q.error, q.hint);
+    t.quantum = *q.value;
+    if (t.quantum < kMinTimeSliceQuantum)
+      Fail("a time slice of " + quantum + " is too short", kTimeSliceTooShortHint);
+    if (slash != std::string::npos) {
+      const Parsed<int64_t> c = ParseDuration(value_.substr(slash + 1));
+      if (!c.ok()) Fail(c.error, c.hint);
+      t.switch_cost = *c.value;
+    }
+    return t;
   }
 
   double Number() const {
@@ -573,6 +608,7 @@ Expected<Variant> VariantFromKnobs(const Scenario& s, const std::vector<KnobText
   KnobParser parser(s, &v);
   try {
     for (const KnobText& k : knobs) parser.Apply(k);
+    if (!knobs.empty()) parser.CheckTimeSlice(knobs);
   } catch (const Failure& f) {
     return f.error;
   }

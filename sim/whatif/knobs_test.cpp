@@ -88,6 +88,12 @@ TEST_CASE("interference=off turns the co-location model off for the variant") {
   CHECK_FALSE(*v.interference);
 }
 
+TEST_CASE("time_slice=QUANTUM[/SWITCH_COST] turns slice mode on, time_slice=off off") {
+  CHECK(Knobs({"time_slice=2ms/50us"}).time_slice == TimeSliceKnobs{2'000'000, 50'000});
+  CHECK(Knobs({"time_slice=100us"}).time_slice == TimeSliceKnobs{100'000, 0});
+  CHECK(Knobs({"time_slice=off"}).time_slice == TimeSliceKnobs{});
+}
+
 TEST_CASE("pool knobs key by pool name, with * for every pool") {
   const Variant v = Knobs({"placement:gpu-a10=ack-spread", "placement:*=fgd", "isolation=hard",
                            "isolation:gpu-share=soft", "nodes:cpu=3"});
@@ -214,6 +220,21 @@ TEST_CASE("bad knobs fail with the knob and a hint") {
        "--knob: policy=7: \"7\" is out of range 0..5; cGPU POLICY is 0 (fixed equal "
        "slices) to 5 (native time-slicing)"},
       {{"policy"}, "--knob: policy: expected KNOB=VALUE; e.g. policy=3 or isolation:POOL=hard"},
+      {{"time_slice=500ns"},
+       "--knob: time_slice=500ns: a time slice of 500ns is too short; slices are at least 1us; "
+       "leave time_slice out for the fluid model, their limit"},
+      {{"time_slice=2ms/x"},
+       "--knob: time_slice=2ms/x: \"x\" is not a duration; write durations like 30s, 5m, "
+       "1h30m or 7d"},
+      // Slice mode beside a POLICY that is not slices: blamed on the time_slice knob.
+      {{"time_slice=2ms", "policy=1"},
+       "--knob: time_slice=2ms: slice mode shares only cards of native time-slicing and cGPU "
+       "POLICY 0, but node pool \"gpu-a10\" runs cGPU with POLICY 1, whose shares are not equal "
+       "slices; leave time_slice out (the fluid model) or share these cards by POLICY 0 or 5"},
+      {{"time_slice=2ms", "sharing:gpu-share=mps:2"},
+       "--knob: time_slice=2ms: slice mode shares only cards of native time-slicing and cGPU "
+       "POLICY 0, but node pool \"gpu-share\" shares its cards by MPS (clients side by side, not "
+       "in turns); leave time_slice out (the fluid model) or share these cards by POLICY 0 or 5"},
       {{"placement:gpu-a1=spread"},
        "--knob: placement:gpu-a1=spread: unknown node pool \"gpu-a1\"; did you mean `gpu-a10`?"},
       {{"placement:gpu-a10=sprad"},
