@@ -162,6 +162,30 @@ std::optional<std::vector<std::string>> PinnedNodeNames(const NodeAffinity& affi
   return names;
 }
 
+std::string TolerationsKey(const std::vector<Toleration>& tolerations) {
+  std::string key;
+  for (const Toleration& t : tolerations) {
+    key.append("\x1d").append(t.key).append("\x1c").append(t.op).append("\x1c");
+    key.append(t.value).append("\x1c").append(t.effect);
+  }
+  return key;
+}
+
+std::string NodeAffinityKey(const PodSpec& pod) {
+  std::string key;
+  for (const auto& [label, value] : pod.node_selector) {
+    key.append("\x1d").append(label).append("=").append(value);
+  }
+  for (const auto& term : pod.node_affinity.required_terms) {
+    key.append("\x1e");
+    for (const NodeSelectorRequirement& r : term) {
+      key.append("\x1d").append(r.key).append("\x1c").append(r.op);
+      for (const std::string& v : r.values) key.append("\x1b").append(v);
+    }
+  }
+  return key;
+}
+
 int64_t PreferredAffinityWeight(const PodSpec& pod, const NodeSpec& node) {
   int64_t sum = 0;
   for (const NodeAffinity::Preferred& p : pod.node_affinity.preferred) {

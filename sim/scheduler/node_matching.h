@@ -33,6 +33,12 @@ bool MatchesNodeSelectorAndAffinity(const PodSpec& pod, const NodeSpec& node);
 // the terms conflict). nullopt when there are no required terms or some term pins no name
 // (it admits nodes by label). No node outside the names matches the affinity.
 std::optional<std::vector<std::string>> PinnedNodeNames(const NodeAffinity& affinity);
+// Keys equal exactly when the inputs are: of FindUntoleratedTaint's tolerations (key, operator,
+// value, effect), and of MatchesNodeSelectorAndAffinity's pod fields (nodeSelector, required
+// terms). Caches of verdicts that are fixed for a node's life (its labels and taints never
+// change after ClusterState::AddNode) share them across pods by these keys.
+std::string TolerationsKey(const std::vector<Toleration>& tolerations);
+std::string NodeAffinityKey(const PodSpec& pod);
 // Σ weights of the pod's preferred node-affinity terms that the node matches.
 int64_t PreferredAffinityWeight(const PodSpec& pod, const NodeSpec& node);
 

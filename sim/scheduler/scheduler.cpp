@@ -46,6 +46,7 @@
 
 #include "sim/scheduler/gpu_share_plugin.h"
 #include "sim/scheduler/hami_devices.h"
+#include "sim/scheduler/node_matching.h"
 #include "sim/scheduler/node_sample.h"
 #include "sim/scheduler/plugins.h"
 #include "sim/scheduler/pod_equivalence.h"
@@ -71,6 +72,15 @@ bool ClusterWideFilters(const std::vector<std::unique_ptr<FilterPlugin>>& filter
   on[kDynamicResourcesFilter] = !filters[kDynamicResourcesFilter]->Skipped();
   return on[kVolumeRestrictionsFilter] || on[kPodTopologySpreadFilter] ||
          on[kInterPodAffinityFilter] || on[kDynamicResourcesFilter];
+}
+
+// Filter f's verdict on `node`; `fixed` (FixedVerdictSlot) keeps it for the node's life.
+bool PassesFilter(const FilterPlugin& filter, const PodSpec& pod, const ClusterState& cluster,
+                  int node, std::vector<int8_t>* fixed) {
+  if (fixed == nullptr) return filter.Filter(pod, cluster, node).ok();
+  int8_t& verdict = (*fixed)[static_cast<size_t>(node)];
+  if (verdict < 0) verdict = filter.Filter(pod, cluster, node).ok() ? 1 : 0;
+  return verdict == 1;
 }
 
 bool HasConstraint(const PodSpec& pod, std::string_view when) {
@@ -270,6 +280,11 @@ void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
   const size_t to_find = static_cast<size_t>(
       NumFeasibleNodesToFind(config_.percentage_of_nodes_to_score, num_candidates));
   const int start = num_candidates > 0 ? static_cast<int>(cy.next_start % num_candidates) : 0;
+  std::vector<int8_t>* fixed[kNumFilters] = {};
+  fixed[kTaintTolerationFilter] =
+      &cy.FixedVerdicts(FixedVerdictSlot(kTaintTolerationFilter), TolerationsKey(pod.tolerations));
+  fixed[kNodeAffinityFilter] =
+      &cy.FixedVerdicts(FixedVerdictSlot(kNodeAffinityFilter), NodeAffinityKey(pod));
   int processed = 0;
   size_t found = 0;
   for (int j = 0; j < num_candidates; ++j) {
@@ -283,7 +298,7 @@ void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
       memo.status = -1;
       for (int f = 0; f < kNumFilters; ++f) {
         if (IsClusterWideFilter(f)) continue;
-        if (!filters_[f]->Filter(pod, cluster_, i).ok()) {
+        if (!PassesFilter(*filters_[f], pod, cluster_, i, fixed[f])) {
           memo.verdict = f;
           break;
         }

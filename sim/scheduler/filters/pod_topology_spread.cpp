@@ -312,29 +312,9 @@ std::string DomainSignature(const PodSpec& pod, const std::vector<Constraint>& c
   std::string sig = c.key;
   for (const Constraint& other : constraints) sig.append("\x1f").append(other.key);
   if (c.honor_affinity && NodeInclusion::HasAffinity(pod)) {
-    sig.append(
-        "\x1e"
-        "A");
-    for (const auto& [key, value] : pod.node_selector) {
-      sig.append("\x1d").append(key).append("=").append(value);
-    }
-    for (const auto& term : pod.node_affinity.required_terms) {
-      sig.append("\x1c");
-      for (const NodeSelectorRequirement& r : term) {
-        sig.append("\x1d").append(r.key).append(" ").append(r.op);
-        for (const std::string& v : r.values) sig.append("\x1b").append(v);
-      }
-    }
+    sig.append("\x1eN").append(NodeAffinityKey(pod));  // N, T: not hex digits
   }
-  if (c.honor_taints) {
-    sig.append(
-        "\x1e"
-        "T");
-    for (const Toleration& t : pod.tolerations) {
-      sig.append("\x1d").append(t.key).append(" ").append(t.op).append(" ");
-      sig.append(t.value).append(" ").append(t.effect);
-    }
-  }
+  if (c.honor_taints) sig.append("\x1eT").append(TolerationsKey(pod.tolerations));
   return sig;
 }
 
