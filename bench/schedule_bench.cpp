@@ -65,22 +65,30 @@ std::vector<nlohmann::json> PendingPodObjects(const gen_export::GeneratedCluster
   return pods;
 }
 
-// Generating and reading are seconds at 5 000 nodes: once per shape, shared.
+// Generating and reading are seconds at 5 000 nodes: once per size (and shape), shared.
+const gen_export::GeneratedCluster& Export(int nodes) {
+  static std::map<int, gen_export::GeneratedCluster> cache;
+  auto it = cache.find(nodes);
+  if (it != cache.end()) return it->second;
+  gen_export::GeneratorOptions options;
+  options.nodes = nodes;
+  options.pods = nodes;  // one pod per node at every size; the generator's default seed (1), as
+                         // `knobsim-gen-export --nodes N --pods N` writes it
+  options.with_metrics = false;
+  Expected<gen_export::GeneratedCluster> c = gen_export::Generate(options);
+  if (!c.ok()) throw std::runtime_error(c.error().ToString());
+  return cache.emplace(nodes, std::move(*c)).first->second;
+}
+
 const Workload& Generated(int nodes, bool zone_spread) {
   static std::map<std::pair<int, bool>, Workload> cache;
   const auto key = std::make_pair(nodes, zone_spread);
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
-  gen_export::GeneratorOptions options;
-  options.nodes = nodes;
-  options.pods = nodes;  // one pod per node at every size
-  options.seed = 7;
-  options.with_metrics = false;
-  Expected<gen_export::GeneratedCluster> c = gen_export::Generate(options);
-  if (!c.ok()) throw std::runtime_error(c.error().ToString());
+  const gen_export::GeneratedCluster& c = Export(nodes);
   Workload w;
-  w.cluster = BuildClusterState(Read(c->nodes, "nodes.json"));
-  w.pending = PendingPods(Read(PendingPodObjects(*c, zone_spread), "pending.json"));
+  w.cluster = BuildClusterState(Read(c.nodes, "nodes.json"));
+  w.pending = PendingPods(Read(PendingPodObjects(c, zone_spread), "pending.json"));
   return cache.emplace(key, std::move(w)).first->second;
 }
 

@@ -2,8 +2,8 @@
 // node's first rejecting plugin, PreScore / Score / Normalize over the feasible nodes, the
 // weighted sum, the highest total, then the ACK card choice on the winning node.
 //
-// Speed (issue 3: >= 50 000 pods/s on 1 213 nodes) comes from four things, none of which can
-// change the node chosen:
+// Speed (issue 3: >= 50 000 pods/s on 1 213 nodes; issue 23: 5 000 nodes) comes from these,
+// none of which can change the node chosen:
 //  * The equivalence cache (pod_equivalence.h): every plugin but VolumeRestrictions,
 //    PodTopologySpread and InterPodAffinity is node-local — its answer on a node depends only on
 //    the pod and that node's own state — so per pod class and node the Scheduler keeps the first
@@ -20,6 +20,10 @@
 //  * Plugins that score 0..100 themselves (NodeResourcesFit, BalancedAllocation, GPU share:
 //    no Normalize) go into one cached weighted sum per node; only the normalising ones keep
 //    per-node arrays.
+//  * Fixed verdicts: TaintToleration and NodeAffinity read only what a node keeps for life
+//    (labels, name, taints) and the pod's tolerations or node affinity, so their verdicts are
+//    kept by those inputs (Cycle::fixed) and shared by every class: a class new to the cycle —
+//    a workload's first pod, or one of more workloads than the classes kept — reads them.
 //  * No allocation per node: the per-cycle vectors live in Cycle and keep their capacity.
 //  * A pod that fits nowhere: each class keeps its node-local rejection statuses (one copy of
 //    each distinct one), so the message counts statuses instead of rerunning filters; and while
