@@ -132,6 +132,8 @@ CardPolicy NodeCardPolicy(const NodeSpec& node, const SchedulerConfig& config) {
 
 int MaxPodsPerCard(const NodeSpec& node, const SchedulerConfig& config) {
   int limit = std::max(0, node.max_pods_per_card);
+  // Without POLICY 0's limit the labels do not matter (and the filter asks on every node).
+  if (config.policy0_max_inst <= 0) return limit;
   auto disabled = node.labels.find(kCgpuDisableIsolationLabel);
   const bool cgpu_runs = (node.gpu_schedule == "cgpu" || node.gpu_schedule == "core_mem") &&
                          (disabled == node.labels.end() || disabled->second != "true");

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -119,6 +121,69 @@ bool MatchesNodeSelectorAndAffinity(const PodSpec& pod, const NodeSpec& node) {
   if (terms.empty()) return true;
   return std::any_of(terms.begin(), terms.end(),
                      [&](const auto& term) { return MatchesTerm(term, node); });
+}
+
+namespace {
+
+// The node names one term pins (the intersection of its matchFields metadata.name In lists,
+// sorted and unique), or nullopt when it pins none.
+std::optional<std::vector<std::string>> TermNodeNames(
+    const std::vector<NodeSelectorRequirement>& term) {
+  std::optional<std::vector<std::string>> names;
+  for (const NodeSelectorRequirement& r : term) {
+    if (r.key != kNodeNameField || r.op != "In") continue;
+    std::vector<std::string> values = r.values;
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    if (!names) {
+      names = std::move(values);
+      continue;
+    }
+    std::vector<std::string> both;
+    std::set_intersection(names->begin(), names->end(), values.begin(), values.end(),
+                          std::back_inserter(both));
+    *names = std::move(both);
+  }
+  return names;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> PinnedNodeNames(const NodeAffinity& affinity) {
+  if (affinity.required_terms.empty()) return std::nullopt;
+  std::vector<std::string> names;
+  for (const auto& term : affinity.required_terms) {
+    std::optional<std::vector<std::string>> own = TermNodeNames(term);
+    if (!own) return std::nullopt;
+    names.insert(names.end(), own->begin(), own->end());
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+std::string TolerationsKey(const std::vector<Toleration>& tolerations) {
+  std::string key;
+  for (const Toleration& t : tolerations) {
+    key.append("\x1d").append(t.key).append("\x1c").append(t.op).append("\x1c");
+    key.append(t.value).append("\x1c").append(t.effect);
+  }
+  return key;
+}
+
+std::string NodeAffinityKey(const PodSpec& pod) {
+  std::string key;
+  for (const auto& [label, value] : pod.node_selector) {
+    key.append("\x1d").append(label).append("=").append(value);
+  }
+  for (const auto& term : pod.node_affinity.required_terms) {
+    key.append("\x1e");
+    for (const NodeSelectorRequirement& r : term) {
+      key.append("\x1d").append(r.key).append("\x1c").append(r.op);
+      for (const std::string& v : r.values) key.append("\x1b").append(v);
+    }
+  }
+  return key;
 }
 
 int64_t PreferredAffinityWeight(const PodSpec& pod, const NodeSpec& node) {

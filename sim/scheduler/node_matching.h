@@ -2,6 +2,8 @@
 // nodeSelector and node affinity against node labels (§3.3), label selectors against pod labels.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "sim/kube_types.h"
@@ -25,6 +27,18 @@ bool MatchesNodeSelectorTerms(const std::vector<std::vector<NodeSelectorRequirem
                               const Labels& labels);
 // nodeSelector (every key=value) and required node affinity (terms ORed, expressions ANDed).
 bool MatchesNodeSelectorAndAffinity(const PodSpec& pod, const NodeSpec& node);
+// The node names required node affinity confines a pod to (upstream nodeaffinity.PreFilter's
+// result): when every required term pins names with matchFields metadata.name In [...], the
+// union over the terms of each term's intersection of those lists, sorted and unique (empty:
+// the terms conflict). nullopt when there are no required terms or some term pins no name
+// (it admits nodes by label). No node outside the names matches the affinity.
+std::optional<std::vector<std::string>> PinnedNodeNames(const NodeAffinity& affinity);
+// Keys equal exactly when the inputs are: of FindUntoleratedTaint's tolerations (key, operator,
+// value, effect), and of MatchesNodeSelectorAndAffinity's pod fields (nodeSelector, required
+// terms). Caches of verdicts that are fixed for a node's life (its labels and taints never
+// change after ClusterState::AddNode) share them across pods by these keys.
+std::string TolerationsKey(const std::vector<Toleration>& tolerations);
+std::string NodeAffinityKey(const PodSpec& pod);
 // Σ weights of the pod's preferred node-affinity terms that the node matches.
 int64_t PreferredAffinityWeight(const PodSpec& pod, const NodeSpec& node);
 

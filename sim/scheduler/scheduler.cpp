@@ -2,8 +2,8 @@
 // node's first rejecting plugin, PreScore / Score / Normalize over the feasible nodes, the
 // weighted sum, the highest total, then the ACK card choice on the winning node.
 //
-// Speed (issue 3: >= 50 000 pods/s on 1 213 nodes) comes from four things, none of which can
-// change the node chosen:
+// Speed (issue 3: >= 50 000 pods/s on 1 213 nodes; issue 23: 5 000 nodes) comes from these,
+// none of which can change the node chosen:
 //  * The equivalence cache (pod_equivalence.h): every plugin but VolumeRestrictions,
 //    PodTopologySpread and InterPodAffinity is node-local — its answer on a node depends only on
 //    the pod and that node's own state — so per pod class and node the Scheduler keeps the first
@@ -20,6 +20,10 @@
 //  * Plugins that score 0..100 themselves (NodeResourcesFit, BalancedAllocation, GPU share:
 //    no Normalize) go into one cached weighted sum per node; only the normalising ones keep
 //    per-node arrays.
+//  * Fixed verdicts: TaintToleration and NodeAffinity read only what a node keeps for life
+//    (labels, name, taints) and the pod's tolerations or node affinity, so their verdicts are
+//    kept by those inputs (Cycle::fixed) and shared by every class: a class new to the cycle —
+//    a workload's first pod, or one of more workloads than the classes kept — reads them.
 //  * No allocation per node: the per-cycle vectors live in Cycle and keep their capacity.
 //  * A pod that fits nowhere: each class keeps its node-local rejection statuses (one copy of
 //    each distinct one), so the message counts statuses instead of rerunning filters; and while
@@ -46,6 +50,7 @@
 
 #include "sim/scheduler/gpu_share_plugin.h"
 #include "sim/scheduler/hami_devices.h"
+#include "sim/scheduler/node_matching.h"
 #include "sim/scheduler/node_sample.h"
 #include "sim/scheduler/plugins.h"
 #include "sim/scheduler/pod_equivalence.h"
@@ -71,6 +76,15 @@ bool ClusterWideFilters(const std::vector<std::unique_ptr<FilterPlugin>>& filter
   on[kDynamicResourcesFilter] = !filters[kDynamicResourcesFilter]->Skipped();
   return on[kVolumeRestrictionsFilter] || on[kPodTopologySpreadFilter] ||
          on[kInterPodAffinityFilter] || on[kDynamicResourcesFilter];
+}
+
+// Filter f's verdict on `node`; `fixed` (FixedVerdictSlot) keeps it for the node's life.
+bool PassesFilter(const FilterPlugin& filter, const PodSpec& pod, const ClusterState& cluster,
+                  int node, std::vector<int8_t>* fixed) {
+  if (fixed == nullptr) return filter.Filter(pod, cluster, node).ok();
+  int8_t& verdict = (*fixed)[static_cast<size_t>(node)];
+  if (verdict < 0) verdict = filter.Filter(pod, cluster, node).ok() ? 1 : 0;
+  return verdict == 1;
 }
 
 bool HasConstraint(const PodSpec& pod, std::string_view when) {
@@ -270,6 +284,11 @@ void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
   const size_t to_find = static_cast<size_t>(
       NumFeasibleNodesToFind(config_.percentage_of_nodes_to_score, num_candidates));
   const int start = num_candidates > 0 ? static_cast<int>(cy.next_start % num_candidates) : 0;
+  std::vector<int8_t>* fixed[kNumFilters] = {};
+  fixed[kTaintTolerationFilter] =
+      &cy.FixedVerdicts(FixedVerdictSlot(kTaintTolerationFilter), TolerationsKey(pod.tolerations));
+  fixed[kNodeAffinityFilter] =
+      &cy.FixedVerdicts(FixedVerdictSlot(kNodeAffinityFilter), NodeAffinityKey(pod));
   int processed = 0;
   size_t found = 0;
   for (int j = 0; j < num_candidates; ++j) {
@@ -283,7 +302,7 @@ void Scheduler::FilterNodes(const PodSpec& pod, PodClass& cls) {
       memo.status = -1;
       for (int f = 0; f < kNumFilters; ++f) {
         if (IsClusterWideFilter(f)) continue;
-        if (!filters_[f]->Filter(pod, cluster_, i).ok()) {
+        if (!PassesFilter(*filters_[f], pod, cluster_, i, fixed[f])) {
           memo.verdict = f;
           break;
         }

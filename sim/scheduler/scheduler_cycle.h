@@ -79,6 +79,14 @@ constexpr int kNotEvaluated = kNumFilters + 1;
 constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();  // no generation yet
 constexpr size_t kMaxPodClasses = 64;
 constexpr size_t kMaxStatusesPerNode = 4;  // PodClass::statuses
+constexpr size_t kMaxFixedTables = 256;    // Cycle::fixed, per filter
+
+// Node-local filters whose verdict on a node is fixed for the node's life: they read only the
+// node's labels, name and taints (never changed after ClusterState::AddNode) and the pod's
+// tolerations or node affinity. Their verdicts are shared by every class with the same inputs.
+constexpr int FixedVerdictSlot(int f) {
+  return f == kTaintTolerationFilter ? 0 : f == kNodeAffinityFilter ? 1 : -1;
+}
 
 }  // namespace scheduler_internal
 
@@ -166,6 +174,20 @@ struct Scheduler::Cycle {
   std::vector<int64_t> total;                // [feasible position]
   std::vector<CountedStatus> counted;        // an unschedulable pod's distinct statuses
   std::vector<int> count_at;                 // [interned status]: its entry in counted, or -1
+  // The fixed verdicts (FixedVerdictSlot), by the pod's inputs (TolerationsKey,
+  // NodeAffinityKey): by node, -1 not asked yet, 0 rejects, 1 passes. A class new to the cycle
+  // (more workloads than kMaxPodClasses, or a workload's first pod) then reads most of its
+  // verdicts instead of running the filters node by node.
+  std::unordered_map<std::string, std::vector<int8_t>> fixed[2];
+
+  // The table of `slot` for `inputs`, sized to the node list. Between pods the tables are
+  // dropped when there are too many (FilterNodes takes them at the start of its walk).
+  std::vector<int8_t>& FixedVerdicts(int slot, std::string inputs) {
+    if (fixed[slot].size() > scheduler_internal::kMaxFixedTables) fixed[slot].clear();
+    std::vector<int8_t>& table = fixed[slot][std::move(inputs)];
+    table.resize(num_nodes, -1);
+    return table;
+  }
 
   PodClass& ClassFor(const PodSpec& pod, const ClusterState& cluster, bool cached) {
     const auto& nodes = cluster.nodes();
@@ -173,6 +195,7 @@ struct Scheduler::Cycle {
       nodes_data = nodes.data();
       num_nodes = nodes.size();
       classes.clear();
+      for (auto& tables : fixed) tables.clear();
       membership = ~uint64_t{0};
     }
     // Nodes leaving or joining (SetAbsent) change the list, not the nodes' memos: each such

@@ -600,6 +600,38 @@ TEST_CASE("the equivalence cache and skipped scores never change a placement or 
   CHECK(pending > 20);
 }
 
+// TaintToleration's and NodeAffinity's verdicts are kept by the pod's tolerations and node
+// affinity and shared by every class (they read only what a node keeps for life), so more
+// classes than the cache holds read verdicts another class computed. A scheduler made afresh
+// for each pod shares nothing: both must agree.
+TEST_CASE("verdicts shared across pod classes equal a fresh scheduler's") {
+  ClusterState cluster;
+  for (int i = 0; i < 24; ++i) {
+    NodeSpec node = MakeNode(fmt::format("n{}", i), {{"pool", i % 3 ? "a" : "b"}},
+                             {{"cpu", 16000}, {"memory", 64 * kGiB}});
+    if (i % 5 == 1) node.taints = {{"dedicated", "x", "NoSchedule"}};
+    if (i % 7 == 2) node.taints = {{"gpu", "", "NoExecute"}};
+    cluster.AddNode(node);
+  }
+  Scheduler scheduler(cluster, {});
+  RandomStream rng(5, "test/fixed-verdicts");
+  for (int step = 0; step < 300; ++step) {
+    CAPTURE(step);
+    // 150 cpu sizes: far more classes than the 64 kept, a few tolerations and selectors each.
+    PodSpec pod = Pod("p", 100 + 10 * static_cast<int64_t>(rng.Below(150)), kGiB);
+    if (rng.Below(2) == 0) pod.tolerations = {{"dedicated", "Equal", "x", "NoSchedule", {}}};
+    if (rng.Below(3) == 0) pod.tolerations.push_back({"gpu", "Exists", "", "", {}});
+    if (rng.Below(2) == 0) pod.node_selector = {{"pool", rng.Below(2) ? "a" : "b"}};
+    Scheduler fresh_scheduler(cluster, {});
+    const ScheduleResult fresh = fresh_scheduler.Schedule(pod, /*explain=*/false, /*score=*/true);
+    const ScheduleResult kept = scheduler.ScheduleAndBind(pod, /*explain=*/false, /*score=*/true);
+    CHECK(kept.placement.node == fresh.placement.node);
+    CHECK(kept.message == fresh.message);
+    CHECK(kept.feasible == fresh.feasible);
+    CHECK(kept.score == fresh.score);
+  }
+}
+
 TEST_CASE("NodeResourcesFit, BalancedAllocation and GPU-share scores need no normalising") {
   // The Scheduler sums these three straight from their raw scores outside --explain.
   SchedulerConfig config;

@@ -20,29 +20,6 @@ namespace {
 
 // upstream errReasonConflict
 constexpr const char* kTermsConflict = "pod affinity terms conflict";
-constexpr const char* kNodeNameField = "metadata.name";  // matchFields' key (selectors.h)
-
-// The node names one term pins (the intersection of its matchFields metadata.name In lists,
-// sorted and unique), or nullopt when it pins none.
-std::optional<std::vector<std::string>> TermNodeNames(
-    const std::vector<NodeSelectorRequirement>& term) {
-  std::optional<std::vector<std::string>> names;
-  for (const NodeSelectorRequirement& r : term) {
-    if (r.key != kNodeNameField || r.op != "In") continue;
-    std::vector<std::string> values = r.values;
-    std::sort(values.begin(), values.end());
-    values.erase(std::unique(values.begin(), values.end()), values.end());
-    if (!names) {
-      names = std::move(values);
-      continue;
-    }
-    std::vector<std::string> both;
-    std::set_intersection(names->begin(), names->end(), values.begin(), values.end(),
-                          std::back_inserter(both));
-    *names = std::move(both);
-  }
-  return names;
-}
 
 class NodeAffinityFilter final : public FilterPlugin {
  public:
@@ -53,19 +30,11 @@ class NodeAffinityFilter final : public FilterPlugin {
   PluginStatus PreFilter(const PodSpec& pod, const ClusterState&) override {
     narrowed_ = false;
     node_names_.clear();
-    const auto& terms = pod.node_affinity.required_terms;
-    if (version_.minor < 24 || terms.empty()) return PluginStatus::Success();
-    for (const auto& term : terms) {
-      std::optional<std::vector<std::string>> names = TermNodeNames(term);
-      if (!names) {  // this term admits nodes by label: every node stays a candidate
-        node_names_.clear();
-        return PluginStatus::Success();
-      }
-      node_names_.insert(node_names_.end(), names->begin(), names->end());
-    }
-    std::sort(node_names_.begin(), node_names_.end());
-    node_names_.erase(std::unique(node_names_.begin(), node_names_.end()), node_names_.end());
-    if (node_names_.empty()) return PluginStatus::Unresolvable(kTermsConflict);
+    if (version_.minor < 24) return PluginStatus::Success();
+    std::optional<std::vector<std::string>> names = PinnedNodeNames(pod.node_affinity);
+    if (!names) return PluginStatus::Success();  // some term admits nodes by label
+    if (names->empty()) return PluginStatus::Unresolvable(kTermsConflict);
+    node_names_ = std::move(*names);
     narrowed_ = true;
     return PluginStatus::Success();
   }

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/random_stream.h"
 #include "sim/scheduler/filters/filter_testing.h"
 #include "sim/scheduler/plugins.h"
 #include "sim/scheduler/scheduler.h"
@@ -407,6 +408,94 @@ TEST_CASE("counts follow the pods bound between two scheduling cycles") {
   cluster.Unbind(third);
   BindOn(cluster, "a1", MakePod("batch", {{"app", "batch"}}));
   CHECK(verdicts() == V{kOk, kSkew});
+}
+
+// The long-lived plugins keep per-domain counts across pods and move them node by node with
+// ClusterState's change record (falling back to a full count when the record no longer reaches
+// back). Whatever happens between two pods, their verdicts and scores must be those of plugins
+// that count everything afresh.
+TEST_CASE("counts kept across pods equal a fresh count after any sequence of changes") {
+  ClusterState cluster;
+  const char* zones[] = {"A", "B", "C"};
+  for (int n = 0; n < 12; ++n) {
+    Labels labels = {{kZone, zones[n % 3]}};
+    if (n % 4 != 0) labels["disk"] = "ssd";
+    NodeSpec node = MakeNode("n" + std::to_string(n), labels);
+    if (n == 5) node.taints = {{"dedicated", "batch", "NoSchedule"}};
+    if (n == 11) node.labels.erase(kZone);  // no domain for zone constraints
+    cluster.AddNode(node);
+  }
+  // The incoming pods, each with one soft and one hard constraint: plain; with a nodeSelector
+  // (eligible nodes by affinity); pinned to two nodes by matchFields (the named-node sum);
+  // honouring taints; two keys (eligible nodes need both).
+  std::vector<PodSpec> incoming;
+  auto with = [&](std::vector<TopologySpreadConstraint> constraints) {
+    PodSpec pod = Web();
+    pod.namespace_ = "default";
+    pod.topology_spread = std::move(constraints);
+    return pod;
+  };
+  TopologySpreadConstraint soft_zone = Spread(kZone, 1, "ScheduleAnyway");
+  incoming.push_back(with({Spread(kZone, 1), soft_zone}));
+  incoming.push_back(with({Spread(kZone, 1), soft_zone}));
+  incoming.back().node_selector = {{"disk", "ssd"}};
+  incoming.push_back(with({Spread(kZone, 1), soft_zone}));
+  incoming.back().node_affinity.required_terms = {{{"metadata.name", "In", {"n3", "n4"}}},
+                                                  {{"metadata.name", "In", {"n7"}}}};
+  TopologySpreadConstraint honor = Spread(kZone, 2);
+  honor.node_taints_policy = "Honor";
+  incoming.push_back(with({honor, soft_zone}));
+  incoming.push_back(with({Spread(kZone, 1), Spread(kHostname, 1, "ScheduleAnyway")}));
+  incoming.push_back(with({Spread(kZone, 1), Spread("disk", 1)}));
+
+  auto kept_filter = NewPodTopologySpreadFilter();
+  auto kept_score = NewPodTopologySpreadScore();
+  auto outcome = [&](FilterPlugin& filter, ScorePlugin& score, const PodSpec& pod) {
+    std::vector<std::string> out;
+    if (!filter.PreFilter(pod, cluster).ok()) return std::vector<std::string>{"prefilter"};
+    std::vector<int> present;
+    for (int n = 0; n < static_cast<int>(cluster.nodes().size()); ++n) {
+      if (cluster.node(n).absent) continue;
+      present.push_back(n);
+      out.push_back(filter.Filter(pod, cluster, n).ok() ? "ok" : "no");
+    }
+    score.PreScore(pod, cluster, present);
+    for (int n : present) out.push_back(std::to_string(score.Score(pod, cluster, n)));
+    return out;
+  };
+
+  RandomStream rng(3, "test/topology-spread-counts");
+  std::vector<int> bound;
+  for (int step = 0; step < 400; ++step) {
+    CAPTURE(step);
+    // A burst of changes, sometimes long enough that the change record no longer reaches the
+    // last cycle.
+    const uint64_t changes = rng.Below(10) == 0 ? 40 : 1 + rng.Below(3);
+    for (uint64_t c = 0; c < changes; ++c) {
+      const uint64_t what = rng.Below(10);
+      const int node = static_cast<int>(rng.Below(12));
+      if (what < 5 && !cluster.node(node).absent) {
+        PodSpec pod = Web("p" + std::to_string(step));
+        pod.namespace_ = rng.Below(4) == 0 ? "other" : "default";
+        if (rng.Below(4) == 0) pod.labels = {{"app", "batch"}};
+        bound.push_back(BindOn(cluster, cluster.node(node).spec.name, pod));
+      } else if (what < 8 && !bound.empty()) {
+        const size_t k = rng.Below(bound.size());
+        cluster.Unbind(bound[k]);
+        bound.erase(bound.begin() + static_cast<long>(k));
+      } else if (what == 8 && !bound.empty()) {
+        cluster.MarkPreempted(bound[rng.Below(bound.size())]);
+      } else if (cluster.node(node).pods.empty() || cluster.node(node).absent) {
+        bool empty = true;
+        for (int p : cluster.node(node).pods) empty = empty && !cluster.bound(p);
+        if (empty) cluster.SetAbsent(node, !cluster.node(node).absent);
+      }
+    }
+    const PodSpec& pod = incoming[rng.Below(incoming.size())];
+    auto fresh_filter = NewPodTopologySpreadFilter();
+    auto fresh_score = NewPodTopologySpreadScore();
+    CHECK(outcome(*kept_filter, *kept_score, pod) == outcome(*fresh_filter, *fresh_score, pod));
+  }
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ class BalancedAllocationScore final : public ScorePlugin {
   int64_t Score(const PodSpec&, const ClusterState& cluster, int node) const override {
     if (best_effort_) return 0;
     const NodeState& n = cluster.node(node);
-    const CpuMemory allocatable = CpuMemoryOf(n.spec.allocatable);
+    const CpuMemory& allocatable = allocatable_.Of(cluster, node);
     const CpuMemory requested = CpuMemoryOf(n.requested);
     const int64_t req[2] = {requested.cpu + pod_.cpu, requested.memory + pod_.memory};
     const int64_t alloc[2] = {allocatable.cpu, allocatable.memory};
@@ -51,6 +51,7 @@ class BalancedAllocationScore final : public ScorePlugin {
  private:
   CpuMemory pod_;
   bool best_effort_ = false;
+  AllocatableCpuMemory allocatable_;
 };
 
 }  // namespace

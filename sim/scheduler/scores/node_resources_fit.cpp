@@ -35,7 +35,7 @@ class NodeResourcesFitScore final : public ScorePlugin {
 
   int64_t Score(const PodSpec& pod, const ClusterState& cluster, int node) const override {
     const NodeState& n = cluster.node(node);
-    const CpuMemory allocatable = CpuMemoryOf(n.spec.allocatable);
+    const CpuMemory& allocatable = allocatable_.Of(cluster, node);
     const int64_t requested[2] = {n.nonzero_cpu_milli + pod.nonzero_cpu_milli,
                                   n.nonzero_memory_bytes + pod.nonzero_memory_bytes};
     const int64_t capacity[2] = {allocatable.cpu, allocatable.memory};
@@ -52,6 +52,7 @@ class NodeResourcesFitScore final : public ScorePlugin {
 
  private:
   Strategy strategy_;
+  AllocatableCpuMemory allocatable_;
 };
 
 }  // namespace
