@@ -127,6 +127,9 @@ struct CardRun {
   // cluster.interference applies: the card is time-sliced natively (POLICY 5, or no cGPU) and
   // the scenario names a co-location model.
   bool co_location = false;
+  // The device plugin's MPS: co-active clients overlap up to the card's SMs, each capped at its
+  // active thread percentage (models/mps_overlap.h, docs/semantics.md §2.6).
+  bool mps_overlap = false;
   std::vector<int32_t> running;  // pods in P (GPU container running)
   std::vector<PodOnCard> view;   // scratch for the policy
   std::vector<double> shares;    // scratch for the policy

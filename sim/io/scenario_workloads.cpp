@@ -35,6 +35,26 @@ JobProfile Reader::ReadInterferenceProfile(const Field& f) const {
   return profile;
 }
 
+// `gpu_profile:` DCGM's profiling counters of the workload alone on a card, ratios 0..1 as
+// dcgm-exporter exports them (docs/scenario.md "GPU profile"). At least one; SM_ACTIVE above 0
+// (a job whose kernels occupy no SM has no profile to speak of).
+GpuProfile Reader::ReadGpuProfile(const Field& f) const {
+  Section p(*this, f,
+            {"sm_active", "sm_occupancy", "dram_active", "tensor_active", "gr_engine_active"});
+  GpuProfile profile;
+  if (auto v = p.Get("sm_active")) profile.sm_active = Number(*v, 0, 1, true, false);
+  if (auto v = p.Get("sm_occupancy")) profile.sm_occupancy = Number(*v, 0, 1, false, false);
+  if (auto v = p.Get("dram_active")) profile.dram_active = Number(*v, 0, 1, false, false);
+  if (auto v = p.Get("tensor_active")) profile.tensor_active = Number(*v, 0, 1, false, false);
+  if (auto v = p.Get("gr_engine_active")) profile.gr_engine_active = Number(*v, 0, 1, true, false);
+  if (profile == GpuProfile{}) {
+    Fail(f, "a gpu_profile needs at least one counter",
+         "give sm_active, sm_occupancy, dram_active, tensor_active or gr_engine_active (ratios "
+         "0..1), or leave gpu_profile out");
+  }
+  return profile;
+}
+
 // ACK splits a multi-card pod's gpu-mem evenly over its cards and rejects a remainder, with
 // this message (docs/semantics.md §1.2, aliyun.com/gpu-count).
 void Reader::CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const {
@@ -47,52 +67,29 @@ void Reader::CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const 
 }
 
 Workload Reader::ReadWorkload(const Field& f) const {
-  Section s(*this, f,
-            {"name",
-             "namespace",
-             "replicas",
-             "labels",
-             "node_selector",
-             "node_affinity",
-             "tolerations",
-             "topology_spread",
-             "priority",
-             "cpu",
-             "memory",
-             "gpu_mem",
-             "gpu_core",
-             "gpu_count",
-             "whole_gpus",
-             "mig_profile",
-             "schd_weight",
-             "gpu_memory",
-             "startup",
-             "probe",
-             "on_load_oom",
-             "traffic",
-             "work",
-             "concurrency",
-             "batching",
-             "cpu_time",
-             "timeout",
-             "on_timeout",
-             "routing",
-             "slo",
-             "pods",
-             "kind",
-             "images",
-             "image_size",
-             "annotations",
-             "volumes",
-             "pod_affinity",
-             "pod_anti_affinity",
-             "host_ports",
-             "hpa",
-             "cron_hpa",
-             "interference",
-             "hami",
-             "gpu_resource",
-             "dra"});
+  Section s(*this, f, {"name",          "namespace",
+                       "replicas",      "labels",
+                       "node_selector", "node_affinity",
+                       "tolerations",   "topology_spread",
+                       "priority",      "cpu",
+                       "memory",        "gpu_mem",
+                       "gpu_core",      "gpu_count",
+                       "whole_gpus",    "mig_profile",
+                       "schd_weight",   "gpu_memory",
+                       "startup",       "probe",
+                       "on_load_oom",   "traffic",
+                       "work",          "concurrency",
+                       "batching",      "cpu_time",
+                       "timeout",       "on_timeout",
+                       "routing",       "slo",
+                       "pods",          "kind",
+                       "images",        "image_size",
+                       "annotations",   "volumes",
+                       "pod_affinity",  "pod_anti_affinity",
+                       "host_ports",    "hpa",
+                       "cron_hpa",      "interference",
+                       "gpu_profile",   "hami",
+                       "gpu_resource",  "dra"});
   Workload w;
   w.name = DnsName(s.Require("name"));
   if (auto v = s.Get("namespace")) w.namespace_ = DnsName(*v);
@@ -105,6 +102,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
   ReadStartup(s, w);
   ReadServing(s, w);
   ReadWorkloadInterference(s, f, w);
+  if (auto v = s.Get("gpu_profile")) w.gpu_profile = ReadGpuProfile(*v);
   return w;
 }
 
