@@ -180,9 +180,13 @@ void CardSharing::Flush() {
       card.view[i] = PodOnCard{pod.jobs > 0, pod.weight, pod.percent};
       card.active += pod.jobs > 0;
     }
-    card.eta = ComputeShares(card.params, card.view, card.shares);
-    if (card.co_location && card.active >= 2) CoLocatedShares(card);
-    if (card.mps_overlap && card.active > 0) MpsShares(card);
+    if (card.mps_overlap) {
+      MpsShares(card);  // no context switches: eta 1
+      card.eta = 1;
+    } else {
+      card.eta = ComputeShares(card.params, card.view, card.shares);
+      if (card.co_location && card.active >= 2) CoLocatedShares(card);
+    }
     card.sum_share = 0;
     for (size_t i = 0; i < n; ++i) {
       PodRun& pod = s_.pods[card.running[i]];
