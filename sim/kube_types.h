@@ -173,6 +173,10 @@ struct DeviceSharing {
   // renameByDefault: the replicas are advertised as nvidia.com/gpu.shared, which the pods then
   // ask for, and GFD's product label keeps no -SHARED suffix.
   bool renamed = false;
+  // MPS: the control daemon's default active thread percentage for every client, 1..100. 0:
+  // the device plugin's, 100 / replicas (cmd/mps-control-daemon/mps/daemon.go). A scenario sets
+  // it to model a daemon configured otherwise; no import does.
+  int active_thread_percentage = 0;
   bool shared() const { return strategy != DeviceSharingStrategy::kNone; }
   // The resource the replicas are advertised as.
   const char* resource() const { return renamed ? kSharedGpuResource : kNvidiaGpuResource; }

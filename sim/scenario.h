@@ -19,6 +19,7 @@
 #include "models/interference.h"
 #include "models/memory_isolation.h"
 #include "models/mig_profiles.h"
+#include "models/mps_overlap.h"
 #include "models/sharing_policy.h"
 #include "sim/cluster_autoscaler_spec.h"
 #include "sim/cron_hpa_spec.h"
@@ -392,6 +393,10 @@ struct Workload {
   // own profile has an empty job name, so no fitted offsets). Unset: its cards are shared by
   // the POLICY split whenever it is active on them.
   std::optional<JobProfile> interference;
+  // `gpu_profile:` its DCGM profiling counters measured alone on a card (`knobsim import` reads
+  // them): what MPS overlap takes its SM and bandwidth demands from (models/mps_overlap.h).
+  // Unset: on an MPS card its kernels are taken to fill the whole card.
+  std::optional<GpuProfile> gpu_profile;
   std::vector<CurrentPod> pods;  // current placement of replicas 0.. (at most `replicas`)
   // What the checks read (knobsim check / upgrade); a run ignores them.
   std::string kind = "Deployment";  // Deployment | StatefulSet | DaemonSet | Job | Pod

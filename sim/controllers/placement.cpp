@@ -543,7 +543,9 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
   const bool whole = spec.whole_gpus > 0 || dra.enabled();
   const int units = whole ? card.units : spec.gpu_mem / m;
   pod.percent = whole ? 100.0 : EffectivePercent(spec.gpu_core, units, card.units);
-  if (spec.whole_gpus > 0 && mps) pod.percent = 100 / sharing.replicas;
+  if (spec.whole_gpus > 0 && mps)
+    pod.percent = sharing.active_thread_percentage > 0 ? sharing.active_thread_percentage
+                                                       : 100 / sharing.replicas;
   if (dra_mps && dra.mps_active_thread_percentage > 0)
     pod.percent = dra.mps_active_thread_percentage;
   if (dra_holding.cores && *dra_holding.cores > 0 && *dra_holding.cores < 100)

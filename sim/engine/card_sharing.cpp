@@ -22,11 +22,14 @@ CardSharing::CardSharing(EngineState& state)
     // Where cGPU does not run (share nodes, cgpu.disable.isolation, whole-GPU nodes), the
     // driver's own time-slicing shares compute whatever the cluster POLICY (docs/design.md §3.2).
     run.params.policy = pool.cgpu_active ? scenario.cluster.policy : SharingPolicy::kNative;
-    // MPS clients run side by side, each capped at its active-thread percentage (100 / replicas):
-    // POLICY 3's fixed percentage (docs/semantics.md §2.6). Time-sliced replicas are the
-    // driver's native time-slicing, as above.
-    if (pool.device_sharing.strategy == DeviceSharingStrategy::kMps)
+    // MPS clients run side by side, each capped at its active-thread percentage (100 / replicas
+    // unless the pool says otherwise), overlapping up to the card's SMs as their GPU profiles
+    // allow (MpsShares; without profiles POLICY 3's fixed percentage, docs/semantics.md §2.6).
+    // Time-sliced replicas are the driver's native time-slicing, as above.
+    if (pool.device_sharing.strategy == DeviceSharingStrategy::kMps) {
       run.params.policy = SharingPolicy::kFixedPercent;
+      run.mps_overlap = true;
+    }
     // HAMi-core throttles each pod to its gpucores over the driver's time-slicing, while another
     // pod is active on the card (its default policy) or always (force); `disable` never does.
     if (pool.hami.enabled() && pool.hami.core_policy != HamiCorePolicy::kDisable) {
@@ -39,6 +42,11 @@ CardSharing::CardSharing(EngineState& state)
     run.sliced = scenario.cluster.time_slice.enabled() && !run.co_location &&
                  (run.params.policy == SharingPolicy::kNative ||
                   run.params.policy == SharingPolicy::kFixedEqual);
+  }
+  mps_demand_.reserve(scenario.workloads.size());
+  for (const Workload& w : scenario.workloads) {
+    const GpuProfile profile = w.gpu_profile.value_or(GpuProfile{});
+    mps_demand_.push_back({profile.SmDemand(), profile.DramDemand()});
   }
   if (const InterferenceSetup* setup = scenario.cluster.interference.get()) {
     interference_ = &setup->model;
@@ -67,6 +75,19 @@ bool CardSharing::CoLocatedShares(CardRun& card) {
   }
   card.eta = 1;
   return true;
+}
+
+void CardSharing::MpsShares(CardRun& card) {
+  mps_clients_.clear();
+  for (size_t i = 0; i < card.running.size(); ++i) {
+    if (!card.view[i].active) continue;
+    const auto [demand, dram] = mps_demand_[s_.pods[card.running[i]].workload];
+    mps_clients_.push_back({std::min(1.0, card.view[i].percent / 100), demand, dram});
+  }
+  mps_rates_.resize(mps_clients_.size());
+  MpsRates(mps_clients_, mps_rates_);
+  for (size_t i = 0, k = 0; i < card.running.size(); ++i)
+    card.shares[i] = card.view[i].active ? mps_rates_[k++] : 0;
 }
 
 void CardSharing::JoinCards(int32_t p) {
@@ -180,6 +201,9 @@ void CardSharing::Flush() {
     }
     if (card.sliced) {
       slices_.Share(c, card);
+    } else if (card.mps_overlap) {
+      MpsShares(card);  // no context switches: eta 1
+      card.eta = 1;
     } else {
       card.eta = ComputeShares(card.params, card.view, card.shares);
       if (card.co_location && card.active >= 2) CoLocatedShares(card);

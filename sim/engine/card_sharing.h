@@ -15,6 +15,11 @@
 //  * As it advances, each card integrates its busy, effective and switch-overhead time and its
 //    memory over the measured window (after warm-up); RunRecorder reads them at the end.
 //  * Memory: ChangeMemory under the card's isolation mode (models/memory_isolation.h).
+//  * MPS (the device plugin's `mps` strategy): the active clients' shares are their progress
+//    rates under models/mps_overlap.h — kernels of co-active clients overlap up to the card's
+//    SMs, each capped at its active thread percentage, as its workload's gpu_profile allows;
+//    without profiles each client's share is its cap (POLICY 3's fixed percentage). A share is
+//    then progress, not card time: two light clients may each run at 1.
 //  * Co-location (cluster.interference, docs/interference.md): on a natively time-sliced card
 //    whose active pods all have a profile, a pod's share is the model's predicted speed beside
 //    the other active pod — with three or more, the product of its speeds beside each of them
@@ -35,6 +40,7 @@
 
 #include "models/interference.h"
 #include "models/memory_isolation.h"
+#include "models/mps_overlap.h"
 #include "sim/engine/engine_state.h"
 #include "sim/engine/time_slices.h"
 
@@ -87,6 +93,9 @@ class CardSharing {
   // The co-location model's shares for the card's active pods (card.shares, card.eta); false,
   // nothing changed, when an active pod has no profile.
   bool CoLocatedShares(CardRun& card);
+  // MPS overlap (models/mps_overlap.h): the card's active clients' rates from their caps and
+  // their workloads' GPU profiles (card.shares).
+  void MpsShares(CardRun& card);
   bool FinishesLater(int32_t a, int32_t b) const { return s_.jobs[a].finish > s_.jobs[b].finish; }
 
   EngineState& s_;
@@ -98,6 +107,15 @@ class CardSharing {
   std::vector<ResolvedJob> jobs_;
   std::vector<std::pair<size_t, int32_t>> co_running_;
   TimeSlices slices_;  // cluster.time_slice: the sliced cards' round robins
+  // MPS overlap: each workload's SM and bandwidth demand (its gpu_profile; no profile: the
+  // whole card, no bandwidth), and scratch for one card's active clients.
+  struct MpsDemand {
+    double sm = 1;
+    double dram = 0;
+  };
+  std::vector<MpsDemand> mps_demand_;
+  std::vector<MpsClient> mps_clients_;
+  std::vector<double> mps_rates_;
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -133,6 +133,9 @@ struct CardRun {
   bool co_location = false;
   // cluster.time_slice applies: round-robin slices (time_slices.h) instead of the fluid split.
   bool sliced = false;
+  // The device plugin's MPS: co-active clients overlap up to the card's SMs, each capped at its
+  // active thread percentage (models/mps_overlap.h, docs/semantics.md §2.6).
+  bool mps_overlap = false;
   std::vector<int32_t> running;  // pods in P (GPU container running)
   std::vector<PodOnCard> view;   // scratch for the policy
   std::vector<double> shares;    // scratch for the policy

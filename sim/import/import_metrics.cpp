@@ -567,6 +567,7 @@ void ImportMetrics(const KubeObjects& objects, const Metrics& metrics, const Nod
   // labels of the card's series.
   CardsFromDcgm(metrics, nodes, known, pods);
   MemoryFromPeaks(metrics, nodes, pods, known, catalog, model);
+  ProfilesFromDcgm(metrics, pods, known, model);
   const RateIndex rates = IndexRates(metrics, pods, known, model.workloads.size());
   TrafficFromRates(rates, options, model);
   FitWork(objects, metrics, nodes, pods, rates, catalog, options, model);

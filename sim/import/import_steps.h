@@ -203,6 +203,12 @@ void WorkShapes(const Metrics& metrics, const NodeIndex& nodes, const PodIndex& 
 void LatencyObjectives(const Metrics& metrics, const PodIndex& pods, const ImportOptions& options,
                        ImportModel& model);
 
+// Each workload whose pods have DCGM profiling series (Metrics::profiles): its gpu_profile, per
+// counter the median over its pods' samples taken while the pod was the only pod on its card
+// (rounded to 1e-4); a workload whose pods never ran alone gets none, with a warning and a note.
+void ProfilesFromDcgm(const Metrics& metrics, const PodIndex& pods, KnownPods& known,
+                      ImportModel& model);
+
 // A workload with traffic whose work the fit did not identify: default_work_s, a default.
 void DefaultWork(const ImportOptions& options, ImportModel& model);
 

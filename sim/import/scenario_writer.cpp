@@ -443,6 +443,20 @@ void WriteResources(Out& o, const ImportedWorkload& iw) {
   } else if (!Note(iw, "gpu_memory").empty()) {
     o.Comment(4, "gpu_memory: " + Note(iw, "gpu_memory"));
   }
+  if (w.gpu_profile) {
+    std::string text;
+    const GpuProfile& p = *w.gpu_profile;
+    for (const auto& [key, value] : {std::pair{"sm_active", p.sm_active},
+                                     {"sm_occupancy", p.sm_occupancy},
+                                     {"dram_active", p.dram_active},
+                                     {"tensor_active", p.tensor_active},
+                                     {"gr_engine_active", p.gr_engine_active}})
+      if (value)
+        text += (text.empty() ? "" : ", ") + std::string(key) + ": " + ScenarioDecimal(*value);
+    o.Line(4, "gpu_profile: {" + text + "}", Note(iw, "gpu_profile"));
+  } else if (!Note(iw, "gpu_profile").empty()) {
+    o.Comment(4, "gpu_profile: " + Note(iw, "gpu_profile"));
+  }
 }
 
 void WriteSlo(Out& o, const ImportedWorkload& iw) {

@@ -103,18 +103,18 @@ PodKey PodOf(const Labels& labels, const MetricNames& names) {
   return key;
 }
 
-namespace {
 CardKey CardOf(const Labels& labels, const MetricNames& names) {
   return {FirstLabel(labels, names.node_labels), FirstLabel(labels, {names.gpu_label}),
           FirstLabel(labels, {names.uuid_label})};
 }
 
-// What identifies a card across series: its UUID, else node and index; empty when neither.
 std::string CardId(const CardKey& card) {
   if (!card.uuid.empty()) return "uuid\x1F" + card.uuid;
   if (!card.node.empty() && !card.gpu.empty()) return card.node + "\x1F" + card.gpu;
   return {};
 }
+
+namespace {
 
 // A card seen on several series: node and index filled in from whichever series has them.
 void FillCard(CardKey& into, const CardKey& from) {
@@ -602,12 +602,14 @@ Metrics InterpretMetrics(std::span<const PromResult> results, const MetricNames&
       used.insert(names.latency_metric + suffix);
   }
   used.insert(names.card_util.begin(), names.card_util.end());
+  used.insert(names.profile_counters.begin(), names.profile_counters.end());
   used.erase("");
   const Collected c = Collect(results, used, window_start, window_end);
   PodMemory(c, names, out);
   CardUtil(c, names, out);
   Rates(c, names, out);
   Latencies(c, names, out);
+  SoloProfiles(c, names, out);
   std::sort(out.pod_memory.begin(), out.pod_memory.end(),
             [](const PodMemoryPeak& a, const PodMemoryPeak& b) {
               if (a.pod != b.pod) return a.pod < b.pod;

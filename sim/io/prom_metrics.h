@@ -71,6 +71,12 @@
 // per step, the increase over the step's seconds, a fall read as a reset to 0 (Prometheus'
 // rate() rule), the first sample giving none.
 //
+// GPU profiles (`profile_counters`): per card, per counter, the pods whose series have a sample
+// at each time. A time where exactly one pod has one, and no series of that card without pod
+// labels does, is a solo sample of that pod (a shared card repeats the card's counter on each of
+// its pods' series and says nothing about any one of them); its several series there count once
+// (the largest). The samples are kept for the import to take medians over a workload's pods.
+//
 // Nothing here fails: what cannot be used is said in `warnings`, or counted where the import
 // names it. Outputs are sorted by key.
 #pragma once
@@ -100,6 +106,13 @@ struct MetricNames {
   std::string rate_metric;               // --rate-metric: per-pod request rate (requests/s)
   std::string latency_metric;            // --latency-metric NAME: end-to-end request latency
   double latency_unit_s = 1.0;  // seconds per unit of latency_metric; 0.001 for milliseconds
+
+  // DCGM's profiling counters of a workload's gpu_profile (ratios 0..1; prom_profiles.cpp), in
+  // ProfileCounter order. A dcgm-exporter collects SM_ACTIVE and SM_OCCUPANCY only where its
+  // counters file enables them (etc/dcp-metrics-included.csv has them commented out).
+  std::vector<std::string> profile_counters = {
+      "DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_SM_OCCUPANCY", "DCGM_FI_PROF_DRAM_ACTIVE",
+      "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "DCGM_FI_PROF_GR_ENGINE_ACTIVE"};
 
   // Label names, the first present on a series wins.
   std::vector<std::string> pod_labels = {"exported_pod", "pod"};
@@ -190,6 +203,25 @@ struct PodLatency {
   std::vector<std::vector<double>> buckets;
 };
 
+// The counters of MetricNames::profile_counters, by index.
+enum ProfileCounter : int {
+  kSmActive = 0,
+  kSmOccupancy,
+  kDramActive,
+  kTensorActive,
+  kGrEngineActive,
+  kProfileCounters
+};
+
+// A pod's DCGM profiling samples at the times it was the only pod on its card (prom_profiles.cpp):
+// per counter, the kept values (ratios, clamped to 1 within kUtilRatioTolerance).
+struct PodSoloSamples {
+  PodKey pod;
+  std::vector<double> solo[kProfileCounters];
+  size_t shared = 0;   // samples at times another pod (or an unlabelled series) was on its card
+  size_t dropped = 0;  // samples outside 0..1 + tolerance: no ratio
+};
+
 // A counter may fall at this fraction of its steps (restarts) and still read as cumulative.
 inline constexpr double kMaxResetFraction = 0.1;
 
@@ -203,6 +235,7 @@ struct Metrics {
   std::vector<CardUtilization> cards;
   std::vector<PodRate> rates;         // by pod, then node
   std::vector<PodLatency> latencies;  // by pod; empty without latency_metric
+  std::vector<PodSoloSamples> profiles;  // by pod; pods with a profiling counter series
   std::vector<std::string> notes;     // how each was detected, for the scenario's comments
   std::vector<std::string> warnings;  // what was skipped, and why
 };

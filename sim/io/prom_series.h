@@ -55,6 +55,9 @@ Collected Collect(std::span<const PromResult> results, const std::set<std::strin
                   double start, double end);
 
 PodKey PodOf(const Labels& labels, const MetricNames& names);
+CardKey CardOf(const Labels& labels, const MetricNames& names);
+// What identifies a card across series: its UUID, else node and index; empty when neither.
+std::string CardId(const CardKey& card);
 
 // "1 card", "3 cards".
 std::string Plural(size_t n, std::string_view one, std::string_view many);
@@ -64,5 +67,9 @@ std::vector<Sample> Combine(const std::vector<const Series*>& parts, bool sum);
 
 // The latency metric's series per pod (prom_metrics.h, "Latency"), into out.latencies.
 void Latencies(const Collected& c, const MetricNames& names, Metrics& out);
+
+// The profiling counters' solo samples per pod (prom_metrics.h, "GPU profiles"), into
+// out.profiles (prom_profiles.cpp).
+void SoloProfiles(const Collected& c, const MetricNames& names, Metrics& out);
 
 }  // namespace knobsim::prom_detail

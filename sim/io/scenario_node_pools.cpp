@@ -252,7 +252,7 @@ void Reader::ReadPoolSharing(const Section& s, NodePool& p) const {
 void Reader::ReadDeviceSharing(const Field& f, NodePool& p) const {
   Section d(*this, f,
             {"strategy", "replicas", "fail_requests_greater_than_one", "allocation",
-             "rename_by_default"});
+             "rename_by_default", "active_thread_percentage"});
   if (p.gpu_type.empty()) Fail(f, "a pool without `gpu` has no cards to share", "set `gpu`");
   DeviceSharing& sharing = p.device_sharing;
   sharing.strategy =
@@ -275,6 +275,11 @@ void Reader::ReadDeviceSharing(const Field& f, NodePool& p) const {
         {{"distributed", ReplicaAllocation::kDistributed}, {"packed", ReplicaAllocation::kPacked}});
   }
   if (auto v = d.Get("rename_by_default")) sharing.renamed = Bool(*v);
+  if (auto v = d.Get("active_thread_percentage")) {
+    if (!mps) Fail(*v, "an active thread percentage is MPS's", "leave it out for time-slicing");
+    sharing.active_thread_percentage =
+        Int(*v, 1, 100, "CUDA_MPS_ACTIVE_THREAD_PERCENTAGE is a percentage of the card's threads");
+  }
   RefuseAckSharingLabels(f, p, "device_sharing");
   UseDevicePluginCards(p);
 }

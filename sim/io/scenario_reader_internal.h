@@ -98,6 +98,7 @@ class Reader : public YamlFieldReader {
   void ReadServing(const Section& s, Workload& w) const;
   void ReadWorkloadInterference(const Section& s, const Field& f, Workload& w) const;
   JobProfile ReadInterferenceProfile(const Field& f) const;
+  GpuProfile ReadGpuProfile(const Field& f) const;
   void CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const;
 
   // A workload's requests (scenario_traffic.cpp).

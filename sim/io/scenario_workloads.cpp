@@ -35,6 +35,26 @@ JobProfile Reader::ReadInterferenceProfile(const Field& f) const {
   return profile;
 }
 
+// `gpu_profile:` DCGM's profiling counters of the workload alone on a card, ratios 0..1 as
+// dcgm-exporter exports them (docs/scenario.md "GPU profile"). At least one; SM_ACTIVE above 0
+// (a job whose kernels occupy no SM has no profile to speak of).
+GpuProfile Reader::ReadGpuProfile(const Field& f) const {
+  Section p(*this, f,
+            {"sm_active", "sm_occupancy", "dram_active", "tensor_active", "gr_engine_active"});
+  GpuProfile profile;
+  if (auto v = p.Get("sm_active")) profile.sm_active = Number(*v, 0, 1, true, false);
+  if (auto v = p.Get("sm_occupancy")) profile.sm_occupancy = Number(*v, 0, 1, false, false);
+  if (auto v = p.Get("dram_active")) profile.dram_active = Number(*v, 0, 1, false, false);
+  if (auto v = p.Get("tensor_active")) profile.tensor_active = Number(*v, 0, 1, false, false);
+  if (auto v = p.Get("gr_engine_active")) profile.gr_engine_active = Number(*v, 0, 1, true, false);
+  if (profile == GpuProfile{}) {
+    Fail(f, "a gpu_profile needs at least one counter",
+         "give sm_active, sm_occupancy, dram_active, tensor_active or gr_engine_active (ratios "
+         "0..1), or leave gpu_profile out");
+  }
+  return profile;
+}
+
 // ACK splits a multi-card pod's gpu-mem evenly over its cards and rejects a remainder, with
 // this message (docs/semantics.md §1.2, aliyun.com/gpu-count).
 void Reader::CheckGpuMemSplit(const Field& f, int gpu_mem, int gpu_count) const {
@@ -91,6 +111,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
              "hpa",
              "cron_hpa",
              "interference",
+             "gpu_profile",
              "hami",
              "gpu_resource",
              "dra"});
@@ -106,6 +127,7 @@ Workload Reader::ReadWorkload(const Field& f) const {
   ReadStartup(s, w);
   ReadServing(s, w);
   ReadWorkloadInterference(s, f, w);
+  if (auto v = s.Get("gpu_profile")) w.gpu_profile = ReadGpuProfile(*v);
   return w;
 }
 

@@ -10,18 +10,35 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <tuple>
 #include <utility>
 
 #include "tools/gen-export/object_writer.h"
 #include "tools/gen-export/plan.h"
+#include "tools/gen-export/random.h"
 #include "tools/gen-export/vocabulary.h"
 
 namespace knobsim::gen_export {
 namespace {
 
 using json = nlohmann::json;
+
+// Each GPU workload with traffic gets a profile from hashed bits of its index, so the other
+// draws (and a default export) stay as they were. Four decimals, as truth.json writes them.
+void DrawGpuProfiles(uint64_t seed, GroundTruth& truth) {
+  auto draw = [&](size_t w, uint64_t k, double lo, double hi) {
+    const double u = HashUnit(seed, 0x600000000ull + 8 * w + k, 0);
+    return std::round((lo + (hi - lo) * u) * 1e4) / 1e4;
+  };
+  for (size_t w = 0; w < truth.workloads.size(); ++w) {
+    TruthWorkload& tw = truth.workloads[w];
+    if (!tw.gpu || !tw.has_traffic || tw.cpu_only) continue;
+    tw.gpu_profile = TruthGpuProfile{draw(w, 0, 0.2, 0.95), draw(w, 1, 0.1, 0.6),
+                                     draw(w, 2, 0.05, 0.6), draw(w, 3, 0, 0.5)};
+  }
+}
 
 }  // namespace
 
@@ -144,7 +161,26 @@ Expected<GeneratedCluster> Generate(const GeneratorOptions& options) {
 
   FillTruth(plan, out.truth, pod_order, workload_order);
   SimulateRequests(options, out.truth);
+  if (options.gpu_profiles) DrawGpuProfiles(options.seed, out.truth);
   return out;
+}
+
+double CardProfileCounter(const GroundTruth& truth, int card, int counter, double busy, int64_t t) {
+  if (counter == 4) return busy;  // GR_ENGINE_ACTIVE
+  double work = 0, weighted = 0;
+  for (int p : truth.cards[card].pods) {
+    const TruthWorkload& w = truth.workloads[truth.pods[p].workload];
+    if (!w.gpu_profile) continue;
+    const double part = PodRate(truth, p, t) * w.work_s;
+    const TruthGpuProfile& g = *w.gpu_profile;
+    const double per_busy = counter == 0   ? g.sm_active
+                            : counter == 1 ? g.sm_occupancy
+                            : counter == 2 ? g.dram_active
+                                           : g.tensor_active;
+    work += part;
+    weighted += part * per_busy;
+  }
+  return work > 0 ? busy * weighted / work : 0;
 }
 
 }  // namespace knobsim::gen_export

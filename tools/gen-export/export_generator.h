@@ -73,6 +73,9 @@ struct GeneratorOptions {
   bool cpu_router = false;    // a CPU-only llm-router Deployment with a request-rate series
   double backtest_split = 0;  // 0: none; else the last fraction of the metrics window is the
                               // test window, the rest the train window (truth.json `backtest`)
+  // DCGM's profiling counters (kProfileMetrics) on every card, from a GPU profile drawn for each
+  // GPU workload with traffic (README.md "GPU profiles"). Off by default.
+  bool gpu_profiles = false;
 };
 
 // ---- Request-level truth ---------------------------------------------------------------------
@@ -111,6 +114,15 @@ struct RequestSeries {
 
 // ---- Ground truth ----------------------------------------------------------------------------
 
+// A workload's DCGM profiling counters per unit of busy: while its kernels run alone on a card,
+// SM_ACTIVE reads sm_active, and so on; over a sample, each times the card's busy fraction.
+struct TruthGpuProfile {
+  double sm_active = 0;
+  double sm_occupancy = 0;
+  double dram_active = 0;
+  double tensor_active = 0;
+};
+
 struct TruthWorkload {
   std::string kind;  // Deployment | StatefulSet | DaemonSet | Pod
   std::string namespace_;
@@ -141,6 +153,7 @@ struct TruthWorkload {
   int64_t quota_mib = 0;    // per card: cGPU's visible quota, or the card when whole
   int64_t peak_mib = 0;     // per pod, all its cards, max over the window
   bool over_quota = false;  // peak above the quota: soft isolation only (quickstart)
+  std::optional<TruthGpuProfile> gpu_profile;  // options.gpu_profiles: GPU workloads with traffic
 };
 
 struct TruthPod {
@@ -205,6 +218,10 @@ Expected<GeneratedCluster> Generate(const GeneratorOptions& options);
 double PodRate(const GroundTruth& truth, int pod, int64_t t);
 double CardBusy(const GroundTruth& truth, int card, int64_t t);
 int64_t PodCardMemoryMib(const GroundTruth& truth, int pod, int64_t t);  // on each of its cards
+// Profiling counter k (kProfileMetrics) of a card whose busy fraction is `busy` at t, noiseless:
+// busy × the counter of its pods' profiles, weighted by each pod's part of the card's work
+// (rate × work); GR_ENGINE_ACTIVE is busy itself.
+double CardProfileCounter(const GroundTruth& truth, int card, int counter, double busy, int64_t t);
 
 // ---- Output ----------------------------------------------------------------------------------
 
@@ -224,6 +241,11 @@ inline constexpr std::string_view kLatencyMetric = "knobsim_request_duration_sec
 inline constexpr std::string_view kLatencyBucketMetric = "knobsim_request_duration_seconds_bucket";
 inline constexpr std::string_view kLatencySumMetric = "knobsim_request_duration_seconds_sum";
 inline constexpr std::string_view kLatencyCountMetric = "knobsim_request_duration_seconds_count";
+// options.gpu_profiles: DCGM's profiling counters, ratios 0..1, TruthGpuProfile's order, then
+// GR_ENGINE_ACTIVE (the card's busy fraction).
+inline constexpr std::string_view kProfileMetrics[] = {
+    "DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_SM_OCCUPANCY", "DCGM_FI_PROF_DRAM_ACTIVE",
+    "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "DCGM_FI_PROF_GR_ENGINE_ACTIVE"};
 std::vector<std::string> MetricNames(const GeneratedCluster& cluster);
 // Streams one metric as a Prometheus query_range JSON response (docs/semantics.md §5.5).
 void WritePromJson(const GeneratedCluster& cluster, std::string_view metric, std::ostream& out);

@@ -95,6 +95,10 @@ int Run(int argc, char** argv) {
                      "utilization floor of a card with a served model, drawn in [0.5, 1] x this "
                      "per card (0..0.2)")
           ->capture_default_str();
+  app.add_flag("--gpu-profiles,!--no-gpu-profiles", o.gpu_profiles,
+               "DCGM profiling counters (SM_ACTIVE, SM_OCCUPANCY, DRAM_ACTIVE, "
+               "PIPE_TENSOR_ACTIVE, GR_ENGINE_ACTIVE) from a profile per GPU workload "
+               "(default: off)");
   CLI::Option* cpu_router =
       app.add_flag("--cpu-router,!--no-cpu-router", o.cpu_router,
                    "a CPU-only llm-router with a request rate (default: off)");

@@ -61,6 +61,13 @@ bool IsLatencyMetric(std::string_view metric) {
          metric == kLatencyCountMetric;
 }
 
+// The index of a profiling counter in kProfileMetrics; -1 for another metric.
+int ProfileCounterOf(std::string_view metric) {
+  for (int k = 0; k < static_cast<int>(std::size(kProfileMetrics)); ++k)
+    if (metric == kProfileMetrics[k]) return k;
+  return -1;
+}
+
 const GpuNames& NamesOf(const std::string& gpu_type) {
   for (const GpuNames& n : kGpuNames) {
     if (n.catalog == gpu_type) return n;
@@ -218,6 +225,15 @@ std::string SampleValue(const GeneratedCluster& cluster, std::string_view metric
     const double z = std::sqrt(-2 * std::log(u1)) * std::cos(2 * std::numbers::pi * u2);
     return FormatRate(std::max(0.0, rate + z * std::sqrt(rate / 60)));
   }
+  if (const int k = ProfileCounterOf(metric); k >= 0) {
+    // Profiling ratios: the card's busy (no idle floor: DCGM's profiling counters see kernels,
+    // not a loaded model) times its pods' profiles, plus the utilization noise.
+    const double noise =
+        (2 * HashUnit(o.seed, 0x700000000ull + 8 * s.card + k, ts) - 1) * o.busy_noise;
+    const double busy = SampledBusy(t, s.card, ts, step);
+    const double v = CardProfileCounter(t, s.card, k, busy, ts);
+    return FormatDecimals(v > 0 ? std::clamp(v + noise, 0.0, 1.0) : 0.0, 6);
+  }
   if (s.pod < 0) return "0";
   const TruthCard& card = t.cards[s.card];
   if (metric == kFbUsedMetric && card.fb_used == "card_total") {
@@ -236,6 +252,8 @@ std::vector<std::string> MetricNames(const GeneratedCluster& cluster) {
   for (const TruthCard& c : cluster.truth.cards)
     process = process || (c.process_metric && !c.pods.empty());
   if (process) names.emplace_back(kProcessMemMetric);
+  if (cluster.options.gpu_profiles)
+    for (std::string_view m : kProfileMetrics) names.emplace_back(m);
   names.emplace_back(kRequestRateMetric);
   bool requests = false;
   for (const TruthPod& p : cluster.truth.pods) requests = requests || p.requests.has_value();

@@ -65,6 +65,7 @@ void BacktestOptions(const GeneratorOptions& o, json& generator) {
   if (o.idle_floor > 0) generator["idle_floor"] = o.idle_floor;
   if (o.cpu_router) generator["cpu_router"] = true;
   if (o.backtest_split > 0) generator["backtest_split"] = o.backtest_split;
+  if (o.gpu_profiles) generator["gpu_profiles"] = true;
 }
 
 json RequestModelJson(const GeneratorOptions& o) {
@@ -250,6 +251,11 @@ json WorkloadsJson(const GroundTruth& t) {
                      {"over_quota", w.over_quota}};
     }
     if (w.cpu_only) j["cpu_only"] = true;
+    if (w.gpu_profile)
+      j["gpu_profile"] = {{"sm_active", w.gpu_profile->sm_active},
+                          {"sm_occupancy", w.gpu_profile->sm_occupancy},
+                          {"dram_active", w.gpu_profile->dram_active},
+                          {"tensor_active", w.gpu_profile->tensor_active}};
     if (w.request_truth) {
       j["request_truth"] = true;
       j["service"] = {{"dist", "gamma"}, {"cv2", w.service_cv2}};
