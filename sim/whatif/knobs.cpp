@@ -167,17 +167,7 @@ class KnobParser {
           Int(std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max(),
               "a pod priority, e.g. a PriorityClass value such as 1000");
     } else if (key_ == "traffic") {
-      const std::string w = target ? Workload(*target) : "*";
-      const double x = Number();
-      if (!(x > 0) || !std::isfinite(x))
-        Fail(Quote(value_) + " is not a positive factor", "e.g. traffic=1.5");
-      // `*` leaves closed-loop jobs as they are (they send their own work); naming one fails.
-      ForEach(w, [&](const knobsim::Workload& wl) {
-        if (wl.closed_loop && w != "*")
-          Fail("workload " + Quote(wl.name) + " is a closed_loop job: it has no traffic",
-               "change its replicas, e.g. replicas:" + wl.name + "=N");
-      });
-      v_.traffic_scale[w] = x;
+      Traffic(target ? Workload(*target) : "*");
     } else if (key_ == "gpu_core") {
       const std::string w = Workload(*target);
       const int pct = Int(0, 100, "aliyun.com/gpu-core.percentage is 0..100 per card");
@@ -199,6 +189,20 @@ class KnobParser {
     } else if (key_ == "spread") {
       Spread(Workload(*target), lhs);
     }
+  }
+
+  // traffic: a factor on the workload's (or every workload's) traffic.
+  void Traffic(const std::string& w) {
+    const double x = Number();
+    if (!(x > 0) || !std::isfinite(x))
+      Fail(Quote(value_) + " is not a positive factor", "e.g. traffic=1.5");
+    // `*` leaves closed-loop jobs as they are (they send their own work); naming one fails.
+    ForEach(w, [&](const knobsim::Workload& wl) {
+      if (wl.closed_loop && w != "*")
+        Fail("workload " + Quote(wl.name) + " is a closed_loop job: it has no traffic",
+             "change its replicas, e.g. replicas:" + wl.name + "=N");
+    });
+    v_.traffic_scale[w] = x;
   }
 
   // pool_min / pool_max: an autoscaled pool's bounds, kept ordered with the other bound (the
