@@ -451,9 +451,10 @@ DraHolding AddDraCards(const EngineState& s, const PodSpec& pod, const knobsim::
 
 // How a DRA claim's pods share its cards. The NVIDIA DRA driver's GpuConfig: time-slicing is the
 // driver's native time-slicing with soft memory, as on any card without cGPU. MPS clients run
-// side by side: capped at the active-thread percentage where one is set (POLICY 3's fixed
-// percentage), else the active ones splitting the card evenly without context switches
-// **[assumption]**; a pinned-memory limit makes memory hard. A device goes to one claim, so the
+// side by side, overlapping as their GPU profiles allow (models/mps_overlap.h): capped at the
+// active-thread percentage where one is set, else the active ones splitting the card evenly
+// without context switches when their kernels fill it **[assumption]**; a pinned-memory limit
+// makes memory hard. A device goes to one claim, so the
 // card takes its claim's sharing. A MIG instance is its own memory (hard). HAMi's DRA driver:
 // each claim's HAMi-core limits, memory hard and compute capped while another pod is active on
 // the card (HAMi-core's default policy; the driver sets no GPU_CORE_UTILIZATION_POLICY).
@@ -461,6 +462,7 @@ void ShareDraCards(Simulator& sim, const std::vector<int32_t>& cards, const DraA
   const bool mps = dra.shared && dra.sharing == DeviceSharingStrategy::kMps;
   for (int32_t c : cards) {
     CardRun& card = sim.sharing.cards[c];
+    card.mps_overlap = mps && dra.driver != DraDriver::kHamiCore;  // a card takes its claim's
     if (dra.driver == DraDriver::kHamiCore) {
       card.params.policy = SharingPolicy::kCappedTimeSlicing;
       card.params.caps_when_alone = false;
@@ -475,6 +477,9 @@ void ShareDraCards(Simulator& sim, const std::vector<int32_t>& cards, const DraA
     }
     card.params.policy =
         dra.mps_active_thread_percentage > 0 ? SharingPolicy::kFixedPercent : SharingPolicy::kWeak;
+    // The clients overlap as the device plugin's MPS clients do (mps_overlap above,
+    // CardSharing::MpsShares): capped at the percentage, 100 without one; without profiles
+    // that is the split of this policy.
     card.isolation =
         dra.mps_pinned_memory_mib > 0 ? MemoryIsolation::kHard : MemoryIsolation::kSoft;
     card.co_location = false;

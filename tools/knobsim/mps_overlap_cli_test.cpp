@@ -72,6 +72,43 @@ TEST_CASE("mps overlap: saturated clients serve at their overlap rates") {
   }
 }
 
+// A shared DRA claim with the NVIDIA driver's MPS sharing: the claim's pods (two replicas of one
+// workload on one A10, saturated) overlap by the same rule as the device plugin's MPS clients.
+TEST_CASE("mps overlap: a shared DRA MPS claim's pods overlap as their profile allows") {
+  struct DraCase {
+    const char* rule;
+    std::string mps, profile;
+    double served;  // requests/s of the two pods together (the card alone serves 10)
+  };
+  const DraCase cases[] = {
+      {"no profile: the active pods split the card evenly, as before", "", "", 10},
+      {"light pods run side by side at full speed", "", ", gpu_profile: {sm_active: 0.3}", 20},
+      {"heavy pods split the card: 0.5 / 0.9 each", "", ", gpu_profile: {sm_active: 0.9}",
+       20 * 0.5 / 0.9},
+      {"a 30 % percentage caps light pods below their demand: 0.3 / 0.4 each",
+       ", mps: {active_thread_percentage: 30}", ", gpu_profile: {sm_active: 0.4}", 20 * 0.3 / 0.4},
+  };
+  int n = 0;
+  for (const DraCase& c : cases) {
+    CAPTURE(c.rule);
+    const std::string scenario = TempPath("mps-overlap-dra-" + std::to_string(n++) + ".yaml");
+    std::ofstream(scenario)
+        << "name: mps-dra\n"
+           "node_pools:\n"
+           "  - {name: gpu, gpu: A10, count: 1, gpus_per_node: 1, cpu: 8,"
+           " memory: 32Gi, dra: true}\n"
+           "workloads:\n"
+           "  - {name: a, replicas: 2, dra: {gpus: 1, shared: true, sharing: mps"
+        << c.mps << "}, traffic: {rate: 80/s}, work: {dist: constant, mean: 100ms}" << c.profile
+        << "}\n"
+        << "run: {duration: 200s, warmup: 0s}\n";
+    const Outcome run = Run("run " + Quoted(scenario) + " --quiet --json -");
+    REQUIRE_MESSAGE(run.exit_code <= 1, run.err);
+    CHECK(Throughput(nlohmann::json::parse(run.out), "a") ==
+          doctest::Approx(c.served).epsilon(0.02));
+  }
+}
+
 TEST_CASE("mps overlap: bad profiles and percentages are refused, naming the field") {
   struct Bad {
     std::string pool_extra, a;
