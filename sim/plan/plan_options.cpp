@@ -12,6 +12,7 @@
 #include "sim/run_limits.h"
 #include "sim/scheduler/card_placement.h"
 #include "sim/text.h"
+#include "sim/time_slice_rules.h"
 
 namespace knobsim {
 namespace {
@@ -89,6 +90,14 @@ Status ResolvePlanOptions(const Scenario& s, PlanOptions* o) {
   for (int p : o->policies) {
     if (p < 0 || p > 5)
       return Status::Failure("--policies: " + std::to_string(p) + " is not a cGPU POLICY (0..5)");
+    // Slice mode under a POLICY it does not slice would run those cards fluid: refused, as the
+    // reader and whatif refuse it (sim/time_slice_rules.h).
+    Scenario under = s;
+    under.cluster.policy = static_cast<SharingPolicy>(p);
+    if (const std::string why = TimeSliceRefusal(under); !why.empty()) {
+      return Status::Failure("--policies: at POLICY " + std::to_string(p) + ", " +
+                             TimeSliceRefusalMessage(why) + "; " + kTimeSliceRefusalHint);
+    }
   }
   if (o->placements.empty()) {
     for (const PoolGroup& g : groups) {

@@ -140,6 +140,14 @@ TEST_CASE("slice mode refuses cards it would not slice, naming the field") {
     CHECK(o.exit_code == 2);
     CHECK_MESSAGE(o.err.find(c.message) != std::string::npos, o.err);
   }
+  // plan's POLICY cells are refused the same way, before any size runs.
+  std::ofstream(file) << head + "cluster: {time_slice: {quantum: 2ms}}\n";
+  const Outcome plan = Run("plan " + Quoted(file) + " --policies 5,3 --quiet");
+  CHECK(plan.exit_code == 2);
+  CHECK_MESSAGE(plan.err.find("--policies: at POLICY 3, slice mode shares only cards of native "
+                              "time-slicing and cGPU POLICY 0, but node pool \"gpu\" runs cGPU "
+                              "with POLICY 3") != std::string::npos,
+                plan.err);
 }
 
 }  // namespace
