@@ -105,7 +105,8 @@ TEST_CASE("think time leaves the card to the other loop: steps overlap, slowdown
 TEST_CASE("in_flight iterations share their pod's progress") {
   Scenario s = OneCard(30 * kS + 150 * kMs);
   s.workloads = {Loop("batch", 100 * kMs, 0, /*in_flight=*/3)};
-  const WorkloadResult& w = Named(RunIt(s), "batch");
+  const RunResult r = RunIt(s);
+  const WorkloadResult& w = Named(r, "batch");
   // Three jobs in service on the pod: each progresses at a third, all three end together.
   CHECK(w.loop.step_ms_mean == doctest::Approx(300));
   CHECK(w.loop.steps_per_s == doctest::Approx(300 / 30.15));
