@@ -462,7 +462,9 @@ void ShareDraCards(Simulator& sim, const std::vector<int32_t>& cards, const DraA
   const bool mps = dra.shared && dra.sharing == DeviceSharingStrategy::kMps;
   for (int32_t c : cards) {
     CardRun& card = sim.sharing.cards[c];
-    card.mps_overlap = mps && dra.driver != DraDriver::kHamiCore;  // a card takes its claim's
+    // A device goes to one claim at a time: the card takes this claim's sharing, MPS overlap
+    // included, and drops the one before's.
+    card.mps_overlap = mps && dra.driver != DraDriver::kHamiCore;
     if (dra.driver == DraDriver::kHamiCore) {
       card.params.policy = SharingPolicy::kCappedTimeSlicing;
       card.params.caps_when_alone = false;
