@@ -34,11 +34,13 @@ struct LabelSelectorRequirement {
   std::string key;
   std::string op;  // In | NotIn | Exists | DoesNotExist
   std::vector<std::string> values;
+  bool operator==(const LabelSelectorRequirement&) const = default;
 };
 
 struct LabelSelector {
   Labels match_labels;
   std::vector<LabelSelectorRequirement> match_expressions;
+  bool operator==(const LabelSelector&) const = default;
 };
 
 struct TopologySpreadConstraint {
@@ -56,6 +58,7 @@ struct NodeSelectorRequirement {
   std::string key;
   std::string op;  // In | NotIn | Exists | DoesNotExist | Gt | Lt
   std::vector<std::string> values;
+  bool operator==(const NodeSelectorRequirement&) const = default;
 };
 
 // Required node affinity: terms are ORed, expressions in a term ANDed.
@@ -526,6 +529,7 @@ struct StatefulSetSpec {
   std::vector<std::string> volume_claim_templates;  // metadata.name of each template
   int status_replicas = 0;
   int ready_replicas = 0;
+  bool operator==(const StatefulSetSpec&) const = default;
 };
 
 // batch/v1 Job, kept only for its owner: the CronJob that made it, when there is one.
@@ -554,8 +558,10 @@ struct PodDisruptionBudgetSpec {
     int expected_pods = 0;
     // status.disruptedPods: pods whose eviction the API server processed, by name.
     std::vector<std::string> disrupted_pods;
+    bool operator==(const Status&) const = default;
   };
   std::optional<Status> status;  // as the disruption controller last wrote it
+  bool operator==(const PodDisruptionBudgetSpec&) const = default;
 };
 
 // v1 PersistentVolumeClaim.
@@ -570,6 +576,7 @@ struct PersistentVolumeClaimSpec {
   std::string phase = "Pending";  // Pending | Bound | Lost
   std::vector<std::string> access_modes;  // spec.accessModes, e.g. ReadWriteOnce
   bool terminating = false;               // metadata.deletionTimestamp set
+  bool operator==(const PersistentVolumeClaimSpec&) const = default;
 };
 
 // v1 PersistentVolume (cluster-scoped).
@@ -588,6 +595,7 @@ struct PersistentVolumeSpec {
   std::vector<std::vector<NodeSelectorRequirement>> node_affinity;
   std::vector<std::string> access_modes;  // spec.accessModes
   bool terminating = false;               // metadata.deletionTimestamp set
+  bool operator==(const PersistentVolumeSpec&) const = default;
 };
 
 // storage.k8s.io/v1 StorageClass (cluster-scoped).
@@ -599,6 +607,7 @@ struct StorageClassSpec {
   bool is_default = false;  // annotation storageclass.kubernetes.io/is-default-class: "true"
   // allowedTopologies: terms ORed, each a list of `key In values` ANDed; empty = every node.
   std::vector<std::vector<NodeSelectorRequirement>> allowed_topologies;
+  bool operator==(const StorageClassSpec&) const = default;
 };
 
 // scheduling.k8s.io/v1 PriorityClass (cluster-scoped): the priority the Priority admission
@@ -626,6 +635,7 @@ struct ResourceQuotaSpec {
   std::string uid;
   ResourceList hard;  // spec.hard
   ResourceList used;  // status.used
+  bool operator==(const ResourceQuotaSpec&) const = default;
 };
 
 }  // namespace knobsim

@@ -488,6 +488,7 @@ struct ScenarioKube {
     return pdbs.empty() && stateful_sets.empty() && pvcs.empty() && pvs.empty() &&
            storage_classes.empty() && resource_quotas.empty();
   }
+  bool operator==(const ScenarioKube&) const = default;
 };
 
 struct Scenario {

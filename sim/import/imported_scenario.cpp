@@ -1,5 +1,7 @@
 #include "sim/import/imported_scenario.h"
 
+#include "sim/io/kube_scenario_fields.h"
+
 #include <algorithm>
 #include <charconv>
 #include <set>
@@ -322,14 +324,15 @@ Workload Converter::WorkloadOf(const ImportedWorkload& iw, const std::set<std::s
   return w;
 }
 
-// The fields WriteKube writes, nothing else (no uids); namespaces DNS labels and no object
-// twice, as the reader keys them.
+// The fields WriteKube writes, nothing else (sim/io/kube_scenario_fields.h); namespaces DNS
+// labels and no object twice, as the reader keys them.
 ScenarioKube Converter::Kube(const ScenarioKube& k) const {
   ScenarioKube out;
-  auto add = [&](const char* key, const auto& from, auto& to, auto&& clean) {
+  ForEachKubeList([&](std::string_view key, auto list) {
+    const auto& from = k.*list;
     std::set<std::string> seen;
     for (size_t i = 0; i < from.size(); ++i) {
-      auto object = from[i];
+      auto object = KubeScenarioFields(from[i]);
       const std::string path = "kube." + std::string(key) + "[" + std::to_string(i) + "]";
       std::string id = object.name;
       if constexpr (requires { object.namespace_; }) {
@@ -337,20 +340,9 @@ ScenarioKube Converter::Kube(const ScenarioKube& k) const {
         id = object.namespace_ + "/" + object.name;
       }
       if (!seen.insert(id).second) Fail(path, "duplicate " + Quote(id));
-      clean(object);
-      to.push_back(std::move(object));
+      (out.*list).push_back(std::move(object));
     }
-  };
-  auto no_uid = [](auto& o) { o.uid.clear(); };
-  add("pdbs", k.pdbs, out.pdbs, no_uid);
-  add("stateful_sets", k.stateful_sets, out.stateful_sets, no_uid);
-  add("pvcs", k.pvcs, out.pvcs, no_uid);
-  add("pvs", k.pvs, out.pvs, [](PersistentVolumeSpec& pv) {
-    pv.uid.clear();
-    if (pv.claim_name.empty()) pv.claim_namespace.clear();
   });
-  add("storage_classes", k.storage_classes, out.storage_classes, [](StorageClassSpec&) {});
-  add("resource_quotas", k.resource_quotas, out.resource_quotas, no_uid);
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "sim/import/scenario_writer.h"
 
+#include "sim/import/scenario_writer_internal.h"
+
 #include "sim/mig_layout.h"
 #include "sim/quantity.h"
 #include "sim/text.h"
@@ -10,6 +12,14 @@
 #include <sstream>
 
 namespace knobsim {
+
+using writer_internal::List;
+using writer_internal::Map;
+using writer_internal::Out;
+using writer_internal::Requirement;
+using writer_internal::Selector;
+using writer_internal::Terms;
+using writer_internal::WriteKube;
 
 namespace {
 
@@ -26,66 +36,6 @@ std::string TrimZeros(std::string s) {
   return s;
 }
 
-std::string Map(const std::map<std::string, std::string>& m) {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& [k, v] : m) {
-    if (!first) out += ", ";
-    out += YamlScalar(k);
-    out += ": ";
-    out += YamlScalar(v);
-    first = false;
-  }
-  return out + "}";
-}
-
-std::string List(const std::vector<std::string>& v) {
-  std::string out = "[";
-  for (size_t i = 0; i < v.size(); ++i) {
-    if (i > 0) out += ", ";
-    out += YamlScalar(v[i]);
-  }
-  return out + "]";
-}
-
-std::string Requirement(const std::string& key, const std::string& op,
-                        const std::vector<std::string>& values) {
-  std::string out = "{key: " + YamlScalar(key) + ", operator: " + op;
-  if (!values.empty() || op == "In" || op == "NotIn") out += ", values: " + List(values);
-  return out + "}";
-}
-
-// Node selector terms as a flow list of lists: [[{key, operator, values}, ...], ...].
-std::string Terms(const std::vector<std::vector<NodeSelectorRequirement>>& terms) {
-  std::string out = "[";
-  for (size_t t = 0; t < terms.size(); ++t) {
-    if (t > 0) out += ", ";
-    out += "[";
-    for (size_t i = 0; i < terms[t].size(); ++i) {
-      if (i > 0) out += ", ";
-      out += Requirement(terms[t][i].key, terms[t][i].op, terms[t][i].values);
-    }
-    out += "]";
-  }
-  return out + "]";
-}
-
-std::string Selector(const LabelSelector& s) {
-  std::string out = "{";
-  if (!s.match_labels.empty()) out += "match_labels: " + Map(s.match_labels);
-  if (!s.match_expressions.empty()) {
-    if (!s.match_labels.empty()) out += ", ";
-    out += "match_expressions: [";
-    for (size_t i = 0; i < s.match_expressions.size(); ++i) {
-      const auto& r = s.match_expressions[i];
-      if (i > 0) out += ", ";
-      out += Requirement(r.key, r.op, r.values);
-    }
-    out += "]";
-  }
-  return out + "}";
-}
-
 // An inter-pod affinity term's keys, in the scenario's spelling (docs/scenario.md).
 std::string PodAffinityTermText(const PodAffinityTerm& t) {
   std::string e = "topology_key: " + YamlScalar(t.topology_key) +
@@ -96,27 +46,6 @@ std::string PodAffinityTermText(const PodAffinityTerm& t) {
   if (!t.mismatch_label_keys.empty()) e += ", mismatch_label_keys: " + List(t.mismatch_label_keys);
   return e;
 }
-
-// Every comment goes through here: notes and evidence quote names from the export (a
-// namespace, a pod, an owner), and a line break in one would end the comment and start YAML
-// (YamlCommentText keeps it one line). Values are YamlScalar's.
-class Out {
- public:
-  void Line(int indent, const std::string& text, const std::string& note = "") {
-    s_ << std::string(indent, ' ') << text;
-    if (!note.empty()) s_ << "  # " << YamlCommentText(note);
-    s_ << '\n';
-  }
-  void Comment(int indent, const std::string& text) {
-    s_ << std::string(indent, ' ') << "#" << (text.empty() ? "" : " ") << YamlCommentText(text)
-       << '\n';
-  }
-  void Blank() { s_ << '\n'; }
-  std::string str() const { return s_.str(); }
-
- private:
-  std::ostringstream s_;
-};
 
 std::string Note(const ImportedWorkload& w, const std::string& key) {
   auto it = w.notes.find(key);
@@ -617,103 +546,6 @@ std::string ScenarioCpu(int64_t milli) {
 
 std::string ScenarioDecimal(double v) {
   return TrimZeros(Fmt("%.6f", v));
-}
-
-std::string IntOrPercentText(const IntOrPercent& v) {
-  return v.percent ? "\"" + std::to_string(v.value) + "%\"" : std::to_string(v.value);
-}
-
-std::string Amounts(const ResourceList& list) {
-  std::string out = "{";
-  for (const auto& [key, amount] : list) {
-    if (out.size() > 1) out += ", ";
-    // Quoted: `"32"` and `"8"` stay strings, as kubectl writes them.
-    out += YamlScalar(key) + ": \"" + FormatResourceAmount(key, amount) + "\"";
-  }
-  return out + "}";
-}
-
-// The `kube:` section: one flow mapping per object, fields of docs/semantics.md §5.4 only (uids,
-// annotations and everything else stay out).
-void WriteKube(Out& o, const ScenarioKube& k) {
-  o.Comment(0, "Objects a run does not simulate but the checks read (`knobsim check`, `upgrade`).");
-  o.Line(0, "kube:");
-  if (!k.pdbs.empty()) {
-    o.Line(2, "pdbs:");
-    for (const auto& p : k.pdbs) {
-      std::string line =
-          "- {namespace: " + YamlScalar(p.namespace_) + ", name: " + YamlScalar(p.name);
-      if (p.min_available) line += ", min_available: " + IntOrPercentText(*p.min_available);
-      if (p.max_unavailable) line += ", max_unavailable: " + IntOrPercentText(*p.max_unavailable);
-      if (p.selector) line += ", selector: " + Selector(*p.selector);
-      line += ", unhealthy_pod_eviction_policy: " + p.unhealthy_pod_eviction_policy;
-      if (p.status) {
-        line += ", status: {current_healthy: " + std::to_string(p.status->current_healthy) +
-                ", desired_healthy: " + std::to_string(p.status->desired_healthy) +
-                ", disruptions_allowed: " + std::to_string(p.status->disruptions_allowed) +
-                ", expected_pods: " + std::to_string(p.status->expected_pods) + "}";
-      }
-      o.Line(4, line + "}", p.selector ? "" : "no selector: matches no pod");
-    }
-  }
-  if (!k.stateful_sets.empty()) {
-    o.Line(2, "stateful_sets:");
-    for (const auto& st : k.stateful_sets) {
-      o.Line(4, "- {namespace: " + YamlScalar(st.namespace_) + ", name: " + YamlScalar(st.name) +
-                    ", replicas: " + std::to_string(st.replicas) + ", selector: " +
-                    Selector(st.selector) + ", labels: " + Map(st.template_labels) +
-                    ", volume_claim_templates: " + List(st.volume_claim_templates) +
-                    ", status: {replicas: " + std::to_string(st.status_replicas) +
-                    ", ready_replicas: " + std::to_string(st.ready_replicas) + "}}");
-    }
-  }
-  if (!k.pvcs.empty()) {
-    o.Line(2, "pvcs:");
-    for (const auto& c : k.pvcs) {
-      std::string line =
-          "- {namespace: " + YamlScalar(c.namespace_) + ", name: " + YamlScalar(c.name);
-      if (c.storage_class_name) line += ", storage_class: " + YamlScalar(*c.storage_class_name);
-      line += ", request: " + FormatResourceAmount("storage", c.requested_bytes);
-      if (!c.volume_name.empty()) line += ", volume: " + YamlScalar(c.volume_name);
-      if (!c.access_modes.empty()) line += ", access_modes: " + List(c.access_modes);
-      o.Line(4, line + ", phase: " + c.phase + "}",
-             c.storage_class_name ? "" : "no storage_class: the default class");
-    }
-  }
-  if (!k.pvs.empty()) {
-    o.Line(2, "pvs:");
-    for (const auto& v : k.pvs) {
-      std::string line = "- {name: " + YamlScalar(v.name) +
-                         ", storage_class: " + YamlScalar(v.storage_class_name) +
-                         ", reclaim_policy: " + v.reclaim_policy +
-                         ", capacity: " + FormatResourceAmount("storage", v.capacity_bytes);
-      if (!v.claim_name.empty())
-        line += ", claim: " + YamlScalar(v.claim_namespace + "/" + v.claim_name);
-      if (!v.labels.empty()) line += ", labels: " + Map(v.labels);
-      if (!v.node_affinity.empty()) line += ", node_affinity: " + Terms(v.node_affinity);
-      if (!v.access_modes.empty()) line += ", access_modes: " + List(v.access_modes);
-      o.Line(4, line + ", phase: " + v.phase + "}");
-    }
-  }
-  if (!k.storage_classes.empty()) {
-    o.Line(2, "storage_classes:");
-    for (const auto& sc : k.storage_classes) {
-      o.Line(4, "- {name: " + YamlScalar(sc.name) + ", provisioner: " + YamlScalar(sc.provisioner) +
-                    ", reclaim_policy: " + sc.reclaim_policy + ", volume_binding_mode: " +
-                    sc.volume_binding_mode + ", default: " + (sc.is_default ? "true" : "false") +
-                    (sc.allowed_topologies.empty()
-                         ? std::string()
-                         : ", allowed_topologies: " + Terms(sc.allowed_topologies)) +
-                    "}");
-    }
-  }
-  if (!k.resource_quotas.empty()) {
-    o.Line(2, "resource_quotas:");
-    for (const auto& q : k.resource_quotas) {
-      o.Line(4, "- {namespace: " + YamlScalar(q.namespace_) + ", name: " + YamlScalar(q.name) +
-                    ", hard: " + Amounts(q.hard) + ", used: " + Amounts(q.used) + "}");
-    }
-  }
 }
 
 std::string WriteScenarioYaml(const ImportModel& m) {

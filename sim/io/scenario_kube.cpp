@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "sim/io/kube_scenario_fields.h"
 #include "sim/quantity.h"
 #include "sim/text.h"
 
@@ -40,205 +41,266 @@ ResourceList Reader::ReadResourceAmounts(const Field& f) const {
   return list;
 }
 
-PodDisruptionBudgetSpec Reader::ReadPdb(const Field& f) const {
-  Section s(*this, f,
-            {"namespace", "name", "min_available", "max_unavailable", "selector",
-             "unhealthy_pod_eviction_policy", "status"});
-  PodDisruptionBudgetSpec p;
-  if (auto v = s.Get("namespace")) p.namespace_ = DnsName(*v);
-  p.name = NonEmptyString(s.Require("name"));
-  if (auto v = s.Get("min_available")) p.min_available = ReadIntOrPercent(*v);
-  if (auto v = s.Get("max_unavailable")) {
-    if (p.min_available) {
-      Fail(*v, "min_available and max_unavailable are mutually exclusive",
-           "a PodDisruptionBudget sets one of the two");
+namespace {
+
+// The keys of one level of a kind's list, for the Section that refuses any other.
+template <class T>
+class KubeKeyLister {
+ public:
+  std::vector<std::string_view> keys;
+
+  template <class M>
+  void Namespace(M T::*) {
+    keys.push_back("namespace");
+  }
+  template <class M>
+  void Name(M T::*) {
+    keys.push_back("name");
+  }
+  template <class... A>
+  void Count(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Bool(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Flag(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Enum(std::string_view key, A&&...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void EnumList(std::string_view key, A&&...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Bytes(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void String(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void OptionalString(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void IntOrPercent(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Selector(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Labels(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Strings(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Terms(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Resources(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Claim(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Object(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+  template <class... A>
+  void Group(std::string_view key, A...) {
+    keys.push_back(key);
+  }
+};
+
+template <class T, class Fields>
+std::vector<std::string_view> KeysOf(Fields fields) {
+  KubeKeyLister<T> lister;
+  fields(lister);
+  return lister.keys;
+}
+
+}  // namespace
+
+// Reads one level of a kind's list from its mapping into `out`, in the list's order (the order
+// errors are reported in).
+template <class T>
+class KubeFieldReader {
+ public:
+  template <class Fields>
+  static void Read(const Reader& r, const Field& f, T& out, Fields fields) {
+    const std::vector<std::string_view> keys = KeysOf<T>(fields);
+    KubeFieldReader reader(r, f, out, keys);
+    fields(reader);
+  }
+
+  template <class M>
+  void Namespace(M T::*m) {
+    if (auto v = s_.Get("namespace")) out_.*m = r_.DnsName(*v);
+  }
+  template <class M>
+  void Name(M T::*m) {
+    out_.*m = r_.NonEmptyString(s_.Require("name"));
+  }
+  template <class M>
+  void Count(std::string_view key, M T::*m) {
+    if (auto v = s_.Get(key)) out_.*m = r_.Int(*v, 0);
+  }
+  template <class M>
+  void Bool(std::string_view key, M T::*m) {
+    if (auto v = s_.Get(key)) out_.*m = r_.Bool(*v);
+  }
+  template <class M>
+  void Flag(std::string_view key, M T::*m) {
+    Bool(key, m);
+  }
+  template <class M, class E>
+  void Enum(std::string_view key, M T::*m, const E& names, std::string_view what) {
+    if (auto v = s_.Get(key)) out_.*m = r_.OneOf(*v, what, names);
+  }
+  template <class M, class E>
+  void EnumList(std::string_view key, M T::*m, const E& names, std::string_view what) {
+    if (auto v = s_.Get(key)) {
+      for (const Field& item : r_.Items(*v)) (out_.*m).push_back(r_.OneOf(item, what, names));
     }
-    p.max_unavailable = ReadIntOrPercent(*v);
   }
-  // Absent selector: the budget matches no pod (policy/v1); `{}` matches every pod of the
-  // namespace.
-  if (auto v = s.Get("selector")) p.selector = ReadLabelSelector(*v);
-  if (auto v = s.Get("unhealthy_pod_eviction_policy")) {
-    p.unhealthy_pod_eviction_policy = std::string(Enum<std::string_view>(
-        *v, "an eviction policy",
-        {{"IfHealthyBudget", "IfHealthyBudget"}, {"AlwaysAllow", "AlwaysAllow"}}));
-  }
-  if (auto v = s.Get("status")) {
-    Section st(*this, *v,
-               {"current_healthy", "desired_healthy", "disruptions_allowed", "expected_pods"});
-    PodDisruptionBudgetSpec::Status status;
-    if (auto x = st.Get("current_healthy")) status.current_healthy = Int(*x, 0);
-    if (auto x = st.Get("desired_healthy")) status.desired_healthy = Int(*x, 0);
-    if (auto x = st.Get("disruptions_allowed")) status.disruptions_allowed = Int(*x, 0);
-    if (auto x = st.Get("expected_pods")) status.expected_pods = Int(*x, 0);
-    p.status = status;
-  }
-  return p;
-}
-
-StatefulSetSpec Reader::ReadStatefulSet(const Field& f) const {
-  Section s(
-      *this, f,
-      {"namespace", "name", "replicas", "selector", "labels", "volume_claim_templates", "status"});
-  StatefulSetSpec st;
-  if (auto v = s.Get("namespace")) st.namespace_ = DnsName(*v);
-  st.name = NonEmptyString(s.Require("name"));
-  if (auto v = s.Get("replicas")) st.replicas = Int(*v, 0);
-  if (auto v = s.Get("selector")) st.selector = ReadLabelSelector(*v);
-  if (auto v = s.Get("labels")) st.template_labels = StringMap(*v);
-  if (auto v = s.Get("volume_claim_templates")) st.volume_claim_templates = StringList(*v);
-  if (auto v = s.Get("status")) {
-    Section status(*this, *v, {"replicas", "ready_replicas"});
-    if (auto x = status.Get("replicas")) st.status_replicas = Int(*x, 0);
-    if (auto x = status.Get("ready_replicas")) st.ready_replicas = Int(*x, 0);
-  }
-  return st;
-}
-
-std::vector<std::string> Reader::AccessModes(const Field& f) const {
-  std::vector<std::string> modes;
-  for (const Field& item : Items(f)) {
-    modes.emplace_back(Enum<std::string_view>(item, "an access mode",
-                                              {{"ReadWriteOnce", "ReadWriteOnce"},
-                                               {"ReadOnlyMany", "ReadOnlyMany"},
-                                               {"ReadWriteMany", "ReadWriteMany"},
-                                               {"ReadWriteOncePod", "ReadWriteOncePod"}}));
-  }
-  return modes;
-}
-
-PersistentVolumeClaimSpec Reader::ReadPvc(const Field& f) const {
-  Section s(*this, f,
-            {"namespace", "name", "storage_class", "request", "volume", "phase", "access_modes"});
-  PersistentVolumeClaimSpec c;
-  if (auto v = s.Get("access_modes")) c.access_modes = AccessModes(*v);
-  if (auto v = s.Get("namespace")) c.namespace_ = DnsName(*v);
-  c.name = NonEmptyString(s.Require("name"));
-  // Absent: the default StorageClass applies; "": no class (static binding only).
-  if (auto v = s.Get("storage_class")) c.storage_class_name = v->node.IsNull() ? "" : String(*v);
-  if (auto v = s.Get("request")) {
-    const std::string text = Scalar(*v, "a quantity");
-    const Parsed<int64_t> bytes = ParseResourceAmount("storage", text);
-    if (!bytes.ok()) Fail(*v, bytes.error, bytes.hint);
-    c.requested_bytes = *bytes.value;
-  }
-  if (auto v = s.Get("volume")) c.volume_name = String(*v);
-  if (auto v = s.Get("phase")) {
-    c.phase = std::string(Enum<std::string_view>(
-        *v, "a claim phase", {{"Pending", "Pending"}, {"Bound", "Bound"}, {"Lost", "Lost"}}));
-  }
-  return c;
-}
-
-PersistentVolumeSpec Reader::ReadPv(const Field& f) const {
-  Section s(*this, f,
-            {"name", "storage_class", "reclaim_policy", "capacity", "claim", "phase", "labels",
-             "node_affinity", "access_modes"});
-  PersistentVolumeSpec pv;
-  pv.name = NonEmptyString(s.Require("name"));
-  if (auto v = s.Get("labels")) pv.labels = StringMap(*v);
-  // Kubernetes' spec.nodeAffinity.required.nodeSelectorTerms: terms ORed, each a list of
-  // requirements ANDed, as a workload's node_affinity.required.
-  if (auto v = s.Get("node_affinity")) {
-    for (const Field& term : Items(*v)) pv.node_affinity.push_back(ReadNodeSelectorTerm(term));
-  }
-  if (auto v = s.Get("access_modes")) pv.access_modes = AccessModes(*v);
-  if (auto v = s.Get("storage_class")) pv.storage_class_name = String(*v);
-  if (auto v = s.Get("reclaim_policy")) {
-    pv.reclaim_policy = std::string(Enum<std::string_view>(
-        *v, "a reclaim policy",
-        {{"Retain", "Retain"}, {"Delete", "Delete"}, {"Recycle", "Recycle"}}));
-  }
-  if (auto v = s.Get("capacity")) {
-    const Parsed<int64_t> bytes = ParseResourceAmount("storage", Scalar(*v, "a quantity"));
-    if (!bytes.ok()) Fail(*v, bytes.error, bytes.hint);
-    pv.capacity_bytes = *bytes.value;
-  }
-  if (auto v = s.Get("claim")) {
-    const std::string claim = NonEmptyString(*v);
-    const size_t slash = claim.find('/');
-    if (slash == std::string::npos || slash == 0 || slash + 1 == claim.size()) {
-      Fail(*v, Quote(claim) + " does not name a claim", "write namespace/name, e.g. db/data-pg-0");
+  template <class M>
+  void Bytes(std::string_view key, M T::*m) {
+    if (auto v = s_.Get(key)) {
+      const Parsed<int64_t> bytes = ParseResourceAmount("storage", r_.Scalar(*v, "a quantity"));
+      if (!bytes.ok()) r_.Fail(*v, bytes.error, bytes.hint);
+      out_.*m = *bytes.value;
     }
-    pv.claim_namespace = claim.substr(0, slash);
-    pv.claim_name = claim.substr(slash + 1);
   }
-  if (auto v = s.Get("phase")) {
-    pv.phase = std::string(Enum<std::string_view>(*v, "a volume phase",
-                                                  {{"Pending", "Pending"},
-                                                   {"Available", "Available"},
-                                                   {"Bound", "Bound"},
-                                                   {"Released", "Released"},
-                                                   {"Failed", "Failed"}}));
+  template <class M>
+  void String(std::string_view key, M T::*m) {
+    if (auto v = s_.Get(key)) out_.*m = r_.String(*v);
   }
-  return pv;
-}
-
-StorageClassSpec Reader::ReadStorageClass(const Field& f) const {
-  Section s(*this, f,
-            {"name", "provisioner", "reclaim_policy", "volume_binding_mode", "default",
-             "allowed_topologies"});
-  StorageClassSpec sc;
-  sc.name = NonEmptyString(s.Require("name"));
-  // allowedTopologies: terms ORed, each a list of `{key, operator: In, values}` ANDed.
-  if (auto v = s.Get("allowed_topologies")) {
-    for (const Field& term : Items(*v)) {
-      sc.allowed_topologies.push_back(ReadNodeSelectorTerm(term));
-      for (const NodeSelectorRequirement& r : sc.allowed_topologies.back()) {
-        if (r.op != "In") Fail(term, "allowed topologies take only operator In");
+  // Absent and null differ: absent is nullopt, null (or "") is the empty string.
+  template <class M>
+  void OptionalString(std::string_view key, M T::*m) {
+    if (auto v = s_.Get(key)) out_.*m = v->node.IsNull() ? "" : r_.String(*v);
+  }
+  template <class M>
+  void IntOrPercent(std::string_view key, M T::*m) {
+    if (auto v = s_.Get(key)) out_.*m = r_.ReadIntOrPercent(*v);
+  }
+  template <class M>
+  void Selector(std::string_view key, M T::*m) {
+    if (auto v = s_.Get(key)) out_.*m = r_.ReadLabelSelector(*v);
+  }
+  template <class M>
+  void Labels(std::string_view key, M T::*m) {
+    if (auto v = s_.Get(key)) out_.*m = r_.StringMap(*v);
+  }
+  template <class M>
+  void Strings(std::string_view key, M T::*m) {
+    if (auto v = s_.Get(key)) out_.*m = r_.StringList(*v);
+  }
+  // Terms ORed, each a list of `{key, operator, values}` ANDed, as a workload's
+  // node_affinity.required; a StorageClass's allowedTopologies take only `In`.
+  template <class M>
+  void Terms(std::string_view key, M T::*m, bool in_only) {
+    if (auto v = s_.Get(key)) {
+      for (const Field& term : r_.Items(*v)) {
+        (out_.*m).push_back(r_.ReadNodeSelectorTerm(term));
+        for (const NodeSelectorRequirement& req : (out_.*m).back()) {
+          if (in_only && req.op != "In") r_.Fail(term, "allowed topologies take only operator In");
+        }
       }
     }
   }
-  if (auto v = s.Get("provisioner")) sc.provisioner = String(*v);
-  if (auto v = s.Get("reclaim_policy")) {
-    sc.reclaim_policy = std::string(Enum<std::string_view>(
-        *v, "a reclaim policy", {{"Delete", "Delete"}, {"Retain", "Retain"}}));
+  template <class M>
+  void Resources(std::string_view key, M T::*m) {
+    if (auto v = s_.Get(key)) out_.*m = r_.ReadResourceAmounts(*v);
   }
-  if (auto v = s.Get("volume_binding_mode")) {
-    sc.volume_binding_mode = std::string(Enum<std::string_view>(
-        *v, "a binding mode",
-        {{"Immediate", "Immediate"}, {"WaitForFirstConsumer", "WaitForFirstConsumer"}}));
+  template <class M>
+  void Claim(std::string_view key, M T::*ns, M T::*name) {
+    if (auto v = s_.Get(key)) {
+      const std::string claim = r_.NonEmptyString(*v);
+      const size_t slash = claim.find('/');
+      if (slash == std::string::npos || slash == 0 || slash + 1 == claim.size()) {
+        r_.Fail(*v, Quote(claim) + " does not name a claim",
+                "write namespace/name, e.g. db/data-pg-0");
+      }
+      out_.*ns = claim.substr(0, slash);
+      out_.*name = claim.substr(slash + 1);
+    }
   }
-  if (auto v = s.Get("default")) {
-    sc.is_default = Bool(*v);
+  template <class S, class Fields>
+  void Object(std::string_view key, std::optional<S> T::*m, Fields fields) {
+    if (auto v = s_.Get(key)) KubeFieldReader<S>::Read(r_, *v, (out_.*m).emplace(), fields);
   }
-  return sc;
-}
+  template <class Fields>
+  void Group(std::string_view key, Fields fields) {
+    if (auto v = s_.Get(key)) KubeFieldReader<T>::Read(r_, *v, out_, fields);
+  }
 
-ResourceQuotaSpec Reader::ReadResourceQuota(const Field& f) const {
-  Section s(*this, f, {"namespace", "name", "hard", "used"});
-  ResourceQuotaSpec q;
-  if (auto v = s.Get("namespace")) q.namespace_ = DnsName(*v);
-  q.name = NonEmptyString(s.Require("name"));
-  if (auto v = s.Get("hard")) q.hard = ReadResourceAmounts(*v);
-  if (auto v = s.Get("used")) q.used = ReadResourceAmounts(*v);
-  return q;
+  // The value of `key` at this level, for a check across fields.
+  std::optional<Field> Get(std::string_view key) const { return s_.Get(key); }
+
+ private:
+  KubeFieldReader(const Reader& r, const Field& f, T& out, std::span<const std::string_view> keys)
+      : r_(r), s_(r, f, keys), out_(out) {}
+
+  const Reader& r_;
+  Reader::Section s_;
+  T& out_;
+};
+
+template <class T>
+T Reader::ReadKubeObject(const Field& f) const {
+  T object;
+  KubeFieldReader<T>::Read(*this, f, object, [](auto& v) { KubeFields(v, KubeKind<T>{}); });
+  if constexpr (std::is_same_v<T, PodDisruptionBudgetSpec>) {
+    if (object.min_available && object.max_unavailable) {
+      Fail(EntryOf(f, "max_unavailable"),
+           "min_available and max_unavailable are mutually exclusive",
+           "a PodDisruptionBudget sets one of the two");
+    }
+  }
+  return object;
 }
 
 ScenarioKube Reader::ReadKube(const Field& f) const {
-  Section s(*this, f,
-            {"pdbs", "stateful_sets", "pvcs", "pvs", "storage_classes", "resource_quotas"});
+  std::vector<std::string_view> keys;
+  ForEachKubeList([&](std::string_view key, auto) { keys.push_back(key); });
+  Section s(*this, f, keys);
   ScenarioKube k;
   // Objects are keyed by namespace/name (or name, cluster-scoped); a repeat is a slip.
-  auto read = [&](const char* key, auto& out, auto read_one, auto id) {
-    if (auto v = s.Get(key)) {
-      for (const Field& item : Items(*v)) {
-        auto object = (this->*read_one)(item);
-        for (const auto& other : out) {
-          if (id(other) == id(object)) Fail(item, "duplicate " + Quote(id(object)));
-        }
-        out.push_back(std::move(object));
+  ForEachKubeList([&](std::string_view key, auto list) {
+    auto& out = k.*list;
+    using T = typename std::remove_reference_t<decltype(out)>::value_type;
+    const std::optional<Field> v = s.Get(key);
+    if (!v) return;
+    auto id = [](const T& o) {
+      if constexpr (requires { o.namespace_; })
+        return o.namespace_ + "/" + o.name;
+      else
+        return o.name;
+    };
+    for (const Field& item : Items(*v)) {
+      T object = ReadKubeObject<T>(item);
+      for (const T& other : out) {
+        if (id(other) == id(object)) Fail(item, "duplicate " + Quote(id(object)));
       }
+      out.push_back(std::move(object));
     }
-  };
-  auto namespaced = [](const auto& o) { return o.namespace_ + "/" + o.name; };
-  auto cluster_scoped = [](const auto& o) { return o.name; };
-  read("pdbs", k.pdbs, &Reader::ReadPdb, namespaced);
-  read("stateful_sets", k.stateful_sets, &Reader::ReadStatefulSet, namespaced);
-  read("pvcs", k.pvcs, &Reader::ReadPvc, namespaced);
-  read("pvs", k.pvs, &Reader::ReadPv, cluster_scoped);
-  read("storage_classes", k.storage_classes, &Reader::ReadStorageClass, cluster_scoped);
-  read("resource_quotas", k.resource_quotas, &Reader::ReadResourceQuota, namespaced);
+  });
   return k;
 }
 

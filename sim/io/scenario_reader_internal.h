@@ -132,15 +132,13 @@ class Reader : public YamlFieldReader {
                                                          const std::vector<std::string>& names,
                                                          std::string kind) const;
 
-  // The `kube:` section, cluster objects the checks read (scenario_kube.cpp).
+  // The `kube:` section, cluster objects the checks read (scenario_kube.cpp), each kind walked
+  // by KubeFieldReader over its list in sim/io/kube_scenario_fields.h.
   ScenarioKube ReadKube(const Field& f) const;
-  PodDisruptionBudgetSpec ReadPdb(const Field& f) const;
-  StatefulSetSpec ReadStatefulSet(const Field& f) const;
-  PersistentVolumeClaimSpec ReadPvc(const Field& f) const;
-  PersistentVolumeSpec ReadPv(const Field& f) const;
-  std::vector<std::string> AccessModes(const Field& f) const;
-  StorageClassSpec ReadStorageClass(const Field& f) const;
-  ResourceQuotaSpec ReadResourceQuota(const Field& f) const;
+  template <class T>
+  friend class KubeFieldReader;
+  template <class T>
+  T ReadKubeObject(const Field& f) const;
   IntOrPercent ReadIntOrPercent(const Field& f) const;
   ResourceList ReadResourceAmounts(const Field& f) const;
 

@@ -53,6 +53,13 @@ void YamlFieldReader::FailNotOneOf(const Field& f, const std::string& text, std:
        SuggestName(text, names, "use one of"));
 }
 
+std::string YamlFieldReader::OneOf(const Field& f, std::string_view what,
+                                   std::span<const std::string_view> names) const {
+  std::string text = Scalar(f, "a " + std::string(what));
+  if (std::find(names.begin(), names.end(), text) != names.end()) return text;
+  FailNotOneOf(f, text, what, std::vector<std::string>(names.begin(), names.end()));
+}
+
 InputError YamlFieldReader::Surprise(const std::string& file, const YAML::Exception& e) {
   return InputError{file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "invalid YAML: " + e.msg, ""};
 }
@@ -113,7 +120,7 @@ Field YamlFieldReader::EntryOf(const Field& map, std::string_view key) const {
 }
 
 YamlFieldReader::Section::Section(const YamlFieldReader& reader, const Field& field,
-                                  std::initializer_list<std::string_view> known)
+                                  std::span<const std::string_view> known)
     : reader_(reader), field_(field), entries_(reader.Entries(field)) {
   for (const auto& [key, value] : entries_) {
     if (std::find(known.begin(), known.end(), key) != known.end()) continue;

@@ -21,6 +21,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -71,7 +72,10 @@ class YamlFieldReader {
   class Section {
    public:
     Section(const YamlFieldReader& reader, const Field& field,
-            std::initializer_list<std::string_view> known);
+            std::initializer_list<std::string_view> known)
+        : Section(reader, field, std::span<const std::string_view>(known.begin(), known.size())) {}
+    Section(const YamlFieldReader& reader, const Field& field,
+            std::span<const std::string_view> known);
     std::optional<Field> Get(std::string_view key) const;
     Field Require(std::string_view key) const;  // fails naming the key when it is absent
     bool Has(std::string_view key) const { return Get(key).has_value(); }
@@ -118,6 +122,9 @@ class YamlFieldReader {
   // One of the table's names, exactly as written; `what` names the kind ("taint effect").
   template <class E>
   E Enum(const Field& f, std::string_view what, EnumTable<E> table) const;
+  // One of `names`, exactly as written, where the value is the name itself.
+  std::string OneOf(const Field& f, std::string_view what,
+                    std::span<const std::string_view> names) const;
 
  private:
   struct Failure {  // thrown by Fail, caught by Catch
