@@ -60,6 +60,11 @@ class DocumentTree {
     return nodes_[slots_[map.begin + 2 * i + 1]];
   }
   const TreeNode& node(uint32_t i) const { return nodes_[i]; }
+  // The index of a container's child: slot i of a sequence is item i; of a map, 2i is key i and
+  // 2i + 1 its value. Two places holding the same index are one node (a YAML alias).
+  uint32_t ChildIndex(const TreeNode& container, size_t slot) const {
+    return slots_[container.begin + slot];
+  }
   // The root of each document, in text order.
   const std::vector<uint32_t>& documents() const { return documents_; }
 
@@ -135,5 +140,16 @@ bool LooksLikeJson(std::string_view text);
 // from `first_line` (a part of a larger file, sim/io/json_stream.h).
 Status ParseDocumentTree(const std::string& text, const std::string& file, DocumentTree& tree,
                          int first_line = 1);
+
+// The whole tree as text, one value a line (its line, kind and escaped scalar; a node reached
+// again, as an alias, as a reference to its first place), then the duplicate keys: two trees
+// are the same exactly when their outlines are. Tests compare readers by it. kContent leaves
+// out the lines and node identities (an alias is shown whole), to compare YAML with JSON.
+enum class OutlineDetail { kFull, kContent };
+std::string TreeOutline(const DocumentTree& tree, OutlineDetail detail = OutlineDetail::kFull);
+
+// YAML through yaml-cpp's event parser alone, without the block fast path (yaml_block.h): what
+// the fast path declines goes here, and the tests hold the fast path to its tree.
+Status ParseYamlWithYamlCpp(const std::string& text, const std::string& file, DocumentTree& tree);
 
 }  // namespace knobsim
