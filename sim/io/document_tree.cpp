@@ -285,7 +285,7 @@ class JsonParser {
 // is an error.
 class YamlBuilder : public YAML::EventHandler {
  public:
-  explicit YamlBuilder(DocumentTree& tree) : tree_(tree) {}
+  YamlBuilder(DocumentTree& tree, int first_line) : tree_(tree), first_line_(first_line) {}
 
   // yaml-cpp 0.7 never consumes a `,` where a document should start (a stray `,` at the top
   // level, `- a\n,`): it reports an empty document there, and again, forever. Every real
@@ -341,9 +341,9 @@ class YamlBuilder : public YAML::EventHandler {
     size_t first;  // its first child in scratch_
   };
 
-  static int Line(const YAML::Mark& mark) { return mark.line >= 0 ? mark.line + 1 : 0; }
-  static void CheckTag(const YAML::Mark& mark, const std::string& tag, YamlShape shape,
-                       std::string_view value) {
+  int Line(const YAML::Mark& mark) const { return mark.line >= 0 ? mark.line + first_line_ : 0; }
+  void CheckTag(const YAML::Mark& mark, const std::string& tag, YamlShape shape,
+                std::string_view value) const {
     if (Status checked = CheckYamlTag(tag, shape, value); !checked) {
       throw SyntaxFailure{Line(mark), checked.error().message, std::string(kYamlTagHint)};
     }
@@ -378,6 +378,7 @@ class YamlBuilder : public YAML::EventHandler {
   }
 
   DocumentTree& tree_;
+  int first_line_;  // the line of the text's first line (a unit of a streamed file)
   std::vector<Open> open_;
   std::vector<uint32_t> scratch_;
   std::vector<uint32_t> anchors_;  // anchor id (per document) -> node
@@ -396,8 +397,8 @@ class TextBuffer : public std::streambuf {
 
 // yaml-cpp's message plus, for the commonest cause, what to do about it.
 InputError SyntaxError(const std::string& file, const std::string& text, const YAML::Mark& mark,
-                       const std::string& message) {
-  InputError e{file, mark.line >= 0 ? mark.line + 1 : 0, "",
+                       const std::string& message, int first_line) {
+  InputError e{file, mark.line >= 0 ? mark.line + first_line : 0, "",
                fmt::format("invalid YAML: {}", message), ""};
   std::istringstream lines(text);
   std::string line;
@@ -565,26 +566,27 @@ Status ParseDocumentTree(const std::string& text, const std::string& file, Docum
     return InputError{file, f.line, "", f.message, f.hint};
   }
   // kubectl's block YAML by the fast path; what it declines, and every error, by yaml-cpp.
-  if (ReadBlockYaml(text, tree)) return Status::Ok();
+  if (ReadBlockYaml(text, tree, first_line)) return Status::Ok();
   tree = DocumentTree(text);
-  return ParseYamlWithYamlCpp(text, file, tree);
+  return ParseYamlWithYamlCpp(text, file, tree, first_line);
 }
 
-Status ParseYamlWithYamlCpp(const std::string& text, const std::string& file, DocumentTree& tree) {
+Status ParseYamlWithYamlCpp(const std::string& text, const std::string& file, DocumentTree& tree,
+                            int first_line) {
   try {
     TextBuffer buffer(text);
     std::istream stream(&buffer);
     YAML::Parser parser(stream);
-    YamlBuilder builder(tree);
+    YamlBuilder builder(tree, first_line);
     while (parser.HandleNextDocument(builder)) {
     }
   } catch (const SyntaxFailure& f) {
     return InputError{file, f.line, "", f.message, f.hint};
   } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard; its message says "bad file"
-    return InputError{file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+    return InputError{file, e.mark.line >= 0 ? e.mark.line + first_line : 0, "",
                       "invalid YAML: nested too deep", "no Kubernetes object nests this far"};
   } catch (const YAML::Exception& e) {
-    return SyntaxError(file, text, e.mark, e.msg);
+    return SyntaxError(file, text, e.mark, e.msg, first_line);
   }
   return Status::Ok();
 }

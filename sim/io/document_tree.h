@@ -138,9 +138,9 @@ class DocumentTree {
 bool LooksLikeJson(std::string_view text);
 
 // Reads `text` into `tree` (empty): JSON by our parser, block YAML by yaml_block.h, anything
-// else by yaml-cpp's. A syntax
-// error is an InputError naming `file` and the line, without a field path. JSON's lines count
-// from `first_line` (a part of a larger file, sim/io/json_stream.h).
+// else by yaml-cpp's. A syntax error is an InputError naming `file` and the line, without a
+// field path. Lines count from `first_line` (a unit of a larger file, sim/io/json_stream.h and
+// sim/io/yaml_stream.h).
 Status ParseDocumentTree(const std::string& text, const std::string& file, DocumentTree& tree,
                          int first_line = 1);
 
@@ -153,6 +153,7 @@ std::string TreeOutline(const DocumentTree& tree, OutlineDetail detail = Outline
 
 // YAML through yaml-cpp's event parser alone, without the block fast path (yaml_block.h): what
 // the fast path declines goes here, and the tests hold the fast path to its tree.
-Status ParseYamlWithYamlCpp(const std::string& text, const std::string& file, DocumentTree& tree);
+Status ParseYamlWithYamlCpp(const std::string& text, const std::string& file, DocumentTree& tree,
+                            int first_line = 1);
 
 }  // namespace knobsim

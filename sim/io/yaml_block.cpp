@@ -71,7 +71,8 @@ struct ScalarText {
 
 class BlockReader {
  public:
-  BlockReader(std::string_view text, DocumentTree& tree) : s_(text), tree_(tree) {}
+  BlockReader(std::string_view text, DocumentTree& tree, int first_line)
+      : s_(text), tree_(tree), line_(first_line) {}
 
   void Read() {
     // kubectl's YAML has a value every ~12 bytes.
@@ -704,9 +705,9 @@ uint32_t BlockReader::HexEscape(int digits) {
 
 }  // namespace
 
-bool ReadBlockYaml(std::string_view text, DocumentTree& tree) {
+bool ReadBlockYaml(std::string_view text, DocumentTree& tree, int first_line) {
   try {
-    BlockReader(text, tree).Read();
+    BlockReader(text, tree, first_line).Read();
     return true;
   } catch (const Declined&) {
     return false;

@@ -21,8 +21,8 @@
 
 namespace knobsim {
 
-// Reads `text` into `tree` (empty) when all of it is in the shape above; false when it is not,
-// and then `tree` holds a partial read the caller must discard.
-bool ReadBlockYaml(std::string_view text, DocumentTree& tree);
+// Reads `text` into `tree` (empty) when all of it is in the shape above, its lines counted from
+// `first_line`; false when it is not, and then `tree` holds a partial read to discard.
+bool ReadBlockYaml(std::string_view text, DocumentTree& tree, int first_line = 1);
 
 }  // namespace knobsim

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "sim/io/document_tree.h"
+#include "sim/io/kube/kube_test_support.h"
 
 namespace knobsim {
 namespace {
@@ -124,6 +125,15 @@ TEST_CASE("the block fast path builds yaml-cpp's tree, value for value and line 
     REQUIRE(ReadBlockYaml(shape.text, fast));
     CHECK(TreeOutline(fast) == ByYamlCpp(shape.text));
   }
+}
+
+TEST_CASE("a kubectl export file takes the fast path to yaml-cpp's tree") {
+  const std::string text =
+      kube_test_support::ReadText(kube_test_support::KubeDataDir() + "export-kubectl.yaml");
+  DocumentTree fast(text);
+  REQUIRE(ReadBlockYaml(text, fast));
+  CHECK(TreeOutline(fast) == ByYamlCpp(text));
+  CHECK(fast.documents().size() == 2);
 }
 
 const Shape kDeclined[] = {
