@@ -83,7 +83,7 @@ void BM_ReadKubeYaml(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(state.iterations() * text.size()));
 }
-BENCHMARK(BM_ReadKubeYaml)->Args({100, 1000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReadKubeYaml)->Args({100, 1000})->Args({1000, 10000})->Unit(benchmark::kMillisecond);
 
 // Read + import + write, what `knobsim import --kube export.json` does without metrics.
 void BM_ImportToScenario(benchmark::State& state) {

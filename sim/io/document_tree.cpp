@@ -16,6 +16,7 @@
 
 #include "sim/io/json_lexing.h"
 #include "sim/io/utf8.h"
+#include "sim/io/yaml_block.h"
 #include "sim/io/yaml_tags.h"
 
 namespace knobsim {
@@ -284,7 +285,7 @@ class JsonParser {
 // is an error.
 class YamlBuilder : public YAML::EventHandler {
  public:
-  explicit YamlBuilder(DocumentTree& tree) : tree_(tree) {}
+  YamlBuilder(DocumentTree& tree, int first_line) : tree_(tree), first_line_(first_line) {}
 
   // yaml-cpp 0.7 never consumes a `,` where a document should start (a stray `,` at the top
   // level, `- a\n,`): it reports an empty document there, and again, forever. Every real
@@ -340,9 +341,9 @@ class YamlBuilder : public YAML::EventHandler {
     size_t first;  // its first child in scratch_
   };
 
-  static int Line(const YAML::Mark& mark) { return mark.line >= 0 ? mark.line + 1 : 0; }
-  static void CheckTag(const YAML::Mark& mark, const std::string& tag, YamlShape shape,
-                       std::string_view value) {
+  int Line(const YAML::Mark& mark) const { return mark.line >= 0 ? mark.line + first_line_ : 0; }
+  void CheckTag(const YAML::Mark& mark, const std::string& tag, YamlShape shape,
+                std::string_view value) const {
     if (Status checked = CheckYamlTag(tag, shape, value); !checked) {
       throw SyntaxFailure{Line(mark), checked.error().message, std::string(kYamlTagHint)};
     }
@@ -377,6 +378,7 @@ class YamlBuilder : public YAML::EventHandler {
   }
 
   DocumentTree& tree_;
+  int first_line_;  // the line of the text's first line (a unit of a streamed file)
   std::vector<Open> open_;
   std::vector<uint32_t> scratch_;
   std::vector<uint32_t> anchors_;  // anchor id (per document) -> node
@@ -395,8 +397,8 @@ class TextBuffer : public std::streambuf {
 
 // yaml-cpp's message plus, for the commonest cause, what to do about it.
 InputError SyntaxError(const std::string& file, const std::string& text, const YAML::Mark& mark,
-                       const std::string& message) {
-  InputError e{file, mark.line >= 0 ? mark.line + 1 : 0, "",
+                       const std::string& message, int first_line) {
+  InputError e{file, mark.line >= 0 ? mark.line + first_line : 0, "",
                fmt::format("invalid YAML: {}", message), ""};
   std::istringstream lines(text);
   std::string line;
@@ -457,6 +459,85 @@ void DocumentTree::DropDuplicateKeys(std::vector<uint32_t>& scratch, size_t firs
   scratch.resize(out);
 }
 
+namespace {
+
+class Outliner {
+ public:
+  Outliner(const DocumentTree& tree, OutlineDetail detail)
+      : tree_(tree), full_(detail == OutlineDetail::kFull) {}
+
+  std::string Outline() {
+    for (uint32_t root : tree_.documents()) {
+      out_ += "---\n";
+      Node(root, 0);
+    }
+    for (const DocumentTree::DuplicateKey& d : tree_.duplicate_keys()) {
+      out_ += fmt::format("duplicate {} at {} over {}\n", Escaped(d.key), d.line, d.first_line);
+    }
+    return std::move(out_);
+  }
+
+ private:
+  static std::string Escaped(std::string_view text) {
+    std::string out = "\"";
+    for (const char c : text) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
+        out += fmt::format("\\x{:02x}", u);
+      } else {
+        out += c;
+      }
+    }
+    return out + "\"";
+  }
+  void Node(uint32_t index, int depth) {
+    const TreeNode& n = tree_.node(index);
+    out_.append(static_cast<size_t>(depth) * 2, ' ');
+    std::string identity;
+    if (full_) {
+      out_ += fmt::format("{}: ", n.line);
+      if (n.kind == NodeKind::kSequence || n.kind == NodeKind::kMap) {
+        const auto [it, added] = seen_.try_emplace(index, seen_.size());
+        if (!added) {
+          out_ += fmt::format("*{}\n", it->second);
+          return;
+        }
+        identity = fmt::format(" &{}", it->second);
+      }
+    }
+    switch (n.kind) {
+      case NodeKind::kNull:
+        out_ += "null\n";
+        return;
+      case NodeKind::kScalar:
+        out_ += Escaped(tree_.Scalar(n)) + "\n";
+        return;
+      case NodeKind::kSequence:
+        out_ += "sequence" + identity + "\n";
+        for (size_t i = 0; i < n.size; ++i) Node(tree_.ChildIndex(n, i), depth + 1);
+        return;
+      case NodeKind::kMap:
+        out_ += "map" + identity + "\n";
+        for (size_t i = 0; i < n.size; ++i) {
+          Node(tree_.ChildIndex(n, 2 * i), depth + 1);
+          Node(tree_.ChildIndex(n, 2 * i + 1), depth + 2);
+        }
+        return;
+    }
+  }
+
+  const DocumentTree& tree_;
+  bool full_;
+  std::string out_;
+  std::unordered_map<uint32_t, size_t> seen_;  // container node -> the order it was first shown
+};
+
+}  // namespace
+
+std::string TreeOutline(const DocumentTree& tree, OutlineDetail detail) {
+  return Outliner(tree, detail).Outline();
+}
+
 bool LooksLikeJson(std::string_view text) {
   size_t i = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
   i = text.find_first_not_of(" \t\r\n", i);
@@ -468,7 +549,7 @@ bool LooksLikeJson(std::string_view text) {
   return i < text.size() && (text[i] == '"' || text[i] == '}' || text[i] == ']');
 }
 
-// The text as a tree: JSON by our parser, anything else by yaml-cpp's.
+// The text as a tree: JSON by our parser, block YAML by yaml_block.h, anything else by yaml-cpp.
 Status ParseDocumentTree(const std::string& text, const std::string& file, DocumentTree& tree,
                          int first_line) {
   // The tree's 32-bit offsets reach any byte of the text, and decoded text is never longer.
@@ -481,19 +562,31 @@ Status ParseDocumentTree(const std::string& text, const std::string& file, Docum
       JsonParser(text, tree, first_line).Parse();
       return Status::Ok();
     }
+  } catch (const SyntaxFailure& f) {
+    return InputError{file, f.line, "", f.message, f.hint};
+  }
+  // kubectl's block YAML by the fast path; what it declines, and every error, by yaml-cpp.
+  if (ReadBlockYaml(text, tree, first_line)) return Status::Ok();
+  tree = DocumentTree(text);
+  return ParseYamlWithYamlCpp(text, file, tree, first_line);
+}
+
+Status ParseYamlWithYamlCpp(const std::string& text, const std::string& file, DocumentTree& tree,
+                            int first_line) {
+  try {
     TextBuffer buffer(text);
     std::istream stream(&buffer);
     YAML::Parser parser(stream);
-    YamlBuilder builder(tree);
+    YamlBuilder builder(tree, first_line);
     while (parser.HandleNextDocument(builder)) {
     }
   } catch (const SyntaxFailure& f) {
     return InputError{file, f.line, "", f.message, f.hint};
   } catch (const YAML::DeepRecursion& e) {  // yaml-cpp's own guard; its message says "bad file"
-    return InputError{file, e.mark.line >= 0 ? e.mark.line + 1 : 0, "",
+    return InputError{file, e.mark.line >= 0 ? e.mark.line + first_line : 0, "",
                       "invalid YAML: nested too deep", "no Kubernetes object nests this far"};
   } catch (const YAML::Exception& e) {
-    return SyntaxError(file, text, e.mark, e.msg);
+    return SyntaxError(file, text, e.mark, e.msg, first_line);
   }
   return Status::Ok();
 }

@@ -10,31 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "sim/io/stream_cut_test_support.h"
+
 namespace knobsim {
 namespace {
 
-struct Cut {
-  std::vector<std::string> texts;
-  std::vector<int> lines;
-  std::vector<long> items;
-  std::vector<bool> envelopes;
-  std::string error;  // "" when the whole file was cut
-};
+using stream_cut_test_support::Cut;
 
 Cut CutText(const std::string& text, size_t max_unit = size_t{1} << 20) {
-  const std::string path = "json_stream_test.json";
-  std::ofstream(path, std::ios::binary) << text;
-  Cut cut;
-  const Status s = StreamJsonUnits(path, "x.json", max_unit, [&](const JsonUnit& u) {
-    cut.texts.push_back(u.text);
-    cut.lines.push_back(u.first_line);
-    cut.items.push_back(u.item);
-    cut.envelopes.push_back(u.envelope);
-    return Status::Ok();
-  });
-  if (!s) cut.error = s.error().ToString();
-  std::remove(path.c_str());
-  return cut;
+  return stream_cut_test_support::CutFile<JsonUnit>(text, "json_stream_test.json", "x.json",
+                                                    max_unit, StreamJsonUnits);
 }
 
 TEST_CASE("a List is cut into its items, then the envelope with its items' lines kept") {

@@ -18,6 +18,7 @@
 #include "sim/io/kube/kinds.h"
 #include "sim/io/kube/kube_text.h"
 #include "sim/io/kube/object_meta.h"
+#include "sim/io/yaml_stream.h"
 #include "sim/text.h"
 
 namespace knobsim {
@@ -143,14 +144,15 @@ struct Loader {
     return Status::Ok();
   }
 
-  // A JSON export over the input limit, a unit at a time (sim/io/json_stream.h): each item of a
-  // List as its own tree, read as the whole file's items[i] would be, then the envelope, which
-  // must be a List (its items were read before its `kind`, which kubectl writes after them).
-  Status Stream(const std::string& path, const std::string& file) {
+  // An export over the input limit, a unit at a time (sim/io/json_stream.h, yaml_stream.h):
+  // each item of a List as its own tree, read as the whole file's items[i] would be, then the
+  // envelope, which must be a List (its items were read before its `kind`, which kubectl writes
+  // after them).
+  Status Stream(const std::string& path, const std::string& file, bool json) {
     const DocumentTree none("");
     ObjectReader reader(file, none, objects, &seen);
     bool any = false;
-    Status streamed = StreamJsonUnits(path, file, kMaxInputBytes, [&](const JsonUnit& unit) {
+    auto read_unit = [&](const auto& unit) {
       DocumentTree tree(unit.text);
       if (Status parsed = ParseDocumentTree(unit.text, file, tree, unit.first_line); !parsed)
         return parsed;
@@ -159,6 +161,8 @@ struct Loader {
       try {
         for (uint32_t doc : tree.documents()) {
           const TreeNode& node = tree.node(doc);
+          // An empty YAML document (`---` alone) is skipped, as in a whole read; an item is not.
+          if (node.kind == NodeKind::kNull && unit.item < 0) continue;
           const Field field{
               &node, unit.item >= 0 ? kube::Cat({"items[", std::to_string(unit.item), "]"}) : "",
               kube::LineOf(node, unit.first_line)};
@@ -170,7 +174,9 @@ struct Loader {
         return Status(f.error);
       }
       return Status::Ok();
-    });
+    };
+    const Status streamed = json ? StreamJsonUnits(path, file, kMaxInputBytes, read_unit)
+                                 : StreamYamlUnits(path, file, kMaxInputBytes, read_unit);
     if (!streamed) return streamed;
     if (!any) return NoObjects(file);
     reader.WarnDroppedAnnotations();
@@ -191,7 +197,11 @@ struct Loader {
 
   Status ReadFile(const std::string& path) {
     const std::string file = path == "-" ? "<stdin>" : path;
-    if (path != "-" && LargeJsonFile(path, stream_above)) return Stream(path, file);
+    if (path != "-") {
+      if (const std::optional<bool> json = LargeFileIsJson(path, stream_above)) {
+        return Stream(path, file, *json);
+      }
+    }
     // One read into one string (a 90 MB export is not copied twice), through the readers' one
     // function: pipes, the input limit and a directory's message included.
     const Expected<std::string> text = ReadFileText(path);
@@ -199,12 +209,13 @@ struct Loader {
     return Read(*text, file);
   }
 
-  // A regular file larger than `above` bytes whose text starts as JSON does: what Stream reads.
-  static bool LargeJsonFile(const std::string& path, size_t above) {
+  // For a regular file larger than `above` bytes, what Stream reads: whether its text starts as
+  // JSON does (else it is YAML); nullopt for any other file.
+  static std::optional<bool> LargeFileIsJson(const std::string& path, size_t above) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
         static_cast<size_t>(st.st_size) <= above)
-      return false;
+      return std::nullopt;
     std::ifstream in(path, std::ios::binary);
     std::string head(4096, '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));

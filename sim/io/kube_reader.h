@@ -68,9 +68,9 @@ namespace knobsim {
 
 // Reads the files in order into one set of objects (`-` reads standard input). An object of a
 // kind read here that appears twice (same kind, namespace and name) is an error naming both
-// places. A JSON file larger than `stream_above` bytes (the input limit, docs/limits.md) is
-// streamed a List item at a time (sim/io/json_stream.h) rather than refused: the same objects,
-// warnings and errors, in bounded memory.
+// places. A JSON or YAML file larger than `stream_above` bytes (the input limit,
+// docs/limits.md) is streamed a List item at a time (sim/io/json_stream.h, yaml_stream.h)
+// rather than refused: the same objects, warnings and errors, in bounded memory.
 // Pods without spec.priority (manifests, not exports) take it from their PriorityClass, found
 // among the objects read or in `known_classes` (the cluster's, when pods come in another file).
 Expected<KubeObjects> ReadKubeFiles(const std::vector<std::string>& paths,

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/io/kube/kube_test_support.h"
@@ -292,36 +293,61 @@ TEST_CASE("the JSON and the two-document YAML export read to the same objects") 
   CHECK(Dump(Export()).size() > 50'000);  // the dump really holds the export
 }
 
-// A JSON file over the input limit is streamed a List item at a time (json_stream.h): the same
-// objects, sources and warnings as the whole read, and errors at the same line and field.
-TEST_CASE("a streamed JSON export reads to exactly what the whole file reads to") {
-  for (const char* name : {"export.json", "ack-cluster.json"}) {
-    CAPTURE(name);
-    const std::string path = KubeDataDir() + name;
-    const Expected<KubeObjects> whole = ReadKubeFiles({path});
-    const Expected<KubeObjects> streamed = ReadKubeFiles({path}, {}, /*stream_above=*/0);
-    REQUIRE(whole.ok());
-    REQUIRE_MESSAGE(streamed.ok(), streamed.error().ToString());
-    CHECK(Dump(*streamed) == Dump(*whole));
-    CHECK(streamed->warnings == whole->warnings);
-    REQUIRE(streamed->pods.size() == whole->pods.size());
-    for (size_t i = 0; i < whole->pods.size(); ++i) {
-      CHECK(streamed->pod_sources[i].line == whole->pod_sources[i].line);
-    }
+// The export file `name` streamed (as if over the input limit) reads to what the whole file does:
+// the same objects, sources and warnings.
+void CheckStreamedReadsAsWhole(const std::string& name) {
+  CAPTURE(name);
+  const std::string path = KubeDataDir() + name;
+  const Expected<KubeObjects> whole = ReadKubeFiles({path});
+  const Expected<KubeObjects> streamed = ReadKubeFiles({path}, {}, /*stream_above=*/0);
+  REQUIRE(whole.ok());
+  REQUIRE_MESSAGE(streamed.ok(), streamed.error().ToString());
+  CHECK(Dump(*streamed) == Dump(*whole));
+  CHECK(streamed->warnings == whole->warnings);
+  REQUIRE(streamed->pods.size() == whole->pods.size());
+  for (size_t i = 0; i < whole->pods.size(); ++i) {
+    CHECK(streamed->pod_sources[i].line == whole->pod_sources[i].line);
   }
-  // A bad value deep in an item: the same message, line and field path.
-  const std::string bad = "kube_reader_test_streamed_bad.json";
-  std::string text = ReadText(KubeDataDir() + "export.json");
-  const size_t at = text.find("\"cpu\": \"", text.find("\"kind\": \"Pod\""));
+}
+
+// The export file `name` with `inserted` put after the first `value_at` past `after`, streamed
+// and whole: the same error. Returns it.
+std::string StreamedErrorAsWhole(const std::string& name, std::string_view after,
+                                 std::string_view value_at, std::string_view inserted) {
+  const std::string bad = "kube_reader_test_streamed_bad_" + name;
+  std::string text = ReadText(KubeDataDir() + name);
+  const size_t at = text.find(value_at, text.find(after));
   REQUIRE(at != std::string::npos);
-  text.insert(at + 8, "2 cores");
+  text.insert(at + value_at.size(), inserted);
   std::ofstream(bad, std::ios::binary) << text;
   const Expected<KubeObjects> whole = ReadKubeFiles({bad});
   const Expected<KubeObjects> streamed = ReadKubeFiles({bad}, {}, 0);
+  std::remove(bad.c_str());
   REQUIRE_FALSE(whole.ok());
   REQUIRE_FALSE(streamed.ok());
   CHECK(streamed.error().ToString() == whole.error().ToString());
-  std::remove(bad.c_str());
+  return whole.error().ToString();
+}
+
+// A JSON file over the input limit is streamed a List item at a time (json_stream.h): the same
+// objects, sources and warnings as the whole read, and errors at the same line and field.
+TEST_CASE("a streamed JSON export reads to exactly what the whole file reads to") {
+  for (const char* name : {"export.json", "ack-cluster.json"}) CheckStreamedReadsAsWhole(name);
+  // A bad value deep in an item: the same message, line and field path.
+  StreamedErrorAsWhole("export.json", "\"kind\": \"Pod\"", "\"cpu\": \"", "2 cores");
+}
+
+// A YAML file over the input limit is streamed a List item at a time too (yaml_stream.h), with
+// the same result as the whole read: kubectl's two-document shape, and documents without items.
+TEST_CASE("a streamed YAML export reads to exactly what the whole file reads to") {
+  for (const char* name : {"export-kubectl.yaml", "pending-pods.yaml"}) {
+    CheckStreamedReadsAsWhole(name);
+  }
+  // A bad value deep in an item of the second document: the same message, line and field path.
+  CHECK(StreamedErrorAsWhole("export-kubectl.yaml", "kind: Pod\n", "cpu: ", "2 cores ") ==
+        "kube_reader_test_streamed_bad_export-kubectl.yaml:242: "
+        "items[0].spec.containers[0].resources.requests.cpu: \"2 cores 100m\" is not a quantity; "
+        "cpu is in cores, e.g. 2, 1.5 or 500m");
 }
 
 TEST_CASE("a streamed file's items must belong to a List") {
