@@ -145,6 +145,55 @@ inline std::string IntOrPercentText(const std::optional<IntOrPercent>& v) {
   return std::to_string(v->value) + (v->percent ? "%" : "");
 }
 
+inline void DumpPod(std::ostringstream& out, const PodSpec& p) {
+  out << "pod " << p.namespace_ << "/" << p.name << " " << p.uid;
+  DumpMap(out, "labels", p.labels);
+  DumpMap(out, "annotations", p.annotations);
+  DumpResources(out, "requests", p.requests);
+  out << " " << p.nonzero_cpu_milli << " " << p.nonzero_memory_bytes << " " << p.num_containers;
+  for (const std::string& i : p.images) out << " image " << i;
+  DumpMap(out, "nodeSelector", p.node_selector);
+  for (const auto& term : p.node_affinity.required_terms) {
+    for (const NodeSelectorRequirement& r : term) {
+      out << " req " << r.key << " " << r.op;
+      for (const std::string& v : r.values) out << " " << v;
+    }
+  }
+  for (const NodeAffinity::Preferred& pref : p.node_affinity.preferred) {
+    out << " pref " << pref.weight;
+    for (const NodeSelectorRequirement& r : pref.expressions) {
+      out << " " << r.key << " " << r.op;
+      for (const std::string& v : r.values) out << " " << v;
+    }
+  }
+  for (const Toleration& t : p.tolerations) {
+    out << " tol " << t.key << " " << t.op << " " << t.value << " " << t.effect << " "
+        << t.toleration_seconds.value_or(-1);
+  }
+  for (const TopologySpreadConstraint& c : p.topology_spread) {
+    out << " spread " << c.max_skew << " " << c.topology_key << " " << c.when_unsatisfiable << " "
+        << c.min_domains.value_or(-1) << " " << c.node_affinity_policy << " "
+        << c.node_taints_policy;
+    DumpSelector(out, c.label_selector);
+    for (const std::string& k : c.match_label_keys) out << " " << k;
+  }
+  out << " " << p.priority << " " << p.preemption_policy << " " << p.node_name << " " << p.phase
+      << " " << p.terminating << " gpu " << p.gpu_mem << " " << p.gpu_core << " " << p.gpu_count
+      << " " << p.whole_gpus << " " << p.require_whole_device;
+  for (const ContainerGpu& g : p.container_gpus) out << " cg " << g.gpu_mem << "/" << g.gpu_core;
+  for (const auto& [card, units] : p.allocated_mem) out << " mem " << card << ":" << units;
+  for (const auto& [card, units] : p.allocated_core) out << " core " << card << ":" << units;
+  DumpOwners(out, p.owner_references);
+  for (const ContainerInfo& c : p.containers) {
+    out << " container " << c.name << " " << c.image << " " << c.image_digest << " ["
+        << ProbeText(c.readiness) << "] [" << ProbeText(c.liveness) << "] [" << ProbeText(c.startup)
+        << "] " << c.ready << " " << c.restart_count << " " << c.waiting_reason << " "
+        << c.terminated_reason << " " << c.last_terminated_reason;
+  }
+  for (const std::string& claim : p.pvc_claims) out << " claim " << claim;
+  out << " ready " << p.ready_status << "\n";
+}
+
 inline std::string Dump(const KubeObjects& o) {
   std::ostringstream out;
   for (const NodeSpec& n : o.nodes) {
@@ -163,54 +212,7 @@ inline std::string Dump(const KubeObjects& o) {
         << n.placement << " " << n.max_pods_per_card << " " << n.interconnect << " "
         << n.ready_status << " " << n.kubelet_version << "\n";
   }
-  for (const PodSpec& p : o.pods) {
-    out << "pod " << p.namespace_ << "/" << p.name << " " << p.uid;
-    DumpMap(out, "labels", p.labels);
-    DumpMap(out, "annotations", p.annotations);
-    DumpResources(out, "requests", p.requests);
-    out << " " << p.nonzero_cpu_milli << " " << p.nonzero_memory_bytes << " " << p.num_containers;
-    for (const std::string& i : p.images) out << " image " << i;
-    DumpMap(out, "nodeSelector", p.node_selector);
-    for (const auto& term : p.node_affinity.required_terms) {
-      for (const NodeSelectorRequirement& r : term) {
-        out << " req " << r.key << " " << r.op;
-        for (const std::string& v : r.values) out << " " << v;
-      }
-    }
-    for (const NodeAffinity::Preferred& pref : p.node_affinity.preferred) {
-      out << " pref " << pref.weight;
-      for (const NodeSelectorRequirement& r : pref.expressions) {
-        out << " " << r.key << " " << r.op;
-        for (const std::string& v : r.values) out << " " << v;
-      }
-    }
-    for (const Toleration& t : p.tolerations) {
-      out << " tol " << t.key << " " << t.op << " " << t.value << " " << t.effect << " "
-          << t.toleration_seconds.value_or(-1);
-    }
-    for (const TopologySpreadConstraint& c : p.topology_spread) {
-      out << " spread " << c.max_skew << " " << c.topology_key << " " << c.when_unsatisfiable << " "
-          << c.min_domains.value_or(-1) << " " << c.node_affinity_policy << " "
-          << c.node_taints_policy;
-      DumpSelector(out, c.label_selector);
-      for (const std::string& k : c.match_label_keys) out << " " << k;
-    }
-    out << " " << p.priority << " " << p.preemption_policy << " " << p.node_name << " " << p.phase
-        << " " << p.terminating << " gpu " << p.gpu_mem << " " << p.gpu_core << " " << p.gpu_count
-        << " " << p.whole_gpus << " " << p.require_whole_device;
-    for (const ContainerGpu& g : p.container_gpus) out << " cg " << g.gpu_mem << "/" << g.gpu_core;
-    for (const auto& [card, units] : p.allocated_mem) out << " mem " << card << ":" << units;
-    for (const auto& [card, units] : p.allocated_core) out << " core " << card << ":" << units;
-    DumpOwners(out, p.owner_references);
-    for (const ContainerInfo& c : p.containers) {
-      out << " container " << c.name << " " << c.image << " " << c.image_digest << " ["
-          << ProbeText(c.readiness) << "] [" << ProbeText(c.liveness) << "] ["
-          << ProbeText(c.startup) << "] " << c.ready << " " << c.restart_count << " "
-          << c.waiting_reason << " " << c.terminated_reason << " " << c.last_terminated_reason;
-    }
-    for (const std::string& claim : p.pvc_claims) out << " claim " << claim;
-    out << " ready " << p.ready_status << "\n";
-  }
+  for (const PodSpec& p : o.pods) DumpPod(out, p);
   for (const DeploymentSpec& d : o.deployments) {
     out << "deployment " << d.namespace_ << "/" << d.name << " " << d.uid << " " << d.replicas;
     DumpSelector(out, d.selector);
