@@ -1,6 +1,7 @@
 #include "sim/run_set.h"
 
 #include <algorithm>
+#include <chrono>
 #include <exception>
 #include <map>
 #include <optional>
@@ -240,22 +241,30 @@ int ResolveThreads(int threads) {
   return std::max(1, threads);
 }
 
-void RunJobs(int count, int threads, const std::function<void(int job)>& job,
-             const ProgressFn& progress) {
+std::vector<double> RunJobs(int count, int threads, const std::function<void(int job)>& job,
+                            const ProgressFn& progress) {
   std::vector<std::exception_ptr> failures(std::max(0, count));
   int done = 0;
   threads = std::clamp(ResolveThreads(threads), 1, std::max(1, count));
+  std::vector<double> busy(threads, 0.0);  // each written by its own thread only
 
   // Nothing may escape an OpenMP region: each job's exception is kept at its index.
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
 #endif
   for (int j = 0; j < count; ++j) {
+    const auto start = std::chrono::steady_clock::now();
     try {
       job(j);
     } catch (...) {
       failures[j] = std::current_exception();
     }
+#ifdef _OPENMP
+    const int self = omp_get_thread_num();
+#else
+    const int self = 0;
+#endif
+    busy[self] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 #ifdef _OPENMP
 #pragma omp critical(knobsim_run_set_progress)
 #endif
@@ -266,6 +275,7 @@ void RunJobs(int count, int threads, const std::function<void(int job)>& job,
   for (const std::exception_ptr& e : failures) {
     if (e) std::rethrow_exception(e);
   }
+  return busy;
 }
 
 namespace {
@@ -386,6 +396,7 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
     const int job = order[k];
     results[job] = simulate(plan[job / reps].scenario, ReplicationSeed(options.seed, job % reps));
   };
+  std::vector<double> busy;
   if (options.stop) {
     if (plan.size() != 1) throw std::invalid_argument("sequential stopping runs no variants");
     reps = RunStopping(options, reps, run_job, results);
@@ -396,7 +407,7 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
       return false;
     });
   } else {
-    RunJobs(total, options.threads, run_job, options.progress);
+    busy = RunJobs(total, options.threads, run_job, options.progress);
   }
 
   RunSetResult out;
@@ -405,6 +416,7 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
   out.replications = reps;
   out.duration = scenario.run.duration;
   out.warmup = scenario.run.warmup;
+  out.worker_busy_s = std::move(busy);
   for (size_t v = 0; v < plan.size(); ++v) {
     std::vector<RunResult> runs(std::make_move_iterator(results.begin() + v * reps),
                                 std::make_move_iterator(results.begin() + (v + 1) * reps));

@@ -131,6 +131,9 @@ struct RunSetResult {
   SimTime duration = 0;
   SimTime warmup = 0;
   std::vector<VariantSummary> variants;  // base first, then the requested variants in order
+  // Each worker thread's busy seconds (RunJobs, JobPool::BusySeconds): how evenly the jobs were
+  // spread, for benchmarks; no document writes it.
+  std::vector<double> worker_busy_s;
 };
 
 // The parallel job loop of RunSet, for every sweep of independent jobs (RunSet, a shard of one):
@@ -139,9 +142,10 @@ struct RunSetResult {
 // call at a time (a progress that throws is ignored). A job's exception never leaves the
 // parallel region: each is kept at its job's index, and once every job has run the first by index
 // is rethrown, so which failure is reported does not depend on the thread count. `job` must
-// store its result at its index, never append.
-void RunJobs(int count, int threads, const std::function<void(int job)>& job,
-             const ProgressFn& progress = {});
+// store its result at its index, never append. Returns each thread's busy seconds (wall time
+// inside jobs): the sweep's load balance is max / (sum / threads).
+std::vector<double> RunJobs(int count, int threads, const std::function<void(int job)>& job,
+                            const ProgressFn& progress = {});
 
 // The threads a sweep runs on when asked for `threads`: itself when positive, else the OpenMP
 // default (OMP_NUM_THREADS, else the cores); at least 1.

@@ -644,7 +644,8 @@ PlanOption Planner::PlanCell(const Cell& cell, int64_t rank) {
 // place in grid order, so the plan does not depend on which thread planned which cell. The
 // first failure in grid order is rethrown once every cell has been planned.
 std::vector<PlanOption> PlanCells(const Scenario& scenario, const PlanOptions& options,
-                                  const std::vector<Cell>& cells) {
+                                  const std::vector<Cell>& cells,
+                                  std::vector<double>* worker_busy_s) {
   const int n = static_cast<int>(cells.size());
   std::vector<int> order(n);
   for (int i = 0; i < n; ++i) order[i] = i;
@@ -676,6 +677,7 @@ std::vector<PlanOption> PlanCells(const Scenario& scenario, const PlanOptions& o
   for (int p = 1; p < planners; ++p) planning.emplace_back(plan);
   plan();
   for (std::thread& t : planning) t.join();
+  *worker_busy_s = pool.BusySeconds();
   for (const std::exception_ptr& e : failures) {
     if (e) std::rethrow_exception(e);
   }
@@ -785,7 +787,7 @@ PlanResult RunPlan(const Scenario& scenario, const PlanOptions& options) {
     }
   }
   out.cells = ordinal;
-  out.options_planned = PlanCells(scenario, options, cells);
+  out.options_planned = PlanCells(scenario, options, cells, &out.worker_busy_s);
   return out;
 }
 

@@ -168,6 +168,9 @@ struct PlanResult {
   SimTime duration = 0, warmup = 0;
   int cells = 0;                            // grid size (all shards)
   std::vector<PlanOption> options_planned;  // the owned cells, in grid order
+  // Each worker's busy seconds (JobPool::BusySeconds): the load balance, for benchmarks; the
+  // plan document leaves it out.
+  std::vector<double> worker_busy_s;
 };
 
 // Fills the defaults of `options` from `scenario` and checks them; a failure (only a message)
