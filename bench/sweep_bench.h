@@ -4,7 +4,8 @@
 // cannot say whether a second thread helped:
 //   cpu_s    the process's CPU seconds over the iteration (user + system, getrusage): the work,
 //            which must not grow with the threads;
-//   busy_s   the workers' summed busy seconds (wall time inside jobs);
+//   busy_s   the workers' summed busy seconds (each worker's CPU time inside jobs, so that
+//            waiting for a core on a loaded machine does not count);
 //   balance  the busiest worker's busy time over the even share, max / (busy_s / threads): 1 is
 //            a perfect split, and threads / balance bounds the speed-up the split allows.
 #pragma once

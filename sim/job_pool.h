@@ -26,6 +26,12 @@
 
 namespace knobsim {
 
+// The calling thread's CPU seconds so far (CLOCK_THREAD_CPUTIME_ID). The sweeps measure a
+// worker's busy time with it rather than with wall time: on a machine shared with other work,
+// wall time inside a job also counts the time the thread waited for a core, which hides an
+// uneven split.
+double ThreadCpuSeconds();
+
 class JobPool {
  public:
   // Starts `threads` workers (at least 1).
@@ -45,8 +51,8 @@ class JobPool {
   // Jobs queued and not yet started, of every batch.
   int Queued() const;
 
-  // Busy seconds per worker since the pool started (wall time spent inside jobs): the load
-  // balance of a sweep is max(busy) / (sum(busy) / threads).
+  // Busy seconds per worker since the pool started (ThreadCpuSeconds spent inside jobs): the
+  // load balance of a sweep is max(busy) / (sum(busy) / threads).
   std::vector<double> BusySeconds() const;
 
  private:

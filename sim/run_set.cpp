@@ -1,7 +1,6 @@
 #include "sim/run_set.h"
 
 #include <algorithm>
-#include <chrono>
 #include <exception>
 #include <map>
 #include <optional>
@@ -253,7 +252,7 @@ std::vector<double> RunJobs(int count, int threads, const std::function<void(int
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
 #endif
   for (int j = 0; j < count; ++j) {
-    const auto start = std::chrono::steady_clock::now();
+    const double start = ThreadCpuSeconds();
     try {
       job(j);
     } catch (...) {
@@ -264,7 +263,7 @@ std::vector<double> RunJobs(int count, int threads, const std::function<void(int
 #else
     const int self = 0;
 #endif
-    busy[self] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    busy[self] += ThreadCpuSeconds() - start;
 #ifdef _OPENMP
 #pragma omp critical(knobsim_run_set_progress)
 #endif

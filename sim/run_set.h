@@ -142,8 +142,8 @@ struct RunSetResult {
 // call at a time (a progress that throws is ignored). A job's exception never leaves the
 // parallel region: each is kept at its job's index, and once every job has run the first by index
 // is rethrown, so which failure is reported does not depend on the thread count. `job` must
-// store its result at its index, never append. Returns each thread's busy seconds (wall time
-// inside jobs): the sweep's load balance is max / (sum / threads).
+// store its result at its index, never append. Returns each thread's busy seconds (its CPU time
+// inside jobs, ThreadCpuSeconds): the sweep's load balance is max / (sum / threads).
 std::vector<double> RunJobs(int count, int threads, const std::function<void(int job)>& job,
                             const ProgressFn& progress = {});
 
