@@ -141,8 +141,10 @@ struct PlanShared {
 // the evaluations shared.
 class Planner {
  public:
-  Planner(const Scenario& s, PlanShared& shared)
-      : s_(s), o_(shared.options), shared_(shared), groups_(GroupPools(s)) {}
+  // `groups`: GroupPools(s), made once by the caller (it throws on a scenario that cannot be
+  // planned, and must do so on the calling thread, not on a planning thread).
+  Planner(const Scenario& s, PlanShared& shared, std::vector<PoolGroup> groups)
+      : s_(s), o_(shared.options), shared_(shared), groups_(std::move(groups)) {}
 
   // `rank`: the cell's place in the planning order; its replications are queued at it.
   PlanOption PlanCell(const Cell& cell, int64_t rank);
@@ -646,6 +648,7 @@ PlanOption Planner::PlanCell(const Cell& cell, int64_t rank) {
 std::vector<PlanOption> PlanCells(const Scenario& scenario, const PlanOptions& options,
                                   const std::vector<Cell>& cells,
                                   std::vector<double>* worker_busy_s) {
+  const std::vector<PoolGroup> groups = GroupPools(scenario);
   const int n = static_cast<int>(cells.size());
   std::vector<int> order(n);
   for (int i = 0; i < n; ++i) order[i] = i;
@@ -659,7 +662,7 @@ std::vector<PlanOption> PlanCells(const Scenario& scenario, const PlanOptions& o
   std::vector<std::exception_ptr> failures(n);
   std::atomic<int> next{0};
   auto plan = [&] {
-    Planner planner(scenario, shared);
+    Planner planner(scenario, shared, groups);
     for (int k = next++; k < n; k = next++) {
       try {
         planned[order[k]] = planner.PlanCell(cells[order[k]], k);

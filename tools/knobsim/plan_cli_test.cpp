@@ -208,6 +208,27 @@ TEST_CASE("plan's document is byte-identical at 1, 2, 3 and the default threads"
   }
 }
 
+TEST_CASE("a scenario the plan cannot group is refused the same at any thread count") {
+  // GroupPools throws before any planning thread starts (a throw on one would end the process).
+  const std::string path = TempPath("plan-ungroupable.yaml");
+  std::ofstream(path) << "name: ungroupable\n"
+                      << "cluster: {policy: 5}\n"
+                      << "node_pools:\n"
+                      << "  - {name: gpu, count: 1, gpu: A10, gpus_per_node: 1, cpu: 16, "
+                      << "memory: 64Gi, labels: {ack.node.gpu.schedule: cgpu}}\n"
+                      << "workloads:\n"
+                      << "  - {name: whole, whole_gpus: 1, traffic: {rate: 10/s}, "
+                      << "work: {dist: exponential, mean: 10ms}}\n"
+                      << "run: {duration: 60s, warmup: 10s, seed: 1}\n";
+  for (const char* threads : {"1", "2", "3"}) {
+    CAPTURE(threads);
+    const Outcome o =
+        Run("plan '" + path + "' --traffic 1,2 --threads " + threads + " --quiet --json -");
+    CHECK(o.exit_code == 2);
+    CHECK(o.err.find("workload default/whole fits no GPU node pool") != std::string::npos);
+  }
+}
+
 TEST_CASE("plan rejects bad input with exit status 2 and writes nothing") {
   const std::string file = WriteScenario("mm1-bad", {150, 100}, true);
   const std::string out = TempPath("plan-bad.json");
