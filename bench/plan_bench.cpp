@@ -15,36 +15,30 @@
 // cores (it took 56 s before the search started from the queueing estimate, capped densities by
 // the cheapest option and stopped certain misses early; docs/plan.md "The search").
 //
-// Counters: cells, feasible (cells with an answer), sizes (simulated sizes over the grid).
-// Run: plan_bench --benchmark_min_time=1 (one iteration is the whole grid; wall time is what
-// counts, so it is reported as real time); --benchmark_repetitions=3 for a median.
+// Counters: cells, feasible (cells with an answer), sizes (simulated sizes over the grid), and
+// the parallel sweep's cpu_s, busy_s and balance (bench/sweep_bench.h). The argument is the
+// thread count (1 and 2: the work must not grow, and the balance says how close to 2x the split
+// allows). Run: plan_bench (one iteration is the whole grid; wall time is what counts, so it is
+// reported as real time); --benchmark_repetitions=3 for a median.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
 #include <string>
 #include <utility>
 
+#include "bench/sweep_bench.h"
 #include "sim/io/price_reader.h"
 #include "sim/io/scenario_reader.h"
 #include "sim/plan/plan.h"
 
 namespace {
 
-// The source tree: $KNOBSIM_SOURCE_DIR, else the directory above this file (CMake compiles it by
-// its absolute path).
-std::string Source(const std::string& relative) {
-  if (const char* dir = std::getenv("KNOBSIM_SOURCE_DIR")) return std::string(dir) + "/" + relative;
-  std::string here = __FILE__;
-  here.erase(here.rfind("/bench/"));
-  return here + "/" + relative;
-}
-
 // The bundled capacity scenario and example prices; false (the benchmark skipped) when unreadable.
 bool ReadInputs(benchmark::State& state, knobsim::Scenario* scenario, knobsim::PriceBook* prices) {
   knobsim::Expected<knobsim::Scenario> s =
-      knobsim::ReadScenarioFile(Source("scenarios/capacity-plan.yaml"));
+      knobsim::ReadScenarioFile(knobsim::bench::SourcePath("scenarios/capacity-plan.yaml"));
   knobsim::Expected<knobsim::PriceBook> p =
-      knobsim::ReadPriceFile(Source("scenarios/prices-example.yaml"));
+      knobsim::ReadPriceFile(knobsim::bench::SourcePath("scenarios/prices-example.yaml"));
   if (!s.ok() || !p.ok()) {
     state.SkipWithError("cannot read the capacity scenario or the example prices");
     return false;
@@ -62,8 +56,13 @@ void RunGrid(benchmark::State& state, const knobsim::Scenario& scenario,
     return;
   }
   int feasible = 0, sizes = 0, cells = 0;
+  std::vector<double> busy;
+  double cpu_s = 0;
   for (auto _ : state) {
+    const double cpu_before = knobsim::bench::ProcessCpuSeconds();
     const knobsim::PlanResult r = knobsim::RunPlan(scenario, options);
+    cpu_s = knobsim::bench::ProcessCpuSeconds() - cpu_before;
+    busy = r.worker_busy_s;
     feasible = sizes = 0;
     cells = static_cast<int>(r.options_planned.size());
     for (const knobsim::PlanOption& o : r.options_planned) {
@@ -75,6 +74,7 @@ void RunGrid(benchmark::State& state, const knobsim::Scenario& scenario,
   state.counters["cells"] = cells;
   state.counters["feasible"] = feasible;
   state.counters["sizes"] = sizes;
+  knobsim::bench::SetBalanceCounters(state, busy, cpu_s);
 }
 
 void BM_CapacityPlanGrid(benchmark::State& state) {
@@ -94,7 +94,12 @@ void BM_CapacityPlanGrid(benchmark::State& state) {
   options.prices = &prices;
   RunGrid(state, scenario, options);
 }
-BENCHMARK(BM_CapacityPlanGrid)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_CapacityPlanGrid)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime()
+    ->Iterations(1);
 
 void BM_PlanIssueGrid(benchmark::State& state) {
   knobsim::Scenario scenario;
@@ -107,6 +112,6 @@ void BM_PlanIssueGrid(benchmark::State& state) {
   options.prices = &prices;
   RunGrid(state, scenario, options);
 }
-BENCHMARK(BM_PlanIssueGrid)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
+BENCHMARK(BM_PlanIssueGrid)->Arg(1)->Arg(2)->Unit(benchmark::kSecond)->UseRealTime()->Iterations(1);
 
 }  // namespace

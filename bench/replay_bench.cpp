@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/sweep_bench.h"
 #include "sim/replay/discrete.h"
 #include "sim/replay/replay.h"
 #include "sim/replay/sweep.h"
@@ -79,13 +80,20 @@ void BM_Sweep660(benchmark::State& state) {
                               PolicyKind::kPacking, PolicyKind::kBestFit, PolicyKind::kFgd};
   std::vector<int64_t> seeds;
   for (int64_t s = 42; s <= 51; ++s) seeds.push_back(s);
+  std::vector<double> busy;
+  double cpu_s = 0;
   for (auto _ : state) {
-    const SweepResults r = RunSweep(traces, paper, seeds, 1.3, 0);
+    const double cpu_before = bench::ProcessCpuSeconds();
+    const SweepResults r = RunSweep(traces, paper, seeds, 1.3, static_cast<int>(state.range(0)));
+    cpu_s = bench::ProcessCpuSeconds() - cpu_before;
+    busy = r.worker_busy_s;
     benchmark::DoNotOptimize(r.allo.size());
   }
   state.counters["runs"] = 660;
+  bench::SetBalanceCounters(state, busy, cpu_s);
 }
-BENCHMARK(BM_Sweep660)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+// The argument: the thread count.
+BENCHMARK(BM_Sweep660)->Arg(1)->Arg(2)->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
 
 }  // namespace
 }  // namespace knobsim::replay

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <exception>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -17,6 +18,15 @@
 namespace knobsim {
 
 namespace {
+
+// A progress display that fails must not lose the runs.
+void ReportProgress(const ProgressFn& progress, int done, int total) {
+  if (!progress) return;
+  try {
+    progress(done, total);
+  } catch (...) {
+  }
+}
 
 // Mean and half-width of f(run) over `runs`.
 template <class F>
@@ -223,53 +233,48 @@ std::vector<std::string> PendingPods(const VariantSummary& v) {
   return out;
 }
 
-namespace {
-
-// The threads RunJobs runs on when asked for `threads` (0 = the OpenMP default).
-int ResolvedThreads(int threads) {
+int ResolveThreads(int threads) {
 #ifdef _OPENMP
   if (threads <= 0) threads = omp_get_max_threads();
 #endif
   return std::max(1, threads);
 }
 
-}  // namespace
-
-void RunJobs(int count, int threads, const std::function<void(int job)>& job,
-             const ProgressFn& progress) {
+std::vector<double> RunJobs(int count, int threads, const std::function<void(int job)>& job,
+                            const ProgressFn& progress) {
   std::vector<std::exception_ptr> failures(std::max(0, count));
   int done = 0;
-  threads = std::clamp(ResolvedThreads(threads), 1, std::max(1, count));
+  threads = std::clamp(ResolveThreads(threads), 1, std::max(1, count));
+  std::vector<double> busy(threads, 0.0);  // each written by its own thread only
 
   // Nothing may escape an OpenMP region: each job's exception is kept at its index.
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic) num_threads(threads)
 #endif
   for (int j = 0; j < count; ++j) {
+    const double start = ThreadCpuSeconds();
     try {
       job(j);
     } catch (...) {
       failures[j] = std::current_exception();
     }
 #ifdef _OPENMP
+    const int self = omp_get_thread_num();
+#else
+    const int self = 0;
+#endif
+    busy[self] += ThreadCpuSeconds() - start;
+#ifdef _OPENMP
 #pragma omp critical(knobsim_run_set_progress)
 #endif
-    {
-      ++done;
-      if (progress) {
-        try {
-          progress(done, count);
-        } catch (...) {
-          // A progress display that fails must not lose the runs.
-        }
-      }
-    }
+    ReportProgress(progress, ++done, count);
   }
   (void)threads;  // unused without OpenMP
 
   for (const std::exception_ptr& e : failures) {
     if (e) std::rethrow_exception(e);
   }
+  return busy;
 }
 
 namespace {
@@ -313,6 +318,54 @@ Status CheckPlanned(const std::vector<Planned>& plan, const RunSetOptions& optio
   return CheckRunLimits(sweep, options.limits);
 }
 
+// The jobs of `plan` (job = variant × reps + replication) in the order they start: variants by
+// estimated events, heaviest first.
+std::vector<int> LongestFirst(const std::vector<Planned>& plan, int reps,
+                              const RunSetOptions& options) {
+  std::vector<double> events;
+  for (const Planned& p : plan) {
+    Sweep one;
+    one.runs.push_back({p.name, &p.scenario});
+    one.timeline_step = options.timeline_step;
+    events.push_back(EstimatedEvents(one));
+  }
+  std::vector<int> variants(plan.size());
+  for (size_t v = 0; v < plan.size(); ++v) variants[v] = static_cast<int>(v);
+  std::stable_sort(variants.begin(), variants.end(),
+                   [&](int a, int b) { return events[a] > events[b]; });
+  std::vector<int> order;
+  for (int v : variants) {
+    for (int r = 0; r < reps; ++r) order.push_back(v * reps + r);
+  }
+  return order;
+}
+
+// Sequential stopping (RunSetOptions::stop) on the set's pool, or on one of its own: the
+// replications finished before `stop` said true, moved to the front of `results` in replication
+// order; returns how many.
+int RunStopping(const RunSetOptions& options, int reps, const std::function<void(int)>& run_job,
+                std::vector<RunResult>& results) {
+  std::optional<JobPool> own;
+  JobPool* pool = options.pool;
+  if (pool == nullptr) pool = &own.emplace(std::min(ResolveThreads(options.threads), reps));
+  std::vector<RunResult> finished;  // in finishing order
+  std::vector<int> replication;     // of each
+  pool->Run(reps, options.pool_rank, run_job, [&](int r) {
+    finished.push_back(std::move(results[r]));
+    replication.push_back(r);
+    ReportProgress(options.progress, static_cast<int>(finished.size()), reps);
+    return static_cast<int>(finished.size()) < reps && options.stop(finished);
+  });
+  std::vector<size_t> by_replication(finished.size());
+  for (size_t i = 0; i < by_replication.size(); ++i) by_replication[i] = i;
+  std::sort(by_replication.begin(), by_replication.end(),
+            [&](size_t a, size_t b) { return replication[a] < replication[b]; });
+  for (size_t i = 0; i < by_replication.size(); ++i)
+    results[i] = std::move(finished[by_replication[i]]);
+  results.resize(finished.size());
+  return static_cast<int>(finished.size());
+}
+
 }  // namespace
 
 Status CheckRunSetLimits(const Scenario& scenario, const RunSetOptions& options) {
@@ -335,35 +388,25 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
               run.timeline_step = step;
               return Simulate(s, seed, run);
             });
+  // Longest first: the variants by estimated events, the heaviest started first so that the
+  // last jobs are short (a stable order, ties in the variants' order). Only the schedule.
+  const std::vector<int> order = LongestFirst(plan, reps, options);
+  const auto run_job = [&](int k) {
+    const int job = order[k];
+    results[job] = simulate(plan[job / reps].scenario, ReplicationSeed(options.seed, job % reps));
+  };
+  std::vector<double> busy;
   if (options.stop) {
     if (plan.size() != 1) throw std::invalid_argument("sequential stopping runs no variants");
-    // Rounds of one replication per thread, in replication order.
-    const int round = ResolvedThreads(options.threads);
-    std::vector<RunResult> finished;
-    while (static_cast<int>(finished.size()) < reps) {
-      const int first = static_cast<int>(finished.size());
-      const int count = std::min(round, reps - first);
-      finished.resize(first + count);
-      RunJobs(
-          count, options.threads,
-          [&](int job) {
-            finished[first + job] =
-                simulate(plan.front().scenario, ReplicationSeed(options.seed, first + job));
-          },
-          options.progress ? ProgressFn([&](int d, int) { options.progress(first + d, reps); })
-                           : ProgressFn());
-      if (first + count < reps && options.stop(finished)) break;
-    }
-    reps = static_cast<int>(finished.size());
-    results = std::move(finished);
+    reps = RunStopping(options, reps, run_job, results);
+  } else if (options.pool != nullptr) {
+    int done = 0;
+    options.pool->Run(total, options.pool_rank, run_job, [&](int) {
+      ReportProgress(options.progress, ++done, total);
+      return false;
+    });
   } else {
-    RunJobs(
-        total, options.threads,
-        [&](int job) {
-          results[job] =
-              simulate(plan[job / reps].scenario, ReplicationSeed(options.seed, job % reps));
-        },
-        options.progress);
+    busy = RunJobs(total, options.threads, run_job, options.progress);
   }
 
   RunSetResult out;
@@ -372,6 +415,7 @@ RunSetResult RunSet(const Scenario& scenario, const RunSetOptions& options) {
   out.replications = reps;
   out.duration = scenario.run.duration;
   out.warmup = scenario.run.warmup;
+  out.worker_busy_s = std::move(busy);
   for (size_t v = 0; v < plan.size(); ++v) {
     std::vector<RunResult> runs(std::make_move_iterator(results.begin() + v * reps),
                                 std::make_move_iterator(results.begin() + (v + 1) * reps));

@@ -1,10 +1,11 @@
 // RunSet: the sweep behind one `knobsim run` — the base scenario and the chosen variants, each
 // replicated R times — run in parallel and summarized per variant.
 //
-// Every (variant, replication) pair is one independent job. Jobs run on OpenMP threads and each
-// result is stored at its job's index, never appended in completion order, so the summary is the
-// same whatever the thread count. Replication r of every variant uses ReplicationSeed(seed, r):
-// variants are paired by seed and see common random numbers (docs/design.md §3.1).
+// Every (variant, replication) pair is one independent job. Jobs run on OpenMP threads (or on a
+// shared JobPool, sim/job_pool.h), the variants estimated longest first (EstimatedEvents), and
+// each result is stored at its job's index, never appended in completion order, so the summary
+// is the same whatever the thread count. Replication r of every variant uses ReplicationSeed(seed,
+// r): variants are paired by seed and see common random numbers (docs/design.md §3.1).
 //
 // Summaries (docs/design.md §3.5): every numeric workload and card field becomes the mean over the
 // replications and its 95 % half-width (Student t, sim/replication_stats.h). Latency percentiles
@@ -18,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/job_pool.h"
 #include "sim/replication_stats.h"
 #include "sim/results.h"
 #include "sim/run_limits.h"
@@ -43,11 +45,17 @@ struct RunSetOptions {
   SimTime timeline_step = 0;
   RunLimits limits;  // checked before any job runs (sim/run_limits.h)
   // Sequential stopping, for a set without variants (the planner's, sim/plan/plan.h): when set,
-  // the replications run in rounds of as many as there are threads, in replication order, and
-  // after each round `stop` sees the runs finished so far (index = replication); true ends the
-  // set there, summarized over those. The round it stops at depends on the thread count, so
-  // `stop` may say true only where the caller's conclusion cannot depend on the runs not made.
+  // the replications are queued in replication order and after each one finishes (unless it is
+  // the last) `stop` sees the runs finished so far, in the order they finished; true cancels the
+  // replications not yet started, and the set is summarized over the runs `stop` saw (in
+  // replication order; one still running then is left out). Which runs have finished when it stops
+  // depends on the thread count and the schedule, so `stop` may say true only where the caller's
+  // conclusion cannot depend on the runs not made (and must not depend on their order).
   std::function<bool(const std::vector<RunResult>& finished)> stop;
+  // Where the jobs run: a pool shared with other run sets (the planner's cells), the set's jobs
+  // queued at `pool_rank` (JobPool::Run); nullptr = threads of this set's own (`threads`).
+  JobPool* pool = nullptr;
+  int64_t pool_rank = 0;
 };
 
 struct ErrorStats {
@@ -123,6 +131,9 @@ struct RunSetResult {
   SimTime duration = 0;
   SimTime warmup = 0;
   std::vector<VariantSummary> variants;  // base first, then the requested variants in order
+  // Each worker thread's busy seconds (RunJobs, JobPool::BusySeconds): how evenly the jobs were
+  // spread, for benchmarks; no document writes it.
+  std::vector<double> worker_busy_s;
 };
 
 // The parallel job loop of RunSet, for every sweep of independent jobs (RunSet, a shard of one):
@@ -131,9 +142,14 @@ struct RunSetResult {
 // call at a time (a progress that throws is ignored). A job's exception never leaves the
 // parallel region: each is kept at its job's index, and once every job has run the first by index
 // is rethrown, so which failure is reported does not depend on the thread count. `job` must
-// store its result at its index, never append.
-void RunJobs(int count, int threads, const std::function<void(int job)>& job,
-             const ProgressFn& progress = {});
+// store its result at its index, never append. Returns each thread's busy seconds (its CPU time
+// inside jobs, ThreadCpuSeconds): the sweep's load balance is max / (sum / threads).
+std::vector<double> RunJobs(int count, int threads, const std::function<void(int job)>& job,
+                            const ProgressFn& progress = {});
+
+// The threads a sweep runs on when asked for `threads`: itself when positive, else the OpenMP
+// default (OMP_NUM_THREADS, else the cores); at least 1.
+int ResolveThreads(int threads);
 
 // The variant of `scenario` named `name`; nullptr when there is none.
 const Variant* FindVariant(const Scenario& scenario, std::string_view name);

@@ -210,7 +210,7 @@ TEST_CASE("RunSet: progress counts every job, one call at a time") {
   for (int i = 0; i < 9; ++i) CHECK(seen[i] == i + 1);
 }
 
-TEST_CASE("RunSet: sequential stopping ends at a round, never changes a replication") {
+TEST_CASE("RunSet: sequential stopping cancels what has not started, never changes a replication") {
   RunSetOptions whole = Options(1, 5);
   whole.variants.clear();
   const RunSetResult all = RunSet(TwoWorkloads(), whole);
@@ -221,22 +221,33 @@ TEST_CASE("RunSet: sequential stopping ends at a round, never changes a replicat
     std::vector<int> seen;
     o.stop = [&](const std::vector<RunResult>& finished) {
       seen.push_back(static_cast<int>(finished.size()));
-      for (size_t r = 0; r < finished.size(); ++r) {
-        CHECK(finished[r].pods[0].name == all.variants[0].runs[r].pods[0].name);
-      }
       return true;
     };
     const RunSetResult first = RunSet(TwoWorkloads(), o);
-    // One round of as many replications as threads, then stopped; none when one round is all.
-    const int round = std::min(threads, 5);
-    CHECK(first.replications == round);
+    // Asked once, after the first run finished; those already running then are left out.
+    CHECK(seen == std::vector<int>{1});
+    CHECK(first.replications == 1);
     REQUIRE(first.variants.size() == 1);
-    CHECK(first.variants[0].runs.size() == static_cast<size_t>(round));
-    CHECK(seen == (round < 5 ? std::vector<int>{round} : std::vector<int>{}));
+    REQUIRE(first.variants[0].runs.size() == 1);
+    // Whichever replication finished first, it is that replication's run, unchanged.
+    bool matches = false;
+    for (const RunResult& r : all.variants[0].runs)
+      matches = matches || r.pods[0].name == first.variants[0].runs[0].pods[0].name;
+    CHECK(matches);
+    if (threads == 1)
+      CHECK(first.variants[0].runs[0].pods[0].name == all.variants[0].runs[0].pods[0].name);
 
-    o.stop = [](const std::vector<RunResult>&) { return false; };
+    // Never stopped: every replication, in replication order, asked after each but the last.
+    seen.clear();
+    o.stop = [&](const std::vector<RunResult>& finished) {
+      seen.push_back(static_cast<int>(finished.size()));
+      return false;
+    };
     const RunSetResult never = RunSet(TwoWorkloads(), o);
-    CHECK(never.replications == 5);
+    CHECK(seen == std::vector<int>{1, 2, 3, 4});
+    REQUIRE(never.replications == 5);
+    for (int r = 0; r < 5; ++r)
+      CHECK(never.variants[0].runs[r].pods[0].name == all.variants[0].runs[r].pods[0].name);
     for (size_t w = 0; w < all.variants[0].workloads.size(); ++w) {
       CheckSame(never.variants[0].workloads[w].latency_ms.p99,
                 all.variants[0].workloads[w].latency_ms.p99);
@@ -245,6 +256,30 @@ TEST_CASE("RunSet: sequential stopping ends at a round, never changes a replicat
   RunSetOptions with_variants = Options(2, 3);
   with_variants.stop = [](const std::vector<RunResult>&) { return false; };
   CHECK_THROWS_AS(RunSet(TwoWorkloads(), with_variants), std::invalid_argument);
+}
+
+TEST_CASE("RunSet: on a shared pool, the same summaries as on its own threads") {
+  for (int threads : {1, 2, 3}) {
+    CAPTURE(threads);
+    JobPool pool(threads);
+    RunSetOptions o = Options(1, 3);
+    const RunSetResult own = RunSet(TwoWorkloads(), o);
+    o.pool = &pool;
+    o.pool_rank = 7;
+    int calls = 0;
+    o.progress = [&](int done, int total) {
+      ++calls;
+      CHECK(done == calls);
+      CHECK(total == 9);
+    };
+    const RunSetResult shared = RunSet(TwoWorkloads(), o);
+    CHECK(calls == 9);
+    REQUIRE(shared.variants.size() == own.variants.size());
+    for (size_t v = 0; v < own.variants.size(); ++v) {
+      for (size_t r = 0; r < 3; ++r)
+        CHECK(shared.variants[v].runs[r].pods[0].name == own.variants[v].runs[r].pods[0].name);
+    }
+  }
 }
 
 TEST_CASE("RunSet: unknown variant, bad replications and failing runs throw") {

@@ -1,12 +1,16 @@
 #include "sim/plan/plan.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <exception>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <numbers>
 #include <set>
 #include <stdexcept>
+#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -115,19 +119,35 @@ DensityLimit GroupDensityLimit(const Scenario& s, const PoolGroup& g, const Cell
   return {limit, ""};
 }
 
+// What the planning threads share: the evaluations, the pool their replications run on, and
+// the counts PlanOptions::progress is told (one call at a time).
+struct PlanShared {
+  PlanShared(const PlanOptions& o, JobPool& p) : options(o), pool(p) {}
+  const PlanOptions& options;
+  JobPool& pool;
+  EvaluationCache cache;
+  std::mutex mu;
+  int cells_done = 0, cells_total = 0, sizes_simulated = 0;
+
+  void Count(int cells, int sizes) {
+    std::lock_guard<std::mutex> lock(mu);
+    cells_done += cells;
+    sizes_simulated += sizes;
+    if (options.progress) options.progress(cells_done, cells_total, sizes_simulated);
+  }
+};
+
+// Plans one cell at a time on the calling thread; the cells' own state (answers_) is its own,
+// the evaluations shared.
 class Planner {
  public:
-  Planner(const Scenario& s, const PlanOptions& o) : s_(s), o_(o), groups_(GroupPools(s)) {}
+  // `groups`: GroupPools(s), made once by the caller (it throws on a scenario that cannot be
+  // planned, and must do so on the calling thread, not on a planning thread).
+  Planner(const Scenario& s, PlanShared& shared, std::vector<PoolGroup> groups)
+      : s_(s), o_(shared.options), shared_(shared), groups_(std::move(groups)) {}
 
-  const std::vector<PoolGroup>& groups() const { return groups_; }
-
-  PlanOption PlanCell(const Cell& cell);
-
-  // What PlanOptions::progress is told.
-  int cells_done = 0, cells_total = 0, sizes_simulated = 0;
-  void Report() const {
-    if (o_.progress) o_.progress(cells_done, cells_total, sizes_simulated);
-  }
+  // `rank`: the cell's place in the planning order; its replications are queued at it.
+  PlanOption PlanCell(const Cell& cell, int64_t rank);
 
  private:
   struct GroupAnswer {
@@ -143,6 +163,9 @@ class Planner {
   // elastic one down to it (autoscaled_plan.h).
   const Evaluation& Evaluate(int group, const Cell& cell, int density, int nodes,
                              std::optional<int> floor = std::nullopt);
+  // What Evaluate computes when no thread has: the group simulated at `nodes`, density `d`.
+  Evaluation Simulated(const PoolGroup& g, const Cell& cell, int d, int nodes,
+                       std::optional<int> floor);
   // The smallest floor of each elastic group at the chosen option that still meets, by
   // bisection (the option's own size meets: it is the fixed deployment), into best.autoscaled.
   void PlanElastic(const Cell& cell, PlanOption& best);
@@ -169,11 +192,9 @@ class Planner {
 
   const Scenario& s_;
   const PlanOptions& o_;
+  PlanShared& shared_;
   std::vector<PoolGroup> groups_;
-  // Keyed by what the simulation depends on: on-demand and reserved cells share runs.
-  // The last entry is the elastic floor, -1 for the fixed deployment.
-  using Key = std::tuple<int, double, std::string, int, std::string, bool, int, int, int>;
-  std::map<Key, Evaluation> cache_;
+  int64_t rank_ = 0;  // of the cell being planned
   // This cell's searches by (group, density; 1 for a whole-card group): the smallest size that
   // met, or none up to `cap` (0: not searched yet).
   struct Answer {
@@ -263,12 +284,15 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
                                     std::optional<int> floor) {
   const PoolGroup& g = groups_[group];
   const int d = g.whole ? 1 : density;
-  const Key key{group,       cell.traffic,   cell.gpu->name,
-                cell.policy, cell.placement, cell.pricing == "spot",
-                d,           nodes,          floor.value_or(-1)};
-  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-  Evaluation& e = cache_[key];
+  const EvaluationCache::Key key{group,       cell.traffic,   cell.gpu->name,
+                                 cell.policy, cell.placement, cell.pricing == "spot",
+                                 d,           nodes,          floor.value_or(-1)};
+  return shared_.cache.Get(key, [&] { return Simulated(g, cell, d, nodes, floor); });
+}
 
+Evaluation Planner::Simulated(const PoolGroup& g, const Cell& cell, int d, int nodes,
+                              std::optional<int> floor) {
+  Evaluation e;
   int slots = 0;
   for (int p : g.pools) slots += nodes * s_.node_pools[p].gpus_per_node * d;
   std::vector<const Workload*> ws;
@@ -283,7 +307,8 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
   RunSetOptions run;
   run.replications = o_.replications;
   run.seed = o_.seed;
-  run.threads = o_.threads;
+  run.pool = &shared_.pool;
+  run.pool_rank = rank_;
   run.limits = o_.limits;
   // No early stop under the autoscaler: a pod Pending while its node joins is not a miss.
   if (!floor) {
@@ -292,10 +317,8 @@ const Evaluation& Planner::Evaluate(int group, const Cell& cell, int density, in
     };
   }
   const RunSetResult rs = RunSet(scenario, run);
-  ++sizes_simulated;
-  Report();
-  e = AssessRuns(scenario, rs, o_.replications, o_.confidence, /*pending_misses=*/!floor);
-  return e;
+  shared_.Count(0, 1);
+  return AssessRuns(scenario, rs, o_.replications, o_.confidence, /*pending_misses=*/!floor);
 }
 
 void Planner::PlanElastic(const Cell& cell, PlanOption& best) {
@@ -528,8 +551,9 @@ void Planner::FillOutcome(const std::vector<const Evaluation*>& at, PlanOption& 
   }
 }
 
-PlanOption Planner::PlanCell(const Cell& cell) {
+PlanOption Planner::PlanCell(const Cell& cell, int64_t rank) {
   answers_.clear();
+  rank_ = rank;
   PlanOption opt;
   opt.cell = cell.ordinal;
   opt.traffic = cell.traffic;
@@ -614,6 +638,55 @@ PlanOption Planner::PlanCell(const Cell& cell) {
   return std::move(*best);
 }
 
+// Plans `cells` on planning threads that share one JobPool of `options.threads` workers: each
+// planning thread takes the next cell in the planning order — the heaviest traffic first (a
+// simulation's cost grows with its requests), then grid order — and searches it, queueing each
+// size's replications on the pool at the cell's rank. Enough cells are planned at once that the
+// pool always has a replication to run while any is left; a cell's answer is stored at its
+// place in grid order, so the plan does not depend on which thread planned which cell. The
+// first failure in grid order is rethrown once every cell has been planned.
+std::vector<PlanOption> PlanCells(const Scenario& scenario, const PlanOptions& options,
+                                  const std::vector<Cell>& cells,
+                                  std::vector<double>* worker_busy_s) {
+  const std::vector<PoolGroup> groups = GroupPools(scenario);
+  const int n = static_cast<int>(cells.size());
+  std::vector<int> order(n);
+  for (int i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return cells[a].traffic > cells[b].traffic; });
+  const int threads = ResolveThreads(options.threads);
+  JobPool pool(threads);
+  PlanShared shared(options, pool);
+  shared.cells_total = n;
+  std::vector<PlanOption> planned(n);
+  std::vector<std::exception_ptr> failures(n);
+  std::atomic<int> next{0};
+  auto plan = [&] {
+    Planner planner(scenario, shared, groups);
+    for (int k = next++; k < n; k = next++) {
+      try {
+        planned[order[k]] = planner.PlanCell(cells[order[k]], k);
+        shared.Count(1, 0);
+      } catch (...) {
+        failures[order[k]] = std::current_exception();
+      }
+    }
+  };
+  // Each planning thread mostly waits for its replications; kPlannersPerThread of them per
+  // worker keep the queue full when every cell's search is between two sizes.
+  constexpr int kPlannersPerThread = 3;
+  const int planners = std::clamp(threads * kPlannersPerThread, 1, std::max(1, n));
+  std::vector<std::thread> planning;
+  for (int p = 1; p < planners; ++p) planning.emplace_back(plan);
+  plan();
+  for (std::thread& t : planning) t.join();
+  *worker_busy_s = pool.BusySeconds();
+  for (const std::exception_ptr& e : failures) {
+    if (e) std::rethrow_exception(e);
+  }
+  return planned;
+}
+
 }  // namespace
 
 int NeededUnitsPerCard(const Workload& w, const GpuType& gpu) {
@@ -688,16 +761,12 @@ std::optional<std::vector<int>> ReplicaSplit(const std::vector<const Workload*>&
 }
 
 PlanResult RunPlan(const Scenario& scenario, const PlanOptions& options) {
-  Planner planner(scenario, options);
   PlanResult out;
   out.scenario = scenario.name;
   out.options = options;
   out.duration = scenario.run.duration;
   out.warmup = scenario.run.warmup;
-  const auto count = [](const auto& v) { return static_cast<int>(v.size()); };
-  const int cells = count(options.traffic) * count(options.gpu_types) * count(options.policies) *
-                    count(options.placements) * count(options.pricing);
-  for (int cell = 0; cell < cells; ++cell) planner.cells_total += options.shard.Owns(cell);
+  std::vector<Cell> cells;  // the owned cells, in grid order
   int ordinal = 0;
   for (double t : options.traffic) {
     for (const std::string& gpu : options.gpu_types) {
@@ -714,15 +783,14 @@ PlanResult RunPlan(const Scenario& scenario, const PlanOptions& options) {
             c.placement = placement;
             c.pricing = pricing;
             if (c.gpu == nullptr) throw std::invalid_argument("unknown GPU type " + gpu);
-            out.options_planned.push_back(planner.PlanCell(c));
-            ++planner.cells_done;
-            planner.Report();
+            cells.push_back(std::move(c));
           }
         }
       }
     }
   }
   out.cells = ordinal;
+  out.options_planned = PlanCells(scenario, options, cells, &out.worker_busy_s);
   return out;
 }
 

@@ -21,6 +21,11 @@
 // error budget, and no pod is left Pending. Replications run through RunSet, so replication r has
 // the same seed at every size and in every cell (common random numbers), and the answer does not
 // depend on the thread count.
+//
+// Parallelism: several cells are searched at once, each on a planning thread of its own, and
+// every size's replications go to one shared queue of worker threads (sim/job_pool.h), so the
+// unit of parallel work is a (cell, size, replication) run and no barrier per size or per cell
+// idles a worker while any cell has a run to make.
 #pragma once
 
 #include <cstdint>
@@ -58,6 +63,8 @@ struct PlanOptions {
   // freedom) no longer dominates the bound; fewer make the bound wide, more cost time linearly.
   int replications = 5;
   uint64_t seed = 1;
+  // Worker threads of the plan's one JobPool (0 = the OpenMP default): every cell's replications
+  // run on them, several cells searched at once (RunPlan); the plan does not depend on it.
   int threads = 0;
   int max_nodes = 256;              // per pool; beyond it a cell is infeasible
   int max_density = 8;              // `auto` tries 1..min(this, what memory allows)
@@ -68,8 +75,8 @@ struct PlanOptions {
   Shard shard;                      // only the cells this shard owns are planned
   RunLimits limits;                 // of every run (sim/run_limits.h); ResolvePlanOptions checks
                                     // the largest cell against them
-  // After each simulated size and each planned cell, from the planning thread: the cells done of
-  // those this shard owns, and the sizes simulated so far (a progress line; may be empty).
+  // After each simulated size and each planned cell, from a planning thread, one call at a time:
+  // the cells done of those this shard owns, and the sizes simulated so far (may be empty).
   std::function<void(int cells_done, int cells_total, int sizes_simulated)> progress;
 };
 
@@ -161,6 +168,9 @@ struct PlanResult {
   SimTime duration = 0, warmup = 0;
   int cells = 0;                            // grid size (all shards)
   std::vector<PlanOption> options_planned;  // the owned cells, in grid order
+  // Each worker's busy seconds (JobPool::BusySeconds): the load balance, for benchmarks; the
+  // plan document leaves it out.
+  std::vector<double> worker_busy_s;
 };
 
 // Fills the defaults of `options` from `scenario` and checks them; a failure (only a message)

@@ -35,6 +35,32 @@ ReplicationValues ValuesOf(const WorkloadResult& x, const Workload& w) {
 
 }  // namespace
 
+const Evaluation& EvaluationCache::Get(const Key& key, const std::function<Evaluation()>& compute) {
+  std::unique_lock<std::mutex> lock(mu_);
+  auto [it, inserted] = slots_.try_emplace(key);
+  Slot& slot = it->second;  // std::map: the node stays put while others are inserted
+  if (!inserted) {
+    ready_cv_.wait(lock, [&] { return slot.ready; });
+    if (slot.failure) std::rethrow_exception(slot.failure);
+    return slot.evaluation;
+  }
+  lock.unlock();
+  Evaluation e;
+  std::exception_ptr failure;
+  try {
+    e = compute();
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  lock.lock();
+  slot.evaluation = std::move(e);
+  slot.failure = failure;
+  slot.ready = true;
+  ready_cv_.notify_all();
+  if (failure) std::rethrow_exception(failure);
+  return slot.evaluation;
+}
+
 double SloLatencyRatio(const PlanWorkload& w) {
   if (w.slo.latency <= 0 || w.latency_replications <= 0) return 0;
   return w.slo_latency_ms.mean / (static_cast<double>(w.slo.latency) / kNanosPerMilli);

@@ -4,7 +4,13 @@
 // each node pool's mean size (an autoscaled pool moves).
 #pragma once
 
+#include <condition_variable>
+#include <exception>
+#include <functional>
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "sim/plan/plan.h"
@@ -20,6 +26,32 @@ struct Evaluation {
   std::vector<PlanCard> cards;
   // Per pool of `scenario`, its time-average size, the mean over the replications.
   std::vector<double> pool_nodes_mean;
+};
+
+// The evaluations of a plan, shared by its planning threads (one per cell being planned), keyed
+// by what a simulation depends on: group, traffic, GPU type, POLICY, placement, spot, density,
+// nodes and the elastic floor (-1 for the fixed deployment); on-demand and reserved cells share
+// runs. The first thread to ask for a key computes it; one asking meanwhile waits for that answer
+// instead of simulating the same size again. An evaluation is a function of its key alone, so
+// which thread computes it changes nothing but the schedule.
+class EvaluationCache {
+ public:
+  using Key = std::tuple<int, double, std::string, int, std::string, bool, int, int, int>;
+
+  // The evaluation of `key`, from `compute` (on this thread) when no thread has asked for it yet.
+  // The reference stays valid for the cache's life. A `compute` that throws makes every asker of
+  // the key throw the same.
+  const Evaluation& Get(const Key& key, const std::function<Evaluation()>& compute);
+
+ private:
+  struct Slot {
+    bool ready = false;
+    std::exception_ptr failure;
+    Evaluation evaluation;
+  };
+  std::mutex mu_;
+  std::condition_variable ready_cv_;
+  std::map<Key, Slot> slots_;
 };
 
 // The mean latency at the SLO percentile over the SLO latency (an option's worst_p99_ratio is

@@ -59,7 +59,7 @@ SweepResults RunSweep(std::span<const Workload> workloads, std::span<const Polic
                         [](const Run& r) { return r.policy == PolicyKind::kFgd; });
   const int n = static_cast<int>(runs.size());
   std::vector<DiscreteCurves> curves(runs.size());
-  RunJobs(
+  const std::vector<double> busy = RunJobs(
       n, threads,
       [&](int i) {
         const Run& run = runs[i];
@@ -68,6 +68,7 @@ SweepResults RunSweep(std::span<const Workload> workloads, std::span<const Polic
       },
       progress);
   SweepResults out;
+  out.worker_busy_s = busy;
   for (int i = 0; i < n; ++i)
     AppendRunRows(*runs[i].workload, runs[i].policy, runs[i].seed, tune, curves[i], &out);
   SortRows(out.allo);

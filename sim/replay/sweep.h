@@ -17,6 +17,7 @@ namespace knobsim::replay {
 
 struct SweepResults {
   std::vector<ResultRow> allo, frag, frag_ratio;  // sorted as the reference's files
+  std::vector<double> worker_busy_s;  // each thread's seconds inside runs (RunJobs); no file
   const std::vector<ResultRow>& rows(ResultFile file) const;
 };
 

@@ -21,9 +21,12 @@ TEST_CASE("the same seed gives byte-identical JSON, whatever the thread count") 
       Run("run " + scenario + " --all --replications 3 --threads 1 --quiet --json -");
   const Outcome two =
       Run("run " + scenario + " --all --replications 3 --threads 2 --quiet --json -");
+  // Without --threads: the OpenMP default (every core), whatever this machine has.
+  const Outcome cores = Run("run " + scenario + " --all --replications 3 --quiet --json -");
   REQUIRE(one.exit_code == 0);
   CHECK(one.out == again.out);
   CHECK(one.out == two.out);
+  CHECK(one.out == cores.out);
   CHECK(json::parse(one.out).at("schema") == "knobsim.results/v1");
 }
 

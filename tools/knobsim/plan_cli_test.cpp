@@ -186,6 +186,49 @@ TEST_CASE("plan shards merge into exactly the unsharded document") {
   std::remove(file.c_str());
 }
 
+TEST_CASE("plan's document is byte-identical at 1, 2, 3 and the default threads") {
+  // 16 cells searched in parallel (two GPU types, two POLICYs, densities 1..2), on-demand and
+  // reserved cells sharing their simulations: whichever thread plans a cell or first simulates a
+  // size, and whenever sequential stopping cuts a size short, the plan is the same.
+  const std::string file = WriteScenario("mm1-threads", {150, 100}, false);
+  const std::string common = "plan '" + file +
+                             "' --traffic 1,2 --gpu-types A10,T4 --policies 3,5 --max-density 2"
+                             " --pricing on_demand,reserved --prices " +
+                             QuotedSourcePath("scenarios/prices-example.yaml") +
+                             " --replications 3 --duration 60s --warmup 10s --quiet --json -";
+  const Outcome one = Run(common + " --threads 1");
+  REQUIRE_MESSAGE(one.exit_code == 0, one.err);
+  const nlohmann::json doc = nlohmann::json::parse(one.out);
+  REQUIRE(doc.at("options").size() == 16);
+  for (const char* threads : {" --threads 2", " --threads 3", ""}) {
+    CAPTURE(threads);
+    const Outcome o = Run(common + threads);
+    REQUIRE(o.exit_code == 0);
+    CHECK(o.out == one.out);
+  }
+}
+
+TEST_CASE("a scenario the plan cannot group is refused the same at any thread count") {
+  // GroupPools throws before any planning thread starts (a throw on one would end the process).
+  const std::string path = TempPath("plan-ungroupable.yaml");
+  std::ofstream(path) << "name: ungroupable\n"
+                      << "cluster: {policy: 5}\n"
+                      << "node_pools:\n"
+                      << "  - {name: gpu, count: 1, gpu: A10, gpus_per_node: 1, cpu: 16, "
+                      << "memory: 64Gi, labels: {ack.node.gpu.schedule: cgpu}}\n"
+                      << "workloads:\n"
+                      << "  - {name: whole, whole_gpus: 1, traffic: {rate: 10/s}, "
+                      << "work: {dist: exponential, mean: 10ms}}\n"
+                      << "run: {duration: 60s, warmup: 10s, seed: 1}\n";
+  for (const char* threads : {"1", "2", "3"}) {
+    CAPTURE(threads);
+    const Outcome o =
+        Run("plan '" + path + "' --traffic 1,2 --threads " + threads + " --quiet --json -");
+    CHECK(o.exit_code == 2);
+    CHECK(o.err.find("workload default/whole fits no GPU node pool") != std::string::npos);
+  }
+}
+
 TEST_CASE("plan rejects bad input with exit status 2 and writes nothing") {
   const std::string file = WriteScenario("mm1-bad", {150, 100}, true);
   const std::string out = TempPath("plan-bad.json");

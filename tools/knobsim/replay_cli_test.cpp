@@ -49,21 +49,25 @@ struct TempDir {
   std::string path;
 };
 
-TEST_CASE("replay writes the paper's three files, the same for any thread count" *
+TEST_CASE("replay writes the paper's three files, the same at 1, 2 and the default threads" *
           doctest::skip(!TraceAvailable())) {
-  const TempDir one("replay-t1"), two("replay-t2");
+  const TempDir one("replay-t1"), two("replay-t2"), cores("replay-cores");
   const std::string pods = Trace("openb_pod_list_default.csv");
-  const std::string run = "--policy fgd,random,ack-binpack --seeds 42,43 --quiet --threads ";
-  const Outcome a = Run(ReplayArgs(pods, run + "1 --out " + Quoted(one.path)));
-  const Outcome b = Run(ReplayArgs(pods, run + "2 --out " + Quoted(two.path)));
+  const std::string run = "--policy fgd,random,ack-binpack --seeds 42,43 --quiet";
+  const Outcome a = Run(ReplayArgs(pods, run + " --threads 1 --out " + Quoted(one.path)));
+  const Outcome b = Run(ReplayArgs(pods, run + " --threads 2 --out " + Quoted(two.path)));
+  // Without --threads: the OpenMP default (every core).
+  const Outcome c = Run(ReplayArgs(pods, run + " --out " + Quoted(cores.path)));
   REQUIRE(a.exit_code == 0);
   REQUIRE(b.exit_code == 0);
+  REQUIRE(c.exit_code == 0);
   CHECK(a.out.empty());  // --quiet: no table
   for (const char* name : kResultFiles) {
     INFO(name);
     const std::string ours = ReadFile(one.file(name));
     REQUIRE(!ours.empty());
     CHECK(ours == ReadFile(two.file(name)));
+    CHECK(ours == ReadFile(cores.file(name)));
     const std::string reference = ReadFile(TraceDir() + "fgd-expected/" + name);
     CHECK(FirstLine(ours) == FirstLine(reference));
     CHECK(Lines(ours) == 1 + 3 * 2);  // header, 3 policies × 2 seeds
