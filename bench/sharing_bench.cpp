@@ -19,66 +19,22 @@
 // lives here, in the benchmark, never in the library. It burns thread CPU time rather than
 // sleeping because the gate compares CPU time, where a sleep would not show.
 #include <benchmark/benchmark.h>
-#include <time.h>
 
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 
+#include "bench/shared_cards_cluster.h"
 #include "sim/engine/simulation.h"
 
 namespace knobsim {
 namespace {
 
-constexpr int kNodes = 25;
-constexpr int kCardsPerNode = 4;
-constexpr int kWorkloads = 30;
-constexpr int kReplicas = 10;
-constexpr double kLoadPerPod = 0.16;  // rate x E[work] / speed per pod; three pods per card
+constexpr int kNodes = 25;     // x 4 cards = 100 cards
+constexpr int kReplicas = 10;  // 30 services of 10 pods: 300 pods, three per card
 
 Scenario Cluster100(SharingPolicy policy) {
-  Scenario s;
-  s.name = "bench-sharing-100";
-  NodePool pool;
-  pool.name = "gpu-a10";
-  pool.count = kNodes;
-  pool.gpu_type = "A10";  // 23028 MiB = 22 units, speed 1.0
-  pool.gpus_per_node = kCardsPerNode;
-  pool.schedule = GpuSchedule::kCoreMem;  // the pods ask gpu-core.percentage (POLICY 3)
-  pool.labels["ack.node.gpu.schedule"] = "core_mem";
-  pool.cpu_milli = 128000;
-  pool.memory_mib = 512 * 1024;
-  pool.pods = 110;
-  s.node_pools.push_back(pool);
-  s.cluster.policy = policy;
-  s.cluster.switch_overhead = 0.05;
-  s.run.duration = 100 * kNanosPerSecond;
-  s.run.warmup = 5 * kNanosPerSecond;
-
-  // Services differ in work per request (5..30 ms of A10 time) and rate; each replica carries
-  // kLoadPerPod. With 6 GiB each, first-fit puts three pods on a card (18 of 22 units) and
-  // twelve on a node: 300 pods exactly fill the 100 cards.
-  for (int i = 0; i < kWorkloads; ++i) {
-    Workload w;
-    w.name = "svc-" + std::to_string(i);
-    w.replicas = kReplicas;
-    w.cpu_milli = 2000;
-    w.memory_mib = 8 * 1024;
-    w.gpu_mem = 6;
-    w.gpu_core = 30;
-    w.memory.weights_mib = 3 * 1024;
-    w.memory.activation_mib = 128;
-    w.probe = ReadinessKind::kModel;
-    w.work.dist = (i % 3 == 0) ? WorkDistribution::kLognormal : WorkDistribution::kExponential;
-    w.work.mean_s = 0.005 * (1 + i % 6);
-    w.work.cv = 1.5;
-    w.traffic.kind = ArrivalKind::kPoisson;
-    w.traffic.rate = kReplicas * kLoadPerPod / w.work.mean_s;
-    w.concurrency = (i % 4 == 0) ? 4 : 1;
-    w.slo.latency = 300 * kNanosPerMilli;
-    s.workloads.push_back(std::move(w));
-  }
-  return s;
+  return bench::SharedCardsCluster(kNodes, kReplicas, policy);  // named bench-sharing-100
 }
 
 // KNOBSIM_BENCH_INJECT_DELAY_US, or 0 when unset or not a positive number.
@@ -89,17 +45,11 @@ int64_t InjectedDelayNs() {
   return us > 0 ? us * 1000 : 0;
 }
 
-int64_t ThreadCpuNs() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 // Busy work until `ns` of this thread's CPU time have passed.
 void BurnCpu(int64_t ns) {
-  const int64_t end = ThreadCpuNs() + ns;
+  const int64_t end = bench::ThreadCpuNs() + ns;
   uint64_t x = 1;
-  while (ThreadCpuNs() < end) {
+  while (bench::ThreadCpuNs() < end) {
     for (int i = 0; i < 256; ++i) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
     benchmark::DoNotOptimize(x);
   }

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/huge_pages.h"
+
 namespace knobsim {
 
 using SimTime = int64_t;  // nanoseconds since the start of the run
@@ -43,7 +45,7 @@ class EventQueue {
   void SiftUp(size_t i);
   void SiftDown(size_t i);
 
-  std::vector<Event> heap_;
+  HugeVector<Event> heap_;  // large agendas on huge pages (sim/huge_pages.h)
   uint64_t next_seq_ = 0;
 };
 

@@ -82,7 +82,7 @@ class CardSharing {
   // A kSliceEnd event: the card's slice or switch ended (a stale generation does nothing).
   void EndSlice(int32_t c, uint32_t generation);
 
-  std::vector<CardRun> cards;
+  HugeVector<CardRun> cards;
 
  private:
   void AdvancePod(PodRun& pod);

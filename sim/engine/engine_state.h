@@ -24,6 +24,7 @@
 #include "sim/cluster.h"
 #include "sim/engine/simulation.h"
 #include "sim/event_queue.h"
+#include "sim/huge_pages.h"
 #include "sim/random_stream.h"
 #include "sim/scenario.h"
 #include "sim/scheduler/cluster_state.h"
@@ -122,49 +123,88 @@ struct Job {
 };
 
 // One card as the sharing model sees it (owned by CardSharing).
-struct CardRun {
+//
+// Layout: a run touches a card and each pod of its P on every request (card_sharing.h), and
+// on a large cluster these records no longer fit the caches, so the cost per request is the
+// cache lines touched (issue 23; docs/benchmarks.md "Cost per request and cluster size"). The
+// fields every AdvanceCard / Flush reads come first, within a record aligned to a cache line;
+// the policy's settings and the memory checks follow; the timeline last.
+struct alignas(64) CardRun {
+  // line 0: the state that the metrics integrate, and the completion event
+  SimTime last = 0;  // metrics integrated up to here
+  double sum_share = 0;
+  double eta = 1;
+  int64_t memory_used_mib = 0;
   double speed = 1;
-  int64_t physical_mib = 0;
-  int units = 0;
-  SharingParams params;
-  MemoryIsolation isolation = MemoryIsolation::kHard;
-  // cluster.interference applies: the card is time-sliced natively (POLICY 5, or no cGPU) and
-  // the scenario names a co-location model.
-  bool co_location = false;
+  SimTime scheduled = -1;
+  uint32_t generation = 0;
+  int active = 0;
+  bool dirty = false;
+  bool membership_changed = false;  // P changed since the shares were last computed
   // cluster.time_slice applies: round-robin slices (time_slices.h) instead of the fluid split.
   bool sliced = false;
   // The device plugin's MPS: co-active clients overlap up to the card's SMs, each capped at its
   // active thread percentage (models/mps_overlap.h, docs/semantics.md §2.6).
   bool mps_overlap = false;
+  // cluster.interference applies: the card is time-sliced natively (POLICY 5, or no cGPU) and
+  // the scenario names a co-location model.
+  bool co_location = false;
+  // line 1: P and the metrics (after warm-up)
   std::vector<int32_t> running;  // pods in P (GPU container running)
-  std::vector<PodOnCard> view;   // scratch for the policy
-  std::vector<double> shares;    // scratch for the policy
-  // state that the metrics integrate
-  int active = 0;
-  double sum_share = 0;
-  double eta = 1;
-  int64_t memory_used_mib = 0;
-  // metrics (after warm-up)
-  SimTime last = 0;
   double busy_ns = 0, effective_ns = 0, switch_ns = 0, memory_integral = 0;
-  int64_t memory_peak_mib = 0;
-  std::vector<CardStep> timeline;
+  // line 2
   // ∫ busy dt from t = 0 up to `last` (warm-up included): what a DCGM exporter's utilization
   // counter has seen, read by the HPA's metrics (horizontal_autoscaling.h).
   double busy_total_ns = 0;  // per step while a timeline is collected
-  // completion event
-  uint32_t generation = 0;
-  SimTime scheduled = -1;
-  bool dirty = false;
-  bool membership_changed = false;  // P changed since the shares were last computed
+  std::vector<double> shares;   // scratch for the policy
+  std::vector<PodOnCard> view;  // scratch for the policy
+  int64_t memory_peak_mib = 0;
+  // line 3: the policy's settings and the memory checks
+  int64_t physical_mib = 0;
+  MemoryIsolation isolation = MemoryIsolation::kHard;
+  int units = 0;
+  SharingParams params;
+  std::vector<CardStep> timeline;
 };
 
-struct PodRun {
+// Layout: as CardRun's, the fields the request flow and card sharing read on every request come
+// first (line 0: the progress of its jobs, its queue; line 1: its cards; line 2: its service
+// heap and memory), the lifecycle's and the results' fields after them.
+struct alignas(64) PodRun {
+  // line 0: progress and queue
+  double attained = 0;
+  double rate = 0;  // reference-ns of progress per ns for each job
+  SimTime last_update = 0;
+  double throughput_factor = 1;  // multi-card pods: links slower than NVLink (gpu_topology)
+  int32_t jobs = 0;              // jobs in service
   int32_t workload = 0;
+  int32_t queue_head = kNone, queue_tail = kNone;
+  int32_t queue_len = 0;
+  int32_t outstanding = 0;  // routed here and not yet departed
+  int weight = 1;
+  PodPhase phase = PodPhase::kPending;
+  // line 1: its cards
+  std::vector<int32_t> cards;
+  std::vector<double> share_on;  // share on each of `cards`
+  // memory, per card
+  int64_t activation_mib = 0;
+  int64_t used_mib = 0;
+  // line 2: service and memory
+  std::vector<int32_t> service;  // heap of job ids by finish
+  int64_t quota_mib = 0;
+  double percent = 0;
+  int64_t routed = 0;       // requests ever routed here (the HPA's request-rate metric)
+  uint32_t generation = 0;  // lifecycle events
+  uint32_t batch_generation = 0;
+  bool in_p = false;
+  bool terminating = false;  // deleted: out of the endpoints, finishing its requests
+  // the rest
+  CpuUsage cpu;  // the simulator moves it as requests enter and leave CPU stages
+  int64_t context_mib = 0;
+  int64_t weights_mib = 0;
   int replica = 0;  // the replica ordinal it stands for (a replacement keeps it)
   std::string name;
   int state_pod = -1;          // its pod in the scheduler's ClusterState while bound
-  bool terminating = false;    // deleted: out of the endpoints, finishing its requests
   bool gone = false;           // terminated: no longer exists (its record stays for the ids)
   bool start_unready = false;  // CurrentPod::ready == false, until it turns Ready
   bool scaled_away = false;    // deleted by a scale-down: its controller does not replace it
@@ -180,10 +220,6 @@ struct PodRun {
   SimTime started_at = -1;
   SimTime ready_changed = 0;
   int node = -1;
-  std::vector<int32_t> cards;
-  std::vector<double> share_on;  // share on each of `cards`
-  PodPhase phase = PodPhase::kPending;
-  bool in_p = false;
   bool model_loaded = false;
   bool context_ok = false;
   int restarts = 0;
@@ -191,33 +227,11 @@ struct PodRun {
   std::string autoscaler_message;  // its last TriggeredScaleUp / NotTriggerScaleUp text
   std::string nominated_node;      // where its preemption made room (status.nominatedNodeName)
   std::string daemon_node;         // a DaemonSet's pod: the node it is pinned to (daemon_sets.h)
-  uint32_t generation = 0;         // lifecycle events
-  uint32_t batch_generation = 0;
-  // memory, per card
-  int64_t quota_mib = 0;
-  int64_t used_mib = 0;
-  int64_t context_mib = 0;
-  int64_t weights_mib = 0;
-  int64_t activation_mib = 0;
-  double percent = 0;
-  int weight = 1;
-  // queue and service
-  int32_t queue_head = kNone, queue_tail = kNone;
-  int32_t queue_len = 0;
-  int32_t outstanding = 0;       // routed here and not yet departed
-  int64_t routed = 0;            // requests ever routed here (the HPA's request-rate metric)
-  CpuUsage cpu;                  // the simulator moves it as requests enter and leave CPU stages
-  std::vector<int32_t> service;  // heap of job ids by finish
-  int32_t jobs = 0;              // jobs in service
   // A closed-loop job's pod: its live iterations (in flight or thinking), and the epoch they
   // belong to; AbortWork ends them all by moving to the next epoch.
   int32_t loops = 0;
   uint32_t loop_epoch = 0;
-  double attained = 0;
-  double rate = 0;               // reference-ns of progress per ns for each job
-  double throughput_factor = 1;  // multi-card pods: links slower than NVLink (gpu_topology)
   double bottleneck_gbps = 0;
-  SimTime last_update = 0;
 };
 
 // A node as the run sees it: which pods it holds (for a reclaim) and its spot reclaims.
@@ -356,13 +370,13 @@ struct EngineState {
   SimTime end;  // the planned end; a ClusterOperator may bring it forward
   EventQueue queue;
   Cluster cluster;
-  std::vector<PodRun> pods;
+  HugeVector<PodRun> pods;
   std::vector<NodeRun> nodes;
   std::vector<WorkloadRun> workloads;
   std::vector<ArrivalStream> streams;  // each workload's, in workload order
-  std::vector<Request> requests;
+  HugeVector<Request> requests;
   std::vector<int32_t> free_requests;
-  std::vector<Job> jobs;
+  HugeVector<Job> jobs;
   std::vector<int32_t> free_jobs;
   uint64_t events = 0;    // events processed
   uint64_t arrivals = 0;  // requests simulated

@@ -267,7 +267,7 @@ void RunRecorder::CollectCards(CardSharing& sharing, RunResult& result) {
 // The pods that exist at the end, by workload and replica (a replacement after the pod it
 // replaced while that one still terminates).
 void RunRecorder::CollectPods(RunResult& result) {
-  const std::vector<PodRun>& pods = s_.pods;
+  const HugeVector<PodRun>& pods = s_.pods;
   std::vector<int32_t> existing;
   for (int32_t p = 0; p < static_cast<int32_t>(pods.size()); ++p)
     if (!pods[p].gone) existing.push_back(p);

@@ -211,7 +211,7 @@ void Simulator::Admit(int32_t r, int32_t p) {
 // A pod's recorded requests go to the pod of its replica ordinal (a replacement too) while it
 // is Ready, and to the Service's routing otherwise.
 int32_t Simulator::RouteToOwnPod(ArrivalStream& stream, WorkloadRun& w) {
-  const std::vector<PodRun>& pods = state.pods;
+  const HugeVector<PodRun>& pods = state.pods;
   if (stream.pod != kNone && EndpointOf(state, stream.pod).ready) return stream.pod;
   for (const int32_t p : w.ready) {
     if (pods[p].replica == stream.replica) {
@@ -233,7 +233,7 @@ int32_t Simulator::Route(WorkloadRun& w) {
     case Routing::kLeastOutstanding: {
       // Ties go to a uniformly random replica (reservoir sampling over the tied ones): always
       // taking the first would pile an idle service's requests onto one pod.
-      const std::vector<PodRun>& pods = state.pods;
+      const HugeVector<PodRun>& pods = state.pods;
       int32_t best = ready[0];
       uint64_t tied = 1;
       for (size_t i = 1; i < ready.size(); ++i) {
@@ -327,8 +327,8 @@ void Simulator::TryStartService(int32_t p) {
 // Every job on the card that is done completes, in arrival order of its first request.
 void Simulator::CompleteCard(int32_t c) {
   sharing.TakeFinishedJobs(c, done_jobs_);
-  const std::vector<Request>& requests = state.requests;
-  const std::vector<Job>& jobs = state.jobs;
+  const HugeVector<Request>& requests = state.requests;
+  const HugeVector<Job>& jobs = state.jobs;
   std::sort(done_jobs_.begin(), done_jobs_.end(), [&requests, &jobs](int32_t a, int32_t b) {
     return requests[jobs[a].first].arrival < requests[jobs[b].first].arrival;
   });
