@@ -233,9 +233,10 @@ class KubeFieldCopier {
   template <class S, class Fields>
   void Object(std::string_view, std::optional<S> T::*m, Fields fields) {
     if (!(from_.*m)) return;
-    (to_.*m).emplace();
-    KubeFieldCopier<S> sub(*(from_.*m), *(to_.*m));
+    S object;  // not optional::emplace: see KubeFieldReader::Object (clang)
+    KubeFieldCopier<S> sub(*(from_.*m), object);
     fields(sub);
+    to_.*m = std::move(object);
   }
   template <class Fields>
   void Group(std::string_view, Fields fields) {

@@ -243,7 +243,13 @@ class KubeFieldReader {
   }
   template <class S, class Fields>
   void Object(std::string_view key, std::optional<S> T::*m, Fields fields) {
-    if (auto v = s_.Get(key)) KubeFieldReader<S>::Read(r_, *v, (out_.*m).emplace(), fields);
+    // A local, not optional::emplace: clang holds a nested struct with default member
+    // initializers (PodDisruptionBudgetSpec::Status) not default-constructible in that check.
+    if (auto v = s_.Get(key)) {
+      S object;
+      KubeFieldReader<S>::Read(r_, *v, object, fields);
+      out_.*m = std::move(object);
+    }
   }
   template <class Fields>
   void Group(std::string_view key, Fields fields) {
