@@ -423,7 +423,7 @@ struct DraHolding {
 };
 
 DraHolding AddDraCards(const EngineState& s, const PodSpec& pod, const knobsim::Node& node,
-                       std::vector<int32_t>& cards) {
+                       PodCards& cards) {
   const DraCatalog& dra = s.cluster_state.dra();
   DraHolding holding;
   ClaimLookupError error;
@@ -458,7 +458,7 @@ DraHolding AddDraCards(const EngineState& s, const PodSpec& pod, const knobsim::
 // card takes its claim's sharing. A MIG instance is its own memory (hard). HAMi's DRA driver:
 // each claim's HAMi-core limits, memory hard and compute capped while another pod is active on
 // the card (HAMi-core's default policy; the driver sets no GPU_CORE_UTILIZATION_POLICY).
-void ShareDraCards(Simulator& sim, const std::vector<int32_t>& cards, const DraAsk& dra) {
+void ShareDraCards(Simulator& sim, const PodCards& cards, const DraAsk& dra) {
   const bool mps = dra.shared && dra.sharing == DeviceSharingStrategy::kMps;
   for (int32_t c : cards) {
     CardRun& card = sim.sharing.cards[c];

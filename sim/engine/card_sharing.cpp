@@ -114,17 +114,17 @@ void CardSharing::BeginJob(int32_t p, int32_t j, double work_ns) {
   if (pod.jobs == 0) {
     // Rebasing while idle keeps the counter small and exact; whatever is left in the service
     // heap then is dead (aborted) jobs.
-    for (int32_t dead : pod.service) s_.FreeJob(dead);
+    for (const ServiceEntry& dead : pod.service) s_.FreeJob(dead.job);
     pod.service.clear();
+    pod.dead_jobs = 0;
     pod.attained = 0;
     pod.last_update = s_.now;
   }
   Job& job = s_.jobs[j];
   job.finish = pod.attained + work_ns;
   job.in_service = true;
-  pod.service.push_back(j);
-  std::push_heap(pod.service.begin(), pod.service.end(),
-                 [this](int32_t a, int32_t b) { return FinishesLater(a, b); });
+  pod.service.push_back({job.finish, j});
+  std::push_heap(pod.service.begin(), pod.service.end(), FinishesLater);
   ++pod.jobs;
 }
 
@@ -133,7 +133,6 @@ void CardSharing::TakeFinishedJobs(int32_t c, std::vector<int32_t>& done) {
   card.scheduled = -1;
   AdvanceCard(c);
   done.clear();
-  auto later = [this](int32_t a, int32_t b) { return FinishesLater(a, b); };
   for (int32_t p : card.running) {
     PodRun& pod = s_.pods[p];
     if (pod.jobs == 0) continue;
@@ -141,21 +140,21 @@ void CardSharing::TakeFinishedJobs(int32_t c, std::vector<int32_t>& done) {
     while (!pod.service.empty()) {
       PopDeadJobs(pod);
       if (pod.service.empty()) break;
-      const int32_t j = pod.service.front();
-      if (s_.jobs[j].finish - pod.attained > slack) break;
-      std::pop_heap(pod.service.begin(), pod.service.end(), later);
+      const ServiceEntry top = pod.service.front();
+      if (top.finish - pod.attained > slack) break;
+      std::pop_heap(pod.service.begin(), pod.service.end(), FinishesLater);
       pod.service.pop_back();
-      done.push_back(j);
+      done.push_back(top.job);
     }
   }
 }
 
 void CardSharing::PopDeadJobs(PodRun& pod) {
-  auto later = [this](int32_t a, int32_t b) { return FinishesLater(a, b); };
-  while (!pod.service.empty() && !s_.jobs[pod.service.front()].in_service) {
-    std::pop_heap(pod.service.begin(), pod.service.end(), later);
-    s_.FreeJob(pod.service.back());
+  while (pod.dead_jobs > 0 && !pod.service.empty() && !s_.jobs[pod.service.front().job].in_service) {
+    std::pop_heap(pod.service.begin(), pod.service.end(), FinishesLater);
+    s_.FreeJob(pod.service.back().job);
     pod.service.pop_back();
+    --pod.dead_jobs;
   }
 }
 
@@ -205,7 +204,8 @@ void CardSharing::Flush() {
       MpsShares(card);  // no context switches: eta 1
       card.eta = 1;
     } else {
-      card.eta = ComputeShares(card.params, card.view, card.shares);
+      card.eta = ComputeShares(card.params, {card.view.data(), card.view.size()},
+                               {card.shares.data(), card.shares.size()});
       if (card.co_location && card.active >= 2) CoLocatedShares(card);
     }
     card.sum_share = 0;
@@ -246,9 +246,9 @@ void CardSharing::ScheduleCompletion(int32_t c) {
   for (int32_t p : card.running) {
     PodRun& pod = s_.pods[p];
     if (pod.jobs == 0 || pod.rate <= 0) continue;
-    if (!s_.jobs[pod.service.front()].in_service) PopDeadJobs(pod);
+    PopDeadJobs(pod);
     const double attained = pod.attained + pod.rate * static_cast<double>(now - pod.last_update);
-    const double remaining = s_.jobs[pod.service.front()].finish - attained;
+    const double remaining = pod.service.front().finish - attained;
     best = std::min(best, remaining / pod.rate);
   }
   if (!std::isfinite(best)) {

@@ -75,7 +75,7 @@ class CardSharing {
   // A kCardCompletion fired: every job on the card whose remaining work is at most its
   // progress in 1 ns leaves the pods' service heaps into `done` (in no particular order).
   void TakeFinishedJobs(int32_t c, std::vector<int32_t>& done);
-  // Drops the aborted jobs at the top of the pod's service heap.
+  // Drops the aborted jobs at the top of the pod's service heap (PodRun::dead_jobs).
   void PopDeadJobs(PodRun& pod);
   // The warm-up is over: memory peaks count from now.
   void WarmupEnded();
@@ -96,7 +96,10 @@ class CardSharing {
   // MPS overlap (models/mps_overlap.h): the card's active clients' rates from their caps and
   // their workloads' GPU profiles (card.shares).
   void MpsShares(CardRun& card);
-  bool FinishesLater(int32_t a, int32_t b) const { return s_.jobs[a].finish > s_.jobs[b].finish; }
+  // The service heap's order: a min-heap by finish.
+  static bool FinishesLater(const ServiceEntry& a, const ServiceEntry& b) {
+    return a.finish > b.finish;
+  }
 
   EngineState& s_;
   std::vector<int32_t> dirty_;

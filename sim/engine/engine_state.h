@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "models/memory_isolation.h"
 #include "models/sharing_policy.h"
 #include "sim/autoscaling/horizontal_controller.h"
@@ -34,6 +36,15 @@
 namespace knobsim::engine {
 
 constexpr int32_t kNone = -1;
+
+// A short list kept inside its record, up to N elements (more move to the heap): a card's pods
+// and a pod's cards and service heap are read on every request, and on a large cluster a heap
+// block of their own is one more cache miss each (issue 23; docs/benchmarks.md "Cost per
+// request and cluster size"). Boost.Container's small_vector: a std::vector's interface.
+template <typename T, size_t N>
+using InlineVector = boost::container::small_vector<T, N>;
+// A pod's cards (most pods have one).
+using PodCards = InlineVector<int32_t, 1>;
 
 // What an event does; its target is an index into the table named here.
 enum EventKind : uint32_t {
@@ -149,48 +160,61 @@ struct alignas(64) CardRun {
   // cluster.interference applies: the card is time-sliced natively (POLICY 5, or no cGPU) and
   // the scenario names a co-location model.
   bool co_location = false;
-  // line 1: P and the metrics (after warm-up)
-  std::vector<int32_t> running;  // pods in P (GPU container running)
+  // lines 1-2: P, and which of its pods were active when the shares were computed (every Flush
+  // of the card compares them)
+  InlineVector<int32_t, 4> running;  // pods in P (GPU container running)
+  InlineVector<PodOnCard, 4> view;   // scratch for the policy
+  // line 3: the metrics (after warm-up) and the memory checks
   double busy_ns = 0, effective_ns = 0, switch_ns = 0, memory_integral = 0;
-  // line 2
   // ∫ busy dt from t = 0 up to `last` (warm-up included): what a DCGM exporter's utilization
   // counter has seen, read by the HPA's metrics (horizontal_autoscaling.h).
   double busy_total_ns = 0;  // per step while a timeline is collected
-  std::vector<double> shares;   // scratch for the policy
-  std::vector<PodOnCard> view;  // scratch for the policy
   int64_t memory_peak_mib = 0;
-  // line 3: the policy's settings and the memory checks
   int64_t physical_mib = 0;
   MemoryIsolation isolation = MemoryIsolation::kHard;
   int units = 0;
+  // line 4: the shares of P (recomputed when P or its active pods change)
+  InlineVector<double, 4> shares;  // scratch for the policy
+  // the rest: the policy's settings and the timeline
   SharingParams params;
   std::vector<CardStep> timeline;
 };
 
+// One job in a pod's service heap: its finish (Job::finish) kept beside its id, so that finding
+// the pod's next completion reads no job record.
+struct ServiceEntry {
+  double finish = 0;
+  int32_t job = kNone;
+};
+
 // Layout: as CardRun's, the fields the request flow and card sharing read on every request come
-// first (line 0: the progress of its jobs, its queue; line 1: its cards; line 2: its service
-// heap and memory), the lifecycle's and the results' fields after them.
+// first — line 0 what advancing a card reads of each of its pods; line 1 the service heap (the
+// next completion); line 2 its cards and shares (re-sharing); line 3 memory — the lifecycle's and
+// the results' fields after them.
 struct alignas(64) PodRun {
   // line 0: progress and queue
   double attained = 0;
   double rate = 0;  // reference-ns of progress per ns for each job
   SimTime last_update = 0;
-  double throughput_factor = 1;  // multi-card pods: links slower than NVLink (gpu_topology)
-  int32_t jobs = 0;              // jobs in service
+  int32_t jobs = 0;  // jobs in service
   int32_t workload = 0;
   int32_t queue_head = kNone, queue_tail = kNone;
   int32_t queue_len = 0;
   int32_t outstanding = 0;  // routed here and not yet departed
   int weight = 1;
   PodPhase phase = PodPhase::kPending;
-  // line 1: its cards
-  std::vector<int32_t> cards;
-  std::vector<double> share_on;  // share on each of `cards`
-  // memory, per card
+  // Aborted jobs (a timeout's abort) still in `service`, dropped lazily (PopDeadJobs): while
+  // none, the heap's top is in service without a look at its job.
+  int32_t dead_jobs = 0;
+  // line 1: the service heap, ordered by finish (top: the earliest)
+  InlineVector<ServiceEntry, 2> service;
+  double throughput_factor = 1;  // multi-card pods: links slower than NVLink (gpu_topology)
+  // line 2: its cards, and its share on each
+  PodCards cards;
+  InlineVector<double, 1> share_on;
+  // line 3: memory, per card
   int64_t activation_mib = 0;
   int64_t used_mib = 0;
-  // line 2: service and memory
-  std::vector<int32_t> service;  // heap of job ids by finish
   int64_t quota_mib = 0;
   double percent = 0;
   int64_t routed = 0;       // requests ever routed here (the HPA's request-rate metric)

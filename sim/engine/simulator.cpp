@@ -436,6 +436,7 @@ void Simulator::Timeout(int32_t r) {
       sharing.Touch(p);
       --pod.jobs;
       job.in_service = false;  // dropped lazily from the service heap
+      ++pod.dead_jobs;
       sharing.ChangeMemory(p, -job.activation_mib, false);
       FreeJobRequests(j);
       TryStartService(p);
@@ -458,7 +459,8 @@ void Simulator::AbortWork(int32_t p) {
   ++pod.loop_epoch;        // and a closed-loop job's loops
   pod.loops = 0;
   if (!pod.cards.empty()) sharing.Touch(p);
-  for (int32_t j : pod.service) {
+  for (const ServiceEntry& entry : pod.service) {
+    const int32_t j = entry.job;
     if (s.jobs[j].in_service) {
       for (int32_t r = s.jobs[j].first; r != kNone; r = s.requests[r].next)
         if (s.requests[r].stage != RequestStage::kGone)
@@ -468,6 +470,7 @@ void Simulator::AbortWork(int32_t p) {
     s.FreeJob(j);
   }
   pod.service.clear();
+  pod.dead_jobs = 0;
   pod.jobs = 0;
   pod.attained = 0;
   pod.rate = 0;

@@ -220,7 +220,7 @@ TEST_CASE("slice mode: a multi-card pod progresses only while it holds all its c
   // and 2 in turn, card 1 pods 0 and 1.
   for (const std::vector<int32_t>& cards : {std::vector<int32_t>{1}, {0, 1}, {0}}) {
     PodRun pod;
-    pod.cards = cards;
+    pod.cards.assign(cards.begin(), cards.end());
     pod.share_on.assign(cards.size(), 0.0);
     pod.percent = 100;
     s.pods.push_back(pod);
