@@ -138,8 +138,9 @@ struct Job {
 // Layout: a run touches a card and each pod of its P on every request (card_sharing.h), and
 // on a large cluster these records no longer fit the caches, so the cost per request is the
 // cache lines touched (issue 23; docs/benchmarks.md "Cost per request and cluster size"). The
-// fields every AdvanceCard / Flush reads come first, within a record aligned to a cache line;
-// the policy's settings and the memory checks follow; the timeline last.
+// fields every AdvanceCard / Flush reads come first, within a record aligned to a cache line,
+// P and its view inside the record (no heap block of their own up to four pods); the metrics and
+// the memory checks follow, then the shares; the policy's settings and the timeline last.
 struct alignas(64) CardRun {
   // line 0: the state that the metrics integrate, and the completion event
   SimTime last = 0;  // metrics integrated up to here
