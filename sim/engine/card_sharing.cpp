@@ -150,7 +150,8 @@ void CardSharing::TakeFinishedJobs(int32_t c, std::vector<int32_t>& done) {
 }
 
 void CardSharing::PopDeadJobs(PodRun& pod) {
-  while (pod.dead_jobs > 0 && !pod.service.empty() && !s_.jobs[pod.service.front().job].in_service) {
+  while (pod.dead_jobs > 0 && !pod.service.empty() &&
+         !s_.jobs[pod.service.front().job].in_service) {
     std::pop_heap(pod.service.begin(), pod.service.end(), FinishesLater);
     s_.FreeJob(pod.service.back().job);
     pod.service.pop_back();
