@@ -509,6 +509,7 @@ void BindPod(Simulator& sim, int32_t p, const Placement& placement) {
     pod.throughput_factor = MultiCardThroughputFactor(pod.bottleneck_gbps, true);
   }
   pod.share_on.assign(pod.cards.size(), 0.0);
+  pod.one_card = pod.cards.size() == 1;
   const int m = std::max<int>(1, static_cast<int>(pod.cards.size()));
   if (pod.cards.empty()) return;
   const CardRun& card = sim.sharing.cards[pod.cards[0]];

@@ -190,15 +190,18 @@ void CardSharing::Flush() {
     for (size_t i = 0; same && i < n; ++i)
       same = card.view[i].active == (s_.pods[card.running[i]].jobs > 0);
     if (same) continue;
-    card.membership_changed = false;
     card.view.resize(n);
     card.shares.resize(n);
     card.active = 0;
+    // A pod's weight and percent are set when it is bound, before it joins P: read them only
+    // when P changed (they are further from the progress than the view).
     for (size_t i = 0; i < n; ++i) {
       const PodRun& pod = s_.pods[card.running[i]];
-      card.view[i] = PodOnCard{pod.jobs > 0, pod.weight, pod.percent};
+      if (card.membership_changed) card.view[i] = PodOnCard{false, pod.weight, pod.percent};
+      card.view[i].active = pod.jobs > 0;
       card.active += pod.jobs > 0;
     }
+    card.membership_changed = false;
     if (card.sliced) {
       slices_.Share(c, card);
     } else if (card.mps_overlap) {
@@ -211,8 +214,9 @@ void CardSharing::Flush() {
     }
     card.sum_share = 0;
     for (size_t i = 0; i < n; ++i) {
-      PodRun& pod = s_.pods[card.running[i]];
       card.sum_share += card.shares[i];
+      PodRun& pod = s_.pods[card.running[i]];
+      if (pod.one_card) continue;  // its share is this card's (the rates below)
       for (size_t k = 0; k < pod.cards.size(); ++k)
         if (pod.cards[k] == c) pod.share_on[k] = card.shares[i];
     }
@@ -220,10 +224,14 @@ void CardSharing::Flush() {
   const size_t touched = dirty_.size();
   for (size_t d = 0; d < touched; ++d) {
     CardRun& card = cards[dirty_[d]];
-    for (int32_t p : card.running) {
-      PodRun& pod = s_.pods[p];
+    for (size_t i = 0; i < card.running.size(); ++i) {
+      PodRun& pod = s_.pods[card.running[i]];
       if (pod.jobs == 0) {
         pod.rate = 0;
+        continue;
+      }
+      if (pod.one_card) {
+        pod.rate = card.speed * card.shares[i] * pod.throughput_factor / pod.jobs;
         continue;
       }
       const double share = *std::min_element(pod.share_on.begin(), pod.share_on.end());

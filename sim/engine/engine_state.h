@@ -207,6 +207,9 @@ struct alignas(64) PodRun {
   // Aborted jobs (a timeout's abort) still in `service`, dropped lazily (PopDeadJobs): while
   // none, the heap's top is in service without a look at its job.
   int32_t dead_jobs = 0;
+  // cards.size() == 1, set with them (BindPod): re-sharing then takes the pod's share from its
+  // card's shares, without reading `cards` and `share_on` (line 2).
+  bool one_card = false;
   // line 1: the service heap, ordered by finish (top: the earliest)
   InlineVector<ServiceEntry, 2> service;
   double throughput_factor = 1;  // multi-card pods: links slower than NVLink (gpu_topology)
