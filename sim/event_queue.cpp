@@ -1,5 +1,7 @@
 #include "sim/event_queue.h"
 
+#include <algorithm>
+
 namespace knobsim {
 
 // A 4-ary heap: children of i are 4i+1 .. 4i+4. Versus a binary heap it halves the depth and
@@ -67,6 +69,28 @@ Event EventQueue::Pop() {
   heap_.pop_back();
   if (!heap_.empty()) SiftDownFrom(heap_.data(), heap_.size(), 0, last);
   return top;
+}
+
+size_t EventQueue::Upcoming(std::span<const Event*, 3> next) const {
+  const Event* h = heap_.data();
+  const size_t n = heap_.size();
+  if (n == 0) return 0;
+  next[0] = h;
+  if (n == 1) return 1;
+  // The second is the earliest of the root's children; the third, the earliest of the root's
+  // other children and the second's children.
+  const size_t root_children = std::min(n, kArity + 1);
+  size_t second = 1;
+  for (size_t c = 2; c < root_children; ++c) second = Earlier(h[c], h[second]) ? c : second;
+  next[1] = h + second;
+  if (n == 2) return 2;
+  const Event* third = nullptr;
+  for (size_t c = 1; c < root_children; ++c)
+    if (c != second && (third == nullptr || Earlier(h[c], *third))) third = h + c;
+  for (size_t c = second * kArity + 1; c < n && c <= second * kArity + kArity; ++c)
+    if (third == nullptr || Earlier(h[c], *third)) third = h + c;
+  next[2] = third;
+  return 3;
 }
 
 void EventQueue::Clear() {

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "sim/huge_pages.h"
@@ -34,6 +35,10 @@ class EventQueue {
   bool empty() const { return heap_.empty(); }
   size_t size() const { return heap_.size(); }
   const Event& top() const { return heap_.front(); }
+  // The next events in pop order, as long as nothing is pushed first: top(), then the one
+  // after it, then the one after that; fills `next` with up to three and returns how many (0
+  // when empty). For looking ahead (sim/engine/lookahead.h): a few comparisons, no change.
+  size_t Upcoming(std::span<const Event*, 3> next) const;
   Event Pop();
   void Clear();
   void Reserve(size_t n) { heap_.reserve(n); }

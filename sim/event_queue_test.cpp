@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -87,6 +88,30 @@ TEST_CASE("interleaved pushes and pops match a stable sorted model") {
       model.erase(model.begin());
     }
     CHECK(q.empty());
+  }
+}
+
+TEST_CASE("Upcoming names the next three events in pop order") {
+  // Random times with many ties, at every queue size from empty to a few levels deep: the
+  // events Upcoming names are the ones a copy of the queue pops next.
+  std::mt19937_64 rng(7);
+  std::uniform_int_distribution<SimTime> time(0, 40);
+  EventQueue q;
+  for (uint32_t i = 0; i < 300; ++i) {
+    const Event* next[3] = {};
+    const size_t n = q.Upcoming(next);
+    REQUIRE(n == std::min<size_t>(q.size(), 3));
+    EventQueue copy = q;
+    for (size_t k = 0; k < n; ++k) {
+      const Event popped = copy.Pop();
+      REQUIRE(next[k]->seq == popped.seq);
+    }
+    // Mostly pushes, some pops, so the heap grows and shrinks through every shape.
+    if (i % 4 == 3 && !q.empty()) {
+      q.Pop();
+    } else {
+      q.Push(time(rng), 0, i);
+    }
   }
 }
 

@@ -48,7 +48,7 @@ using PodCards = InlineVector<int32_t, 1>;
 
 // What an event does; its target is an index into the table named here.
 enum EventKind : uint32_t {
-  kArrival,         // target: index into EngineState::streams
+  kArrival,         // target: index into EngineState::streams; generation: its workload
   kCardCompletion,  // target: card
   kCpuBeforeDone,   // target: request
   kCpuAfterDone,    // target: request

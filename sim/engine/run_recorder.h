@@ -23,6 +23,7 @@
 
 #include "sim/engine/engine_state.h"
 #include "sim/latency_histogram.h"
+#include "sim/prefetch.h"
 #include "sim/results.h"
 #include "sim/scheduler/fgd/fragmentation_report.h"
 
@@ -36,6 +37,8 @@ class RunRecorder {
 
   // A request of workload w arrived now; `counted`: after the warm-up.
   void Arrived(int32_t w, bool counted);
+  // A hint: the records Arrived and Departed read for workload w will be wanted soon.
+  void Prefetch(int32_t w) const;
   // A request of workload w that arrived at `arrival` and whose job entered service at
   // `gpu_start` (-1: never) left now: success, or failure by `cause`.
   void Departed(int32_t w, SimTime arrival, SimTime gpu_start, bool counted, bool success,
@@ -131,6 +134,14 @@ inline void RunRecorder::AccountInSystem(WorkloadMetrics& m) {
         static_cast<double>(m.in_system) * static_cast<double>(now - m.in_system_last);
     m.in_system_last = now;
   }
+}
+
+inline void RunRecorder::Prefetch(int32_t w) const {
+  const WorkloadMetrics& m = workloads_[static_cast<size_t>(w)];
+  knobsim::Prefetch(&m.result.requests);
+  knobsim::Prefetch(&m.in_system);
+  knobsim::Prefetch(&m.wait_histogram);
+  knobsim::Prefetch(&m.result.histogram);
 }
 
 inline void RunRecorder::Arrived(int32_t w, bool counted) {

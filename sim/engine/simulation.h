@@ -14,6 +14,7 @@
 //    (cluster_control.h) a ClusterOperator drives.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ struct RunOptions {
   // in ImagePullBackOff. Pods running at t = 0 already hold theirs.
   std::vector<std::string> missing_images;
   SimTime termination_grace = 30 * kNanosPerSecond;  // terminationGracePeriodSeconds default
+  // The event loop prefetches the next events' records (sim/engine/lookahead.h) once the pods'
+  // and cards' tables reach this many bytes: a cache budget, not a model parameter; results never
+  // depend on it (0: always, SIZE_MAX: never).
+  size_t lookahead_min_bytes = size_t{4} << 20;
 };
 
 RunResult Simulate(const Scenario& scenario, uint64_t seed);

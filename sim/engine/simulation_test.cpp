@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -520,6 +521,34 @@ Scenario SpotSolo(double per_node_hour) {
   w.model_load = 20 * kNanosPerSecond;
   s.workloads.push_back(w);
   return s;
+}
+
+TEST_CASE("the event loop's lookahead changes nothing, bit for bit") {
+  // The paths it reads ahead of: random and round-robin routing, CPU stages, aborted timeouts
+  // (dead jobs in the service heaps), batches, cards shared by several pods, stale completions.
+  Scenario s = OneNode(SharingPolicy::kNative, 2);
+  s.run.duration = 120 * kNanosPerSecond;
+  Workload a = Service("a", 60, 0.01);
+  a.replicas = 3;
+  a.cpu_before = 1 * kNanosPerMilli;
+  a.cpu_after = 2 * kNanosPerMilli;
+  a.timeout = 30 * kNanosPerMilli;
+  s.workloads.push_back(a);
+  Workload b = Service("b", 30, 0.02);
+  b.replicas = 2;
+  b.routing = Routing::kRoundRobin;
+  b.batching.max_batch = 4;
+  b.batching.max_wait = 5 * kNanosPerMilli;
+  s.workloads.push_back(b);
+  RunOptions never, always;
+  never.lookahead_min_bytes = std::numeric_limits<size_t>::max();
+  always.lookahead_min_bytes = 0;
+  const RunResult without = Simulate(s, 3, never);
+  const RunResult with = Simulate(s, 3, always);
+  CheckSameRun(without, with);
+  CHECK(without.workloads[0].errors.timeout > 0);
+  CHECK(without.workloads[0].completed > 300);
+  CHECK(without.workloads[1].completed > 300);
 }
 
 TEST_CASE("spot rate 0 changes nothing, bit for bit") {

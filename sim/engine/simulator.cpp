@@ -21,7 +21,8 @@ Simulator::Simulator(const Scenario& scenario, uint64_t seed, const RunOptions& 
       state(with_daemon_pods_ ? *with_daemon_pods_ : scenario, seed, options),
       sharing(state),
       recorder(state),
-      control(*this) {}
+      control(*this),
+      lookahead(state, sharing, recorder) {}
 
 RunResult Simulator::Run() {
   EngineState& s = state;
@@ -34,13 +35,16 @@ RunResult Simulator::Run() {
     if (s.nodes[n].reclaim_mean_ns > 0) ScheduleReclaim(s, n);
   for (size_t a = 0; a < s.streams.size(); ++a) {
     const SimTime first = s.streams[a].arrivals.Next(0);
-    if (first < s.end) s.queue.Push(first, kArrival, static_cast<uint32_t>(a));
+    if (first < s.end)
+      s.queue.Push(first, kArrival, static_cast<uint32_t>(a),
+                   static_cast<uint32_t>(s.streams[a].workload));
   }
   if (s.options.cluster_operator != nullptr) s.options.cluster_operator->Start(control);
   while (!s.queue.empty() && s.queue.top().time <= s.end) {
     const Event e = s.queue.Pop();
     s.now = e.time;
     ++s.events;
+    lookahead.Ahead();
     Dispatch(e);
     sharing.Flush();
   }
@@ -144,7 +148,9 @@ void Simulator::Arrive(int32_t stream_index) {
   double work_s = DrawWorkSeconds(spec.work, w.work_stream);
   if (const std::optional<double> recorded = stream.arrivals.RecordedWork()) work_s = *recorded;
   const SimTime next = stream.arrivals.Next(now);
-  if (next < s.end) s.queue.Push(next, kArrival, static_cast<uint32_t>(stream_index));
+  if (next < s.end)
+    s.queue.Push(next, kArrival, static_cast<uint32_t>(stream_index),
+                 static_cast<uint32_t>(w_index));
   ++s.arrivals;
   ++w.arrivals;
 

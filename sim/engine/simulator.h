@@ -7,6 +7,7 @@
 // stopped under it). That much lives here; the rest is delegated:
 //  * CardSharing (card_sharing.h): the cards, their shares, rates, completions and memory;
 //  * RunRecorder (run_recorder.h): every count, integral and timeline step, and the RunResult;
+//  * EventLookahead (lookahead.h): prefetches the next events' records (hints only);
 //  * the controllers (sim/controllers/): placement, the pods' lifecycle and endpoints, image
 //    pulls, spot reclaims, deletion and termination, replacement, the Pending queue, and the
 //    ClusterControl a ClusterOperator drives (RunOptions::cluster_operator).
@@ -20,6 +21,7 @@
 #include "sim/controllers/operator_control.h"
 #include "sim/engine/card_sharing.h"
 #include "sim/engine/engine_state.h"
+#include "sim/engine/lookahead.h"
 #include "sim/engine/run_recorder.h"
 
 namespace knobsim::engine {
@@ -46,6 +48,7 @@ class Simulator {
   CardSharing sharing;
   RunRecorder recorder;
   OperatorControl control;
+  EventLookahead lookahead;
 
  private:
   void Dispatch(const Event& e);
